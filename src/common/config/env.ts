@@ -1,0 +1,237 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import {
+  getMetadataStorage,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+  ValidationError,
+} from 'class-validator';
+import { cpus } from 'node:os';
+
+const toBool = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  const v = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  return value; // left as a string: IsBoolean then rejects it with the variable's name
+};
+const toInt = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') return value;
+  return /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : value;
+};
+const emptyToUndefined = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
+
+/** Number of cores, used for pool defaults. */
+export const CORES = Math.max(1, cpus().length);
+
+/**
+ * Every setting of the service, read from the environment (and `.env` when present) and validated
+ * once at start-up. A bad value stops the process with a message naming the variable.
+ * Each property is documented in the README's configuration table; keep the two in step.
+ */
+export class AppConfig {
+  // ---- HTTP -------------------------------------------------------------------------------------
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(65535)
+  PORT: number = 3000;
+
+  @IsOptional() @IsString()
+  HOST: string = '0.0.0.0';
+
+  /** Public address of this service, used in links (download URLs, badges, llms.txt). */
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  PUBLIC_BASE_URL?: string;
+
+  /** false | true | hop count | comma-separated list of trusted proxy addresses/CIDRs (Express syntax). */
+  @IsOptional() @IsString() @Matches(/^(true|false|\d+|[0-9a-fA-F.:/,\sa-z]+)$/)
+  TRUST_PROXY: string = 'false';
+
+  /** Body limit of JSON requests other than /mcp (bytes or e.g. "100kb"). */
+  @IsOptional() @IsString() @Matches(/^\d+(b|kb|mb)?$/i)
+  JSON_BODY_LIMIT: string = '100kb';
+
+  /** Body limit of POST /mcp: 20 files of 10 MB can't come in one call, but one 10 MB file in base64 must. */
+  @IsOptional() @IsString() @Matches(/^\d+(b|kb|mb)?$/i)
+  MCP_BODY_LIMIT: string = '30mb';
+
+  /** Time allowed to finish in-flight requests after SIGTERM before connections are cut. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  SHUTDOWN_TIMEOUT_MS: number = 10000;
+
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL: string = 'info';
+
+  // ---- Database ---------------------------------------------------------------------------------
+  /** PostgreSQL URL. Unset: an embedded PostgreSQL (PGlite) in DATA_DIR. */
+  @IsOptional() @Transform(emptyToUndefined) @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// or postgresql:// URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(200)
+  DATABASE_POOL_SIZE: number = 10;
+
+  /** Folder of the embedded database and its lock; `memory://` keeps it in memory (tests). */
+  @IsOptional() @IsString()
+  DATA_DIR: string = './.data';
+
+  /** Load the demo workspace on first start of an empty database (and print its key). */
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  SEED_DEMO: boolean = true;
+
+  // ---- Redis ------------------------------------------------------------------------------------
+  /** Redis URL. Set: rate limits, quotas and caches are shared by every instance. */
+  @IsOptional() @Transform(emptyToUndefined) @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
+  @IsOptional() @IsString() @Matches(/^[\w:.-]*$/)
+  REDIS_KEY_PREFIX: string = 'beacon:';
+
+  // ---- Rate limits ------------------------------------------------------------------------------
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  VISIBILITY_RATE_LIMIT: number = 60;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  VISIBILITY_RATE_WINDOW_S: number = 60;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  SCAN_RATE_LIMIT: number = 6;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  SCAN_RATE_WINDOW_S: number = 60;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  MCP_RATE_LIMIT: number = 120;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  MCP_RATE_WINDOW_S: number = 60;
+
+  /** Seconds between flushes of API keys' last_used_at (no database write per request). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  KEY_LAST_USED_FLUSH_S: number = 30;
+
+  // ---- Accessibility scans ----------------------------------------------------------------------
+  @IsOptional() @IsString()
+  CHROMIUM_PATH: string = '/usr/bin/chromium';
+
+  /** Concurrent scans (browser contexts); default: the number of cores. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  SCAN_CONCURRENCY: number = CORES;
+
+  /** Scans waiting for a slot beyond which new scans get 503. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  SCAN_QUEUE_LIMIT: number = 50;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  SCAN_PAGE_TIMEOUT_MS: number = 30000;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  SCAN_CACHE_TTL_S: number = 3600;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  REPORT_RETENTION_DAYS: number = 30;
+
+  /** DANGER, for tests only: lets scans reach loopback addresses. Never enable in production. */
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: boolean = false;
+
+  // ---- PDF tools --------------------------------------------------------------------------------
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_MAX_FILE_BYTES: number = 10 * 1024 * 1024;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_MAX_PAGES: number = 200;
+
+  /** Lifetime of stored tool results (seconds). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(60)
+  PDF_RESULT_TTL_S: number = 3600;
+
+  /** Results up to this size are also inlined in the tool result (bytes). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  PDF_INLINE_MAX_BYTES: number = 256 * 1024;
+
+  /** Worker threads of the PDF pool; default: the number of cores. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64)
+  PDF_WORKERS: number = CORES;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(64)
+  PDF_WORKER_HEAP_MB: number = 512;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  PDF_TOOL_TIMEOUT_MS: number = 60000;
+
+  /** Shared per-IP, per-tool daily limit (website and MCP together). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_DAILY_LIMIT: number = 50;
+
+  /** The MCP channel's stricter per-IP, per-tool daily cap. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_MCP_DAILY_CAP: number = 25;
+
+  /** Failed calls refunded per IP per day. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  PDF_DAILY_REFUNDS: number = 10;
+
+  /** Secret for the keyed hash of client IPs in quota counters; default: random per start. */
+  @IsOptional() @IsString()
+  QUOTA_HASH_SECRET?: string;
+
+  /** Directory where PDF results are stored; default DATA_DIR/files (or a temp dir in memory mode). */
+  @IsOptional() @IsString()
+  PDF_STORAGE_DIR?: string;
+
+  /** The public address links should use, without trailing slash. */
+  publicBaseUrl(): string {
+    const base = this.PUBLIC_BASE_URL ?? `http://localhost:${this.PORT}`;
+    return base.replace(/\/+$/, '');
+  }
+
+  /** Express "trust proxy" value from TRUST_PROXY. */
+  trustProxy(): boolean | number | string[] {
+    const v = this.TRUST_PROXY.trim();
+    if (v === 'true') return true;
+    if (v === 'false' || v === '') return false;
+    if (/^\d+$/.test(v)) return Number(v);
+    return v.split(',').map((s) => s.trim()).filter(Boolean);
+  }
+
+  get embedded(): boolean {
+    return !this.DATABASE_URL;
+  }
+}
+
+/** Thrown by {@link loadConfig}: its message names every bad variable. */
+export class ConfigError extends Error {}
+
+function describe(errors: ValidationError[]): string[] {
+  return errors.flatMap((e) => {
+    const value = e.property.includes('SECRET') || e.property.includes('URL') ? '(hidden)' : JSON.stringify(e.value);
+    return Object.values(e.constraints ?? {}).map((msg) => `${e.property}=${value}: ${msg}`);
+  });
+}
+
+/** Names of every setting, read from the validation metadata of {@link AppConfig}. */
+export function settingNames(): string[] {
+  const metas = getMetadataStorage().getTargetValidationMetadatas(AppConfig, '', true, false);
+  return [...new Set(metas.map((m) => m.propertyName))];
+}
+
+/** Validate a raw environment (process.env or a test's object) into an {@link AppConfig}. */
+export function loadConfig(raw: Record<string, string | undefined> = process.env): AppConfig {
+  const picked: Record<string, string> = {};
+  for (const name of settingNames()) {
+    const v = raw[name];
+    if (v !== undefined) picked[name] = v;
+  }
+  const config = plainToInstance(AppConfig, picked, { exposeDefaultValues: true });
+  const errors = validateSync(config, { forbidUnknownValues: false });
+  if (errors.length > 0) {
+    throw new ConfigError(`Invalid configuration:\n  ${describe(errors).join('\n  ')}`);
+  }
+  return config;
+}

@@ -1,0 +1,22 @@
+import { Global, Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DATABASE_ATTACH, DatabaseRuntime } from './database-runtime';
+
+/**
+ * Provides the TypeORM DataSource (PostgreSQL from DATABASE_URL, or the embedded PGlite), migrated
+ * before anything uses it. It is registered under the token `TypeOrmModule.forFeature()` expects,
+ * so feature modules get repositories the usual way.
+ */
+@Global()
+@Module({
+  providers: [
+    DatabaseRuntime,
+    {
+      provide: DataSource,
+      inject: [DatabaseRuntime, DATABASE_ATTACH],
+      useFactory: (runtime: DatabaseRuntime, attach: boolean) => runtime.open(attach),
+    },
+  ],
+  exports: [DataSource, DatabaseRuntime],
+})
+export class DatabaseModule {}

@@ -1,0 +1,43 @@
+import { ErrorCode, httpStatusOf } from './error-code';
+
+/**
+ * An error the service means to answer with. The global filter turns it into
+ * `{ ok: false, error: code, message, ...details }` with the status of its code.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** Extra body fields, e.g. `{ field: 'limit' }` or `{ reason: 'cf-mitigated: challenge' }`. */
+    readonly details: Record<string, unknown> = {},
+    /** Response headers, e.g. `{ 'Retry-After': '60' }`. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  get status(): number {
+    return httpStatusOf(this.code);
+  }
+
+  static badRequest(message: string, field?: string): DomainError {
+    return new DomainError(ErrorCode.BadRequest, message, field ? { field } : {});
+  }
+
+  static notFound(message = 'No such endpoint.'): DomainError {
+    return new DomainError(ErrorCode.NotFound, message);
+  }
+}
+
+/** The JSON body of every error response. */
+export interface ErrorBody {
+  ok: false;
+  error: ErrorCode;
+  message: string;
+  [detail: string]: unknown;
+}
+
+export function errorBody(err: DomainError): ErrorBody {
+  return { ...err.details, ok: false, error: err.code, message: err.message };
+}

@@ -1,0 +1,23 @@
+import type { INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { json, urlencoded } from 'express';
+import { Logger } from 'nestjs-pino';
+import { AppConfig } from '../config/env';
+
+/**
+ * HTTP settings that live outside Nest's DI: trust proxy, body parsers with their limits, logger.
+ * main.ts and every e2e test call this, so tests run exactly the production pipeline.
+ * Create the app with `{ bodyParser: false, bufferLogs: true }`.
+ */
+export function configureApp(app: INestApplication): NestExpressApplication {
+  const express = app as NestExpressApplication;
+  const config = app.get(AppConfig);
+  express.useLogger(app.get(Logger));
+  express.set('trust proxy', config.trustProxy());
+  express.disable('x-powered-by');
+  // The MCP endpoint takes base64 PDFs: its own, larger limit. Other routes keep a small one.
+  express.use('/mcp', json({ limit: config.MCP_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  express.use(json({ limit: config.JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  express.use(urlencoded({ extended: false, limit: config.JSON_BODY_LIMIT }));
+  return express;
+}

@@ -1,0 +1,23 @@
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { map, Observable } from 'rxjs';
+import { OK_ENVELOPE } from '../decorators/ok-envelope.decorator';
+
+/** Wraps plain-object bodies of routes marked {@link OkEnvelope} as `{ ok: true, ...body }`. */
+@Injectable()
+export class OkEnvelopeInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const wrap = this.reflector.getAllAndOverride<boolean>(OK_ENVELOPE, [context.getHandler(), context.getClass()]);
+    if (!wrap || context.getType() !== 'http') return next.handle();
+    return next.handle().pipe(
+      map((body: unknown) => {
+        if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) {
+          return body;
+        }
+        return { ok: true, ...(body as Record<string, unknown>) };
+      }),
+    );
+  }
+}

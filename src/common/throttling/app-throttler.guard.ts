@@ -1,0 +1,57 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
+import type { Response } from 'express';
+import { AuthedRequest } from '../decorators/auth-context.decorator';
+import { RateLimitBucket } from '../decorators/rate-limit.decorator';
+import { DomainError } from '../errors/domain-error';
+import { ErrorCode } from '../errors/error-code';
+import { clientIp } from '../http/client-ip';
+
+/** Fixed Retry-After per bucket where a spec fixes it (visibility: 60 s). */
+const FIXED_RETRY_AFTER: Partial<Record<RateLimitBucket, number>> = { visibility: 60 };
+
+/**
+ * The throttler guard for the named buckets (see RateLimit decorator). Tracks the API key for the
+ * visibility bucket and the client IP otherwise; one counter per bucket and tracker, whatever the
+ * route. Sets RateLimit-Limit/Remaining/Reset and answers 429 rate_limited with Retry-After.
+ */
+@Injectable()
+export class AppThrottlerGuard extends ThrottlerGuard {
+  protected override async getTracker(req: AuthedRequest): Promise<string> {
+    return req.auth ? `key:${req.auth.keyId}` : `ip:${clientIp(req)}`;
+  }
+
+  protected override generateKey(_context: ExecutionContext, tracker: string, name: string): string {
+    return `${name}:${tracker}`;
+  }
+
+  protected override async handleRequest(props: ThrottlerRequest): Promise<boolean> {
+    const { context, limit, ttl, throttler, blockDuration, getTracker, generateKey } = props;
+    const http = context.switchToHttp();
+    const req = http.getRequest<AuthedRequest>();
+    const res = http.getResponse<Response>();
+    const name = throttler.name ?? 'default';
+    const tracker = await getTracker(req, context);
+    const key = generateKey(context, tracker, name);
+    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storageService.increment(
+      key,
+      ttl,
+      limit,
+      blockDuration,
+      name,
+    );
+    res.setHeader('RateLimit-Limit', String(limit));
+    res.setHeader('RateLimit-Remaining', String(Math.max(0, limit - totalHits)));
+    res.setHeader('RateLimit-Reset', String(Math.max(0, Math.ceil(isBlocked ? timeToBlockExpire : timeToExpire))));
+    if (isBlocked) {
+      const retryAfter = FIXED_RETRY_AFTER[name as RateLimitBucket] ?? Math.max(1, Math.ceil(timeToBlockExpire));
+      throw new DomainError(
+        ErrorCode.RateLimited,
+        `Rate limit exceeded: ${limit} requests per ${Math.round(ttl / 1000)} s. Retry after ${retryAfter} s.`,
+        { retry_after: retryAfter },
+        { 'Retry-After': String(retryAfter) },
+      );
+    }
+    return true;
+  }
+}

@@ -1,0 +1,65 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { config as loadDotenv } from 'dotenv';
+import type { Server } from 'node:http';
+import { AppModule } from './app.module';
+import { AppConfig, ConfigError, loadConfig } from './common/config/env';
+import { configureApp } from './common/http/configure-app';
+import { runStartupHooks } from './common/startup-hooks';
+
+/** Stops accepting connections, lets in-flight requests finish (bounded), then resolves. */
+function closeHttpServer(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+async function bootstrap(): Promise<void> {
+  loadDotenv({ quiet: true });
+  let config: AppConfig;
+  try {
+    config = loadConfig(process.env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\nThe service did not start. See README.md, "Configuration".\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw e;
+  }
+
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config }), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  configureApp(app);
+  await runStartupHooks(app);
+  await app.listen(config.PORT, config.HOST);
+  process.stdout.write(`Beacon listening on ${config.publicBaseUrl()}\n`);
+
+  let stopping = false;
+  const shutdown = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`${signal}: finishing in-flight requests\n`);
+    await closeHttpServer(app.getHttpServer(), config.SHUTDOWN_TIMEOUT_MS);
+    await app.close(); // closes database pool, Redis, workers and the browser
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+bootstrap().catch((e: unknown) => {
+  process.stderr.write(`Beacon failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

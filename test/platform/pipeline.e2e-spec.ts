@@ -1,0 +1,95 @@
+import request from 'supertest';
+import { createTestApp, TestApp } from '../utils/test-app';
+import { probeApp } from './probe.module';
+
+describe('Platform request pipeline (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ module: probeApp });
+  });
+  afterAll(async () => t.close());
+
+  it('GET /healthz answers up without a key', async () => {
+    const res = await request(t.server).get('/healthz').expect(200);
+    expect(res.body).toEqual({ ok: true, status: 'up' });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('GET /readyz checks the database and Redis', async () => {
+    const res = await request(t.server).get('/readyz').expect(200);
+    expect(res.body.ok).toBe(true);
+    expect(res.body.database).toBe('up');
+    expect(res.body.redis).toBe(process.env.REDIS_URL ? 'up' : 'not configured');
+  });
+
+  it('echoes a sane X-Request-Id and replaces an absurd one', async () => {
+    const ok = await request(t.server).get('/healthz').set('X-Request-Id', 'abc-123');
+    expect(ok.headers['x-request-id']).toBe('abc-123');
+    const bad = await request(t.server).get('/healthz').set('X-Request-Id', 'x'.repeat(500));
+    expect(bad.headers['x-request-id']).not.toBe('x'.repeat(500));
+  });
+
+  it('unknown routes get 404 not_found in the error shape', async () => {
+    const res = await request(t.server).get('/no/such/route').expect(404);
+    expect(res.body).toEqual({ ok: false, error: 'not_found', message: 'No such endpoint.' });
+  });
+
+  it('routes need a key by default: 401 unauthorized for missing, malformed, unknown keys', async () => {
+    const missing = await request(t.server).get('/probe/whoami').expect(401);
+    expect(missing.body).toMatchObject({ ok: false, error: 'unauthorized' });
+    expect(missing.body.message).toMatch(/Authorization: Bearer/);
+    const scheme = await request(t.server).get('/probe/whoami').set('Authorization', 'Basic abc').expect(401);
+    expect(scheme.body.error).toBe('unauthorized');
+    const malformed = await request(t.server).get('/probe/whoami').set('Authorization', 'Bearer bcn_short').expect(401);
+    expect(malformed.body.error).toBe('unauthorized');
+    const { key } = await t.createKey();
+    const forged = key.slice(0, -1) + (key.endsWith('a') ? 'b' : 'a');
+    await request(t.server).get('/probe/whoami').set('Authorization', `Bearer ${forged}`).expect(401);
+    const absurd = await request(t.server).get('/probe/whoami').set('Authorization', `Bearer ${'z'.repeat(6000)}`).expect(401);
+    expect(absurd.body.error).toBe('unauthorized');
+  });
+
+  it('a valid key reaches the route; the body is wrapped in ok:true', async () => {
+    const { key, workspace } = await t.createKey();
+    const res = await request(t.server).get('/probe/whoami').set('Authorization', `Bearer ${key}`).expect(200);
+    expect(res.body).toEqual({ ok: true, workspace });
+    expect(res.headers['ratelimit-limit']).toBe('60');
+    expect(res.headers['ratelimit-remaining']).toBe('59');
+  });
+
+  it('validation failures are 400 bad_request naming the field; unknown fields are refused', async () => {
+    const wrong = await request(t.server).post('/probe/echo').send({ name: 'a', count: 99 }).expect(400);
+    expect(wrong.body).toMatchObject({ ok: false, error: 'bad_request', field: 'count' });
+    const extra = await request(t.server).post('/probe/echo').send({ name: 'a', count: 1, admin: true }).expect(400);
+    expect(extra.body).toMatchObject({ error: 'bad_request', field: 'admin' });
+    const good = await request(t.server).post('/probe/echo').send({ name: 'a', count: 2 }).expect(201);
+    expect(good.body).toEqual({ ok: true, name: 'a', count: 2 });
+  });
+
+  it('malformed JSON is 400 bad_request; an oversized body is 413 payload_too_large', async () => {
+    const bad = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send('{"name":').expect(400);
+    expect(bad.body).toMatchObject({ ok: false, error: 'bad_request' });
+    const big = await request(t.server)
+      .post('/probe/echo')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ name: 'x'.repeat(200 * 1024), count: 1 }))
+      .expect(413);
+    expect(big.body).toMatchObject({ ok: false, error: 'payload_too_large' });
+  });
+
+  it('unexpected errors are 500 internal_error with a request id and no internals', async () => {
+    const res = await request(t.server).get('/probe/boom').expect(500);
+    expect(res.body.error).toBe('internal_error');
+    expect(res.body.request_id).toBe(res.headers['x-request-id']);
+    expect(JSON.stringify(res.body)).not.toMatch(/secret internal detail|at .*\.ts/);
+  });
+
+  it('GET /metrics exposes request counts and latency by route and status', async () => {
+    await request(t.server).get('/healthz');
+    const res = await request(t.server).get('/metrics').expect(200);
+    expect(res.headers['content-type']).toMatch(/text\/plain/);
+    expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+/);
+    expect(res.text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz",status="200"\}/);
+    expect(res.text).toMatch(/route="unmatched",status="404"/);
+  });
+});

@@ -1,0 +1,118 @@
+import type { DynamicModule } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { randomBytes } from 'node:crypto';
+import type { Server } from 'node:http';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../../src/app.module';
+import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
+import { CoreModule, CoreOptions } from '../../src/common/core.module';
+import { AppConfig, loadConfig } from '../../src/common/config/env';
+import { configureApp } from '../../src/common/http/configure-app';
+
+/**
+ * A database of its own for one test app: a new database on the PostgreSQL of DATABASE_URL
+ * (dropped at close), or an in-memory PGlite when DATABASE_URL is not set.
+ */
+export interface TestDatabase {
+  env: Record<string, string>;
+  drop(): Promise<void>;
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const base = process.env.DATABASE_URL;
+  if (!base) return { env: { DATA_DIR: 'memory://' }, drop: async () => undefined };
+  const name = `beacon_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      const c = new Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** A Redis namespace of its own (REDIS_URL set) or none. */
+export function testRedisEnv(prefix = `beacon-test:${randomBytes(4).toString('hex')}:`): Record<string, string> {
+  return process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: prefix } : {};
+}
+
+export interface TestApp {
+  app: NestExpressApplication;
+  server: Server;
+  config: AppConfig;
+  dataSource: DataSource;
+  /** Creates a workspace and a key in it; returns the full key. */
+  createKey(slug?: string): Promise<{ key: string; id: string; workspace: string }>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Extra settings (strings, as in the environment). */
+  env?: Record<string, string>;
+  /** Use this database instead of a new one (e.g. two instances sharing one). */
+  database?: TestDatabase;
+  /** Build another root module than AppModule (e.g. CoreModule plus one feature). */
+  module?: (options: CoreOptions) => DynamicModule;
+}
+
+let slugCounter = 0;
+
+/**
+ * The full application (AppModule, or `options.module`) with the production pipeline
+ * (configureApp), on its own database and Redis namespace, listening on an ephemeral loopback port.
+ */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const ownDatabase = options.database ? undefined : await createTestDatabase();
+  const database = options.database ?? ownDatabase!;
+  const config = loadConfig({
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    SEED_DEMO: 'false',
+    ...testRedisEnv(),
+    ...database.env,
+    ...options.env,
+  });
+  const root = options.module ? options.module({ config }) : AppModule.forRoot({ config });
+  const app = await NestFactory.create<NestExpressApplication>(root, {
+    bodyParser: false,
+    bufferLogs: true,
+    abortOnError: false,
+  });
+  configureApp(app);
+  await app.listen(0, '127.0.0.1');
+  const server = app.getHttpServer();
+  return {
+    app,
+    server,
+    config,
+    dataSource: app.get(DataSource),
+    createKey: async (slug?: string) => {
+      const keys = app.get(ApiKeysService);
+      const s = slug ?? `ws-${process.pid}-${++slugCounter}`;
+      await keys.createWorkspace(s).catch(() => undefined);
+      const created = await keys.createKey(s, 'test');
+      return { key: created.key, id: created.id, workspace: s };
+    },
+    close: async () => {
+      await app.close();
+      await ownDatabase?.drop();
+    },
+  };
+}
+
+/** CoreModule plus one feature module: proves a feature can be shipped alone. */
+export const coreWith =
+  (feature: DynamicModule['module']) =>
+  (options: CoreOptions): DynamicModule => ({
+    module: class FeatureOnlyModule {},
+    imports: [CoreModule.forRoot(options), feature],
+  });
