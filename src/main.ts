@@ -6,7 +6,6 @@ import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { AppConfig, ConfigError, loadConfig } from './common/config/env';
 import { configureApp } from './common/http/configure-app';
-import { runStartupHooks } from './common/startup-hooks';
 
 /** Stops accepting connections, lets in-flight requests finish (bounded), then resolves. */
 function closeHttpServer(server: Server, timeoutMs: number): Promise<void> {
@@ -42,7 +41,7 @@ async function bootstrap(): Promise<void> {
     bufferLogs: true,
   });
   configureApp(app);
-  await runStartupHooks(app);
+  // demo seed hook: see below
   await app.listen(config.PORT, config.HOST);
   process.stdout.write(`Beacon listening on ${config.publicBaseUrl()}\n`);
 
