@@ -2,26 +2,11 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { config as loadDotenv } from 'dotenv';
-import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module';
 import { AppConfig, ConfigError, loadConfig } from './common/config/env';
 import { configureApp } from './common/http/configure-app';
-
-/** Stops accepting connections, lets in-flight requests finish (bounded), then resolves. */
-function closeHttpServer(server: Server, timeoutMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      server.closeAllConnections();
-      resolve();
-    }, timeoutMs);
-    timer.unref();
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
-  });
-}
+import { closeHttpServer } from './common/http/graceful-close';
 
 async function bootstrap(): Promise<void> {
   loadDotenv({ quiet: true });
@@ -43,7 +28,8 @@ async function bootstrap(): Promise<void> {
   configureApp(app);
   // demo seed hook: see below
   await app.listen(config.PORT, config.HOST);
-  process.stdout.write(`Beacon listening on ${config.publicBaseUrl()}\n`);
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  process.stdout.write(`Beacon listening on http://localhost:${port} (public address ${config.publicBaseUrl()})\n`);
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {

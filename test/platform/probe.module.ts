@@ -1,4 +1,6 @@
-import { Body, Controller, Get, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Module, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { clientIp } from '../../src/common/http/client-ip';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { CoreModule, CoreOptions } from '../../src/common/core.module';
 import { Auth, AuthContext } from '../../src/common/decorators/auth-context.decorator';
@@ -31,6 +33,12 @@ class ProbeController {
   @Get('boom')
   boom(): never {
     throw new Error('secret internal detail');
+  }
+
+  @Public()
+  @Get('ip')
+  ip(@Req() req: Request): { ip: string } {
+    return { ip: clientIp(req) };
   }
 
   @Public()

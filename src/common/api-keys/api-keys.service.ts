@@ -137,14 +137,11 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
       throw DomainError.badRequest(`Invalid key id "${id}": expected a UUID as shown by key:list.`, 'id');
     }
-    const result = await this.keys
-      .createQueryBuilder()
-      .update()
-      .set({ revokedAt: () => 'COALESCE(revoked_at, now())' })
-      .where('id = :id', { id })
-      .returning(['revoked_at'])
-      .execute();
-    const rows = result.raw as Array<{ revoked_at: Date }>;
+    // TypeORM answers an UPDATE ... RETURNING with [rows, affectedCount].
+    const [rows] = await this.dataSource.query<[Array<{ revoked_at: Date }>, number]>(
+      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING revoked_at',
+      [id],
+    );
     if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, `Unknown API key id "${id}".`);
     return { id, revoked_at: new Date(rows[0].revoked_at).toISOString() };
   }

@@ -21,7 +21,7 @@ export function dataSourceOptions(url: string, poolSize: number): PostgresConnec
     migrationsRun: false,
     installExtensions: false,
     uuidExtension: 'pgcrypto',
-    logging: ['error'],
+    logging: false,
     extra: { max: poolSize, connectionTimeoutMillis: 10000 },
   };
 }

@@ -22,6 +22,8 @@ export class DatabaseRuntime implements OnApplicationShutdown {
   private readonly logger = new Logger('Database');
   private embedded?: EmbeddedDatabaseHandle;
   private dataSource?: DataSource;
+  /** Migrations applied when this process opened the database. */
+  appliedMigrations: string[] = [];
 
   constructor(private readonly config: AppConfig) {}
 
@@ -43,6 +45,7 @@ export class DatabaseRuntime implements OnApplicationShutdown {
     try {
       await dataSource.initialize();
       const applied = await runMigrations(dataSource);
+      this.appliedMigrations = applied;
       if (applied.length) this.logger.log(`Applied migrations: ${applied.join(', ')}`);
     } catch (e) {
       if (dataSource.isInitialized) await dataSource.destroy();

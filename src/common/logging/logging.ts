@@ -41,7 +41,11 @@ export function loggerParams(config: AppConfig): Params {
           method: req.method,
           // Query strings can carry ids and filters but never keys; report.pdf?id= is fine to keep.
           url: req.url,
-          headers: { 'user-agent': req.headers['user-agent'], authorization: req.headers.authorization },
+          headers: {
+            'user-agent': req.headers['user-agent'],
+            // Present only when sent; its value is always redacted.
+            ...(req.headers.authorization !== undefined ? { authorization: req.headers.authorization } : {}),
+          },
         }),
       },
       autoLogging: { ignore: (req: IncomingMessage) => req.url === '/healthz' || req.url === '/metrics' },

@@ -1,0 +1,35 @@
+import { DataSource } from 'typeorm';
+import { dataSourceOptions, runMigrations } from '../../src/common/database/data-source-options';
+import { openEmbeddedDatabase } from '../../src/common/database/embedded-postgres';
+import { createTestDatabase } from '../utils/test-app';
+
+/**
+ * Entities and migrations must describe the same schema: on a fresh database, after every
+ * migration, TypeORM's schema builder must find nothing to change. Fails on drift either way.
+ */
+describe('Migrations', () => {
+  it('leave no difference between the entities and the schema', async () => {
+    const db = await createTestDatabase();
+    const embedded = db.env.DATABASE_URL ? undefined : await openEmbeddedDatabase('memory://', false);
+    const ds = new DataSource(dataSourceOptions(db.env.DATABASE_URL ?? embedded!.url, 2));
+    try {
+      await ds.initialize();
+      const applied = await runMigrations(ds);
+      expect(applied.length).toBeGreaterThan(0);
+      const pending = await ds.driver.createSchemaBuilder().log();
+      expect(pending.upQueries.map((q) => q.query)).toEqual([]);
+      // Idempotent: a second run applies nothing.
+      expect(await runMigrations(ds)).toEqual([]);
+      // And every migration can be reverted.
+      for (let i = 0; i < applied.length; i++) await ds.undoLastMigration();
+      const tables: Array<{ tablename: string }> = await ds.query(
+        "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'migrations'",
+      );
+      expect(tables).toEqual([]);
+    } finally {
+      if (ds.isInitialized) await ds.destroy();
+      await embedded?.stop();
+      await db.drop();
+    }
+  });
+});

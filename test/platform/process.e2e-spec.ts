@@ -1,0 +1,100 @@
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * The real entry points (src/main.ts, src/cli.ts) as separate processes: configuration refusal,
+ * embedded database on disk shared with the CLI, graceful shutdown on SIGTERM.
+ */
+const ROOT = join(__dirname, '..', '..');
+const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
+// A child's environment: the suite's own settings, without jest's VM flag.
+const baseEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NODE_OPTIONS: '', LOG_LEVEL: 'warn', SEED_DEMO: 'false' });
+
+function get(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, method: 'GET' }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function waitForListening(child: ChildProcess, output: { text: string }): Promise<number> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const m = /listening on http:\/\/localhost:(\d+)/.exec(output.text);
+    if (m) return Number(m[1]);
+    if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${output.text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not start: ${output.text}`);
+}
+
+function cli(args: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [...TS_NODE, 'src/cli.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('Processes (e2e)', () => {
+  it('the server refuses to start on a bad setting and names it', () => {
+    const r = spawnSync(process.execPath, [...TS_NODE, 'src/main.ts'], {
+      cwd: ROOT,
+      env: { ...baseEnv(), PORT: 'eighty', DATA_DIR: 'memory://' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(78);
+    expect(r.stderr).toMatch(/Invalid configuration:\n {2}PORT="eighty": /);
+    expect(r.stderr).toMatch(/did not start/);
+  });
+
+  it('embedded database: the CLI shares the running server\'s folder, then opens it alone; SIGTERM exits 0', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'beacon-embedded-'));
+    const env: NodeJS.ProcessEnv = { ...baseEnv(), DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    try {
+      // 1. CLI alone: opens the folder, applies migrations, creates a workspace.
+      const created = cli(['workspace:create', 'embedded-co', '--name', 'Embedded Co', '--json'], env);
+      expect(created.stderr).toBe('');
+      expect(created.status).toBe(0);
+      expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'embedded-co', name: 'Embedded Co' });
+      expect(existsSync(join(dataDir, 'beacon.lock'))).toBe(false);
+
+      // 2. Server on the same folder; the CLI goes through the server's socket.
+      const output = { text: '' };
+      const server = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], { cwd: ROOT, env });
+      server.stdout.on('data', (c: Buffer) => (output.text += c.toString()));
+      server.stderr.on('data', (c: Buffer) => (output.text += c.toString()));
+      const port = await waitForListening(server, output);
+      expect(existsSync(join(dataDir, 'beacon.lock'))).toBe(true);
+      const key = cli(['key:create', 'embedded-co', '--label', 'shared', '--json'], env);
+      expect(key.status).toBe(0);
+      const parsed = JSON.parse(key.stdout) as { id: string; key: string; prefix: string; workspace: string };
+      expect(Object.keys(parsed).sort()).toEqual(['id', 'key', 'prefix', 'workspace']);
+      expect(parsed.key).toMatch(/^bcn_/);
+      const listed = cli(['workspace:list', '--json'], env);
+      expect(JSON.parse(listed.stdout).workspaces.map((w: { slug: string }) => w.slug)).toEqual(['embedded-co']);
+      expect((await get(port, '/readyz')).status).toBe(200);
+
+      // 3. SIGTERM: exit 0, lock released.
+      const exited = new Promise<number | null>((r) => server.once('exit', (code) => r(code)));
+      server.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(existsSync(join(dataDir, 'beacon.lock'))).toBe(false);
+
+      // 4. The data survived: the CLI reopens the folder alone and sees the key.
+      const keys = cli(['key:list', 'embedded-co', '--json'], env);
+      expect(keys.status).toBe(0);
+      expect(JSON.parse(keys.stdout).keys).toEqual([expect.objectContaining({ id: parsed.id, label: 'shared', revoked: false })]);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});

@@ -1,0 +1,52 @@
+import { connect } from 'node:net';
+import request from 'supertest';
+import { closeHttpServer } from '../../src/common/http/graceful-close';
+import { createTestApp } from '../utils/test-app';
+import { probeApp } from './probe.module';
+
+describe('Graceful shutdown and hostile input (e2e)', () => {
+  it('finishes in-flight requests, refuses new connections, then closes', async () => {
+    const t = await createTestApp({ module: probeApp });
+    const { port } = t.server.address() as { port: number };
+    const inflight = request(t.server).get('/probe/slow');
+    const started = inflight.then((r) => r); // starts the request
+    await new Promise((r) => setTimeout(r, 200));
+    const closing = closeHttpServer(t.server, 5000);
+    const refused = await new Promise<boolean>((resolve) => {
+      const s = connect({ host: '127.0.0.1', port });
+      s.once('connect', () => {
+        s.destroy();
+        resolve(false);
+      });
+      s.once('error', () => resolve(true));
+    });
+    expect(refused).toBe(true);
+    const res = await started;
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true, done: true });
+    await closing;
+    await t.app.close();
+    await t.close().catch(() => undefined);
+  });
+
+  it('survives absurd headers and keeps serving', async () => {
+    const t = await createTestApp({ module: probeApp });
+    try {
+      const { port } = t.server.address() as { port: number };
+      const status = await new Promise<string>((resolve) => {
+        const s = connect({ host: '127.0.0.1', port }, () => {
+          s.write(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`);
+        });
+        let data = '';
+        s.on('data', (c: Buffer) => (data += c.toString()));
+        s.on('close', () => resolve(data.split('\r\n')[0]));
+        s.on('error', () => resolve(data.split('\r\n')[0]));
+      });
+      expect(status).toMatch(/^HTTP\/1\.1 431/);
+      await request(t.server).get('/probe/whoami').set('Authorization', 'Bearer '.repeat(500)).expect(401);
+      await request(t.server).get('/healthz').expect(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
