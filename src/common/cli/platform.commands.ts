@@ -19,8 +19,12 @@ function optionalString(args: CliArgs, name: string): string | undefined {
 /** Renders rows as aligned columns. */
 export function table(rows: Array<Record<string, unknown>>, columns: string[]): string {
   if (rows.length === 0) return '(none)';
-  const text = (v: unknown): string =>
-    v === null || v === undefined ? '-' : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const text = (v: unknown): string => {
+    if (v === null || v === undefined) return '-';
+    if (typeof v === 'string') return v;
+    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    return JSON.stringify(v);
+  };
   const cells = rows.map((r) => columns.map((c) => text(r[c])));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
   const line = (values: string[]): string => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
