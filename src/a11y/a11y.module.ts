@@ -1,5 +1,18 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { A11yController } from './a11y.controller';
+import { BrowserPool } from './browser/browser-pool';
+import { A11yReport } from './report/a11y-report.entity';
+import { Clock } from './report/clock';
+import { ReportsService } from './report/reports.service';
+import { ScanService } from './scan/scan.service';
+import { Scanner } from './scan/scanner';
 
 /** Accessibility scans (/api/scan, reports, PDF, badge, /r/:id): see ../shared/spec/a11y-scan-api.md. */
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([A11yReport])],
+  controllers: [A11yController],
+  providers: [BrowserPool, Scanner, Clock, ReportsService, ScanService],
+  exports: [ScanService, ReportsService],
+})
 export class A11yModule {}

@@ -1,0 +1,176 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import puppeteer, { Browser, BrowserContext } from 'puppeteer-core';
+import { AppConfig } from '../../common/config/env';
+import { DomainError } from '../../common/errors/domain-error';
+import { ErrorCode } from '../../common/errors/error-code';
+
+/** Chromium flags: headless, root-safe, offline apart from the pages we load. */
+export const CHROMIUM_ARGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--disable-dev-shm-usage',
+  '--mute-audio',
+  '--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,InterestFeedContentSuggestions',
+];
+
+/** Launches a Chromium with its own temporary profile directory (removed by the returned cleanup). */
+export async function launchChromium(executablePath: string): Promise<{ browser: Browser; cleanup: () => Promise<void> }> {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'beacon-chromium-'));
+  try {
+    const browser = await puppeteer.launch({
+      executablePath,
+      headless: true,
+      args: [...CHROMIUM_ARGS, `--user-data-dir=${userDataDir}`],
+      defaultViewport: null,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      timeout: 60000,
+    });
+    return { browser, cleanup: () => rm(userDataDir, { recursive: true, force: true }) };
+  } catch (e) {
+    await rm(userDataDir, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** Contexts served by one Chromium before it is recycled (when idle), against slow leaks. */
+export const RECYCLE_AFTER_CONTEXTS = 500;
+
+interface Running {
+  browser: Browser;
+  cleanup: () => Promise<void>;
+  version: string;
+  contexts: number;
+}
+
+/**
+ * One long-lived Chromium, launched lazily on the first scan. Each scan gets a fresh incognito
+ * browser context (downloads denied) and one of SCAN_CONCURRENCY slots; up to SCAN_QUEUE_LIMIT scans
+ * wait for a slot, more are refused with 503 service_unavailable. A crashed Chromium is relaunched on
+ * the next scan; a Chromium that served RECYCLE_AFTER_CONTEXTS contexts is replaced when idle.
+ */
+@Injectable()
+export class BrowserPool implements OnApplicationShutdown {
+  private readonly logger = new Logger('BrowserPool');
+  private running: Promise<Running> | undefined;
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private closed = false;
+  /** Chromium launches so far (for tests and metrics). */
+  launches = 0;
+
+  constructor(private readonly config: AppConfig) {}
+
+  get stats(): { active: number; queued: number; launches: number } {
+    return { active: this.active, queued: this.waiting.length, launches: this.launches };
+  }
+
+  /** Runs `fn` with a fresh browser context in a slot; the context is closed afterwards. */
+  async withContext<T>(fn: (context: BrowserContext, browserVersion: string) => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      const run = await this.browser();
+      run.contexts++;
+      const context = await run.browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
+      try {
+        return await fn(context, run.version);
+      } finally {
+        if (run.browser.connected) await context.close().catch(() => undefined);
+      }
+    } finally {
+      this.release();
+    }
+  }
+
+  /** The running browser (for tests: e.g. to kill it). Undefined before the first scan. */
+  async current(): Promise<Browser | undefined> {
+    return this.running ? (await this.running.catch(() => undefined))?.browser : undefined;
+  }
+
+  private async acquire(): Promise<void> {
+    if (this.closed) throw new DomainError(ErrorCode.ServiceUnavailable, 'The scanner is shutting down.');
+    if (this.active < this.config.SCAN_CONCURRENCY) {
+      this.active++;
+      return;
+    }
+    if (this.waiting.length >= this.config.SCAN_QUEUE_LIMIT) {
+      throw new DomainError(ErrorCode.ServiceUnavailable, 'Too many scans are waiting; try again shortly.', {}, { 'Retry-After': '30' });
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) {
+      next(); // the slot passes to the next waiter
+      return;
+    }
+    this.active--;
+    if (this.active === 0) void this.recycleIfWorn();
+  }
+
+  private async recycleIfWorn(): Promise<void> {
+    const r = this.running ? await this.running.catch(() => undefined) : undefined;
+    if (!r || r.contexts < RECYCLE_AFTER_CONTEXTS || this.active > 0) return;
+    this.logger.log(`Recycling Chromium after ${r.contexts} scans`);
+    this.running = undefined;
+    await this.stop(r);
+  }
+
+  private async browser(): Promise<Running> {
+    for (;;) {
+      if (!this.running) {
+        const launching = this.launch();
+        this.running = launching;
+        launching.catch(() => {
+          if (this.running === launching) this.running = undefined;
+        });
+      }
+      const current = this.running;
+      const r = await current;
+      if (r.browser.connected) return r;
+      if (this.running === current) this.running = undefined; // crashed: relaunch
+    }
+  }
+
+  private async launch(): Promise<Running> {
+    this.launches++;
+    let launched: { browser: Browser; cleanup: () => Promise<void> };
+    try {
+      launched = await launchChromium(this.config.CHROMIUM_PATH);
+    } catch (e) {
+      this.logger.error(`Chromium failed to start: ${(e as Error).message}`);
+      throw new DomainError(ErrorCode.ScanFailed, 'The browser could not be started.');
+    }
+    const run: Running = { ...launched, version: await launched.browser.version(), contexts: 0 };
+    launched.browser.once('disconnected', () => {
+      void run.cleanup();
+      if (!this.closed) this.logger.warn('Chromium disconnected; it will be relaunched on the next scan');
+    });
+    return run;
+  }
+
+  private async stop(r: Running): Promise<void> {
+    await r.browser.close().catch(() => r.browser.process()?.kill('SIGKILL'));
+    await r.cleanup();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.closed = true;
+    const r = this.running ? await this.running.catch(() => undefined) : undefined;
+    this.running = undefined;
+    if (r) await this.stop(r);
+  }
+}

@@ -1,0 +1,93 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { createHash, randomBytes } from 'node:crypto';
+import { LessThanOrEqual, MoreThan, Repository } from 'typeorm';
+import { AppConfig } from '../../common/config/env';
+import { DomainError } from '../../common/errors/domain-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { A11yReport } from './a11y-report.entity';
+import { Clock } from './clock';
+import type { Report } from './report.types';
+
+/** Report ids: 24 random bytes in base64url (192 bits, 32 URL-safe characters). */
+export const newReportId = (): string => randomBytes(24).toString('base64url');
+const ID_SHAPE = /^[A-Za-z0-9_-]{32}$/;
+
+export const cacheKeyOf = (normalizedUrl: string, crawl: boolean): string =>
+  createHash('sha256').update(`${crawl ? 'crawl' : 'page'} ${normalizedUrl}`).digest('hex');
+
+/** How often expired reports are deleted. */
+export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Stored reports in PostgreSQL: saved after each browser run, looked up by id (404
+ * report_not_found for unknown or expired ids) and by cache key, deleted after
+ * REPORT_RETENTION_DAYS by a scheduled job.
+ */
+@Injectable()
+export class ReportsService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('A11yReports');
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    @InjectRepository(A11yReport) private readonly repo: Repository<A11yReport>,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => {
+      this.purgeExpired().catch((e: Error) => this.logger.warn(`Purging expired reports failed: ${e.message}`));
+    }, PURGE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Stores a new report made now; fills in id, scannedAt and expiresAt. */
+  async save(body: Omit<Report, 'id' | 'scannedAt' | 'expiresAt'>, cacheKey: string): Promise<Report> {
+    const now = this.clock.now();
+    const expires = new Date(now.getTime() + this.config.REPORT_RETENTION_DAYS * 86400_000);
+    const report: Report = { id: newReportId(), ...body, scannedAt: now.toISOString(), expiresAt: expires.toISOString() };
+    await this.repo.insert({
+      id: report.id,
+      url: report.url,
+      crawl: report.crawl,
+      cacheKey,
+      score: report.score,
+      report,
+      createdAt: now,
+      expiresAt: expires,
+    });
+    return report;
+  }
+
+  /** The stored report, or 404 report_not_found (unknown, malformed or expired id). */
+  async get(id: string): Promise<Report> {
+    const row = ID_SHAPE.test(id)
+      ? await this.repo.findOne({ where: { id, expiresAt: MoreThan(this.clock.now()) }, select: { id: true, report: true } })
+      : null;
+    if (!row) throw new DomainError(ErrorCode.ReportNotFound, 'No report with this id (reports are kept 30 days).');
+    return row.report;
+  }
+
+  /** The newest report of this cache key made within SCAN_CACHE_TTL_S, if any. */
+  async findFresh(cacheKey: string): Promise<Report | undefined> {
+    if (this.config.SCAN_CACHE_TTL_S === 0) return undefined;
+    const since = new Date(this.clock.now().getTime() - this.config.SCAN_CACHE_TTL_S * 1000);
+    const row = await this.repo.findOne({
+      where: { cacheKey, createdAt: MoreThan(since), expiresAt: MoreThan(this.clock.now()) },
+      order: { createdAt: 'DESC' },
+      select: { id: true, report: true },
+    });
+    return row?.report;
+  }
+
+  /** Deletes reports past their retention; returns how many. */
+  async purgeExpired(now: Date = this.clock.now()): Promise<number> {
+    const res = await this.repo.delete({ expiresAt: LessThanOrEqual(now) });
+    return res.affected ?? 0;
+  }
+}

@@ -1,0 +1,264 @@
+import { Injectable } from '@nestjs/common';
+import type { AxeResults, PartialResult, RunOptions } from 'axe-core';
+import { readFileSync } from 'node:fs';
+import type { BrowserContext, Frame, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
+import { AppConfig } from '../../common/config/env';
+import { DomainError } from '../../common/errors/domain-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { pageFromAxe, RuleImpacts } from '../report/from-axe';
+import type { ReportPage } from '../report/report.types';
+import { decideRequest } from '../security/request-filter';
+import type { TargetGuard } from '../security/target-guard';
+import { detectBlock } from './block-detection';
+import { crawlCandidates, MAX_CRAWL_PAGES } from './crawl';
+
+/** WCAG 2.0, 2.1 and 2.2 levels A and AA. */
+export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+export const AXE_OPTIONS: RunOptions = {
+  runOnly: { type: 'tag', values: AXE_TAGS },
+  // Elements are listed for violations and incomplete only (as Lighthouse does): faster on big pages.
+  resultTypes: ['violations', 'incomplete'],
+};
+export const VIEWPORT = { width: 1280, height: 800 };
+/** Longest wait for the network to go quiet after the load event. */
+export const SETTLE_MAX_MS = 5000;
+export const NETWORK_IDLE_MS = 500;
+
+export const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Blocks what request interception cannot see: service workers, WebSocket/WebTransport, WebRTC. */
+const HARDENING_SCRIPT = `(() => {
+  try { if (navigator.serviceWorker) Object.defineProperty(ServiceWorkerContainer.prototype, 'register', { value: () => Promise.reject(new DOMException('Service workers are disabled', 'SecurityError')) }); } catch (e) {}
+  for (const name of ['WebSocket', 'WebTransport', 'RTCPeerConnection', 'webkitRTCPeerConnection']) {
+    try { Object.defineProperty(globalThis, name, { value: undefined, configurable: false, writable: false }); } catch (e) {}
+  }
+})();`;
+
+export interface SiteScan {
+  pages: ReportPage[];
+  skipped: { url: string; error: string }[];
+  axeVersion: string;
+  userAgent: string;
+}
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- code below runs in the page, where `axe` and the DOM live */
+const g = (): any => globalThis;
+
+/**
+ * Loads pages in a browser context and grades them with axe-core: navigation with every request
+ * filtered by the SSRF guard, settle (load + network quiet, bounded), block-page and HTTP-error
+ * detection, axe in every frame (runPartial per frame, finishRun in a blank page, as
+ * @axe-core/puppeteer does), and the same-origin crawl.
+ */
+@Injectable()
+export class Scanner {
+  private ruleImpacts: RuleImpacts | undefined;
+
+  constructor(private readonly config: AppConfig) {}
+
+  /** Scans the start page and, with crawl, up to 4 same-origin pages linked from it. */
+  async scanSite(context: BrowserContext, start: URL, crawl: boolean, guard: TargetGuard): Promise<SiteScan> {
+    const first = await this.scanPage(context, start.href, guard, crawl);
+    const pages = [first.page];
+    const skipped: SiteScan['skipped'] = [];
+    if (crawl) {
+      for (const next of crawlCandidates(first.page.finalUrl, [start.href, first.page.finalUrl], first.links)) {
+        if (pages.length >= MAX_CRAWL_PAGES) break;
+        try {
+          pages.push((await this.scanPage(context, next, guard, false)).page);
+        } catch (e) {
+          if (e instanceof DomainError && e.code === ErrorCode.ScanFailed) throw e;
+          skipped.push({ url: next, error: e instanceof DomainError ? `${e.code}: ${e.message}` : 'failed' });
+        }
+      }
+    }
+    return { pages, skipped, axeVersion: first.axeVersion, userAgent: first.userAgent };
+  }
+
+  /** One page: throws DomainError (target_*, scan_failed) or returns its report entry. */
+  async scanPage(
+    context: BrowserContext,
+    url: string,
+    guard: TargetGuard,
+    collectLinks: boolean,
+  ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
+    const t0 = Date.now();
+    const page = await this.newPage(context);
+    const refusedNavigation: { reason?: string } = {};
+    page.on('request', (req: HTTPRequest) => void this.filter(page, req, guard, refusedNavigation));
+    page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new DomainError(ErrorCode.TargetUnreachable, `The page did not finish within ${this.config.SCAN_PAGE_TIMEOUT_MS} ms.`, { reason: 'timeout' })),
+        this.config.SCAN_PAGE_TIMEOUT_MS + 2000,
+      );
+      timer.unref();
+    });
+    try {
+      return await Promise.race([this.grade(page, url, refusedNavigation, collectLinks, t0), deadline]);
+    } catch (e) {
+      throw this.classify(e, context, refusedNavigation);
+    } finally {
+      clearTimeout(timer);
+      await page.close().catch(() => undefined);
+    }
+  }
+
+  private async newPage(context: BrowserContext): Promise<Page> {
+    try {
+      const page = await context.newPage();
+      await page.setViewport(VIEWPORT);
+      await page.setBypassCSP(true); // else a CSP can forbid injecting axe
+      await page.setBypassServiceWorker(true);
+      await page.evaluateOnNewDocument(HARDENING_SCRIPT);
+      await page.setRequestInterception(true);
+      return page;
+    } catch (e) {
+      throw this.classify(e, context, {});
+    }
+  }
+
+  private async filter(page: Page, req: HTTPRequest, guard: TargetGuard, refused: { reason?: string }): Promise<void> {
+    try {
+      const d = await decideRequest(req, guard);
+      if (d.allow) {
+        await req.continue();
+        return;
+      }
+      if (d.navigation && req.frame() === page.mainFrame()) refused.reason ??= d.reason;
+      await req.abort('blockedbyclient');
+    } catch {
+      // the page or browser went away meanwhile
+    }
+  }
+
+  private async grade(
+    page: Page,
+    url: string,
+    refused: { reason?: string },
+    collectLinks: boolean,
+    t0: number,
+  ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
+    const response: HTTPResponse | null = await page.goto(url, { waitUntil: 'load', timeout: this.config.SCAN_PAGE_TIMEOUT_MS });
+    if (refused.reason) throw this.refusedError(refused.reason);
+    if (!response) throw new DomainError(ErrorCode.TargetUnreachable, 'The target sent no document.', { reason: 'no response' });
+    const t1 = Date.now();
+    const remaining = this.config.SCAN_PAGE_TIMEOUT_MS - (t1 - t0);
+    await page.waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: Math.max(1, Math.min(SETTLE_MAX_MS, remaining)) }).catch(() => undefined);
+    if (refused.reason) throw this.refusedError(refused.reason); // a script navigated the page elsewhere
+    const t2 = Date.now();
+    const status = response.status();
+    const doc = await page.evaluate(() => ({
+      title: String(g().document.title ?? ''),
+      html: String(g().document.documentElement?.outerHTML ?? '').slice(0, 50000),
+    }));
+    const reason = detectBlock({ status, headers: response.headers(), title: doc.title, text: doc.html });
+    if (reason) throw new DomainError(ErrorCode.TargetBlocked, 'The target answered with a bot-protection or access-denied page; it was not graded.', { reason });
+    if (status >= 400) throw new DomainError(ErrorCode.TargetHttpError, `The target answered HTTP ${status}.`, { status });
+    const results = await this.runAxe(page);
+    const impacts = await this.impacts(page);
+    const t3 = Date.now();
+    const links = collectLinks
+      ? await page.evaluate(() => Array.from(g().document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) => String(a.href)))
+      : [];
+    const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: Date.now() - t0 };
+    return {
+      page: pageFromAxe(url, results, impacts, timings),
+      links,
+      axeVersion: results.testEngine.version,
+      userAgent: results.testEnvironment.userAgent,
+    };
+  }
+
+  /** axe in every frame (cross-origin too), merged by finishRun in a blank page of the same context. */
+  async runAxe(page: Page): Promise<AxeResults> {
+    const partials = await this.partials(page.mainFrame(), { exclude: [] }, true);
+    const blank = await page.browserContext().newPage();
+    try {
+      await blank.evaluate(AXE_SOURCE);
+      return (await blank.evaluate(
+        (p: unknown, o: unknown) => g().axe.finishRun(p, o),
+        partials as never,
+        AXE_OPTIONS as never,
+      )) as AxeResults;
+    } finally {
+      await blank.close().catch(() => undefined);
+    }
+  }
+
+  private async partials(frame: Frame, context: unknown, top: boolean): Promise<(PartialResult | null)[]> {
+    await this.inject(frame);
+    // getFrameContexts must run before runPartial.
+    const frameContexts = (await frame.evaluate((c: unknown) => g().axe.utils.getFrameContexts(c), context as never)) as {
+      frameSelector: unknown;
+      frameContext: unknown;
+    }[];
+    const own = frame.evaluate((c: unknown, o: unknown) => g().axe.runPartial(c, o), context as never, AXE_OPTIONS as never) as Promise<PartialResult>;
+    own.catch(() => undefined);
+    const children: Promise<(PartialResult | null)[]>[] = [];
+    for (const { frameSelector, frameContext } of frameContexts) {
+      let child: Frame | null = null;
+      try {
+        const handle = await frame.evaluateHandle((s: unknown) => g().axe.utils.shadowSelect(s), frameSelector as never);
+        child = (await handle.asElement()?.contentFrame()) ?? null;
+      } catch {
+        child = null;
+      }
+      children.push(child ? this.partials(child, frameContext, false).catch(() => [null]) : Promise.resolve([null]));
+    }
+    let mine: PartialResult;
+    try {
+      mine = await own;
+    } catch (e) {
+      if (top) throw e;
+      return [null];
+    }
+    return [mine, ...(await Promise.all(children)).flat()];
+  }
+
+  private async inject(frame: Frame): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const notReady = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('frame not ready')), 2000);
+    });
+    try {
+      await Promise.race([frame.evaluate(() => g().document.readyState as string), notReady]);
+    } finally {
+      clearTimeout(timer);
+    }
+    await frame.evaluate(AXE_SOURCE);
+  }
+
+  /** Static impact of every axe rule (read once from axe's metadata). */
+  private async impacts(page: Page): Promise<RuleImpacts> {
+    this.ruleImpacts ??= (await page.mainFrame().evaluate(() =>
+      Object.fromEntries((g().axe._audit.rules as { id: string; impact?: string }[]).map((r) => [r.id, r.impact])),
+    )) as RuleImpacts;
+    return this.ruleImpacts;
+  }
+
+  private refusedError(reason: string): DomainError {
+    return new DomainError(ErrorCode.TargetNotAllowed, `The page led to an address that may not be scanned (${reason}).`, { field: 'url', reason });
+  }
+
+  /** Turns a browser failure into the API's errors. */
+  private classify(e: unknown, context: BrowserContext, refused: { reason?: string }): DomainError {
+    if (e instanceof DomainError) return e;
+    if (refused.reason) return this.refusedError(refused.reason);
+    const message = e instanceof Error ? e.message : String(e);
+    if (!context.browser().connected) {
+      return new DomainError(ErrorCode.ScanFailed, 'The browser crashed during the scan; please try again.');
+    }
+    const net = /net::(ERR_[A-Z_]+)/.exec(message);
+    if (net) {
+      const code = net[1];
+      const what = code === 'ERR_ABORTED' ? 'The target is not a web page (download or aborted load).' : `The target could not be reached (${code}).`;
+      return new DomainError(ErrorCode.TargetUnreachable, what, { reason: code });
+    }
+    if (e instanceof Error && e.name === 'TimeoutError') {
+      return new DomainError(ErrorCode.TargetUnreachable, `The page did not load within ${this.config.SCAN_PAGE_TIMEOUT_MS} ms.`, { reason: 'timeout' });
+    }
+    return new DomainError(ErrorCode.ScanFailed, 'The scan failed in the browser; please try again.');
+  }
+}

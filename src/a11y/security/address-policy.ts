@@ -1,0 +1,57 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Which IP addresses a scan may reach. Only global unicast addresses are allowed: loopback,
+ * private, link-local (cloud metadata 169.254.169.254), CGNAT, benchmarking, documentation,
+ * multicast, reserved, IPv4-mapped/translated IPv6 and every other special range are refused.
+ * Pure functions, no network traffic.
+ */
+export interface AddressPolicy {
+  /** Permit loopback (127.0.0.0/8, ::1) only: SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE, for tests. */
+  allowLoopback: boolean;
+}
+
+/** Ranges ipaddr.js calls "unicast" that are still not on the public internet. */
+const EXTRA_DENIED: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [
+  '192.0.0.0/24', // IETF protocol assignments
+  '192.0.2.0/24', // TEST-NET-1
+  '198.51.100.0/24', // TEST-NET-2
+  '203.0.113.0/24', // TEST-NET-3
+  '198.18.0.0/15', // benchmarking
+  '192.88.99.0/24', // 6to4 relay anycast (deprecated)
+  '240.0.0.0/4', // reserved
+  '2001:db8::/32', // documentation
+  '64:ff9b:1::/48', // local-use NAT64
+].map((c) => ipaddr.parseCIDR(c));
+
+/** Parses an IP literal as found in a URL host (`[::1]` brackets allowed); undefined if not one. */
+export function parseIpLiteral(host: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const h = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  if (ipaddr.IPv4.isValidFourPartDecimal(h)) return ipaddr.IPv4.parse(h);
+  if (h.includes(':') && ipaddr.IPv6.isValid(h)) return ipaddr.IPv6.parse(h);
+  return undefined;
+}
+
+/** The name of the special range an address is in, or 'unicast' for a global address. */
+export function rangeOf(address: string | ipaddr.IPv4 | ipaddr.IPv6): string {
+  const ip = typeof address === 'string' ? parseIpLiteral(address) : address;
+  if (!ip) return 'invalid';
+  for (const [net, bits] of EXTRA_DENIED) {
+    if (ip.kind() === net.kind() && ip.match(net, bits)) return 'reserved';
+  }
+  return ip.range();
+}
+
+/** Why an address is refused, or undefined when the policy allows it. */
+export function refusalOf(address: string | ipaddr.IPv4 | ipaddr.IPv6, policy: AddressPolicy): string | undefined {
+  const range = rangeOf(address);
+  if (range === 'unicast') return undefined;
+  if (range === 'loopback' && policy.allowLoopback) return undefined;
+  return range;
+}
+
+/** Hosts that name this machine whatever DNS says (RFC 6761): never looked up. */
+export function isLocalhostName(host: string): boolean {
+  const h = host.toLowerCase().replace(/\.+$/, '');
+  return h === 'localhost' || h.endsWith('.localhost') || h === 'localhost.localdomain' || h === 'ip6-localhost' || h === 'ip6-loopback';
+}
