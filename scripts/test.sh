@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite: installs what it needs (dependencies, Debian's Chromium and qpdf), checks
-# types and lint, then runs every unit and e2e test. Uses DATABASE_URL / REDIS_URL when set
-# (real PostgreSQL and Redis), the embedded PGlite otherwise.
+# The whole test suite (`npm test`): installs what it needs (dependencies; Debian's Chromium, qpdf
+# and poppler-utils), checks types and lint, then runs every unit and e2e test. With DATABASE_URL
+# and REDIS_URL set it runs on that PostgreSQL and Redis, and then runs the platform suite once
+# more on the embedded PGlite; without them, everything runs on PGlite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +13,7 @@ fi
 need=()
 command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1 || need+=(chromium)
 command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
+command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing ${need[*]} from Debian's packages..."
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
@@ -19,7 +21,26 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" fonts-dejavu-core >/dev/null
 fi
 
-npx tsc --noEmit -p tsconfig.json
-npx eslint --max-warnings 0 src test migrations
+echo "== types"; npx tsc --noEmit -p tsconfig.json
+echo "== lint"; npx eslint --max-warnings 0 src test migrations bench
+
 # PGlite loads its WASM with dynamic import(), which jest's VM allows only with this flag.
-NODE_OPTIONS="${NODE_OPTIONS:-} --experimental-vm-modules --no-warnings" npx jest --ci "$@"
+export NODE_OPTIONS="${NODE_OPTIONS:-} --experimental-vm-modules --no-warnings"
+results=$(mktemp -d)
+status=0
+echo "== tests (${DATABASE_URL:+PostgreSQL + }${REDIS_URL:+Redis + }Chromium)"
+npx jest --ci --json --outputFile="$results/main.json" "$@" || status=$?
+if [ -n "${DATABASE_URL:-}" ] && [ $# -eq 0 ]; then
+  echo "== platform tests on the embedded PGlite"
+  env -u DATABASE_URL -u REDIS_URL npx jest --ci --json --outputFile="$results/embedded.json" test/platform || status=$?
+fi
+node -e '
+  const fs = require("fs"); let p = 0, f = 0, s = 0;
+  for (const file of fs.readdirSync(process.argv[1])) {
+    const r = JSON.parse(fs.readFileSync(process.argv[1] + "/" + file, "utf8"));
+    p += r.numPassedTests; f += r.numFailedTests; s += r.numPendingTests;
+  }
+  console.log(`tests: ${p} passed, ${f} failed, ${s} skipped`);
+' "$results"
+rm -rf "$results"
+exit $status
