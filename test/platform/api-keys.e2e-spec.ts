@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
 import { hashApiKey } from '../../src/common/api-keys/api-key-format';
-import { createTestApp, TestApp } from '../utils/test-app';
+import { createTestApp, createTestDatabase, TestApp } from '../utils/test-app';
 import { probeApp } from './probe.module';
 
 describe('API keys (e2e)', () => {
@@ -69,5 +69,21 @@ describe('API keys (e2e)', () => {
     await expect(keys.createKey('nobody')).rejects.toMatchObject({ code: 'not_found' });
     await expect(keys.revokeKey('not-a-uuid')).rejects.toMatchObject({ code: 'bad_request' });
     await expect(keys.revokeKey('00000000-0000-4000-8000-000000000000')).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('a revocation on one instance is effective on the next request to another instance', async () => {
+    const db = await createTestDatabase();
+    const a = await createTestApp({ module: probeApp, database: db });
+    const b = await createTestApp({ module: probeApp, database: db });
+    try {
+      const created = await a.createKey('two-instances');
+      await request(b.server).get('/probe/whoami').set('Authorization', `Bearer ${created.key}`).expect(200);
+      await a.app.get(ApiKeysService).revokeKey(created.id);
+      await request(b.server).get('/probe/whoami').set('Authorization', `Bearer ${created.key}`).expect(401);
+    } finally {
+      await a.close();
+      await b.close();
+      await db.drop();
+    }
   });
 });
