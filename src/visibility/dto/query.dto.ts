@@ -1,0 +1,79 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { SOURCE_CATEGORIES, SourceCategory } from '../derive/domains';
+
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : value;
+
+export const DEFAULT_LIMIT = 50;
+export const MAX_LIMIT = 500;
+const BOOL = ['true', 'false'];
+
+/** Endpoints without parameters: any query parameter is refused (400 naming it). */
+export class NoQuery {}
+
+export class PageQuery {
+  /** Page size, 1..500 (default 50). */
+  @IsOptional() @Transform(toInt) @IsInt({ message: 'limit must be an integer from 1 to 500' }) @Min(1) @Max(MAX_LIMIT)
+  limit: number = DEFAULT_LIMIT;
+
+  /** `next_cursor` of the previous page. */
+  @IsOptional() @IsString() @MaxLength(1000) @Matches(/^[A-Za-z0-9_-]+$/, { message: 'cursor is not a cursor of this API' })
+  cursor?: string;
+}
+
+const PLATFORM = /^[a-z0-9][a-z0-9_.-]{0,39}$/;
+
+export class PromptsQuery extends PageQuery {
+  @IsOptional() @IsString() @MaxLength(64)
+  tag?: string;
+
+  @IsOptional() @IsIn(BOOL)
+  enabled?: 'true' | 'false';
+
+  @IsOptional() @IsString() @MaxLength(64)
+  intent?: string;
+
+  @IsOptional() @Matches(/^[A-Za-z]{2}$/, { message: 'country must be a two-letter country code' })
+  country?: string;
+}
+
+export class AnswersQuery extends PageQuery {
+  @IsOptional() @Matches(PLATFORM, { message: 'platform must be a platform identifier such as chatgpt' })
+  platform?: string;
+
+  @IsOptional() @IsString() @MaxLength(64)
+  tag?: string;
+
+  /** Brand mentioned (true) or not (false). */
+  @IsOptional() @IsIn(BOOL)
+  mentioned?: 'true' | 'false';
+
+  /** Answers mentioning this competitor (name, case-insensitive). */
+  @IsOptional() @IsString() @MaxLength(200)
+  competitor?: string;
+
+  @IsOptional() @IsString() @MaxLength(128)
+  prompt_id?: string;
+}
+
+export class SourcesQuery extends PageQuery {
+  @IsOptional() @IsIn(SOURCE_CATEGORIES)
+  category?: SourceCategory;
+
+  @IsOptional() @Matches(PLATFORM, { message: 'platform must be a platform identifier such as chatgpt' })
+  platform?: string;
+}
+
+export class UrlsQuery extends SourcesQuery {
+  /** Registrable domain, e.g. g2.com. */
+  @IsOptional() @IsString() @MaxLength(253)
+  domain?: string;
+}
+
+export class GapsQuery extends SourcesQuery {
+  @IsOptional() @IsString() @MaxLength(200)
+  competitor?: string;
+}
+
+export class HistoryQuery extends PageQuery {}

@@ -1,0 +1,322 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DomainError } from '../common/errors/domain-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { compareScans, Comparison, ScanChanges } from './derive/changes';
+import { Grade, percent, ScanSummary } from './derive/metrics';
+import { AnswersQuery, GapsQuery, HistoryQuery, PromptsQuery, SourcesQuery, UrlsQuery } from './dto/query.dto';
+import { CursorKey, decodeCursor, Page, toPage } from './pagination';
+import type { StoredBrand } from './entities/vis-project.entity';
+
+/** What every read starts from: one primary-key lookup (also the input of the ETag). */
+export interface ProjectState {
+  workspaceId: string;
+  latestScanId: string;
+  version: number;
+}
+
+export interface ScanStub {
+  scan_id: string;
+  date: string;
+  grade: Grade | null;
+  grade_reason: string | null;
+  mention_rate: number | null;
+  share_of_voice: number | null;
+  /** Successful answers: the sample of mention_rate. */
+  answers: number;
+}
+
+export interface ScanRef {
+  scan_id: string;
+  date: string;
+}
+
+/** Builds a dynamic WHERE clause with numbered parameters. */
+class Where {
+  readonly params: unknown[] = [];
+  private readonly parts: string[] = [];
+  add(sql: (p: (v: unknown) => string) => string): this {
+    this.parts.push(sql((v) => `$${this.params.push(v)}`));
+    return this;
+  }
+  get sql(): string {
+    return this.parts.join(' AND ');
+  }
+}
+
+interface AnswerRow {
+  seq: number;
+  prompt_key: string;
+  prompt: string | null;
+  platform: string;
+  model: string | null;
+  status: string;
+  text: string;
+  citations: string[];
+  brand_mentioned: boolean;
+  brand_position: number | null;
+  competitor_mentions: Array<{ name: string; position: number }>;
+  cites_owned: boolean;
+}
+
+interface ScanRow {
+  id: string;
+  scan_key: string;
+  date: string;
+  platforms: string[];
+  summary: ScanSummary;
+  changes: ScanChanges | null;
+}
+
+const stub = (s: ScanRow): ScanStub => ({
+  scan_id: s.scan_key,
+  date: s.date,
+  grade: s.summary.grade,
+  grade_reason: s.summary.grade_reason,
+  mention_rate: s.summary.mention_rate,
+  share_of_voice: s.summary.share_of_voice,
+  answers: s.summary.answers.successful,
+});
+
+/** The read side of the visibility API: simple indexed queries over figures stored at ingest. */
+@Injectable()
+export class VisibilityQueryService {
+  constructor(private readonly db: DataSource) {}
+
+  /** The workspace's project pointers; 404 project_not_found when it has no scan yet. */
+  async project(workspaceId: string): Promise<ProjectState> {
+    const rows = await this.db.query<Array<{
+      latest_scan_id: string | null;
+      version: number;
+    }>>('SELECT latest_scan_id, version FROM vis_projects WHERE workspace_id = $1', [workspaceId]);
+    if (rows.length === 0 || !rows[0].latest_scan_id) {
+      throw new DomainError(ErrorCode.ProjectNotFound, 'This workspace has no project data yet: import a scan first.');
+    }
+    return { workspaceId, latestScanId: rows[0].latest_scan_id, version: rows[0].version };
+  }
+
+  private async scanRef(p: ProjectState): Promise<ScanRef> {
+    const [r] = await this.db.query<Array<{ scan_key: string; date: string }>>(`SELECT scan_key, to_char(date, 'YYYY-MM-DD') AS date FROM vis_scans WHERE id = $1`, [
+      p.latestScanId,
+    ]);
+    return { scan_id: r.scan_key, date: r.date };
+  }
+
+  async summary(p: ProjectState) {
+    const [[project], scans] = (await Promise.all([
+      this.db.query('SELECT business, brand, competitors, scans_total FROM vis_projects WHERE workspace_id = $1', [p.workspaceId]),
+      this.db.query(
+        `SELECT id, scan_key, to_char(date, 'YYYY-MM-DD') AS date, platforms, summary, changes FROM vis_scans
+          WHERE workspace_id = $1 ORDER BY date DESC, scan_key DESC LIMIT 2`,
+        [p.workspaceId],
+      ),
+    ])) as [Array<{ business: string; brand: StoredBrand; competitors: StoredBrand[]; scans_total: number }>, ScanRow[]];
+    const [latest, previous] = scans;
+    const s = latest.summary;
+    const comparison: Comparison | null = compareScans(
+      { scan_id: latest.scan_key, summary: s },
+      previous ? { scan_id: previous.scan_key, summary: previous.summary } : null,
+    );
+    return {
+      business: project.business,
+      brand: project.brand,
+      platforms: latest.platforms,
+      latest: stub(latest),
+      previous: previous ? stub(previous) : null,
+      scans_total: project.scans_total,
+      answers: s.answers,
+      funnel: s.funnel,
+      by_platform: s.platforms,
+      competitors: s.competitors,
+      comparison,
+      changes: latest.changes,
+    };
+  }
+
+  async history(p: ProjectState, q: HistoryQuery) {
+    const scope = String(p.version);
+    const after = decodeCursor(q.cursor, scope, ['string', 'string']);
+    const w = new Where().add((v) => `workspace_id = ${v(p.workspaceId)}`);
+    if (after) w.add((v) => `(date, scan_key) < (${v(after[0])}::date, ${v(after[1])})`);
+    const rows = await this.db.query<ScanRow[]>(
+      `SELECT id, scan_key, to_char(date, 'YYYY-MM-DD') AS date, platforms, summary, changes FROM vis_scans
+        WHERE ${w.sql} ORDER BY date DESC, scan_key DESC LIMIT ${q.limit + 1}`,
+      w.params,
+    );
+    const page = toPage(rows, q.limit, scope, (r) => [r.date, r.scan_key], (r) => ({
+      scan_id: r.scan_key,
+      date: r.date,
+      platforms: r.platforms,
+      answers: r.summary.answers,
+      grade: r.summary.grade,
+      grade_reason: r.summary.grade_reason,
+      mention_rate: r.summary.mention_rate,
+      share_of_voice: r.summary.share_of_voice,
+      citation_rate: r.summary.funnel.citation_rate,
+      owned_citation_rate: r.summary.funnel.owned_citation_rate,
+      changes: r.changes,
+    }));
+    return { scans_total: await this.count('SELECT count(*) FROM vis_scans WHERE workspace_id = $1', [p.workspaceId]), ...rename(page, 'scans') };
+  }
+
+  async prompts(p: ProjectState, q: PromptsQuery) {
+    const scope = String(p.version);
+    const after = decodeCursor(q.cursor, scope, ['string']);
+    const w = new Where().add((v) => `workspace_id = ${v(p.workspaceId)}`);
+    if (q.tag !== undefined) w.add((v) => `${v(q.tag)} = ANY(tags)`);
+    if (q.enabled !== undefined) w.add((v) => `enabled = ${v(q.enabled === 'true')}`);
+    if (q.intent !== undefined) w.add((v) => `intent = ${v(q.intent)}`);
+    if (q.country !== undefined) w.add((v) => `country = ${v(q.country!.toUpperCase())}`);
+    const total = await this.count(`SELECT count(*) FROM vis_prompts WHERE ${w.sql}`, w.params);
+    if (after) w.add((v) => `prompt_key > ${v(after[0])}`);
+    const rows = await this.db.query<Array<{
+      prompt_key: string;
+      text: string;
+      tags: string[];
+      intent: string | null;
+      country: string | null;
+      enabled: boolean;
+      latest_answers: number | null;
+      latest_mentions: number | null;
+    }>>(
+      `SELECT prompt_key, text, tags, intent, country, enabled, latest_answers, latest_mentions FROM vis_prompts
+        WHERE ${w.sql} ORDER BY prompt_key COLLATE "C" LIMIT ${q.limit + 1}`,
+      w.params,
+    );
+    const page = toPage(rows, q.limit, scope, (r) => [r.prompt_key], (r) => ({
+      id: r.prompt_key,
+      text: r.text,
+      tags: r.tags,
+      intent: r.intent,
+      country: r.country,
+      enabled: r.enabled,
+      latest:
+        r.latest_answers === null
+          ? null
+          : { answers: r.latest_answers, mentions: r.latest_mentions, mention_rate: percent(r.latest_mentions ?? 0, r.latest_answers) },
+    }));
+    return { total, ...rename(page, 'prompts') };
+  }
+
+  async answers(p: ProjectState, q: AnswersQuery) {
+    const scope = p.latestScanId;
+    const after = decodeCursor(q.cursor, scope, ['number']);
+    const w = new Where().add((v) => `a.scan_id = ${v(p.latestScanId)}`);
+    if (q.platform !== undefined) w.add((v) => `a.platform = ${v(q.platform)}`);
+    if (q.mentioned !== undefined) w.add((v) => `a.brand_mentioned = ${v(q.mentioned === 'true')}`);
+    if (q.prompt_id !== undefined) w.add((v) => `a.prompt_key = ${v(q.prompt_id)}`);
+    if (q.competitor !== undefined) {
+      w.add((v) => `EXISTS (SELECT 1 FROM jsonb_array_elements(a.competitor_mentions) e WHERE lower(e->>'name') = lower(${v(q.competitor)}))`);
+    }
+    if (q.tag !== undefined) {
+      w.add((v) => `a.prompt_key IN (SELECT prompt_key FROM vis_prompts WHERE workspace_id = ${v(p.workspaceId)} AND ${v(q.tag)} = ANY(tags))`);
+    }
+    const total = await this.count(`SELECT count(*) FROM vis_answers a WHERE ${w.sql}`, w.params);
+    if (after) w.add((v) => `a.seq > ${v(after[0])}`);
+    const ws = w.params.push(p.workspaceId);
+    const [rows, scan] = await Promise.all([
+      this.db.query<AnswerRow[]>(
+        `SELECT a.seq, a.prompt_key, pr.text AS prompt, a.platform, a.model, a.status, a.text, a.citations,
+                a.brand_mentioned, a.brand_position, a.competitor_mentions, a.cites_owned
+           FROM vis_answers a LEFT JOIN vis_prompts pr ON pr.workspace_id = $${ws} AND pr.prompt_key = a.prompt_key
+          WHERE ${w.sql} ORDER BY a.seq LIMIT ${q.limit + 1}`,
+        w.params,
+      ),
+      this.scanRef(p),
+    ]);
+    const page = toPage(rows, q.limit, scope, (r) => [r.seq], (r) => ({
+      index: r.seq,
+      prompt_id: r.prompt_key,
+      prompt: r.prompt,
+      platform: r.platform,
+      model: r.model,
+      status: r.status,
+      text: r.text,
+      brand_mentioned: r.brand_mentioned,
+      brand_position: r.brand_position,
+      competitors_mentioned: r.competitor_mentions.map((c) => c.name),
+      competitor_mentions: r.competitor_mentions,
+      citations: r.citations,
+      cites_owned: r.cites_owned,
+    }));
+    return { scan, total, ...rename(page, 'answers') };
+  }
+
+  async sources(p: ProjectState, q: SourcesQuery) {
+    const w = this.rowFilter(p, q);
+    return this.rankedList(p, q, w, {
+      table: 'vis_sources',
+      columns: 'domain, category, citations, answers, prompts, urls, platforms',
+      count: 'citations',
+      key: 'domain',
+      name: 'sources',
+    });
+  }
+
+  async urls(p: ProjectState, q: UrlsQuery) {
+    const w = this.rowFilter(p, q);
+    if (q.domain !== undefined) w.add((v) => `domain = ${v(q.domain!.toLowerCase())}`);
+    return this.rankedList(p, q, w, {
+      table: 'vis_urls',
+      columns: 'url, domain, category, citations, answers, prompts, platforms',
+      count: 'citations',
+      key: 'url',
+      name: 'urls',
+    });
+  }
+
+  async gaps(p: ProjectState, q: GapsQuery) {
+    const w = this.rowFilter(p, q);
+    if (q.competitor !== undefined) {
+      w.add((v) => `EXISTS (SELECT 1 FROM unnest(competitors) c WHERE lower(c) = lower(${v(q.competitor)}))`);
+    }
+    return this.rankedList(p, q, w, {
+      table: 'vis_gaps',
+      columns: 'url, domain, category, answers, competitors, prompts, platforms',
+      count: 'answers',
+      key: 'url',
+      name: 'gaps',
+    });
+  }
+
+  private rowFilter(p: ProjectState, q: SourcesQuery): Where {
+    const w = new Where().add((v) => `scan_id = ${v(p.latestScanId)}`);
+    if (q.category !== undefined) w.add((v) => `category = ${v(q.category)}`);
+    if (q.platform !== undefined) w.add((v) => `${v(q.platform)} = ANY(platforms)`);
+    return w;
+  }
+
+  /** Rows of one scan sorted by a count (desc) then a text key (asc, bytewise), keyset-paginated. */
+  private async rankedList<N extends string>(
+    p: ProjectState,
+    q: SourcesQuery,
+    w: Where,
+    o: { table: string; columns: string; count: string; key: string; name: N },
+  ) {
+    const scope = p.latestScanId;
+    const after = decodeCursor(q.cursor, scope, ['number', 'string']);
+    const total = await this.count(`SELECT count(*) FROM ${o.table} WHERE ${w.sql}`, w.params);
+    if (after) {
+      w.add((v) => `(${o.count} < ${v(after[0])} OR (${o.count} = ${v(after[0])} AND ${o.key} COLLATE "C" > ${v(after[1])}))`);
+    }
+    const [rows, scan] = await Promise.all([
+      this.db.query<Array<Record<string, unknown>>>(
+        `SELECT ${o.columns} FROM ${o.table} WHERE ${w.sql} ORDER BY ${o.count} DESC, ${o.key} COLLATE "C" LIMIT ${q.limit + 1}`,
+        w.params,
+      ),
+      this.scanRef(p),
+    ]);
+    const page = toPage(rows, q.limit, scope, (r) => [r[o.count] as number, r[o.key] as string] as CursorKey, (r) => r);
+    return { scan, total, ...rename(page, o.name) };
+  }
+
+  private async count(sql: string, params: unknown[]): Promise<number> {
+    const [r] = await this.db.query<Array<{ count: string }>>(sql, params);
+    return Number(r.count);
+  }
+}
+
+/** `{ items, next_cursor }` -> `{ [name]: items, next_cursor }` */
+function rename<T, N extends string>(page: Page<T>, name: N): Record<N, T[]> & { next_cursor: string | null } {
+  return { [name]: page.items, next_cursor: page.next_cursor } as Record<N, T[]> & { next_cursor: string | null };
+}

@@ -1,0 +1,126 @@
+import { All, Controller, Get, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { createHash } from 'node:crypto';
+import { AppConfig } from '../common/config/env';
+import { Auth, AuthContext } from '../common/decorators/auth-context.decorator';
+import { OkEnvelope } from '../common/decorators/ok-envelope.decorator';
+import { Public } from '../common/decorators/public.decorator';
+import { RateLimit } from '../common/decorators/rate-limit.decorator';
+import { DomainError } from '../common/errors/domain-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { AnswersQuery, GapsQuery, HistoryQuery, NoQuery, PromptsQuery, SourcesQuery, UrlsQuery } from './dto/query.dto';
+import { apiIndex, openApiDocument } from './openapi';
+import { ProjectState, VisibilityQueryService } from './visibility-query.service';
+
+/**
+ * ETag of a data response: the project's data version and latest scan, the path and the
+ * normalised query. A new import changes it; an unchanged poll gets 304 without reading data.
+ */
+export function etagOf(p: ProjectState, req: Request): string {
+  const url = new URL(req.originalUrl, 'http://x');
+  url.searchParams.sort();
+  const h = createHash('sha256').update(`${p.workspaceId}\n${url.pathname}?${url.searchParams.toString()}`).digest('base64url');
+  return `"${p.latestScanId.slice(0, 8)}.${p.version}.${h.slice(0, 16)}"`;
+}
+
+/** The read-only visibility API (spec: visibility-api.md). Every route needs a key and is rate limited per key. */
+@Controller('api/v1')
+@OkEnvelope()
+@RateLimit('visibility')
+export class VisibilityController {
+  constructor(private readonly query: VisibilityQueryService) {}
+
+  /**
+   * Runs `build` unless the client's If-None-Match already matches: then the body is skipped and
+   * Express answers 304 (it compares the ETag header set here with If-None-Match).
+   */
+  private async conditional<T extends object>(
+    auth: AuthContext,
+    req: Request,
+    res: Response,
+    build: (p: ProjectState) => Promise<T>,
+  ): Promise<T | Record<string, never>> {
+    const p = await this.query.project(auth.workspaceId);
+    res.setHeader('ETag', etagOf(p, req));
+    res.setHeader('Cache-Control', 'private, no-cache');
+    if (req.fresh) return {};
+    return build(p);
+  }
+
+  @Get('visibility')
+  visibility(@Auth() auth: AuthContext, @Query() _q: NoQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.conditional(auth, req, res, (p) => this.query.summary(p));
+  }
+
+  @Get('history')
+  history(@Auth() auth: AuthContext, @Query() q: HistoryQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.conditional(auth, req, res, (p) => this.query.history(p, q));
+  }
+
+  @Get('prompts')
+  prompts(@Auth() auth: AuthContext, @Query() q: PromptsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.conditional(auth, req, res, (p) => this.query.prompts(p, q));
+  }
+
+  @Get('answers')
+  answers(@Auth() auth: AuthContext, @Query() q: AnswersQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.conditional(auth, req, res, (p) => this.query.answers(p, q));
+  }
+
+  @Get('sources')
+  sources(@Auth() auth: AuthContext, @Query() q: SourcesQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.conditional(auth, req, res, (p) => this.query.sources(p, q));
+  }
+
+  @Get('urls')
+  urls(@Auth() auth: AuthContext, @Query() q: UrlsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.conditional(auth, req, res, (p) => this.query.urls(p, q));
+  }
+
+  @Get('gaps')
+  gaps(@Auth() auth: AuthContext, @Query() q: GapsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.conditional(auth, req, res, (p) => this.query.gaps(p, q));
+  }
+}
+
+/** The public documents: the index and the OpenAPI description. */
+@Controller('api/v1')
+@Public()
+@OkEnvelope()
+export class VisibilityIndexController {
+  constructor(private readonly config: AppConfig) {}
+
+  @Get()
+  index() {
+    return apiIndex(this.config.publicBaseUrl(), {
+      requests: this.config.VISIBILITY_RATE_LIMIT,
+      window_seconds: this.config.VISIBILITY_RATE_WINDOW_S,
+    });
+  }
+
+  /** OpenAPI 3.1 (no `ok` wrapper: it is the document itself). */
+  @Get('openapi.json')
+  openapi(@Res() res: Response): void {
+    res.json(openApiDocument(this.config.publicBaseUrl()));
+  }
+}
+
+
+
+const GET_ONLY = { Allow: 'GET, HEAD' };
+
+/**
+ * Registered after every /api/v1 route: any other method on /api/v1/* is 405 method_not_allowed
+ * (before authentication), and an unknown path under /api/v1 is 404 not_found.
+ */
+@Controller()
+@Public()
+export class VisibilityFallbackController {
+  @All(['api/v1', 'api/v1/*path'])
+  fallback(@Req() req: Request): never {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      throw new DomainError(ErrorCode.MethodNotAllowed, `Method ${req.method} is not allowed: the API is read-only (GET).`, {}, GET_ONLY);
+    }
+    throw DomainError.notFound(`No such endpoint: ${req.path}. GET /api/v1 lists the endpoints.`);
+  }
+}
