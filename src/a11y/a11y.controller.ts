@@ -1,4 +1,4 @@
-import { Body, Controller, Get, Header, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '../common/config/env';
 import { Public } from '../common/decorators/public.decorator';
@@ -54,7 +54,6 @@ export class A11yController {
   }
 
   @Get('api/badge/:id')
-  @Header('Content-Type', 'image/svg+xml; charset=utf-8')
   async badge(@Param('id') id: string, @Res() res: Response): Promise<void> {
     const report = await this.reports.get(id);
     res

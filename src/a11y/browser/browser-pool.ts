@@ -38,9 +38,10 @@ export async function launchChromium(executablePath: string): Promise<{ browser:
       handleSIGHUP: false,
       timeout: 60000,
     });
-    return { browser, cleanup: () => rm(userDataDir, { recursive: true, force: true }) };
+    const cleanup = () => rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => undefined);
+    return { browser, cleanup };
   } catch (e) {
-    await rm(userDataDir, { recursive: true, force: true });
+    await rm(userDataDir, { recursive: true, force: true }).catch(() => undefined);
     throw e;
   }
 }
@@ -83,7 +84,12 @@ export class BrowserPool implements OnApplicationShutdown {
     try {
       const run = await this.browser();
       run.contexts++;
-      const context = await run.browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
+      let context: BrowserContext;
+      try {
+        context = await run.browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
+      } catch {
+        throw new DomainError(ErrorCode.ScanFailed, 'The browser is restarting; please try again.');
+      }
       try {
         return await fn(context, run.version);
       } finally {

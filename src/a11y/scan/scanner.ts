@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type { AxeResults, PartialResult, RunOptions } from 'axe-core';
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Frame, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
@@ -42,7 +42,6 @@ export interface SiteScan {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- code below runs in the page, where `axe` and the DOM live */
-const g = (): any => globalThis;
 
 /**
  * Loads pages in a browser context and grades them with axe-core: navigation with every request
@@ -52,6 +51,7 @@ const g = (): any => globalThis;
  */
 @Injectable()
 export class Scanner {
+  private readonly logger = new Logger('Scanner');
   private ruleImpacts: RuleImpacts | undefined;
 
   constructor(private readonly config: AppConfig) {}
@@ -150,8 +150,8 @@ export class Scanner {
     const t2 = Date.now();
     const status = response.status();
     const doc = await page.evaluate(() => ({
-      title: String(g().document.title ?? ''),
-      html: String(g().document.documentElement?.outerHTML ?? '').slice(0, 50000),
+      title: String((globalThis as any).document.title ?? ''),
+      html: String((globalThis as any).document.documentElement?.outerHTML ?? '').slice(0, 50000),
     }));
     const reason = detectBlock({ status, headers: response.headers(), title: doc.title, text: doc.html });
     if (reason) throw new DomainError(ErrorCode.TargetBlocked, 'The target answered with a bot-protection or access-denied page; it was not graded.', { reason });
@@ -160,7 +160,7 @@ export class Scanner {
     const impacts = await this.impacts(page);
     const t3 = Date.now();
     const links = collectLinks
-      ? await page.evaluate(() => Array.from(g().document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) => String(a.href)))
+      ? await page.evaluate(() => Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) => String(a.href)))
       : [];
     const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: Date.now() - t0 };
     return {
@@ -178,7 +178,7 @@ export class Scanner {
     try {
       await blank.evaluate(AXE_SOURCE);
       return (await blank.evaluate(
-        (p: unknown, o: unknown) => g().axe.finishRun(p, o),
+        (p: unknown, o: unknown) => (globalThis as any).axe.finishRun(p, o),
         partials as never,
         AXE_OPTIONS as never,
       )) as AxeResults;
@@ -190,17 +190,17 @@ export class Scanner {
   private async partials(frame: Frame, context: unknown, top: boolean): Promise<(PartialResult | null)[]> {
     await this.inject(frame);
     // getFrameContexts must run before runPartial.
-    const frameContexts = (await frame.evaluate((c: unknown) => g().axe.utils.getFrameContexts(c), context as never)) as {
+    const frameContexts = (await frame.evaluate((c: unknown) => (globalThis as any).axe.utils.getFrameContexts(c), context as never)) as {
       frameSelector: unknown;
       frameContext: unknown;
     }[];
-    const own = frame.evaluate((c: unknown, o: unknown) => g().axe.runPartial(c, o), context as never, AXE_OPTIONS as never) as Promise<PartialResult>;
+    const own = frame.evaluate((c: unknown, o: unknown) => (globalThis as any).axe.runPartial(c, o), context as never, AXE_OPTIONS as never) as Promise<PartialResult>;
     own.catch(() => undefined);
     const children: Promise<(PartialResult | null)[]>[] = [];
     for (const { frameSelector, frameContext } of frameContexts) {
       let child: Frame | null = null;
       try {
-        const handle = await frame.evaluateHandle((s: unknown) => g().axe.utils.shadowSelect(s), frameSelector as never);
+        const handle = await frame.evaluateHandle((s: unknown) => (globalThis as any).axe.utils.shadowSelect(s), frameSelector as never);
         child = (await handle.asElement()?.contentFrame()) ?? null;
       } catch {
         child = null;
@@ -223,7 +223,7 @@ export class Scanner {
       timer = setTimeout(() => reject(new Error('frame not ready')), 2000);
     });
     try {
-      await Promise.race([frame.evaluate(() => g().document.readyState as string), notReady]);
+      await Promise.race([frame.evaluate(() => (globalThis as any).document.readyState as string), notReady]);
     } finally {
       clearTimeout(timer);
     }
@@ -233,7 +233,7 @@ export class Scanner {
   /** Static impact of every axe rule (read once from axe's metadata). */
   private async impacts(page: Page): Promise<RuleImpacts> {
     this.ruleImpacts ??= (await page.mainFrame().evaluate(() =>
-      Object.fromEntries((g().axe._audit.rules as { id: string; impact?: string }[]).map((r) => [r.id, r.impact])),
+      Object.fromEntries(((globalThis as any).axe._audit.rules as { id: string; impact?: string }[]).map((r) => [r.id, r.impact])),
     )) as RuleImpacts;
     return this.ruleImpacts;
   }
@@ -259,6 +259,7 @@ export class Scanner {
     if (e instanceof Error && e.name === 'TimeoutError') {
       return new DomainError(ErrorCode.TargetUnreachable, `The page did not load within ${this.config.SCAN_PAGE_TIMEOUT_MS} ms.`, { reason: 'timeout' });
     }
+    this.logger.warn(`Scan failed: ${e instanceof Error ? (e.stack ?? message) : message}`);
     return new DomainError(ErrorCode.ScanFailed, 'The scan failed in the browser; please try again.');
   }
 }
