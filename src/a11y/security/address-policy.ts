@@ -36,10 +36,9 @@ export function parseIpLiteral(host: string): ipaddr.IPv4 | ipaddr.IPv6 | undefi
 export function rangeOf(address: string | ipaddr.IPv4 | ipaddr.IPv6): string {
   const ip = typeof address === 'string' ? parseIpLiteral(address) : address;
   if (!ip) return 'invalid';
-  for (const [net, bits] of EXTRA_DENIED) {
-    if (ip.kind() === net.kind() && ip.match(net, bits)) return 'reserved';
-  }
-  return ip.range();
+  const range = ip.range();
+  if (range !== 'unicast') return range;
+  return EXTRA_DENIED.some(([net, bits]) => ip.kind() === net.kind() && ip.match(net, bits)) ? 'reserved' : 'unicast';
 }
 
 /** Why an address is refused, or undefined when the policy allows it. */

@@ -1,0 +1,133 @@
+import { DomainError } from '../../common/errors/domain-error';
+import { decideRequest, InterceptedRequest } from './request-filter';
+import { parseTargetUrl, Resolver, TargetGuard } from './target-guard';
+
+/** A resolver from a table: no traffic; records what was asked. */
+function tableResolver(table: Record<string, string[]>): Resolver & { asked: string[] } {
+  const asked: string[] = [];
+  const fn = async (host: string) => {
+    asked.push(host);
+    const a = table[host];
+    if (!a) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+    return a;
+  };
+  return Object.assign(fn, { asked });
+}
+
+const req = (url: string, opts: { navigation?: boolean; redirects?: number; type?: string } = {}): InterceptedRequest => ({
+  url: () => url,
+  isNavigationRequest: () => opts.navigation ?? false,
+  resourceType: () => opts.type ?? (opts.navigation ? 'document' : 'image'),
+  redirectChain: () => new Array(opts.redirects ?? 0).fill({}),
+});
+
+describe('parseTargetUrl', () => {
+  it('normalises every spelling of an IPv4 host (so the check sees the real address)', () => {
+    expect(parseTargetUrl('http://127.1/').hostname).toBe('127.0.0.1');
+    expect(parseTargetUrl('http://2130706433/').hostname).toBe('127.0.0.1');
+    expect(parseTargetUrl('http://0x7f000001/').hostname).toBe('127.0.0.1');
+    expect(parseTargetUrl('http://0177.0.0.1/').hostname).toBe('127.0.0.1');
+    expect(parseTargetUrl('http://[::ffff:127.0.0.1]/').hostname).toBe('[::ffff:7f00:1]');
+    expect(parseTargetUrl('https://Example.COM:443/a#frag').href).toBe('https://example.com/a');
+  });
+
+  it.each(['file:///etc/passwd', 'data:text/html,<h1>x</h1>', 'javascript:alert(1)', 'ftp://example.com/', 'gopher://x/'])(
+    'refuses the scheme of %s with target_not_allowed',
+    (u) => {
+      expect(() => parseTargetUrl(u)).toThrow(expect.objectContaining({ code: 'target_not_allowed' }));
+    },
+  );
+
+  it.each([undefined, '', '   ', 42, 'example.com', 'http://', `https://example.com/${'a'.repeat(3000)}`])('refuses %p with bad_request naming url', (u) => {
+    try {
+      parseTargetUrl(u);
+      throw new Error('accepted');
+    } catch (e) {
+      expect(e).toBeInstanceOf(DomainError);
+      expect((e as DomainError).code).toBe('bad_request');
+      expect((e as DomainError).details).toEqual({ field: 'url' });
+    }
+  });
+
+  it('refuses credentials in the URL', () => {
+    expect(() => parseTargetUrl('http://user:pw@example.com/')).toThrow(expect.objectContaining({ code: 'target_not_allowed' }));
+  });
+});
+
+describe('TargetGuard', () => {
+  const resolver = tableResolver({
+    'public.test': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+    'mixed.test': ['93.184.216.34', '10.1.2.3'],
+    'metadata.test': ['169.254.169.254'],
+    'mapped.test': ['::ffff:127.0.0.1'],
+    'cgnat.test': ['100.64.1.1'],
+  });
+  const guard = new TargetGuard({ allowLoopback: false }, resolver);
+
+  it('allows a host whose every address is public', async () => {
+    await expect(guard.assertAllowed(new URL('https://public.test/'))).resolves.toBeUndefined();
+  });
+
+  it.each([
+    ['http://mixed.test/', 'private'],
+    ['http://metadata.test/', 'linkLocal'],
+    ['http://mapped.test/', 'ipv4Mapped'],
+    ['http://cgnat.test/', 'carrierGradeNat'],
+    ['http://127.0.0.1/', 'loopback'],
+    ['http://[::1]:8080/', 'loopback'],
+    ['http://localhost./', 'loopback'],
+    ['http://foo.localhost/', 'loopback'],
+    ['http://169.254.169.254/latest/meta-data/', 'linkLocal'],
+  ])('refuses %s (%s) with target_not_allowed', async (u, range) => {
+    const err = await guard.assertAllowed(parseTargetUrl(u)).catch((e: DomainError) => e);
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).code).toBe('target_not_allowed');
+    expect(String((err as DomainError).details.reason)).toContain(range);
+  });
+
+  it('never resolves IP literals or localhost names', () => {
+    expect(resolver.asked.filter((h) => /localhost|^\d|:/.test(h))).toEqual([]);
+  });
+
+  it('an unknown name is target_unreachable', async () => {
+    await expect(guard.assertAllowed(new URL('http://nowhere.test/'))).rejects.toMatchObject({ code: 'target_unreachable' });
+  });
+
+  it('memoises verdicts per host for the scan', async () => {
+    const r = tableResolver({ 'once.test': ['93.184.216.34'] });
+    const g = new TargetGuard({ allowLoopback: false }, r);
+    await g.verdict('http://once.test/a');
+    await g.verdict('https://once.test/b.png');
+    expect(r.asked).toEqual(['once.test']);
+  });
+});
+
+describe('request interception hook (decideRequest)', () => {
+  const resolver = tableResolver({ 'public.test': ['93.184.216.34'], 'inside.test': ['192.168.0.10'] });
+  const guard = new TargetGuard({ allowLoopback: false }, resolver);
+
+  it('checks every redirect hop with the address check', async () => {
+    const ok = await decideRequest(req('http://public.test/next', { navigation: true, redirects: 1 }), guard);
+    expect(ok).toMatchObject({ allow: true, navigation: true, redirect: true });
+    const bad = await decideRequest(req('http://inside.test/admin', { navigation: true, redirects: 2 }), guard);
+    expect(bad).toMatchObject({ allow: false, navigation: true, redirect: true });
+    expect(bad.reason).toContain('private');
+    const meta = await decideRequest(req('http://169.254.169.254/latest/', { navigation: true, redirects: 1 }), guard);
+    expect(meta).toMatchObject({ allow: false });
+    expect(meta.reason).toContain('linkLocal');
+  });
+
+  it('checks subresources and frames', async () => {
+    expect(await decideRequest(req('http://public.test/a.png'), guard)).toMatchObject({ allow: true, navigation: false });
+    expect(await decideRequest(req('http://10.0.0.5/a.js', { type: 'script' }), guard)).toMatchObject({ allow: false });
+    expect(await decideRequest(req('http://[::ffff:a00:1]/frame', { navigation: true }), guard)).toMatchObject({ allow: false });
+    expect(await decideRequest(req('http://inside.test/api', { type: 'fetch' }), guard)).toMatchObject({ allow: false });
+  });
+
+  it('refuses other schemes; inline data:/blob: only as subresources', async () => {
+    expect(await decideRequest(req('file:///etc/passwd'), guard)).toMatchObject({ allow: false });
+    expect(await decideRequest(req('ftp://public.test/x'), guard)).toMatchObject({ allow: false });
+    expect(await decideRequest(req('data:image/png;base64,AAAA'), guard)).toMatchObject({ allow: true });
+    expect(await decideRequest(req('data:text/html,<h1>x</h1>', { navigation: true }), guard)).toMatchObject({ allow: false });
+  });
+});
