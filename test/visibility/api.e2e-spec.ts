@@ -1,0 +1,428 @@
+import request from 'supertest';
+import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
+import { demoImports } from '../../src/visibility/demo/demo-data';
+import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
+import { createTestApp, TestApp } from '../utils/test-app';
+import { scan1, scan2 } from './fixtures';
+
+const DATA = ['/visibility', '/history', '/prompts', '/answers', '/sources', '/urls', '/gaps'];
+
+describe('Visibility API (e2e)', () => {
+  let t: TestApp;
+  let keyA: string; // fixture project "acme" (scans s1, s2)
+  let keyB: string; // demo project "other" (4 weekly scans)
+  let keyEmpty: string; // workspace without data
+  const get = (path: string, key?: string) => {
+    const r = request(t.server).get(`/api/v1${path}`);
+    return key ? r.set('Authorization', `Bearer ${key}`) : r;
+  };
+
+  beforeAll(async () => {
+    // A high per-key limit: the pagination walks send many requests (the limit itself is tested below).
+    t = await createTestApp({ env: { VISIBILITY_RATE_LIMIT: '100000' } });
+    const ingest = t.app.get(VisibilityIngestService);
+    keyA = (await t.createKey('acme')).key;
+    // Out of order on purpose: the older scan after the latest.
+    await ingest.importScan('acme', scan2);
+    await ingest.importScan('acme', scan1);
+    keyB = (await t.createKey('other')).key;
+    for (const f of demoImports({ scans: 4, prompts: 21, seed: 7, scanPrefix: 'b' })) await ingest.importScan('other', f);
+    keyEmpty = (await t.createKey('empty')).key;
+  });
+  afterAll(async () => t.close());
+
+  describe('index and OpenAPI (no key)', () => {
+    it('GET /api/v1 lists every endpoint', async () => {
+      const res = await get('').expect(200);
+      expect(res.body.ok).toBe(true);
+      const paths = res.body.endpoints.map((e: { path: string }) => e.path);
+      for (const p of ['', ...DATA, '/openapi.json']) expect(paths).toContain(`/api/v1${p}`);
+      const answers = res.body.endpoints.find((e: { path: string }) => e.path === '/api/v1/answers');
+      expect(answers).toMatchObject({ method: 'GET', auth: true });
+      expect(answers.parameters).toEqual(expect.arrayContaining(['limit', 'cursor', 'platform', 'tag', 'mentioned', 'competitor']));
+      expect(res.body.rate_limit).toEqual({ requests: 100000, window_seconds: 60 });
+      expect(res.headers['ratelimit-limit']).toBeUndefined();
+    });
+
+    it('GET /api/v1/openapi.json is OpenAPI 3.1 with every endpoint, parameter and response', async () => {
+      const res = await get('/openapi.json').expect(200);
+      expect(res.body.openapi).toBe('3.1.0');
+      for (const p of DATA) {
+        const op = res.body.paths[`/api/v1${p}`].get;
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '304', '400', '401', '404', '405', '429']));
+        const ref = op.responses['200'].content['application/json'].schema.$ref as string;
+        expect(res.body.components.schemas[ref.split('/').pop()!]).toBeDefined();
+      }
+      const gapParams = res.body.paths['/api/v1/gaps'].get.parameters.map((p: { name: string }) => p.name);
+      expect(gapParams).toEqual(expect.arrayContaining(['limit', 'cursor', 'category', 'platform', 'competitor']));
+    });
+  });
+
+  describe('rules and errors of the spec', () => {
+    it('401 unauthorized for missing, malformed and revoked keys on every data endpoint', async () => {
+      for (const p of DATA) {
+        const res = await get(p).expect(401);
+        expect(res.body).toMatchObject({ ok: false, error: 'unauthorized' });
+      }
+      await request(t.server).get('/api/v1/visibility').set('Authorization', 'Bearer nope').expect(401);
+      const keys = t.app.get(ApiKeysService);
+      const created = await t.createKey('acme');
+      await get('/visibility', created.key).expect(200);
+      await keys.revokeKey(created.id);
+      const revoked = await get('/visibility', created.key).expect(401);
+      expect(revoked.body.error).toBe('unauthorized');
+    });
+
+    it('405 method_not_allowed for every other method, before authentication', async () => {
+      for (const method of ['post', 'put', 'patch', 'delete'] as const) {
+        for (const p of ['', '/visibility', '/answers', '/no-such-thing', '/openapi.json']) {
+          const res = await request(t.server)[method](`/api/v1${p}`).expect(405);
+          expect(res.body).toMatchObject({ ok: false, error: 'method_not_allowed' });
+          expect(res.headers.allow).toBe('GET, HEAD');
+        }
+      }
+      const opts = await request(t.server).options('/api/v1/visibility').set('Authorization', `Bearer ${keyA}`).expect(405);
+      expect(opts.body.error).toBe('method_not_allowed');
+    });
+
+    it('404 not_found for unknown paths, with or without a key', async () => {
+      for (const p of ['/nope', '/visibility/extra', '/answers/1', '/v2']) {
+        const res = await get(p).expect(404);
+        expect(res.body).toMatchObject({ ok: false, error: 'not_found' });
+        await get(p, keyA).expect(404);
+      }
+    });
+
+    it('404 project_not_found on every data endpoint of a workspace without data', async () => {
+      for (const p of DATA) {
+        const res = await get(p, keyEmpty).expect(404);
+        expect(res.body).toMatchObject({ ok: false, error: 'project_not_found' });
+      }
+    });
+
+    it('400 bad_request naming the parameter', async () => {
+      const cases: Array<[string, string]> = [
+        ['/answers?limit=0', 'limit'],
+        ['/answers?limit=501', 'limit'],
+        ['/answers?limit=abc', 'limit'],
+        ['/answers?limit=1&limit=2', 'limit'],
+        ['/answers?mentioned=maybe', 'mentioned'],
+        ['/answers?cursor=!!', 'cursor'],
+        ['/answers?cursor=abcd', 'cursor'],
+        ['/sources?category=blog', 'category'],
+        ['/prompts?country=USA', 'country'],
+        ['/gaps?platform=Chat%20GPT', 'platform'],
+        ['/visibility?foo=1', 'foo'],
+        ['/urls?sort=url', 'sort'],
+      ];
+      for (const [path, field] of cases) {
+        const res = await get(path, keyA);
+        expect([path, res.status, res.body.error, res.body.field]).toEqual([path, 400, 'bad_request', field]);
+      }
+      // Parameters are checked before the data: a workspace without data still gets 400 for a bad one.
+      await get('/answers?limit=0', keyEmpty).expect(400);
+    });
+
+    it('a cursor from another endpoint or an older import is refused', async () => {
+      const page = await get('/sources?limit=1', keyA).expect(200);
+      const res = await get(`/answers?cursor=${page.body.next_cursor}`, keyA).expect(400);
+      expect(res.body.field).toBe('cursor');
+    });
+  });
+
+  describe('fields and values (hand-computed from the fixtures)', () => {
+    it('GET /visibility: summary, stubs, funnel, platforms, competitors, comparison', async () => {
+      const res = await get('/visibility', keyA).expect(200);
+      const b = res.body;
+      expect(b.ok).toBe(true);
+      expect(b.business).toBe('Acme Inc');
+      expect(b.brand).toEqual({ name: 'Acme', aliases: ['Acme Inc'], domains: ['acme.com'] });
+      expect(b.platforms).toEqual(['chatgpt', 'perplexity']);
+      expect(b.scans_total).toBe(2);
+      expect(b.latest).toEqual({
+        scan_id: 's2',
+        date: '2026-11-16',
+        grade: null,
+        grade_reason: 'insufficient_data',
+        mention_rate: 40,
+        share_of_voice: 28.6,
+        answers: 5,
+      });
+      expect(b.previous).toMatchObject({ scan_id: 's1', date: '2026-11-09', mention_rate: 0, answers: 2 });
+      expect(b.answers).toEqual({ total: 6, successful: 5, failed: 1 });
+      expect(b.funnel).toEqual({
+        answers: 5,
+        with_citations: 5,
+        with_owned_citation: 1,
+        mentioned_with_owned_citation: 1,
+        citation_rate: 100,
+        owned_citation_rate: 20,
+        mentioned_with_owned_citation_rate: 20,
+      });
+      expect(b.by_platform.map((p: { platform: string; mention_rate: number; answers: number }) => [p.platform, p.mention_rate, p.answers])).toEqual([
+        ['chatgpt', 33.3, 3],
+        ['perplexity', 50, 2],
+      ]);
+      expect(b.competitors.map((c: { name: string; mention_rate: number; share_of_voice: number }) => [c.name, c.mention_rate, c.share_of_voice])).toEqual([
+        ['Globex', 60, 42.9],
+        ['Initech', 40, 28.6],
+      ]);
+      expect(b.comparison).toMatchObject({
+        latest_scan_id: 's2',
+        previous_scan_id: 's1',
+        grade: { latest: null, previous: null, direction: 'unknown' },
+        mention_rate: { latest: 40, previous: 0, delta: 40 },
+        answers: { latest: 5, previous: 2, delta: 3 },
+      });
+      expect(b.comparison.platforms).toEqual([
+        { platform: 'chatgpt', latest: 33.3, previous: 0, delta: 33.3 },
+        { platform: 'perplexity', latest: 50, previous: null, delta: null },
+      ]);
+      expect(b.comparison.competitors).toEqual([
+        { name: 'Globex', latest: 60, previous: 50, delta: 10 },
+        { name: 'Initech', latest: 40, previous: 0, delta: 40 },
+      ]);
+      expect(res.headers['ratelimit-limit']).toBe('100000');
+      expect(Number(res.headers['ratelimit-remaining'])).toBeLessThan(100000);
+      expect(Number(res.headers['ratelimit-reset'])).toBeGreaterThan(0);
+    });
+
+    it('GET /history: newest first with changes, recomputed when an older scan arrives later', async () => {
+      const res = await get('/history', keyA).expect(200);
+      expect(res.body.scans_total).toBe(2);
+      expect(res.body.next_cursor).toBeNull();
+      const [s2, s1] = res.body.scans;
+      expect(s1).toMatchObject({ scan_id: 's1', date: '2026-11-09', platforms: ['chatgpt'], mention_rate: 0, grade: null, changes: null });
+      expect(s2).toMatchObject({ scan_id: 's2', date: '2026-11-16', mention_rate: 40, citation_rate: 100, owned_citation_rate: 20 });
+      expect(s2.answers).toEqual({ total: 6, successful: 5, failed: 1 });
+      expect(s2.changes).toEqual({
+        previous_scan_id: 's1',
+        detected: ['mention_rate_up', 'sources_gained', 'gaps_gained', 'gaps_lost'],
+        grade: null,
+        mention_rate: { from: 0, to: 40, delta: 40, relative_change: null, moved: true },
+        sources: { gained: ['acme.com', 'globex.com', 'reddit.com', 'wikipedia.org', 'youtube.com'], lost: [], gained_count: 5, lost_count: 0 },
+        gaps: {
+          gained: ['https://globex.com/pricing', 'https://reddit.com/r/crm', 'https://youtube.com/watch?v=1'],
+          lost: ['https://g2.com/crm'],
+          gained_count: 3,
+          lost_count: 1,
+        },
+      });
+    });
+
+    it('GET /prompts: tags, intent, country, enabled and latest-scan figures; filters', async () => {
+      const res = await get('/prompts', keyA).expect(200);
+      expect(res.body.total).toBe(3);
+      expect(res.body.prompts).toEqual([
+        { id: 'p1', text: 'best crm for startups', tags: ['crm'], intent: 'commercial', country: 'US', enabled: true, latest: { answers: 2, mentions: 1, mention_rate: 50 } },
+        { id: 'p2', text: 'crm pricing', tags: ['pricing', 'crm'], intent: 'commercial', country: 'GB', enabled: true, latest: { answers: 1, mentions: 0, mention_rate: 0 } },
+        { id: 'p3', text: 'what is a crm', tags: [], intent: 'informational', country: null, enabled: false, latest: { answers: 2, mentions: 1, mention_rate: 50 } },
+      ]);
+      const crm = await get('/prompts?tag=crm', keyA).expect(200);
+      expect(crm.body.prompts.map((p: { id: string }) => p.id)).toEqual(['p1', 'p2']);
+      const disabled = await get('/prompts?enabled=false', keyA).expect(200);
+      expect(disabled.body.prompts.map((p: { id: string }) => p.id)).toEqual(['p3']);
+      const gb = await get('/prompts?country=gb&intent=commercial', keyA).expect(200);
+      expect(gb.body.prompts.map((p: { id: string }) => p.id)).toEqual(['p2']);
+    });
+
+    it('GET /answers: latest scan only, with model, mention flags, competitor mentions and citations', async () => {
+      const res = await get('/answers', keyA).expect(200);
+      expect(res.body.scan).toEqual({ scan_id: 's2', date: '2026-11-16' });
+      expect(res.body.total).toBe(6);
+      expect(res.body.answers).toHaveLength(6);
+      expect(res.body.answers[0]).toEqual({
+        index: 0,
+        prompt_id: 'p1',
+        prompt: 'best crm for startups',
+        platform: 'chatgpt',
+        model: 'gpt-5',
+        status: 'ok',
+        text: 'I like Acme. Globex too.',
+        brand_mentioned: true,
+        brand_position: 7,
+        competitors_mentioned: ['Globex'],
+        competitor_mentions: [{ name: 'Globex', position: 13 }],
+        citations: ['https://g2.com/crm', 'https://acme.com/pricing'],
+        cites_owned: true,
+      });
+      expect(res.body.answers[2]).toMatchObject({ text: 'Try Acmeville tools.', brand_mentioned: false, brand_position: null });
+      expect(res.body.answers[3]).toMatchObject({ status: 'error', brand_mentioned: false, competitors_mentioned: [] });
+      expect(res.body.answers.map((a: { text: string }) => a.text)).not.toContain('Globex only.'); // s1's answer
+    });
+
+    it('GET /answers filters: platform, mentioned, competitor, tag, prompt_id', async () => {
+      const idx = async (q: string) => (await get(`/answers?${q}`, keyA).expect(200)).body.answers.map((a: { index: number }) => a.index);
+      expect(await idx('platform=perplexity')).toEqual([1, 3, 5]);
+      expect(await idx('mentioned=true')).toEqual([0, 5]);
+      expect(await idx('mentioned=false&platform=chatgpt')).toEqual([2, 4]);
+      expect(await idx('competitor=initech')).toEqual([1, 5]);
+      expect(await idx('tag=pricing')).toEqual([2, 3]);
+      expect(await idx('prompt_id=p3')).toEqual([4, 5]);
+      expect(await idx('platform=gemini')).toEqual([]);
+    });
+
+    it('GET /sources: registrable domains with counts and categories; filters', async () => {
+      const res = await get('/sources', keyA).expect(200);
+      expect(res.body.total).toBe(6);
+      expect(res.body.sources[0]).toEqual({ domain: 'g2.com', category: 'review', citations: 2, answers: 2, prompts: 1, urls: 1, platforms: ['chatgpt', 'perplexity'] });
+      expect(res.body.sources.map((s: { domain: string; category: string }) => `${s.domain}:${s.category}`)).toEqual([
+        'g2.com:review',
+        'reddit.com:ugc',
+        'acme.com:owned',
+        'globex.com:competitor',
+        'wikipedia.org:reference',
+        'youtube.com:video',
+      ]);
+      const owned = await get('/sources?category=owned', keyA).expect(200);
+      expect(owned.body.sources.map((s: { domain: string }) => s.domain)).toEqual(['acme.com']);
+      const pplx = await get('/sources?platform=perplexity', keyA).expect(200);
+      expect(pplx.body.sources.map((s: { domain: string }) => s.domain)).toEqual(['g2.com', 'reddit.com', 'wikipedia.org']);
+    });
+
+    it('GET /urls: per-URL statistics; filters', async () => {
+      const res = await get('/urls', keyA).expect(200);
+      expect(res.body.urls[0]).toEqual({
+        url: 'https://g2.com/crm',
+        domain: 'g2.com',
+        category: 'review',
+        citations: 2,
+        answers: 2,
+        prompts: 1,
+        platforms: ['chatgpt', 'perplexity'],
+      });
+      expect(res.body.urls).toHaveLength(6);
+      const wiki = await get('/urls?domain=wikipedia.org', keyA).expect(200);
+      expect(wiki.body.urls.map((u: { url: string }) => u.url)).toEqual(['https://en.wikipedia.org/wiki/CRM']);
+    });
+
+    it('GET /gaps: URLs cited with competitors while the brand is absent; filters', async () => {
+      const res = await get('/gaps', keyA).expect(200);
+      expect(res.body.total).toBe(3);
+      expect(res.body.gaps).toEqual([
+        { url: 'https://globex.com/pricing', domain: 'globex.com', category: 'competitor', answers: 1, competitors: ['Globex'], prompts: ['p3'], platforms: ['chatgpt'] },
+        { url: 'https://reddit.com/r/crm', domain: 'reddit.com', category: 'ugc', answers: 1, competitors: ['Globex', 'Initech'], prompts: ['p1'], platforms: ['perplexity'] },
+        { url: 'https://youtube.com/watch?v=1', domain: 'youtube.com', category: 'video', answers: 1, competitors: ['Globex'], prompts: ['p3'], platforms: ['chatgpt'] },
+      ]);
+      const initech = await get('/gaps?competitor=Initech', keyA).expect(200);
+      expect(initech.body.gaps.map((g: { url: string }) => g.url)).toEqual(['https://reddit.com/r/crm']);
+      const video = await get('/gaps?category=video&platform=chatgpt', keyA).expect(200);
+      expect(video.body.gaps).toHaveLength(1);
+    });
+  });
+
+  describe('workspace isolation', () => {
+    it("key B never sees A's data and the reverse", async () => {
+      for (const p of DATA) {
+        const a = JSON.stringify((await get(p, keyA).expect(200)).body);
+        const b = JSON.stringify((await get(p, keyB).expect(200)).body);
+        expect(b).not.toMatch(/"s2"|"s1"|Acme Inc|acme\.com|Acmeville/);
+        expect(a).not.toMatch(/b-2026|Hooli|acme-crm\.com/);
+      }
+      const b = await get('/visibility', keyB).expect(200);
+      expect(b.body.business).toBe('Acme CRM');
+      expect(b.body.scans_total).toBe(4);
+    });
+  });
+
+  describe('pagination walks every row exactly once', () => {
+    const walk = async (path: string, name: string, key: (r: Record<string, unknown>) => string, limit: number) => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const sep = path.includes('?') ? '&' : '?';
+        const url: string = `${path}${sep}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`;
+        const res = await get(url, keyB).expect(200);
+        const rows = res.body[name] as Array<Record<string, unknown>>;
+        expect(rows.length).toBeLessThanOrEqual(limit);
+        seen.push(...rows.map(key));
+        cursor = res.body.next_cursor;
+        pages++;
+      } while (cursor);
+      return { seen, pages };
+    };
+
+    it('answers, sources, urls, gaps, prompts and history', async () => {
+      const all = async (path: string, name: string) => (await get(`${path}${path.includes('?') ? '&' : '?'}limit=500`, keyB).expect(200)).body[name];
+      const cases: Array<[string, string, (r: Record<string, unknown>) => string, number]> = [
+        ['/answers', 'answers', (r) => String(r.index), 7],
+        ['/answers?mentioned=true', 'answers', (r) => String(r.index), 5],
+        ['/sources', 'sources', (r) => String(r.domain), 4],
+        ['/urls', 'urls', (r) => String(r.url), 3],
+        ['/gaps', 'gaps', (r) => String(r.url), 2],
+        ['/prompts', 'prompts', (r) => String(r.id), 4],
+        ['/history', 'scans', (r) => String(r.scan_id), 1],
+      ];
+      for (const [path, name, key, limit] of cases) {
+        const expected = (await all(path, name)).map(key);
+        expect(expected.length).toBeGreaterThan(limit);
+        const { seen, pages } = await walk(path, name, key, limit);
+        expect([path, seen]).toEqual([path, expected]);
+        expect(new Set(seen).size).toBe(seen.length);
+        expect(pages).toBe(Math.ceil(expected.length / limit)); // no empty last page
+      }
+      const total = (await get('/answers', keyB).expect(200)).body.total;
+      expect(total).toBe(21 * 3);
+    });
+
+    it('default page size is 50, the last page has next_cursor null', async () => {
+      const first = await get('/answers', keyB).expect(200);
+      expect(first.body.answers).toHaveLength(50);
+      expect(first.body.next_cursor).toEqual(expect.any(String));
+      const second = await get(`/answers?cursor=${first.body.next_cursor}`, keyB).expect(200);
+      expect(second.body.answers).toHaveLength(13);
+      expect(second.body.next_cursor).toBeNull();
+    });
+  });
+
+  describe('ETag and 304', () => {
+    it('answers 304 to If-None-Match with the same ETag; the ETag depends on the query and on new imports', async () => {
+      const first = await get('/visibility', keyB).expect(200);
+      const etag = first.headers.etag as string;
+      expect(etag).toMatch(/^"[^"]+"$/);
+      const again = await get('/visibility', keyB).set('If-None-Match', etag).expect(304);
+      expect(again.text).toBe('');
+      expect(again.headers['ratelimit-limit']).toBe('100000');
+      const page = await get('/answers?limit=5', keyB).expect(200);
+      expect(page.headers.etag).not.toBe(etag);
+      await get('/answers?limit=5', keyB).set('If-None-Match', page.headers.etag as string).expect(304);
+      await get('/answers?limit=6', keyB).set('If-None-Match', page.headers.etag as string).expect(200);
+      // Same path and query for another workspace: another ETag.
+      const a = await get('/visibility', keyA).expect(200);
+      expect(a.headers.etag).not.toBe(etag);
+      // A new import changes every ETag of the workspace.
+      const [next] = demoImports({ scans: 1, prompts: 21, seed: 8, scanPrefix: 'b-new', lastDate: '2026-11-23' });
+      await t.app.get(VisibilityIngestService).importScan('other', next);
+      const after = await get('/visibility', keyB).set('If-None-Match', etag).expect(200);
+      expect(after.headers.etag).not.toBe(etag);
+      expect(after.body.latest.date).toBe('2026-11-23');
+      expect(after.body.scans_total).toBe(5);
+    });
+  });
+});
+
+describe('Visibility API rate limit (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { VISIBILITY_RATE_LIMIT: '3' } });
+  });
+  afterAll(async () => t.close());
+
+  it('429 rate_limited with Retry-After: 60 above the per-key limit; keys are counted apart', async () => {
+    const a = (await t.createKey()).key;
+    const b = (await t.createKey()).key;
+    for (let i = 0; i < 3; i++) {
+      const res = await request(t.server).get('/api/v1/visibility').set('Authorization', `Bearer ${a}`).expect(404);
+      expect(res.headers['ratelimit-remaining']).toBe(String(2 - i));
+    }
+    const limited = await request(t.server).get('/api/v1/history').set('Authorization', `Bearer ${a}`).expect(429);
+    expect(limited.body).toMatchObject({ ok: false, error: 'rate_limited' });
+    expect(limited.headers['retry-after']).toBe('60');
+    expect(limited.headers['ratelimit-limit']).toBe('3');
+    expect(limited.headers['ratelimit-remaining']).toBe('0');
+    await request(t.server).get('/api/v1/visibility').set('Authorization', `Bearer ${b}`).expect(404);
+    // The public index is not counted.
+    for (let i = 0; i < 5; i++) await request(t.server).get('/api/v1').expect(200);
+  });
+});
