@@ -9,6 +9,8 @@ import { ReportsService } from '../../src/a11y/report/reports.service';
 import { AXE_OPTIONS, AXE_SOURCE } from '../../src/a11y/scan/scanner';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { createTestApp, TestApp } from '../utils/test-app';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- page.evaluate callbacks reach the DOM through globalThis */
 import { BAD_PAGE, FixtureServer, GOOD_PAGE, html, send, startFixtureServer } from './fixture-server';
 
 /** Text of a pdfkit PDF: inflated content streams, hex strings of TJ/Tj decoded (WinAnsi ~ latin1). */

@@ -6,7 +6,7 @@ import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
 
 /** The standard PDF fonts encode WinAnsi only: anything else becomes '?'. */
 function winAnsi(s: string): string {
-  return s.replace(/[^\x09\x0a\x0d\x20-\x7e\xa0-\xff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
+  return s.replace(/[^\t\n\r\x20-\x7e\xa0-\xff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
 }
 
 const MAX_NODES_PER_RULE = 20;
