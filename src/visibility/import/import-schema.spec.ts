@@ -1,6 +1,6 @@
 import { scan2 } from '../../../test/visibility/fixtures';
 import { DomainError } from '../../common/errors/domain-error';
-import { formatPath, parseImportFile } from './import-schema';
+import { formatPath, importJsonSchema, parseImportFile } from './import-schema';
 
 const clone = (): typeof scan2 => JSON.parse(JSON.stringify(scan2));
 const problem = (raw: unknown): { field: string; message: string } => {
@@ -61,5 +61,14 @@ describe('import file validation', () => {
   it('formats paths', () => {
     expect(formatPath(['scan', 'answers', 3, 'platform'])).toBe('scan.answers[3].platform');
     expect(formatPath([])).toBe('(root)');
+  });
+});
+
+describe('published JSON Schema', () => {
+  it('docs/visibility-import.schema.json is the schema of the validator', () => {
+    // Regenerate: npx ts-node --transpile-only -e "console.log(JSON.stringify(require('./src/visibility/import/import-schema').importJsonSchema(), null, 2))" > docs/visibility-import.schema.json
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const published = require('../../../docs/visibility-import.schema.json');
+    expect(published).toEqual(importJsonSchema());
   });
 });

@@ -21,7 +21,7 @@ export const LIMITS = {
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 const PLATFORM = /^[a-z0-9][a-z0-9_.-]{0,39}$/;
-const DOMAIN = /^(https?:\/\/)?([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}\.?(\/.*)?$/i;
+const DOMAIN = /^([Hh][Tt][Tt][Pp][Ss]?:\/\/)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9-]{2,63}\.?(\/.*)?$/;
 
 const name = z.string().trim().min(1).max(200);
 const isCalendarDate = (s: string): boolean => {
@@ -30,9 +30,13 @@ const isCalendarDate = (s: string): boolean => {
 };
 
 const brand = z.strictObject({
-  name,
-  aliases: z.array(name).max(LIMITS.aliases).default([]),
-  domains: z.array(z.string().max(253).regex(DOMAIN, 'expected a domain such as acme.com')).max(LIMITS.domains).default([]),
+  name: name.describe('Name detected in answers (case-insensitive, on word boundaries).'),
+  aliases: z.array(name).max(LIMITS.aliases).default([]).describe('Other spellings detected like the name.'),
+  domains: z
+    .array(z.string().max(253).regex(DOMAIN, 'expected a domain such as acme.com'))
+    .max(LIMITS.domains)
+    .default([])
+    .describe('Domains (and their subdomains) whose citations are owned (brand) or competitor citations. Never used as mention terms.'),
 });
 
 const prompt = z.strictObject({
@@ -47,7 +51,7 @@ const prompt = z.strictObject({
     .nullable()
     .default(null),
   enabled: z.boolean().default(true),
-});
+}).describe('A tracked prompt (buyer question).');
 
 const citation = z
   .string()
@@ -58,10 +62,14 @@ const answer = z.strictObject({
   prompt_id: z.string().regex(ID, 'expected a prompt id'),
   platform: z.string().regex(PLATFORM, 'expected a platform identifier such as "chatgpt"'),
   model: z.string().trim().min(1).max(100).nullable().default(null),
-  status: z.string().regex(/^[a-z][a-z_]{0,31}$/, 'expected "ok" or a failure status such as "error"').default('ok'),
+  status: z
+    .string()
+    .regex(/^[a-z][a-z_]{0,31}$/, 'expected "ok" or a failure status such as "error"')
+    .default('ok')
+    .describe('"ok", or a failure status (error, timeout, refused, ...): failed answers count in no rate.'),
   // NUL cannot be stored in PostgreSQL text; it never carries meaning in an answer.
   text: z.string().max(LIMITS.textChars).default('').transform((s) => s.replaceAll(String.fromCharCode(0), '')),
-  citations: z.array(citation).max(LIMITS.citations).default([]),
+  citations: z.array(citation).max(LIMITS.citations).default([]).describe('Cited URLs, absolute http(s).'),
 });
 
 export const importFileSchema = z
@@ -71,12 +79,16 @@ export const importFileSchema = z
     competitors: z.array(brand).max(LIMITS.competitors).default([]),
     prompts: z.array(prompt).min(1).max(LIMITS.prompts),
     scan: z.strictObject({
-      id: z.string().regex(ID, 'expected 1-128 letters, digits, ".", "_", ":" or "-"'),
+      id: z
+        .string()
+        .regex(ID, 'expected 1-128 letters, digits, ".", "_", ":" or "-"')
+        .describe('Unique per workspace: re-importing it with identical content is a no-op, with other content a conflict.'),
       date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD').refine(isCalendarDate, 'not a calendar date'),
       platforms: z.array(z.string().regex(PLATFORM, 'expected a platform identifier such as "chatgpt"')).min(1).max(50),
       answers: z.array(answer).max(LIMITS.answers),
     }),
   })
+  .describe('One scan of a Beacon visibility project: project set-up and raw AI answers (npm run admin -- scan:import).')
   .superRefine((file, ctx) => {
     const seen = new Set<string>();
     file.prompts.forEach((p, i) => {
@@ -132,4 +144,22 @@ export function parseImportFile(raw: unknown): ImportFile {
     field: first.path,
     problems,
   });
+}
+
+/** The JSON Schema of the import file, as published in docs/visibility-import.schema.json. */
+export function importJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(importFileSchema, { io: 'input', unrepresentable: 'any' });
+  return {
+    $schema: schema.$schema,
+    $id: 'https://beacon.example/schemas/visibility-import.schema.json',
+    title: 'Beacon visibility scan import',
+    ...schema,
+    'x-cross-field-rules': [
+      'prompts[].id are unique; brand and competitor names are unique (case-insensitive)',
+      'scan.platforms has no duplicates',
+      'every scan.answers[].prompt_id is one of prompts[].id',
+      'every scan.answers[].platform is one of scan.platforms',
+      'scan.date is a real calendar date',
+    ],
+  };
 }
