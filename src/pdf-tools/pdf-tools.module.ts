@@ -1,5 +1,28 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { FileStoreService } from './files/file-store.service';
+import { FilesController } from './files/files.controller';
+import { StoredFile } from './files/stored-file.entity';
+import { McpServerFactory } from './mcp/mcp-server.factory';
+import { McpController } from './mcp/mcp.controller';
+import { ToolRunnerService } from './mcp/tool-runner.service';
+import { QuotaClock } from './quota/quota-clock';
+import { QuotaUsage } from './quota/quota-usage.entity';
+import { QuotaService } from './quota/quota.service';
+import { DailyStat } from './stats/daily-stat.entity';
+import { PublicController } from './stats/public.controller';
+import { StatsService } from './stats/stats.service';
+import { PdfPoolService } from './worker/pdf-pool.service';
 
-/** PDF tools over MCP (/mcp), /llms.txt and /api/public-stats: see ../shared/spec/pdf-tools-mcp.md. */
-@Module({})
+/**
+ * PDF tools over MCP (POST /mcp), result downloads (GET /files/:id), GET /llms.txt and
+ * GET /api/public-stats: see ../shared/spec/pdf-tools-mcp.md and docs/pdf-tools.md.
+ * QuotaService is exported so a website channel can share the quotas.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
+  controllers: [McpController, FilesController, PublicController],
+  providers: [PdfPoolService, FileStoreService, QuotaClock, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
+  exports: [QuotaService, QuotaClock],
+})
 export class PdfToolsModule {}

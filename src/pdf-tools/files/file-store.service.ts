@@ -1,0 +1,103 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { LessThan, Repository } from 'typeorm';
+import { AppConfig } from '../../common/config/env';
+import type { StoredFileInfo } from '../tools/tool';
+import { StoredFile } from './stored-file.entity';
+
+export interface NewFile {
+  name: string;
+  bytes: Uint8Array;
+  pages: number;
+  sha256: string;
+}
+
+export type FileLookup =
+  | { status: 'ok'; file: StoredFile; bytes: Buffer }
+  | { status: 'expired' | 'missing' };
+
+/** File names as we hand them out: no paths or control characters, ending in .pdf. */
+export function safeFilename(name: string): string {
+  const base = name
+    .replace(/[\\/]+/g, '_')
+    .replace(/["\p{Cc}]/gu, '')
+    .trim()
+    .slice(0, 200);
+  const withExt = /\.pdf$/i.test(base) ? base : `${base || 'document'}.pdf`;
+  return withExt.startsWith('.') ? `document${withExt}` : withExt;
+}
+
+/**
+ * Stored tool results: bytes in PostgreSQL (shared by every instance), ids of 256 random bits,
+ * expiry after PDF_RESULT_TTL_S, and a cleanup job that deletes expired rows every minute.
+ */
+@Injectable()
+export class FileStoreService implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('PdfFiles');
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    @InjectRepository(StoredFile) private readonly files: Repository<StoredFile>,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    const every = Math.min(60, this.config.PDF_RESULT_TTL_S) * 1000;
+    this.timer = setInterval(() => {
+      this.cleanup().catch((e: Error) => this.logger.warn(`cleanup failed: ${e.message}`));
+    }, every);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    if (this.timer) clearInterval(this.timer);
+  }
+
+  downloadUrl(id: string): string {
+    return `${this.config.publicBaseUrl()}/files/${id}`;
+  }
+
+  async save(file: NewFile): Promise<StoredFileInfo> {
+    const id = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(Date.now() + this.config.PDF_RESULT_TTL_S * 1000);
+    const filename = safeFilename(file.name);
+    await this.files.insert({
+      id,
+      filename,
+      content: Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength),
+      size: file.bytes.length,
+      pages: file.pages,
+      sha256: file.sha256,
+      expiresAt,
+    });
+    return {
+      file_id: id,
+      download_url: this.downloadUrl(id),
+      expires_at: expiresAt.toISOString(),
+      filename,
+      bytes: file.bytes.length,
+      pages: file.pages,
+      sha256: file.sha256,
+    };
+  }
+
+  /** The file with its bytes, or why not (unknown id, or past its expiry). */
+  async lookup(id: string): Promise<FileLookup> {
+    if (!/^[A-Za-z0-9_-]{16,64}$/.test(id)) return { status: 'missing' };
+    const file = await this.files
+      .createQueryBuilder('f')
+      .addSelect('f.content')
+      .where('f.id = :id', { id })
+      .getOne();
+    if (!file) return { status: 'missing' };
+    if (file.expiresAt.getTime() <= Date.now()) return { status: 'expired' };
+    return { status: 'ok', file, bytes: file.content };
+  }
+
+  /** Deletes expired results; returns how many. */
+  async cleanup(): Promise<number> {
+    const res = await this.files.delete({ expiresAt: LessThan(new Date()) });
+    return res.affected ?? 0;
+  }
+}

@@ -1,0 +1,195 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import { AppConfig } from '../../common/config/env';
+import type { InputFile } from '../core/pdf-open';
+import { ToolFailure } from '../core/tool-failure';
+import { FileStoreService } from '../files/file-store.service';
+import { QuotaService, QuotaState, QuotaTicket } from '../quota/quota.service';
+import { StatsService } from '../stats/stats.service';
+import type { FileRef, PdfTool, StoredFileInfo } from '../tools/tool';
+import { PdfPoolService } from '../worker/pdf-pool.service';
+import type { WorkerResult } from '../worker/pdf.worker';
+
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+/** The caller of a tool run: its IP (quota subject). */
+export interface Caller {
+  ip: string;
+}
+
+/** Readable summary of zod issues, naming each argument path. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`)
+    .join('; ');
+}
+
+/**
+ * Runs one tool call from arguments to MCP result: validates arguments, resolves input files
+ * (file_id or base64, size-checked) before touching the quota, reserves quota, runs the tool in the
+ * worker pool, refunds on failure, stores the outputs and builds the result (resource links,
+ * small files inlined, structuredContent with the quota). Every failure becomes an `isError` result.
+ */
+@Injectable()
+export class ToolRunnerService {
+  private readonly logger = new Logger('PdfTools');
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly pool: PdfPoolService,
+    private readonly store: FileStoreService,
+    private readonly quota: QuotaService,
+    private readonly stats: StatsService,
+  ) {}
+
+  async call(tool: PdfTool, rawArgs: unknown, caller: Caller): Promise<CallToolResult> {
+    const parsed = tool.input.safeParse(rawArgs ?? {});
+    if (!parsed.success) {
+      return this.failure(new ToolFailure('invalid_arguments', `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}.`), await this.status(tool, caller));
+    }
+    const args = parsed.data;
+    let inputs: InputFile[];
+    try {
+      inputs = await this.resolveInputs(tool, args);
+    } catch (e) {
+      return this.failure(this.asFailure(e), await this.status(tool, caller));
+    }
+    const { decision, ticket } = await this.quota.consume('mcp', tool.name, caller.ip);
+    if (!decision.allowed || !ticket) {
+      const { allowed: _allowed, ...state } = decision;
+      return this.failure(
+        new ToolFailure(
+          'quota_exceeded',
+          `Daily quota of ${tool.name} reached for this client (${state.limit} calls per UTC day). It resets at ${state.resets_at} (00:00 UTC); other tools keep their own quota.`,
+          { resets_at: state.resets_at },
+        ),
+        state,
+      );
+    }
+    let result: WorkerResult;
+    try {
+      result = await this.pool.run({
+        tool: tool.name,
+        args,
+        inputs,
+        limits: { maxBytes: this.config.PDF_MAX_FILE_BYTES, maxPages: this.config.PDF_MAX_PAGES },
+      });
+    } catch (e) {
+      const f = this.asFailure(e);
+      result = { ok: false, code: f.code, message: f.message, details: f.details };
+    }
+    if (!result.ok) return this.refunded(tool, ticket, caller, new ToolFailure(result.code, result.message, result.details));
+    let stored: StoredFileInfo[];
+    try {
+      stored = await Promise.all(result.files.map((f) => this.store.save(f)));
+    } catch (e) {
+      this.logger.error(e);
+      return this.refunded(tool, ticket, caller, new ToolFailure('internal_error', 'The result could not be stored. Retry in a moment.'));
+    }
+    this.stats.recordSuccess(tool.name).catch((e: Error) => this.logger.warn(`stats: ${e.message}`));
+    const { allowed: _allowed, ...quota } = decision;
+    return this.success(tool, result, stored, quota);
+  }
+
+  private async status(tool: PdfTool, caller: Caller): Promise<QuotaState> {
+    return this.quota.status('mcp', tool.name, caller.ip);
+  }
+
+  private asFailure(e: unknown): ToolFailure {
+    if (e instanceof ToolFailure) return e;
+    this.logger.error(e);
+    return new ToolFailure('internal_error', 'The tool failed unexpectedly. Retry; if it persists, report it.');
+  }
+
+  private async refunded(tool: PdfTool, ticket: QuotaTicket, caller: Caller, failure: ToolFailure): Promise<CallToolResult> {
+    const { refunded, state } = await this.quota.refund('mcp', ticket, caller.ip);
+    const note = refunded ? 'This failed call was refunded: it did not use your quota.' : 'The daily refund allowance is used up: this failed call counted against your quota.';
+    return this.failure(new ToolFailure(failure.code, `${failure.message} ${note}`, { ...failure.details, refunded }), state);
+  }
+
+  private failure(f: ToolFailure, quota: QuotaState): CallToolResult {
+    return {
+      isError: true,
+      content: [{ type: 'text', text: `Error ${f.code}: ${f.message}` }],
+      structuredContent: { error: f.code, message: f.message, ...f.details, quota },
+    };
+  }
+
+  /** Input bytes of every file argument, checked for size; labels name the argument in errors. */
+  private async resolveInputs(tool: PdfTool, args: Record<string, unknown>): Promise<InputFile[]> {
+    const max = this.config.PDF_MAX_FILE_BYTES;
+    for (const extra of tool.extraBase64?.(args) ?? []) decodeBase64(extra.base64, extra.label, max);
+    const out: InputFile[] = [];
+    for (const { label, ref } of tool.inputs(args)) out.push(await this.resolveOne(label, ref, max));
+    return out;
+  }
+
+  private async resolveOne(label: string, ref: FileRef, max: number): Promise<InputFile> {
+    if ((ref.file_id === undefined) === (ref.base64 === undefined)) {
+      throw new ToolFailure('invalid_arguments', `${label}: give exactly one of file_id (an earlier result) or base64 (the PDF's content).`, { input: label });
+    }
+    if (ref.file_id !== undefined) {
+      const found = await this.store.lookup(ref.file_id);
+      if (found.status !== 'ok') {
+        throw new ToolFailure(
+          'file_not_found',
+          `${label}: file_id "${ref.file_id}" is ${found.status === 'expired' ? 'expired' : 'unknown'}. Results are kept for ${Math.round(this.config.PDF_RESULT_TTL_S / 60)} minutes; send the PDF as base64 or run the tool that made it again.`,
+          { input: label },
+        );
+      }
+      if (found.bytes.length > max) throw tooLarge(label, found.bytes.length, max);
+      return { label, name: ref.filename ?? found.file.filename, bytes: new Uint8Array(found.bytes) };
+    }
+    const bytes = decodeBase64(ref.base64!, label, max);
+    return { label, name: ref.filename ?? 'document.pdf', bytes };
+  }
+
+  private success(tool: PdfTool, result: Extract<WorkerResult, { ok: true }>, stored: StoredFileInfo[], quota: QuotaState): CallToolResult {
+    const { per_file: perFile, ...data } = result.data as { per_file?: Record<string, unknown>[] } & Record<string, unknown>;
+    let structured: Record<string, unknown>;
+    if (tool.result === 'files') structured = { files: stored.map((s, i) => ({ ...s, ...(perFile?.[i] ?? {}) })), ...data, quota };
+    else structured = { ...data, ...(stored[0] ?? {}), ...(tool.result === 'optional-file' && stored[0] ? { changed: true } : {}), quota };
+    const content: CallToolResult['content'] = [];
+    const links = stored.map((s) => `${s.filename}: ${s.download_url} (file_id ${s.file_id}, ${s.pages} pages, ${s.bytes} bytes, until ${s.expires_at})`);
+    content.push({
+      type: 'text',
+      text: [result.summary, ...links, `Quota: ${quota.remaining} of ${quota.limit} ${tool.name} calls left today.`].join('\n'),
+    });
+    stored.forEach((s, i) => {
+      content.push({
+        type: 'resource_link',
+        uri: s.download_url,
+        name: s.filename,
+        mimeType: 'application/pdf',
+        description: `${s.pages} pages, ${s.bytes} bytes; file_id ${s.file_id}; available until ${s.expires_at}.`,
+      });
+      const bytes = result.files[i].bytes;
+      if (bytes.length <= this.config.PDF_INLINE_MAX_BYTES) {
+        content.push({ type: 'resource', resource: { uri: s.download_url, mimeType: 'application/pdf', blob: Buffer.from(bytes).toString('base64') } });
+      }
+    });
+    return { content, structuredContent: structured };
+  }
+}
+
+function tooLarge(label: string, size: number, max: number): ToolFailure {
+  return new ToolFailure('file_too_large', `${label} is ${size} bytes; the limit is ${max} bytes (${Math.round(max / 1048576)} MB) per file.`, {
+    input: label,
+    bytes: size,
+    limit: max,
+  });
+}
+
+/** Decodes base64 (standard or URL-safe, optional data: URL prefix and whitespace), size-checked. */
+export function decodeBase64(text: string, label: string, max: number): Uint8Array {
+  const body = text.replace(/^data:[\w/.+-]*;base64,/, '').replace(/\s+/g, '');
+  if (Math.floor((body.length * 3) / 4) - 2 > max) throw tooLarge(label, Math.floor((body.length * 3) / 4), max);
+  if (!BASE64.test(body) || body.length % 4 === 1) {
+    throw new ToolFailure('invalid_arguments', `${label}: base64 is not valid base64. Encode the file's bytes with standard base64.`, { input: label });
+  }
+  const bytes = Buffer.from(body, 'base64');
+  if (bytes.length > max) throw tooLarge(label, bytes.length, max);
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}

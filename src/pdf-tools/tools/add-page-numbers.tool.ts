@@ -1,0 +1,71 @@
+import { degrees, StandardFonts } from 'pdf-lib';
+import { z } from 'zod';
+import { parsePageRange } from '../core/page-range';
+import { savePdf } from '../core/pdf-open';
+import { anchor, parseColor, placeBox, POSITIONS, visibleFrame } from '../core/stamp';
+import { ToolFailure } from '../core/tool-failure';
+import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput } from './tool';
+
+const input = z
+  .object({
+    file: fileRefSchema.describe('The PDF: file_id or base64.'),
+    position: z.enum(POSITIONS).default('bottom-center').describe('Where on the page, as seen by the reader (9-grid).'),
+    format: z
+      .string()
+      .min(1)
+      .max(100)
+      .default('{n}')
+      .describe('Text of the number: {n} is the page number, {total} the last number, e.g. "Page {n} of {total}". Latin-1 only.'),
+    start: z.number().int().min(0).max(100000).default(1).describe('Number of the first numbered page.'),
+    pages: pagesSchema('Pages to number (e.g. "2-" to skip a cover page); they are numbered in order from `start`.'),
+    font_size: z.number().min(4).max(72).default(10),
+    margin: z.number().min(0).max(200).default(24).describe('Distance from the page edge in points.'),
+    color: z.string().default('#000000').describe('"#RRGGBB".'),
+  })
+  .strict();
+
+export const addPageNumbersTool = defineTool({
+  name: 'add_page_numbers',
+  title: 'Add page numbers',
+  description:
+    'Print page numbers on chosen pages: 9-grid position, a format such as "Page {n} of {total}", start number, font size and margin. Numbers appear upright on rotated pages.',
+  input,
+  output: singleFileOutput({
+    numbered_pages: z.array(z.number().int()).describe('Pages that received a number.'),
+    first_number: z.number().int(),
+    last_number: z.number().int(),
+  }),
+  annotations: CREATES_FILE,
+  result: 'file',
+  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  async run(args, inputs, ctx) {
+    if (!args.format.includes('{n}')) throw new ToolFailure('invalid_arguments', '`format` must contain {n}, e.g. "Page {n} of {total}".');
+    const [doc] = await openAll(inputs, ctx);
+    const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label).sort((a, b) => a - b);
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const color = parseColor(args.color);
+    const total = args.start + selected.length - 1;
+    const pages = doc.getPages();
+    selected.forEach((p, i) => {
+      const text = args.format.replaceAll('{n}', String(args.start + i)).replaceAll('{total}', String(total));
+      let width: number;
+      try {
+        width = font.widthOfTextAtSize(text, args.font_size);
+      } catch {
+        throw new ToolFailure('invalid_arguments', '`format` has characters outside Latin-1 (WinAnsi), which the standard fonts cannot draw.');
+      }
+      const height = font.heightAtSize(args.font_size, { descender: false });
+      const page = pages[p - 1];
+      const frame = visibleFrame(page);
+      const c = anchor(frame, args.position, { width, height }, args.margin);
+      const at = placeBox(frame, c.x, c.y, width, height, 0);
+      page.drawText(text, { x: at.x, y: at.y, size: args.font_size, font, color, rotate: degrees(at.rotate) });
+    });
+    const bytes = await savePdf(doc);
+    return {
+      files: [{ name: derivedName(inputs[0], 'numbered'), bytes, pages: pages.length }],
+      data: { numbered_pages: selected, first_number: args.start, last_number: total },
+      summary: `Numbered ${selected.length} page(s) from ${args.start} to ${total}.`,
+    };
+  },
+});

@@ -1,0 +1,111 @@
+import { degrees, PDFDocument, PDFFont, PDFImage, PDFPage, StandardFonts } from 'pdf-lib';
+import { z } from 'zod';
+import { parsePageRange } from '../core/page-range';
+import { savePdf } from '../core/pdf-open';
+import { anchor, parseColor, placeBox, POSITIONS, rotatedExtent, visibleFrame } from '../core/stamp';
+import { ToolFailure } from '../core/tool-failure';
+import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput } from './tool';
+
+const input = z
+  .object({
+    file: fileRefSchema.describe('The PDF: file_id or base64.'),
+    text: z.string().min(1).max(200).optional().describe('Watermark text (Latin-1 characters). Give text or image_base64.'),
+    image_base64: z.string().optional().describe('PNG or JPEG image, base64-encoded, used instead of text.'),
+    pages: pagesSchema('Pages to watermark.'),
+    position: z.enum(POSITIONS).default('center').describe('Where on the page, as seen by the reader (9-grid). Ignored when tiled.'),
+    tiled: z.boolean().default(false).describe('Repeat the watermark over the whole page.'),
+    font_size: z.number().min(4).max(300).default(48).describe('Text size in points.'),
+    color: z.string().default('#808080').describe('Text colour, "#RRGGBB".'),
+    opacity: z.number().min(0.05).max(1).default(0.3).describe('0.05 (faint) to 1 (opaque).'),
+    rotation: z.number().min(-360).max(360).default(45).describe('Angle in degrees, counter-clockwise as seen by the reader (0 = horizontal).'),
+    image_scale: z.number().min(0.01).max(1).default(0.5).describe('Image width as a fraction of the page width.'),
+    margin: z.number().min(0).max(200).default(36).describe('Distance from the page edge in points for edge positions.'),
+  })
+  .strict();
+
+type Args = z.infer<typeof input>;
+
+interface Mark {
+  /** Size of the mark on a page of this visible width. */
+  sizeFor(pageWidth: number): { width: number; height: number };
+  draw(page: PDFPage, at: { x: number; y: number; rotate: number }, size: { width: number; height: number }): void;
+}
+
+async function buildMark(doc: PDFDocument, args: Args): Promise<Mark> {
+  if (args.text) {
+    const text = args.text;
+    const font: PDFFont = await doc.embedFont(StandardFonts.Helvetica);
+    let width: number;
+    try {
+      width = font.widthOfTextAtSize(text, args.font_size);
+    } catch {
+      throw new ToolFailure('invalid_arguments', 'The watermark text has characters outside Latin-1 (WinAnsi), which the standard fonts cannot draw. Use Latin characters.');
+    }
+    const height = font.heightAtSize(args.font_size, { descender: false });
+    const color = parseColor(args.color);
+    return {
+      sizeFor: () => ({ width, height }),
+      draw: (page, at) => page.drawText(text, { x: at.x, y: at.y, size: args.font_size, font, color, opacity: args.opacity, rotate: degrees(at.rotate) }),
+    };
+  }
+  const bytes = Buffer.from(args.image_base64 ?? '', 'base64');
+  let image: PDFImage;
+  try {
+    if (bytes[0] === 0x89 && bytes.subarray(1, 4).toString('latin1') === 'PNG') image = await doc.embedPng(bytes);
+    else if (bytes[0] === 0xff && bytes[1] === 0xd8) image = await doc.embedJpg(bytes);
+    else throw new Error('not PNG or JPEG');
+  } catch (e) {
+    throw new ToolFailure('invalid_image', `image_base64 is not a readable PNG or JPEG image (${e instanceof Error ? e.message : String(e)}).`);
+  }
+  return {
+    sizeFor: (pageWidth) => ({ width: pageWidth * args.image_scale, height: (pageWidth * args.image_scale * image.height) / image.width }),
+    draw: (page, at, size) => page.drawImage(image, { x: at.x, y: at.y, ...size, opacity: args.opacity, rotate: degrees(at.rotate) }),
+  };
+}
+
+export const addWatermarkTool = defineTool({
+  name: 'add_watermark',
+  title: 'Add a watermark',
+  description:
+    'Stamp a text or image (PNG/JPEG) watermark on chosen pages: position on a 9-grid or tiled, size, colour, opacity and angle. It appears upright on rotated pages too.',
+  input,
+  output: singleFileOutput({ watermarked_pages: z.array(z.number().int()) }),
+  annotations: CREATES_FILE,
+  result: 'file',
+  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  extraBase64: (args) => (args.image_base64 ? [{ label: 'image_base64', base64: args.image_base64 }] : []),
+  async run(args, inputs, ctx) {
+    if (!args.text === !args.image_base64) {
+      throw new ToolFailure('invalid_arguments', 'Give exactly one of `text` or `image_base64`.');
+    }
+    const [doc] = await openAll(inputs, ctx);
+    const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label);
+    const pages = doc.getPages();
+    const mark = await buildMark(doc, args);
+    for (const p of selected) {
+      const page = pages[p - 1];
+      const frame = visibleFrame(page);
+      const size = mark.sizeFor(frame.width);
+      const extent = rotatedExtent(size.width, size.height, args.rotation);
+      if (args.tiled) {
+        const gap = Math.max(24, size.height);
+        const stepX = extent.width + gap;
+        const stepY = extent.height + gap;
+        for (let cy = stepY / 2; cy < frame.height + stepY / 2; cy += stepY) {
+          for (let cx = stepX / 2; cx < frame.width + stepX / 2; cx += stepX) {
+            mark.draw(page, placeBox(frame, cx, cy, size.width, size.height, args.rotation), size);
+          }
+        }
+      } else {
+        const c = anchor(frame, args.position, extent, args.margin);
+        mark.draw(page, placeBox(frame, c.x, c.y, size.width, size.height, args.rotation), size);
+      }
+    }
+    const bytes = await savePdf(doc);
+    return {
+      files: [{ name: derivedName(inputs[0], 'watermarked'), bytes, pages: pages.length }],
+      data: { watermarked_pages: selected },
+      summary: `Watermarked ${selected.length} page(s).`,
+    };
+  },
+});

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { compressDocument, COMPRESSION_LEVELS } from '../core/compress';
+import { savePdf } from '../core/pdf-open';
+import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput } from './tool';
+
+const input = z
+  .object({
+    file: fileRefSchema.describe('The PDF: file_id or base64.'),
+    level: z
+      .enum(COMPRESSION_LEVELS)
+      .default('recommended')
+      .describe(
+        '"lossless": restructure only (object streams, recompressed streams, duplicates and unused objects removed), pixels untouched. "recommended": also re-encode images as JPEG quality 75 at up to 150 dpi. "extreme": JPEG quality 50 at up to 96 dpi.',
+      ),
+  })
+  .strict();
+
+export const compressPdfTool = defineTool({
+  name: 'compress_pdf',
+  title: 'Compress a PDF',
+  description:
+    'Make a PDF smaller: lossless restructuring, or lossy image downsampling and re-encoding (levels "recommended", "extreme"). The result is never larger than the input: when nothing can be saved, the input is returned unchanged and `unchanged` is true.',
+  input,
+  output: singleFileOutput({
+    level: z.enum(COMPRESSION_LEVELS),
+    original_bytes: z.number().int(),
+    saved_bytes: z.number().int(),
+    saved_percent: z.number(),
+    unchanged: z.boolean().describe('true: compression would not make the file smaller, so the input is returned as is.'),
+    images_recompressed: z.number().int(),
+    duplicate_streams_removed: z.number().int(),
+    unused_objects_removed: z.number().int(),
+  }),
+  annotations: CREATES_FILE,
+  result: 'file',
+  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  async run(args, inputs, ctx) {
+    const [doc] = await openAll(inputs, ctx);
+    const original = inputs[0].bytes;
+    const stats = await compressDocument(doc, args.level);
+    const compressed = await savePdf(doc);
+    const unchanged = compressed.length >= original.length;
+    const bytes = unchanged ? original : compressed;
+    const saved = original.length - bytes.length;
+    const percent = original.length ? Math.round((saved / original.length) * 1000) / 10 : 0;
+    return {
+      files: [{ name: derivedName(inputs[0], 'compressed'), bytes, pages: doc.getPageCount() }],
+      data: {
+        level: args.level,
+        original_bytes: original.length,
+        saved_bytes: saved,
+        saved_percent: percent,
+        unchanged,
+        images_recompressed: unchanged ? 0 : stats.images_recompressed,
+        duplicate_streams_removed: unchanged ? 0 : stats.duplicate_streams_removed,
+        unused_objects_removed: unchanged ? 0 : stats.unused_objects_removed,
+        ...(unchanged ? { note: 'The PDF is already compact: compression would not make it smaller, so the input is returned unchanged.' } : {}),
+      },
+      summary: unchanged
+        ? 'Compression would not make this PDF smaller; returned the input unchanged.'
+        : `Compressed from ${original.length} to ${bytes.length} bytes (${percent}% smaller).`,
+    };
+  },
+});

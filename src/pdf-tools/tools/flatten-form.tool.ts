@@ -1,0 +1,67 @@
+import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
+import { z } from 'zod';
+import { savePdf } from '../core/pdf-open';
+import { ToolFailure } from '../core/tool-failure';
+import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput } from './tool';
+
+const input = z.object({ file: fileRefSchema.describe('The PDF with a fillable form: file_id or base64.') }).strict();
+
+export const flattenFormTool = defineTool({
+  name: 'flatten_form',
+  title: 'Flatten a form',
+  description:
+    'Turn the fillable form fields of a PDF into ordinary page content: the filled-in values stay visible, nothing can be edited any more, and no form is left in the file.',
+  input,
+  output: singleFileOutput({
+    fields_flattened: z.number().int(),
+    field_names: z.array(z.string()).describe('Names of the fields that were flattened (at most 200 listed).'),
+    widgets_removed: z.number().int().describe('Leftover widget annotations removed from pages (orphans included).'),
+  }),
+  annotations: CREATES_FILE,
+  result: 'file',
+  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  async run(_args, inputs, ctx) {
+    const [doc] = await openAll(inputs, ctx);
+    const form = doc.getForm();
+    const names = form.getFields().map((f) => f.getName());
+    if (names.length > 0) {
+      try {
+        form.flatten({ updateFieldAppearances: true });
+      } catch {
+        // Appearance refresh fails on values the standard fonts cannot encode: keep the existing
+        // appearances (what viewers already show) instead.
+        try {
+          form.flatten({ updateFieldAppearances: false });
+        } catch (e) {
+          throw new ToolFailure('corrupt_pdf', `The form of ${inputs[0].label} could not be flattened (${e instanceof Error ? e.message : String(e)}).`);
+        }
+      }
+    }
+    doc.catalog.delete(PDFName.of('AcroForm'));
+    const widgets = removeWidgets(doc);
+    const bytes = await savePdf(doc);
+    return {
+      files: [{ name: derivedName(inputs[0], 'flattened'), bytes, pages: doc.getPageCount() }],
+      data: { fields_flattened: names.length, field_names: names.slice(0, 200), widgets_removed: widgets },
+      summary: names.length ? `Flattened ${names.length} form field(s).` : 'The PDF had no form fields; returned it without a form.',
+    };
+  },
+});
+
+/** Removes widget annotations (and dangling annotation references) left on pages: no form remains. */
+function removeWidgets(doc: PDFDocument): number {
+  let removed = 0;
+  for (const page of doc.getPages()) {
+    const annots = page.node.Annots();
+    if (!annots) continue;
+    for (let i = annots.size() - 1; i >= 0; i--) {
+      const annot = annots.lookup(i);
+      if (!(annot instanceof PDFDict) || annot.lookup(PDFName.of('Subtype')) === PDFName.of('Widget')) {
+        annots.remove(i);
+        removed++;
+      }
+    }
+    if (annots.size() === 0) page.node.delete(PDFName.of('Annots'));
+  }
+  return removed;
+}

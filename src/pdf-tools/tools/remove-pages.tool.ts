@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { PAGE_RANGE_GRAMMAR, parsePageRange } from '../core/page-range';
+import { savePdf } from '../core/pdf-open';
+import { ToolFailure } from '../core/tool-failure';
+import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput } from './tool';
+
+const input = z
+  .object({
+    file: fileRefSchema.describe('The PDF: file_id or base64.'),
+    pages: z.string().min(1).max(500).describe(`Pages to remove. ${PAGE_RANGE_GRAMMAR} At least one page must remain.`),
+  })
+  .strict();
+
+export const removePagesTool = defineTool({
+  name: 'remove_pages',
+  title: 'Remove pages',
+  description: 'Delete chosen pages from a PDF (e.g. "1,last" or "even"). At least one page must remain.',
+  input,
+  output: singleFileOutput({
+    removed_pages: z.array(z.number().int()).describe('Pages removed (numbers in the input), ascending.'),
+    kept_pages: z.array(z.number().int()).describe('Pages of the input kept, in order.'),
+  }),
+  annotations: CREATES_FILE,
+  result: 'file',
+  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  async run(args, inputs, ctx) {
+    const [doc] = await openAll(inputs, ctx);
+    const count = doc.getPageCount();
+    const removed = parsePageRange(args.pages, count, inputs[0].label).sort((a, b) => a - b);
+    if (removed.length >= count) {
+      throw new ToolFailure('invalid_page_range', `"${args.pages}" selects every page of ${inputs[0].label}; at least one page must remain.`, {
+        page_count: count,
+      });
+    }
+    for (const p of [...removed].reverse()) doc.removePage(p - 1);
+    const gone = new Set(removed);
+    const kept = Array.from({ length: count }, (_, i) => i + 1).filter((p) => !gone.has(p));
+    const bytes = await savePdf(doc);
+    return {
+      files: [{ name: derivedName(inputs[0], 'pages-removed'), bytes, pages: doc.getPageCount() }],
+      data: { removed_pages: removed, kept_pages: kept },
+      summary: `Removed ${removed.length} page(s); ${kept.length} remain.`,
+    };
+  },
+});

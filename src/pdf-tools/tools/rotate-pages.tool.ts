@@ -1,0 +1,44 @@
+import { degrees } from 'pdf-lib';
+import { z } from 'zod';
+import { parsePageRange } from '../core/page-range';
+import { savePdf } from '../core/pdf-open';
+import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput } from './tool';
+
+const input = z
+  .object({
+    file: fileRefSchema.describe('The PDF: file_id or base64.'),
+    angle: z.union([z.literal(90), z.literal(180), z.literal(270)]).describe('Clockwise rotation in degrees, added to each page\'s current rotation.'),
+    pages: pagesSchema('Pages to rotate.'),
+  })
+  .strict();
+
+export const rotatePagesTool = defineTool({
+  name: 'rotate_pages',
+  title: 'Rotate pages',
+  description:
+    'Rotate chosen pages of a PDF clockwise by 90, 180 or 270 degrees, added to any rotation they already have (a page at 90 rotated by 90 ends at 180). Other pages are unchanged.',
+  input,
+  output: singleFileOutput({
+    rotated_pages: z.array(z.number().int()).describe('The pages rotated (resolved from `pages`).'),
+    rotations: z.array(z.number().int()).describe('Resulting rotation of every page of the output, in page order.'),
+  }),
+  annotations: CREATES_FILE,
+  result: 'file',
+  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  async run(args, inputs, ctx) {
+    const [doc] = await openAll(inputs, ctx);
+    const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label);
+    const pages = doc.getPages();
+    for (const p of selected) {
+      const page = pages[p - 1];
+      const current = ((page.getRotation().angle % 360) + 360) % 360;
+      page.setRotation(degrees((current + args.angle) % 360));
+    }
+    const bytes = await savePdf(doc);
+    return {
+      files: [{ name: derivedName(inputs[0], 'rotated'), bytes, pages: pages.length }],
+      data: { rotated_pages: selected, rotations: pages.map((pg) => ((pg.getRotation().angle % 360) + 360) % 360) },
+      summary: `Rotated ${selected.length} page(s) by ${args.angle} degrees.`,
+    };
+  },
+});

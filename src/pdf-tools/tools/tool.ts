@@ -1,0 +1,110 @@
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { InputFile, Limits, openPdf } from '../core/pdf-open';
+import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
+import type { PDFDocument } from 'pdf-lib';
+
+/** Where an input file comes from: an earlier result (`file_id`) or the bytes themselves (`base64`). */
+export const fileRefSchema = z
+  .object({
+    file_id: z
+      .string()
+      .min(16)
+      .max(64)
+      .optional()
+      .describe('The file_id of an earlier tool result (valid for 1 hour). Preferred: chain tools without re-sending bytes.'),
+    base64: z
+      .string()
+      .optional()
+      .describe('The PDF content, base64-encoded (at most 10 MB decoded). Give either file_id or base64, not both.'),
+    filename: z.string().max(200).optional().describe('Optional file name, used in messages and as the download name.'),
+  })
+  .strict();
+export type FileRef = z.infer<typeof fileRefSchema>;
+
+export const pagesSchema = (what: string) => z.string().max(500).optional().describe(`${what} ${PAGE_RANGE_GRAMMAR} Default: all pages.`);
+
+export const quotaSchema = z.object({
+  tool: z.string(),
+  limit: z.number().int().describe('Calls of this tool allowed today for this client (the stricter of the MCP cap and the shared daily pool).'),
+  remaining: z.number().int(),
+  resets_at: z.string().describe('Next reset, 00:00 UTC, ISO 8601.'),
+});
+export type QuotaInfo = z.infer<typeof quotaSchema>;
+
+export const storedFileShape = {
+  file_id: z.string().describe('Id to pass as file_id to another tool (chaining) until expires_at.'),
+  download_url: z.string().describe('GET this URL to download the PDF until expires_at.'),
+  expires_at: z.string(),
+  filename: z.string(),
+  bytes: z.number().int(),
+  pages: z.number().int(),
+  sha256: z.string(),
+};
+export const storedFileSchema = z.object(storedFileShape);
+export type StoredFileInfo = z.infer<typeof storedFileSchema>;
+
+/** Output schema of a tool that returns one file: the file's fields, the tool's own fields, the quota. */
+export function singleFileOutput<T extends z.ZodRawShape>(extra: T) {
+  return z.object({ ...storedFileShape, ...extra, quota: quotaSchema, note: z.string().optional() });
+}
+
+/** A file produced in the worker, before it is stored. */
+export interface ToolOutputFile {
+  name: string;
+  bytes: Uint8Array;
+  pages: number;
+}
+
+export interface ToolRunResult {
+  files: ToolOutputFile[];
+  /** The tool's own fields of structuredContent (echoed pages, sizes, metadata, ...). */
+  data: Record<string, unknown>;
+  /** Human sentence appended to the text content. */
+  summary: string;
+}
+
+export interface ToolRunContext {
+  limits: Limits;
+}
+
+/**
+ * One PDF tool: its MCP description (schemas written for a model, annotations) and its `run()`,
+ * which executes in a worker thread on already-resolved input bytes.
+ */
+export interface PdfTool<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  output: z.ZodObject;
+  annotations: ToolAnnotations;
+  /** `file`: one result file (flattened into structuredContent); `files`: a list; `none`: maybe none (metadata read). */
+  result: 'file' | 'files' | 'optional-file';
+  /** The input files of a call, in order, with their labels for messages. */
+  inputs(args: z.infer<S>): { label: string; ref: FileRef }[];
+  /** Images or other non-PDF base64 arguments to size-check before the run. */
+  extraBase64?(args: z.infer<S>): { label: string; base64: string }[];
+  run(args: z.infer<S>, inputs: InputFile[], ctx: ToolRunContext): Promise<ToolRunResult>;
+}
+
+export function defineTool<S extends z.ZodObject>(tool: PdfTool<S>): PdfTool<S> {
+  return tool;
+}
+
+/** Opens every input with the limit checks. */
+export async function openAll(inputs: InputFile[], ctx: ToolRunContext): Promise<PDFDocument[]> {
+  const docs: PDFDocument[] = [];
+  for (const input of inputs) docs.push(await openPdf(input, ctx.limits));
+  return docs;
+}
+
+/** "report.pdf" -> "report-rotated.pdf". */
+export function derivedName(input: InputFile | undefined, suffix: string): string {
+  const base = (input?.name || 'document').replace(/\.pdf$/i, '').replace(/-(merged|split-\d+|rotated|pages-removed|compressed|watermarked|numbered|metadata|flattened)$/, '');
+  return `${base}-${suffix}.pdf`;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Tools create a new file and never change their input: not destructive, same input -> same output. */
+export const CREATES_FILE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };

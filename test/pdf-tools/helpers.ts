@@ -1,0 +1,185 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AddressInfo } from 'node:net';
+import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
+import type { TestApp } from '../utils/test-app';
+
+/** Settings for PDF e2e apps: trust loopback proxies so each test can be its own client IP. */
+export const PDF_TEST_ENV = { TRUST_PROXY: 'loopback', MCP_RATE_LIMIT: '100000', PDF_WORKERS: '2' };
+
+let ipCounter = 0;
+/** A fresh client IP (documentation range 198.51.100.0/24 and beyond), so quotas don't leak between tests. */
+export function nextIp(): string {
+  ipCounter++;
+  return `198.51.${100 + Math.floor(ipCounter / 250)}.${(ipCounter % 250) + 1}`;
+}
+
+export function mcpUrl(t: TestApp): URL {
+  return new URL(`http://127.0.0.1:${(t.server.address() as AddressInfo).port}/mcp`);
+}
+
+/** The official SDK client over Streamable HTTP, sending as client IP `ip`. */
+export async function connect(t: TestApp, ip = nextIp()): Promise<Client> {
+  const client = new Client({ name: 'beacon-e2e', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl(t), { requestInit: { headers: { 'X-Forwarded-For': ip } } }));
+  await client.listTools(); // caches output schemas: every later result is validated by the client
+  return client;
+}
+
+export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read structuredContent fields freely
+export type Structured = Record<string, any>;
+export const sc = (r: CallToolResult): Structured => r.structuredContent as Structured;
+
+export const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
+
+/** A text PDF: page i says "Page i of <name>"; optional rotations and bookmarks per page. */
+export async function textPdf(pages: number, opts: { name?: string; rotate?: Record<number, number>; title?: string } = {}): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) {
+    const page = doc.addPage([595, 842]);
+    page.drawText(`Page ${i} of ${opts.name ?? 'doc'}`, { x: 72, y: 760, size: 18, font });
+    if (opts.rotate?.[i]) page.setRotation(degrees(opts.rotate[i]));
+  }
+  if (opts.title) doc.setTitle(opts.title);
+  return doc.save();
+}
+
+/** A PDF with a text field, a checkbox and a dropdown, filled in. */
+export async function formPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const page = doc.addPage([595, 842]);
+  const form = doc.getForm();
+  const name = form.createTextField('applicant.name');
+  name.setText('Ada Lovelace');
+  name.addToPage(page, { x: 72, y: 700, width: 300, height: 24 });
+  const agree = form.createCheckBox('agree');
+  agree.check();
+  agree.addToPage(page, { x: 72, y: 650, width: 16, height: 16 });
+  const country = form.createDropdown('country');
+  country.addOptions(['France', 'Germany']);
+  country.select('France');
+  country.addToPage(page, { x: 72, y: 600, width: 200, height: 24 });
+  return doc.save();
+}
+
+/** A PDF whose pages each carry a noisy 2400x2400 photo-like JPEG (high resolution, quality 95). */
+export async function imagePdf(pages: number, size = 1600): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) {
+    const raw = Buffer.alloc(size * size * 3);
+    for (let p = 0; p < raw.length; p += 3) {
+      const x = (p / 3) % size;
+      const y = Math.floor(p / 3 / size);
+      raw[p] = (x * 255) / size;
+      raw[p + 1] = (y * 255) / size;
+      raw[p + 2] = ((x ^ y) + i * 40) & 255;
+    }
+    const jpg = await sharp(raw, { raw: { width: size, height: size, channels: 3 } }).blur(1.2).jpeg({ quality: 95 }).toBuffer();
+    const img = await doc.embedJpg(jpg);
+    const page = doc.addPage([595, 842]);
+    page.drawImage(img, { x: 36, y: 200, width: 523, height: 523 });
+  }
+  return doc.save();
+}
+
+/** Texts drawn on each page (Tj strings of the content streams, decoded from pdf-lib's hex). */
+export async function pageTexts(bytes: Uint8Array): Promise<string[]> {
+  const { inflateSync } = await import('node:zlib');
+  const doc = await PDFDocument.load(bytes);
+  const { PDFArray, PDFRawStream, PDFName } = await import('pdf-lib');
+  return doc.getPages().map((page) => {
+    const contents = page.node.Contents();
+    const streams = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents];
+    let text = '';
+    for (const s of streams) {
+      if (!(s instanceof PDFRawStream)) continue;
+      const raw = s.dict.lookup(PDFName.of('Filter')) ? inflateSync(s.contents) : Buffer.from(s.contents);
+      const src = raw.toString('latin1');
+      for (const m of src.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) text += Buffer.from(m[1], 'hex').toString('latin1') + '\n';
+      for (const m of src.matchAll(/\(((?:[^()\\]|\\.)*)\)\s*Tj/g)) text += m[1] + '\n';
+    }
+    return text;
+  });
+}
+
+/** Adds a two-level outline (bookmarks) with explicit destinations to `bytes`: one entry per page. */
+export async function withBookmarks(bytes: Uint8Array, titles: string[]): Promise<Uint8Array> {
+  const { PDFName, PDFHexString, PDFNumber } = await import('pdf-lib');
+  const doc = await PDFDocument.load(bytes);
+  const ctx = doc.context;
+  const pages = doc.getPages();
+  const root = ctx.nextRef();
+  const refs = titles.map(() => ctx.nextRef());
+  titles.forEach((title, i) => {
+    const dict = ctx.obj({ Title: PDFHexString.fromText(title), Parent: root, Dest: [pages[i].ref, 'Fit'] });
+    if (i > 0) dict.set(PDFName.of('Prev'), refs[i - 1]);
+    if (i < titles.length - 1) dict.set(PDFName.of('Next'), refs[i + 1]);
+    ctx.assign(refs[i], dict);
+  });
+  ctx.assign(root, ctx.obj({ Type: 'Outlines', First: refs[0], Last: refs[refs.length - 1], Count: PDFNumber.of(titles.length) }));
+  doc.catalog.set(PDFName.of('Outlines'), root);
+  return doc.save();
+}
+
+/** Titles of the top-level bookmarks of a PDF, with the 1-based page each points to. */
+export async function bookmarks(bytes: Uint8Array): Promise<{ title: string; page: number }[]> {
+  const { PDFDict, PDFName, PDFArray, PDFHexString, PDFString, PDFRef } = await import('pdf-lib');
+  const doc = await PDFDocument.load(bytes);
+  const pageIndex = new Map(doc.getPages().map((p, i) => [p.ref.toString(), i + 1]));
+  const out: { title: string; page: number }[] = [];
+  let item = doc.catalog.lookupMaybe(PDFName.of('Outlines'), PDFDict)?.lookupMaybe(PDFName.of('First'), PDFDict);
+  while (item) {
+    const title = item.lookup(PDFName.of('Title'));
+    const dest = item.lookupMaybe(PDFName.of('Dest'), PDFArray);
+    const page = dest?.get(0);
+    out.push({
+      title: title instanceof PDFHexString || title instanceof PDFString ? title.decodeText() : '?',
+      page: page instanceof PDFRef ? (pageIndex.get(page.toString()) ?? -1) : -1,
+    });
+    item = item.lookupMaybe(PDFName.of('Next'), PDFDict);
+  }
+  return out;
+}
+
+/** Every decoded stream of a PDF as latin1 text (to look for drawn strings anywhere, e.g. in form XObjects). */
+export async function allStreams(bytes: Uint8Array): Promise<string> {
+  const { inflateSync } = await import('node:zlib');
+  const { PDFRawStream, PDFName } = await import('pdf-lib');
+  const doc = await PDFDocument.load(bytes);
+  let all = '';
+  for (const [, obj] of doc.context.enumerateIndirectObjects()) {
+    if (!(obj instanceof PDFRawStream)) continue;
+    try {
+      const raw = obj.dict.lookup(PDFName.of('Filter')) === PDFName.of('FlateDecode') ? inflateSync(obj.contents) : Buffer.from(obj.contents);
+      all += raw.toString('latin1') + '\n';
+    } catch {
+      /* not inflatable: skip */
+    }
+  }
+  return all;
+}
+
+export const hex = (s: string): string => Buffer.from(s, 'latin1').toString('hex').toUpperCase();
+
+/** Downloads a stored result through GET /files/{id} (its download_url's path). */
+export async function download(t: TestApp, file: { download_url: string }): Promise<Uint8Array> {
+  const { default: request } = await import('supertest');
+  const res = await request(t.server)
+    .get(new URL(file.download_url).pathname)
+    .buffer(true)
+    .parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on('data', (c: Buffer) => chunks.push(c));
+      r.on('end', () => cb(null, Buffer.concat(chunks)));
+    })
+    .expect(200)
+    .expect('Content-Type', 'application/pdf');
+  return new Uint8Array(res.body as Buffer);
+}

@@ -1,0 +1,410 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument, PDFName } from 'pdf-lib';
+import sharp from 'sharp';
+import request from 'supertest';
+import { QuotaService } from '../../src/pdf-tools/quota/quota.service';
+import { createTestApp, TestApp } from '../utils/test-app';
+import {
+  allStreams,
+  b64,
+  bookmarks,
+  call,
+  connect,
+  download,
+  formPdf,
+  hex,
+  imagePdf,
+  mcpUrl,
+  nextIp,
+  PDF_TEST_ENV,
+  pageTexts,
+  sc,
+  textPdf,
+  withBookmarks,
+} from './helpers';
+
+const NINE = ['merge_pdfs', 'split_pdf', 'rotate_pages', 'remove_pages', 'compress_pdf', 'add_watermark', 'add_page_numbers', 'pdf_metadata', 'flatten_form'];
+
+describe('PDF tools over MCP (e2e, official SDK client)', () => {
+  let t: TestApp;
+  let client: Client;
+  let three: Uint8Array;
+  const ip = nextIp();
+
+  beforeAll(async () => {
+    // A refund allowance that the error tests below cannot exhaust (quota.e2e-spec tests the allowance).
+    t = await createTestApp({ env: { ...PDF_TEST_ENV, PDF_DAILY_REFUNDS: '1000' } });
+    client = await connect(t, ip);
+    three = await textPdf(3, { name: 'three' });
+  });
+  afterAll(async () => {
+    await client.close();
+    await t.close();
+  });
+
+  describe('protocol', () => {
+    it('tools/list shows the nine tools with input and output schemas and annotations', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((x) => x.name)).toEqual(NINE);
+      for (const tool of tools) {
+        expect(tool.description!.length).toBeGreaterThan(40);
+        expect(tool.inputSchema.type).toBe('object');
+        expect(Object.keys(tool.inputSchema.properties ?? {}).length).toBeGreaterThan(0);
+        expect(tool.outputSchema?.type).toBe('object');
+        expect(typeof tool.annotations?.readOnlyHint).toBe('boolean');
+        expect(tool.annotations?.idempotentHint).toBe(true);
+        expect(tool.annotations?.destructiveHint).toBe(false);
+      }
+      const rotate = tools.find((x) => x.name === 'rotate_pages')!;
+      expect(rotate.inputSchema.required).toEqual(['file', 'angle']);
+    });
+
+    it('an unknown tool is a JSON-RPC error, not a tool result', async () => {
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool "no_such_tool"/);
+    });
+
+    it('GET and DELETE /mcp answer 405 with a JSON-RPC error body', async () => {
+      for (const method of ['get', 'delete'] as const) {
+        const res = await request(t.server)[method]('/mcp').expect(405);
+        expect(res.headers.allow).toBe('POST');
+        expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+      }
+    });
+
+    it('a body over MCP_BODY_LIMIT is a clear 413 JSON error, not a dropped connection', async () => {
+      const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'rotate_pages', arguments: { pad: 'x'.repeat(31 * 1024 * 1024) } } });
+      const res = await request(t.server).post('/mcp').set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream').send(big);
+      expect(res.status).toBe(413);
+      expect(res.body).toMatchObject({ ok: false, error: 'payload_too_large' });
+    });
+
+    it('a 10 MB PDF in base64 fits the body limit (reaches the tool)', async () => {
+      const doc = await PDFDocument.load(three);
+      await doc.attach(randomBytes(10 * 1024 * 1024 - 20_000), 'data.bin', { mimeType: 'application/octet-stream' });
+      const bytes = await doc.save();
+      expect(bytes.length).toBeGreaterThan(10 * 1024 * 1024 - 20_000);
+      expect(bytes.length).toBeLessThanOrEqual(10 * 1024 * 1024);
+      const r = await call(client, 'pdf_metadata', { file: { base64: b64(bytes) } });
+      expect(r.isError).toBeFalsy();
+      expect(sc(r).pages).toBe(3);
+    });
+  });
+
+  describe('tools', () => {
+    it('merge_pdfs: ranges per input, order, bookmarks kept, pages echoed', async () => {
+      const a = await withBookmarks(await textPdf(3, { name: 'A' }), ['A1', 'A2', 'A3']);
+      const b = await withBookmarks(await textPdf(2, { name: 'B' }), ['B1', 'B2']);
+      const r = await call(client, 'merge_pdfs', {
+        files: [
+          { base64: b64(a), filename: 'a.pdf', pages: '2-' },
+          { base64: b64(b), pages: 'last,1' },
+        ],
+      });
+      expect(r.isError).toBeFalsy();
+      const s = sc(r);
+      expect(s.pages).toBe(4);
+      expect(s.inputs).toEqual([
+        { input: 'files[0] (a.pdf)', pages: [2, 3] },
+        { input: 'files[1]', pages: [2, 1] },
+      ]);
+      expect(s.filename).toBe('a-merged.pdf');
+      const out = await download(t, s as { download_url: string });
+      expect(await pageTexts(out)).toEqual(['Page 2 of A\n', 'Page 3 of A\n', 'Page 2 of B\n', 'Page 1 of B\n']);
+      expect(await bookmarks(out)).toEqual([
+        { title: 'A2', page: 1 },
+        { title: 'A3', page: 2 },
+        { title: 'B1', page: 4 },
+        { title: 'B2', page: 3 },
+      ]);
+    });
+
+    it('merge_pdfs needs 2-20 inputs', async () => {
+      const r = await call(client, 'merge_pdfs', { files: [{ base64: b64(three) }] });
+      expect(r.isError).toBe(true);
+      expect(sc(r).error).toBe('invalid_arguments');
+      expect(sc(r).message).toMatch(/files/);
+    });
+
+    it('split_pdf: by ranges, every N pages, into N parts', async () => {
+      const five = await textPdf(5, { name: 'five' });
+      const byRanges = sc(await call(client, 'split_pdf', { file: { base64: b64(five) }, mode: 'ranges', ranges: ['1-2', 'odd', 'last'] }));
+      expect(byRanges.files.map((f: { pages: number }) => f.pages)).toEqual([2, 3, 1]);
+      expect(byRanges.files.map((f: { source_pages: number[] }) => f.source_pages)).toEqual([[1, 2], [1, 3, 5], [5]]);
+      expect(await pageTexts(await download(t, byRanges.files[1]))).toEqual(['Page 1 of five\n', 'Page 3 of five\n', 'Page 5 of five\n']);
+      const every = sc(await call(client, 'split_pdf', { file: { base64: b64(five) }, mode: 'every', every: 2 }));
+      expect(every.files.map((f: { pages: number }) => f.pages)).toEqual([2, 2, 1]);
+      const count = sc(await call(client, 'split_pdf', { file: { base64: b64(five) }, mode: 'count', count: 2 }));
+      expect(count.files.map((f: { source_pages: number[] }) => f.source_pages)).toEqual([[1, 2, 3], [4, 5]]);
+      expect(new Set(count.files.map((f: { file_id: string }) => f.file_id)).size).toBe(2);
+    });
+
+    it('rotate_pages adds to the existing rotation of the chosen pages', async () => {
+      const pdf = await textPdf(3, { rotate: { 1: 90 } });
+      const r = await call(client, 'rotate_pages', { file: { base64: b64(pdf) }, angle: 90, pages: '1,last' });
+      const s = sc(r);
+      expect(s.rotated_pages).toEqual([1, 3]);
+      expect(s.rotations).toEqual([180, 0, 90]);
+      const doc = await PDFDocument.load(await download(t, s as { download_url: string }));
+      expect(doc.getPages().map((p) => p.getRotation().angle)).toEqual([180, 0, 90]);
+    });
+
+    it('remove_pages removes the chosen pages and refuses to remove them all', async () => {
+      const s = sc(await call(client, 'remove_pages', { file: { base64: b64(three) }, pages: 'even' }));
+      expect(s.removed_pages).toEqual([2]);
+      expect(s.kept_pages).toEqual([1, 3]);
+      expect(await pageTexts(await download(t, s as { download_url: string }))).toEqual(['Page 1 of three\n', 'Page 3 of three\n']);
+      const all = await call(client, 'remove_pages', { file: { base64: b64(three) }, pages: '1-' });
+      expect(all.isError).toBe(true);
+      expect(sc(all)).toMatchObject({ error: 'invalid_page_range', refunded: true });
+    });
+
+    it('compress_pdf recommended: an image-heavy PDF gets at least 50% smaller and keeps its pages', async () => {
+      const pdf = await imagePdf(2);
+      const s = sc(await call(client, 'compress_pdf', { file: { base64: b64(pdf) }, level: 'recommended' }));
+      expect(s.unchanged).toBe(false);
+      expect(s.images_recompressed).toBe(2);
+      expect(s.bytes).toBeLessThan(pdf.length * 0.5);
+      expect(s.original_bytes).toBe(pdf.length);
+      const out = await download(t, s as { download_url: string });
+      expect(out.length).toBe(s.bytes);
+      expect((await PDFDocument.load(out)).getPageCount()).toBe(2);
+    });
+
+    it('compress_pdf lossless never grows a file; with nothing to gain it returns the input and says so', async () => {
+      const pdf = await textPdf(20);
+      const s = sc(await call(client, 'compress_pdf', { file: { base64: b64(pdf) }, level: 'lossless' }));
+      expect(s.bytes).toBeLessThanOrEqual(pdf.length);
+      const again = sc(await call(client, 'compress_pdf', { file: { file_id: s.file_id }, level: 'extreme' }));
+      expect(again.bytes).toBeLessThanOrEqual(s.bytes);
+      if (again.unchanged) {
+        expect(again.sha256).toBe(s.sha256);
+        expect(again.note).toMatch(/unchanged/);
+      }
+    });
+
+    it('add_watermark: text is drawn, upright on a rotated page', async () => {
+      const pdf = await textPdf(2, { rotate: { 2: 90 } });
+      const s = sc(await call(client, 'add_watermark', { file: { base64: b64(pdf) }, text: 'CONFIDENTIAL', rotation: 0, opacity: 0.5 }));
+      expect(s.watermarked_pages).toEqual([1, 2]);
+      const out = await download(t, s as { download_url: string });
+      const texts = await pageTexts(out);
+      expect(texts[0]).toContain('CONFIDENTIAL');
+      expect(texts[1]).toContain('CONFIDENTIAL');
+      // On the page rotated by 90, the text is drawn at 90 degrees in page space: upright as seen.
+      const streams = await allStreams(out);
+      expect(streams).toMatch(/\n(0\.0+6\d*|0) 1 -1 (0\.0+6\d*|0) [\d.]+ [\d.]+ Tm\n<434F4E464944454E5449414C> Tj/);
+    });
+
+    it('add_watermark: tiled text and PNG images', async () => {
+      const tiled = sc(await call(client, 'add_watermark', { file: { base64: b64(three) }, text: 'DRAFT', tiled: true, font_size: 24, pages: '1' }));
+      const texts = await pageTexts(await download(t, tiled as { download_url: string }));
+      expect(texts[0].match(/DRAFT/g)!.length).toBeGreaterThan(4);
+      expect(texts[1]).not.toContain('DRAFT');
+      const png = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.5 } } }).png().toBuffer();
+      const img = sc(await call(client, 'add_watermark', { file: { base64: b64(three) }, image_base64: png.toString('base64'), position: 'top-right' }));
+      const doc = await PDFDocument.load(await download(t, img as { download_url: string }));
+      const xobjects = doc.getPages()[0].node.Resources()!.lookup(PDFName.of('XObject'));
+      expect(xobjects).toBeDefined();
+      const bad = await call(client, 'add_watermark', { file: { base64: b64(three) }, image_base64: Buffer.from('not an image').toString('base64') });
+      expect(sc(bad).error).toBe('invalid_image');
+      const neither = await call(client, 'add_watermark', { file: { base64: b64(three) } });
+      expect(sc(neither).error).toBe('invalid_arguments');
+    });
+
+    it('add_page_numbers: format with {n} and {total}, start number, chosen pages', async () => {
+      const s = sc(await call(client, 'add_page_numbers', { file: { base64: b64(three) }, format: 'Page {n} of {total}', pages: '2-', start: 1, position: 'top-right' }));
+      expect(s).toMatchObject({ numbered_pages: [2, 3], first_number: 1, last_number: 2 });
+      const texts = await pageTexts(await download(t, s as { download_url: string }));
+      expect(texts[0]).not.toContain('of 2');
+      expect(texts[1]).toContain('Page 1 of 2');
+      expect(texts[2]).toContain('Page 2 of 2');
+    });
+
+    it('pdf_metadata: read (file unchanged, no new file), set, custom keys, clear', async () => {
+      const src = await textPdf(1, { title: 'Original' });
+      const read = await call(client, 'pdf_metadata', { file: { base64: b64(src) } });
+      expect(sc(read)).toMatchObject({ changed: false, pages: 1, metadata: { title: 'Original' } });
+      expect(sc(read).file_id).toBeUndefined();
+      expect(read.content.some((c) => c.type === 'resource_link')).toBe(false);
+
+      const set = sc(
+        await call(client, 'pdf_metadata', {
+          file: { base64: b64(src) },
+          set: { title: 'Quarterly report', author: 'Ada', keywords: ['finance', 'q3'], creation_date: '2024-05-01T12:00:00Z', custom: { Department: 'Legal' } },
+        }),
+      );
+      expect(set.changed).toBe(true);
+      expect(set.metadata).toMatchObject({ title: 'Quarterly report', author: 'Ada', keywords: 'finance, q3', creation_date: '2024-05-01T12:00:00.000Z', custom: { Department: 'Legal' } });
+      const doc = await PDFDocument.load(await download(t, set as { download_url: string }), { updateMetadata: false });
+      expect(doc.getTitle()).toBe('Quarterly report');
+      expect(doc.getAuthor()).toBe('Ada');
+      expect(doc.getCreationDate()?.toISOString()).toBe('2024-05-01T12:00:00.000Z');
+
+      const cleared = sc(await call(client, 'pdf_metadata', { file: { file_id: set.file_id }, clear: ['author', 'Department'] }));
+      expect(cleared.metadata.author).toBeNull();
+      expect(cleared.metadata.custom).toEqual({});
+      expect(cleared.metadata.title).toBe('Quarterly report');
+    });
+
+    it('flatten_form: values stay visible, no form fields left', async () => {
+      const pdf = await formPdf();
+      expect((await PDFDocument.load(pdf)).getForm().getFields()).toHaveLength(3);
+      const s = sc(await call(client, 'flatten_form', { file: { base64: b64(pdf) } }));
+      expect(s.fields_flattened).toBe(3);
+      expect(s.field_names).toEqual(['applicant.name', 'agree', 'country']);
+      const out = await download(t, s as { download_url: string });
+      const doc = await PDFDocument.load(out);
+      expect(doc.catalog.get(PDFName.of('AcroForm'))).toBeUndefined();
+      expect(doc.getForm().getFields()).toHaveLength(0);
+      expect(doc.getPages()[0].node.Annots()?.size() ?? 0).toBe(0);
+      const streams = await allStreams(out);
+      expect(streams.includes('Ada Lovelace') || streams.includes(hex('Ada Lovelace'))).toBe(true);
+      expect(streams.includes('France') || streams.includes(hex('France'))).toBe(true);
+    });
+  });
+
+  describe('files in and out', () => {
+    it('chains by file_id: rotate -> number -> compress, each result downloadable', async () => {
+      const one = sc(await call(client, 'rotate_pages', { file: { base64: b64(three), filename: 'report.pdf' }, angle: 180 }));
+      expect(one.filename).toBe('report-rotated.pdf');
+      expect(one.file_id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      const two = sc(await call(client, 'add_page_numbers', { file: { file_id: one.file_id } }));
+      const three_ = sc(await call(client, 'compress_pdf', { file: { file_id: two.file_id }, level: 'lossless' }));
+      const out = await download(t, three_ as { download_url: string });
+      const doc = await PDFDocument.load(out);
+      expect(doc.getPages().map((p) => p.getRotation().angle)).toEqual([180, 180, 180]);
+      expect((await pageTexts(out))[2]).toContain('3');
+    });
+
+    it('results carry {file_id, download_url, expires_at, bytes, pages, sha256}, a resource_link, and small files inline', async () => {
+      const r = await call(client, 'rotate_pages', { file: { base64: b64(three) }, angle: 90 });
+      const s = sc(r);
+      expect(Object.keys(s)).toEqual(expect.arrayContaining(['file_id', 'download_url', 'expires_at', 'bytes', 'pages', 'sha256', 'quota']));
+      expect(s.download_url).toBe(`${t.config.publicBaseUrl()}/files/${s.file_id}`);
+      const ttl = new Date(s.expires_at).getTime() - Date.now();
+      expect(ttl).toBeGreaterThan(3500_000);
+      expect(ttl).toBeLessThanOrEqual(3600_000);
+      const link = r.content.find((c) => c.type === 'resource_link');
+      expect(link).toMatchObject({ uri: s.download_url, mimeType: 'application/pdf' });
+      const inline = r.content.find((c) => c.type === 'resource') as { resource: { blob: string } } | undefined;
+      const bytes = await download(t, s as { download_url: string });
+      expect(Buffer.from(inline!.resource.blob, 'base64').equals(Buffer.from(bytes))).toBe(true);
+      const { createHash } = await import('node:crypto');
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(s.sha256);
+      const big = await call(client, 'compress_pdf', { file: { base64: b64(await imagePdf(3, 900)) }, level: 'lossless' });
+      expect(sc(big).bytes).toBeGreaterThan(256 * 1024);
+      expect(big.content.some((c) => c.type === 'resource')).toBe(false);
+    });
+
+    it('unknown and expired file ids: file_not_found, as tool error and on GET /files/{id}', async () => {
+      const unknown = await call(client, 'rotate_pages', { file: { file_id: 'A'.repeat(43) }, angle: 90 });
+      expect(sc(unknown)).toMatchObject({ error: 'file_not_found', input: 'file' });
+      await request(t.server).get(`/files/${'A'.repeat(43)}`).expect(404).expect((res) => expect(res.body.error).toBe('file_not_found'));
+      const s = sc(await call(client, 'rotate_pages', { file: { base64: b64(three) }, angle: 90 }));
+      await t.dataSource.query(`UPDATE pdf_files SET expires_at = now() - interval '1 second' WHERE id = $1`, [s.file_id]);
+      const expired = await call(client, 'rotate_pages', { file: { file_id: s.file_id }, angle: 90 });
+      expect(sc(expired).error).toBe('file_not_found');
+      expect(sc(expired).message).toMatch(/expired/);
+      const res = await request(t.server).get(new URL(s.download_url).pathname).expect(404);
+      expect(res.body).toMatchObject({ ok: false, error: 'file_not_found', expired: true });
+      const { FileStoreService } = await import('../../src/pdf-tools/files/file-store.service');
+      expect(await t.app.get(FileStoreService).cleanup()).toBeGreaterThanOrEqual(1);
+      const rows: unknown[] = await t.dataSource.query(`SELECT id FROM pdf_files WHERE id = $1`, [s.file_id]);
+      expect(rows).toHaveLength(0);
+    });
+  });
+
+  describe('limits and errors (each failed call refunded)', () => {
+    async function expectError(args: Record<string, unknown>, tool: string, code: string, refunded: boolean | undefined, message?: RegExp): Promise<void> {
+      const quota = t.app.get(QuotaService);
+      const before = await quota.status('mcp', tool, ip);
+      const r = await call(client, tool, args);
+      expect(r.isError).toBe(true);
+      const s = sc(r);
+      expect(s.error).toBe(code);
+      if (message) expect(s.message).toMatch(message);
+      expect(s.refunded).toBe(refunded);
+      expect(r.content[0]).toMatchObject({ type: 'text' });
+      expect((r.content[0] as { text: string }).text).toContain(code);
+      // the quota was not used (refunded, or never reserved)
+      expect(s.quota).toEqual(before);
+      expect(await quota.status('mcp', tool, ip)).toEqual(before);
+    }
+
+    it('file over 10 MB: file_too_large naming the input (checked before the quota)', async () => {
+      const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0x20);
+      big.write('%PDF-1.7\n');
+      await expectError({ files: [{ base64: b64(three) }, { base64: big.toString('base64') }] }, 'merge_pdfs', 'file_too_large', undefined, /files\[1\].*10485761 bytes/);
+    });
+
+    it('more than 200 pages: too_many_pages', async () => {
+      await expectError({ file: { base64: b64(await textPdf(201)) }, angle: 90 }, 'rotate_pages', 'too_many_pages', true, /201 pages; the limit is 200/);
+    });
+
+    it('encrypted (qpdf --encrypt): encrypted', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'pdf-enc-'));
+      try {
+        writeFileSync(join(dir, 'in.pdf'), three);
+        execFileSync('qpdf', ['--encrypt', 'user', 'owner', '256', '--', join(dir, 'in.pdf'), join(dir, 'out.pdf')]);
+        const enc = readFileSync(join(dir, 'out.pdf'));
+        await expectError({ file: { base64: enc.toString('base64') }, angle: 90 }, 'rotate_pages', 'encrypted', true, /password/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('zero-byte, non-PDF, corrupt and truncated inputs each get their error', async () => {
+      await expectError({ file: { base64: '' }, angle: 90 }, 'rotate_pages', 'not_a_pdf', true, /empty/);
+      await expectError({ file: { base64: Buffer.from('hello, this is text').toString('base64') }, angle: 90 }, 'rotate_pages', 'not_a_pdf', true, /not a PDF/);
+      const corrupt = Buffer.concat([Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >>\n'), Buffer.alloc(500, 0x7b)]);
+      await expectError({ file: { base64: corrupt.toString('base64') }, angle: 90 }, 'rotate_pages', 'corrupt_pdf', true);
+      const truncated = three.subarray(0, Math.floor(three.length * 0.6));
+      await expectError({ file: { base64: b64(truncated) }, angle: 90 }, 'rotate_pages', 'corrupt_pdf', true, /damaged/);
+    });
+
+    it('invalid page ranges name the page count; bad base64 and both/neither inputs are argument errors', async () => {
+      await expectError({ file: { base64: b64(three) }, angle: 90, pages: '2-7' }, 'rotate_pages', 'invalid_page_range', true, /3 pages/);
+      await expectError({ file: { base64: b64(three) }, angle: 90, pages: 'first' }, 'rotate_pages', 'invalid_page_range', true, /Cannot read "first"/);
+      await expectError({ file: { base64: '%%%' }, angle: 90 }, 'rotate_pages', 'invalid_arguments', undefined, /base64/);
+      await expectError({ file: { base64: b64(three), file_id: 'A'.repeat(43) }, angle: 90 }, 'rotate_pages', 'invalid_arguments', undefined, /exactly one/);
+      await expectError({ file: {}, angle: 45 }, 'rotate_pages', 'invalid_arguments', undefined, /angle/);
+    });
+  });
+
+  describe('public stats and llms.txt', () => {
+    it('GET /api/public-stats counts successful runs anonymously over 30 days', async () => {
+      const { StatsService } = await import('../../src/pdf-tools/stats/stats.service');
+      t.app.get(StatsService).invalidate();
+      const res = await request(t.server).get('/api/public-stats').expect(200);
+      expect(Object.keys(res.body).sort()).toEqual(['success', 'window_days']);
+      expect(res.body.window_days).toBe(30);
+      expect(res.body.success).toBeGreaterThan(10);
+      const rows: Record<string, unknown>[] = await t.dataSource.query('SELECT * FROM pdf_daily_stats');
+      expect(Object.keys(rows[0]).sort()).toEqual(['day', 'success', 'tool']);
+      const failures = await t.dataSource.query(`SELECT SUM(success)::int AS n FROM pdf_daily_stats`);
+      expect(failures[0].n).toBe(res.body.success);
+    });
+
+    it('GET /llms.txt: title, summary, endpoint, client config, the nine tools, limits, links', async () => {
+      const res = await request(t.server).get('/llms.txt').expect(200);
+      expect(res.headers['content-type']).toMatch(/^text\/plain/);
+      const text = res.text;
+      expect(text.startsWith('# ')).toBe(true);
+      expect(text).toMatch(/\n> .+/);
+      expect(text).toContain(`"url": "${t.config.publicBaseUrl()}/mcp"`);
+      expect(text).toContain('"type": "http"');
+      expect(text).toContain('"mcpServers"');
+      for (const name of NINE) expect(text).toContain(`**${name}**`);
+      expect(text).toContain('`level`');
+      expect(text).toMatch(/10 MB and 200 pages/);
+      expect(text).toMatch(/00:00 UTC/);
+      expect(text).toContain('/api/v1/openapi.json');
+      expect(mcpUrl(t).pathname).toBe('/mcp');
+    });
+  });
+});
