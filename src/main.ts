@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net';
 import { AppModule } from './app.module';
 import { AppConfig, ConfigError, loadConfig } from './common/config/env';
 import { configureApp } from './common/http/configure-app';
+import { DatabaseRuntime } from './common/database/database-runtime';
 import { closeHttpServer } from './common/http/graceful-close';
+import { DemoSeedService } from './visibility/demo/demo-seed.service';
 
 async function bootstrap(): Promise<void> {
   loadDotenv({ quiet: true });
@@ -26,10 +28,26 @@ async function bootstrap(): Promise<void> {
     bufferLogs: true,
   });
   configureApp(app);
-  // demo seed hook: see below
+  // A fresh embedded database gets the demo workspace, so a new user sees data at once.
+  const demo = app.get(DatabaseRuntime).isEmbedded ? await app.get(DemoSeedService).seedOnFirstStart() : null;
   await app.listen(config.PORT, config.HOST);
   const { port } = app.getHttpServer().address() as AddressInfo;
   process.stdout.write(`Beacon listening on http://localhost:${port} (public address ${config.publicBaseUrl()})\n`);
+  if (demo) {
+    process.stdout.write(
+      [
+        '',
+        `Demo workspace "${demo.workspace}" loaded. Its API key (shown once, only its hash is stored):`,
+        '',
+        `  ${demo.key}`,
+        '',
+        'Try:',
+        `  curl -H "Authorization: Bearer ${demo.key}" http://localhost:${port}/api/v1/visibility`,
+        `  curl http://localhost:${port}/api/v1`,
+        '',
+      ].join('\n'),
+    );
+  }
 
   let stopping = false;
   const shutdown = async (signal: string): Promise<void> => {

@@ -80,7 +80,7 @@ export class AppConfig {
   @IsOptional() @IsString()
   DATA_DIR: string = './.data';
 
-  /** Load the demo workspace on first start of an empty database (and print its key). */
+  /** Embedded database only: load the demo workspace on first start of an empty database (and print its key). */
   @IsOptional() @Transform(toBool) @IsBoolean()
   SEED_DEMO: boolean = true;
 
