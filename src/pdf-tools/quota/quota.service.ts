@@ -210,7 +210,9 @@ export class QuotaService {
         ticket.refundSubject,
       ]);
       const rows: { used: number }[] = await m.query(
-        `UPDATE pdf_quota_usage SET used = used + 1 WHERE day = $1 AND subject = $2 AND tool = '*' AND used < $3 RETURNING used`,
+        // A SELECT around the UPDATE: TypeORM answers a bare UPDATE with [rows, count].
+        `WITH u AS (UPDATE pdf_quota_usage SET used = used + 1 WHERE day = $1 AND subject = $2 AND tool = '*' AND used < $3 RETURNING used)
+         SELECT used FROM u`,
         [day, ticket.refundSubject, this.config.PDF_DAILY_REFUNDS],
       );
       if (rows.length === 0) return false;
