@@ -26,6 +26,7 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config }), {
     bodyParser: false,
     bufferLogs: true,
+    abortOnError: false, // a start-up failure reaches the catch below, which says why
   });
   configureApp(app);
   // A fresh embedded database gets the demo workspace, so a new user sees data at once.
@@ -63,6 +64,7 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((e: unknown) => {
-  process.stderr.write(`Beacon failed to start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  const detail = e instanceof Error ? (process.env.LOG_LEVEL === 'debug' ? (e.stack ?? e.message) : e.message) : String(e);
+  process.stderr.write(`Beacon failed to start: ${detail}\n`);
   process.exit(1);
 });
