@@ -146,6 +146,9 @@ export function demoImports(o: DemoOptions = {}): unknown[] {
           const citations = new Set<string>();
           const n = Math.floor(rnd() * 4);
           for (let i = 0; i < n; i++) citations.add(pick(rnd, SOURCES));
+          // Threads and videos about one question: cited rarely, so some become citation gaps.
+          if (rnd() < 0.25) citations.add(`https://www.reddit.com/r/sales/comments/${p.id}/`);
+          if (rnd() < 0.1) citations.add(`https://www.youtube.com/watch?v=${p.id}`);
           if (named.some((x) => x.startsWith('Acme')) && rnd() < 0.5) citations.add(pick(rnd, OWNED));
           for (const c of DEMO_COMPETITORS) {
             if (named.some((x) => x === c.name || x === c.aliases[0]) && rnd() < 0.35) citations.add(pick(rnd, COMPETITOR_URLS[c.name]));
