@@ -66,6 +66,8 @@ describe('source categories', () => {
     expect(categoryOf('ox.ac.uk', project)).toBe('institutional');
     expect(categoryOf('service.gov.uk', project)).toBe('institutional');
     expect(categoryOf('governance.com', project)).toBe('other');
+    expect(categoryOf('startup.ac', project)).toBe('other'); // .ac is a country TLD, not academia
+    expect(categoryOf('mof.go.jp', project)).toBe('institutional');
     expect(categoryOf('crm-weekly.net', project)).toBe('other');
   });
 });

@@ -118,7 +118,7 @@ curate(
 );
 
 /** Public suffixes (or their first label) that mark public institutions. */
-const INSTITUTIONAL_SUFFIX = /(^|\.)(gov|mil|edu|int|gouv|gob|govt|ac|go|edu|mil)(\.[a-z]{2})?$/;
+const INSTITUTIONAL_SUFFIX = /^(gov|mil|edu|int)$|^(gov|mil|edu|gouv|gob|govt|ac|go)\.[a-z]{2}$/;
 
 export interface ProjectDomains {
   owned: string[];
