@@ -85,6 +85,12 @@ describe('Visibility API (e2e)', () => {
       expect(opts.body.error).toBe('method_not_allowed');
     });
 
+    it('HEAD is answered like GET', async () => {
+      const res = await request(t.server).head('/api/v1/visibility').set('Authorization', `Bearer ${keyA}`).expect(200);
+      expect(res.headers.etag).toBeDefined();
+      await request(t.server).head('/api/v1').expect(200);
+    });
+
     it('404 not_found for unknown paths, with or without a key', async () => {
       for (const p of ['/nope', '/visibility/extra', '/answers/1', '/v2']) {
         const res = await get(p).expect(404);
