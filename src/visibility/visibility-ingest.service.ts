@@ -29,11 +29,33 @@ export interface ImportResult {
 /** Rows per INSERT statement (bounded parameter size). */
 const CHUNK = 1000;
 
-const chunks = <T>(rows: T[]): T[][] => {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK));
-  return out;
-};
+type ColumnType = 'int' | 'text' | 'boolean' | 'jsonb' | 'text[]';
+type Columns<T> = Record<string, [ColumnType, (row: T) => unknown]>;
+
+/**
+ * INSERT of many rows of one scan in statements of CHUNK rows: one array parameter per column,
+ * expanded by unnest(). Array columns travel as jsonb (unnest would flatten a 2-D array).
+ */
+async function bulkInsert<T>(m: EntityManager, table: string, scanId: string, rows: T[], columns: Columns<T>): Promise<void> {
+  const names = Object.keys(columns);
+  const params = names.map((_, i) => {
+    const type = columns[names[i]][0];
+    return `$${i + 2}::${type === 'text[]' ? 'jsonb' : type}[]`;
+  });
+  const values = names.map((n, i) =>
+    columns[n][0] === 'text[]' ? `ARRAY(SELECT jsonb_array_elements_text(c${i}))` : `c${i}`,
+  );
+  const sql = `INSERT INTO ${table} (scan_id, ${names.join(', ')})
+    SELECT $1, ${values.join(', ')} FROM unnest(${params.join(', ')}) AS u(${names.map((_, i) => `c${i}`).join(', ')})`;
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const chunk = rows.slice(i, i + CHUNK);
+    const arrays = names.map((n) => {
+      const [type, get] = columns[n];
+      return chunk.map((r) => (type === 'jsonb' || type === 'text[]' ? JSON.stringify(get(r)) : get(r)));
+    });
+    await m.query(sql, [scanId, ...arrays]);
+  }
+}
 
 /**
  * Imports one scan: validates the file, derives every figure (pure functions in derive/), and
@@ -177,82 +199,46 @@ export class VisibilityIngestService {
   }
 
   private async insertRows(m: EntityManager, scanId: string, d: DerivedScan): Promise<void> {
-    for (const rows of chunks(d.answers)) {
-      await m.query(
-        `INSERT INTO vis_answers (scan_id, seq, prompt_key, platform, model, status, text, citations,
-                                  brand_mentioned, brand_position, competitor_mentions, cites_owned)
-         SELECT $1, s, k, p, mo, st, tx, ARRAY(SELECT jsonb_array_elements_text(c)), bm, bp, cm, co
-           FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[],
-                       $9::boolean[], $10::int[], $11::jsonb[], $12::boolean[])
-             AS u(s, k, p, mo, st, tx, c, bm, bp, cm, co)`,
-        [
-          scanId,
-          rows.map((a) => a.seq),
-          rows.map((a) => a.promptId),
-          rows.map((a) => a.platform),
-          rows.map((a) => a.model),
-          rows.map((a) => a.status),
-          rows.map((a) => a.text),
-          rows.map((a) => JSON.stringify(a.citations)),
-          rows.map((a) => a.brandMentioned),
-          rows.map((a) => a.brandPosition),
-          rows.map((a) => JSON.stringify(a.competitorMentions)),
-          rows.map((a) => a.citesOwned),
-        ],
-      );
-    }
-    for (const rows of chunks(d.sources)) {
-      await m.query(
-        `INSERT INTO vis_sources (scan_id, domain, category, citations, answers, prompts, urls, platforms)
-         SELECT $1, d, c, ci, a, p, u, ARRAY(SELECT jsonb_array_elements_text(pl))
-           FROM unnest($2::text[], $3::text[], $4::int[], $5::int[], $6::int[], $7::int[], $8::jsonb[]) AS x(d, c, ci, a, p, u, pl)`,
-        [
-          scanId,
-          rows.map((r) => r.domain),
-          rows.map((r) => r.category),
-          rows.map((r) => r.citations),
-          rows.map((r) => r.answers),
-          rows.map((r) => r.prompts),
-          rows.map((r) => r.urls),
-          rows.map((r) => JSON.stringify(r.platforms)),
-        ],
-      );
-    }
-    for (const rows of chunks(d.urls)) {
-      await m.query(
-        `INSERT INTO vis_urls (scan_id, url, domain, category, citations, answers, prompts, platforms)
-         SELECT $1, u, d, c, ci, a, p, ARRAY(SELECT jsonb_array_elements_text(pl))
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[], $8::jsonb[]) AS x(u, d, c, ci, a, p, pl)`,
-        [
-          scanId,
-          rows.map((r) => r.url),
-          rows.map((r) => r.domain),
-          rows.map((r) => r.category),
-          rows.map((r) => r.citations),
-          rows.map((r) => r.answers),
-          rows.map((r) => r.prompts),
-          rows.map((r) => JSON.stringify(r.platforms)),
-        ],
-      );
-    }
-    for (const rows of chunks(d.gaps)) {
-      await m.query(
-        `INSERT INTO vis_gaps (scan_id, url, domain, category, answers, competitors, prompts, platforms)
-         SELECT $1, u, d, c, a, ARRAY(SELECT jsonb_array_elements_text(co)), ARRAY(SELECT jsonb_array_elements_text(pr)),
-                ARRAY(SELECT jsonb_array_elements_text(pl))
-           FROM unnest($2::text[], $3::text[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[], $8::jsonb[]) AS x(u, d, c, a, co, pr, pl)`,
-        [
-          scanId,
-          rows.map((r) => r.url),
-          rows.map((r) => r.domain),
-          rows.map((r) => r.category),
-          rows.map((r) => r.answers),
-          rows.map((r) => JSON.stringify(r.competitors)),
-          rows.map((r) => JSON.stringify(r.prompts)),
-          rows.map((r) => JSON.stringify(r.platforms)),
-        ],
-      );
-    }
+    await bulkInsert(m, 'vis_answers', scanId, d.answers, {
+      seq: ['int', (a) => a.seq],
+      prompt_key: ['text', (a) => a.promptId],
+      platform: ['text', (a) => a.platform],
+      model: ['text', (a) => a.model],
+      status: ['text', (a) => a.status],
+      text: ['text', (a) => a.text],
+      citations: ['text[]', (a) => a.citations],
+      brand_mentioned: ['boolean', (a) => a.brandMentioned],
+      brand_position: ['int', (a) => a.brandPosition],
+      competitor_mentions: ['jsonb', (a) => a.competitorMentions],
+      cites_owned: ['boolean', (a) => a.citesOwned],
+    });
+    await bulkInsert(m, 'vis_sources', scanId, d.sources, {
+      domain: ['text', (r) => r.domain],
+      category: ['text', (r) => r.category],
+      citations: ['int', (r) => r.citations],
+      answers: ['int', (r) => r.answers],
+      prompts: ['int', (r) => r.prompts],
+      urls: ['int', (r) => r.urls],
+      platforms: ['text[]', (r) => r.platforms],
+    });
+    await bulkInsert(m, 'vis_urls', scanId, d.urls, {
+      url: ['text', (r) => r.url],
+      domain: ['text', (r) => r.domain],
+      category: ['text', (r) => r.category],
+      citations: ['int', (r) => r.citations],
+      answers: ['int', (r) => r.answers],
+      prompts: ['int', (r) => r.prompts],
+      platforms: ['text[]', (r) => r.platforms],
+    });
+    await bulkInsert(m, 'vis_gaps', scanId, d.gaps, {
+      url: ['text', (r) => r.url],
+      domain: ['text', (r) => r.domain],
+      category: ['text', (r) => r.category],
+      answers: ['int', (r) => r.answers],
+      competitors: ['text[]', (r) => r.competitors],
+      prompts: ['text[]', (r) => r.prompts],
+      platforms: ['text[]', (r) => r.platforms],
+    });
   }
 
   /** What change detection needs of each given scan. */
