@@ -16,6 +16,9 @@ const ID_SHAPE = /^[A-Za-z0-9_-]{32}$/;
 export const cacheKeyOf = (normalizedUrl: string, crawl: boolean): string =>
   createHash('sha256').update(`${crawl ? 'crawl' : 'page'} ${normalizedUrl}`).digest('hex');
 
+/** Recent reports kept in memory per instance (immutable, so never stale; only TTLs matter). */
+export const MEMORY_CACHE_SIZE = 200;
+
 /** How often expired reports are deleted. */
 export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -28,6 +31,8 @@ export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 export class ReportsService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('A11yReports');
   private timer: NodeJS.Timeout | undefined;
+  /** cache key -> newest report of this instance (insertion order = age, for eviction). */
+  private readonly recent = new Map<string, Report>();
 
   constructor(
     @InjectRepository(A11yReport) private readonly repo: Repository<A11yReport>,
@@ -61,6 +66,7 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
       createdAt: now,
       expiresAt: expires,
     });
+    this.remember(cacheKey, report);
     return report;
   }
 
@@ -77,16 +83,26 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
   async findFresh(cacheKey: string): Promise<Report | undefined> {
     if (this.config.SCAN_CACHE_TTL_S === 0) return undefined;
     const since = new Date(this.clock.now().getTime() - this.config.SCAN_CACHE_TTL_S * 1000);
+    const mine = this.recent.get(cacheKey);
+    if (mine && Date.parse(mine.scannedAt) > since.getTime() && Date.parse(mine.expiresAt) > this.clock.now().getTime()) return mine;
     const row = await this.repo.findOne({
       where: { cacheKey, createdAt: MoreThan(since), expiresAt: MoreThan(this.clock.now()) },
       order: { createdAt: 'DESC' },
       select: { id: true, report: true },
     });
+    if (row) this.remember(cacheKey, row.report);
     return row?.report;
+  }
+
+  private remember(cacheKey: string, report: Report): void {
+    this.recent.delete(cacheKey);
+    this.recent.set(cacheKey, report);
+    if (this.recent.size > MEMORY_CACHE_SIZE) this.recent.delete(this.recent.keys().next().value!);
   }
 
   /** Deletes reports past their retention; returns how many. */
   async purgeExpired(now: Date = this.clock.now()): Promise<number> {
+    for (const [key, r] of this.recent) if (Date.parse(r.expiresAt) <= now.getTime()) this.recent.delete(key);
     const res = await this.repo.delete({ expiresAt: LessThanOrEqual(now) });
     return res.affected ?? 0;
   }

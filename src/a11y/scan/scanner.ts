@@ -10,7 +10,7 @@ import type { ReportPage } from '../report/report.types';
 import { decideRequest } from '../security/request-filter';
 import type { TargetGuard } from '../security/target-guard';
 import { detectBlock } from './block-detection';
-import { crawlCandidates, MAX_CRAWL_PAGES } from './crawl';
+import { crawlCandidates } from './crawl';
 
 /** WCAG 2.0, 2.1 and 2.2 levels A and AA. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -22,7 +22,10 @@ export const AXE_OPTIONS: RunOptions = {
 export const VIEWPORT = { width: 1280, height: 800 };
 /** Longest wait for the network to go quiet after the load event. */
 export const SETTLE_MAX_MS = 5000;
-export const NETWORK_IDLE_MS = 500;
+/** Linked pages of a crawl scanned at once (tabs of the scan's context). */
+export const CRAWL_PARALLEL = 2;
+/** The network counts as quiet after this long without a request in flight. */
+export const NETWORK_IDLE_MS = 200;
 
 export const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -62,14 +65,25 @@ export class Scanner {
     const pages = [first.page];
     const skipped: SiteScan['skipped'] = [];
     if (crawl) {
-      for (const next of crawlCandidates(first.page.finalUrl, [start.href, first.page.finalUrl], first.links)) {
-        if (pages.length >= MAX_CRAWL_PAGES) break;
-        try {
-          pages.push((await this.scanPage(context, next, guard, false)).page);
-        } catch (e) {
-          if (e instanceof DomainError && e.code === ErrorCode.ScanFailed) throw e;
-          skipped.push({ url: next, error: e instanceof DomainError ? `${e.code}: ${e.message}` : 'failed' });
+      const next = crawlCandidates(first.page.finalUrl, [start.href, first.page.finalUrl], first.links);
+      const results: (ReportPage | { url: string; error: string })[] = new Array(next.length);
+      let cursor = 0;
+      // Linked pages load in parallel tabs of the scan's context, CRAWL_PARALLEL at a time.
+      const worker = async (): Promise<void> => {
+        while (cursor < next.length) {
+          const i = cursor++;
+          try {
+            results[i] = (await this.scanPage(context, next[i], guard, false)).page;
+          } catch (e) {
+            if (e instanceof DomainError && e.code === ErrorCode.ScanFailed) throw e;
+            results[i] = { url: next[i], error: e instanceof DomainError ? `${e.code}: ${e.message}` : 'failed' };
+          }
         }
+      };
+      await Promise.all(Array.from({ length: CRAWL_PARALLEL }, worker));
+      for (const r of results) {
+        if ('error' in r) skipped.push(r);
+        else pages.push(r);
       }
     }
     return { pages, skipped, axeVersion: first.axeVersion, userAgent: first.userAgent };
@@ -171,9 +185,21 @@ export class Scanner {
     };
   }
 
-  /** axe in every frame (cross-origin too), merged by finishRun in a blank page of the same context. */
+  /**
+   * axe in every frame (cross-origin too). A page without frames runs `axe.run` (the same result
+   * as runPartial + finishRun, one round trip less); a page with frames runs `axe.runPartial` in
+   * each frame and merges them with `axe.finishRun`, as @axe-core/puppeteer does.
+   */
   async runAxe(page: Page): Promise<AxeResults> {
-    const partials = await this.partials(page.mainFrame(), { exclude: [] }, true);
+    const top = page.mainFrame();
+    await this.inject(top);
+    const context = { exclude: [] };
+    const frames = (await top.evaluate((c: unknown) => (globalThis as any).axe.utils.getFrameContexts(c).length, context as never)) as number;
+    if (frames === 0) {
+      return (await top.evaluate((c: unknown, o: unknown) => (globalThis as any).axe.run(c, o), context as never, AXE_OPTIONS as never)) as AxeResults;
+    }
+    const partials = await this.partials(top, context, true, true);
+    // finishRun in a blank page of the same context: the merge does not depend on the page's scripts.
     const blank = await page.browserContext().newPage();
     try {
       await blank.evaluate(AXE_SOURCE);
@@ -187,8 +213,8 @@ export class Scanner {
     }
   }
 
-  private async partials(frame: Frame, context: unknown, top: boolean): Promise<(PartialResult | null)[]> {
-    await this.inject(frame);
+  private async partials(frame: Frame, context: unknown, top: boolean, injected = false): Promise<(PartialResult | null)[]> {
+    if (!injected) await this.inject(frame);
     // getFrameContexts must run before runPartial.
     const frameContexts = (await frame.evaluate((c: unknown) => (globalThis as any).axe.utils.getFrameContexts(c), context as never)) as {
       frameSelector: unknown;

@@ -1,0 +1,204 @@
+/**
+ * Accessibility scan benchmark (npm run bench:a11y). Everything runs on this machine, against pages
+ * served here on 127.0.0.1:
+ *  - single-page scan latency: our service (warm pool, cache missed on purpose) vs plain axe-core +
+ *    puppeteer on an already-open browser vs a fresh browser per scan (as command-line tools do);
+ *  - a 5-page crawl: ours vs plain axe-core with a fresh browser;
+ *  - throughput of the pool with 8 concurrent clients;
+ *  - cached scans (p50/p99);
+ *  - RSS (Node + Chromium) over 200 scans.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'puppeteer-core';
+import { BrowserPool, launchChromium } from '../../src/a11y/browser/browser-pool';
+import { AXE_OPTIONS, AXE_SOURCE, VIEWPORT } from '../../src/a11y/scan/scanner';
+import { createTestApp } from '../../test/utils/test-app';
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- page.evaluate callbacks reach the DOM through globalThis */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function page(title: string, links = ''): string {
+  const rows = Array.from({ length: 60 }, (_, i) => `<tr><td>Item ${i}</td><td><a href="#i${i}">Details ${i}</a></td><td>${i * 7}</td></tr>`).join('');
+  const paras = Array.from({ length: 30 }, (_, i) => `<p>Paragraph ${i} with <a href="#p${i}">a link</a> and <strong>some emphasis</strong>.</p>`).join('');
+  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
+<header><nav><ul>${links}</ul></nav></header><main><h1>${title}</h1>${paras}
+<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><button></button><label>Q</label><input type="text">
+<table><caption>Items</caption><thead><tr><th>Name</th><th>Link</th><th>Value</th></tr></thead><tbody>${rows}</tbody></table></main></body></html>`;
+}
+
+const ms = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e6;
+const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+};
+const median = (xs: number[]): number => pct(xs, 50);
+const fmt = (x: number): string => x.toFixed(x < 10 ? 2 : 0);
+
+/** RSS in MiB of a process and its descendants (Linux /proc). */
+function treeRssMiB(rootPid: number): number {
+  const kids = new Map<number, number[]>();
+  const rss = new Map<number, number>();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ppid = Number(fields[1]);
+      rss.set(Number(d), Number(fields[21]) * 4096);
+      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
+    } catch {
+      /* gone */
+    }
+  }
+  let total = 0;
+  const stack = [rootPid];
+  while (stack.length) {
+    const p = stack.pop()!;
+    total += rss.get(p) ?? 0;
+    stack.push(...(kids.get(p) ?? []));
+  }
+  return total / 2 ** 20;
+}
+
+async function plainAxe(browser: Browser, url: string): Promise<number> {
+  const ctx = await browser.createBrowserContext();
+  const p = await ctx.newPage();
+  await p.setViewport(VIEWPORT);
+  await p.goto(url, { waitUntil: 'load' });
+  await p.evaluate(AXE_SOURCE);
+  const r = await p.evaluate((o) => (globalThis as any).axe.run((globalThis as any).document, o), AXE_OPTIONS as never);
+  await ctx.close();
+  return (r as { violations: unknown[] }).violations.length;
+}
+
+async function main(): Promise<void> {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const links = [1, 2, 3, 4].map((i) => `<li><a href="/site/p${i}">Page ${i}</a></li>`).join('');
+    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+    res.end(path.startsWith('/site/') ? page(`Site ${path}`, links) : page('Benchmark page'));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const t = await createTestApp({
+    env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '1000000', LOG_LEVEL: 'silent' },
+  });
+  const base = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`;
+  let n = 0;
+  const scan = async (url: string, crawl = false): Promise<{ ms: number; body: any }> => {
+    const t0 = process.hrtime.bigint();
+    const res = await fetch(`${base}/api/scan`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, crawl }) });
+    const body = await res.json();
+    if (res.status !== 200) throw new Error(`scan ${url}: ${res.status} ${JSON.stringify(body)}`);
+    return { ms: ms(t0), body };
+  };
+  const out: string[] = [];
+  const log = (s: string): void => {
+    out.push(s);
+    console.log(s);
+  };
+  log(`a11y benchmark ${new Date().toISOString()}, ${t.config.SCAN_CONCURRENCY} scan slots`);
+
+  // Warm-up: launches the pool's Chromium.
+  await scan(`${origin}/warm?${n++}`);
+  const N = 20;
+  const ours: number[] = [];
+  for (let i = 0; i < N; i++) ours.push((await scan(`${origin}/page?${n++}`)).ms);
+
+  const open = await launchChromium(CHROMIUM);
+  await plainAxe(open.browser, `${origin}/page?warm`);
+  const plainOpen: number[] = [];
+  for (let i = 0; i < N; i++) {
+    const t0 = process.hrtime.bigint();
+    await plainAxe(open.browser, `${origin}/page?plain${i}`);
+    plainOpen.push(ms(t0));
+  }
+  await open.browser.close();
+  await open.cleanup();
+
+  const fresh: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = process.hrtime.bigint();
+    const b = await launchChromium(CHROMIUM);
+    await plainAxe(b.browser, `${origin}/page?fresh${i}`);
+    await b.browser.close();
+    await b.cleanup();
+    fresh.push(ms(t0));
+  }
+  log(`single page, median ms: ours (warm pool) ${fmt(median(ours))}, plain axe on open browser ${fmt(median(plainOpen))}, plain axe fresh browser ${fmt(median(fresh))}`);
+  log(`  ratio ours/plain-open ${(median(ours) / median(plainOpen)).toFixed(2)} (target <= 1.2); fresh/ours ${(median(fresh) / median(ours)).toFixed(2)} (target >= 3)`);
+
+  // 5-page crawl
+  const crawlOurs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const r = await scan(`${origin}/site/?c${n++}`, true);
+    if (r.body.pages.length !== 5) throw new Error('crawl did not scan 5 pages');
+    crawlOurs.push(r.ms);
+  }
+  const crawlFresh: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = process.hrtime.bigint();
+    const b = await launchChromium(CHROMIUM);
+    for (const p of ['', 'p1', 'p2', 'p3', 'p4']) await plainAxe(b.browser, `${origin}/site/${p}?f${i}`);
+    await b.browser.close();
+    await b.cleanup();
+    crawlFresh.push(ms(t0));
+  }
+  log(`5-page crawl, median ms: ours ${fmt(median(crawlOurs))}, plain axe fresh browser ${fmt(median(crawlFresh))}`);
+
+  // Throughput: 8 concurrent clients, 40 scans.
+  const t0 = process.hrtime.bigint();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < 40) {
+        next++;
+        await scan(`${origin}/page?tp${n++}`);
+      }
+    }),
+  );
+  const secs = ms(t0) / 1000;
+  log(`throughput: 40 scans, 8 clients: ${(40 / secs).toFixed(2)} scans/s (${fmt(secs)} s)`);
+
+  // Cached scans
+  const cachedUrl = `${origin}/page?cached`;
+  await scan(cachedUrl);
+  const cached: number[] = [];
+  for (let i = 0; i < 500; i++) {
+    const r = await scan(cachedUrl);
+    if (!r.body.cached) throw new Error('expected a cache hit');
+    cached.push(r.ms);
+  }
+  log(`cached scan over HTTP: p50 ${fmt(median(cached))} ms, p99 ${fmt(pct(cached, 99))} ms (target p99 < 10 ms)`);
+
+  // Memory over 200 scans
+  const pool = t.app.get(BrowserPool);
+  const rss = async (): Promise<number> => {
+    const b = await pool.current();
+    return process.memoryUsage().rss / 2 ** 20 + (b?.process()?.pid ? treeRssMiB(b.process()!.pid!) : 0);
+  };
+  const marks: string[] = [];
+  let after20 = 0;
+  for (let i = 1; i <= 200; i++) {
+    await scan(`${origin}/page?m${n++}`);
+    if (i === 20) after20 = await rss();
+    if (i % 50 === 0) marks.push(`${i}: ${fmt(await rss())} MiB`);
+  }
+  const after200 = await rss();
+  log(`RSS (Node + Chromium) after 20 scans ${fmt(after20)} MiB, after 200 ${fmt(after200)} MiB, growth ${(((after200 - after20) / after20) * 100).toFixed(1)}% (target <= 20%); ${marks.join(', ')}`);
+
+  await t.close();
+  server.close();
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
