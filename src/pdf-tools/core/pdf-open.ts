@@ -39,7 +39,8 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
   }
   let doc: PDFDocument;
   try {
-    doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+    // parseSpeed Infinity: no yielding to an event loop every 100 objects (we are in a worker).
+    doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false, parseSpeed: Infinity });
   } catch (e) {
     throw new ToolFailure('corrupt_pdf', `${label} is damaged and cannot be read (${shortMessage(e)}). Repair it (e.g. re-save it) and try again.`, {
       input: label,
@@ -71,7 +72,7 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
 
 /** Saves a document the way every tool does (object streams on, form appearances left alone). */
 export async function savePdf(doc: PDFDocument): Promise<Uint8Array> {
-  return doc.save({ useObjectStreams: true, updateFieldAppearances: false });
+  return doc.save({ useObjectStreams: true, updateFieldAppearances: false, objectsPerTick: Infinity });
 }
 
 export function sha256(bytes: Uint8Array): string {

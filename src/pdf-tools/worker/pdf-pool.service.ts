@@ -34,6 +34,9 @@ export class PdfPoolService implements OnApplicationShutdown {
       idleTimeout: 60_000,
       maxQueue: config.PDF_WORKERS * 32,
       resourceLimits: { maxOldGenerationSizeMb: config.PDF_WORKER_HEAP_MB },
+      // Lower the workers' scheduling priority (Linux, via @napi-rs/nice): when every core is busy
+      // with PDFs, the event loop serving the other APIs still gets the CPU first.
+      niceIncrement: 10,
     });
   }
 

@@ -1,0 +1,197 @@
+/**
+ * PDF tools benchmark (npm run bench:pdf). In one run, on this machine:
+ *  1. every tool's run() (the code the workers execute) on generated text-only and image-heavy PDFs
+ *     of 10, 100 and 200 pages, and on real-world PDFs found on the machine (Debian docs, pdfTeX);
+ *  2. the same merge / split / rotate / lossless compression with `qpdf` (Debian), median of 3 runs
+ *     each; our time / qpdf time is the ratio (target <= 3x for merge, split, rotate);
+ *  3. sizes: lossy "recommended" compression on image-heavy PDFs (target >= 50 % smaller) and never
+ *     larger on any input;
+ *  4. 20 concurrent MCP calls (official SDK client, compress "recommended") while autocannon measures
+ *     GET /healthz and GET /api/public-stats; target: their p99 stays under 50 ms.
+ * Database: DATABASE_URL (a fresh database of its own) or the embedded PGlite in memory.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import autocannon from 'autocannon';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import sharp from 'sharp';
+import type { InputFile } from '../../src/pdf-tools/core/pdf-open';
+import { PDF_TOOLS_BY_NAME } from '../../src/pdf-tools/tools';
+import { createTestApp } from '../../test/utils/test-app';
+
+const out = (s: string) => process.stdout.write(`${s}\n`);
+const LIMITS = { maxBytes: 64 * 1024 * 1024, maxPages: 10_000 };
+const REAL_WORLD = ['/usr/share/doc/libtasn1-doc/libtasn1.pdf', '/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf'];
+
+async function textPdf(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let i = 1; i <= pages; i++) {
+    const page = doc.addPage([595, 842]);
+    for (let line = 0; line < 45; line++) {
+      page.drawText(`Page ${i}, line ${line + 1}: the quick brown fox jumps over the lazy dog ${i * line}.`, { x: 50, y: 800 - line * 17, size: 10, font });
+    }
+  }
+  return doc.save();
+}
+
+async function imagePdf(pages: number, size: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) {
+    const raw = Buffer.alloc(size * size * 3);
+    for (let p = 0; p < raw.length; p += 3) {
+      const x = (p / 3) % size;
+      const y = Math.floor(p / 3 / size);
+      raw[p] = (x * 255) / size;
+      raw[p + 1] = (y * 255) / size;
+      raw[p + 2] = ((x ^ y) + i * 37) & 255;
+    }
+    const jpg = await sharp(raw, { raw: { width: size, height: size, channels: 3 } }).blur(1.2).jpeg({ quality: 92 }).toBuffer();
+    const img = await doc.embedJpg(jpg);
+    const page = doc.addPage([595, 842]);
+    page.drawImage(img, { x: 36, y: 150, width: 523, height: 523 });
+  }
+  return doc.save();
+}
+
+async function timeIt(fn: () => Promise<unknown>, runs = 3): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
+}
+
+async function runTool(name: string, args: Record<string, unknown>, files: Uint8Array[]) {
+  const tool = PDF_TOOLS_BY_NAME.get(name)!;
+  const parsed = tool.input.parse(args);
+  const inputs: InputFile[] = files.map((bytes, i) => ({ label: `files[${i}]`, name: 'doc.pdf', bytes }));
+  return tool.run(parsed as never, inputs, { limits: LIMITS });
+}
+
+const F = { base64: 'x' };
+const kb = (n: number) => `${Math.round(n / 1024)} KB`;
+const ms = (n: number) => `${n < 10 ? n.toFixed(1) : Math.round(n)} ms`;
+
+async function toolsVsQpdf(dir: string): Promise<void> {
+  const corpus: { name: string; bytes: Uint8Array; images: boolean }[] = [];
+  for (const n of [10, 100, 200]) corpus.push({ name: `text ${n} p`, bytes: await textPdf(n), images: false });
+  for (const n of [10, 100, 200]) corpus.push({ name: `images ${n} p`, bytes: await imagePdf(n, n === 10 ? 1200 : 420), images: true });
+  for (const path of REAL_WORLD) {
+    if (existsSync(path)) corpus.push({ name: `real: ${path.split('/').pop()}`, bytes: new Uint8Array(readFileSync(path)), images: false });
+  }
+
+  out('\n### Merge, split, rotate, lossless compression: ours vs qpdf (median of 3, ms)\n');
+  out('| input | size | merge (x2) ours / qpdf | split every 10 p | rotate +90 | lossless compress | lossless size ours / qpdf |');
+  out('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const doc of corpus) {
+    const inPath = join(dir, 'in.pdf');
+    writeFileSync(inPath, doc.bytes);
+    const qpdf = (...args: string[]) => timeIt(async () => execFileSync('qpdf', args, { stdio: 'ignore' }));
+    const merge = [await timeIt(() => runTool('merge_pdfs', { files: [F, F] }, [doc.bytes, doc.bytes])), await qpdf('--empty', '--pages', inPath, inPath, '--', join(dir, 'm.pdf'))];
+    const split = [await timeIt(() => runTool('split_pdf', { file: F, mode: 'every', every: 10 }, [doc.bytes])), await qpdf(inPath, '--split-pages=10', join(dir, 's-%d.pdf'))];
+    const rotate = [await timeIt(() => runTool('rotate_pages', { file: F, angle: 90 }, [doc.bytes])), await qpdf(inPath, join(dir, 'r.pdf'), '--rotate=+90')];
+    let oursSize = 0;
+    const lossless = [
+      await timeIt(async () => {
+        const r = await runTool('compress_pdf', { file: F, level: 'lossless' }, [doc.bytes]);
+        oursSize = r.files[0].bytes.length;
+      }),
+      await qpdf(inPath, join(dir, 'c.pdf'), '--object-streams=generate', '--compress-streams=y', '--recompress-flate', '--compression-level=9'),
+    ];
+    const qSize = readFileSync(join(dir, 'c.pdf')).length;
+    const cell = ([a, b]: number[]) => `${ms(a)} / ${ms(b)} (**${(a / b).toFixed(1)}x**)`;
+    out(`| ${doc.name} | ${kb(doc.bytes.length)} | ${cell(merge)} | ${cell(split)} | ${cell(rotate)} | ${cell(lossless)} | ${kb(oursSize)} / ${kb(qSize)} |`);
+  }
+
+  out('\n### Every tool (median of 3, ms) and output size\n');
+  out('| input | remove odd | watermark | tiled watermark | page numbers | metadata read | metadata set | flatten | recommended | extreme |');
+  out('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const doc of corpus) {
+    const row: string[] = [];
+    for (const [name, args] of [
+      ['remove_pages', { file: F, pages: 'odd' }],
+      ['add_watermark', { file: F, text: 'CONFIDENTIAL' }],
+      ['add_watermark', { file: F, text: 'DRAFT', tiled: true, font_size: 24 }],
+      ['add_page_numbers', { file: F, format: 'Page {n} of {total}' }],
+      ['pdf_metadata', { file: F }],
+      ['pdf_metadata', { file: F, set: { title: 'Benchmark', author: 'Beacon' } }],
+      ['flatten_form', { file: F }],
+    ] as const) {
+      row.push(ms(await timeIt(() => runTool(name, args, [doc.bytes]))));
+    }
+    for (const level of ['recommended', 'extreme']) {
+      let size = 0;
+      const time = await timeIt(async () => {
+        size = (await runTool('compress_pdf', { file: F, level }, [doc.bytes])).files[0].bytes.length;
+      }, 1);
+      if (size > doc.bytes.length) throw new Error(`${level} grew ${doc.name}`);
+      row.push(`${ms(time)}, ${kb(doc.bytes.length)} -> ${kb(size)} (**-${Math.round((1 - size / doc.bytes.length) * 100)} %**)`);
+    }
+    out(`| ${doc.name} | ${row.join(' | ')} |`);
+  }
+}
+
+async function concurrency(): Promise<void> {
+  const t = await createTestApp({ env: { MCP_RATE_LIMIT: '1000000', PDF_DAILY_LIMIT: '100000', PDF_MCP_DAILY_CAP: '100000', LOG_LEVEL: 'silent' } });
+  try {
+    const base = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`;
+    const pdf = Buffer.from(await imagePdf(10, 800)).toString('base64');
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+    // warm the workers (first task loads the tool code)
+    await Promise.all([0, 1].map(() => client.callTool({ name: 'compress_pdf', arguments: { file: { base64: pdf }, level: 'recommended' } })));
+    const probe = async (path: string, seconds: number) => {
+      const r = await autocannon({ url: `${base}${path}`, connections: 10, duration: seconds });
+      return { p50: r.latency.p50, p99: r.latency.p99, rps: Math.round(r.requests.average), errors: r.non2xx + r.errors + r.timeouts };
+    };
+    out('\n### 20 concurrent MCP calls (compress "recommended", 10 image pages each) vs other endpoints\n');
+    out('| endpoint | idle p50 / p99 | under MCP load p50 / p99 | requests/s idle / loaded |');
+    out('| --- | --- | --- | --- |');
+    for (const path of ['/healthz', '/api/public-stats']) {
+      const idle = await probe(path, 5);
+      let done = false;
+      let calls = 0;
+      let failures = 0;
+      const load = (async () => {
+        while (!done) {
+          const batch = await Promise.all(
+            Array.from({ length: 20 }, () => client.callTool({ name: 'compress_pdf', arguments: { file: { base64: pdf }, level: 'recommended' } })),
+          );
+          calls += batch.length;
+          failures += batch.filter((r) => r.isError).length;
+        }
+      })();
+      const loaded = await probe(path, 10);
+      done = true;
+      await load;
+      out(`| GET ${path} | ${idle.p50} / ${idle.p99} ms | ${loaded.p50} / **${loaded.p99} ms** | ${idle.rps} / ${loaded.rps} (${loaded.errors} errors; ${calls} MCP calls, ${failures} failed) |`);
+    }
+    await client.close();
+  } finally {
+    await t.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-pdf-'));
+  try {
+    out(`qpdf: ${execFileSync('qpdf', ['--version']).toString().split('\n')[0]}`);
+    await toolsVsQpdf(dir);
+    await concurrency();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});
