@@ -8,8 +8,8 @@ export class Visibility1763769900000 implements MigrationInterface {
     await q.query(`CREATE TABLE "vis_projects" (
       "workspace_id" uuid NOT NULL,
       "business" character varying(200) NOT NULL,
-      "brand" jsonb NOT NULL,
-      "competitors" jsonb NOT NULL,
+      "brand" json NOT NULL,
+      "competitors" json NOT NULL,
       "latest_scan_id" uuid,
       "scans_total" integer NOT NULL DEFAULT 0,
       "version" integer NOT NULL DEFAULT 0,
@@ -23,8 +23,8 @@ export class Visibility1763769900000 implements MigrationInterface {
       "date" date NOT NULL,
       "platforms" text array NOT NULL,
       "content_hash" character(64) NOT NULL,
-      "summary" jsonb NOT NULL,
-      "changes" jsonb,
+      "summary" json NOT NULL,
+      "changes" json,
       "imported_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
       CONSTRAINT "UQ_vis_scans_workspace_key" UNIQUE ("workspace_id", "scan_key"),
       CONSTRAINT "PK_vis_scans" PRIMARY KEY ("id"))`);

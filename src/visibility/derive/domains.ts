@@ -140,8 +140,3 @@ export function categoryOf(host: string, project: ProjectDomains): SourceCategor
   if (INSTITUTIONAL_SUFFIX.test(suffix)) return 'institutional';
   return 'other';
 }
-
-/** Name of the competitor owning a host, if any. */
-export function competitorOf(host: string, project: ProjectDomains): string | null {
-  return project.competitors.find((c) => c.domains.some((d) => hostMatches(host, d)))?.name ?? null;
-}

@@ -8,7 +8,6 @@ import {
   normaliseProjectDomain,
   normaliseUrl,
   ProjectDomains,
-  registrableDomain,
   SourceCategory,
 } from './domains';
 import { firstMention, mentionMatcher } from './mentions';
@@ -387,6 +386,3 @@ export function deriveScan(file: ImportFile): DerivedScan {
     prompts: [...perPrompt.values()],
   };
 }
-
-/** Registrable domain of a normalised URL (for callers holding only the URL). */
-export const domainOfUrl = (url: string): string => registrableDomain(new URL(url).hostname);

@@ -20,10 +20,11 @@ export class VisProject {
   @Column({ type: 'varchar', length: 200 })
   business!: string;
 
-  @Column({ type: 'jsonb' })
+  /** json, not jsonb: keeps the key order of the API. */
+  @Column({ type: 'json' })
   brand!: StoredBrand;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'json' })
   competitors!: StoredBrand[];
 
   /** The scan with the latest date (ties: the greater scan id). */

@@ -32,11 +32,12 @@ export class VisScan {
   @Column({ name: 'content_hash', type: 'char', length: 64 })
   contentHash!: string;
 
-  @Column({ type: 'jsonb' })
+  /** json, not jsonb: keeps the key order of the API. */
+  @Column({ type: 'json' })
   summary!: ScanSummary;
 
   /** Against the scan before it by date; null for the first scan. */
-  @Column({ type: 'jsonb', nullable: true })
+  @Column({ type: 'json', nullable: true })
   changes!: ScanChanges | null;
 
   @CreateDateColumn({ name: 'imported_at', type: 'timestamptz' })
