@@ -73,7 +73,7 @@ async function runTool(name: string, args: Record<string, unknown>, files: Uint8
   const tool = PDF_TOOLS_BY_NAME.get(name)!;
   const parsed = tool.input.parse(args);
   const inputs: InputFile[] = files.map((bytes, i) => ({ label: `files[${i}]`, name: 'doc.pdf', bytes }));
-  return tool.run(parsed as never, inputs, { limits: LIMITS });
+  return tool.run(parsed, inputs, { limits: LIMITS });
 }
 
 const F = { base64: 'x' };
