@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFObject, PDFRawStream, PDFRef, PDFStream } from 'pdf-lib';
 import sharp from 'sharp';
+import { imagePlacements, Placement } from './image-placement';
 
 export const COMPRESSION_LEVELS = ['lossless', 'recommended', 'extreme'] as const;
 export type CompressionLevel = (typeof COMPRESSION_LEVELS)[number];
@@ -210,9 +211,20 @@ export function undoPngPredictor(data: Uint8Array, width: number, channels: numb
   return out;
 }
 
+/**
+ * Pixel size for an image: its displayed size at `dpi` when known (keeping the aspect ratio and the
+ * larger of the two scale factors), else the largest page at `dpi` as an upper bound.
+ */
+export function targetSize(width: number, height: number, placed: Placement | undefined, dpi: number, pagePx: number): { width: number; height: number; fit: 'inside' | 'fill'; withoutEnlargement?: boolean } {
+  if (!placed || placed.width <= 0 || placed.height <= 0) return { width: pagePx, height: pagePx, fit: 'inside', withoutEnlargement: true };
+  const scale = Math.min(1, Math.max((placed.width / 72) * dpi / width, (placed.height / 72) * dpi / height));
+  return { width: Math.max(16, Math.round(width * scale)), height: Math.max(16, Math.round(height * scale)), fit: 'fill' };
+}
+
 async function recompressImages(doc: PDFDocument, opts: { quality: number; dpi: number }): Promise<number> {
   const maxSide = Math.max(...doc.getPages().map((p) => Math.max(p.getWidth(), p.getHeight())));
-  const maxPx = Math.max(16, Math.ceil((maxSide / 72) * opts.dpi));
+  const pagePx = Math.max(16, Math.ceil((maxSide / 72) * opts.dpi));
+  const placements = imagePlacements(doc);
   let changed = 0;
   for (const [ref, obj] of doc.context.enumerateIndirectObjects()) {
     if (!(obj instanceof PDFRawStream) || obj.contents.length < MIN_IMAGE_BYTES) continue;
@@ -238,7 +250,7 @@ async function recompressImages(doc: PDFDocument, opts: { quality: number; dpi: 
         if (!raw || raw.length < width * height * channels) continue;
         image = sharp(raw.subarray(0, width * height * channels), { raw: { width, height, channels: channels as 1 | 3 } });
       } else continue;
-      image = image.resize({ width: maxPx, height: maxPx, fit: 'inside', withoutEnlargement: true });
+      image = image.resize(targetSize(width, height, placements.get(ref.toString()), opts.dpi, pagePx));
       if (channels === 1) image = image.toColourspace('b-w');
       const { data, info } = await image.jpeg({ quality: opts.quality, mozjpeg: true }).toBuffer({ resolveWithObject: true });
       if (data.length >= obj.contents.length * 0.95 || info.channels !== channels) continue;
