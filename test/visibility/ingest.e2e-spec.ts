@@ -83,6 +83,23 @@ describe('Visibility ingest (e2e)', () => {
     expect(await counts()).toEqual(before);
   });
 
+  it('concurrent imports into one workspace are serialised: both land, history is consistent', async () => {
+    await t.createKey('race');
+    const results = await Promise.all([ingest.importScan('race', scan1), ingest.importScan('race', scan2)]);
+    expect(results.map((r) => r.imported)).toEqual([true, true]);
+    const rows = await t.dataSource.query(
+      `SELECT s.scan_key, s.changes, p.scans_total, p.latest_scan_id = s.id AS latest
+         FROM vis_scans s JOIN vis_projects p ON p.workspace_id = s.workspace_id JOIN workspaces w ON w.id = s.workspace_id
+        WHERE w.slug = 'race' ORDER BY s.date`,
+    );
+    expect(rows.map((r: { scan_key: string; latest: boolean; scans_total: number }) => [r.scan_key, r.latest, r.scans_total])).toEqual([
+      ['s1', false, 2],
+      ['s2', true, 2],
+    ]);
+    expect(rows[0].changes).toBeNull();
+    expect(rows[1].changes.previous_scan_id).toBe('s1');
+  });
+
   it('refuses an unknown workspace', async () => {
     expect((await failure(ingest.importScan('nobody', scan1))).code).toBe('not_found');
   });
