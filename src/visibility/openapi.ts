@@ -127,7 +127,7 @@ const counts = { citations: int, answers: int, prompts: int };
 
 const SCHEMAS: Record<string, Schema> = {
   Error: obj({ ok: { const: false }, error: str, message: str }, 'Errors may add fields: field (bad_request), retry_after (rate_limited), problems.'),
-  Index: obj({ ok: { const: true }, name: str, version: str, openapi: str, authentication: str, rate_limit: obj({ requests: int, window_seconds: int }), endpoints: arr(obj({ method: str, path: str, url: str, auth: bool, description: str, parameters: arr(str) })) }),
+  Index: obj({ ok: { const: true }, name: str, version: str, openapi: str, authentication: str, rate_limit: obj({ requests: int, window_seconds: int }), conventions: { type: 'object' }, endpoints: arr(obj({ method: str, path: str, url: str, auth: bool, description: str, parameters: arr(str) })) }),
   OpenApi: { type: 'object', description: 'This document.' },
   Visibility: obj({
     ok: { const: true },
@@ -260,6 +260,14 @@ export function apiIndex(baseUrl: string, limit: { requests: number; window_seco
     openapi: `${baseUrl}/api/v1/openapi.json`,
     authentication: 'Authorization: Bearer <API_KEY> on every endpoint except /api/v1 and /api/v1/openapi.json',
     rate_limit: limit,
+    conventions: {
+      envelope: 'Successful bodies carry ok: true; errors are { ok: false, error, message } with an HTTP status.',
+      pagination: `Lists take limit (1..${MAX_LIMIT}, default ${DEFAULT_LIMIT}) and cursor; pass next_cursor back unchanged, null on the last page. Stable sort.`,
+      conditional_requests: 'Data responses carry an ETag; send it in If-None-Match to get 304 Not Modified until new data is imported.',
+      rate_limit_headers: 'Authenticated responses carry RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset; above the limit 429 rate_limited with Retry-After: 60.',
+      errors: ['400 bad_request (field names the parameter)', '401 unauthorized', '404 not_found', '404 project_not_found', '405 method_not_allowed', '429 rate_limited'],
+      scope: 'answers, sources, urls and gaps use the latest scan only.',
+    },
     endpoints: ENDPOINTS.map((e) => ({
       method: 'GET',
       path: e.path,

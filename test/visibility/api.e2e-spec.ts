@@ -42,6 +42,7 @@ describe('Visibility API (e2e)', () => {
       expect(answers.parameters).toEqual(expect.arrayContaining(['limit', 'cursor', 'platform', 'tag', 'mentioned', 'competitor']));
       expect(res.body.rate_limit).toEqual({ requests: 100000, window_seconds: 60 });
       expect(res.headers['ratelimit-limit']).toBeUndefined();
+      expect(Object.keys(res.body.conventions)).toEqual(expect.arrayContaining(['pagination', 'conditional_requests', 'rate_limit_headers', 'errors']));
     });
 
     it('GET /api/v1/openapi.json is OpenAPI 3.1 with every endpoint, parameter and response', async () => {
