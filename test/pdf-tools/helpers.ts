@@ -4,10 +4,22 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AddressInfo } from 'node:net';
 import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
 import sharp from 'sharp';
-import type { TestApp } from '../utils/test-app';
+import { createTestApp, TestApp, TestAppOptions } from '../utils/test-app';
 
 /** Settings for PDF e2e apps: trust loopback proxies so each test can be its own client IP. */
 export const PDF_TEST_ENV = { TRUST_PROXY: 'loopback', MCP_RATE_LIMIT: '100000', PDF_WORKERS: '2' };
+
+/**
+ * createTestApp with the server's keep-alive above the client's (undici closes idle sockets after
+ * 4 s): with Node's default 5 s, a loaded machine lets the server close a socket the client is about
+ * to reuse, and that POST fails with ECONNRESET. Production servers behind a proxy want the same.
+ */
+export async function createPdfTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const t = await createTestApp({ ...options, env: { ...PDF_TEST_ENV, ...options.env } });
+  t.server.keepAliveTimeout = 65_000;
+  t.server.headersTimeout = 66_000;
+  return t;
+}
 
 let ipCounter = 0;
 /** A fresh client IP (documentation range 198.51.100.0/24 and beyond), so quotas don't leak between tests. */

@@ -8,7 +8,7 @@ import { PDFDocument, PDFName } from 'pdf-lib';
 import sharp from 'sharp';
 import request from 'supertest';
 import { QuotaService } from '../../src/pdf-tools/quota/quota.service';
-import { createTestApp, TestApp } from '../utils/test-app';
+import type { TestApp } from '../utils/test-app';
 import {
   allStreams,
   b64,
@@ -21,7 +21,7 @@ import {
   imagePdf,
   mcpUrl,
   nextIp,
-  PDF_TEST_ENV,
+  createPdfTestApp,
   pageTexts,
   sc,
   textPdf,
@@ -34,13 +34,19 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
   let t: TestApp;
   let client: Client;
   let three: Uint8Array;
+  let nearlyTenMb: Uint8Array;
   const ip = nextIp();
 
   beforeAll(async () => {
     // A refund allowance that the error tests below cannot exhaust (quota.e2e-spec tests the allowance).
-    t = await createTestApp({ env: { ...PDF_TEST_ENV, PDF_DAILY_REFUNDS: '1000' } });
+    t = await createPdfTestApp({ env: { PDF_DAILY_REFUNDS: '1000' } });
     client = await connect(t, ip);
     three = await textPdf(3, { name: 'three' });
+    // Made up front: generating it takes seconds, and a keep-alive connection idle for longer than
+    // the server's keep-alive timeout would be reset under the client's next POST.
+    const doc = await PDFDocument.load(three);
+    await doc.attach(randomBytes(10 * 1024 * 1024 - 20_000), 'data.bin', { mimeType: 'application/octet-stream' });
+    nearlyTenMb = await doc.save();
   });
   afterAll(async () => {
     await client.close();
@@ -84,9 +90,7 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
     });
 
     it('a 10 MB PDF in base64 fits the body limit (reaches the tool)', async () => {
-      const doc = await PDFDocument.load(three);
-      await doc.attach(randomBytes(10 * 1024 * 1024 - 20_000), 'data.bin', { mimeType: 'application/octet-stream' });
-      const bytes = await doc.save();
+      const bytes = nearlyTenMb;
       expect(bytes.length).toBeGreaterThan(10 * 1024 * 1024 - 20_000);
       expect(bytes.length).toBeLessThanOrEqual(10 * 1024 * 1024);
       const r = await call(client, 'pdf_metadata', { file: { base64: b64(bytes) } });

@@ -2,8 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { PdfToolsModule } from '../../src/pdf-tools/pdf-tools.module';
 import { QuotaClock } from '../../src/pdf-tools/quota/quota-clock';
 import { QuotaService } from '../../src/pdf-tools/quota/quota.service';
-import { coreWith, createTestApp, TestApp } from '../utils/test-app';
-import { b64, call, connect, nextIp, PDF_TEST_ENV, sc, textPdf } from './helpers';
+import { coreWith, TestApp } from '../utils/test-app';
+import { b64, call, connect, nextIp, createPdfTestApp, sc, textPdf } from './helpers';
 
 /**
  * Quotas (spec section 8) on the PDF module shipped alone (CoreModule + PdfToolsModule), through the
@@ -18,9 +18,9 @@ describe('PDF quotas (e2e)', () => {
   const clients: Client[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp({
+    t = await createPdfTestApp({
       module: coreWith(PdfToolsModule),
-      env: { ...PDF_TEST_ENV, PDF_MCP_DAILY_CAP: '3', PDF_DAILY_LIMIT: '5', PDF_DAILY_REFUNDS: '2', QUOTA_HASH_SECRET: 'test-secret' },
+      env: { PDF_MCP_DAILY_CAP: '3', PDF_DAILY_LIMIT: '5', PDF_DAILY_REFUNDS: '2', QUOTA_HASH_SECRET: 'test-secret' },
     });
     quota = t.app.get(QuotaService);
     clock = t.app.get(QuotaClock);

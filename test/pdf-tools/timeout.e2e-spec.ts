@@ -1,11 +1,11 @@
-import { createTestApp, TestApp } from '../utils/test-app';
-import { b64, call, connect, imagePdf, nextIp, PDF_TEST_ENV, sc } from './helpers';
+import type { TestApp } from '../utils/test-app';
+import { b64, call, connect, imagePdf, nextIp, createPdfTestApp, sc } from './helpers';
 
 /** A run over PDF_TOOL_TIMEOUT_MS (here its minimum, 1 s) ends with `timeout` and is refunded. */
 describe('PDF tool time limit (e2e)', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { ...PDF_TEST_ENV, PDF_TOOL_TIMEOUT_MS: '1000', PDF_WORKERS: '1' } });
+    t = await createPdfTestApp({ env: { PDF_TOOL_TIMEOUT_MS: '1000', PDF_WORKERS: '1' } });
   });
   afterAll(async () => t.close());
 
