@@ -24,6 +24,8 @@ export const VIEWPORT = { width: 1280, height: 800 };
 export const SETTLE_MAX_MS = 5000;
 /** Linked pages of a crawl scanned at once (tabs of the scan's context). */
 export const CRAWL_PARALLEL = 2;
+/** Wait after the load event before looking at the network. */
+export const LOAD_GRACE_MS = 50;
 /** The network counts as quiet after this long without a request in flight. */
 export const NETWORK_IDLE_MS = 200;
 
@@ -99,7 +101,13 @@ export class Scanner {
     const t0 = Date.now();
     const page = await this.newPage(context);
     const refusedNavigation: { reason?: string } = {};
-    page.on('request', (req: HTTPRequest) => void this.filter(page, req, guard, refusedNavigation));
+    const net = { inflight: 0 };
+    page.on('request', (req: HTTPRequest) => {
+      net.inflight++;
+      void this.filter(page, req, guard, refusedNavigation);
+    });
+    page.on('requestfinished', () => net.inflight--);
+    page.on('requestfailed', () => net.inflight--);
     page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -110,7 +118,7 @@ export class Scanner {
       timer.unref();
     });
     try {
-      return await Promise.race([this.grade(page, url, refusedNavigation, collectLinks, t0), deadline]);
+      return await Promise.race([this.grade(page, url, refusedNavigation, net, collectLinks, t0), deadline]);
     } catch (e) {
       throw this.classify(e, context, refusedNavigation);
     } finally {
@@ -151,6 +159,7 @@ export class Scanner {
     page: Page,
     url: string,
     refused: { reason?: string },
+    net: { inflight: number },
     collectLinks: boolean,
     t0: number,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
@@ -159,7 +168,12 @@ export class Scanner {
     if (!response) throw new DomainError(ErrorCode.TargetUnreachable, 'The target sent no document.', { reason: 'no response' });
     const t1 = Date.now();
     const remaining = this.config.SCAN_PAGE_TIMEOUT_MS - (t1 - t0);
-    await page.waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: Math.max(1, Math.min(SETTLE_MAX_MS, remaining)) }).catch(() => undefined);
+    // Settle: a short grace for scripts run at load; then, if requests are still in flight, wait for
+    // NETWORK_IDLE_MS of quiet (at most SETTLE_MAX_MS).
+    await new Promise((r) => setTimeout(r, LOAD_GRACE_MS));
+    if (net.inflight > 0) {
+      await page.waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: Math.max(1, Math.min(SETTLE_MAX_MS, remaining)) }).catch(() => undefined);
+    }
     if (refused.reason) throw this.refusedError(refused.reason); // a script navigated the page elsewhere
     const t2 = Date.now();
     const status = response.status();
