@@ -7,6 +7,7 @@ import { ErrorCode } from '../common/errors/error-code';
 import { detectChanges, ScanFacts } from './derive/changes';
 import { DerivedScan, deriveScan, Grade, projectDomains } from './derive/metrics';
 import { ImportFile, parseImportFile } from './import/import-schema';
+import { VisibilityQueryService } from './visibility-query.service';
 
 export interface ImportResult {
   workspace: string;
@@ -70,6 +71,7 @@ export class VisibilityIngestService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly apiKeys: ApiKeysService,
+    private readonly reads: VisibilityQueryService,
   ) {}
 
   /** Validates and imports a parsed JSON document into the workspace `slug`. */
@@ -80,6 +82,7 @@ export class VisibilityIngestService {
     const derived = deriveScan(file);
     const hash = createHash('sha256').update(JSON.stringify(file)).digest('hex');
     const { imported, latest } = await this.dataSource.transaction((m) => this.write(m, workspace.id, file, derived, hash));
+    this.reads.forget(workspace.id);
     const s = derived.summary;
     const result: ImportResult = {
       workspace: slug,

@@ -9,6 +9,9 @@ import { MemoCache } from './memo-cache';
 import { CursorKey, decodeCursor, Page, toPage } from './pagination';
 import type { StoredBrand } from './entities/vis-project.entity';
 
+/** How long a workspace's project pointers are reused without a database read. */
+export const PROJECT_STATE_TTL_MS = 1000;
+
 /** What every read starts from: one primary-key lookup (also the input of the ETag). */
 export interface ProjectState {
   workspaceId: string;
@@ -92,8 +95,30 @@ export class VisibilityQueryService {
 
   constructor(private readonly db: DataSource) {}
 
-  /** The workspace's project pointers; 404 project_not_found when it has no scan yet. */
+  /** Project pointers by workspace, kept PROJECT_STATE_TTL_MS (imports in this process drop them at once). */
+  private readonly projects = new Map<string, { state: ProjectState; until: number }>();
+
+  /**
+   * The workspace's project pointers (the input of every read and of the ETag); 404
+   * project_not_found when it has no scan yet. Kept for PROJECT_STATE_TTL_MS: an import made by
+   * another process (the CLI, another instance) is visible within that time.
+   */
   async project(workspaceId: string): Promise<ProjectState> {
+    const now = Date.now();
+    const hit = this.projects.get(workspaceId);
+    if (hit && hit.until > now) return hit.state;
+    const state = await this.loadProject(workspaceId);
+    if (this.projects.size >= 10_000) this.projects.clear();
+    this.projects.set(workspaceId, { state, until: now + PROJECT_STATE_TTL_MS });
+    return state;
+  }
+
+  /** Called after an import into the workspace committed. */
+  forget(workspaceId: string): void {
+    this.projects.delete(workspaceId);
+  }
+
+  private async loadProject(workspaceId: string): Promise<ProjectState> {
     const rows = await this.db.query<Array<{
       latest_scan_id: string | null;
       version: number;

@@ -6,6 +6,7 @@ import { runCli } from '../../src/cli';
 import { DomainError } from '../../src/common/errors/domain-error';
 import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
+import { PROJECT_STATE_TTL_MS } from '../../src/visibility/visibility-query.service';
 import { VisibilityModule } from '../../src/visibility/visibility.module';
 import { coreWith, createTestApp, createTestDatabase, TestApp, TestDatabase } from '../utils/test-app';
 import { scan1, scan2 } from './fixtures';
@@ -124,7 +125,9 @@ describe('Visibility ingest (e2e)', () => {
       { prompt_key: 'p3', latest_answers: 2 },
     ]);
     // s1's changes are now against s0.
-    const [s1] = await t.dataSource.query("SELECT changes FROM vis_scans WHERE scan_key = 's1'");
+    const [s1] = await t.dataSource.query(
+      "SELECT s.changes FROM vis_scans s JOIN workspaces w ON w.id = s.workspace_id WHERE w.slug = 'acme' AND s.scan_key = 's1'",
+    );
     expect(s1.changes.previous_scan_id).toBe('s0');
   });
 
@@ -152,6 +155,27 @@ describe('Visibility ingest (e2e)', () => {
       expect(await off.app.get(DemoSeedService).seedOnFirstStart()).toBeNull();
     } finally {
       await off.close();
+    }
+  });
+});
+
+// Two instances on one database: only on PostgreSQL (an in-memory PGlite belongs to one app).
+(process.env.DATABASE_URL ? describe : describe.skip)('Visibility across instances (e2e)', () => {
+  it('an import made by another instance is served within PROJECT_STATE_TTL_MS', async () => {
+    const db = await createTestDatabase();
+    const a = await createTestApp({ database: db });
+    const b = await createTestApp({ database: { env: db.env, drop: async () => undefined } });
+    try {
+      const { key } = await a.createKey('shared');
+      await b.app.get(VisibilityIngestService).importScan('shared', scan1);
+      const get = () => request(a.server).get('/api/v1/visibility').set('Authorization', `Bearer ${key}`);
+      expect((await get().expect(200)).body.latest.scan_id).toBe('s1'); // a has not cached it yet
+      await b.app.get(VisibilityIngestService).importScan('shared', scan2);
+      await new Promise((r) => setTimeout(r, PROJECT_STATE_TTL_MS + 100));
+      expect((await get().expect(200)).body.latest.scan_id).toBe('s2');
+    } finally {
+      await b.close();
+      await a.close();
     }
   });
 });
