@@ -120,15 +120,16 @@ export class VisibilityIngestService {
     );
     await m.query('SELECT 1 FROM vis_projects WHERE workspace_id = $1 FOR UPDATE', [workspaceId]);
 
-    const existing = await m.query<Array<{ id: string; content_hash: string }>>('SELECT id, content_hash FROM vis_scans WHERE workspace_id = $1 AND scan_key = $2', [
-      workspaceId,
-      file.scan.id,
-    ]);
+    const existing = await m.query<Array<{ id: string; content_hash: string }>>(
+      'SELECT id, content_hash FROM vis_scans WHERE workspace_id = $1 AND scan_key = $2',
+      [workspaceId, file.scan.id],
+    );
     if (existing.length > 0) {
       if (existing[0].content_hash === hash) {
-        const [p] = await m.query<Array<{
-          latest_scan_id: string | null;
-        }>>('SELECT latest_scan_id FROM vis_projects WHERE workspace_id = $1', [workspaceId]);
+        const [p] = await m.query<Array<{ latest_scan_id: string | null }>>(
+          'SELECT latest_scan_id FROM vis_projects WHERE workspace_id = $1',
+          [workspaceId],
+        );
         return { imported: false, latest: p.latest_scan_id === existing[0].id };
       }
       throw new DomainError(
@@ -166,7 +167,8 @@ export class VisibilityIngestService {
          FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::text[], $6::text[], $7::boolean[]) AS u(k, t, g, i, c, e)
        ON CONFLICT (workspace_id, prompt_key) DO ${
          latest
-           ? 'UPDATE SET text = EXCLUDED.text, tags = EXCLUDED.tags, intent = EXCLUDED.intent, country = EXCLUDED.country, enabled = EXCLUDED.enabled'
+           ? `UPDATE SET text = EXCLUDED.text, tags = EXCLUDED.tags, intent = EXCLUDED.intent,
+                         country = EXCLUDED.country, enabled = EXCLUDED.enabled`
            : 'NOTHING'
        }`,
       [
@@ -247,7 +249,8 @@ export class VisibilityIngestService {
   /** What change detection needs of each given scan. */
   private async facts(m: EntityManager, ids: Array<string | null>): Promise<Map<string, ScanFacts>> {
     const wanted = ids.filter((x): x is string => x !== null);
-    const rows = await m.query<Array<{ id: string; scan_key: string; grade: Grade | null; mention_rate: number | null; sources: string[]; gaps: string[] }>>(
+    type Row = { id: string; scan_key: string; grade: Grade | null; mention_rate: number | null; sources: string[]; gaps: string[] };
+    const rows = await m.query<Row[]>(
       `SELECT s.id, s.scan_key, s.summary->>'grade' AS grade, (s.summary->>'mention_rate')::float8 AS mention_rate,
               ARRAY(SELECT domain FROM vis_sources WHERE scan_id = s.id) AS sources,
               ARRAY(SELECT url FROM vis_gaps WHERE scan_id = s.id) AS gaps

@@ -65,6 +65,17 @@ interface AnswerItem {
   cites_owned: boolean;
 }
 
+interface PromptRow {
+  prompt_key: string;
+  text: string;
+  tags: string[];
+  intent: string | null;
+  country: string | null;
+  enabled: boolean;
+  latest_answers: number | null;
+  latest_mentions: number | null;
+}
+
 interface ScanRow {
   id: string;
   scan_key: string;
@@ -119,10 +130,10 @@ export class VisibilityQueryService {
   }
 
   private async loadProject(workspaceId: string): Promise<ProjectState> {
-    const rows = await this.db.query<Array<{
-      latest_scan_id: string | null;
-      version: number;
-    }>>('SELECT latest_scan_id, version FROM vis_projects WHERE workspace_id = $1', [workspaceId]);
+    const rows = await this.db.query<Array<{ latest_scan_id: string | null; version: number }>>(
+      'SELECT latest_scan_id, version FROM vis_projects WHERE workspace_id = $1',
+      [workspaceId],
+    );
     if (rows.length === 0 || !rows[0].latest_scan_id) {
       throw new DomainError(ErrorCode.ProjectNotFound, 'This workspace has no project data yet: import a scan first.');
     }
@@ -134,9 +145,10 @@ export class VisibilityQueryService {
   }
 
   private async loadScanRef(p: ProjectState): Promise<ScanRef> {
-    const [r] = await this.db.query<Array<{ scan_key: string; date: string }>>(`SELECT scan_key, to_char(date, 'YYYY-MM-DD') AS date FROM vis_scans WHERE id = $1`, [
-      p.latestScanId,
-    ]);
+    const [r] = await this.db.query<Array<{ scan_key: string; date: string }>>(
+      `SELECT scan_key, to_char(date, 'YYYY-MM-DD') AS date FROM vis_scans WHERE id = $1`,
+      [p.latestScanId],
+    );
     return { scan_id: r.scan_key, date: r.date };
   }
 
@@ -198,7 +210,8 @@ export class VisibilityQueryService {
       owned_citation_rate: r.summary.funnel.owned_citation_rate,
       changes: r.changes,
     }));
-    return { scans_total: await this.count(scope, 'SELECT count(*) FROM vis_scans WHERE workspace_id = $1', [p.workspaceId]), ...rename(page, 'scans') };
+    const scansTotal = await this.count(scope, 'SELECT count(*) FROM vis_scans WHERE workspace_id = $1', [p.workspaceId]);
+    return { scans_total: scansTotal, ...rename(page, 'scans') };
   }
 
   async prompts(p: ProjectState, q: PromptsQuery) {
@@ -211,16 +224,7 @@ export class VisibilityQueryService {
     if (q.country !== undefined) w.add((v) => `country = ${v(q.country!.toUpperCase())}`);
     const total = await this.count(scope, `SELECT count(*) FROM vis_prompts WHERE ${w.sql}`, w.params);
     if (after) w.add((v) => `prompt_key > ${v(after[0])}`);
-    const rows = await this.db.query<Array<{
-      prompt_key: string;
-      text: string;
-      tags: string[];
-      intent: string | null;
-      country: string | null;
-      enabled: boolean;
-      latest_answers: number | null;
-      latest_mentions: number | null;
-    }>>(
+    const rows = await this.db.query<PromptRow[]>(
       `SELECT prompt_key, text, tags, intent, country, enabled, latest_answers, latest_mentions FROM vis_prompts
         WHERE ${w.sql} ORDER BY prompt_key COLLATE "C" LIMIT ${q.limit + 1}`,
       w.params,
