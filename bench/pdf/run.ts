@@ -21,10 +21,9 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-import sharp from 'sharp';
 import type { InputFile } from '../../src/pdf-tools/core/pdf-open';
 import { PDF_TOOLS_BY_NAME } from '../../src/pdf-tools/tools';
+import { imagePdf, linesPdf } from '../../test/pdf-tools/fixtures';
 import { createTestApp } from '../../test/utils/test-app';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -32,34 +31,7 @@ const LIMITS = { maxBytes: 64 * 1024 * 1024, maxPages: 10_000 };
 const REAL_WORLD = ['/usr/share/doc/libtasn1-doc/libtasn1.pdf', '/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf'];
 
 async function textPdf(pages: number): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= pages; i++) {
-    const page = doc.addPage([595, 842]);
-    for (let line = 0; line < 45; line++) {
-      page.drawText(`Page ${i}, line ${line + 1}: the quick brown fox jumps over the lazy dog ${i * line}.`, { x: 50, y: 800 - line * 17, size: 10, font });
-    }
-  }
-  return doc.save();
-}
-
-async function imagePdf(pages: number, size: number): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  for (let i = 0; i < pages; i++) {
-    const raw = Buffer.alloc(size * size * 3);
-    for (let p = 0; p < raw.length; p += 3) {
-      const x = (p / 3) % size;
-      const y = Math.floor(p / 3 / size);
-      raw[p] = (x * 255) / size;
-      raw[p + 1] = (y * 255) / size;
-      raw[p + 2] = ((x ^ y) + i * 37) & 255;
-    }
-    const jpg = await sharp(raw, { raw: { width: size, height: size, channels: 3 } }).blur(1.2).jpeg({ quality: 92 }).toBuffer();
-    const img = await doc.embedJpg(jpg);
-    const page = doc.addPage([595, 842]);
-    page.drawImage(img, { x: 36, y: 150, width: 523, height: 523 });
-  }
-  return doc.save();
+  return (await linesPdf(pages, 45)).save();
 }
 
 /** Median of `runs` timed runs after `warmup` untimed ones (workers are long-lived: code is hot). */
@@ -88,7 +60,7 @@ const ms = (n: number) => `${n < 10 ? n.toFixed(1) : Math.round(n)} ms`;
 async function toolsVsQpdf(dir: string): Promise<void> {
   const corpus: { name: string; bytes: Uint8Array; images: boolean }[] = [];
   for (const n of [10, 100, 200]) corpus.push({ name: `text ${n} p`, bytes: await textPdf(n), images: false });
-  for (const n of [10, 100, 200]) corpus.push({ name: `images ${n} p`, bytes: await imagePdf(n, n === 10 ? 1200 : 420), images: true });
+  for (const n of [10, 100, 200]) corpus.push({ name: `images ${n} p`, bytes: await imagePdf(n, n === 10 ? 1200 : 420, 92), images: true });
   for (const path of REAL_WORLD) {
     if (existsSync(path)) corpus.push({ name: `real: ${path.split('/').pop()}`, bytes: new Uint8Array(readFileSync(path)), images: false });
   }
@@ -148,7 +120,7 @@ async function concurrency(): Promise<void> {
   const t = await createTestApp({ env: { MCP_RATE_LIMIT: '1000000', PDF_DAILY_LIMIT: '100000', PDF_MCP_DAILY_CAP: '100000', LOG_LEVEL: 'silent' } });
   try {
     const base = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`;
-    const pdf = Buffer.from(await imagePdf(10, 800)).toString('base64');
+    const pdf = Buffer.from(await imagePdf(10, 800, 92)).toString('base64');
     const client = new Client({ name: 'bench', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
     // warm the workers (first task loads the tool code)

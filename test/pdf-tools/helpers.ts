@@ -2,8 +2,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AddressInfo } from 'node:net';
-import { degrees, PDFDocument, StandardFonts } from 'pdf-lib';
-import sharp from 'sharp';
+import { degrees, PDFDocument } from 'pdf-lib';
+import { linesPdf } from './fixtures';
+
+export { imagePdf } from './fixtures';
 import { createTestApp, TestApp, TestAppOptions } from '../utils/test-app';
 
 /** Settings for PDF e2e apps: trust loopback proxies so each test can be its own client IP. */
@@ -50,15 +52,12 @@ export const sc = (r: CallToolResult): Structured => r.structuredContent as Stru
 
 export const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
 
-/** A text PDF: page i says "Page i of <name>"; optional rotations and bookmarks per page. */
+/** A text PDF: page i says "Page i of <name>"; optional rotations and a title. */
 export async function textPdf(pages: number, opts: { name?: string; rotate?: Record<number, number>; title?: string } = {}): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let i = 1; i <= pages; i++) {
-    const page = doc.addPage([595, 842]);
-    page.drawText(`Page ${i} of ${opts.name ?? 'doc'}`, { x: 72, y: 760, size: 18, font });
-    if (opts.rotate?.[i]) page.setRotation(degrees(opts.rotate[i]));
-  }
+  const doc = await linesPdf(pages, 1, opts.name);
+  doc.getPages().forEach((page, i) => {
+    if (opts.rotate?.[i + 1]) page.setRotation(degrees(opts.rotate[i + 1]));
+  });
   if (opts.title) doc.setTitle(opts.title);
   return doc.save();
 }
@@ -78,26 +77,6 @@ export async function formPdf(): Promise<Uint8Array> {
   country.addOptions(['France', 'Germany']);
   country.select('France');
   country.addToPage(page, { x: 72, y: 600, width: 200, height: 24 });
-  return doc.save();
-}
-
-/** A PDF whose pages each carry a noisy 2400x2400 photo-like JPEG (high resolution, quality 95). */
-export async function imagePdf(pages: number, size = 1600): Promise<Uint8Array> {
-  const doc = await PDFDocument.create();
-  for (let i = 0; i < pages; i++) {
-    const raw = Buffer.alloc(size * size * 3);
-    for (let p = 0; p < raw.length; p += 3) {
-      const x = (p / 3) % size;
-      const y = Math.floor(p / 3 / size);
-      raw[p] = (x * 255) / size;
-      raw[p + 1] = (y * 255) / size;
-      raw[p + 2] = ((x ^ y) + i * 40) & 255;
-    }
-    const jpg = await sharp(raw, { raw: { width: size, height: size, channels: 3 } }).blur(1.2).jpeg({ quality: 95 }).toBuffer();
-    const img = await doc.embedJpg(jpg);
-    const page = doc.addPage([595, 842]);
-    page.drawImage(img, { x: 36, y: 200, width: 523, height: 523 });
-  }
   return doc.save();
 }
 

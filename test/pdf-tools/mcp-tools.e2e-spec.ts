@@ -218,6 +218,9 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       expect(sc(bad).error).toBe('invalid_image');
       const neither = await call(client, 'add_watermark', { file: { base64: b64(three) } });
       expect(sc(neither).error).toBe('invalid_arguments');
+      const cyrillic = await call(client, 'add_watermark', { file: { base64: b64(three) }, text: 'Черновик' });
+      expect(sc(cyrillic)).toMatchObject({ error: 'invalid_arguments', refunded: true });
+      expect(sc(cyrillic).message).toMatch(/`text` has characters outside Latin-1/);
     });
 
     it('add_page_numbers: format with {n} and {total}, start number, chosen pages', async () => {

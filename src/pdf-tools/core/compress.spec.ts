@@ -1,19 +1,9 @@
 import { PDFDocument, PDFName, PDFNumber, PDFRawStream } from 'pdf-lib';
-import sharp from 'sharp';
+import { photoJpeg } from '../../../test/pdf-tools/fixtures';
 import { compressDocument } from './compress';
 import { imagePlacements, scanDraws } from './image-placement';
 
-async function photo(size: number): Promise<Buffer> {
-  const raw = Buffer.alloc(size * size * 3);
-  for (let p = 0; p < raw.length; p += 3) {
-    const x = (p / 3) % size;
-    const y = Math.floor(p / 3 / size);
-    raw[p] = (x * 255) / size;
-    raw[p + 1] = (y * 255) / size;
-    raw[p + 2] = (x ^ y) & 255;
-  }
-  return sharp(raw, { raw: { width: size, height: size, channels: 3 } }).jpeg({ quality: 95 }).toBuffer();
-}
+const photo = (size: number): Promise<Buffer> => photoJpeg(size);
 
 /** Tools work on loaded documents (pdf-lib embeds images and writes content streams at save). */
 const reload = async (doc: PDFDocument): Promise<PDFDocument> => PDFDocument.load(await doc.save({ useObjectStreams: false }));

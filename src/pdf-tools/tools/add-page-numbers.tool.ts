@@ -2,9 +2,9 @@ import { degrees, StandardFonts } from 'pdf-lib';
 import { z } from 'zod';
 import { parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
-import { anchor, parseColor, placeBox, POSITIONS, visibleFrame } from '../core/stamp';
+import { anchor, measureText, parseColor, placeBox, POSITIONS, visibleFrame } from '../core/stamp';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput } from './tool';
+import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
 
 const input = z
   .object({
@@ -37,7 +37,7 @@ export const addPageNumbersTool = defineTool({
   }),
   annotations: CREATES_FILE,
   result: 'file',
-  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  inputs: singleInput,
   async run(args, inputs, ctx) {
     if (!args.format.includes('{n}')) throw new ToolFailure('invalid_arguments', '`format` must contain {n}, e.g. "Page {n} of {total}".');
     const [doc] = await openAll(inputs, ctx);
@@ -48,13 +48,7 @@ export const addPageNumbersTool = defineTool({
     const pages = doc.getPages();
     selected.forEach((p, i) => {
       const text = args.format.replaceAll('{n}', String(args.start + i)).replaceAll('{total}', String(total));
-      let width: number;
-      try {
-        width = font.widthOfTextAtSize(text, args.font_size);
-      } catch {
-        throw new ToolFailure('invalid_arguments', '`format` has characters outside Latin-1 (WinAnsi), which the standard fonts cannot draw.');
-      }
-      const height = font.heightAtSize(args.font_size, { descender: false });
+      const { width, height } = measureText(font, text, args.font_size, 'format');
       const page = pages[p - 1];
       const frame = visibleFrame(page);
       const c = anchor(frame, args.position, { width, height }, args.margin);

@@ -2,9 +2,9 @@ import { degrees, PDFDocument, PDFFont, PDFImage, PDFPage, StandardFonts } from 
 import { z } from 'zod';
 import { parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
-import { anchor, parseColor, placeBox, POSITIONS, rotatedExtent, visibleFrame } from '../core/stamp';
+import { anchor, measureText, parseColor, placeBox, POSITIONS, rotatedExtent, visibleFrame } from '../core/stamp';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput } from './tool';
+import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
 
 const input = z
   .object({
@@ -35,13 +35,7 @@ async function buildMark(doc: PDFDocument, args: Args): Promise<Mark> {
   if (args.text) {
     const text = args.text;
     const font: PDFFont = await doc.embedFont(StandardFonts.Helvetica);
-    let width: number;
-    try {
-      width = font.widthOfTextAtSize(text, args.font_size);
-    } catch {
-      throw new ToolFailure('invalid_arguments', 'The watermark text has characters outside Latin-1 (WinAnsi), which the standard fonts cannot draw. Use Latin characters.');
-    }
-    const height = font.heightAtSize(args.font_size, { descender: false });
+    const { width, height } = measureText(font, text, args.font_size, 'text');
     const color = parseColor(args.color);
     return {
       sizeFor: () => ({ width, height }),
@@ -72,7 +66,7 @@ export const addWatermarkTool = defineTool({
   output: singleFileOutput({ watermarked_pages: z.array(z.number().int()) }),
   annotations: CREATES_FILE,
   result: 'file',
-  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  inputs: singleInput,
   extraBase64: (args) => (args.image_base64 ? [{ label: 'image_base64', base64: args.image_base64 }] : []),
   async run(args, inputs, ctx) {
     if (!args.text === !args.image_base64) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { compressDocument, COMPRESSION_LEVELS } from '../core/compress';
 import { savePdf } from '../core/pdf-open';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput } from './tool';
+import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
 
 const input = z
   .object({
@@ -33,7 +33,7 @@ export const compressPdfTool = defineTool({
   }),
   annotations: CREATES_FILE,
   result: 'file',
-  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  inputs: singleInput,
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const original = inputs[0].bytes;

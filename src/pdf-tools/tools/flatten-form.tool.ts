@@ -2,7 +2,7 @@ import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { z } from 'zod';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput } from './tool';
+import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
 
 const input = z.object({ file: fileRefSchema.describe('The PDF with a fillable form: file_id or base64.') }).strict();
 
@@ -19,7 +19,7 @@ export const flattenFormTool = defineTool({
   }),
   annotations: CREATES_FILE,
   result: 'file',
-  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  inputs: singleInput,
   async run(_args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const form = doc.getForm();

@@ -1,7 +1,7 @@
 import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { z } from 'zod';
 import { savePdf } from '../core/pdf-open';
-import { defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileShape } from './tool';
+import { defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileShape, singleInput } from './tool';
 
 type StandardKey = 'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'creation_date' | 'modification_date';
 const PDF_KEY: Record<StandardKey, string> = {
@@ -126,7 +126,7 @@ export const pdfMetadataTool = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   result: 'optional-file',
-  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  inputs: singleInput,
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const pages = doc.getPageCount();

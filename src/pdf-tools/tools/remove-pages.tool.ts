@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PAGE_RANGE_GRAMMAR, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput } from './tool';
+import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
 
 const input = z
   .object({
@@ -22,7 +22,7 @@ export const removePagesTool = defineTool({
   }),
   annotations: CREATES_FILE,
   result: 'file',
-  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  inputs: singleInput,
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const count = doc.getPageCount();

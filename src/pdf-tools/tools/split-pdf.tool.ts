@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileSchema } from './tool';
+import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileSchema, singleInput } from './tool';
 
 const input = z
   .object({
@@ -68,7 +68,7 @@ export const splitPdfTool = defineTool({
   }),
   annotations: CREATES_FILE,
   result: 'files',
-  inputs: (args) => [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }],
+  inputs: singleInput,
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const parts = plan(args, doc.getPageCount(), inputs[0].label);

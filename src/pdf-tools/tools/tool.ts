@@ -88,6 +88,11 @@ export interface PdfTool<S extends z.ZodObject = z.ZodObject> {
   run(args: z.infer<S>, inputs: InputFile[], ctx: ToolRunContext): Promise<ToolRunResult>;
 }
 
+/** The input list of a one-file tool: its `file` argument, labelled "file" (and its name, if given). */
+export function singleInput(args: { file: FileRef }): { label: string; ref: FileRef }[] {
+  return [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }];
+}
+
 export function defineTool<S extends z.ZodObject>(tool: PdfTool<S>): PdfTool<S> {
   return tool;
 }
