@@ -8,6 +8,7 @@ import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
 import { PROJECT_STATE_TTL_MS } from '../../src/visibility/visibility-query.service';
 import { VisibilityModule } from '../../src/visibility/visibility.module';
+import { demoSeedCommand, scanImportCommand } from '../../src/visibility/visibility.cli';
 import { coreWith, createTestApp, createTestDatabase, TestApp, TestDatabase } from '../utils/test-app';
 import { scan1, scan2 } from './fixtures';
 
@@ -101,6 +102,21 @@ describe('Visibility ingest (e2e)', () => {
     expect(rows[1].changes.previous_scan_id).toBe('s1');
   });
 
+  it('the scan:import command: human output, unreadable files and usage errors', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'beacon-vis-cmd-'));
+    const file = join(dir, 'scan.json');
+    writeFileSync(file, JSON.stringify(scan2));
+    const args = (...positionals: string[]) => ({ positionals, options: {}, json: false });
+    const again = await scanImportCommand.run(t.app, args('acme', file));
+    expect(scanImportCommand.human!(again)).toMatch(/already imported into acme with identical content/);
+    const notJson = join(dir, 'not.json');
+    writeFileSync(notJson, '{"business":');
+    expect((await failure(scanImportCommand.run(t.app, args('acme', notJson)))).message).toMatch(/not valid JSON/);
+    expect((await failure(scanImportCommand.run(t.app, args('acme', join(dir, 'missing.json'))))).code).toBe('file_not_found');
+    expect((await failure(scanImportCommand.run(t.app, args('acme')))).message).toMatch(/^Usage: scan:import/);
+    expect((await failure(demoSeedCommand.run(t.app, args('extra')))).message).toMatch(/^Usage: demo:seed/);
+  });
+
   it('refuses an unknown workspace', async () => {
     expect((await failure(ingest.importScan('nobody', scan1))).code).toBe('not_found');
   });
@@ -149,13 +165,6 @@ describe('Visibility ingest (e2e)', () => {
     } finally {
       await seeded.close();
     }
-    // Off: nothing, even on an empty database.
-    const off = await createTestApp({ env: { SEED_DEMO: 'false' } });
-    try {
-      expect(await off.app.get(DemoSeedService).seedOnFirstStart()).toBeNull();
-    } finally {
-      await off.close();
-    }
   });
 });
 
@@ -188,6 +197,9 @@ describe('Visibility module alone next to CoreModule (e2e)', () => {
   afterAll(async () => t.close());
 
   it('serves the API', async () => {
+    // SEED_DEMO is off in test apps: no demo, even on this empty database.
+    expect(t.config.SEED_DEMO).toBe(false);
+    expect(await t.app.get(DemoSeedService).seedOnFirstStart()).toBeNull();
     await request(t.server).get('/api/v1').expect(200);
     await request(t.server).delete('/api/v1/visibility').expect(405);
     const { key } = await t.createKey();
@@ -222,9 +234,6 @@ describe('Visibility admin CLI commands (e2e)', () => {
     const r = await run('scan:import', 'acme', good, '--json');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ workspace: 'acme', scan_id: 's2', imported: true, answers: { total: 6, successful: 5, failed: 1 }, mention_rate: 40 });
-    const human = await run('scan:import', 'acme', good);
-    expect(human.out).toMatch(/already imported/);
-
     const broken = join(dir, 'broken.json');
     const b = JSON.parse(JSON.stringify(scan1));
     b.scan.answers[1].platform = 'myspace';
@@ -232,11 +241,6 @@ describe('Visibility admin CLI commands (e2e)', () => {
     const bad = await run('scan:import', 'acme', broken, '--json');
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.out)).toMatchObject({ ok: false, error: 'bad_request', message: expect.stringContaining('scan.answers[1].platform') });
-    const notJson = join(dir, 'not.json');
-    writeFileSync(notJson, '{"business":');
-    expect((await run('scan:import', 'acme', notJson)).err).toMatch(/not valid JSON/);
-    expect((await run('scan:import', 'acme', join(dir, 'missing.json'))).err).toMatch(/Cannot read/);
-    expect((await run('scan:import', 'acme')).code).not.toBe(0);
   });
 
   it('demo:seed loads the demo workspace once and prints a working key', async () => {
