@@ -41,7 +41,11 @@ const category: Schema = { type: 'string', enum: [...SOURCE_CATEGORIES] };
 const date: Schema = { type: 'string', format: 'date' };
 
 const page: Param[] = [
-  { name: 'limit', description: `Page size, 1..${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`, schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT } },
+  {
+    name: 'limit',
+    description: `Page size, 1..${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
+    schema: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: DEFAULT_LIMIT },
+  },
   { name: 'cursor', description: 'next_cursor of the previous page (opaque).', schema: str },
 ];
 const platformP: Param = { name: 'platform', description: 'Only this platform (e.g. chatgpt).', schema: str };
@@ -65,14 +69,27 @@ export const ENDPOINTS: Endpoint[] = [
     path: '/api/v1/prompts',
     summary: 'Tracked prompts with tags, intent, country, enabled status and latest-scan figures, by id.',
     auth: true,
-    params: [...page, tagP, boolP('enabled', 'Only enabled (true) or disabled (false) prompts.'), { name: 'intent', description: 'Only this intent.', schema: str }, { name: 'country', description: 'Only this country (ISO 3166-1 alpha-2).', schema: str }],
+    params: [
+      ...page,
+      tagP,
+      boolP('enabled', 'Only enabled (true) or disabled (false) prompts.'),
+      { name: 'intent', description: 'Only this intent.', schema: str },
+      { name: 'country', description: 'Only this country (ISO 3166-1 alpha-2).', schema: str },
+    ],
     response: 'Prompts',
   },
   {
     path: '/api/v1/answers',
     summary: 'Raw AI answers of the latest scan with model, mention flags and citations, in import order.',
     auth: true,
-    params: [...page, platformP, tagP, boolP('mentioned', 'Only answers that mention the brand (true) or not (false).'), competitorP, { name: 'prompt_id', description: 'Only answers to this prompt.', schema: str }],
+    params: [
+      ...page,
+      platformP,
+      tagP,
+      boolP('mentioned', 'Only answers that mention the brand (true) or not (false).'),
+      competitorP,
+      { name: 'prompt_id', description: 'Only answers to this prompt.', schema: str },
+    ],
     response: 'Answers',
   },
   {
@@ -127,7 +144,16 @@ const counts = { citations: int, answers: int, prompts: int };
 
 const SCHEMAS: Record<string, Schema> = {
   Error: obj({ ok: { const: false }, error: str, message: str }, 'Errors may add fields: field (bad_request), retry_after (rate_limited), problems.'),
-  Index: obj({ ok: { const: true }, name: str, version: str, openapi: str, authentication: str, rate_limit: obj({ requests: int, window_seconds: int }), conventions: { type: 'object' }, endpoints: arr(obj({ method: str, path: str, url: str, auth: bool, description: str, parameters: arr(str) })) }),
+  Index: obj({
+    ok: { const: true },
+    name: str,
+    version: str,
+    openapi: str,
+    authentication: str,
+    rate_limit: obj({ requests: int, window_seconds: int }),
+    conventions: { type: 'object' },
+    endpoints: arr(obj({ method: str, path: str, url: str, auth: bool, description: str, parameters: arr(str) })),
+  }),
   OpenApi: { type: 'object', description: 'This document.' },
   Visibility: obj({
     ok: { const: true },
@@ -139,8 +165,20 @@ const SCHEMAS: Record<string, Schema> = {
     scans_total: int,
     answers: obj({ total: int, successful: int, failed: int }),
     funnel,
-    by_platform: arr(obj({ platform: str, answers: int, failed: int, mentions: int, mention_rate: rate, share_of_voice: rate, grade, grade_reason: nullable(str), funnel })),
-    competitors: arr(obj({ name: str, domains: arr(str), answers: int, mentions: int, mention_rate: rate, share_of_voice: rate, platforms: arr(obj({ platform: str, answers: int, mentions: int, mention_rate: rate })) })),
+    by_platform: arr(
+      obj({ platform: str, answers: int, failed: int, mentions: int, mention_rate: rate, share_of_voice: rate, grade, grade_reason: nullable(str), funnel }),
+    ),
+    competitors: arr(
+      obj({
+        name: str,
+        domains: arr(str),
+        answers: int,
+        mentions: int,
+        mention_rate: rate,
+        share_of_voice: rate,
+        platforms: arr(obj({ platform: str, answers: int, mentions: int, mention_rate: rate })),
+      }),
+    ),
     comparison: nullable(
       obj({
         latest_scan_id: str,
@@ -160,12 +198,34 @@ const SCHEMAS: Record<string, Schema> = {
   History: obj({
     ok: { const: true },
     scans_total: int,
-    scans: arr(obj({ scan_id: str, date, platforms: arr(str), answers: obj({ total: int, successful: int, failed: int }), grade, grade_reason: nullable(str), mention_rate: rate, share_of_voice: rate, citation_rate: rate, owned_citation_rate: rate, changes })),
+    scans: arr(
+      obj({
+        scan_id: str,
+        date,
+        platforms: arr(str),
+        answers: obj({ total: int, successful: int, failed: int }),
+        grade,
+        grade_reason: nullable(str),
+        mention_rate: rate,
+        share_of_voice: rate,
+        citation_rate: rate,
+        owned_citation_rate: rate,
+        changes,
+      }),
+    ),
     next_cursor: nullable(str),
   }),
   Prompts: list(
     'prompts',
-    obj({ id: str, text: str, tags: arr(str), intent: nullable(str), country: nullable(str), enabled: bool, latest: nullable(obj({ answers: int, mentions: int, mention_rate: rate })) }),
+    obj({
+      id: str,
+      text: str,
+      tags: arr(str),
+      intent: nullable(str),
+      country: nullable(str),
+      enabled: bool,
+      latest: nullable(obj({ answers: int, mentions: int, mention_rate: rate })),
+    }),
     {},
   ),
   Answers: list(
