@@ -1,5 +1,6 @@
+import { PDFDocument } from 'pdf-lib';
 import type { TestApp } from '../utils/test-app';
-import { b64, call, connect, imagePdf, nextIp, createPdfTestApp, sc } from './helpers';
+import { b64, call, connect, createPdfTestApp, imagePdf, nextIp, sc, textPdf } from './helpers';
 
 /** A run over PDF_TOOL_TIMEOUT_MS (here its minimum, 1 s) ends with `timeout` and is refunded. */
 describe('PDF tool time limit (e2e)', () => {
@@ -20,6 +21,29 @@ describe('PDF tool time limit (e2e)', () => {
     expect(r.isError).toBe(true);
     expect(sc(r)).toMatchObject({ error: 'timeout', refunded: true, quota: { remaining: 25 } });
     expect(sc(r).message).toMatch(/within 1 s/);
+    await client.close();
+  });
+});
+
+/** A run over PDF_WORKER_HEAP_MB (here its minimum, 64 MB) loses its worker, not the process. */
+describe('PDF worker heap limit (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createPdfTestApp({ env: { PDF_WORKER_HEAP_MB: '64', PDF_WORKERS: '1' } });
+  });
+  afterAll(async () => t.close());
+
+  it('a file that needs more memory than the cap gives internal_error, is refunded, and the next call works', async () => {
+    // A 6 MB Subject string: decoding it as UTF-16 text takes far more than 64 MB of heap.
+    const doc = await PDFDocument.load(await textPdf(1));
+    doc.setSubject('x'.repeat(6 * 1024 * 1024));
+    const huge = b64(await doc.save());
+    const client = await connect(t, nextIp());
+    const r = await call(client, 'pdf_metadata', { file: { base64: huge } });
+    expect(sc(r)).toMatchObject({ error: 'internal_error', refunded: true });
+    expect(sc(r).message).toMatch(/more memory/);
+    const after = await call(client, 'pdf_metadata', { file: { base64: b64(await textPdf(2)) } });
+    expect(sc(after)).toMatchObject({ pages: 2, changed: false });
     await client.close();
   });
 });
