@@ -13,7 +13,7 @@ export async function photoJpeg(size: number, variant = 0, quality = 95): Promis
     const y = Math.floor(p / 3 / size);
     raw[p] = (x * 255) / size;
     raw[p + 1] = (y * 255) / size;
-    raw[p + 2] = ((x ^ y) + variant * 40) & 255;
+    raw[p + 2] = ((x ^ y) + variant * 37) & 255; // 37: distinct for 256 variants
   }
   return sharp(raw, { raw: { width: size, height: size, channels: 3 } }).blur(1.2).jpeg({ quality }).toBuffer();
 }
