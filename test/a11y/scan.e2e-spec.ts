@@ -40,11 +40,18 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
   let other: FixtureServer;
   let browser: Browser;
   const dnsLookups: string[] = [];
+  const beacons: string[] = [];
 
   beforeAll(async () => {
     other = await startFixtureServer({
       '/frame': (_q, res) => send(res, 200, html('<img id="framed-img" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">', 'Cross-origin frame')),
       '/page': (_q, res) => send(res, 200, GOOD_PAGE),
+      '/probe-frame': (_q, res) =>
+        send(res, 200, html(`<p>frame</p><script>fetch('/beacon?where=frame&ws=' + typeof WebSocket + '&rtc=' + typeof RTCPeerConnection)</script>`, 'Probe frame')),
+      '/beacon': (req, res) => {
+        beacons.push(new URL(req.url ?? '/', 'http://x').search);
+        send(res, 200, '');
+      },
     });
     site = await startFixtureServer({
       '/bad': (_q, res) => send(res, 200, BAD_PAGE),
@@ -84,6 +91,23 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
       '/hang-sub': (_q, res) =>
         send(res, 200, html(`<main><h1>Slow</h1></main><script>addEventListener('load', () => fetch('/never'))</script>`, 'Slow')),
       '/never': () => undefined,
+      '/hardened': (_q, res) =>
+        send(
+          res,
+          200,
+          html(
+            `<main><h1>Hardened</h1><iframe title="Probe" src="${other.origin}/probe-frame"></iframe></main><script>
+            fetch('/beacon?where=top&ws=' + typeof WebSocket + '&wt=' + typeof WebTransport);
+            navigator.serviceWorker.register('/sw.js').then(() => fetch('/beacon?sw=registered'), () => fetch('/beacon?sw=refused'));
+            </script>`,
+            'Hardened',
+          ),
+        ),
+      '/sw.js': (_q, res) => send(res, 200, '', { 'Content-Type': 'text/javascript' }),
+      '/beacon': (req, res) => {
+        beacons.push(new URL(req.url ?? '/', 'http://x').search);
+        send(res, 200, '');
+      },
     });
     t = await createTestApp({
       env: {
@@ -264,6 +288,14 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
     // a page whose subresources point inside is graded, but those requests never leave the browser
     const sub = await scan(`${site.origin}/subresource-private`).expect(200);
     expect(sub.body.pages[0].finalUrl).toBe(`${site.origin}/subresource-private`);
+  });
+
+  it('pages and their cross-origin frames get no WebSocket/WebTransport/WebRTC and cannot register service workers', async () => {
+    await scan(`${site.origin}/hardened`).expect(200);
+    expect(beacons).toEqual(
+      expect.arrayContaining(['?where=top&ws=undefined&wt=undefined', '?sw=refused', '?where=frame&ws=undefined&rtc=undefined']),
+    );
+    expect(site.hits.get('/sw.js')).toBeUndefined();
   });
 
   it('a full queue answers 503 service_unavailable', async () => {
