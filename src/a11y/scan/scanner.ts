@@ -130,11 +130,13 @@ export class Scanner {
   private async newPage(context: BrowserContext): Promise<Page> {
     try {
       const page = await context.newPage();
-      await page.setViewport(VIEWPORT);
-      await page.setBypassCSP(true); // else a CSP can forbid injecting axe
-      await page.setBypassServiceWorker(true);
-      await page.evaluateOnNewDocument(HARDENING_SCRIPT);
-      await page.setRequestInterception(true);
+      await Promise.all([
+        page.setViewport(VIEWPORT),
+        page.setBypassCSP(true), // else a CSP can forbid injecting axe
+        page.setBypassServiceWorker(true),
+        page.evaluateOnNewDocument(HARDENING_SCRIPT),
+        page.setRequestInterception(true),
+      ]);
       return page;
     } catch (e) {
       throw this.classify(e, context, {});
