@@ -413,5 +413,12 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       expect(text).toContain('/api/v1/openapi.json');
       expect(mcpUrl(t).pathname).toBe('/mcp');
     });
+
+    it('GET /metrics counts tool calls by tool and outcome', async () => {
+      const res = await request(t.server).get('/metrics').expect(200);
+      expect(res.text).toMatch(/pdf_tool_calls_total\{tool="rotate_pages",outcome="success"\} [1-9]/);
+      expect(res.text).toMatch(/pdf_tool_calls_total\{tool="rotate_pages",outcome="encrypted"\} 1/);
+      expect(res.text).toMatch(/pdf_tool_duration_seconds_count\{tool="merge_pdfs"\} [1-9]/);
+    });
   });
 });

@@ -1,7 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { Counter, Histogram } from 'prom-client';
 import { AppConfig } from '../../common/config/env';
+import { MetricsService } from '../../common/metrics/metrics.service';
 import type { InputFile } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { FileStoreService } from '../files/file-store.service';
@@ -35,6 +37,8 @@ export function describeIssues(error: z.ZodError): string {
 @Injectable()
 export class ToolRunnerService {
   private readonly logger = new Logger('PdfTools');
+  private readonly calls: Counter<'tool' | 'outcome'>;
+  private readonly duration: Histogram<'tool'>;
 
   constructor(
     private readonly config: AppConfig,
@@ -42,9 +46,34 @@ export class ToolRunnerService {
     private readonly store: FileStoreService,
     private readonly quota: QuotaService,
     private readonly stats: StatsService,
-  ) {}
+    metrics: MetricsService,
+  ) {
+    this.calls = new Counter({
+      name: 'pdf_tool_calls_total',
+      help: 'MCP tool calls by tool and outcome (success or the error code)',
+      labelNames: ['tool', 'outcome'] as const,
+      registers: [metrics.registry],
+    });
+    this.duration = new Histogram({
+      name: 'pdf_tool_duration_seconds',
+      help: 'Duration of MCP tool calls (arguments to result), by tool',
+      labelNames: ['tool'] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+      registers: [metrics.registry],
+    });
+  }
 
+  /** Runs a call and counts it (outcome: success or the error code) with its duration. */
   async call(tool: PdfTool, rawArgs: unknown, caller: Caller): Promise<CallToolResult> {
+    const end = this.duration.startTimer({ tool: tool.name });
+    const result = await this.execute(tool, rawArgs, caller);
+    end();
+    const error = (result.structuredContent as { error?: string } | undefined)?.error;
+    this.calls.inc({ tool: tool.name, outcome: result.isError ? (error ?? 'internal_error') : 'success' });
+    return result;
+  }
+
+  private async execute(tool: PdfTool, rawArgs: unknown, caller: Caller): Promise<CallToolResult> {
     const parsed = tool.input.safeParse(rawArgs ?? {});
     if (!parsed.success) {
       return this.failure(new ToolFailure('invalid_arguments', `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}.`), await this.status(tool, caller));
