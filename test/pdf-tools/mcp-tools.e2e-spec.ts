@@ -82,6 +82,21 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       }
     });
 
+    it('CORS: preflight and responses allow any origin (anonymous endpoint, no cookies)', async () => {
+      const pre = await request(t.server).options('/mcp').set('Origin', 'https://inspector.example').set('Access-Control-Request-Method', 'POST').expect(204);
+      expect(pre.headers['access-control-allow-origin']).toBe('*');
+      expect(pre.headers['access-control-allow-methods']).toContain('POST');
+      expect(pre.headers['access-control-allow-headers']).toContain('Mcp-Protocol-Version');
+      const post = await request(t.server)
+        .post('/mcp')
+        .set('Accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: 7, method: 'ping' })
+        .expect(200);
+      expect(post.body).toEqual({ jsonrpc: '2.0', id: 7, result: {} });
+      expect(post.headers['access-control-allow-origin']).toBe('*');
+      expect(post.headers['access-control-expose-headers']).toContain('RateLimit-Remaining');
+    });
+
     it('a body over MCP_BODY_LIMIT is a clear 413 JSON error, not a dropped connection', async () => {
       const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'rotate_pages', arguments: { pad: 'x'.repeat(31 * 1024 * 1024) } } });
       const res = await request(t.server).post('/mcp').set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream').send(big);

@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { Public } from '../../common/decorators/public.decorator';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { allowCors } from '../mcp/mcp.controller';
 import { FileStoreService } from './file-store.service';
 
 /** Downloads of stored tool results. Anonymous: the 256-bit id is the capability. */
@@ -32,6 +33,7 @@ export class FilesController {
     res.setHeader('Expires', file.expiresAt.toUTCString());
     res.setHeader('ETag', `"${file.sha256}"`);
     res.setHeader('X-Content-Type-Options', 'nosniff');
+    allowCors(res);
     res.end(bytes);
   }
 }

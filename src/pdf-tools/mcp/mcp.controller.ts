@@ -1,4 +1,4 @@
-import { Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Options, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/decorators/public.decorator';
@@ -19,6 +19,7 @@ export class McpController {
 
   @Post()
   async post(@Req() req: Request, @Res() res: Response): Promise<void> {
+    allowCors(res);
     const server = this.factory.create(clientIp(req));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
@@ -27,6 +28,16 @@ export class McpController {
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
+  }
+
+  /** CORS preflight: browser-based MCP clients (e.g. the Inspector's direct mode) may call us. */
+  @Options()
+  preflight(@Res() res: Response): void {
+    allowCors(res);
+    res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID');
+    res.setHeader('Access-Control-Max-Age', '86400');
+    res.status(204).end();
   }
 
   @Get()
@@ -40,6 +51,15 @@ export class McpController {
   delete(@Res() res: Response): void {
     methodNotAllowed(res);
   }
+}
+
+/**
+ * The endpoint is anonymous and uses no cookies, so any origin may call it; the headers a client
+ * needs (protocol version, rate limits) are exposed.
+ */
+export function allowCors(res: Response): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', 'Mcp-Protocol-Version, Mcp-Session-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After');
 }
 
 function methodNotAllowed(res: Response): void {
