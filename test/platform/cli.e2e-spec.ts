@@ -1,30 +1,15 @@
-import { runCli } from '../../src/cli';
-import { createTestDatabase, TestDatabase } from '../utils/test-app';
+import { CliTestEnv, createCliTestEnv, runCliCaptured } from '../utils/cli';
 
 /** Admin CLI commands end to end, in-process, against a real database of their own. */
 /* eslint-disable @typescript-eslint/no-explicit-any -- parsed CLI JSON is checked field by field */
 describe('Admin CLI (e2e)', () => {
-  let db: TestDatabase;
-  let env: Record<string, string>;
+  let cli: CliTestEnv;
   beforeAll(async () => {
-    db = await createTestDatabase();
-    if (!db.env.DATABASE_URL) {
-      // No server: the CLI opens an embedded database folder of its own.
-      const { mkdtempSync } = await import('node:fs');
-      const { tmpdir } = await import('node:os');
-      const { join } = await import('node:path');
-      db.env.DATA_DIR = mkdtempSync(join(tmpdir(), 'beacon-cli-'));
-    }
-    env = { LOG_LEVEL: 'silent', ...db.env };
+    cli = await createCliTestEnv();
   });
-  afterAll(async () => db.drop());
+  afterAll(async () => cli.drop());
 
-  async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-    let out = '';
-    let err = '';
-    const code = await runCli(argv, env, { out: (t) => (out += `${t}\n`), err: (t) => (err += `${t}\n`) });
-    return { code, out, err };
-  }
+  const run = (...argv: string[]) => runCliCaptured(cli.env, ...argv);
   const json = async (...argv: string[]): Promise<{ code: number; body: Record<string, any> }> => {
     const r = await run(...argv, '--json');
     return { code: r.code, body: JSON.parse(r.out) };

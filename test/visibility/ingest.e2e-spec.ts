@@ -2,14 +2,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { runCli } from '../../src/cli';
 import { DomainError } from '../../src/common/errors/domain-error';
 import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
 import { PROJECT_STATE_TTL_MS } from '../../src/visibility/visibility-query.service';
 import { VisibilityModule } from '../../src/visibility/visibility.module';
 import { demoSeedCommand, scanImportCommand } from '../../src/visibility/visibility.cli';
-import { coreWith, createTestApp, createTestDatabase, TestApp, TestDatabase } from '../utils/test-app';
+import { CliTestEnv, createCliTestEnv, runCliCaptured } from '../utils/cli';
+import { coreWith, createTestApp, createTestDatabase, TestApp } from '../utils/test-app';
 import { scan1, scan2 } from './fixtures';
 
 const TABLES = ['vis_projects', 'vis_scans', 'vis_prompts', 'vis_answers', 'vis_sources', 'vis_urls', 'vis_gaps'];
@@ -209,23 +209,15 @@ describe('Visibility module alone next to CoreModule (e2e)', () => {
 });
 
 describe('Visibility admin CLI commands (e2e)', () => {
-  let db: TestDatabase;
-  let env: Record<string, string>;
+  let cli: CliTestEnv;
   let dir: string;
   beforeAll(async () => {
-    db = await createTestDatabase();
-    dir = mkdtempSync(join(tmpdir(), 'beacon-vis-cli-'));
-    if (!db.env.DATABASE_URL) db.env.DATA_DIR = join(dir, 'data');
-    env = { LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...db.env };
+    cli = await createCliTestEnv();
+    dir = cli.dir;
   });
-  afterAll(async () => db.drop());
+  afterAll(async () => cli.drop());
 
-  async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-    let out = '';
-    let err = '';
-    const code = await runCli(argv, env, { out: (x) => (out += `${x}\n`), err: (x) => (err += `${x}\n`) });
-    return { code, out, err };
-  }
+  const run = (...argv: string[]) => runCliCaptured(cli.env, ...argv);
 
   it('scan:import imports a file and refuses broken ones with the bad path', async () => {
     const good = join(dir, 'scan.json');
@@ -253,7 +245,7 @@ describe('Visibility admin CLI commands (e2e)', () => {
     expect(again.code).toBe(1);
     expect(again.err).toMatch(/already exists/);
 
-    const app = await createTestApp({ database: { env: db.env, drop: async () => undefined } });
+    const app = await createTestApp({ database: { env: cli.env, drop: async () => undefined } });
     try {
       const res = await request(app.server).get('/api/v1/history').set('Authorization', `Bearer ${body.key}`).expect(200);
       expect(res.body.scans_total).toBe(6);
