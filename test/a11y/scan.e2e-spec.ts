@@ -72,6 +72,11 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
           ),
         ),
       ...Object.fromEntries([1, 2, 3, 4, 5, 6, 7].map((i) => [`/site/p${i}`, (_q: unknown, res: import('node:http').ServerResponse) => send(res, 200, html(`<main><h1>Page ${i}</h1></main>`, `Page ${i}`))])),
+      '/hop/': (_q, res) =>
+        send(res, 200, html('<main><h1>Hop</h1><a href="/hop/away">Away</a> <a href="/hop/dup">Dup</a> <a href="/hop/a">A</a> <a href="/hop/missing">Missing</a></main>', 'Hop')),
+      '/hop/away': (_q, res) => send(res, 302, '', { Location: `${other.origin}/page` }),
+      '/hop/dup': (_q, res, origin) => send(res, 302, '', { Location: `${origin}/hop/a` }),
+      '/hop/a': (_q, res) => send(res, 200, html('<main><h1>A</h1></main>', 'A')),
       '/redirect': (_q, res, origin) => send(res, 302, '', { Location: `${origin}/good` }),
       '/redirect-private': (_q, res) => send(res, 302, '', { Location: 'http://10.0.0.1/admin' }),
       '/redirect-metadata': (_q, res) => send(res, 301, '', { Location: 'http://169.254.169.254/latest/meta-data/' }),
@@ -213,6 +218,16 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
     const single = (await scan(`${site.origin}/site/`).expect(200)).body;
     expect(single.crawl).toBe(false);
     expect(single.pages).toHaveLength(1);
+  });
+
+  it('crawl keeps no page that redirected off the origin or onto a page already scanned; failures are listed', async () => {
+    const r = (await scan(`${site.origin}/hop/`, true).expect(200)).body;
+    expect(r.pages.map((p: { url: string; finalUrl: string }) => [p.url, p.finalUrl])).toEqual([
+      [`${site.origin}/hop/`, `${site.origin}/hop/`],
+      [`${site.origin}/hop/dup`, `${site.origin}/hop/a`],
+    ]);
+    expect(r.meta.skipped.map((s: { url: string }) => s.url)).toEqual([`${site.origin}/hop/away`, `${site.origin}/hop/a`, `${site.origin}/hop/missing`]);
+    expect(r.meta.skipped[2].error).toMatch(/^target_http_error/);
   });
 
   it('answers from the cache within the TTL (injectable clock) and scans again after it', async () => {

@@ -83,9 +83,17 @@ export class Scanner {
         }
       };
       await Promise.all(Array.from({ length: CRAWL_PARALLEL }, worker));
+      // A linked page that redirected off the origin, or onto a page already scanned, is not kept.
+      const origin = new URL(first.page.finalUrl).origin;
+      const finals = new Set([first.page.finalUrl]);
       for (const r of results) {
         if ('error' in r) skipped.push(r);
-        else pages.push(r);
+        else if (new URL(r.finalUrl).origin !== origin) skipped.push({ url: r.url, error: `redirected to another origin (${r.finalUrl})` });
+        else if (finals.has(r.finalUrl)) skipped.push({ url: r.url, error: `same page as ${r.finalUrl}` });
+        else {
+          finals.add(r.finalUrl);
+          pages.push(r);
+        }
       }
     }
     return { pages, skipped, axeVersion: first.axeVersion, userAgent: first.userAgent };
