@@ -11,16 +11,9 @@ import { createTestApp, TestApp, TestAppOptions } from '../utils/test-app';
 /** Settings for PDF e2e apps: trust loopback proxies so each test can be its own client IP. */
 export const PDF_TEST_ENV = { TRUST_PROXY: 'loopback', MCP_RATE_LIMIT: '100000', PDF_WORKERS: '2' };
 
-/**
- * createTestApp with the server's keep-alive above the client's (undici closes idle sockets after
- * 4 s): with Node's default 5 s, a loaded machine lets the server close a socket the client is about
- * to reuse, and that POST fails with ECONNRESET. Production servers behind a proxy want the same.
- */
+/** createTestApp with the PDF settings (the server's keep-alive, HTTP_KEEP_ALIVE_TIMEOUT_MS, stays above the client's). */
 export async function createPdfTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const t = await createTestApp({ ...options, env: { ...PDF_TEST_ENV, ...options.env } });
-  t.server.keepAliveTimeout = 65_000;
-  t.server.headersTimeout = 66_000;
-  return t;
+  return createTestApp({ ...options, env: { ...PDF_TEST_ENV, ...options.env } });
 }
 
 let ipCounter = 0;

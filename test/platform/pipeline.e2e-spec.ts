@@ -92,4 +92,9 @@ describe('Platform request pipeline (e2e)', () => {
     expect(res.text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz",status="200"\}/);
     expect(res.text).toMatch(/route="unmatched",status="404"/);
   });
+
+  it('keeps idle connections longer than proxies and clients do', () => {
+    expect(t.server.keepAliveTimeout).toBe(65000);
+    expect(t.server.headersTimeout).toBeGreaterThan(t.server.keepAliveTimeout);
+  });
 });

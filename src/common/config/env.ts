@@ -61,6 +61,13 @@ export class AppConfig {
   @IsOptional() @IsString() @Matches(/^\d+(b|kb|mb)?$/i)
   MCP_BODY_LIMIT: string = '30mb';
 
+  /**
+   * Idle keep-alive of HTTP connections. Above the usual proxy/load-balancer idle timeout (60 s) and
+   * clients' (undici: 4 s), so the server never closes a socket a peer is about to reuse.
+   */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: number = 65000;
+
   /** Time allowed to finish in-flight requests after SIGTERM before connections are cut. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
   SHUTDOWN_TIMEOUT_MS: number = 10000;

@@ -5,7 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppConfig } from '../config/env';
 
 /**
- * HTTP settings that live outside Nest's DI: trust proxy, body parsers with their limits, logger.
+ * HTTP settings that live outside Nest's DI: trust proxy, keep-alive, body parsers with their limits, logger.
  * main.ts and every e2e test call this, so tests run exactly the production pipeline.
  * Create the app with `{ bodyParser: false, bufferLogs: true }`.
  */
@@ -15,6 +15,9 @@ export function configureApp(app: INestApplication): NestExpressApplication {
   express.useLogger(app.get(Logger));
   express.set('trust proxy', config.trustProxy());
   express.disable('x-powered-by');
+  const server = express.getHttpServer();
+  server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS + 1000; // must exceed keepAliveTimeout
   // The MCP endpoint takes base64 PDFs: its own, larger limit. Other routes keep a small one.
   express.use('/mcp', json({ limit: config.MCP_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   express.use(json({ limit: config.JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
