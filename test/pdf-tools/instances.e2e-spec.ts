@@ -16,7 +16,8 @@ import { b64, call, connect, createPdfTestApp, download, nextIp, sc, textPdf } f
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    const env = { PDF_MCP_DAILY_CAP: '3', QUOTA_HASH_SECRET: 'shared-secret', REDIS_KEY_PREFIX: `beacon-test:${randomBytes(4).toString('hex')}:` };
+    // No QUOTA_HASH_SECRET: both instances must find the same generated secret in the database.
+    const env = { PDF_MCP_DAILY_CAP: '3', REDIS_KEY_PREFIX: `beacon-test:${randomBytes(4).toString('hex')}:` };
     a = await createPdfTestApp({ database: db, env });
     b = await createPdfTestApp({ database: db, env });
   });

@@ -184,13 +184,10 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
   PDF_DAILY_REFUNDS: number = 10;
 
-  /** Secret for the keyed hash of client IPs in quota counters; default: random per start. */
+  /** Key of the hash of client IPs in quota counters; default: a secret generated once and kept in the database. */
   @IsOptional() @IsString()
   QUOTA_HASH_SECRET?: string;
 
-  /** Directory where PDF results are stored; default DATA_DIR/files (or a temp dir in memory mode). */
-  @IsOptional() @IsString()
-  PDF_STORAGE_DIR?: string;
 
   /** The public address links should use, without trailing slash. */
   publicBaseUrl(): string {

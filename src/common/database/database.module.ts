@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { InstanceSecretsService } from '../secrets/instance-secrets.service';
 import { DATABASE_ATTACH, DatabaseRuntime } from './database-runtime';
 
 /**
@@ -16,7 +17,8 @@ import { DATABASE_ATTACH, DatabaseRuntime } from './database-runtime';
       inject: [DatabaseRuntime, DATABASE_ATTACH],
       useFactory: (runtime: DatabaseRuntime, attach: boolean) => runtime.open(attach),
     },
+    InstanceSecretsService,
   ],
-  exports: [DataSource, DatabaseRuntime],
+  exports: [DataSource, DatabaseRuntime, InstanceSecretsService],
 })
 export class DatabaseModule {}

@@ -1,8 +1,9 @@
-import { Injectable } from '@nestjs/common';
-import { createHmac, randomBytes } from 'node:crypto';
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../common/config/env';
 import { RedisService } from '../../common/redis/redis.service';
+import { InstanceSecretsService } from '../../common/secrets/instance-secrets.service';
 import { nextUtcMidnight, QuotaClock, utcDay } from './quota-clock';
 
 export type QuotaChannel = 'web' | 'mcp';
@@ -45,21 +46,26 @@ interface Plan {
  * - web: at most PDF_DAILY_LIMIT per device and tool, with an IP pool cap of 4 x PDF_DAILY_LIMIT;
  * - reserve-then-refund: a call consumes before it runs; a failed call is refunded, up to
  *   PDF_DAILY_REFUNDS refunds per IP and day (after that failures count);
- * - counters are keyed by an HMAC (QUOTA_HASH_SECRET) of the IP or device id, never the IP itself;
+ * - counters are keyed by an HMAC (QUOTA_HASH_SECRET, or a secret generated once and kept in the
+ *   database) of the IP or device id, never the IP itself;
  *   atomic in PostgreSQL (row locks in one transaction) or Redis (one Lua script), so concurrent
  *   calls on any number of instances never exceed a cap.
  */
 @Injectable()
-export class QuotaService {
-  private readonly secret: string;
+export class QuotaService implements OnModuleInit {
+  private secret = '';
 
   constructor(
     private readonly config: AppConfig,
     private readonly redis: RedisService,
     private readonly db: DataSource,
     private readonly clock: QuotaClock,
-  ) {
-    this.secret = config.QUOTA_HASH_SECRET ?? randomBytes(32).toString('hex');
+    private readonly secrets: InstanceSecretsService,
+  ) {}
+
+  /** QUOTA_HASH_SECRET, or the deployment's generated secret: the same on every instance and after restarts. */
+  async onModuleInit(): Promise<void> {
+    this.secret = this.config.QUOTA_HASH_SECRET ?? (await this.secrets.get('quota_hash_secret'));
   }
 
   /** Keyed hash of an IP or device id (hex, 256 bits). */
