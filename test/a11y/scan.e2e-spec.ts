@@ -34,6 +34,15 @@ async function pdfText(buf: Buffer): Promise<{ pages: number; text: string; titl
   return { pages: doc.getPageCount(), text, title: doc.getTitle() };
 }
 
+/** Waits until `cond` holds (polling), or fails after `ms`. */
+async function until(cond: () => boolean, ms = 20000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
   let t: TestApp;
   let site: FixtureServer;
@@ -315,8 +324,9 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
 
   it('a full queue answers 503 service_unavailable', async () => {
     // concurrency 1, queue 1: one scan runs, one waits, the third is refused
+    const pool = t.app.get(BrowserPool);
     const slow = [scan(`${site.origin}/hang-sub?a`).then((r) => r), scan(`${site.origin}/hang-sub?b`).then((r) => r)];
-    await new Promise((r) => setTimeout(r, 1000));
+    await until(() => pool.stats.active === 1 && pool.stats.queued === 1);
     const third = await scan(`${site.origin}/hang-sub?c`);
     expect(third.status).toBe(503);
     expect(third.body.error).toBe('service_unavailable');
@@ -326,8 +336,9 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
   it('a Chromium crash mid-scan fails that scan with 502 scan_failed and the next scan works', async () => {
     const pool = t.app.get(BrowserPool);
     const launches = pool.launches;
+    const nevers = site.hits.get('/never') ?? 0;
     const pending = scan(`${site.origin}/hang-sub?crash`).then((r) => r); // supertest starts on then()
-    await new Promise((r) => setTimeout(r, 1500));
+    await until(() => (site.hits.get('/never') ?? 0) > nevers); // the page has loaded and is settling
     (await pool.current())!.process()!.kill('SIGKILL');
     const res = await pending;
     expect(res.status).toBe(502);
