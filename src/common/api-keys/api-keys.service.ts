@@ -152,12 +152,14 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
    */
   async authenticate(presented: string): Promise<AuthContext | null> {
     if (!isWellFormedApiKey(presented)) return null;
-    const row = await this.keys
-      .createQueryBuilder('k')
-      .innerJoin('k.workspace', 'w')
-      .select(['k.id AS key_id', 'w.id AS workspace_id', 'w.slug AS workspace_slug'])
-      .where('k.key_hash = :hash AND k.revoked_at IS NULL', { hash: hashApiKey(presented) })
-      .getRawOne<{ key_id: string; workspace_id: string; workspace_slug: string }>();
+    // One constant statement (no query building per request): this runs on every authenticated call.
+    const rows = await this.dataSource.query<Array<{ key_id: string; workspace_id: string; workspace_slug: string }>>(
+      `SELECT k.id AS key_id, w.id AS workspace_id, w.slug AS workspace_slug
+         FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      [hashApiKey(presented)],
+    );
+    const row = rows[0];
     if (!row) return null;
     this.lastUsed.set(row.key_id, new Date());
     return { keyId: row.key_id, workspaceId: row.workspace_id, workspaceSlug: row.workspace_slug };
