@@ -117,7 +117,10 @@ async function toolsVsQpdf(dir: string): Promise<void> {
 
 /** Starts bench/pdf/mcp-load.ts against `url` in a child process; resolves once it is warmed up. */
 async function startLoad(url: string): Promise<{ stop(): Promise<string> }> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(__dirname, 'mcp-load.ts'), url], {
+  // Compiled (npm run bench:pdf runs dist-bench) or from source under ts-node.
+  const compiled = __filename.endsWith('.js');
+  const entry = join(__dirname, compiled ? 'mcp-load.js' : 'mcp-load.ts');
+  const child = spawn(process.execPath, [...(compiled ? [] : ['-r', 'ts-node/register/transpile-only']), entry, url], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';

@@ -14,7 +14,6 @@ import { Controller, Get, Module } from '@nestjs/common';
 import autocannon from 'autocannon';
 import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AppModule } from '../../src/app.module';
 import type { CoreOptions } from '../../src/common/core.module';
@@ -54,7 +53,7 @@ interface Row {
 async function cannon(name: string, url: string, headers: Record<string, string> = {}): Promise<Row> {
   const args = ['-c', String(CONNECTIONS), '-d', String(DURATION), '-j'];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  const { stdout } = await run(join(__dirname, '..', '..', 'node_modules', '.bin', 'autocannon'), [...args, url], {
+  const { stdout } = await run(process.execPath, [require.resolve('autocannon/autocannon.js'), ...args, url], {
     maxBuffer: 64 * 1024 * 1024,
   });
   const r = JSON.parse(stdout) as autocannon.Result;

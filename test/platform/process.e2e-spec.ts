@@ -59,6 +59,7 @@ describe('Processes (e2e)', () => {
     const env: NodeJS.ProcessEnv = { ...baseEnv(), DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
+    let server: ChildProcess | undefined;
     try {
       // 1. CLI alone: opens the folder, applies migrations, creates a workspace.
       const created = cli(['workspace:create', 'embedded-co', '--name', 'Embedded Co', '--json'], env);
@@ -69,10 +70,11 @@ describe('Processes (e2e)', () => {
 
       // 2. Server on the same folder; the CLI goes through the server's socket.
       const output = { text: '' };
-      const server = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], { cwd: ROOT, env });
-      server.stdout.on('data', (c: Buffer) => (output.text += c.toString()));
-      server.stderr.on('data', (c: Buffer) => (output.text += c.toString()));
-      const port = await waitForListening(server, output);
+      const child = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], { cwd: ROOT, env });
+      server = child;
+      child.stdout.on('data', (c: Buffer) => (output.text += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (output.text += c.toString()));
+      const port = await waitForListening(child, output);
       expect(existsSync(join(dataDir, 'beacon.lock'))).toBe(true);
       const key = cli(['key:create', 'embedded-co', '--label', 'shared', '--json'], env);
       expect(key.status).toBe(0);
@@ -84,8 +86,8 @@ describe('Processes (e2e)', () => {
       expect((await get(port, '/readyz')).status).toBe(200);
 
       // 3. SIGTERM: exit 0, lock released.
-      const exited = new Promise<number | null>((r) => server.once('exit', (code) => r(code)));
-      server.kill('SIGTERM');
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      child.kill('SIGTERM');
       expect(await exited).toBe(0);
       expect(existsSync(join(dataDir, 'beacon.lock'))).toBe(false);
 
@@ -94,6 +96,7 @@ describe('Processes (e2e)', () => {
       expect(keys.status).toBe(0);
       expect(JSON.parse(keys.stdout).keys).toEqual([expect.objectContaining({ id: parsed.id, label: 'shared', revoked: false })]);
     } finally {
+      if (server && server.exitCode === null) server.kill('SIGKILL'); // never leave a server behind
       rmSync(dataDir, { recursive: true, force: true });
     }
   }, 180_000);
