@@ -62,6 +62,10 @@ describe('Platform request pipeline (e2e)', () => {
     expect(wrong.body).toMatchObject({ ok: false, error: 'bad_request', field: 'count' });
     const extra = await request(t.server).post('/probe/echo').send({ name: 'a', count: 1, admin: true }).expect(400);
     expect(extra.body).toMatchObject({ error: 'bad_request', field: 'admin' });
+    const missing = await request(t.server).post('/probe/echo').send({ count: 2 }).expect(400);
+    expect(missing.body).toEqual({ ok: false, error: 'bad_request', field: 'name', message: 'Invalid name: name is required.' });
+    const type = await request(t.server).post('/probe/echo').send({ name: 'a', count: 'x' }).expect(400);
+    expect(type.body.message).toBe('Invalid count: count must be an integer number.');
     const good = await request(t.server).post('/probe/echo').send({ name: 'a', count: 2 }).expect(201);
     expect(good.body).toEqual({ ok: true, name: 'a', count: 2 });
   });
