@@ -396,6 +396,19 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       await expectError({ file: { base64: b64(three), file_id: 'A'.repeat(43) }, angle: 90 }, 'rotate_pages', 'invalid_arguments', undefined, /exactly one/);
       await expectError({ file: {}, angle: 45 }, 'rotate_pages', 'invalid_arguments', undefined, /angle/);
     });
+
+    it('large base64 (decoded off the event loop) gives the same errors, in argument order, before the quota', async () => {
+      const bad = `${'A'.repeat(200_000)}$$AA`;
+      await expectError({ files: [{ base64: b64(three) }, { base64: bad }] }, 'merge_pdfs', 'invalid_arguments', undefined, /^files\[1\]: base64 is not valid base64/);
+      // an earlier argument's error wins over a later one's, whatever each costs to check
+      await expectError({ files: [{ file_id: 'B'.repeat(43) }, { base64: bad }] }, 'merge_pdfs', 'file_not_found', undefined, /^files\[0\]: file_id/);
+      await expectError({ files: [{ base64: bad }, { file_id: 'B'.repeat(43) }] }, 'merge_pdfs', 'invalid_arguments', undefined, /^files\[0\]: base64/);
+      await expectError({ files: [{ base64: bad }, { base64: 'A'.repeat(15_000_000) }] }, 'merge_pdfs', 'invalid_arguments', undefined, /^files\[0\]: base64/);
+      const photo = b64(await imagePdf(1, 1000));
+      expect(photo.length).toBeGreaterThan(100_000);
+      const r = sc(await call(client, 'merge_pdfs', { files: [{ base64: b64(three) }, { base64: `data:application/pdf;base64,${photo.replace(/(.{76})/g, '$1\r\n')}` }] }));
+      expect(r.pages).toBe(4);
+    });
   });
 
   describe('public stats and llms.txt', () => {

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { Counter, Histogram } from 'prom-client';
 import { AppConfig } from '../../common/config/env';
 import { MetricsService } from '../../common/metrics/metrics.service';
+import { checkBase64Length, tooLarge } from '../core/base64';
 import type { InputFile } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { FileStoreService } from '../files/file-store.service';
@@ -11,9 +12,22 @@ import { QuotaService, QuotaState, QuotaTicket } from '../quota/quota.service';
 import { StatsService } from '../stats/stats.service';
 import type { FileRef, PdfTool, StoredFileInfo } from '../tools/tool';
 import { PdfPoolService } from '../worker/pdf-pool.service';
+import { decodeAll, type DecodeResult } from '../worker/decode.worker';
 import type { WorkerResult } from '../worker/pdf.worker';
 
-const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+export { decodeBase64 } from '../core/base64';
+
+/**
+ * Base64 arguments of a call longer than this in total are decoded in a worker; shorter ones on the
+ * event loop (well under a millisecond, and no wait for a free worker).
+ */
+export const WORKER_DECODE_MIN_CHARS = 64 * 1024;
+
+/** One step of resolving a call's files, in the order their errors take precedence. */
+type InputStep =
+  | { kind: 'base64'; label: string; base64: string; keep: boolean; name: string }
+  | { kind: 'file_id'; label: string; ref: FileRef }
+  | { kind: 'error'; error: ToolFailure };
 
 /** The caller of a tool run: its IP (quota subject). */
 export interface Caller {
@@ -80,8 +94,10 @@ export class ToolRunnerService {
     }
     const args = parsed.data;
     let inputs: InputFile[];
+    let refs: { label: string; ref: FileRef }[];
     try {
-      inputs = await this.resolveInputs(tool, args);
+      refs = tool.inputs(args);
+      inputs = await this.resolveInputs(tool, args, refs);
     } catch (e) {
       return this.failure(this.asFailure(e), await this.status(tool, caller));
     }
@@ -101,7 +117,8 @@ export class ToolRunnerService {
     try {
       result = await this.pool.run({
         tool: tool.name,
-        args,
+        // The files travel as `inputs` (bytes, moved to the worker): their base64 is not copied again.
+        args: withoutBase64(args, new Set(refs.map((r) => r.ref))),
         inputs,
         limits: { maxBytes: this.config.PDF_MAX_FILE_BYTES, maxPages: this.config.PDF_MAX_PAGES },
       });
@@ -146,33 +163,75 @@ export class ToolRunnerService {
     };
   }
 
-  /** Input bytes of every file argument, checked for size; labels name the argument in errors. */
-  private async resolveInputs(tool: PdfTool, args: Record<string, unknown>): Promise<InputFile[]> {
+  /**
+   * Input bytes of every file argument, checked for size; labels name the argument in errors.
+   * Checks come in argument order (image arguments first), and the first failing one is the error.
+   * Sizes are checked from the base64 length before any decoding; large base64 is decoded in a
+   * worker, so megabytes of text never pass through a regex or decoder on the event loop.
+   */
+  private async resolveInputs(tool: PdfTool, args: Record<string, unknown>, refs: { label: string; ref: FileRef }[]): Promise<InputFile[]> {
     const max = this.config.PDF_MAX_FILE_BYTES;
-    for (const extra of tool.extraBase64?.(args) ?? []) decodeBase64(extra.base64, extra.label, max);
+    const steps: InputStep[] = [];
+    const base64 = (label: string, text: string, keep: boolean, name: string): InputStep => {
+      try {
+        checkBase64Length(text, label, max);
+        return { kind: 'base64', label, base64: text, keep, name };
+      } catch (e) {
+        return { kind: 'error', error: e as ToolFailure };
+      }
+    };
+    for (const extra of tool.extraBase64?.(args) ?? []) steps.push(base64(extra.label, extra.base64, false, ''));
+    for (const { label, ref } of refs) {
+      if ((ref.file_id === undefined) === (ref.base64 === undefined)) {
+        steps.push({
+          kind: 'error',
+          error: new ToolFailure('invalid_arguments', `${label}: give exactly one of file_id (an earlier result) or base64 (the PDF's content).`, { input: label }),
+        });
+      } else if (ref.file_id !== undefined) steps.push({ kind: 'file_id', label, ref });
+      else steps.push(base64(label, ref.base64!, true, ref.filename ?? 'document.pdf'));
+    }
+    // Nothing after the first refused argument can change the outcome: no work for it.
+    const firstError = steps.findIndex((s) => s.kind === 'error');
+    if (firstError >= 0) steps.length = firstError + 1;
+    const decoded = await this.decodeBase64Inputs(steps.flatMap((s) => (s.kind === 'base64' ? [s] : [])), max);
     const out: InputFile[] = [];
-    for (const { label, ref } of tool.inputs(args)) out.push(await this.resolveOne(label, ref, max));
+    let d = 0;
+    for (const step of steps) {
+      if (step.kind === 'error') throw step.error;
+      if (step.kind === 'file_id') {
+        out.push(await this.lookupOne(step.label, step.ref, max));
+        continue;
+      }
+      const r = decoded[d++];
+      if (!r.ok) throw new ToolFailure(r.code, r.message, r.details);
+      if (step.keep) out.push({ label: step.label, name: step.name, bytes: r.bytes! });
+    }
     return out;
   }
 
-  private async resolveOne(label: string, ref: FileRef, max: number): Promise<InputFile> {
-    if ((ref.file_id === undefined) === (ref.base64 === undefined)) {
-      throw new ToolFailure('invalid_arguments', `${label}: give exactly one of file_id (an earlier result) or base64 (the PDF's content).`, { input: label });
+  /** Decodes base64 arguments: in a worker when large (on the event loop if the pool cannot). */
+  private async decodeBase64Inputs(items: { label: string; base64: string; keep: boolean }[], max: number): Promise<DecodeResult> {
+    if (!items.length) return [];
+    const task = { items: items.map(({ label, base64, keep }) => ({ label, base64, keep })), maxBytes: max };
+    const chars = items.reduce((n, i) => n + i.base64.length, 0);
+    if (chars > WORKER_DECODE_MIN_CHARS) {
+      const viaWorker = await this.pool.decode(task);
+      if (viaWorker) return viaWorker;
     }
-    if (ref.file_id !== undefined) {
-      const found = await this.store.lookup(ref.file_id);
-      if (found.status !== 'ok') {
-        throw new ToolFailure(
-          'file_not_found',
-          `${label}: file_id "${ref.file_id}" is ${found.status === 'expired' ? 'expired' : 'unknown'}. Results are kept for ${Math.round(this.config.PDF_RESULT_TTL_S / 60)} minutes; send the PDF as base64 or run the tool that made it again.`,
-          { input: label },
-        );
-      }
-      if (found.bytes.length > max) throw tooLarge(label, found.bytes.length, max);
-      return { label, name: ref.filename ?? found.file.filename, bytes: new Uint8Array(found.bytes) };
+    return decodeAll(task);
+  }
+
+  private async lookupOne(label: string, ref: FileRef, max: number): Promise<InputFile> {
+    const found = await this.store.lookup(ref.file_id!);
+    if (found.status !== 'ok') {
+      throw new ToolFailure(
+        'file_not_found',
+        `${label}: file_id "${ref.file_id}" is ${found.status === 'expired' ? 'expired' : 'unknown'}. Results are kept for ${Math.round(this.config.PDF_RESULT_TTL_S / 60)} minutes; send the PDF as base64 or run the tool that made it again.`,
+        { input: label },
+      );
     }
-    const bytes = decodeBase64(ref.base64!, label, max);
-    return { label, name: ref.filename ?? 'document.pdf', bytes };
+    if (found.bytes.length > max) throw tooLarge(label, found.bytes.length, max);
+    return { label, name: ref.filename ?? found.file.filename, bytes: new Uint8Array(found.bytes) };
   }
 
   private success(tool: PdfTool, result: Extract<WorkerResult, { ok: true }>, stored: StoredFileInfo[], quota: QuotaState): CallToolResult {
@@ -203,29 +262,15 @@ export class ToolRunnerService {
   }
 }
 
-function tooLarge(label: string, size: number, max: number): ToolFailure {
-  return new ToolFailure('file_too_large', `${label} is ${size} bytes; the limit is ${max} bytes (${Math.round(max / 1048576)} MB) per file.`, {
-    input: label,
-    bytes: size,
-    limit: max,
-  });
-}
-
-/** Decodes base64 (standard or URL-safe, optional data: URL prefix and whitespace), size-checked. */
-export function decodeBase64(text: string, label: string, max: number): Uint8Array {
-  let body = text.startsWith('data:') ? text.replace(/^data:[\w/.+-]*;base64,/, '') : text;
-  if (Math.floor((body.length * 3) / 4) - 2 > max) throw tooLarge(label, Math.floor((body.length * 3) / 4), max);
-  // Fast path (no regex over megabytes on the event loop): Node skips characters that are not
-  // base64, so a decoded length equal to the expected one means the text was clean base64.
-  let bytes = Buffer.from(body, 'base64');
-  const padding = body.endsWith('==') ? 2 : body.endsWith('=') ? 1 : 0;
-  if (bytes.length !== Math.floor(((body.length - padding) * 3) / 4) || body.length % 4 === 1) {
-    body = body.replace(/\s+/g, '');
-    if (!BASE64.test(body) || body.length % 4 === 1) {
-      throw new ToolFailure('invalid_arguments', `${label}: base64 is not valid base64. Encode the file's bytes with standard base64.`, { input: label });
-    }
-    bytes = Buffer.from(body, 'base64');
+/** `args` with the `base64` of the given file refs left out (plain objects and arrays copied, the rest shared). */
+function withoutBase64<T>(value: T, refs: Set<object>): T {
+  if (Array.isArray(value)) return value.map((v: unknown) => withoutBase64(v, refs)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  if (refs.has(value)) {
+    const { base64: _omitted, ...rest } = value as FileRef;
+    return rest as T;
   }
-  if (bytes.length > max) throw tooLarge(label, bytes.length, max);
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutBase64(v, refs)])) as T;
 }

@@ -4,14 +4,16 @@ import { join } from 'node:path';
 import Piscina from 'piscina';
 import { AppConfig } from '../../common/config/env';
 import { ToolFailure } from '../core/tool-failure';
+import type { DecodeResult, DecodeTask } from './decode.worker';
 import type { WorkerResult, WorkerTask } from './pdf.worker';
+import { transferableBuffers } from './transfer';
 
-/** Resolves the worker entry: compiled .js next to this file (dist), or the .ts source (ts-node, jest). */
-function workerEntry(): { filename: string; execArgv: string[] } {
-  const js = join(__dirname, 'pdf.worker.js');
+/** Resolves a worker entry: compiled .js next to this file (dist), or the .ts source (ts-node, jest). */
+function workerEntry(name: 'pdf.worker' | 'decode.worker'): { filename: string; execArgv: string[] } {
+  const js = join(__dirname, `${name}.js`);
   if (existsSync(js)) return { filename: js, execArgv: [] };
   // Source run: the worker thread registers ts-node (transpile only) before loading the entry.
-  return { filename: join(__dirname, 'pdf.worker.ts'), execArgv: ['--require', 'ts-node/register/transpile-only'] };
+  return { filename: join(__dirname, `${name}.ts`), execArgv: ['--require', 'ts-node/register/transpile-only'] };
 }
 
 /**
@@ -23,9 +25,11 @@ function workerEntry(): { filename: string; execArgv: string[] } {
 export class PdfPoolService implements OnApplicationShutdown {
   private readonly logger = new Logger('PdfPool');
   private readonly pool: Piscina<WorkerTask, WorkerResult>;
+  /** One thread that decodes base64 arguments (see decode.worker.ts), apart from the PDF runs. */
+  private readonly decoder: Piscina<DecodeTask, DecodeResult>;
 
   constructor(private readonly config: AppConfig) {
-    const entry = workerEntry();
+    const entry = workerEntry('pdf.worker');
     this.pool = new Piscina<WorkerTask, WorkerResult>({
       filename: entry.filename,
       execArgv: entry.execArgv,
@@ -38,13 +42,28 @@ export class PdfPoolService implements OnApplicationShutdown {
       // with PDFs, the event loop serving the other APIs still gets the CPU first.
       niceIncrement: 10,
     });
+    const decodeEntry = workerEntry('decode.worker');
+    this.decoder = new Piscina<DecodeTask, DecodeResult>({
+      filename: decodeEntry.filename,
+      execArgv: decodeEntry.execArgv,
+      minThreads: 0,
+      maxThreads: 1,
+      idleTimeout: 60_000,
+      maxQueue: config.PDF_WORKERS * 32,
+      resourceLimits: { maxOldGenerationSizeMb: config.PDF_WORKER_HEAP_MB },
+      niceIncrement: 10,
+    });
   }
 
-  /** Runs a task; a failure inside the tool comes back as `{ok:false}`, pool failures throw {@link ToolFailure}. */
+  /**
+   * Runs a task; a failure inside the tool comes back as `{ok:false}`, pool failures throw {@link ToolFailure}.
+   * The input bytes move to the worker (they are unusable here afterwards) instead of being copied.
+   */
   async run(task: WorkerTask): Promise<WorkerResult> {
     const timeout = this.config.PDF_TOOL_TIMEOUT_MS;
     try {
-      return await this.pool.run(task, { signal: AbortSignal.timeout(timeout) });
+      const transferList = transferableBuffers(task.inputs.map((i) => i.bytes));
+      return await this.pool.run(task, { signal: AbortSignal.timeout(timeout), transferList });
     } catch (e) {
       const err = e as Error & { code?: string };
       if (err.name === 'AbortError' || err.name === 'TimeoutError') {
@@ -61,11 +80,25 @@ export class PdfPoolService implements OnApplicationShutdown {
     }
   }
 
+  /**
+   * Decodes and size-checks base64 arguments in the decoding thread, or null if it could not (queue
+   * full, timeout, thread failure): the caller then decodes on the event loop, so the outcome of a
+   * call never depends on the thread.
+   */
+  async decode(task: DecodeTask): Promise<DecodeResult | null> {
+    try {
+      return await this.decoder.run(task, { signal: AbortSignal.timeout(this.config.PDF_TOOL_TIMEOUT_MS) });
+    } catch (e) {
+      this.logger.warn(`base64 decoding in a worker failed (${(e as Error).message}); decoding on the event loop`);
+      return null;
+    }
+  }
+
   get stats(): { threads: number; queued: number; completed: number } {
     return { threads: this.pool.threads.length, queued: this.pool.queueSize, completed: this.pool.completed };
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.pool.destroy();
+    await Promise.all([this.pool.destroy(), this.decoder.destroy()]);
   }
 }

@@ -8,6 +8,7 @@ import type { InputFile, Limits } from '../core/pdf-open';
 import { sha256 } from '../core/pdf-open';
 import { ToolErrorCode, ToolFailure } from '../core/tool-failure';
 import { PDF_TOOLS_BY_NAME } from '../tools';
+import { moving } from './transfer';
 
 // One libvips thread per worker: the pool already has a thread per core.
 sharp.concurrency(1);
@@ -36,12 +37,9 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
   if (!tool) return { ok: false, code: 'internal_error', message: `Unknown tool ${task.tool}.`, details: {} };
   try {
     const result = await tool.run(task.args as never, task.inputs, { limits: task.limits });
-    return {
-      ok: true,
-      files: result.files.map((f) => ({ ...f, sha256: sha256(f.bytes) })),
-      data: result.data,
-      summary: result.summary,
-    };
+    const files = result.files.map((f) => ({ ...f, sha256: sha256(f.bytes) }));
+    // The output bytes move to the main thread instead of being copied.
+    return moving<WorkerResult>({ ok: true, files, data: result.data, summary: result.summary }, files.map((f) => f.bytes));
   } catch (e) {
     if (e instanceof ToolFailure) return { ok: false, code: e.code, message: e.message, details: e.details };
     const message = e instanceof Error ? e.message : String(e);
