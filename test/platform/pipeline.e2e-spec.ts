@@ -101,4 +101,21 @@ describe('Platform request pipeline (e2e)', () => {
     expect(t.server.keepAliveTimeout).toBe(65000);
     expect(t.server.headersTimeout).toBeGreaterThan(t.server.keepAliveTimeout);
   });
+
+  it('GET /readyz is 503 service_unavailable naming the dependency that is down', async () => {
+    // A Redis URL nobody listens on (loopback port 1): the database is up, Redis is not.
+    const down = await createTestApp({ module: probeApp, env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+    try {
+      const res = await request(down.server).get('/readyz').expect(503);
+      expect(res.body).toEqual({
+        ok: false,
+        error: 'service_unavailable',
+        message: 'A dependency is not reachable.',
+        database: 'up',
+        redis: 'down',
+      });
+    } finally {
+      await down.close();
+    }
+  });
 });

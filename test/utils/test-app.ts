@@ -98,7 +98,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     createKey: async (slug?: string) => {
       const keys = app.get(ApiKeysService);
       const s = slug ?? `ws-${process.pid}-${++slugCounter}`;
-      await keys.createWorkspace(s).catch(() => undefined);
+      await keys.createWorkspace(s).catch((e: unknown) => {
+        if ((e as { code?: string }).code !== 'conflict') throw e; // reusing a workspace is fine
+      });
       const created = await keys.createKey(s, 'test');
       return { key: created.key, id: created.id, workspace: s };
     },

@@ -1,5 +1,8 @@
 import { ErrorCode, httpStatusOf } from './error-code';
 
+/** The message of a 404 for a path no route serves. */
+export const NOT_FOUND_MESSAGE = 'No such endpoint.';
+
 /**
  * An error the service means to answer with. The global filter turns it into
  * `{ ok: false, error: code, message, ...details }` with the status of its code.
@@ -25,7 +28,7 @@ export class DomainError extends Error {
     return new DomainError(ErrorCode.BadRequest, message, field ? { field } : {});
   }
 
-  static notFound(message = 'No such endpoint.'): DomainError {
+  static notFound(message = NOT_FOUND_MESSAGE): DomainError {
     return new DomainError(ErrorCode.NotFound, message);
   }
 }

@@ -1,7 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { ThrottlerException } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { DomainError, errorBody } from '../errors/domain-error';
+import { DomainError, errorBody, NOT_FOUND_MESSAGE } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
 
 /** Status of an HttpException that is not a DomainError -> our code. */
@@ -35,7 +34,7 @@ function codeOfStatus(status: HttpStatus): ErrorCode {
 }
 
 const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> = {
-  [ErrorCode.NotFound]: 'No such endpoint.',
+  [ErrorCode.NotFound]: NOT_FOUND_MESSAGE,
   [ErrorCode.Unauthorized]: 'A valid API key is required.',
   [ErrorCode.InternalError]: 'An unexpected error occurred. Quote the request id when reporting it.',
 };
@@ -52,9 +51,6 @@ interface BodyParserError {
  */
 export function toDomainError(exception: unknown, logger?: Logger): DomainError {
   if (exception instanceof DomainError) return exception;
-  if (exception instanceof ThrottlerException) {
-    return new DomainError(ErrorCode.RateLimited, 'Too many requests.', {}, { 'Retry-After': '60' });
-  }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const code = codeOfStatus(status);

@@ -2,6 +2,8 @@ import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../decorators/public.decorator';
+import { DomainError } from '../errors/domain-error';
+import { ErrorCode } from '../errors/error-code';
 import { MetricsService } from '../metrics/metrics.service';
 import { RedisService } from '../redis/redis.service';
 
@@ -21,25 +23,19 @@ export class HealthController {
     return { ok: true, status: 'up' };
   }
 
-  /** The database (and Redis when configured) answer; 503 otherwise. */
+  /** The database (and Redis when configured) answer; 503 service_unavailable otherwise. */
   @Get('readyz')
-  async readyz(@Res({ passthrough: true }) res: Response): Promise<Record<string, unknown>> {
+  async readyz(): Promise<Record<string, unknown>> {
     const database = await this.dataSource
       .query('SELECT 1')
       .then(() => true)
       .catch(() => false);
     const redis = this.redis.enabled ? await this.redis.ping() : null;
-    const ok = database && redis !== false;
-    res.status(ok ? 200 : 503);
-    return ok
-      ? { ok: true, database: 'up', redis: redis === null ? 'not configured' : 'up' }
-      : {
-          ok: false,
-          error: 'service_unavailable',
-          message: 'A dependency is not reachable.',
-          database: database ? 'up' : 'down',
-          redis: redis === null ? 'not configured' : redis ? 'up' : 'down',
-        };
+    const state = { database: database ? 'up' : 'down', redis: redis === null ? 'not configured' : redis ? 'up' : 'down' };
+    if (!database || redis === false) {
+      throw new DomainError(ErrorCode.ServiceUnavailable, 'A dependency is not reachable.', state);
+    }
+    return { ok: true, ...state };
   }
 
   @Get('metrics')
