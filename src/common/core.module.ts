@@ -12,6 +12,7 @@ import { DatabaseModule } from './database/database.module';
 import { AllExceptionsFilter } from './filters/all-exceptions.filter';
 import { ApiKeyGuard } from './guards/api-key.guard';
 import { HealthController } from './health/health.controller';
+import { JsonBodyParser } from './http/json-body';
 import { OkEnvelopeInterceptor } from './interceptors/ok-envelope.interceptor';
 import { loggerParams } from './logging/logging';
 import { MetricsMiddleware } from './metrics/metrics.middleware';
@@ -86,6 +87,7 @@ export class CoreModule implements NestModule {
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: AppThrottlerGuard },
         { provide: APP_INTERCEPTOR, useClass: OkEnvelopeInterceptor },
+        JsonBodyParser,
       ],
     };
   }

@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { JSON_OFF_THREAD_MIN_BYTES, JsonBodyParser } from '../../src/common/http/json-body';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { probeApp } from './probe.module';
 
@@ -79,6 +80,27 @@ describe('Platform request pipeline (e2e)', () => {
       .send(JSON.stringify({ name: 'x'.repeat(200 * 1024), count: 1 }))
       .expect(413);
     expect(big.body).toMatchObject({ ok: false, error: 'payload_too_large' });
+  });
+
+  it('JSON bodies over 64 KB are parsed in the JSON thread, with the same results and errors as small ones', async () => {
+    const parser = t.app.get(JsonBodyParser);
+    const before = parser.stats.completed;
+    const name = `ž€😀${'x'.repeat(JSON_OFF_THREAD_MIN_BYTES)}`;
+    const good = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send(`\uFEFF${JSON.stringify({ name, count: 3 })}`).expect(201);
+    expect(good.body).toEqual({ ok: true, name, count: 3 });
+    const invalid = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send(`{"name":"${name}`).expect(400);
+    expect(invalid.body).toEqual({ ok: false, error: 'bad_request', field: 'body', message: 'Request body is not valid JSON.' });
+    const small = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send('{"name":').expect(400);
+    expect(small.body).toEqual(invalid.body);
+    const wrongField = await request(t.server).post('/probe/echo').send({ name, count: 'x' }).expect(400);
+    expect(wrongField.body).toMatchObject({ error: 'bad_request', field: 'count' });
+    expect(parser.stats.completed - before).toBe(3);
+  });
+
+  it('JSON in a charset other than UTF-8 is 415 unsupported_media_type, before the body is read', async () => {
+    const res = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json; charset=utf-16le').send(Buffer.from('{"name":"a","count":1}', 'utf16le')).expect(415);
+    expect(res.body).toEqual({ ok: false, error: 'unsupported_media_type', message: 'Unsupported body encoding or charset.' });
+    await request(t.server).post('/probe/echo').set('Content-Type', 'application/json; charset=UTF-8').send('{"name":"a","count":1}').expect(201);
   });
 
   it('unexpected errors are 500 internal_error with a request id and no internals', async () => {

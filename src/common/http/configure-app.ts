@@ -1,8 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { json, urlencoded } from 'express';
+import { urlencoded } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '../config/env';
+import { JsonBodyParser, jsonBody } from './json-body';
 
 /**
  * HTTP settings that live outside Nest's DI: trust proxy, keep-alive, body parsers with their limits, logger.
@@ -19,8 +20,10 @@ export function configureApp(app: INestApplication): NestExpressApplication {
   server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS + 1000; // must exceed keepAliveTimeout
   // The MCP endpoint takes base64 PDFs: its own, larger limit. Other routes keep a small one.
-  express.use('/mcp', json({ limit: config.MCP_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
-  express.use(json({ limit: config.JSON_BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  // Large JSON bodies are parsed in a worker thread (see JsonBodyParser), small ones inline.
+  const parser = app.get(JsonBodyParser);
+  express.use('/mcp', ...jsonBody(parser, config.MCP_BODY_LIMIT));
+  express.use(...jsonBody(parser, config.JSON_BODY_LIMIT));
   express.use(urlencoded({ extended: false, limit: config.JSON_BODY_LIMIT }));
   return express;
 }

@@ -1,7 +1,7 @@
 import { checkBase64Length, decodeBase64 } from '../core/base64';
 import { ToolFailure } from '../core/tool-failure';
 import { decodeAll } from './decode.worker';
-import { transferableBuffers } from './transfer';
+import { transferableBuffers } from '../../common/workers/transfer';
 
 describe('decode worker', () => {
   const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(300_000, 0xab)]);

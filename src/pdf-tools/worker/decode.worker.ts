@@ -6,7 +6,7 @@
  */
 import { decodeBase64 } from '../core/base64';
 import { ToolErrorCode, ToolFailure } from '../core/tool-failure';
-import { moving } from './transfer';
+import { moving } from '../../common/workers/transfer';
 
 /** Base64 arguments to decode and size-check (`keep: false`: check only, e.g. a watermark image). */
 export interface DecodeTask {

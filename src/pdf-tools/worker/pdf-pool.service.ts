@@ -1,20 +1,11 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import Piscina from 'piscina';
 import { AppConfig } from '../../common/config/env';
 import { ToolFailure } from '../core/tool-failure';
 import type { DecodeResult, DecodeTask } from './decode.worker';
 import type { WorkerResult, WorkerTask } from './pdf.worker';
-import { transferableBuffers } from './transfer';
-
-/** Resolves a worker entry: compiled .js next to this file (dist), or the .ts source (ts-node, jest). */
-function workerEntry(name: 'pdf.worker' | 'decode.worker'): { filename: string; execArgv: string[] } {
-  const js = join(__dirname, `${name}.js`);
-  if (existsSync(js)) return { filename: js, execArgv: [] };
-  // Source run: the worker thread registers ts-node (transpile only) before loading the entry.
-  return { filename: join(__dirname, `${name}.ts`), execArgv: ['--require', 'ts-node/register/transpile-only'] };
-}
+import { transferableBuffers } from '../../common/workers/transfer';
+import { workerEntry } from '../../common/workers/worker-entry';
 
 /**
  * The PDF worker pool: PDF_WORKERS threads, each with a heap cap of PDF_WORKER_HEAP_MB, and a time
@@ -29,7 +20,7 @@ export class PdfPoolService implements OnApplicationShutdown {
   private readonly decoder: Piscina<DecodeTask, DecodeResult>;
 
   constructor(private readonly config: AppConfig) {
-    const entry = workerEntry('pdf.worker');
+    const entry = workerEntry(__dirname, 'pdf.worker');
     this.pool = new Piscina<WorkerTask, WorkerResult>({
       filename: entry.filename,
       execArgv: entry.execArgv,
@@ -42,7 +33,7 @@ export class PdfPoolService implements OnApplicationShutdown {
       // with PDFs, the event loop serving the other APIs still gets the CPU first.
       niceIncrement: 10,
     });
-    const decodeEntry = workerEntry('decode.worker');
+    const decodeEntry = workerEntry(__dirname, 'decode.worker');
     this.decoder = new Piscina<DecodeTask, DecodeResult>({
       filename: decodeEntry.filename,
       execArgv: decodeEntry.execArgv,

@@ -8,7 +8,7 @@ import type { InputFile, Limits } from '../core/pdf-open';
 import { sha256 } from '../core/pdf-open';
 import { ToolErrorCode, ToolFailure } from '../core/tool-failure';
 import { PDF_TOOLS_BY_NAME } from '../tools';
-import { moving } from './transfer';
+import { moving } from '../../common/workers/transfer';
 
 // One libvips thread per worker: the pool already has a thread per core.
 sharp.concurrency(1);
