@@ -1,13 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import sharp from 'sharp';
 import request from 'supertest';
 import { QuotaService } from '../../src/pdf-tools/quota/quota.service';
+import { PdfPoolService } from '../../src/pdf-tools/worker/pdf-pool.service';
 import type { TestApp } from '../utils/test-app';
 import {
   allStreams,
@@ -192,6 +193,18 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       const out = await download(t, s as { download_url: string });
       expect(out.length).toBe(s.bytes);
       expect((await PDFDocument.load(out)).getPageCount()).toBe(2);
+    });
+
+    it('image work runs below the event loop: after a run, libvips threads are lowered to nice 10', async () => {
+      if (process.platform !== 'linux') return;
+      await call(client, 'compress_pdf', { file: { base64: b64(await imagePdf(1)) }, level: 'extreme' });
+      const vips = readdirSync('/proc/self/task').filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').startsWith('libvips'));
+      expect(vips.length).toBeGreaterThan(0);
+      const lowered = t.app.get(PdfPoolService).nativeThreads;
+      for (let i = 0; i < 100 && !vips.every((tid) => lowered.threads.includes(Number(tid))); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(lowered.threads).toEqual(expect.arrayContaining(vips.map(Number)));
+      for (const tid of vips) expect(getPriority(Number(tid))).toBeGreaterThanOrEqual(10);
+      expect(getPriority(process.pid)).toBeLessThan(10);
     });
 
     it('compress_pdf lossless never grows a file; with nothing to gain it returns the input and says so', async () => {

@@ -5,7 +5,11 @@ import { ToolFailure } from '../core/tool-failure';
 import type { DecodeResult, DecodeTask } from './decode.worker';
 import type { WorkerResult, WorkerTask } from './pdf.worker';
 import { transferableBuffers } from '../../common/workers/transfer';
+import { NativeThreadPriority } from '../../common/workers/native-threads';
 import { workerEntry } from '../../common/workers/worker-entry';
+
+/** Nice value of the PDF threads, and of the native threads that do part of their work. */
+const WORKER_NICENESS = 10;
 
 /**
  * The PDF worker pool: PDF_WORKERS threads, each with a heap cap of PDF_WORKER_HEAP_MB, and a time
@@ -18,6 +22,7 @@ export class PdfPoolService implements OnApplicationShutdown {
   private readonly pool: Piscina<WorkerTask, WorkerResult>;
   /** One thread that decodes base64 arguments (see decode.worker.ts), apart from the PDF runs. */
   private readonly decoder: Piscina<DecodeTask, DecodeResult>;
+  readonly nativeThreads = new NativeThreadPriority(WORKER_NICENESS);
 
   constructor(private readonly config: AppConfig) {
     const entry = workerEntry(__dirname, 'pdf.worker');
@@ -31,7 +36,7 @@ export class PdfPoolService implements OnApplicationShutdown {
       resourceLimits: { maxOldGenerationSizeMb: config.PDF_WORKER_HEAP_MB },
       // Lower the workers' scheduling priority (Linux, via @napi-rs/nice): when every core is busy
       // with PDFs, the event loop serving the other APIs still gets the CPU first.
-      niceIncrement: 10,
+      niceIncrement: WORKER_NICENESS,
     });
     const decodeEntry = workerEntry(__dirname, 'decode.worker');
     this.decoder = new Piscina<DecodeTask, DecodeResult>({
@@ -42,7 +47,7 @@ export class PdfPoolService implements OnApplicationShutdown {
       idleTimeout: 60_000,
       maxQueue: config.PDF_WORKERS * 32,
       resourceLimits: { maxOldGenerationSizeMb: config.PDF_WORKER_HEAP_MB },
-      niceIncrement: 10,
+      niceIncrement: WORKER_NICENESS,
     });
   }
 
@@ -56,19 +61,28 @@ export class PdfPoolService implements OnApplicationShutdown {
       const transferList = transferableBuffers(task.inputs.map((i) => i.bytes));
       return await this.pool.run(task, { signal: AbortSignal.timeout(timeout), transferList });
     } catch (e) {
-      const err = e as Error & { code?: string };
-      if (err.name === 'AbortError' || err.name === 'TimeoutError') {
-        throw new ToolFailure('timeout', `The tool did not finish within ${Math.round(timeout / 1000)} s. Try fewer pages or a lighter option (e.g. compression level "lossless").`);
-      }
-      if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        throw new ToolFailure('internal_error', 'The PDF needs more memory than a tool run may use. Try a smaller file or fewer pages.');
-      }
-      if (/queue is full/i.test(err.message)) {
-        throw new ToolFailure('busy', 'The PDF workers are busy. Retry in a few seconds.');
-      }
-      this.logger.error(err);
-      throw new ToolFailure('internal_error', 'The PDF tool failed unexpectedly. Retry; if it persists, report it.');
+      return this.failed(e, timeout);
+    } finally {
+      // sharp's image work runs on the libuv pool and libvips threads, not in the niced worker:
+      // new ones are found and lowered after every run (one directory listing once all are known).
+      void this.nativeThreads.lower();
     }
+  }
+
+  /** The ToolFailure for a pool failure (time limit, heap limit, queue full, anything else). */
+  private failed(e: unknown, timeout: number): never {
+    const err = e as Error & { code?: string };
+    if (err.name === 'AbortError' || err.name === 'TimeoutError') {
+      throw new ToolFailure('timeout', `The tool did not finish within ${Math.round(timeout / 1000)} s. Try fewer pages or a lighter option (e.g. compression level "lossless").`);
+    }
+    if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      throw new ToolFailure('internal_error', 'The PDF needs more memory than a tool run may use. Try a smaller file or fewer pages.');
+    }
+    if (/queue is full/i.test(err.message)) {
+      throw new ToolFailure('busy', 'The PDF workers are busy. Retry in a few seconds.');
+    }
+    this.logger.error(err);
+    throw new ToolFailure('internal_error', 'The PDF tool failed unexpectedly. Retry; if it persists, report it.');
   }
 
   /**
