@@ -41,6 +41,8 @@ export interface ErrorBody {
   [detail: string]: unknown;
 }
 
+/** `{ok: false, error, message, ...details}` in that key order; a detail never replaces the first three. */
 export function errorBody(err: DomainError): ErrorBody {
-  return { ...err.details, ok: false, error: err.code, message: err.message };
+  const head = { ok: false as const, error: err.code, message: err.message };
+  return Object.assign({ ...head, ...err.details }, head);
 }
