@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { parse as parseContentType } from 'content-type';
 import { raw, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import Piscina from 'piscina';
+import { BACKGROUND_NICENESS } from '../workers/native-threads';
 import { transferableBuffers } from '../workers/transfer';
 import { workerEntry } from '../workers/worker-entry';
 import { parseJsonBytes, type JsonParseResult } from './json-body.worker';
@@ -37,7 +38,7 @@ export class JsonBodyParser implements OnApplicationShutdown {
       maxQueue: 256,
       resourceLimits: { maxOldGenerationSizeMb: 512 },
       // Below the event loop in scheduling priority (Linux, via @napi-rs/nice), like the PDF workers.
-      niceIncrement: 10,
+      niceIncrement: BACKGROUND_NICENESS,
     });
   }
 

@@ -36,6 +36,4 @@ function firstNonSpace(text: string): string | undefined {
   return undefined;
 }
 
-export default function parseJsonBody(bytes: Uint8Array): JsonParseResult {
-  return parseJsonBytes(bytes);
-}
+export default parseJsonBytes;

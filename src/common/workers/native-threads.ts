@@ -2,6 +2,13 @@ import { readFile, readdir, readlink } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
 
 /**
+ * Nice value of every thread doing work for requests in the background (JSON bodies, PDFs, and
+ * the native threads those use): below the event loop, so that when they keep every core busy the
+ * event loop still gets the CPU first.
+ */
+export const BACKGROUND_NICENESS = 10;
+
+/**
  * Lowers the scheduling priority of the process's native helper threads (Linux): the libuv thread
  * pool and libvips's workers.
  *

@@ -5,11 +5,8 @@ import { ToolFailure } from '../core/tool-failure';
 import type { DecodeResult, DecodeTask } from './decode.worker';
 import type { WorkerResult, WorkerTask } from './pdf.worker';
 import { transferableBuffers } from '../../common/workers/transfer';
-import { NativeThreadPriority } from '../../common/workers/native-threads';
+import { BACKGROUND_NICENESS, NativeThreadPriority } from '../../common/workers/native-threads';
 import { workerEntry } from '../../common/workers/worker-entry';
-
-/** Nice value of the PDF threads, and of the native threads that do part of their work. */
-const WORKER_NICENESS = 10;
 
 /**
  * The PDF worker pool: PDF_WORKERS threads, each with a heap cap of PDF_WORKER_HEAP_MB, and a time
@@ -22,7 +19,7 @@ export class PdfPoolService implements OnApplicationShutdown {
   private readonly pool: Piscina<WorkerTask, WorkerResult>;
   /** One thread that decodes base64 arguments (see decode.worker.ts), apart from the PDF runs. */
   private readonly decoder: Piscina<DecodeTask, DecodeResult>;
-  readonly nativeThreads = new NativeThreadPriority(WORKER_NICENESS);
+  readonly nativeThreads = new NativeThreadPriority(BACKGROUND_NICENESS);
 
   constructor(private readonly config: AppConfig) {
     const entry = workerEntry(__dirname, 'pdf.worker');
@@ -36,7 +33,7 @@ export class PdfPoolService implements OnApplicationShutdown {
       resourceLimits: { maxOldGenerationSizeMb: config.PDF_WORKER_HEAP_MB },
       // Lower the workers' scheduling priority (Linux, via @napi-rs/nice): when every core is busy
       // with PDFs, the event loop serving the other APIs still gets the CPU first.
-      niceIncrement: WORKER_NICENESS,
+      niceIncrement: BACKGROUND_NICENESS,
     });
     const decodeEntry = workerEntry(__dirname, 'decode.worker');
     this.decoder = new Piscina<DecodeTask, DecodeResult>({
@@ -47,7 +44,7 @@ export class PdfPoolService implements OnApplicationShutdown {
       idleTimeout: 60_000,
       maxQueue: config.PDF_WORKERS * 32,
       resourceLimits: { maxOldGenerationSizeMb: config.PDF_WORKER_HEAP_MB },
-      niceIncrement: WORKER_NICENESS,
+      niceIncrement: BACKGROUND_NICENESS,
     });
   }
 
