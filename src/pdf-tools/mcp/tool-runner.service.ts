@@ -134,7 +134,9 @@ export class ToolRunnerService {
       this.logger.error(e);
       return this.refunded(tool, ticket, caller, new ToolFailure('internal_error', 'The result could not be stored. Retry in a moment.'));
     }
-    this.stats.recordSuccess(tool.name).catch((e: Error) => this.logger.warn(`stats: ${e.message}`));
+    // Counted before the answer goes out, so a shutdown right after it loses nothing and a client
+    // reading /api/public-stats next sees its call; a failing count never fails the call.
+    await this.stats.recordSuccess(tool.name).catch((e: Error) => this.logger.warn(`stats: ${e.message}`));
     const { allowed: _allowed, ...quota } = decision;
     return this.success(tool, result, stored, quota);
   }
