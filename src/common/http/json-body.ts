@@ -1,10 +1,9 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { parse as parseContentType } from 'content-type';
 import { raw, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import Piscina from 'piscina';
-import { BACKGROUND_NICENESS } from '../workers/native-threads';
+import type Piscina from 'piscina';
+import { backgroundPool } from '../workers/background-pool';
 import { transferableBuffers } from '../workers/transfer';
-import { workerEntry } from '../workers/worker-entry';
 import { parseJsonBytes, type JsonParseResult } from './json-body.worker';
 
 /** Media types read as JSON (as body-parser's json() with these types). */
@@ -28,18 +27,7 @@ export class JsonBodyParser implements OnApplicationShutdown {
   private readonly pool: Piscina<Uint8Array, JsonParseResult>;
 
   constructor() {
-    const entry = workerEntry(__dirname, 'json-body.worker');
-    this.pool = new Piscina<Uint8Array, JsonParseResult>({
-      filename: entry.filename,
-      execArgv: entry.execArgv,
-      minThreads: 0,
-      maxThreads: 1,
-      idleTimeout: 60_000,
-      maxQueue: 256,
-      resourceLimits: { maxOldGenerationSizeMb: 512 },
-      // Below the event loop in scheduling priority (Linux, via @napi-rs/nice), like the PDF workers.
-      niceIncrement: BACKGROUND_NICENESS,
-    });
+    this.pool = backgroundPool(__dirname, 'json-body.worker', { maxThreads: 1, maxQueue: 256, heapMb: 512 });
   }
 
   /**

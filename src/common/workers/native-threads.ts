@@ -2,17 +2,10 @@ import { readFile, readdir, readlink } from 'node:fs/promises';
 import { getPriority, setPriority } from 'node:os';
 
 /**
- * Nice value of every thread doing work for requests in the background (JSON bodies, PDFs, and
- * the native threads those use): below the event loop, so that when they keep every core busy the
- * event loop still gets the CPU first.
- */
-export const BACKGROUND_NICENESS = 10;
-
-/**
  * Lowers the scheduling priority of the process's native helper threads (Linux): the libuv thread
  * pool and libvips's workers.
  *
- * Our worker threads are niced (piscina `niceIncrement`), but part of their work does not run in
+ * Our worker threads are niced (`backgroundPool`), but part of their work does not run in
  * them: sharp queues image decoding and encoding on the libuv thread pool, and libvips runs it on
  * threads of its own. Both are created by whichever thread first needs them, usually the event
  * loop, so they run at its priority and compete with it for the cores. Measured during 20

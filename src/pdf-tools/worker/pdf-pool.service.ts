@@ -1,12 +1,12 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import Piscina from 'piscina';
+import type Piscina from 'piscina';
 import { AppConfig } from '../../common/config/env';
 import { ToolFailure } from '../core/tool-failure';
 import type { DecodeResult, DecodeTask } from './decode.worker';
 import type { WorkerResult, WorkerTask } from './pdf.worker';
 import { transferableBuffers } from '../../common/workers/transfer';
-import { BACKGROUND_NICENESS, NativeThreadPriority } from '../../common/workers/native-threads';
-import { workerEntry } from '../../common/workers/worker-entry';
+import { BACKGROUND_NICENESS, backgroundPool } from '../../common/workers/background-pool';
+import { NativeThreadPriority } from '../../common/workers/native-threads';
 
 /**
  * The PDF worker pool: PDF_WORKERS threads, each with a heap cap of PDF_WORKER_HEAP_MB, and a time
@@ -22,30 +22,11 @@ export class PdfPoolService implements OnApplicationShutdown {
   readonly nativeThreads = new NativeThreadPriority(BACKGROUND_NICENESS);
 
   constructor(private readonly config: AppConfig) {
-    const entry = workerEntry(__dirname, 'pdf.worker');
-    this.pool = new Piscina<WorkerTask, WorkerResult>({
-      filename: entry.filename,
-      execArgv: entry.execArgv,
-      minThreads: 0,
-      maxThreads: config.PDF_WORKERS,
-      idleTimeout: 60_000,
-      maxQueue: config.PDF_WORKERS * 32,
-      resourceLimits: { maxOldGenerationSizeMb: config.PDF_WORKER_HEAP_MB },
-      // Lower the workers' scheduling priority (Linux, via @napi-rs/nice): when every core is busy
-      // with PDFs, the event loop serving the other APIs still gets the CPU first.
-      niceIncrement: BACKGROUND_NICENESS,
-    });
-    const decodeEntry = workerEntry(__dirname, 'decode.worker');
-    this.decoder = new Piscina<DecodeTask, DecodeResult>({
-      filename: decodeEntry.filename,
-      execArgv: decodeEntry.execArgv,
-      minThreads: 0,
-      maxThreads: 1,
-      idleTimeout: 60_000,
-      maxQueue: config.PDF_WORKERS * 32,
-      resourceLimits: { maxOldGenerationSizeMb: config.PDF_WORKER_HEAP_MB },
-      niceIncrement: BACKGROUND_NICENESS,
-    });
+    // Niced threads (see backgroundPool): when every core is busy with PDFs, the event loop serving
+    // the other APIs still gets the CPU first.
+    const limits = { maxQueue: config.PDF_WORKERS * 32, heapMb: config.PDF_WORKER_HEAP_MB };
+    this.pool = backgroundPool(__dirname, 'pdf.worker', { ...limits, maxThreads: config.PDF_WORKERS });
+    this.decoder = backgroundPool(__dirname, 'decode.worker', { ...limits, maxThreads: 1 });
   }
 
   /**
