@@ -99,7 +99,9 @@ describe('Platform request pipeline (e2e)', () => {
 
   it('JSON in a charset other than UTF-8 is 415 unsupported_media_type, before the body is read', async () => {
     const res = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json; charset=utf-16le').send(Buffer.from('{"name":"a","count":1}', 'utf16le')).expect(415);
-    expect(res.body).toEqual({ ok: false, error: 'unsupported_media_type', message: 'Unsupported body encoding or charset.' });
+    expect(res.body).toEqual({ ok: false, error: 'unsupported_media_type', message: 'Unsupported charset "UTF-16LE": send JSON in UTF-8.' });
+    const packed = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').set('Content-Encoding', 'compress').send('{}').expect(415);
+    expect(packed.body).toEqual({ ok: false, error: 'unsupported_media_type', message: 'Unsupported Content-Encoding: send the body as is, or gzip, deflate or br.' });
     await request(t.server).post('/probe/echo').set('Content-Type', 'application/json; charset=UTF-8').send('{"name":"a","count":1}').expect(201);
   });
 

@@ -43,6 +43,7 @@ interface BodyParserError {
   type?: string;
   status?: number;
   limit?: number;
+  charset?: string;
 }
 
 /**
@@ -76,9 +77,10 @@ export function toDomainError(exception: unknown, logger?: Logger): DomainError 
         return new DomainError(ErrorCode.PayloadTooLarge, `Request body exceeds the limit of ${bp.limit ?? '?'} bytes.`, { limit: bp.limit });
       case 'entity.parse.failed':
         return new DomainError(ErrorCode.BadRequest, 'Request body is not valid JSON.', { field: 'body' });
-      case 'encoding.unsupported':
       case 'charset.unsupported':
-        return new DomainError(ErrorCode.UnsupportedMediaType, 'Unsupported body encoding or charset.');
+        return new DomainError(ErrorCode.UnsupportedMediaType, `Unsupported charset${bp.charset ? ` "${bp.charset.toUpperCase()}"` : ''}: send JSON in UTF-8.`);
+      case 'encoding.unsupported':
+        return new DomainError(ErrorCode.UnsupportedMediaType, 'Unsupported Content-Encoding: send the body as is, or gzip, deflate or br.');
       case 'request.aborted':
       case 'request.size.invalid':
       case 'stream.encoding.set':

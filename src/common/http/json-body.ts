@@ -56,8 +56,8 @@ export class JsonBodyParser implements OnApplicationShutdown {
 }
 
 /** A body-parser style error, so the one error filter answers it like body-parser's own. */
-function bodyError(status: number, type: string, message: string): Error {
-  return Object.assign(new Error(message), { status, statusCode: status, expose: true, type });
+function bodyError(status: number, type: string, message: string, extra: Record<string, string> = {}): Error {
+  return Object.assign(new Error(message), { status, statusCode: status, expose: true, type, ...extra });
 }
 
 /**
@@ -75,7 +75,7 @@ export function jsonBody(parser: JsonBodyParser, limit: string): RequestHandler[
       value = undefined; // a malformed Content-Type: req.is() matched the type; read it as UTF-8
     }
     if (value && !value.startsWith('utf-8') && value !== 'utf8') {
-      return next(bodyError(415, 'charset.unsupported', `unsupported charset "${value.toUpperCase()}"`));
+      return next(bodyError(415, 'charset.unsupported', `unsupported charset "${value.toUpperCase()}"`, { charset: value }));
     }
     next();
   };
