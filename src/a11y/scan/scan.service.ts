@@ -8,7 +8,7 @@ import { cacheKeyOf, ReportsService } from '../report/reports.service';
 import type { Report, ScanResponse } from '../report/report.types';
 import { siteScore } from '../scoring/score';
 import { totals } from '../report/from-axe';
-import { parseTargetUrl, Resolver, systemResolver, TargetGuard } from '../security/target-guard';
+import { parseTargetUrl, Resolver, systemResolver, TargetGuard } from '../../common/egress/target-guard';
 import { MAX_CRAWL_PAGES } from './crawl';
 import { AXE_TAGS, Scanner, VIEWPORT } from './scanner';
 

@@ -8,7 +8,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { pageFromAxe, RuleImpacts } from '../report/from-axe';
 import type { ReportPage } from '../report/report.types';
 import { decideRequest } from '../security/request-filter';
-import type { TargetGuard } from '../security/target-guard';
+import type { TargetGuard } from '../../common/egress/target-guard';
 import { detectBlock } from './block-detection';
 import { crawlCandidates } from './crawl';
 

@@ -1,4 +1,4 @@
-import type { TargetGuard } from './target-guard';
+import type { TargetGuard } from '../../common/egress/target-guard';
 
 /** The parts of a puppeteer HTTPRequest the filter reads (so it can be unit tested without a browser). */
 export interface InterceptedRequest {

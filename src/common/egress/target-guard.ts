@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { DomainError } from '../../common/errors/domain-error';
-import { ErrorCode } from '../../common/errors/error-code';
+import { DomainError } from '../errors/domain-error';
+import { ErrorCode } from '../errors/error-code';
 import { AddressPolicy, isLocalhostName, parseIpLiteral, refusalOf } from './address-policy';
 
 /** Resolves a host name to every address it has (no IP literals are passed in). */
