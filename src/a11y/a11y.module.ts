@@ -7,12 +7,13 @@ import { Clock } from './report/clock';
 import { ReportsService } from './report/reports.service';
 import { ScanService } from './scan/scan.service';
 import { Scanner } from './scan/scanner';
+import { ScanEgress } from './security/scan-egress';
 
 /** Accessibility scans (/api/scan, reports, PDF, badge, /r/:id): see ../shared/spec/a11y-scan-api.md. */
 @Module({
   imports: [TypeOrmModule.forFeature([A11yReport])],
   controllers: [A11yController],
-  providers: [BrowserPool, Scanner, Clock, ReportsService, ScanService],
+  providers: [ScanEgress, BrowserPool, Scanner, Clock, ReportsService, ScanService],
   exports: [ScanService, ReportsService],
 })
 export class A11yModule {}
