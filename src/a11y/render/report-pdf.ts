@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { nodeCount } from '../report/from-axe';
 import type { Report, ReportRule } from '../report/report.types';
 import { scoreBand } from '../scoring/score';
 import { BADGE_COLOURS } from './badge-svg';
@@ -75,7 +76,7 @@ export async function renderReportPdf(report: Report, publicUrl: string): Promis
       doc.moveDown(0.8).font('Helvetica-Bold').fontSize(12);
       text('Needs human review');
       doc.font('Helvetica').fontSize(10);
-      for (const r of p.incomplete) text(`- ${r.help} (${r.id}, ${r.nodes.length} elements)`, { indent: 8 });
+      for (const r of p.incomplete) text(`- ${r.help} (${r.id}, ${nodeCount(r)} elements)`, { indent: 8 });
     }
   });
 
@@ -86,7 +87,7 @@ export async function renderReportPdf(report: Report, publicUrl: string): Promis
     const criteria = wcagCriteria(v.tags);
     text(`Rule: ${v.id}. WCAG: ${criteria.length ? criteria.join(', ') : 'best practice'}. Affected users: ${v.disabilities.join(', ') || 'not classified'}.`);
     text(`How to fix: ${v.helpUrl}`);
-    text(`Failing elements (${v.nodes.length}):`);
+    text(`Failing elements (${nodeCount(v)}):`);
     for (const n of v.nodes.slice(0, MAX_NODES_PER_RULE)) {
       doc.font('Helvetica').fillColor('#1a1a1a');
       text(`- ${n.target.join(' | ')}`, { indent: 8 });
@@ -94,7 +95,8 @@ export async function renderReportPdf(report: Report, publicUrl: string): Promis
       text(n.html.length > MAX_HTML ? `${n.html.slice(0, MAX_HTML)}...` : n.html, { indent: 16 });
       doc.fontSize(10);
     }
-    if (v.nodes.length > MAX_NODES_PER_RULE) text(`... and ${v.nodes.length - MAX_NODES_PER_RULE} more (see the online report).`, { indent: 8 });
+    const unlisted = nodeCount(v) - Math.min(v.nodes.length, MAX_NODES_PER_RULE);
+    if (unlisted > 0) text(`... and ${unlisted} more (see the online report).`, { indent: 8 });
     doc.font('Helvetica').fillColor('#1a1a1a');
   }
 

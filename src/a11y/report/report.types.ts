@@ -16,7 +16,10 @@ export interface ReportRule {
   helpUrl: string;
   tags: string[];
   disabilities: UserGroup[];
+  /** At most MAX_NODES_PER_RULE elements (fewer when the report hit its size cap). */
   nodes: ReportNode[];
+  /** Failing elements found but not listed (absent in reports made before the cap). */
+  nodesOmitted?: number;
 }
 
 /** A passed rule (elements are not listed). */
@@ -50,6 +53,8 @@ export interface ReportMeta {
   /** Pages of a crawl that could not be scanned, with the reason. */
   skipped: { url: string; error: string }[];
   timings: { totalMs: number };
+  /** Present when the report was cut to fit SCAN_REPORT_MAX_BYTES: elements no longer listed. */
+  truncated?: { nodesOmitted: number; maxNodesPerRule: number; maxHtml: number };
 }
 
 /** The report of the spec, plus scan metadata. Stored as jsonb; the body of POST/GET /api/scan. */

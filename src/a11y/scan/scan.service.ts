@@ -8,6 +8,7 @@ import { cacheKeyOf, ReportsService } from '../report/reports.service';
 import type { Report, ScanResponse } from '../report/report.types';
 import { siteScore } from '../scoring/score';
 import { totals } from '../report/from-axe';
+import { fitReport } from '../report/report-size';
 import { parseTargetUrl, Resolver, TargetGuard } from '../../common/egress/target-guard';
 import { ScanEgress } from '../security/scan-egress';
 import { MAX_CRAWL_PAGES } from './crawl';
@@ -100,13 +101,14 @@ export class ScanService {
       site: await this.scanner.scanSite(context, url, crawl, guard),
       browser,
     }));
+    const fitted = fitReport(site.pages, this.config.SCAN_REPORT_MAX_BYTES);
     return this.reports.save(
       {
         url: url.href,
         crawl,
         score: siteScore(site.pages.map((p) => p.score)),
-        ...totals(site.pages),
-        pages: site.pages,
+        ...totals(fitted.pages),
+        pages: fitted.pages,
         meta: {
           engine: 'axe-core',
           axeVersion: site.axeVersion,
@@ -116,6 +118,7 @@ export class ScanService {
           userAgent: site.userAgent,
           skipped: site.skipped,
           timings: { totalMs: Date.now() - t0 },
+          ...(fitted.truncated ? { truncated: fitted.truncated } : {}),
         },
       },
       key,

@@ -137,6 +137,18 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
   SCAN_PAGE_TIMEOUT_MS: number = 30000;
 
+  /** Time limit per page a crawl follows (linked pages), at most SCAN_PAGE_TIMEOUT_MS. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  SCAN_LINKED_PAGE_TIMEOUT_MS: number = 10000;
+
+  /** Time limit of one scan, crawl included (linked pages not done by then are listed as skipped). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  SCAN_TOTAL_TIMEOUT_MS: number = 60000;
+
+  /** Largest stored report (JSON bytes); bigger ones list fewer failing elements, counting the rest. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10000)
+  SCAN_REPORT_MAX_BYTES: number = 1000000;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
   SCAN_CACHE_TTL_S: number = 3600;
 
