@@ -1,8 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { AppConfig } from '../common/config/env';
 import { Public } from '../common/decorators/public.decorator';
-import { RateLimit } from '../common/decorators/rate-limit.decorator';
+import { RateLimit, RateLimitCostOf } from '../common/decorators/rate-limit.decorator';
+import { clientIp } from '../common/http/client-ip';
+import { MAX_CRAWL_PAGES } from './scan/crawl';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { ReportsService } from './report/reports.service';
@@ -29,8 +31,9 @@ export class A11yController {
   @Post('api/scan')
   @HttpCode(200)
   @RateLimit('scan')
-  scan(@Body() body: ScanRequestDto): Promise<ScanResponse> {
-    return this.scans.scan(body.url, body.crawl ?? false);
+  @RateLimitCostOf((req) => ((req.body as { crawl?: unknown } | undefined)?.crawl === true ? MAX_CRAWL_PAGES : 1)) // a crawl loads up to MAX_CRAWL_PAGES pages
+  scan(@Body() body: ScanRequestDto, @Req() req: Request): Promise<ScanResponse> {
+    return this.scans.scan(body.url, body.crawl ?? false, clientIp(req));
   }
 
   @Get('api/scan/:id')

@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { ScanEgress } from '../../src/a11y/security/scan-egress';
+import { BrowserPool } from '../../src/a11y/browser/browser-pool';
 import { ScanService } from '../../src/a11y/scan/scan.service';
+import { Scanner } from '../../src/a11y/scan/scanner';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { AXE_RULES } from '../../src/a11y/report/axe-rules';
 import { pageScore } from '../../src/a11y/scoring/score';
@@ -116,9 +118,12 @@ describe('Hostile pages cannot reach refused addresses (e2e, real Chromium)', ()
       '/tamper': (_q, res) => send(res, 200, TAMPER_PAGE),
       '/bad': (_q, res) => send(res, 200, BAD_PAGE),
       '/many': (_q, res) => send(res, 200, MANY_PAGE),
+      '/stall/': (_q, res) =>
+        send(res, 200, html(`<main><h1>Stall</h1>${[1, 2, 3, 4].map((i) => `<a href="/stall/p${i}">P${i}</a>`).join(' ')}</main>`, 'Stall')),
+      ...Object.fromEntries([1, 2, 3, 4].map((i) => [`/stall/p${i}`, () => undefined])),
       '/worker.js': js(`fetch('/beacon?worker-ran'); ${reach('worker').replaceAll('INSIDE', inside.origin)}`),
     });
-    t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '1000', SCAN_PAGE_TIMEOUT_MS: '20000', SCAN_REPORT_MAX_BYTES: '50000' } });
+    t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '1000', SCAN_PAGE_TIMEOUT_MS: '20000', SCAN_REPORT_MAX_BYTES: '50000', SCAN_LINKED_PAGE_TIMEOUT_MS: '2000', SCAN_TOTAL_TIMEOUT_MS: '30000' } });
     // Loopback is allowed for the scanned site's address only: 127.0.0.2 is "internal".
     t.app.get(ScanEgress).policy = { allowLoopback: (a) => a === '127.0.0.1' };
     let rebindAnswers = 0;
@@ -134,7 +139,7 @@ describe('Hostile pages cannot reach refused addresses (e2e, real Chromium)', ()
     await Promise.all([site?.close(), inside?.close(), twin?.close()]);
   });
 
-  const scan = (url: string) => request(t.server).post('/api/scan').send({ url });
+  const scan = (url: string, crawl?: boolean) => request(t.server).post('/api/scan').send(crawl ? { url, crawl } : { url });
   /** Lets late requests of popups and workers happen before looking at the internal server. */
   const linger = () => new Promise((r) => setTimeout(r, 1500));
 
@@ -210,5 +215,27 @@ describe('Hostile pages cannot reach refused addresses (e2e, real Chromium)', ()
     expect(r.meta.truncated.nodesOmitted).toBeGreaterThan(0);
     const page = await request(t.server).get(`/r/${r.id}`).expect(200);
     expect(page.text).toMatch(/\d+ more elements not listed/);
+  });
+
+  it('a crawl whose linked pages never answer: linked pages get the shorter timeout, the scan ends by its deadline', async () => {
+    const started = Date.now();
+    const r = (await scan(`${site.origin}/stall/`, true).expect(200)).body;
+    const elapsed = Date.now() - started;
+    expect(r.pages).toHaveLength(1);
+    expect(r.meta.skipped.map((s: { url: string }) => s.url)).toEqual([1, 2, 3, 4].map((i) => `${site.origin}/stall/p${i}`));
+    for (const s of r.meta.skipped as { error: string }[]) expect(s.error).toMatch(/^target_unreachable: The page did not (load|finish) within 2000 ms/);
+    // 2 tabs at a time, 2 rounds of (2 s + grace): far below the 20 s a start page may take
+    expect(elapsed).toBeLessThan(15000);
+  });
+
+  it('the scan deadline bounds a crawl: linked pages not started in time are skipped', async () => {
+    const scanner = t.app.get(Scanner);
+    const pool = t.app.get(BrowserPool);
+    const guard = t.app.get(ScanEgress).targetGuard();
+    const started = Date.now();
+    const site2 = await pool.withContext((ctx) => scanner.scanSite(ctx, new URL(`${site.origin}/stall/?deadline`), true, guard, Date.now() + 6000));
+    expect(Date.now() - started).toBeLessThan(6000 + 4000);
+    expect(site2.skipped).toHaveLength(4);
+    expect(site2.skipped.some((s) => s.error.startsWith('scan deadline reached'))).toBe(true);
   });
 });

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { A11yModule } from '../../src/a11y/a11y.module';
 import { BrowserPool } from '../../src/a11y/browser/browser-pool';
+import { MAX_CRAWL_PAGES } from '../../src/a11y/scan/crawl';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { coreWith, createTestApp, TestApp } from '../utils/test-app';
 
@@ -104,5 +105,21 @@ describe('Accessibility scans: rate limit (e2e)', () => {
     expect([limited.status, limited.body.ok, limited.body.error]).toEqual([429, false, 'rate_limited']);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     for (let i = 0; i < 8; i++) await request(t.server).get(`/api/scan/${'B'.repeat(32)}`).expect(404);
+  });
+});
+
+describe('Accessibility scans: a crawl counts as several scans (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ module: coreWith(A11yModule) });
+  });
+  afterAll(async () => t?.close());
+
+  it(`a crawl costs MAX_CRAWL_PAGES (${MAX_CRAWL_PAGES}) of the ${6} scans a minute`, async () => {
+    const crawl = await request(t.server).post('/api/scan').send({ url: 'file:///x', crawl: true });
+    expect([crawl.status, crawl.headers['ratelimit-remaining']]).toEqual([400, String(6 - MAX_CRAWL_PAGES)]);
+    await request(t.server).post('/api/scan').send({ url: 'file:///x' }).expect(400);
+    const limited = await request(t.server).post('/api/scan').send({ url: 'file:///x' });
+    expect([limited.status, limited.body.error]).toEqual([429, 'rate_limited']);
   });
 });

@@ -33,6 +33,11 @@ export const LOAD_GRACE_MS = 50;
 /** The network counts as quiet after this long without a request in flight. */
 export const NETWORK_IDLE_MS = 200;
 
+/** Extra time a page gets after its timeout for grading to give up cleanly. */
+export const PAGE_GRACE_MS = 2000;
+/** Shortest time limit a page is started with. */
+export const PAGE_TIMEOUT_FLOOR_MS = 1000;
+
 /** Frames of one document graded (more are left out, as axe leaves out what it cannot reach). */
 export const MAX_FRAMES = 50;
 /** Links read from a start page for the crawl. */
@@ -95,9 +100,21 @@ export class Scanner {
     private readonly egress: ScanEgress,
   ) {}
 
-  /** Scans the start page and, with crawl, up to 4 same-origin pages linked from it. */
-  async scanSite(context: BrowserContext, start: URL, crawl: boolean, guard: TargetGuard): Promise<SiteScan> {
-    const first = await this.scanPage(context, start.href, guard, crawl);
+  /**
+   * Scans the start page and, with crawl, up to 4 same-origin pages linked from it, all before
+   * `deadline` (epoch ms; default SCAN_TOTAL_TIMEOUT_MS from now). The start page gets
+   * SCAN_PAGE_TIMEOUT_MS, linked pages SCAN_LINKED_PAGE_TIMEOUT_MS, each cut to the time left; a
+   * linked page with less than PAGE_TIMEOUT_FLOOR_MS left is skipped ("scan deadline reached").
+   */
+  async scanSite(
+    context: BrowserContext,
+    start: URL,
+    crawl: boolean,
+    guard: TargetGuard,
+    deadline = Date.now() + this.config.SCAN_TOTAL_TIMEOUT_MS,
+  ): Promise<SiteScan> {
+    const left = () => deadline - Date.now() - PAGE_GRACE_MS;
+    const first = await this.scanPage(context, start.href, guard, crawl, Math.max(PAGE_TIMEOUT_FLOOR_MS, Math.min(this.config.SCAN_PAGE_TIMEOUT_MS, left())));
     const pages = [first.page];
     const skipped: SiteScan['skipped'] = [];
     if (crawl) {
@@ -108,8 +125,13 @@ export class Scanner {
       const worker = async (): Promise<void> => {
         while (cursor < next.length) {
           const i = cursor++;
+          const budget = Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left());
+          if (budget < PAGE_TIMEOUT_FLOOR_MS) {
+            results[i] = { url: next[i], error: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)` };
+            continue;
+          }
           try {
-            results[i] = (await this.scanPage(context, next[i], guard, false)).page;
+            results[i] = (await this.scanPage(context, next[i], guard, false, budget)).page;
           } catch (e) {
             if (e instanceof DomainError && e.code === ErrorCode.ScanFailed) throw e;
             results[i] = { url: next[i], error: e instanceof DomainError ? `${e.code}: ${e.message}` : 'failed' };
@@ -139,6 +161,7 @@ export class Scanner {
     url: string,
     guard: TargetGuard,
     collectLinks: boolean,
+    timeoutMs: number = this.config.SCAN_PAGE_TIMEOUT_MS,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
     const t0 = Date.now();
     const page = await this.newPage(context);
@@ -154,15 +177,15 @@ export class Scanner {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new DomainError(ErrorCode.TargetUnreachable, `The page did not finish within ${this.config.SCAN_PAGE_TIMEOUT_MS} ms.`, { reason: 'timeout' })),
-        this.config.SCAN_PAGE_TIMEOUT_MS + 2000,
+        () => reject(new DomainError(ErrorCode.TargetUnreachable, `The page did not finish within ${timeoutMs} ms.`, { reason: 'timeout' })),
+        timeoutMs + PAGE_GRACE_MS,
       );
       timer.unref();
     });
     try {
-      return await Promise.race([this.grade(page, url, refusedNavigation, net, collectLinks, t0), deadline]);
+      return await Promise.race([this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs), deadline]);
     } catch (e) {
-      throw this.classify(e, context, refusedNavigation, url);
+      throw this.classify(e, context, refusedNavigation, url, timeoutMs);
     } finally {
       clearTimeout(timer);
       await page.close().catch(() => undefined);
@@ -206,13 +229,14 @@ export class Scanner {
     net: { inflight: number },
     collectLinks: boolean,
     t0: number,
+    timeoutMs: number,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
-    const response: HTTPResponse | null = await page.goto(url, { waitUntil: 'load', timeout: this.config.SCAN_PAGE_TIMEOUT_MS });
+    const response: HTTPResponse | null = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     if (refused.reason) throw this.refusedError(refused.reason);
     if (!response) throw new DomainError(ErrorCode.TargetUnreachable, 'The target sent no document.', { reason: 'no response' });
     this.checkEgress(response);
     const t1 = Date.now();
-    const remaining = this.config.SCAN_PAGE_TIMEOUT_MS - (t1 - t0);
+    const remaining = timeoutMs - (t1 - t0);
     // Settle: a short grace for scripts run at load; then, if requests are still in flight, wait for
     // NETWORK_IDLE_MS of quiet (at most SETTLE_MAX_MS).
     await new Promise((r) => setTimeout(r, LOAD_GRACE_MS));
@@ -358,7 +382,7 @@ export class Scanner {
   }
 
   /** Turns a browser failure into the API's errors. */
-  private classify(e: unknown, context: BrowserContext, refused: { reason?: string }, url?: string): DomainError {
+  private classify(e: unknown, context: BrowserContext, refused: { reason?: string }, url?: string, timeoutMs = this.config.SCAN_PAGE_TIMEOUT_MS): DomainError {
     if (e instanceof DomainError) return e;
     if (refused.reason) return this.refusedError(refused.reason);
     const message = e instanceof Error ? e.message : String(e);
@@ -378,7 +402,7 @@ export class Scanner {
       return new DomainError(ErrorCode.TargetUnreachable, what, { reason: code });
     }
     if (e instanceof Error && e.name === 'TimeoutError') {
-      return new DomainError(ErrorCode.TargetUnreachable, `The page did not load within ${this.config.SCAN_PAGE_TIMEOUT_MS} ms.`, { reason: 'timeout' });
+      return new DomainError(ErrorCode.TargetUnreachable, `The page did not load within ${timeoutMs} ms.`, { reason: 'timeout' });
     }
     this.logger.warn(`Scan failed: ${e instanceof Error ? (e.stack ?? message) : message}`);
     return new DomainError(ErrorCode.ScanFailed, 'The scan failed in the browser; please try again.');

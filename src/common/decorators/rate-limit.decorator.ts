@@ -10,3 +10,10 @@ export type RateLimitBucket = 'visibility' | 'scan' | 'mcp';
 
 export const RateLimit = (bucket: RateLimitBucket): MethodDecorator & ClassDecorator =>
   SetMetadata(RATE_LIMIT_BUCKET, bucket);
+
+export const RATE_LIMIT_COST = 'beacon:rateLimitCost';
+
+/** How many units of its bucket a request costs (default 1), e.g. a crawl counting as several scans. */
+export type RateLimitCost = (req: { body?: unknown }) => number;
+
+export const RateLimitCostOf = (cost: RateLimitCost): MethodDecorator => SetMetadata(RATE_LIMIT_COST, cost);
