@@ -12,6 +12,7 @@ import type { Report, ScanResponse } from './report/report.types';
 import { renderBadge } from './render/badge-svg';
 import { renderReportHtml } from './render/report-html';
 import { renderReportPdf } from './render/report-pdf';
+import { RenderCache } from './render/render-cache';
 import { ScanService } from './scan/scan.service';
 import { ScanRequestDto } from './scan-request.dto';
 
@@ -28,6 +29,8 @@ export class A11yController {
     private readonly config: AppConfig,
   ) {}
 
+  private readonly renderings = new RenderCache();
+
   @Post('api/scan')
   @HttpCode(200)
   @RateLimit('scan')
@@ -42,31 +45,35 @@ export class A11yController {
   }
 
   @Get('api/report.pdf')
+  @RateLimit('report')
   async pdf(@Query('id') id: unknown, @Res() res: Response): Promise<void> {
     if (typeof id !== 'string' || !id) throw DomainError.badRequest('Invalid id: the query parameter id is required.', 'id');
-    const report = await this.reports.get(id);
-    const pdf = await renderReportPdf(report, this.publicUrl(report.id));
+    const head = await this.reports.badgeFields(id); // 404 without reading the report
+    const pdf = await this.cached('pdf', head, async () => renderReportPdf(await this.reports.get(id), this.publicUrl(head.id)));
     res
       .status(200)
       .set({
         'Content-Type': 'application/pdf',
-        'Content-Disposition': `inline; filename="accessibility-report-${report.id}.pdf"`,
+        'Content-Disposition': `inline; filename="accessibility-report-${head.id}.pdf"`,
         'Cache-Control': REPORT_CACHE,
       })
       .send(pdf);
   }
 
   @Get('api/badge/:id')
+  @RateLimit('report')
   async badge(@Param('id') id: string, @Res() res: Response): Promise<void> {
-    const report = await this.reports.get(id);
+    const fields = await this.reports.badgeFields(id); // columns only, the report is not parsed
+    const svg = await this.cached('badge', fields, async () => Buffer.from(renderBadge(fields, this.publicUrl(fields.id))));
     res
       .status(200)
-      .set({ 'Cache-Control': REPORT_CACHE, ETag: `"${report.id}"`, 'X-Content-Type-Options': 'nosniff' })
+      .set({ 'Cache-Control': REPORT_CACHE, ETag: `"${fields.id}"`, 'X-Content-Type-Options': 'nosniff' })
       .type('image/svg+xml')
-      .send(renderBadge(report, this.publicUrl(report.id)));
+      .send(svg);
   }
 
   @Get('r/:id')
+  @RateLimit('report')
   async page(@Param('id') id: string, @Res() res: Response): Promise<void> {
     let report: Report;
     try {
@@ -85,13 +92,22 @@ export class A11yController {
       .set({ 'Cache-Control': REPORT_CACHE, 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'" })
       .type('html')
       .send(
-        renderReportHtml(report, {
-          pdf: `${base}/api/report.pdf?id=${enc}`,
-          json: `${base}/api/scan/${enc}`,
-          badge: `${base}/api/badge/${enc}`,
-          self: this.publicUrl(report.id),
-        }),
+        await this.cached('html', report, async () =>
+          Buffer.from(
+            renderReportHtml(report, {
+              pdf: `${base}/api/report.pdf?id=${enc}`,
+              json: `${base}/api/scan/${enc}`,
+              badge: `${base}/api/badge/${enc}`,
+              self: this.publicUrl(report.id),
+            }),
+          ),
+        ),
       );
+  }
+
+  /** A rendering of an immutable report, from the bounded in-memory cache when there. */
+  private cached(kind: string, report: Pick<Report, 'id' | 'expiresAt'>, render: () => Promise<Buffer>): Promise<Buffer> {
+    return this.renderings.get(`${kind}:${report.id}`, Date.parse(report.expiresAt), Date.now(), render);
   }
 
   private publicUrl(id: string): string {

@@ -112,6 +112,13 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   SCAN_RATE_WINDOW_S: number = 60;
 
+  /** Reads of stored scan reports (/r/{id}, /api/report.pdf, /api/badge/{id}) per IP and window. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  REPORT_RATE_LIMIT: number = 120;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  REPORT_RATE_WINDOW_S: number = 60;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   MCP_RATE_LIMIT: number = 120;
 

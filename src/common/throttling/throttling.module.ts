@@ -41,6 +41,7 @@ class PrefixedStorage implements ThrottlerStorage {
             bucket('visibility', config.VISIBILITY_RATE_LIMIT, config.VISIBILITY_RATE_WINDOW_S),
             bucket('scan', config.SCAN_RATE_LIMIT, config.SCAN_RATE_WINDOW_S),
             bucket('mcp', config.MCP_RATE_LIMIT, config.MCP_RATE_WINDOW_S),
+            bucket('report', config.REPORT_RATE_LIMIT, config.REPORT_RATE_WINDOW_S),
           ],
           storage: new PrefixedStorage(
             redis.client ? new ThrottlerStorageRedisService(redis.client) : new ThrottlerStorageService(),
