@@ -1,6 +1,6 @@
 import { Body, Controller, Get, Module, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
-import { clientIp } from '../../src/common/http/client-ip';
+import { clientIp, clientSubject } from '../../src/common/http/client-ip';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { CoreModule, CoreOptions } from '../../src/common/core.module';
 import { Auth, AuthContext } from '../../src/common/decorators/auth-context.decorator';
@@ -37,8 +37,8 @@ class ProbeController {
 
   @Public()
   @Get('ip')
-  ip(@Req() req: Request): { ip: string } {
-    return { ip: clientIp(req) };
+  ip(@Req() req: Request): { ip: string; subject: string } {
+    return { ip: clientIp(req), subject: clientSubject(req) };
   }
 
   @Public()

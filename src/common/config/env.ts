@@ -53,6 +53,13 @@ export class AppConfig {
   @IsOptional() @IsString() @Matches(/^(true|false|\d+|[0-9a-fA-F.:/,\sa-z]+)$/)
   TRUST_PROXY: string = 'false';
 
+  /**
+   * IPv6 clients are counted by their network of this many bits for rate limits and quotas (a
+   * subscriber usually holds a whole /64); 128 counts single addresses.
+   */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(32) @Max(128)
+  IPV6_CLIENT_PREFIX: number = 64;
+
   /** Body limit of JSON requests other than /mcp (bytes or e.g. "100kb"). */
   @IsOptional() @IsString() @Matches(/^\d+(b|kb|mb)?$/i)
   JSON_BODY_LIMIT: string = '100kb';
