@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { JSON_OFF_THREAD_MIN_BYTES, JsonBodyParser } from '../../src/common/http/json-body';
+import { JSON_MAX_DEPTH } from '../../src/common/http/json-body.worker';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { probeApp } from './probe.module';
 
@@ -95,6 +96,17 @@ describe('Platform request pipeline (e2e)', () => {
     const wrongField = await request(t.server).post('/probe/echo').send({ name, count: 'x' }).expect(400);
     expect(wrongField.body).toMatchObject({ error: 'bad_request', field: 'count' });
     expect(parser.stats.completed - before).toBe(3);
+  });
+
+  it('JSON nested 20,000 deep is 400 bad_request, on the event loop and in the JSON thread alike', async () => {
+    const parser = t.app.get(JsonBodyParser);
+    const before = parser.stats.completed;
+    for (const depth of [20_000, 40_000]) { // 40 KB on the event loop, 80 KB in the thread
+      const res = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send(`${'['.repeat(depth)}${']'.repeat(depth)}`).expect(400);
+      expect(res.body).toEqual({ ok: false, error: 'bad_request', field: 'body', message: `Request body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels.` });
+    }
+    expect(parser.stats.completed - before).toBe(1);
+    await request(t.server).get('/healthz').expect(200);
   });
 
   it('JSON in a charset other than UTF-8 is 415 unsupported_media_type, before the body is read', async () => {

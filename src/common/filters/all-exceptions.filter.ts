@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Request, Response } from 'express';
 import { DomainError, errorBody, NOT_FOUND_MESSAGE } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
+import { JSON_MAX_DEPTH } from '../http/json-body.worker';
 
 /** Status of an HttpException that is not a DomainError -> our code. */
 function codeOfStatus(status: HttpStatus): ErrorCode {
@@ -77,6 +78,8 @@ export function toDomainError(exception: unknown, logger?: Logger): DomainError 
         return new DomainError(ErrorCode.PayloadTooLarge, `Request body exceeds the limit of ${bp.limit ?? '?'} bytes.`, { limit: bp.limit });
       case 'entity.parse.failed':
         return new DomainError(ErrorCode.BadRequest, 'Request body is not valid JSON.', { field: 'body' });
+      case 'entity.too.deep':
+        return new DomainError(ErrorCode.BadRequest, `Request body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels.`, { field: 'body' });
       case 'charset.unsupported':
         return new DomainError(ErrorCode.UnsupportedMediaType, `Unsupported charset${bp.charset ? ` "${bp.charset.toUpperCase()}"` : ''}: send JSON in UTF-8.`);
       case 'encoding.unsupported':
