@@ -125,6 +125,13 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   MCP_RATE_WINDOW_S: number = 60;
 
+  /** Refused API keys (malformed, unknown, revoked) allowed per client per window before 429. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  AUTH_FAILURE_LIMIT: number = 20;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  AUTH_FAILURE_WINDOW_S: number = 60;
+
   /** Seconds between flushes of API keys' last_used_at (no database write per request). */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   KEY_LAST_USED_FLUSH_S: number = 30;
