@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../database/database-errors';
 import { DomainError, errorBody, NOT_FOUND_MESSAGE } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
 import { JSON_MAX_DEPTH } from '../http/json-body.worker';
@@ -91,6 +92,15 @@ export function toDomainError(exception: unknown, logger?: Logger): DomainError 
       default:
         break;
     }
+  }
+  if (isDatabaseUnavailable(exception)) {
+    logger?.warn(`Database unavailable: ${(exception as Error).message}`);
+    return new DomainError(
+      ErrorCode.ServiceUnavailable,
+      `The database is not reachable right now. Retry in ${DATABASE_RETRY_AFTER_S} s.`,
+      { retry_after: DATABASE_RETRY_AFTER_S },
+      { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
+    );
   }
   logger?.error(exception instanceof Error ? exception : String(exception), exception instanceof Error ? exception.stack : undefined);
   return new DomainError(ErrorCode.InternalError, DEFAULT_MESSAGES[ErrorCode.InternalError]!);
