@@ -22,6 +22,7 @@ describe('Platform request pipeline (e2e)', () => {
     expect(res.body.ok).toBe(true);
     expect(res.body.database).toBe('up');
     expect(res.body.redis).toBe(process.env.REDIS_URL ? 'up' : 'not configured');
+    expect(res.body).toMatchObject({ status: 'ready', browser: 'installed' });
   });
 
   it('echoes a sane X-Request-Id and replaces an absurd one', async () => {
@@ -138,18 +139,20 @@ describe('Platform request pipeline (e2e)', () => {
     expect(t.server.headersTimeout).toBeGreaterThan(t.server.keepAliveTimeout);
   });
 
-  it('GET /readyz is 503 service_unavailable naming the dependency that is down', async () => {
-    // A Redis URL nobody listens on (loopback port 1): the database is up, Redis is not.
-    const down = await createTestApp({ module: probeApp, env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+  it('GET /readyz: Redis down is "degraded" (still 200), a missing browser is reported with its fix', async () => {
+    // A Redis URL nobody listens on (loopback port 1) and no browser: the database is up.
+    const down = await createTestApp({ module: probeApp, env: { REDIS_URL: 'redis://127.0.0.1:1', CHROMIUM_PATH: '/nonexistent/chromium' } });
     try {
-      const res = await request(down.server).get('/readyz').expect(503);
+      const res = await request(down.server).get('/readyz').expect(200);
       expect(res.body).toEqual({
-        ok: false,
-        error: 'service_unavailable',
-        message: 'A dependency is not reachable.',
+        ok: true,
+        status: 'degraded',
         database: 'up',
         redis: 'down',
+        browser: 'missing',
+        browser_fix: expect.stringContaining('apt-get install -y --no-install-recommends chromium'),
       });
+      expect(res.body.browser_fix).toContain('/nonexistent/chromium');
     } finally {
       await down.close();
     }

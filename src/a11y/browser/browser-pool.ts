@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { Browser, BrowserContext } from 'puppeteer-core';
 import { AppConfig } from '../../common/config/env';
+import { browserFixHint } from '../../common/health/browser-check';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 
@@ -158,7 +159,7 @@ export class BrowserPool implements OnApplicationShutdown {
       launched = await launchChromium(this.config.CHROMIUM_PATH);
     } catch (e) {
       this.logger.error(`Chromium failed to start: ${(e as Error).message}`);
-      throw new DomainError(ErrorCode.ScanFailed, 'The browser could not be started.');
+      throw new DomainError(ErrorCode.ScanFailed, `The browser could not be started. ${browserFixHint(this.config.CHROMIUM_PATH)}`);
     }
     const run: Running = { ...launched, version: await launched.browser.version(), contexts: 0 };
     launched.browser.once('disconnected', () => {

@@ -106,6 +106,10 @@ export class AppConfig {
   @IsOptional() @IsString() @Matches(/^[\w:.-]*$/)
   REDIS_KEY_PREFIX: string = 'beacon:';
 
+  /** Longest wait for one Redis command; past it the caller uses its fallback (see docs/operations.md). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(5000)
+  REDIS_COMMAND_TIMEOUT_MS: number = 250;
+
   // ---- Rate limits ------------------------------------------------------------------------------
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   VISIBILITY_RATE_LIMIT: number = 60;
