@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { Browser, BrowserContext, Target, TargetType } from 'puppeteer-core';
 import { AppConfig } from '../../common/config/env';
+import { browserFixHint } from '../../common/health/browser-check';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ScanEgress } from '../security/scan-egress';
@@ -190,7 +191,7 @@ export class BrowserPool implements OnApplicationShutdown {
       launched = await launchChromium(this.config.CHROMIUM_PATH, egressArgs(await this.egress.proxyUrl()));
     } catch (e) {
       this.logger.error(`Chromium failed to start: ${(e as Error).message}`);
-      throw new DomainError(ErrorCode.ScanFailed, 'The browser could not be started.');
+      throw new DomainError(ErrorCode.ScanFailed, `The browser could not be started. ${browserFixHint(this.config.CHROMIUM_PATH)}`);
     }
     closeUnrequestedTargets(launched.browser);
     const run: Running = { ...launched, version: await launched.browser.version(), contexts: 0 };
