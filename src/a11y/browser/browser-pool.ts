@@ -33,6 +33,9 @@ export async function launchChromium(executablePath: string): Promise<{ browser:
       headless: true,
       args: [...CHROMIUM_ARGS, `--user-data-dir=${userDataDir}`],
       defaultViewport: null,
+      // DevTools over a pipe, not a port: Chromium exits when the pipe closes, so it never outlives
+      // this process, even after kill -9 (puppeteer starts it in its own process group).
+      pipe: true,
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
