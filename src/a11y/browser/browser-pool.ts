@@ -48,6 +48,9 @@ export async function launchChromium(executablePath: string, extraArgs: readonly
       args: [...CHROMIUM_ARGS, ...extraArgs, `--user-data-dir=${userDataDir}`],
       ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
       defaultViewport: null,
+      // DevTools over a pipe, not a port: Chromium exits when the pipe closes, so it never outlives
+      // this process, even after kill -9 (puppeteer starts it in its own process group).
+      pipe: true,
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
