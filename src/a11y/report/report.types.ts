@@ -1,11 +1,17 @@
 import type { Impact } from '../scoring/score';
 import type { UserGroup } from '../scoring/disabilities';
+import type { RuleCost, SiteRuleCost } from '../scoring/breakdown';
+import type { NodeFacts } from '../diff/fingerprint';
 
 /** A failing (or to-be-reviewed) element. */
 export interface ReportNode {
   html: string;
   /** Selector path; more than one entry when the element is inside frames or shadow roots. */
   target: string[];
+  /** Identity across scans (violations only; see docs/a11y.md, "Diff against the previous scan"). */
+  fingerprint?: string;
+  /** What the fingerprint is made of, read in the page after axe ran. */
+  facts?: NodeFacts;
 }
 
 /** A violated rule, or a rule that needs human review (incomplete). */
@@ -36,6 +42,8 @@ export interface ReportPage {
   violations: ReportRule[];
   incomplete: ReportRule[];
   passes: ReportPass[];
+  /** Points each failed rule costs this page, adding up to 100 - score (absent in reports made before it existed). */
+  scoreBreakdown?: RuleCost[];
   timings: { navigationMs: number; settleMs: number; axeMs: number; totalMs: number };
 }
 
@@ -60,6 +68,8 @@ export interface Report {
   score: number;
   totalNodes: number;
   violationTypes: number;
+  /** Points each failed rule costs the report score, adding up to 100 - score (absent in older reports). */
+  scoreBreakdown?: SiteRuleCost[];
   /** When the browser run was made (ISO 8601). */
   scannedAt: string;
   /** When the report will be deleted (ISO 8601). */

@@ -7,6 +7,7 @@ import { BrowserPool } from '../browser/browser-pool';
 import { cacheKeyOf, ReportsService } from '../report/reports.service';
 import type { Report, ScanResponse } from '../report/report.types';
 import { siteScore } from '../scoring/score';
+import { pageCostsOf, siteBreakdown } from '../scoring/breakdown';
 import { totals } from '../report/from-axe';
 import { parseTargetUrl, Resolver, systemResolver, TargetGuard } from '../../common/egress/target-guard';
 import { MAX_CRAWL_PAGES } from './crawl';
@@ -92,12 +93,14 @@ export class ScanService {
       site: await this.scanner.scanSite(context, url, crawl, guard),
       browser,
     }));
+    const score = siteScore(site.pages.map((p) => p.score));
     return this.reports.save(
       {
         url: url.href,
         crawl,
-        score: siteScore(site.pages.map((p) => p.score)),
+        score,
         ...totals(site.pages),
+        scoreBreakdown: siteBreakdown(site.pages.map(pageCostsOf), score),
         pages: site.pages,
         meta: {
           engine: 'axe-core',

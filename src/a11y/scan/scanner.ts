@@ -11,6 +11,7 @@ import { decideRequest } from '../security/request-filter';
 import type { TargetGuard } from '../../common/egress/target-guard';
 import { detectBlock } from './block-detection';
 import { crawlCandidates } from './crawl';
+import { addNodeFacts } from '../diff/node-facts';
 
 /** WCAG 2.0, 2.1 and 2.2 levels A and AA. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -200,9 +201,12 @@ export class Scanner {
     const links = collectLinks
       ? await page.evaluate(() => Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) => String(a.href)))
       : [];
-    const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: Date.now() - t0 };
+    const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: 0 };
+    const entry = pageFromAxe(url, results, impacts, timings);
+    await addNodeFacts(page, entry); // fingerprints for the diff (src/a11y/diff)
+    timings.totalMs = Date.now() - t0;
     return {
-      page: pageFromAxe(url, results, impacts, timings),
+      page: entry,
       links,
       axeVersion: results.testEngine.version,
       userAgent: results.testEnvironment.userAgent,
