@@ -49,6 +49,21 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
     site = await startFixtureServer({
       '/versioned': (_q, res) => send(res, 200, versioned(version)),
       '/bad': (_q, res) => send(res, 200, BAD_PAGE),
+      // a client-rendered app: an empty shell, content inserted by script 800 ms after load
+      '/late': (_q, res) =>
+        send(
+          res,
+          200,
+          html(
+            `<div id="app"></div><script>addEventListener('load', () => setTimeout(() => {
+              document.getElementById('app').innerHTML = '<main><h1>Late app</h1><p>This content was rendered by a script well after the load event.</p><img id="late-img" src="${DOT}"></main>';
+            }, 800))</script>`,
+            'Late app',
+          ),
+        ),
+      // an app that never gets past its loading state
+      '/never-renders': (_q, res) =>
+        send(res, 200, html('<div id="app"><div class="app-spinner" role="progressbar" aria-busy="true" style="width:24px;height:24px">Loading…</div></div>', 'Never')),
     });
     t = await createTestApp({
       env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '1000', SCAN_CACHE_TTL_S: '0', SCAN_PAGE_TIMEOUT_MS: '15000' },
@@ -208,6 +223,42 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       expect(pdf.text).toMatch(/fix label: \+\d+/);
       expect(pdf.text).toContain('Since the last scan');
       expect(pdf.text).toContain('image-alt (fixed): 0 new, 1 fixed, 0 still failing');
+    });
+  });
+
+  describe('pages that render late', () => {
+    it('a client-rendered page that appears after 800 ms is scanned with its content; the wait is recorded', async () => {
+      const r = await scan(`${site.origin}/late`);
+      const img = r.pages[0].violations.find((v: { id: string }) => v.id === 'image-alt');
+      expect(img.nodes.map((n: { target: string[] }) => n.target)).toEqual([['#late-img']]);
+      expect(r.pages[0].render).toMatchObject({ state: 'complete', domStable: true, fontsLoaded: true });
+      expect(r.pages[0].render.waitMs).toBeGreaterThanOrEqual(500);
+      expect(r.meta).toMatchObject({ render: 'complete' });
+      expect(r.meta.renderWaitMs).toBe(r.pages[0].render.waitMs);
+      expect(r.score).toBeLessThan(100);
+    });
+
+    it('a page that never renders is flagged incomplete, scores 0 (not clean) and fails the CI gate', async () => {
+      const r = await scan(`${site.origin}/never-renders`);
+      expect(r.meta.render).toBe('incomplete');
+      expect(r.pages[0].render).toMatchObject({ state: 'incomplete' });
+      expect(['nearly empty body', 'loading indicator']).toContain(r.pages[0].render.reason);
+      expect(r.pages[0].render.waitMs).toBeGreaterThanOrEqual(4500);
+      expect(r.score).toBe(0);
+      expect(r.scoreBreakdown.reduce((s: number, c: { points: number }) => s + c.points, 0)).toBe(100);
+      const junit = await text(`/api/scan/${r.id}/junit.xml`).expect(200);
+      expect(await junitErrors(junit.body)).toEqual([]);
+      expect(junit.body).toMatch(/<testcase name="render-incomplete: [^"]*"[^>]*>\n<failure/);
+      const sarif = JSON.parse((await text(`/api/scan/${r.id}/sarif`).expect(200)).body as string);
+      expect(sarifErrors(sarif)).toEqual([]);
+      expect(sarif.runs[0].results.some((x: { ruleId: string; level: string }) => x.ruleId === 'render-incomplete' && x.level === 'error')).toBe(true);
+      expect((await text(`/r/${r.id}`).expect(200)).body).toContain('Not a clean result');
+    });
+
+    it('a static page is judged rendered without waiting for the bound', async () => {
+      const r = await scan(`${site.origin}/bad?static`);
+      expect(r.pages[0].render).toMatchObject({ state: 'complete', domStable: true });
+      expect(r.pages[0].render.waitMs).toBeLessThan(4500);
     });
   });
 

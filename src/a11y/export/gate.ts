@@ -2,6 +2,7 @@ import type { Report, ReportNode, ReportRule } from '../report/report.types';
 import { fingerprintOf } from '../diff/fingerprint';
 import { newNodeKeys, ReportDiff } from '../diff/diff';
 import { IMPACTS, Impact } from '../scoring/score';
+import { RENDER_INCOMPLETE_RULE } from '../readiness/render-wait';
 
 /** The CI gate's options (query `fail_on`, `new_only`). */
 export interface GateOptions {
@@ -39,6 +40,18 @@ export function gateCases(report: Report, options: GateOptions, diff?: ReportDif
   const fresh = diff ? newNodeKeys(diff) : undefined;
   const cases: GateCase[] = [];
   for (const p of report.pages) {
+    if (p.render?.state === 'incomplete') {
+      cases.push({
+        page: p.url,
+        rule: RENDER_INCOMPLETE_RULE,
+        help: `The page must render before it can be checked (${p.render.reason ?? 'not rendered'} after waiting ${p.render.waitMs} ms)`,
+        helpUrl: 'https://www.w3.org/WAI/standards-guidelines/act/',
+        tags: [],
+        impact: 'critical',
+        outcome: 'failed',
+        nodes: [],
+      });
+    }
     const failedIds = new Set(p.violations.map((v) => v.id));
     for (const v of p.violations) cases.push(violationCase(p.url, v, options, fresh));
     for (const r of p.passes) {

@@ -32,8 +32,16 @@ export function renderSarif(report: Report, cases: readonly GateCase[], publicUr
       properties: { tags: ['accessibility', ...c.tags], impact: c.impact },
     };
   });
+  const pageLevel = (c: GateCase) => ({
+    ruleId: c.rule,
+    ruleIndex: ruleIds.indexOf(c.rule),
+    level: c.outcome === 'failed' ? 'error' : 'note',
+    message: { text: c.help },
+    locations: [{ physicalLocation: { artifactLocation: { uri: c.page } } }],
+    properties: { impact: c.impact, page: c.page },
+  });
   const results = violated.flatMap((c) =>
-    c.nodes.map((n) => ({
+    c.nodes.length === 0 ? [pageLevel(c)] : c.nodes.map((n) => ({
       ruleId: c.rule,
       ruleIndex: ruleIds.indexOf(c.rule),
       level: c.outcome === 'failed' && (n.isNew ?? true) ? 'error' : 'note',

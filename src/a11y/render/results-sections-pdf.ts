@@ -1,5 +1,5 @@
 import type { Report } from '../report/report.types';
-import { breakdownLines, RenderExtras, sinceLastSummary } from './results-sections';
+import { breakdownLines, RenderExtras, renderNote, sinceLastSummary } from './results-sections';
 
 /** The PDF's "What each fix is worth" and "Since the last scan" sections (after the summary). */
 export function resultsSectionsPdf(
@@ -8,6 +8,11 @@ export function resultsSectionsPdf(
   report: Report,
   extras: RenderExtras,
 ): void {
+  const unrendered = report.pages.filter((p) => p.render?.state === 'incomplete');
+  if (unrendered.length) {
+    doc.moveDown(1).font('Helvetica-Bold').fontSize(12).fillColor('#b3261e');
+    text(renderNote(unrendered.map((p) => p.url)));
+  }
   doc.moveDown(1).font('Helvetica-Bold').fontSize(16).fillColor('#1a1a1a');
   text('What each fix is worth');
   doc.font('Helvetica').fontSize(12).moveDown(0.3);

@@ -23,6 +23,11 @@ export function sinceLastSummary(d: ReportDiff): string {
   return `Compared with the scan of ${d.against.scannedAt.replace('T', ' ').slice(0, 16)} UTC (score ${d.against.score}, now ${d.score}: ${change}): ${plural(d.totals.new, 'new failing element')}, ${plural(d.totals.fixed, 'fixed element')}, ${plural(d.totals.still, 'element')} still failing.`;
 }
 
+/** The warning shown when pages had not rendered when the scan's wait ended. */
+export function renderNote(urls: readonly string[]): string {
+  return `Not a clean result: ${urls.join(', ')} had not finished rendering (nearly empty or still loading) when the scan's wait ended, so ${urls.length === 1 ? 'it scores' : 'they score'} 0. Scan again, or check that the page renders without a login or user action.`;
+}
+
 /** HTML: the score breakdown and the "since the last scan" sections of /r/{id}. */
 export function resultsSectionsHtml(report: Report, extras: RenderExtras): string {
   const costs = report.scoreBreakdown ?? [];
@@ -56,7 +61,11 @@ ${
     : ''
 }`;
   }
-  return `<h2>What each fix is worth</h2>
+  const unrendered = report.pages.filter((p) => p.render?.state === 'incomplete');
+  const note = unrendered.length
+    ? `<p class="note">${e(renderNote(unrendered.map((p) => p.url)))}</p>\n`
+    : '';
+  return `${note}<h2>What each fix is worth</h2>
 ${breakdown}
 ${since}`;
 }

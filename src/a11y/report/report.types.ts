@@ -2,6 +2,7 @@ import type { Impact } from '../scoring/score';
 import type { UserGroup } from '../scoring/disabilities';
 import type { RuleCost, SiteRuleCost } from '../scoring/breakdown';
 import type { NodeFacts } from '../diff/fingerprint';
+import type { RenderCheck } from '../readiness/render-wait';
 
 /** A failing (or to-be-reviewed) element. */
 export interface ReportNode {
@@ -44,6 +45,8 @@ export interface ReportPage {
   passes: ReportPass[];
   /** Points each failed rule costs this page, adding up to 100 - score (absent in reports made before it existed). */
   scoreBreakdown?: RuleCost[];
+  /** How long the scan waited for the page to render, and whether it did (absent in older reports). */
+  render?: RenderCheck;
   timings: { navigationMs: number; settleMs: number; axeMs: number; totalMs: number };
 }
 
@@ -58,6 +61,10 @@ export interface ReportMeta {
   /** Pages of a crawl that could not be scanned, with the reason. */
   skipped: { url: string; error: string }[];
   timings: { totalMs: number };
+  /** "incomplete" when any page was still nearly empty or loading at the render bound (absent in older reports). */
+  render?: 'complete' | 'incomplete';
+  /** Longest render wait of the report's pages. */
+  renderWaitMs?: number;
 }
 
 /** The report of the spec, plus scan metadata. Stored as jsonb; the body of POST/GET /api/scan. */

@@ -8,6 +8,7 @@ import { cacheKeyOf, ReportsService } from '../report/reports.service';
 import type { Report, ScanResponse } from '../report/report.types';
 import { siteScore } from '../scoring/score';
 import { pageCostsOf, siteBreakdown } from '../scoring/breakdown';
+import { renderMeta } from '../readiness/render-meta';
 import { totals } from '../report/from-axe';
 import { parseTargetUrl, Resolver, systemResolver, TargetGuard } from '../../common/egress/target-guard';
 import { MAX_CRAWL_PAGES } from './crawl';
@@ -111,6 +112,7 @@ export class ScanService {
           userAgent: site.userAgent,
           skipped: site.skipped,
           timings: { totalMs: Date.now() - t0 },
+          ...renderMeta(site.pages),
         },
       },
       key,

@@ -124,8 +124,10 @@ export function siteBreakdown(pages: readonly PageCosts[], score: number): SiteR
 export const costLabel = (c: Pick<RuleCost, 'id' | 'points'>): string => `fix ${c.id}: +${c.points}`;
 
 /** A page's costs from its report entry: applied weight = failed rules' weights + other passed rules' weights. */
-export function pageCostsOf(page: { passes: readonly Outcome[]; scoreBreakdown?: readonly RuleCost[] }): PageCosts {
+export function pageCostsOf(page: { passes: readonly Outcome[]; scoreBreakdown?: readonly RuleCost[]; render?: { state: string } }): PageCosts {
   const breakdown = page.scoreBreakdown ?? [];
+  // A page that did not render scores 0; its breakdown is the render alone.
+  if (page.render?.state === 'incomplete') return { breakdown, appliedWeight: breakdown.reduce((s, c) => s + c.weight, 0) };
   const failed = new Set(breakdown.map((c) => c.id));
   let weight = breakdown.reduce((s, c) => s + c.weight, 0);
   const passed = new Set<string>();
