@@ -7,6 +7,8 @@ import { BrowserPool } from '../browser/browser-pool';
 import { cacheKeyOf, ReportsService } from '../report/reports.service';
 import type { Report, ScanResponse } from '../report/report.types';
 import { siteScore } from '../scoring/score';
+import { pageCostsOf, siteBreakdown } from '../scoring/breakdown';
+import { renderMeta } from '../readiness/render-meta';
 import { totals } from '../report/from-axe';
 import { parseTargetUrl, Resolver, TargetGuard } from '../../common/egress/target-guard';
 import { ScanEgress } from '../security/scan-egress';
@@ -100,12 +102,14 @@ export class ScanService {
       site: await this.scanner.scanSite(context, url, crawl, guard),
       browser,
     }));
+    const score = siteScore(site.pages.map((p) => p.score));
     return this.reports.save(
       {
         url: url.href,
         crawl,
-        score: siteScore(site.pages.map((p) => p.score)),
+        score,
         ...totals(site.pages),
+        scoreBreakdown: siteBreakdown(site.pages.map(pageCostsOf), score),
         pages: site.pages,
         meta: {
           engine: 'axe-core',
@@ -116,6 +120,7 @@ export class ScanService {
           userAgent: site.userAgent,
           skipped: site.skipped,
           timings: { totalMs: Date.now() - t0 },
+          ...renderMeta(site.pages),
         },
       },
       key,
