@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { AppConfig } from '../common/config/env';
 import { Public } from '../common/decorators/public.decorator';
 import { RateLimit, RateLimitCostOf } from '../common/decorators/rate-limit.decorator';
-import { clientIp } from '../common/http/client-ip';
+import { clientSubject } from '../common/http/client-ip';
 import { MAX_CRAWL_PAGES } from './scan/crawl';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
@@ -15,9 +15,10 @@ import { renderReportPdf } from './render/report-pdf';
 import { RenderCache } from './render/render-cache';
 import { ScanService } from './scan/scan.service';
 import { ScanRequestDto } from './scan-request.dto';
+import { ResultsService } from './export/results.service';
 
 /** Stored reports never change: clients and CDNs may keep them for an hour. */
-const REPORT_CACHE = 'public, max-age=3600';
+export const REPORT_CACHE = 'public, max-age=3600';
 
 /** The accessibility scan API (anonymous; POST /api/scan is rate limited per IP). */
 @Public()
@@ -27,6 +28,7 @@ export class A11yController {
     private readonly scans: ScanService,
     private readonly reports: ReportsService,
     private readonly config: AppConfig,
+    private readonly results: ResultsService,
   ) {}
 
   private readonly renderings = new RenderCache();
@@ -36,7 +38,7 @@ export class A11yController {
   @RateLimit('scan')
   @RateLimitCostOf((req) => ((req.body as { crawl?: unknown } | undefined)?.crawl === true ? MAX_CRAWL_PAGES : 1)) // a crawl loads up to MAX_CRAWL_PAGES pages
   scan(@Body() body: ScanRequestDto, @Req() req: Request): Promise<ScanResponse> {
-    return this.scans.scan(body.url, body.crawl ?? false, clientIp(req));
+    return this.scans.scan(body.url, body.crawl ?? false, clientSubject(req));
   }
 
   @Get('api/scan/:id')
@@ -49,7 +51,10 @@ export class A11yController {
   async pdf(@Query('id') id: unknown, @Res() res: Response): Promise<void> {
     if (typeof id !== 'string' || !id) throw DomainError.badRequest('Invalid id: the query parameter id is required.', 'id');
     const head = await this.reports.badgeFields(id); // 404 without reading the report
-    const pdf = await this.cached('pdf', head, async () => renderReportPdf(await this.reports.get(id), this.publicUrl(head.id)));
+    const pdf = await this.cached('pdf', head, async () => {
+      const report = await this.reports.get(id);
+      return renderReportPdf(report, this.publicUrl(report.id), { sinceLast: await this.results.sinceLast(report) });
+    });
     res
       .status(200)
       .set({
@@ -94,12 +99,16 @@ export class A11yController {
       .send(
         await this.cached('html', report, async () =>
           Buffer.from(
-            renderReportHtml(report, {
-              pdf: `${base}/api/report.pdf?id=${enc}`,
-              json: `${base}/api/scan/${enc}`,
-              badge: `${base}/api/badge/${enc}`,
-              self: this.publicUrl(report.id),
-            }),
+            renderReportHtml(
+              report,
+              {
+                pdf: `${base}/api/report.pdf?id=${enc}`,
+                json: `${base}/api/scan/${enc}`,
+                badge: `${base}/api/badge/${enc}`,
+                self: this.publicUrl(report.id),
+              },
+              { sinceLast: await this.results.sinceLast(report) },
+            ),
           ),
         ),
       );

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { Browser, BrowserContext, Target, TargetType } from 'puppeteer-core';
 import { AppConfig } from '../../common/config/env';
+import { browserFixHint } from '../../common/health/browser-check';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { ScanEgress } from '../security/scan-egress';
@@ -47,6 +48,9 @@ export async function launchChromium(executablePath: string, extraArgs: readonly
       args: [...CHROMIUM_ARGS, ...extraArgs, `--user-data-dir=${userDataDir}`],
       ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
       defaultViewport: null,
+      // DevTools over a pipe, not a port: Chromium exits when the pipe closes, so it never outlives
+      // this process, even after kill -9 (puppeteer starts it in its own process group).
+      pipe: true,
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
@@ -190,7 +194,7 @@ export class BrowserPool implements OnApplicationShutdown {
       launched = await launchChromium(this.config.CHROMIUM_PATH, egressArgs(await this.egress.proxyUrl()));
     } catch (e) {
       this.logger.error(`Chromium failed to start: ${(e as Error).message}`);
-      throw new DomainError(ErrorCode.ScanFailed, 'The browser could not be started.');
+      throw new DomainError(ErrorCode.ScanFailed, `The browser could not be started. ${browserFixHint(this.config.CHROMIUM_PATH)}`);
     }
     closeUnrequestedTargets(launched.browser);
     const run: Running = { ...launched, version: await launched.browser.version(), contexts: 0 };

@@ -1,4 +1,5 @@
 import { disabilitiesOf } from '../scoring/disabilities';
+import { pageBreakdown } from '../scoring/breakdown';
 import { pageScore } from '../scoring/score';
 import type { AxeOutput, AxeRuleOut } from './axe-output';
 import { AXE_RULES } from './axe-rules';
@@ -30,10 +31,9 @@ function toPass(id: string): ReportPass {
 
 /** One page entry of the report (scored with the rules' static impacts). */
 export function pageFromAxe(url: string, finalUrl: string, results: AxeOutput, timings: ReportPage['timings']): ReportPage {
-  const score = pageScore(
-    results.violations.map((r) => ({ id: r.id, impact: AXE_RULES.get(r.id)!.impact })),
-    results.passes.map((r) => ({ id: r.id, impact: AXE_RULES.get(r.id)!.impact })),
-  );
+  const failed = results.violations.map((r) => ({ id: r.id, impact: AXE_RULES.get(r.id)!.impact }));
+  const passed = results.passes.map((r) => ({ id: r.id, impact: AXE_RULES.get(r.id)!.impact }));
+  const score = pageScore(failed, passed);
   return {
     url,
     finalUrl,
@@ -41,6 +41,7 @@ export function pageFromAxe(url: string, finalUrl: string, results: AxeOutput, t
     violations: results.violations.map(toRule),
     incomplete: results.incomplete.map(toRule),
     passes: results.passes.map((p) => toPass(p.id)),
+    scoreBreakdown: pageBreakdown(failed, passed, score),
     timings,
   };
 }

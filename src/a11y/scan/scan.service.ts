@@ -9,6 +9,8 @@ import { BrowserPool } from '../browser/browser-pool';
 import { cacheKeyOf, ReportsService } from '../report/reports.service';
 import type { Report, ScanResponse } from '../report/report.types';
 import { siteScore } from '../scoring/score';
+import { pageCostsOf, siteBreakdown } from '../scoring/breakdown';
+import { renderMeta } from '../readiness/render-meta';
 import { totals } from '../report/from-axe';
 import { fitReport } from '../report/report-size';
 import { parseTargetUrl, Resolver, TargetGuard } from '../../common/egress/target-guard';
@@ -57,7 +59,7 @@ export class ScanService {
   }
 
   /**
-   * `client` (the caller's IP, from the controller): one scan that needs the browser at a time per
+   * `client` (the caller's client subject: IP, IPv6 by network; from the controller): one scan that needs the browser at a time per
    * client, in this instance and, with Redis, across instances; a second is 429 rate_limited.
    * Cached answers are never refused.
    */
@@ -144,12 +146,14 @@ export class ScanService {
       browser,
     }));
     const fitted = fitReport(site.pages, this.config.SCAN_REPORT_MAX_BYTES);
+    const score = siteScore(site.pages.map((p) => p.score));
     return this.reports.save(
       {
         url: url.href,
         crawl,
-        score: siteScore(site.pages.map((p) => p.score)),
+        score,
         ...totals(fitted.pages),
+        scoreBreakdown: siteBreakdown(site.pages.map(pageCostsOf), score),
         pages: fitted.pages,
         meta: {
           engine: 'axe-core',
@@ -160,6 +164,7 @@ export class ScanService {
           userAgent: site.userAgent,
           skipped: site.skipped,
           timings: { totalMs: Date.now() - t0 },
+          ...renderMeta(site.pages),
           ...(fitted.truncated ? { truncated: fitted.truncated } : {}),
         },
       },

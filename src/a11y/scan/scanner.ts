@@ -15,6 +15,8 @@ import { EGRESS_ERROR_HEADER, EGRESS_HEADER } from '../../common/egress/egress-p
 import { ScanEgress } from '../security/scan-egress';
 import { detectBlock } from './block-detection';
 import { crawlCandidates } from './crawl';
+import { addNodeFacts } from '../diff/node-facts';
+import { applyRender, RENDER_WATCH_SCRIPT, waitForRender } from '../readiness/render-wait';
 
 /** WCAG 2.0, 2.1 and 2.2 levels A and AA. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -200,6 +202,7 @@ export class Scanner {
         page.setBypassCSP(true), // else a CSP can forbid injecting axe
         page.setBypassServiceWorker(true),
         page.evaluateOnNewDocument(HARDENING_SCRIPT),
+        page.evaluateOnNewDocument(RENDER_WATCH_SCRIPT), // DOM change times for the render wait
         page.setRequestInterception(true),
       ]);
       return page;
@@ -244,6 +247,8 @@ export class Scanner {
       await page.waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: Math.max(1, Math.min(SETTLE_MAX_MS, remaining)) }).catch(() => undefined);
     }
     if (refused.reason) throw this.refusedError(refused.reason); // a script navigated the page elsewhere
+    const render = await waitForRender(page, timeoutMs - (Date.now() - t0)); // client-rendered pages
+    if (refused.reason) throw this.refusedError(refused.reason);
     const t2 = Date.now();
     const status = response.status();
     // Read in the isolated world: the page's scripts cannot fake these getters there.
@@ -261,9 +266,13 @@ export class Scanner {
           Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) => String(a.href)),
         )
       : [];
-    const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: Date.now() - t0 };
+    const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: 0 };
+    const entry = pageFromAxe(url, page.url(), results, timings);
+    applyRender(entry, render);
+    await addNodeFacts(page, entry); // fingerprints for the diff (src/a11y/diff)
+    timings.totalMs = Date.now() - t0;
     return {
-      page: pageFromAxe(url, page.url(), results, timings),
+      page: entry,
       links: Array.isArray(links) ? links.filter((l): l is string => typeof l === 'string').slice(0, MAX_LINKS) : [],
       axeVersion: AXE_VERSION,
       userAgent: await page.browser().userAgent(),
