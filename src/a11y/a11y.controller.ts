@@ -44,7 +44,7 @@ export class A11yController {
   async pdf(@Query('id') id: unknown, @Res() res: Response): Promise<void> {
     if (typeof id !== 'string' || !id) throw DomainError.badRequest('Invalid id: the query parameter id is required.', 'id');
     const report = await this.reports.get(id);
-    const pdf = await renderReportPdf(report, this.publicUrl(report.id), { sinceLast: await this.results.sinceLast(report) });
+    const pdf = await renderReportPdf(report, this.publicUrl(report.id), await this.results.extras(report, true));
     res
       .status(200)
       .set({
@@ -89,7 +89,7 @@ export class A11yController {
           json: `${base}/api/scan/${enc}`,
           badge: `${base}/api/badge/${enc}`,
           self: this.publicUrl(report.id),
-        }, { sinceLast: await this.results.sinceLast(report) }),
+        }, await this.results.extras(report)),
       );
   }
 

@@ -13,6 +13,7 @@ import { detectBlock } from './block-detection';
 import { crawlCandidates } from './crawl';
 import { addNodeFacts } from '../diff/node-facts';
 import { applyRender, RENDER_WATCH_SCRIPT, waitForRender } from '../readiness/render-wait';
+import { Screenshots } from '../screenshots/screenshots';
 
 /** WCAG 2.0, 2.1 and 2.2 levels A and AA. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -61,7 +62,10 @@ export class Scanner {
   private readonly logger = new Logger('Scanner');
   private ruleImpacts: RuleImpacts | undefined;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly screenshots: Screenshots,
+  ) {}
 
   /** Scans the start page and, with crawl, up to 4 same-origin pages linked from it. */
   async scanSite(context: BrowserContext, start: URL, crawl: boolean, guard: TargetGuard): Promise<SiteScan> {
@@ -209,6 +213,7 @@ export class Scanner {
     const entry = pageFromAxe(url, results, impacts, timings);
     applyRender(entry, render);
     await addNodeFacts(page, entry); // fingerprints for the diff (src/a11y/diff)
+    await this.screenshots.capture(page, entry); // pictures of the failing elements (src/a11y/screenshots)
     timings.totalMs = Date.now() - t0;
     return {
       page: entry,
