@@ -14,12 +14,13 @@ import { Clock } from './report/clock';
 import { ReportsService } from './report/reports.service';
 import { ScanService } from './scan/scan.service';
 import { Scanner } from './scan/scanner';
+import { ScanEgress } from './security/scan-egress';
 
 /** Accessibility scans (/api/scan, reports, PDF, badge, /r/:id): see ../shared/spec/a11y-scan-api.md. */
 @Module({
   imports: [TypeOrmModule.forFeature([A11yReport, A11yScreenshot])],
   controllers: [A11yController, ResultsController, ScreenshotsController],
-  providers: [BrowserPool, Scanner, Clock, ReportsService, ScanService, ReportHistory, ResultsService, ScreenshotStore, Screenshots],
+  providers: [ScanEgress, BrowserPool, Scanner, Clock, ReportsService, ScanService, ReportHistory, ResultsService, ScreenshotStore, Screenshots],
   exports: [ScanService, ReportsService],
 })
 export class A11yModule {}

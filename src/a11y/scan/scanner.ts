@@ -9,6 +9,8 @@ import { pageFromAxe, RuleImpacts } from '../report/from-axe';
 import type { ReportPage } from '../report/report.types';
 import { decideRequest } from '../security/request-filter';
 import type { TargetGuard } from '../../common/egress/target-guard';
+import { EGRESS_ERROR_HEADER, EGRESS_HEADER } from '../../common/egress/egress-proxy';
+import { ScanEgress } from '../security/scan-egress';
 import { detectBlock } from './block-detection';
 import { crawlCandidates } from './crawl';
 import { addNodeFacts } from '../diff/node-facts';
@@ -33,6 +35,18 @@ export const LOAD_GRACE_MS = 50;
 export const NETWORK_IDLE_MS = 200;
 
 export const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Chromium's names for the proxy's upstream connection errors (so answers match a direct connection). */
+const CHROMIUM_NET_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'ERR_CONNECTION_REFUSED',
+  ECONNRESET: 'ERR_CONNECTION_RESET',
+  ETIMEDOUT: 'ERR_CONNECTION_TIMED_OUT',
+  EHOSTUNREACH: 'ERR_ADDRESS_UNREACHABLE',
+  ENETUNREACH: 'ERR_ADDRESS_UNREACHABLE',
+  ENOTFOUND: 'ERR_NAME_NOT_RESOLVED',
+  EAI_AGAIN: 'ERR_NAME_NOT_RESOLVED',
+  ENODATA: 'ERR_NAME_NOT_RESOLVED',
+};
 
 /** Blocks what request interception cannot see: service workers, WebSocket/WebTransport, WebRTC. */
 const HARDENING_SCRIPT = `(() => {
@@ -64,6 +78,7 @@ export class Scanner {
 
   constructor(
     private readonly config: AppConfig,
+    private readonly egress: ScanEgress,
     private readonly screenshots: Screenshots,
   ) {}
 
@@ -134,7 +149,7 @@ export class Scanner {
     try {
       return await Promise.race([this.grade(page, url, refusedNavigation, net, collectLinks, t0), deadline]);
     } catch (e) {
-      throw this.classify(e, context, refusedNavigation);
+      throw this.classify(e, context, refusedNavigation, url);
     } finally {
       clearTimeout(timer);
       await page.close().catch(() => undefined);
@@ -183,6 +198,7 @@ export class Scanner {
     const response: HTTPResponse | null = await page.goto(url, { waitUntil: 'load', timeout: this.config.SCAN_PAGE_TIMEOUT_MS });
     if (refused.reason) throw this.refusedError(refused.reason);
     if (!response) throw new DomainError(ErrorCode.TargetUnreachable, 'The target sent no document.', { reason: 'no response' });
+    this.checkEgress(response);
     const t1 = Date.now();
     const remaining = this.config.SCAN_PAGE_TIMEOUT_MS - (t1 - t0);
     // Settle: a short grace for scripts run at load; then, if requests are still in flight, wait for
@@ -302,15 +318,36 @@ export class Scanner {
     return this.ruleImpacts;
   }
 
+  /** The egress proxy's own answers: a refused address (DNS rebinding past the page-level check) or a dead host. */
+  private checkEgress(response: HTTPResponse): void {
+    const headers = response.headers();
+    const verdict = headers[EGRESS_HEADER];
+    if (verdict === 'refused') {
+      const host = new URL(response.url()).hostname;
+      throw this.refusedError(this.egress.proxy.refusalFor(host)?.publicReason ?? `${host} is not a public address`);
+    }
+    if (verdict === 'unreachable') {
+      const code = headers[EGRESS_ERROR_HEADER] ?? 'ERROR';
+      const reason = CHROMIUM_NET_ERRORS[code] ?? 'ERR_CONNECTION_FAILED';
+      throw new DomainError(ErrorCode.TargetUnreachable, `The target could not be reached (${reason}).`, { reason });
+    }
+  }
+
   private refusedError(reason: string): DomainError {
     return new DomainError(ErrorCode.TargetNotAllowed, `The page led to an address that may not be scanned (${reason}).`, { field: 'url', reason });
   }
 
   /** Turns a browser failure into the API's errors. */
-  private classify(e: unknown, context: BrowserContext, refused: { reason?: string }): DomainError {
+  private classify(e: unknown, context: BrowserContext, refused: { reason?: string }, url?: string): DomainError {
     if (e instanceof DomainError) return e;
     if (refused.reason) return this.refusedError(refused.reason);
     const message = e instanceof Error ? e.message : String(e);
+    if (url && message.includes('net::ERR_TUNNEL_CONNECTION_FAILED')) {
+      // https/wss go through CONNECT: Chromium does not show the proxy's answer, ask the proxy.
+      const refusal = this.egress.proxy.refusalFor(new URL(url).hostname.replace(/^\[|\]$/g, ''));
+      if (refusal && !refusal.unresolvable) return this.refusedError(refusal.publicReason);
+      if (refusal) return new DomainError(ErrorCode.TargetUnreachable, 'The target could not be reached (ERR_NAME_NOT_RESOLVED).', { reason: 'ERR_NAME_NOT_RESOLVED' });
+    }
     if (!context.browser().connected) {
       return new DomainError(ErrorCode.ScanFailed, 'The browser crashed during the scan; please try again.');
     }
