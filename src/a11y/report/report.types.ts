@@ -58,7 +58,8 @@ export interface ReportPage {
   render?: RenderCheck;
   /** Full-page PNG with every failing element outlined and numbered (`cut`: the page was taller than the cap). */
   screenshot?: { url: string; width: number; height: number; cut: boolean };
-  timings: { navigationMs: number; settleMs: number; axeMs: number; totalMs: number };
+  /** `picturesMs`: time spent on screenshots (absent when the page had no violation). */
+  timings: { navigationMs: number; settleMs: number; axeMs: number; totalMs: number; picturesMs?: number };
 }
 
 /** How the scan was made. */

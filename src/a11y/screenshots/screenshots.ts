@@ -86,10 +86,13 @@ export class Screenshots {
     const context = page.browserContext();
     let budget = this.budgets.get(context);
     if (!budget) this.budgets.set(context, (budget = { crops: MAX_CROPS_PER_REPORT, bytes: MAX_SCREENSHOT_BYTES_PER_REPORT }));
+    const t0 = Date.now();
     try {
       await this.take(page, entry, nodes, budget);
     } catch (e) {
       this.logger.warn(`Screenshots of ${entry.url} failed: ${(e as Error).message}`);
+    } finally {
+      entry.timings.picturesMs = Date.now() - t0;
     }
   }
 
