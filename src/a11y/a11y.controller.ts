@@ -53,7 +53,7 @@ export class A11yController {
     const head = await this.reports.badgeFields(id); // 404 without reading the report
     const pdf = await this.cached('pdf', head, async () => {
       const report = await this.reports.get(id);
-      return renderReportPdf(report, this.publicUrl(report.id), { sinceLast: await this.results.sinceLast(report) });
+      return renderReportPdf(report, this.publicUrl(report.id), await this.results.extras(report, true));
     });
     res
       .status(200)
@@ -107,7 +107,7 @@ export class A11yController {
                 badge: `${base}/api/badge/${enc}`,
                 self: this.publicUrl(report.id),
               },
-              { sinceLast: await this.results.sinceLast(report) },
+              await this.results.extras(report),
             ),
           ),
         ),

@@ -3,7 +3,7 @@ import { nodeCount } from '../report/from-axe';
 import { scoreBand } from '../scoring/score';
 import { escapeXml as e } from './escape';
 import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
-import { RenderExtras, resultsSectionsHtml } from './results-sections';
+import { nodeShotHtml, pageShotHtml, RenderExtras, resultsSectionsHtml } from './results-sections';
 
 const STYLE = `
 *{box-sizing:border-box}
@@ -27,7 +27,7 @@ ul.links li{margin:.5rem 0}
 function rule(r: ReportRule, level: number): string {
   const criteria = wcagCriteria(r.tags);
   const nodes = r.nodes
-    .map((n) => `<li><p>Selector: <code>${e(n.target.join(' | '))}</code></p><pre><code>${e(n.html)}</code></pre></li>`)
+    .map((n) => `<li><p>Selector: <code>${e(n.target.join(' | '))}</code></p><pre><code>${e(n.html)}</code></pre>${nodeShotHtml(n)}</li>`)
     .join('');
   return `<section class="rule" aria-labelledby="r-${level}-${e(r.id)}">
 <h${level} id="r-${level}-${e(r.id)}">${e(r.help)}</h${level}>
@@ -54,6 +54,7 @@ function page(p: ReportPage, index: number, total: number): string {
 <h2 id="p-${index}">${e(heading)}</h2>
 <p>Score of this page: <strong>${p.score} out of 100</strong>. Address after redirects: ${e(p.finalUrl)}.
 ${p.passes.length} rules passed, ${p.violations.length} failed, ${p.incomplete.length} need review.</p>
+${pageShotHtml(p)}
 <h3>Violations</h3>
 ${violations}
 <h3>Needs human review</h3>

@@ -5,7 +5,7 @@ import { scoreBand } from '../scoring/score';
 import { BADGE_COLOURS } from './badge-svg';
 import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
 import type { RenderExtras } from './results-sections';
-import { resultsSectionsPdf } from './results-sections-pdf';
+import { pdfNodeImage, pdfPageImage, resultsSectionsPdf } from './results-sections-pdf';
 
 /** The standard PDF fonts encode WinAnsi only: anything else becomes '?'. */
 function winAnsi(s: string): string {
@@ -73,6 +73,7 @@ export async function renderReportPdf(report: Report, publicUrl: string, extras:
     text(`Page ${i + 1}: ${p.url}`);
     doc.font('Helvetica').fontSize(11);
     text(`Score ${p.score}/100. ${p.passes.length} rules passed, ${p.violations.length} failed, ${p.incomplete.length} need human review.`);
+    pdfPageImage(doc, p, extras);
     if (p.violations.length === 0) text('No violations of the automated checks were found on this page.');
     for (const v of p.violations) violation(v);
     if (p.incomplete.length > 0) {
@@ -96,6 +97,7 @@ export async function renderReportPdf(report: Report, publicUrl: string, extras:
       text(`- ${n.target.join(' | ')}`, { indent: 8 });
       doc.font('Courier').fontSize(8).fillColor('#333333');
       text(n.html.length > MAX_HTML ? `${n.html.slice(0, MAX_HTML)}...` : n.html, { indent: 16 });
+      pdfNodeImage(doc, n, extras);
       doc.fontSize(10);
     }
     const unlisted = nodeCount(v) - Math.min(v.nodes.length, MAX_NODES_PER_RULE);

@@ -17,6 +17,7 @@ import { detectBlock } from './block-detection';
 import { crawlCandidates } from './crawl';
 import { addNodeFacts } from '../diff/node-facts';
 import { applyRender, RENDER_WATCH_SCRIPT, waitForRender } from '../readiness/render-wait';
+import { Screenshots } from '../screenshots/screenshots';
 
 /** WCAG 2.0, 2.1 and 2.2 levels A and AA. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -100,6 +101,7 @@ export class Scanner {
   constructor(
     private readonly config: AppConfig,
     private readonly egress: ScanEgress,
+    private readonly screenshots: Screenshots,
   ) {}
 
   /**
@@ -270,6 +272,7 @@ export class Scanner {
     const entry = pageFromAxe(url, page.url(), results, timings);
     applyRender(entry, render);
     await addNodeFacts(page, entry); // fingerprints for the diff (src/a11y/diff)
+    await this.screenshots.capture(page, entry); // pictures of the failing elements (src/a11y/screenshots)
     timings.totalMs = Date.now() - t0;
     return {
       page: entry,
