@@ -184,6 +184,25 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
   PDF_DAILY_REFUNDS: number = 10;
 
+  /** Largest total of the output files of one call (bytes); each file is also capped by PDF_MAX_FILE_BYTES. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_MAX_CALL_OUTPUT_BYTES: number = 40 * 1024 * 1024;
+
+  /** Most output files of one call (e.g. parts of a split). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_MAX_CALL_OUTPUT_FILES: number = 200;
+
+  /** GET /files/{id} per client IP per PDF_TRANSFER_RATE_WINDOW_S. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_DOWNLOAD_RATE_LIMIT: number = 120;
+
+  /** POST /files per client IP per PDF_TRANSFER_RATE_WINDOW_S. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_UPLOAD_RATE_LIMIT: number = 30;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_TRANSFER_RATE_WINDOW_S: number = 60;
+
   /** Key of the hash of client IPs in quota counters; default: a secret generated once and kept in the database. */
   @IsOptional() @IsString()
   QUOTA_HASH_SECRET?: string;

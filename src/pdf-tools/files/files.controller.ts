@@ -1,20 +1,30 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
+import { Controller, Get, Logger, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Public } from '../../common/decorators/public.decorator';
+import { RateLimit } from '../../common/decorators/rate-limit.decorator';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { allowCors } from '../mcp/mcp.controller';
 import { FileStoreService } from './file-store.service';
 
-/** Downloads of stored tool results. Anonymous: the 256-bit id is the capability. */
+/**
+ * Downloads of stored files. Anonymous: the 256-bit id is the capability. Rate-limited per client
+ * IP; the bytes are streamed from PostgreSQL a chunk at a time with backpressure, so a download
+ * holds one chunk in memory whatever the file size and however slow the client.
+ */
 @Public()
 @Controller('files')
 export class FilesController {
+  private readonly logger = new Logger('PdfFiles');
+
   constructor(private readonly store: FileStoreService) {}
 
   @Get(':id')
+  @RateLimit('pdf-download')
   async download(@Param('id') id: string, @Res() res: Response): Promise<void> {
-    const found = await this.store.lookup(id);
+    const found = await this.store.info(id);
     if (found.status !== 'ok') {
       throw new DomainError(
         ErrorCode.FileNotFound,
@@ -24,16 +34,23 @@ export class FilesController {
         { expired: found.status === 'expired' },
       );
     }
-    const { file, bytes } = found;
+    const { file } = found;
     const ascii = file.filename.replace(/[^\x20-\x7e]/g, '_');
     res.setHeader('Content-Type', 'application/pdf');
-    res.setHeader('Content-Length', String(bytes.length));
+    res.setHeader('Content-Length', String(file.size));
     res.setHeader('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
     res.setHeader('Cache-Control', 'private, no-transform');
     res.setHeader('Expires', file.expiresAt.toUTCString());
     res.setHeader('ETag', `"${file.sha256}"`);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     allowCors(res);
-    res.end(bytes);
+    try {
+      await pipeline(Readable.from(this.store.chunks(file.id, file.size), { objectMode: false, highWaterMark: 1 }), res);
+    } catch (e) {
+      // Headers are out: the client sees a short body (Content-Length not reached). Gone mid-way
+      // (expired and cleaned up) or the client went away: nothing else to answer.
+      if (!res.destroyed) res.destroy();
+      this.logger.debug(`download ${id.slice(0, 6)}… ended early: ${(e as Error).message}`);
+    }
   }
 }

@@ -5,12 +5,12 @@ import { Counter, Histogram } from 'prom-client';
 import { AppConfig } from '../../common/config/env';
 import { MetricsService } from '../../common/metrics/metrics.service';
 import { checkBase64Length, tooLarge } from '../core/base64';
-import type { InputFile } from '../core/pdf-open';
+import type { InputFile, Limits } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { FileStoreService } from '../files/file-store.service';
 import { QuotaService, QuotaState, QuotaTicket } from '../quota/quota.service';
 import { StatsService } from '../stats/stats.service';
-import type { FileRef, PdfTool, StoredFileInfo } from '../tools/tool';
+import { checkOutputs, type FileRef, type OutputLimits, type PdfTool, type StoredFileInfo } from '../tools/tool';
 import { PdfPoolService } from '../worker/pdf-pool.service';
 import { decodeAll, type DecodeResult } from '../worker/decode.worker';
 import type { WorkerResult } from '../worker/pdf.worker';
@@ -28,6 +28,9 @@ type InputStep =
   | { kind: 'base64'; label: string; base64: string; keep: boolean; name: string }
   | { kind: 'file_id'; label: string; ref: FileRef }
   | { kind: 'error'; error: ToolFailure };
+
+/** An input after the checks: its bytes (base64 decoded), or a stored file whose bytes are read after the quota. */
+type PreparedInput = InputFile | { label: string; name: string; storedId: string };
 
 /** The caller of a tool run: its IP (quota subject). */
 export interface Caller {
@@ -93,14 +96,15 @@ export class ToolRunnerService {
       return this.failure(new ToolFailure('invalid_arguments', `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}.`), await this.status(tool, caller));
     }
     const args = parsed.data;
-    let inputs: InputFile[];
+    let prepared: PreparedInput[];
     let refs: { label: string; ref: FileRef }[];
     try {
       refs = tool.inputs(args);
-      inputs = await this.resolveInputs(tool, args, refs);
+      prepared = await this.prepareInputs(tool, args, refs);
     } catch (e) {
       return this.failure(this.asFailure(e), await this.status(tool, caller));
     }
+    // The quota comes before any stored byte is read: a client over its quota costs one row lookup per input.
     const { decision, ticket } = await this.quota.consume('mcp', tool.name, caller.ip);
     if (!decision.allowed || !ticket) {
       const { allowed: _allowed, ...state } = decision;
@@ -113,6 +117,12 @@ export class ToolRunnerService {
         state,
       );
     }
+    let inputs: InputFile[];
+    try {
+      inputs = await this.loadInputs(prepared);
+    } catch (e) {
+      return this.refunded(tool, ticket, caller, this.asFailure(e));
+    }
     let result: WorkerResult;
     try {
       result = await this.pool.run({
@@ -120,8 +130,9 @@ export class ToolRunnerService {
         // The files travel as `inputs` (bytes, moved to the worker): their base64 is not copied again.
         args: withoutBase64(args, new Set(refs.map((r) => r.ref))),
         inputs,
-        limits: { maxBytes: this.config.PDF_MAX_FILE_BYTES, maxPages: this.config.PDF_MAX_PAGES },
+        limits: this.limits(),
       });
+      if (result.ok) checkOutputs(result.files, this.limits());
     } catch (e) {
       const f = this.asFailure(e);
       result = { ok: false, code: f.code, message: f.message, details: f.details };
@@ -139,6 +150,11 @@ export class ToolRunnerService {
     await this.stats.recordSuccess(tool.name).catch((e: Error) => this.logger.warn(`stats: ${e.message}`));
     const { allowed: _allowed, ...quota } = decision;
     return this.success(tool, result, stored, quota);
+  }
+
+  private limits(): Limits & OutputLimits {
+    const c = this.config;
+    return { maxBytes: c.PDF_MAX_FILE_BYTES, maxPages: c.PDF_MAX_PAGES, maxOutputFiles: c.PDF_MAX_CALL_OUTPUT_FILES, maxOutputBytes: c.PDF_MAX_CALL_OUTPUT_BYTES };
   }
 
   private async status(tool: PdfTool, caller: Caller): Promise<QuotaState> {
@@ -171,7 +187,7 @@ export class ToolRunnerService {
    * Sizes are checked from the base64 length before any decoding; large base64 is decoded in a
    * worker, so megabytes of text never pass through a regex or decoder on the event loop.
    */
-  private async resolveInputs(tool: PdfTool, args: Record<string, unknown>, refs: { label: string; ref: FileRef }[]): Promise<InputFile[]> {
+  private async prepareInputs(tool: PdfTool, args: Record<string, unknown>, refs: { label: string; ref: FileRef }[]): Promise<PreparedInput[]> {
     const max = this.config.PDF_MAX_FILE_BYTES;
     const steps: InputStep[] = [];
     const base64 = (label: string, text: string, keep: boolean, name: string): InputStep => {
@@ -196,12 +212,12 @@ export class ToolRunnerService {
     const firstError = steps.findIndex((s) => s.kind === 'error');
     if (firstError >= 0) steps.length = firstError + 1;
     const decoded = await this.decodeBase64Inputs(steps.flatMap((s) => (s.kind === 'base64' ? [s] : [])), max);
-    const out: InputFile[] = [];
+    const out: PreparedInput[] = [];
     let d = 0;
     for (const step of steps) {
       if (step.kind === 'error') throw step.error;
       if (step.kind === 'file_id') {
-        out.push(await this.lookupOne(step.label, step.ref, max));
+        out.push(await this.checkStored(step.label, step.ref, max));
         continue;
       }
       const r = decoded[d++];
@@ -223,17 +239,35 @@ export class ToolRunnerService {
     return decodeAll(task);
   }
 
-  private async lookupOne(label: string, ref: FileRef, max: number): Promise<InputFile> {
-    const found = await this.store.lookup(ref.file_id!);
-    if (found.status !== 'ok') {
-      throw new ToolFailure(
-        'file_not_found',
-        `${label}: file_id "${ref.file_id}" is ${found.status === 'expired' ? 'expired' : 'unknown'}. Results are kept for ${Math.round(this.config.PDF_RESULT_TTL_S / 60)} minutes; send the PDF as base64 or run the tool that made it again.`,
-        { input: label },
-      );
+  /** A file_id input checked from its row (exists, not expired, size): no byte read yet. */
+  private async checkStored(label: string, ref: FileRef, max: number): Promise<PreparedInput> {
+    const found = await this.store.info(ref.file_id!);
+    if (found.status !== 'ok') throw this.notFound(label, ref.file_id!, found.status);
+    if (found.file.size > max) throw tooLarge(label, found.file.size, max);
+    return { label, name: ref.filename ?? found.file.filename, storedId: found.file.id };
+  }
+
+  private notFound(label: string, id: string, status: 'expired' | 'missing'): ToolFailure {
+    return new ToolFailure(
+      'file_not_found',
+      `${label}: file_id "${id}" is ${status === 'expired' ? 'expired' : 'unknown'}. Results are kept for ${Math.round(this.config.PDF_RESULT_TTL_S / 60)} minutes; send the PDF as base64 or run the tool that made it again.`,
+      { input: label },
+    );
+  }
+
+  /** Reads the bytes of stored inputs (after the quota), one after the other. */
+  private async loadInputs(prepared: PreparedInput[]): Promise<InputFile[]> {
+    const out: InputFile[] = [];
+    for (const p of prepared) {
+      if (!('storedId' in p)) {
+        out.push(p);
+        continue;
+      }
+      const bytes = await this.store.content(p.storedId);
+      if (!bytes) throw this.notFound(p.label, p.storedId, 'expired');
+      out.push({ label: p.label, name: p.name, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
     }
-    if (found.bytes.length > max) throw tooLarge(label, found.bytes.length, max);
-    return { label, name: ref.filename ?? found.file.filename, bytes: new Uint8Array(found.bytes) };
+    return out;
   }
 
   private success(tool: PdfTool, result: Extract<WorkerResult, { ok: true }>, stored: StoredFileInfo[], quota: QuotaState): CallToolResult {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileSchema, singleInput } from './tool';
+import { checkOutputs, CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileSchema, singleInput } from './tool';
 
 const input = z
   .object({
@@ -72,12 +72,14 @@ export const splitPdfTool = defineTool({
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const parts = plan(args, doc.getPageCount(), inputs[0].label);
-    const files = [];
+    const files: { name: string; bytes: Uint8Array; pages: number }[] = [];
+    checkOutputs(files, ctx.limits, parts.length);
     for (let i = 0; i < parts.length; i++) {
       const out = await PDFDocument.create({ updateMetadata: false });
       const copied = await out.copyPages(doc, parts[i].map((p) => p - 1));
       copied.forEach((p) => out.addPage(p));
       files.push({ name: derivedName(inputs[0], `split-${i + 1}`), bytes: await savePdf(out), pages: copied.length });
+      checkOutputs(files, ctx.limits, parts.length);
     }
     return {
       files,
