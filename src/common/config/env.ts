@@ -158,9 +158,9 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(60)
   PDF_RESULT_TTL_S: number = 3600;
 
-  /** Results up to this size are also inlined in the tool result (bytes). */
+  /** Results up to this size are embedded in the tool result when the call asks (`inline: true`), in bytes. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
-  PDF_INLINE_MAX_BYTES: number = 256 * 1024;
+  PDF_INLINE_MAX_BYTES: number = 64 * 1024;
 
   /** Worker threads of the PDF pool; default: the number of cores. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64)
@@ -202,6 +202,14 @@ export class AppConfig {
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   PDF_TRANSFER_RATE_WINDOW_S: number = 60;
+
+  /** An upload (POST /files) that sends no byte for this long is cut off with 408 (slow clients). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  PDF_UPLOAD_IDLE_TIMEOUT_MS: number = 15000;
+
+  /** An upload not complete after this long is cut off with 408. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  PDF_UPLOAD_TIMEOUT_MS: number = 120000;
 
   /** Key of the hash of client IPs in quota counters; default: a secret generated once and kept in the database. */
   @IsOptional() @IsString()

@@ -91,7 +91,11 @@ export class ToolRunnerService {
   }
 
   private async execute(tool: PdfTool, rawArgs: unknown, caller: Caller): Promise<CallToolResult> {
-    const parsed = tool.input.safeParse(rawArgs ?? {});
+    const { inline, rest } = takeInline(rawArgs);
+    if (inline === 'invalid') {
+      return this.failure(new ToolFailure('invalid_arguments', `Invalid arguments for ${tool.name}: inline: expected a boolean.`), await this.status(tool, caller));
+    }
+    const parsed = tool.input.safeParse(rest);
     if (!parsed.success) {
       return this.failure(new ToolFailure('invalid_arguments', `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}.`), await this.status(tool, caller));
     }
@@ -149,7 +153,7 @@ export class ToolRunnerService {
     // reading /api/public-stats next sees its call; a failing count never fails the call.
     await this.stats.recordSuccess(tool.name).catch((e: Error) => this.logger.warn(`stats: ${e.message}`));
     const { allowed: _allowed, ...quota } = decision;
-    return this.success(tool, result, stored, quota);
+    return this.success(tool, result, stored, quota, inline);
   }
 
   private limits(): Limits & OutputLimits {
@@ -270,17 +274,25 @@ export class ToolRunnerService {
     return out;
   }
 
-  private success(tool: PdfTool, result: Extract<WorkerResult, { ok: true }>, stored: StoredFileInfo[], quota: QuotaState): CallToolResult {
+  /**
+   * The result: `structuredContent` (every field), one `resource_link` per file and one short text
+   * (under TEXT_MAX_CHARS whatever the number of files). The bytes are embedded only when the call
+   * asked (`inline: true`) and the file is at most PDF_INLINE_MAX_BYTES.
+   */
+  private success(tool: PdfTool, result: Extract<WorkerResult, { ok: true }>, stored: StoredFileInfo[], quota: QuotaState, inline: boolean): CallToolResult {
     const { per_file: perFile, ...data } = result.data as { per_file?: Record<string, unknown>[] } & Record<string, unknown>;
     let structured: Record<string, unknown>;
     if (tool.result === 'files') structured = { files: stored.map((s, i) => ({ ...s, ...(perFile?.[i] ?? {}) })), ...data, quota };
     else structured = { ...data, ...(stored[0] ?? {}), ...(tool.result === 'optional-file' && stored[0] ? { changed: true } : {}), quota };
     const content: CallToolResult['content'] = [];
-    const links = stored.map((s) => `${s.filename}: ${s.download_url} (file_id ${s.file_id}, ${s.pages} pages, ${s.bytes} bytes, until ${s.expires_at})`);
-    content.push({
-      type: 'text',
-      text: [result.summary, ...links, `Quota: ${quota.remaining} of ${quota.limit} ${tool.name} calls left today.`].join('\n'),
-    });
+    const files =
+      stored.length === 1
+        ? `${stored[0].filename}: ${stored[0].download_url} (file_id ${stored[0].file_id}, ${stored[0].pages} pages, ${stored[0].bytes} bytes, until ${stored[0].expires_at})`
+        : stored.length
+          ? `${stored.length} files: download links and file_ids in the resource links and structuredContent.files.`
+          : '';
+    const text = [result.summary, files, `Quota: ${quota.remaining} of ${quota.limit} ${tool.name} calls left today.`].filter(Boolean).join('\n');
+    content.push({ type: 'text', text: text.length > TEXT_MAX_CHARS ? `${text.slice(0, TEXT_MAX_CHARS - 1)}…` : text });
     stored.forEach((s, i) => {
       content.push({
         type: 'resource_link',
@@ -290,12 +302,23 @@ export class ToolRunnerService {
         description: `${s.pages} pages, ${s.bytes} bytes; file_id ${s.file_id}; available until ${s.expires_at}.`,
       });
       const bytes = result.files[i].bytes;
-      if (bytes.length <= this.config.PDF_INLINE_MAX_BYTES) {
+      if (inline && bytes.length <= this.config.PDF_INLINE_MAX_BYTES) {
         content.push({ type: 'resource', resource: { uri: s.download_url, mimeType: 'application/pdf', blob: Buffer.from(bytes).toString('base64') } });
       }
     });
     return { content, structuredContent: structured };
   }
+}
+
+/** Most characters of a result's text content (the issue's bound: under 1 KB whatever the files). */
+export const TEXT_MAX_CHARS = 900;
+
+/** Takes the `inline` argument (every tool has it) off the arguments before the tool's own checks. */
+function takeInline(raw: unknown): { inline: boolean | 'invalid'; rest: unknown } {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || !('inline' in raw)) return { inline: false, rest: raw ?? {} };
+  const { inline, ...rest } = raw as Record<string, unknown>;
+  if (inline !== undefined && typeof inline !== 'boolean') return { inline: 'invalid', rest };
+  return { inline: inline === true, rest };
 }
 
 /** `args` with the `base64` of the given file refs left out (plain objects and arrays copied, the rest shared). */

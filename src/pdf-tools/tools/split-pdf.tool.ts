@@ -16,7 +16,7 @@ const input = z
       .min(1)
       .max(200)
       .optional()
-      .describe('For mode "ranges": one page range per output document, e.g. ["1-3", "4-", "odd"]. Same grammar as every tool: "all", "odd", "even", "last", "N", "N-M", "N-".'),
+      .describe('For mode "ranges": one page range per output document, e.g. ["1-3", "4-", "odd"].'),
     every: z.number().int().min(1).max(1000).optional().describe('For mode "every": pages per output document, e.g. 1 for single pages.'),
     count: z.number().int().min(2).max(200).optional().describe('For mode "count": number of output documents.'),
   })

@@ -23,7 +23,7 @@ export const fileRefSchema = z
   .strict();
 export type FileRef = z.infer<typeof fileRefSchema>;
 
-export const pagesSchema = (what: string) => z.string().max(500).optional().describe(`${what} ${PAGE_RANGE_GRAMMAR} Default: all pages.`);
+export const pagesSchema = (what: string) => z.string().max(500).optional().describe(`${what} ${PAGE_RANGE_GRAMMAR} Default: all.`);
 
 export const quotaSchema = z.object({
   tool: z.string(),
