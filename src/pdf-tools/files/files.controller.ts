@@ -1,5 +1,5 @@
-import { Controller, Get, Logger, Param, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Get, HttpCode, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Public } from '../../common/decorators/public.decorator';
@@ -8,6 +8,7 @@ import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { allowCors } from '../mcp/mcp.controller';
 import { FileStoreService } from './file-store.service';
+import { UploadResult, UploadService } from './upload.service';
 
 /**
  * Downloads of stored files. Anonymous: the 256-bit id is the capability. Rate-limited per client
@@ -19,7 +20,28 @@ import { FileStoreService } from './file-store.service';
 export class FilesController {
   private readonly logger = new Logger('PdfFiles');
 
-  constructor(private readonly store: FileStoreService) {}
+  constructor(
+    private readonly store: FileStoreService,
+    private readonly uploads: UploadService,
+  ) {}
+
+  /**
+   * Upload a PDF (raw body `application/pdf` or multipart field `file`, e.g. from a browser form):
+   * anonymous, rate-limited per IP, no tool quota. 201 with the file_id for any tool.
+   */
+  @Post()
+  @HttpCode(201)
+  @RateLimit('pdf-upload')
+  async upload(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UploadResult> {
+    allowCors(res);
+    try {
+      return await this.uploads.upload(req);
+    } catch (e) {
+      // Bytes may still be coming (cut off at the limit, too slow): close the connection after the answer.
+      if (!req.complete) res.setHeader('Connection', 'close');
+      throw e;
+    }
+  }
 
   @Get(':id')
   @RateLimit('pdf-download')
