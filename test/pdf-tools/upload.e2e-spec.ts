@@ -76,6 +76,15 @@ describe('PDF upload, POST /files (e2e)', () => {
     expect(answer).toMatch(/request_timeout/);
   });
 
+  it('llms.txt and the server instructions show the one curl line, then file_id', async () => {
+    const text = (await request(t.server).get('/llms.txt').expect(200)).text;
+    expect(text).toContain(`curl -sS -H 'Content-Type: application/pdf' --data-binary @file.pdf ${t.config.publicBaseUrl()}/files`);
+    expect(text).toMatch(/pass the `file_id` to any tool/);
+    const client = await connect(t, nextIp());
+    clients.push(client);
+    expect(client.getInstructions()).toMatch(/curl .*--data-binary @file\.pdf .*\/files, then pass the file_id/);
+  });
+
   it('uploads are rate-limited per client IP', async () => {
     const ip = nextIp();
     for (let i = 0; i < 6; i++) await request(t.server).post('/files').set('X-Forwarded-For', ip).set('Content-Type', 'application/pdf').send(Buffer.from(pdf)).expect(201);

@@ -12,7 +12,8 @@ export const SERVER_INFO = { name: 'beacon-pdf-tools', title: 'Beacon PDF tools'
 
 const INSTRUCTIONS = [
   'PDF tools: merge, split, rotate, remove pages, compress, watermark, page numbers, metadata, form flatten.',
-  'Pass an input as {"file_id": ...} (a result of an earlier call, kept 1 hour) or {"base64": ...}; prefer file_id to chain tools.',
+  'Pass an input as {"file_id": ...} (an earlier result or an upload, kept 1 hour) or {"base64": ...} (small files); prefer file_id to chain tools.',
+  'With a shell, upload first: curl -sS -H "Content-Type: application/pdf" --data-binary @file.pdf <server>/files, then pass the file_id it answers.',
   'A result is a download link (resource_link) and structuredContent {file_id, download_url, expires_at, filename, bytes, pages, sha256, quota, ...}; the bytes of small files are embedded only with "inline": true.',
   'Pages use one grammar everywhere: "1-3,7,9-", "last", "odd", "even", "all".',
   'Limits: 10 MB and 200 pages per file; a daily quota per tool (see `quota` in every result). Failed calls are refunded.',
