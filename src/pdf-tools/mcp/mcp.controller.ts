@@ -4,7 +4,7 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/decorators/public.decorator';
 import { RateLimit } from '../../common/decorators/rate-limit.decorator';
-import { clientIp } from '../../common/http/client-ip';
+import { clientSubject } from '../../common/http/client-ip';
 import { McpServerFactory } from './mcp-server.factory';
 
 /**
@@ -31,7 +31,7 @@ export class McpController {
       });
       return;
     }
-    const server = this.factory.create(clientIp(req));
+    const server = this.factory.create(clientSubject(req));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       transport.close().catch(() => undefined);
