@@ -195,9 +195,9 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(60)
   PDF_RESULT_TTL_S: number = 3600;
 
-  /** Results up to this size are also inlined in the tool result (bytes). */
+  /** Results up to this size are embedded in the tool result when the call asks (`inline: true`), in bytes. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
-  PDF_INLINE_MAX_BYTES: number = 256 * 1024;
+  PDF_INLINE_MAX_BYTES: number = 64 * 1024;
 
   /** Worker threads of the PDF pool; default: the number of cores. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64)
@@ -220,6 +220,33 @@ export class AppConfig {
   /** Failed calls refunded per IP per day. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
   PDF_DAILY_REFUNDS: number = 10;
+
+  /** Largest total of the output files of one call (bytes); each file is also capped by PDF_MAX_FILE_BYTES. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_MAX_CALL_OUTPUT_BYTES: number = 40 * 1024 * 1024;
+
+  /** Most output files of one call (e.g. parts of a split). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_MAX_CALL_OUTPUT_FILES: number = 200;
+
+  /** GET /files/{id} per client IP per PDF_TRANSFER_RATE_WINDOW_S. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_DOWNLOAD_RATE_LIMIT: number = 120;
+
+  /** POST /files per client IP per PDF_TRANSFER_RATE_WINDOW_S. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_UPLOAD_RATE_LIMIT: number = 30;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_TRANSFER_RATE_WINDOW_S: number = 60;
+
+  /** An upload (POST /files) that sends no byte for this long is cut off with 408 (slow clients). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  PDF_UPLOAD_IDLE_TIMEOUT_MS: number = 15000;
+
+  /** An upload not complete after this long is cut off with 408. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  PDF_UPLOAD_TIMEOUT_MS: number = 120000;
 
   /** Key of the hash of client IPs in quota counters; default: a secret generated once and kept in the database. */
   @IsOptional() @IsString()

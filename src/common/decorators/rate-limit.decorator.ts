@@ -3,11 +3,11 @@ import { SetMetadata } from '@nestjs/common';
 export const RATE_LIMIT_BUCKET = 'beacon:rateLimitBucket';
 
 /**
- * The rate-limit buckets. `visibility` counts per API key; `scan`, `mcp` and `report` (renderings
- * of stored scan reports) per client IP.
+ * The rate-limit buckets. `visibility` counts per API key; the others (`scan`, `mcp`, `report`:
+ * renderings of stored scan reports, `pdf-download`, `pdf-upload`) per client IP.
  * Routes without a bucket are not rate limited by the throttler.
  */
-export type RateLimitBucket = 'visibility' | 'scan' | 'mcp' | 'report';
+export type RateLimitBucket = 'visibility' | 'scan' | 'mcp' | 'report' | 'pdf-download' | 'pdf-upload';
 
 export const RateLimit = (bucket: RateLimitBucket): MethodDecorator & ClassDecorator =>
   SetMetadata(RATE_LIMIT_BUCKET, bucket);
