@@ -8,7 +8,7 @@ import { checkBase64Length, tooLarge } from '../core/base64';
 import type { InputFile } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { FileStoreService } from '../files/file-store.service';
-import { QuotaService, QuotaState, QuotaTicket } from '../quota/quota.service';
+import { QuotaChannel, QuotaService, QuotaState, QuotaTicket } from '../quota/quota.service';
 import { StatsService } from '../stats/stats.service';
 import type { FileRef, PdfTool, StoredFileInfo } from '../tools/tool';
 import { PdfPoolService } from '../worker/pdf-pool.service';
@@ -29,10 +29,16 @@ type InputStep =
   | { kind: 'file_id'; label: string; ref: FileRef }
   | { kind: 'error'; error: ToolFailure };
 
-/** The caller of a tool run: its IP (quota subject). */
+/**
+ * The caller of a tool run: its IP (quota subject) and, for the website, its device id: a call
+ * with a device id counts on the quota's 'web' channel (per device, IP pool cap 4x), else 'mcp'.
+ */
 export interface Caller {
   ip: string;
+  deviceId?: string;
 }
+
+const channelOf = (caller: Caller): QuotaChannel => (caller.deviceId === undefined ? 'mcp' : 'web');
 
 /** Readable summary of zod issues, naming each argument path. */
 export function describeIssues(error: z.ZodError): string {
@@ -101,7 +107,7 @@ export class ToolRunnerService {
     } catch (e) {
       return this.failure(this.asFailure(e), await this.status(tool, caller));
     }
-    const { decision, ticket } = await this.quota.consume('mcp', tool.name, caller.ip);
+    const { decision, ticket } = await this.quota.consume(channelOf(caller), tool.name, caller.ip, caller.deviceId);
     if (!decision.allowed || !ticket) {
       const { allowed: _allowed, ...state } = decision;
       return this.failure(
@@ -142,7 +148,7 @@ export class ToolRunnerService {
   }
 
   private async status(tool: PdfTool, caller: Caller): Promise<QuotaState> {
-    return this.quota.status('mcp', tool.name, caller.ip);
+    return this.quota.status(channelOf(caller), tool.name, caller.ip, caller.deviceId);
   }
 
   private asFailure(e: unknown): ToolFailure {
@@ -152,7 +158,7 @@ export class ToolRunnerService {
   }
 
   private async refunded(tool: PdfTool, ticket: QuotaTicket, caller: Caller, failure: ToolFailure): Promise<CallToolResult> {
-    const { refunded, state } = await this.quota.refund('mcp', ticket, caller.ip);
+    const { refunded, state } = await this.quota.refund(channelOf(caller), ticket, caller.ip, caller.deviceId);
     const note = refunded ? 'This failed call was refunded: it did not use your quota.' : 'The daily refund allowance is used up: this failed call counted against your quota.';
     return this.failure(new ToolFailure(failure.code, `${failure.message} ${note}`, { ...failure.details, refunded }), state);
   }
