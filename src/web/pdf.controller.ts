@@ -5,7 +5,7 @@ import multer, { MulterError } from 'multer';
 import { AppConfig } from '../common/config/env';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
-import { clientIp } from '../common/http/client-ip';
+import { clientSubject } from '../common/http/client-ip';
 import type { ToolErrorCode } from '../pdf-tools/core/tool-failure';
 import { ToolRunnerService } from '../pdf-tools/mcp/tool-runner.service';
 import { QuotaService, QuotaState } from '../pdf-tools/quota/quota.service';
@@ -133,7 +133,7 @@ ${errorSummary(o.error, 'files')}
   @Anonymous()
   async form(@Param('tool') slug: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
     const { tool } = this.entry(slug);
-    const q = await this.quota.status('web', tool.name, clientIp(req), req.deviceId);
+    const q = await this.quota.status('web', tool.name, clientSubject(req), req.deviceId);
     sendPage(res, 200, this.toolPage(req, this.csrf.token(req, res), slug, q));
   }
 
@@ -163,7 +163,7 @@ ${errorSummary(o.error, 'files')}
     this.csrf.assert(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const values = optionValues(fields, body);
-    const caller = { ip: clientIp(req), deviceId: req.deviceId };
+    const caller = { ip: clientSubject(req), deviceId: req.deviceId };
     const csrf = this.csrf.token(req, res);
     const files = (req.files as Express.Multer.File[] | undefined) ?? [];
     const again = async (status: number, error: string): Promise<void> => {
