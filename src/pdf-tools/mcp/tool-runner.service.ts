@@ -8,7 +8,7 @@ import { checkBase64Length, tooLarge } from '../core/base64';
 import type { InputFile, Limits } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { FileStoreService } from '../files/file-store.service';
-import { QuotaService, QuotaState, QuotaTicket } from '../quota/quota.service';
+import { QuotaChannel, QuotaService, QuotaState, QuotaTicket } from '../quota/quota.service';
 import { StatsService } from '../stats/stats.service';
 import { checkOutputs, type FileRef, type OutputLimits, type PdfTool, type StoredFileInfo } from '../tools/tool';
 import { PdfPoolService } from '../worker/pdf-pool.service';
@@ -32,10 +32,16 @@ type InputStep =
 /** An input after the checks: its bytes (base64 decoded), or a stored file whose bytes are read after the quota. */
 type PreparedInput = InputFile | { label: string; name: string; storedId: string };
 
-/** The caller of a tool run: its IP (quota subject). */
+/**
+ * The caller of a tool run: its IP (quota subject) and, for the website, its device id: a call
+ * with a device id counts on the quota's 'web' channel (per device, IP pool cap 4x), else 'mcp'.
+ */
 export interface Caller {
   ip: string;
+  deviceId?: string;
 }
+
+const channelOf = (caller: Caller): QuotaChannel => (caller.deviceId === undefined ? 'mcp' : 'web');
 
 /** Readable summary of zod issues, naming each argument path. */
 export function describeIssues(error: z.ZodError): string {
@@ -109,7 +115,7 @@ export class ToolRunnerService {
       return this.failure(this.asFailure(e), await this.status(tool, caller));
     }
     // The quota comes before any stored byte is read: a client over its quota costs one row lookup per input.
-    const { decision, ticket } = await this.quota.consume('mcp', tool.name, caller.ip);
+    const { decision, ticket } = await this.quota.consume(channelOf(caller), tool.name, caller.ip, caller.deviceId);
     if (!decision.allowed || !ticket) {
       const { allowed: _allowed, ...state } = decision;
       return this.failure(
@@ -162,7 +168,7 @@ export class ToolRunnerService {
   }
 
   private async status(tool: PdfTool, caller: Caller): Promise<QuotaState> {
-    return this.quota.status('mcp', tool.name, caller.ip);
+    return this.quota.status(channelOf(caller), tool.name, caller.ip, caller.deviceId);
   }
 
   private asFailure(e: unknown): ToolFailure {
@@ -172,7 +178,7 @@ export class ToolRunnerService {
   }
 
   private async refunded(tool: PdfTool, ticket: QuotaTicket, caller: Caller, failure: ToolFailure): Promise<CallToolResult> {
-    const { refunded, state } = await this.quota.refund('mcp', ticket, caller.ip);
+    const { refunded, state } = await this.quota.refund(channelOf(caller), ticket, caller.ip, caller.deviceId);
     const note = refunded ? 'This failed call was refunded: it did not use your quota.' : 'The daily refund allowance is used up: this failed call counted against your quota.';
     return this.failure(new ToolFailure(failure.code, `${failure.message} ${note}`, { ...failure.details, refunded }), state);
   }

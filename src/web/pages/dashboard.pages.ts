@@ -86,7 +86,7 @@ ${TABS.map(([t, label, href]) => html`<li><a href="${href}"${cur(t === active)}>
 export function table(caption: string, head: Array<string | [string, 'num']>, rows: Renderable[][], empty = 'Nothing to show.'): SafeHtml {
   if (rows.length === 0) return html`<p>${empty}</p>`;
   const isNum = head.map((h) => Array.isArray(h));
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}"><table>
 <caption>${caption}</caption>
 <thead><tr>${head.map((h) => (Array.isArray(h) ? html`<th scope="col" class="num">${h[0]}</th>` : html`<th scope="col">${h}</th>`))}</tr></thead>
 <tbody>${rows.map((r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : isNum[i] ? html`<td class="num">${c}</td>` : html`<td>${c}</td>`))}</tr>`)}</tbody>
