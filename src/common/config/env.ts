@@ -207,6 +207,22 @@ export class AppConfig {
   QUOTA_HASH_SECRET?: string;
 
 
+  // ---- Website accounts -------------------------------------------------------------------------
+  /** Lifetime of a website session after sign-in (hours); sign-out or a password change ends it sooner. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  SESSION_TTL_H: number = 12;
+
+  /** Failed sign-ins of one account within LOGIN_LOCKOUT_S that lock it for LOGIN_LOCKOUT_S. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  LOGIN_MAX_FAILURES: number = 5;
+
+  /** Failed sign-ins from one IP (any accounts) within LOGIN_LOCKOUT_S that lock that IP out. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  LOGIN_IP_MAX_FAILURES: number = 20;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  LOGIN_LOCKOUT_S: number = 900;
+
   /** The public address links should use, without trailing slash. */
   publicBaseUrl(): string {
     const base = this.PUBLIC_BASE_URL ?? `http://localhost:${this.PORT}`;
