@@ -4,7 +4,7 @@ import { AccountsService, UserView } from '../accounts/accounts.service';
 import { SessionsService } from '../accounts/sessions.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
-import { clientIp } from '../common/http/client-ip';
+import { clientSubject } from '../common/http/client-ip';
 import { CsrfService } from './csrf.service';
 import { passwordPage, signInPage } from './pages/account.pages';
 import { sendPage } from './render/layout';
@@ -46,7 +46,7 @@ export class AuthController {
     const next = safeNext(field(req, 'next') || undefined);
     let user: UserView;
     try {
-      user = await this.accounts.signIn(email, field(req, 'password'), clientIp(req));
+      user = await this.accounts.signIn(email, field(req, 'password'), clientSubject(req));
     } catch (e) {
       if (!(e instanceof DomainError) || (e.code !== ErrorCode.Unauthorized && e.code !== ErrorCode.RateLimited)) throw e;
       for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
