@@ -80,6 +80,20 @@ export class RedisService implements OnApplicationBootstrap, OnApplicationShutdo
     return this.config.REDIS_KEY_PREFIX + parts.join(':');
   }
 
+  /**
+   * A new connection for blocking commands and job queues (BullMQ requires `maxRetriesPerRequest:
+   * null` and waits on blocking commands): never `client.duplicate()`, whose fail-fast options
+   * (no offline queue, command timeout) would break them. The caller closes it.
+   */
+  newBlockingConnection(): Redis {
+    this.required();
+    return new Redis(this.config.REDIS_URL!, {
+      maxRetriesPerRequest: null,
+      enableOfflineQueue: true,
+      retryStrategy: (attempt: number) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+    });
+  }
+
   /** Redis client or an error naming the missing setting. */
   required(): Redis {
     if (!this.client) throw new Error('REDIS_URL is not set');
