@@ -109,4 +109,29 @@ describe('Redis outage (e2e, a Redis server of the test\'s own)', () => {
     back.disconnect();
     expect((await request(t.server).get('/metrics')).text).toMatch(/^redis_up 1$/m);
   }, 120_000);
+
+  it('a Redis that hangs (SIGSTOP) costs a request at most REDIS_COMMAND_TIMEOUT_MS, then is skipped', async () => {
+    await visibility().expect(200);
+    redis.kill('SIGSTOP');
+    try {
+      const times: number[] = [];
+      const until = Date.now() + 2500; // spans more than one retry of the hung server
+      while (Date.now() < until) {
+        const started = Date.now();
+        await visibility().expect(200);
+        times.push(Date.now() - started);
+      }
+      const limit = t.config.REDIS_COMMAND_TIMEOUT_MS;
+      expect(Math.max(...times)).toBeLessThan(limit + 400);
+      expect(times.filter((ms) => ms >= limit).length).toBeLessThanOrEqual(4); // one per retry, not one per request
+    } finally {
+      redis.kill('SIGCONT');
+    }
+    const deadline = Date.now() + 10_000;
+    while (!/^redis_up 1$/m.test((await request(t.server).get('/metrics')).text)) {
+      await visibility().expect(200); // a successful command marks Redis up again
+      if (Date.now() > deadline) throw new Error('Redis was not used again after it resumed');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }, 60_000);
 });

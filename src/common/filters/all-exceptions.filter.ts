@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../database/database-errors';
 import { DomainError, errorBody, NOT_FOUND_MESSAGE } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
+import { isRedisUnavailable, REDIS_RETRY_AFTER_S } from '../redis/redis-errors';
 import { JSON_MAX_DEPTH } from '../http/json-body.worker';
 
 /** Status of an HttpException that is not a DomainError -> our code. */
@@ -100,6 +101,15 @@ export function toDomainError(exception: unknown, logger?: Logger): DomainError 
       `The database is not reachable right now. Retry in ${DATABASE_RETRY_AFTER_S} s.`,
       { retry_after: DATABASE_RETRY_AFTER_S },
       { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
+    );
+  }
+  if (isRedisUnavailable(exception)) {
+    logger?.warn(`Redis unavailable: ${(exception as Error).message}`);
+    return new DomainError(
+      ErrorCode.ServiceUnavailable,
+      `A shared store is not reachable right now. Retry in ${REDIS_RETRY_AFTER_S} s.`,
+      { retry_after: REDIS_RETRY_AFTER_S },
+      { 'Retry-After': String(REDIS_RETRY_AFTER_S) },
     );
   }
   logger?.error(exception instanceof Error ? exception : String(exception), exception instanceof Error ? exception.stack : undefined);

@@ -7,16 +7,22 @@ import { MetricsService } from '../metrics/metrics.service';
 export const REDIS_RETRY_AFTER_FAILURE_MS = 1000;
 /** Longest pause between reconnection attempts. */
 const MAX_RECONNECT_DELAY_MS = 2000;
+/**
+ * Client-wide bound on one command, for uses without a fallback (they fail with 503 past it). Uses
+ * with a fallback give up much earlier, after REDIS_COMMAND_TIMEOUT_MS (see orFallback).
+ */
+export const REDIS_HARD_TIMEOUT_MS = 2000;
 
 /**
  * The optional Redis connection (REDIS_URL). When it is set, rate limits, quotas and caches live in
  * Redis and are shared by every instance; when not, each feature keeps them in its own store.
  * Keys are namespaced by REDIS_KEY_PREFIX through {@link key}.
  *
- * Outages never stall a request: commands time out after REDIS_COMMAND_TIMEOUT_MS, are not queued
- * while disconnected (they fail at once), and are not retried. {@link orFallback} runs a command or
- * a per-use fallback when Redis is down or just failed (then Redis is skipped for a second);
- * the outage is logged once, its end too, and fallbacks are counted in /metrics.
+ * Outages never stall a request: commands are not queued while disconnected (they fail at once),
+ * not retried, and time out after REDIS_HARD_TIMEOUT_MS. {@link orFallback} runs a command or a
+ * per-use fallback when Redis is down, slower than REDIS_COMMAND_TIMEOUT_MS, or just failed (then
+ * Redis is skipped for a second); the outage is logged once, its end too, and fallbacks are
+ * counted in /metrics.
  */
 @Injectable()
 export class RedisService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -34,7 +40,7 @@ export class RedisService implements OnApplicationBootstrap, OnApplicationShutdo
           lazyConnect: false,
           enableOfflineQueue: false,
           maxRetriesPerRequest: 0,
-          commandTimeout: config.REDIS_COMMAND_TIMEOUT_MS,
+          commandTimeout: Math.max(REDIS_HARD_TIMEOUT_MS, config.REDIS_COMMAND_TIMEOUT_MS),
           connectTimeout: Math.max(1000, config.REDIS_COMMAND_TIMEOUT_MS * 4),
           retryStrategy: (attempt: number) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
         })
@@ -74,6 +80,20 @@ export class RedisService implements OnApplicationBootstrap, OnApplicationShutdo
     return this.config.REDIS_KEY_PREFIX + parts.join(':');
   }
 
+  /**
+   * A new connection for blocking commands and job queues (BullMQ requires `maxRetriesPerRequest:
+   * null` and waits on blocking commands): never `client.duplicate()`, whose fail-fast options
+   * (no offline queue, command timeout) would break them. The caller closes it.
+   */
+  newBlockingConnection(): Redis {
+    this.required();
+    return new Redis(this.config.REDIS_URL!, {
+      maxRetriesPerRequest: null,
+      enableOfflineQueue: true,
+      retryStrategy: (attempt: number) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+    });
+  }
+
   /** Redis client or an error naming the missing setting. */
   required(): Redis {
     if (!this.client) throw new Error('REDIS_URL is not set');
@@ -88,7 +108,9 @@ export class RedisService implements OnApplicationBootstrap, OnApplicationShutdo
     if (!this.client) return fallback();
     if (this.usable) {
       try {
-        return await command(this.client);
+        const result = await withinMs(command(this.client), this.config.REDIS_COMMAND_TIMEOUT_MS);
+        if (this.down) this.markUp();
+        return result;
       } catch (e) {
         this.skipUntil = Date.now() + REDIS_RETRY_AFTER_FAILURE_MS;
         this.markDown((e as Error).message);
@@ -134,4 +156,36 @@ export class RedisService implements OnApplicationBootstrap, OnApplicationShutdo
     }
     await client.quit().catch(() => client.disconnect());
   }
+}
+
+/**
+ * `promise`, or a "Command timed out" rejection after `ms`. When the timer fires, the decision waits
+ * for the next check phase: a reply that arrived while the event loop was blocked is read in the
+ * poll phase before it, so a busy process does not mistake its own delay for a slow Redis.
+ */
+function withinMs<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => {
+      setImmediate(() => {
+        if (settled) return;
+        settled = true;
+        reject(new Error('Command timed out'));
+      });
+    }, ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        if (settled) return;
+        settled = true;
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        if (settled) return;
+        settled = true;
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
 }
