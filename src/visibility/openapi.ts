@@ -3,6 +3,7 @@
  * hand-written from one endpoint table so the two never disagree.
  */
 import { SOURCE_CATEGORIES } from './derive/domains';
+import { MENTION_STATUSES } from './derive/classify';
 import { GRADES } from './derive/metrics';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './dto/query.dto';
 
@@ -87,6 +88,11 @@ export const ENDPOINTS: Endpoint[] = [
       platformP,
       tagP,
       boolP('mentioned', 'Only answers that mention the brand (true) or not (false).'),
+      {
+        name: 'brand_status',
+        description: 'Only answers where the brand is mentioned, absent (the answer says it does not know it) or not_named.',
+        schema: { type: 'string', enum: [...MENTION_STATUSES] },
+      },
       competitorP,
       { name: 'prompt_id', description: 'Only answers to this prompt.', schema: str },
     ],
@@ -124,7 +130,31 @@ const funnel = obj({
   owned_citation_rate: rate,
   mentioned_with_owned_citation_rate: rate,
 });
-const stub = obj({ scan_id: str, date, grade, grade_reason: nullable(str), mention_rate: rate, share_of_voice: rate, answers: int });
+const evidence = { term: { type: 'string', description: 'the configured name or alias that matched' }, matched: { type: 'string', description: 'the text as written in the answer' }, offset: { ...int, description: 'code-point offset in the NFC answer text' } };
+const mention = obj(
+  {
+    name: str,
+    kind: { type: 'string', enum: ['brand', 'competitor'] },
+    status: { type: 'string', enum: [...MENTION_STATUSES], description: 'only mentioned counts in any rate' },
+    position: { ...nullable(int), description: 'offset of the first counted match' },
+    evidence: arr(obj({ ...evidence, rule: { type: 'string', enum: ['name', 'alias', 'domain_form', 'proper_noun'] } }, 'A counted match.')),
+    excluded: arr(obj({ ...evidence, reason: { type: 'string', enum: ['absent', 'absent_context', 'common_word'] } }, 'A match that does not count, and why.')),
+    counted: int,
+    excluded_count: int,
+  },
+  'One tracked brand in one answer; evidence and excluded keep at most 10 items each, the counts are complete.',
+);
+const stub = obj({
+  scan_id: str,
+  date,
+  grade,
+  grade_reason: nullable(str),
+  mention_rate: rate,
+  share_of_voice: rate,
+  answers: int,
+  mentions: int,
+  absences: { ...nullable(int), description: 'successful answers saying they do not know the brand (not mentions)' },
+});
 const delta = { latest: nullable({ type: 'number' }), previous: nullable({ type: 'number' }), delta: nullable({ type: 'number' }) };
 const setChange = obj({ gained: arr(str), lost: arr(str), gained_count: int, lost_count: int });
 const changes = nullable(
@@ -174,6 +204,7 @@ const SCHEMAS: Record<string, Schema> = {
         domains: arr(str),
         answers: int,
         mentions: int,
+        absences: { ...int, description: 'successful answers saying they do not know this competitor' },
         mention_rate: rate,
         share_of_voice: rate,
         platforms: arr(obj({ platform: str, answers: int, mentions: int, mention_rate: rate })),
@@ -240,10 +271,13 @@ const SCHEMAS: Record<string, Schema> = {
       text: str,
       brand_mentioned: bool,
       brand_position: { ...nullable(int), description: 'code-point offset of the first mention' },
+      brand_status: { type: 'string', enum: [...MENTION_STATUSES] },
       competitors_mentioned: arr(str),
+      competitors_absent: { ...arr(str), description: 'competitors the answer says it does not know' },
       competitor_mentions: arr(obj({ name: str, position: int })),
       citations: arr(str),
       cites_owned: bool,
+      mentions: { ...arr(mention), description: 'every tracked brand, the brand first; empty for failed answers' },
     }),
   ),
   Sources: list('sources', obj({ domain: str, category, ...counts, urls: int, platforms: arr(str) })),

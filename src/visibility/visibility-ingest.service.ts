@@ -214,6 +214,8 @@ export class VisibilityIngestService {
       citations: ['text[]', (a) => a.citations],
       brand_mentioned: ['boolean', (a) => a.brandMentioned],
       brand_position: ['int', (a) => a.brandPosition],
+      brand_status: ['text', (a) => a.brandStatus],
+      mentions: ['jsonb', (a) => a.mentions],
       competitor_mentions: ['jsonb', (a) => a.competitorMentions],
       cites_owned: ['boolean', (a) => a.citesOwned],
     });

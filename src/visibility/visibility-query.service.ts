@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { compareScans, Comparison, ScanChanges } from './derive/changes';
-import { Grade, percent, ScanSummary } from './derive/metrics';
+import type { MentionStatus } from './derive/classify';
+import { AnswerMention, Grade, percent, ScanSummary } from './derive/metrics';
 import { AnswersQuery, GapsQuery, HistoryQuery, PromptsQuery, SourcesQuery, UrlsQuery } from './dto/query.dto';
 import { MemoCache } from './memo-cache';
 import { CursorKey, decodeCursor, Page, toPage } from './pagination';
@@ -28,6 +29,10 @@ export interface ScanStub {
   share_of_voice: number | null;
   /** Successful answers: the sample of mention_rate. */
   answers: number;
+  /** Successful answers mentioning the brand (the numerator of mention_rate). */
+  mentions: number;
+  /** Successful answers saying they do not know the brand; null for scans classified before absences existed. */
+  absences: number | null;
 }
 
 export interface ScanRef {
@@ -59,10 +64,14 @@ interface AnswerItem {
   text: string;
   brand_mentioned: boolean;
   brand_position: number | null;
+  brand_status: MentionStatus;
   competitors_mentioned: string[];
+  competitors_absent: string[];
   competitor_mentions: Array<{ name: string; position: number }>;
   citations: string[];
   cites_owned: boolean;
+  /** Classification and evidence of every tracked brand (brand first). */
+  mentions: AnswerMention[];
 }
 
 interface PromptRow {
@@ -93,6 +102,8 @@ const stub = (s: ScanRow): ScanStub => ({
   mention_rate: s.summary.mention_rate,
   share_of_voice: s.summary.share_of_voice,
   answers: s.summary.answers.successful,
+  mentions: s.summary.mentions,
+  absences: s.summary.absences ?? null,
 });
 
 /** The read side of the visibility API: simple indexed queries over figures stored at ingest. */
@@ -250,6 +261,7 @@ export class VisibilityQueryService {
     const w = new Where().add((v) => `a.scan_id = ${v(p.latestScanId)}`);
     if (q.platform !== undefined) w.add((v) => `a.platform = ${v(q.platform)}`);
     if (q.mentioned !== undefined) w.add((v) => `a.brand_mentioned = ${v(q.mentioned === 'true')}`);
+    if (q.brand_status !== undefined) w.add((v) => `a.brand_status = ${v(q.brand_status)}`);
     if (q.prompt_id !== undefined) w.add((v) => `a.prompt_key = ${v(q.prompt_id)}`);
     if (q.competitor !== undefined) {
       w.add((v) => `EXISTS (SELECT 1 FROM jsonb_array_elements(a.competitor_mentions) e WHERE lower(e->>'name') = lower(${v(q.competitor)}))`);
@@ -268,8 +280,12 @@ export class VisibilityQueryService {
            SELECT a.seq, json_build_object(
              'index', a.seq, 'prompt_id', a.prompt_key, 'prompt', pr.text, 'platform', a.platform, 'model', a.model,
              'status', a.status, 'text', a.text, 'brand_mentioned', a.brand_mentioned, 'brand_position', a.brand_position,
+             'brand_status', a.brand_status,
              'competitors_mentioned', ARRAY(SELECT e->>'name' FROM jsonb_array_elements(a.competitor_mentions) e),
-             'competitor_mentions', a.competitor_mentions, 'citations', a.citations, 'cites_owned', a.cites_owned) AS j
+             'competitors_absent', ARRAY(SELECT e->>'name' FROM jsonb_array_elements(a.mentions) e
+                                          WHERE e->>'kind' = 'competitor' AND e->>'status' = 'absent'),
+             'competitor_mentions', a.competitor_mentions, 'citations', a.citations, 'cites_owned', a.cites_owned,
+             'mentions', a.mentions) AS j
              FROM vis_answers a LEFT JOIN vis_prompts pr ON pr.workspace_id = $${ws} AND pr.prompt_key = a.prompt_key
             WHERE ${w.sql} ORDER BY a.seq LIMIT ${q.limit + 1}) r`,
         w.params,

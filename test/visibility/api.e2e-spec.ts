@@ -154,6 +154,8 @@ describe('Visibility API (e2e)', () => {
         mention_rate: 40,
         share_of_voice: 28.6,
         answers: 5,
+        mentions: 2,
+        absences: 0,
       });
       expect(b.previous).toMatchObject({ scan_id: 's1', date: '2026-11-09', mention_rate: 0, answers: 2 });
       expect(b.answers).toEqual({ total: 6, successful: 5, failed: 1 });
@@ -248,10 +250,35 @@ describe('Visibility API (e2e)', () => {
         text: 'I like Acme. Globex too.',
         brand_mentioned: true,
         brand_position: 7,
+        brand_status: 'mentioned',
         competitors_mentioned: ['Globex'],
+        competitors_absent: [],
         competitor_mentions: [{ name: 'Globex', position: 13 }],
         citations: ['https://g2.com/crm', 'https://acme.com/pricing'],
         cites_owned: true,
+        mentions: [
+          {
+            name: 'Acme',
+            kind: 'brand',
+            status: 'mentioned',
+            position: 7,
+            evidence: [{ term: 'Acme', matched: 'Acme', offset: 7, rule: 'name' }],
+            excluded: [],
+            counted: 1,
+            excluded_count: 0,
+          },
+          {
+            name: 'Globex',
+            kind: 'competitor',
+            status: 'mentioned',
+            position: 13,
+            evidence: [{ term: 'Globex', matched: 'Globex', offset: 13, rule: 'name' }],
+            excluded: [],
+            counted: 1,
+            excluded_count: 0,
+          },
+          { name: 'Initech', kind: 'competitor', status: 'not_named', position: null, evidence: [], excluded: [], counted: 0, excluded_count: 0 },
+        ],
       });
       expect(res.body.answers[2]).toMatchObject({ text: 'Try Acmeville tools.', brand_mentioned: false, brand_position: null });
       expect(res.body.answers[3]).toMatchObject({ status: 'error', brand_mentioned: false, competitors_mentioned: [] });
