@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
 import { demoImports } from '../../src/visibility/demo/demo-data';
@@ -432,6 +433,33 @@ describe('Visibility API (e2e)', () => {
       expect(after.headers.etag).not.toBe(etag);
       expect(after.body.latest.date).toBe('2026-11-23');
       expect(after.body.scans_total).toBe(5);
+    });
+
+    it("304 whenever If-None-Match matches, also with Cache-Control/Pragma no-cache, with Node's own fetch", async () => {
+      const { port } = t.server.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}/api/v1/answers?limit=3`;
+      const auth = { Authorization: `Bearer ${keyB}` };
+      const first = await fetch(url, { headers: auth });
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('etag')!;
+      await first.arrayBuffer();
+      // fetch itself adds Cache-Control: no-cache to a request carrying If-None-Match (cache: 'no-cache' says so explicitly).
+      for (const init of [
+        { headers: { ...auth, 'If-None-Match': etag } },
+        { headers: { ...auth, 'If-None-Match': etag }, cache: 'no-cache' as const },
+        { headers: { ...auth, 'If-None-Match': etag, 'Cache-Control': 'no-cache', Pragma: 'no-cache' } },
+        { headers: { ...auth, 'If-None-Match': `"other", W/${etag}` } },
+        { headers: { ...auth, 'If-None-Match': '*', 'Cache-Control': 'no-cache' } },
+      ]) {
+        const r = await fetch(url, init);
+        expect(r.status).toBe(304);
+        expect(await r.text()).toBe('');
+        expect(r.headers.get('etag')).toBe(etag);
+      }
+      await get('/answers?limit=3', keyB).set('If-None-Match', etag).set('Cache-Control', 'no-cache').expect(304);
+      const miss = await fetch(url, { headers: { ...auth, 'If-None-Match': '"nope"', 'Cache-Control': 'no-cache' } });
+      expect(miss.status).toBe(200);
+      expect(((await miss.json()) as { answers: unknown[] }).answers).toHaveLength(3);
     });
   });
 });
