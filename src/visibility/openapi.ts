@@ -30,6 +30,17 @@ const bool: Schema = { type: 'boolean' };
 const nullable = (s: Schema): Schema => ({ anyOf: [s, { type: 'null' }] });
 const rate: Schema = { ...nullable({ type: 'number', minimum: 0, maximum: 100 }), description: 'percent, 0.1 precision; null without sample' };
 const arr = (items: Schema): Schema => ({ type: 'array', items });
+const ci: Schema = {
+  anyOf: [
+    { type: 'object', required: ['low', 'high'], properties: { low: { type: 'number' }, high: { type: 'number' } } },
+    { type: 'null' },
+  ],
+  description: '95 % Wilson score interval of the rate beside it (percent, 0.1); null without sample',
+};
+const test = {
+  significant: { ...nullable(bool), description: 'two-proportion z-test at 95 %; null when a sample is empty or the figure is not a rate' },
+  p_value: nullable({ type: 'number' }),
+};
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const obj = (properties: Record<string, Schema>, description?: string): Schema => ({
   type: 'object',
@@ -129,6 +140,9 @@ const funnel = obj({
   citation_rate: rate,
   owned_citation_rate: rate,
   mentioned_with_owned_citation_rate: rate,
+  citation_rate_ci: ci,
+  owned_citation_rate_ci: ci,
+  mentioned_with_owned_citation_rate_ci: ci,
 });
 const evidence = { term: { type: 'string', description: 'the configured name or alias that matched' }, matched: { type: 'string', description: 'the text as written in the answer' }, offset: { ...int, description: 'code-point offset in the NFC answer text' } };
 const mention = obj(
@@ -150,19 +164,29 @@ const stub = obj({
   grade,
   grade_reason: nullable(str),
   mention_rate: rate,
+  mention_rate_ci: ci,
   share_of_voice: rate,
+  share_of_voice_sample: { ...int, description: 'mentions of all tracked brands: the sample of share_of_voice' },
+  share_of_voice_ci: ci,
   answers: int,
   mentions: int,
   absences: { ...nullable(int), description: 'successful answers saying they do not know the brand (not mentions)' },
 });
-const delta = { latest: nullable({ type: 'number' }), previous: nullable({ type: 'number' }), delta: nullable({ type: 'number' }) };
+const delta = { latest: nullable({ type: 'number' }), previous: nullable({ type: 'number' }), delta: nullable({ type: 'number' }), ...test };
 const setChange = obj({ gained: arr(str), lost: arr(str), gained_count: int, lost_count: int });
 const changes = nullable(
   obj({
     previous_scan_id: str,
     detected: arr(str),
     grade: nullable(obj({ from: grade, to: grade })),
-    mention_rate: obj({ from: rate, to: rate, delta: nullable({ type: 'number' }), relative_change: nullable({ type: 'number' }), moved: bool }),
+    mention_rate: obj({
+      from: rate,
+      to: rate,
+      delta: nullable({ type: 'number' }),
+      relative_change: nullable({ type: 'number' }),
+      ...test,
+      moved: { ...bool, description: 'significant at 95 % and at least 1 point' },
+    }),
     sources: setChange,
     gaps: setChange,
   }),
@@ -196,7 +220,20 @@ const SCHEMAS: Record<string, Schema> = {
     answers: obj({ total: int, successful: int, failed: int }),
     funnel,
     by_platform: arr(
-      obj({ platform: str, answers: int, failed: int, mentions: int, mention_rate: rate, share_of_voice: rate, grade, grade_reason: nullable(str), funnel }),
+      obj({
+        platform: str,
+        answers: int,
+        failed: int,
+        mentions: int,
+        mention_rate: rate,
+        mention_rate_ci: ci,
+        share_of_voice: rate,
+        share_of_voice_sample: int,
+        share_of_voice_ci: ci,
+        grade,
+        grade_reason: nullable(str),
+        funnel,
+      }),
     ),
     competitors: arr(
       obj({
@@ -206,8 +243,11 @@ const SCHEMAS: Record<string, Schema> = {
         mentions: int,
         absences: { ...int, description: 'successful answers saying they do not know this competitor' },
         mention_rate: rate,
+        mention_rate_ci: ci,
         share_of_voice: rate,
-        platforms: arr(obj({ platform: str, answers: int, mentions: int, mention_rate: rate })),
+        share_of_voice_sample: int,
+        share_of_voice_ci: ci,
+        platforms: arr(obj({ platform: str, answers: int, mentions: int, mention_rate: rate, mention_rate_ci: ci })),
       }),
     ),
     comparison: nullable(
@@ -238,9 +278,14 @@ const SCHEMAS: Record<string, Schema> = {
         grade,
         grade_reason: nullable(str),
         mention_rate: rate,
+        mention_rate_ci: ci,
         share_of_voice: rate,
+        share_of_voice_sample: int,
+        share_of_voice_ci: ci,
         citation_rate: rate,
+        citation_rate_ci: ci,
         owned_citation_rate: rate,
+        owned_citation_rate_ci: ci,
         changes,
       }),
     ),
@@ -255,7 +300,7 @@ const SCHEMAS: Record<string, Schema> = {
       intent: nullable(str),
       country: nullable(str),
       enabled: bool,
-      latest: nullable(obj({ answers: int, mentions: int, mention_rate: rate })),
+      latest: nullable(obj({ answers: int, mentions: int, mention_rate: rate, mention_rate_ci: ci })),
     }),
     {},
   ),

@@ -251,9 +251,10 @@ export class VisibilityIngestService {
   /** What change detection needs of each given scan. */
   private async facts(m: EntityManager, ids: Array<string | null>): Promise<Map<string, ScanFacts>> {
     const wanted = ids.filter((x): x is string => x !== null);
-    type Row = { id: string; scan_key: string; grade: Grade | null; mention_rate: number | null; sources: string[]; gaps: string[] };
+    type Row = { id: string; scan_key: string; grade: Grade | null; mention_rate: number | null; mentions: number; answers: number; sources: string[]; gaps: string[] };
     const rows = await m.query<Row[]>(
       `SELECT s.id, s.scan_key, s.summary->>'grade' AS grade, (s.summary->>'mention_rate')::float8 AS mention_rate,
+              (s.summary->>'mentions')::int AS mentions, (s.summary->'answers'->>'successful')::int AS answers,
               ARRAY(SELECT domain FROM vis_sources WHERE scan_id = s.id) AS sources,
               ARRAY(SELECT url FROM vis_gaps WHERE scan_id = s.id) AS gaps
          FROM vis_scans s WHERE s.id = ANY($1::uuid[])`,
@@ -262,7 +263,7 @@ export class VisibilityIngestService {
     return new Map(
       rows.map((r) => [
         r.id,
-        { scan_id: r.scan_key, grade: r.grade, mention_rate: r.mention_rate, sources: r.sources, gaps: r.gaps },
+        { scan_id: r.scan_key, grade: r.grade, mention_rate: r.mention_rate, mentions: r.mentions, answers: r.answers, sources: r.sources, gaps: r.gaps },
       ]),
     );
   }

@@ -3,6 +3,8 @@ import { DataSource } from 'typeorm';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { compareScans, Comparison, ScanChanges } from './derive/changes';
+import { Ci, voiceSample, withIntervals } from './derive/intervals';
+import { wilson } from './derive/stats';
 import type { MentionStatus } from './derive/classify';
 import { AnswerMention, Grade, percent, ScanSummary } from './derive/metrics';
 import { AnswersQuery, GapsQuery, HistoryQuery, PromptsQuery, SourcesQuery, UrlsQuery } from './dto/query.dto';
@@ -26,7 +28,12 @@ export interface ScanStub {
   grade: Grade | null;
   grade_reason: string | null;
   mention_rate: number | null;
+  /** 95 % Wilson interval of mention_rate (percent), null without sample. */
+  mention_rate_ci: Ci;
   share_of_voice: number | null;
+  /** Mentions of all tracked brands: the sample of share_of_voice. */
+  share_of_voice_sample: number;
+  share_of_voice_ci: Ci;
   /** Successful answers: the sample of mention_rate. */
   answers: number;
   /** Successful answers mentioning the brand (the numerator of mention_rate). */
@@ -100,7 +107,10 @@ const stub = (s: ScanRow): ScanStub => ({
   grade: s.summary.grade,
   grade_reason: s.summary.grade_reason,
   mention_rate: s.summary.mention_rate,
+  mention_rate_ci: wilson(s.summary.mentions, s.summary.answers.successful),
   share_of_voice: s.summary.share_of_voice,
+  share_of_voice_sample: voiceSample(s.summary),
+  share_of_voice_ci: wilson(s.summary.mentions, voiceSample(s.summary)),
   answers: s.summary.answers.successful,
   mentions: s.summary.mentions,
   absences: s.summary.absences ?? null,
@@ -177,7 +187,7 @@ export class VisibilityQueryService {
       ),
     ])) as [Array<{ business: string; brand: StoredBrand; competitors: StoredBrand[]; scans_total: number }>, ScanRow[]];
     const [latest, previous] = scans;
-    const s = latest.summary;
+    const s = withIntervals(latest.summary);
     const comparison: Comparison | null = compareScans(
       { scan_id: latest.scan_key, summary: s },
       previous ? { scan_id: previous.scan_key, summary: previous.summary } : null,
@@ -216,9 +226,14 @@ export class VisibilityQueryService {
       grade: r.summary.grade,
       grade_reason: r.summary.grade_reason,
       mention_rate: r.summary.mention_rate,
+      mention_rate_ci: wilson(r.summary.mentions, r.summary.answers.successful),
       share_of_voice: r.summary.share_of_voice,
+      share_of_voice_sample: voiceSample(r.summary),
+      share_of_voice_ci: wilson(r.summary.mentions, voiceSample(r.summary)),
       citation_rate: r.summary.funnel.citation_rate,
+      citation_rate_ci: wilson(r.summary.funnel.with_citations, r.summary.funnel.answers),
       owned_citation_rate: r.summary.funnel.owned_citation_rate,
+      owned_citation_rate_ci: wilson(r.summary.funnel.with_owned_citation, r.summary.funnel.answers),
       changes: r.changes,
     }));
     const scansTotal = await this.count(scope, 'SELECT count(*) FROM vis_scans WHERE workspace_id = $1', [p.workspaceId]);
@@ -250,7 +265,12 @@ export class VisibilityQueryService {
       latest:
         r.latest_answers === null
           ? null
-          : { answers: r.latest_answers, mentions: r.latest_mentions, mention_rate: percent(r.latest_mentions ?? 0, r.latest_answers) },
+          : {
+              answers: r.latest_answers,
+              mentions: r.latest_mentions,
+              mention_rate: percent(r.latest_mentions ?? 0, r.latest_answers),
+              mention_rate_ci: wilson(r.latest_mentions ?? 0, r.latest_answers),
+            },
     }));
     return { total, ...rename(page, 'prompts') };
   }
