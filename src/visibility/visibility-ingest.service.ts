@@ -5,9 +5,15 @@ import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { detectChanges } from './derive/changes';
 import { DerivedScan, deriveScan, Grade, projectDomains } from './derive/metrics';
+import type { StoredBrand } from './entities/vis-project.entity';
 import { ImportFile, parseImportFile } from './import/import-schema';
 import { ProjectStateCache } from './store/project-state.cache';
 import { VisibilityWriteStore, VisibilityWriteTx } from './store/visibility-write.store';
+
+export interface RederiveResult {
+  workspaces: Array<{ workspace: string; scans: number; changed: number }>;
+  duration_ms: number;
+}
 
 export interface ImportResult {
   workspace: string;
@@ -70,6 +76,75 @@ export class VisibilityIngestService {
     };
     if (imported) this.logger.log(`Imported scan ${file.scan.id} into ${slug}: ${s.answers.total} answers`);
     return result;
+  }
+
+  /**
+   * `scan:rederive`: recomputes the mention classification and everything that depends on it
+   * (answers' statuses and evidence, the summary, gaps, prompt figures, detected changes) of every
+   * stored scan of the workspaces, with the current rules and the project's current brand and
+   * competitors; one transaction per scan. Sources and URLs do not depend on mentions and stay.
+   * Each scan bumps the data version, so every ETag of the workspace changes.
+   */
+  async rederive(slugs: string[]): Promise<RederiveResult> {
+    const started = performance.now();
+    const out: RederiveResult['workspaces'] = [];
+    for (const slug of slugs) {
+      const workspace = await this.apiKeys.findWorkspace(slug);
+      const order = await this.store.transaction((tx) => tx.scanOrder(workspace.id));
+      let changed = 0;
+      for (const [at, scan] of order.entries()) {
+        const did = await this.store.transaction((tx) => this.rederiveScan(tx, workspace.id, scan, order[at - 1]?.id ?? null, order[at + 1]?.id ?? null));
+        this.projects.forget(workspace.id);
+        if (did) changed++;
+      }
+      out.push({ workspace: slug, scans: order.length, changed });
+      this.logger.log(`Re-derived ${order.length} scans of ${slug} (${changed} changed)`);
+    }
+    return { workspaces: out, duration_ms: Math.round(performance.now() - started) };
+  }
+
+  private async rederiveScan(
+    tx: VisibilityWriteTx,
+    workspaceId: string,
+    scan: { id: string; scan_key: string; date: string },
+    previous: string | null,
+    next: string | null,
+  ): Promise<boolean> {
+    const setup = await tx.projectSetup(workspaceId);
+    if (!setup) return false;
+    await tx.lockProject(workspaceId, setup.business, setup.brand, setup.competitors);
+    const stored = await tx.scanForRederive(scan.id);
+    const asImport = (b: StoredBrand) => ({ name: b.name, aliases: b.aliases ?? [], domains: b.domains ?? [] });
+    const file = {
+      business: setup.business,
+      brand: asImport(setup.brand),
+      competitors: setup.competitors.map(asImport),
+      prompts: [],
+      scan: {
+        id: scan.scan_key,
+        date: scan.date,
+        platforms: stored.platforms,
+        answers: stored.answers.map((a) => ({
+          prompt_id: a.prompt_key,
+          platform: a.platform,
+          model: a.model,
+          status: a.status,
+          text: a.text,
+          citations: a.citations,
+        })),
+      },
+    } as unknown as ImportFile;
+    const derived = deriveScan(file);
+    // Sources and URLs stay as imported (their counts include repeated citations the stored answers no longer show).
+    const summary = { ...derived.summary, counts: { ...derived.summary.counts, sources: stored.summary.counts.sources, urls: stored.summary.counts.urls } };
+    await tx.replaceAnswersAndGaps(scan.id, derived, summary);
+    const facts = await tx.facts([scan.id, previous, next]);
+    await tx.storeChanges(scan.id, detectChanges(previous ? facts.get(previous)! : null, facts.get(scan.id)!));
+    if (next) await tx.storeChanges(next, detectChanges(facts.get(scan.id)!, facts.get(next)!));
+    if (!next) await tx.setPromptFigures(workspaceId, derived.prompts);
+    const order = await tx.scanOrder(workspaceId);
+    await tx.updateProjectPointers(workspaceId, order[order.length - 1].id, order.length);
+    return JSON.stringify(summary) !== JSON.stringify(stored.summary);
   }
 
   private async write(

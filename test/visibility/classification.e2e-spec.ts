@@ -1,5 +1,7 @@
 import request from 'supertest';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
+import { scanRederiveCommand } from '../../src/visibility/visibility.cli';
+import { PROJECT_STATE_TTL_MS } from '../../src/visibility/visibility-query.service';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 /** The project of issue 13: six hand-written answers, one of which really names the brand. */
@@ -72,6 +74,32 @@ describe('Visibility mention classification (e2e)', () => {
     expect(await idx('brand_status=mentioned')).toEqual([3]);
     expect(await idx('mentioned=true')).toEqual([3]);
     await get('/answers?brand_status=maybe').expect(400);
+  });
+
+  it('scan:rederive recomputes scans stored with the old rules, one transaction per scan, and changes the ETag', async () => {
+    // What the old lexical rules stored: every answer naming the brand counted, no evidence, 66.7 %.
+    const ws = "(SELECT w.id FROM workspaces w WHERE w.slug = 'acme')";
+    await t.dataSource.query(`UPDATE vis_answers a SET brand_mentioned = (a.seq < 4), brand_status = 'not_named', mentions = '[]'
+      FROM vis_scans s WHERE s.id = a.scan_id AND s.workspace_id = ${ws}`);
+    await t.dataSource.query(`UPDATE vis_scans SET summary = jsonb_set(jsonb_set(summary::jsonb, '{mentions}', '4'), '{mention_rate}', '66.7')::json
+      WHERE workspace_id = ${ws}`);
+    await t.dataSource.query(`UPDATE vis_projects SET version = version + 1 WHERE workspace_id = ${ws}`);
+    await new Promise((r) => setTimeout(r, PROJECT_STATE_TTL_MS + 50));
+    const before = await get('/visibility').expect(200);
+    expect(before.body.latest.mention_rate).toBe(66.7);
+
+    const result = await scanRederiveCommand.run(t.app, { positionals: ['acme'], options: {}, json: true });
+    expect(result.workspaces).toEqual([{ workspace: 'acme', scans: 1, changed: 1 }]);
+    await get('/visibility').set('If-None-Match', before.headers.etag).expect(200);
+    const after = (await get('/visibility').expect(200)).body;
+    expect(after.latest).toMatchObject({ mention_rate: 16.7, mentions: 1, absences: 3 });
+    const { answers } = (await get('/answers').expect(200)).body;
+    expect(answers.map((a: { brand_status: string }) => a.brand_status)).toEqual(['absent', 'absent', 'absent', 'mentioned', 'not_named', 'not_named']);
+    expect(answers[0].mentions[0].excluded[0].reason).toBe('absent');
+    // Sources and URLs stay as imported; a second run changes no figure.
+    const again = await scanRederiveCommand.run(t.app, { positionals: ['acme'], options: {}, json: true });
+    expect(again.workspaces).toEqual([{ workspace: 'acme', scans: 1, changed: 0 }]);
+    await expect(scanRederiveCommand.run(t.app, { positionals: [], options: {}, json: true })).rejects.toThrow(/Usage/);
   });
 
   it('an answer of 200,000 characters with thousands of aliases imports and is classified', async () => {

@@ -112,8 +112,11 @@ export class VisibilityWriteTx {
   }
 
   /** The workspace's scans in history order (date, then scan id). */
-  async scanOrder(workspaceId: string): Promise<Array<{ id: string; scan_key: string }>> {
-    return this.m.query(`SELECT id, scan_key FROM vis_scans WHERE workspace_id = $1 ORDER BY date, scan_key`, [workspaceId]);
+  async scanOrder(workspaceId: string): Promise<Array<{ id: string; scan_key: string; date: string }>> {
+    return this.m.query(
+      `SELECT id, scan_key, to_char(date, 'YYYY-MM-DD') AS date FROM vis_scans WHERE workspace_id = $1 ORDER BY date, scan_key`,
+      [workspaceId],
+    );
   }
 
   /** What change detection needs of each given scan. */
