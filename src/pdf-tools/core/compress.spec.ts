@@ -39,7 +39,7 @@ describe('image placement', () => {
     const img = await doc.embedJpg(await photo(64));
     doc.addPage([600, 800]).drawImage(img, { x: 10, y: 10, width: 144, height: 72 });
     doc.addPage([600, 800]).drawImage(img, { x: 10, y: 10, width: 72, height: 288 });
-    const sizes = [...imagePlacements(await reload(doc)).values()];
+    const sizes = [...imagePlacements(await reload(doc), 64 * 1024 * 1024).values()];
     expect(sizes).toHaveLength(1);
     expect(sizes[0].width).toBeCloseTo(144);
     expect(sizes[0].height).toBeCloseTo(288);
@@ -52,7 +52,7 @@ describe('compressDocument', () => {
     const img = await doc.embedJpg(await photo(1600));
     doc.addPage([595, 842]).drawImage(img, { x: 72, y: 72, width: 144, height: 144 }); // 2 inches
     const loaded = await reload(doc);
-    const stats = await compressDocument(loaded, 'recommended');
+    const stats = await compressDocument(loaded, 'recommended', 64 * 1024 * 1024);
     expect(stats.images_recompressed).toBe(1);
     expect(imageWidths(loaded)).toEqual([300]); // 2 in x 150 dpi
   });
@@ -67,7 +67,7 @@ describe('compressDocument', () => {
     );
     page.node.newXObject('F', form);
     const loaded = await reload(doc);
-    const stats = await compressDocument(loaded, 'extreme');
+    const stats = await compressDocument(loaded, 'extreme', 64 * 1024 * 1024);
     expect(stats.images_recompressed).toBe(1);
     expect(imageWidths(loaded)).toEqual([Math.ceil((842 / 72) * 96)]);
   });
@@ -83,7 +83,7 @@ describe('compressDocument', () => {
     doc.context.register(doc.context.obj({ Orphan: true }));
     const loaded = await reload(doc);
     expect(imageWidths(loaded)).toEqual([200, 200]);
-    const stats = await compressDocument(loaded, 'lossless');
+    const stats = await compressDocument(loaded, 'lossless', 64 * 1024 * 1024);
     expect(stats.duplicate_streams_removed).toBe(1);
     expect(stats.unused_objects_removed).toBeGreaterThanOrEqual(1);
     expect(imageWidths(loaded)).toEqual([200]);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFObject, PDFRawStream, PDFRef, PDFStream } from 'pdf-lib';
 import sharp from 'sharp';
+import { inflateCapped } from './decode-limits';
 import { imagePlacements, Placement } from './image-placement';
 
 export const COMPRESSION_LEVELS = ['lossless', 'recommended', 'extreme'] as const;
@@ -31,15 +32,15 @@ export interface CompressionStats {
  * arrays; CMYK, indexed, 1/16-bit, JBIG2/JPX/CCITT and small images are skipped, and an image is
  * replaced only when the new one is smaller.
  */
-export async function compressDocument(doc: PDFDocument, level: CompressionLevel): Promise<CompressionStats> {
+export async function compressDocument(doc: PDFDocument, level: CompressionLevel, decodeCap: number): Promise<CompressionStats> {
   const stats: CompressionStats = {
     unused_objects_removed: removeUnreachable(doc),
     duplicate_streams_removed: removeDuplicateStreams(doc),
     streams_recompressed: 0,
     images_recompressed: 0,
   };
-  if (level !== 'lossless') stats.images_recompressed = await recompressImages(doc, LOSSY[level]);
-  stats.streams_recompressed = recompressStreams(doc);
+  if (level !== 'lossless') stats.images_recompressed = await recompressImages(doc, LOSSY[level], decodeCap);
+  stats.streams_recompressed = recompressStreams(doc, decodeCap);
   return stats;
 }
 
@@ -129,8 +130,11 @@ function setContents(doc: PDFDocument, ref: PDFRef, dict: PDFDict, contents: Uin
   doc.context.assign(ref, PDFRawStream.of(dict, contents));
 }
 
-/** Deflates unfiltered streams; re-deflates plain Flate streams at level 9; keeps whichever is smaller. */
-function recompressStreams(doc: PDFDocument): number {
+/**
+ * Deflates unfiltered streams; re-deflates plain Flate streams at level 9; keeps whichever is smaller.
+ * A stream that inflates beyond `decodeCap` (a deflate bomb) is left as it is.
+ */
+function recompressStreams(doc: PDFDocument, decodeCap: number): number {
   let changed = 0;
   for (const [ref, obj] of doc.context.enumerateIndirectObjects()) {
     if (!(obj instanceof PDFRawStream) || obj.contents.length < 64) continue;
@@ -141,9 +145,9 @@ function recompressStreams(doc: PDFDocument): number {
     if (filters.length === 0) raw = obj.contents;
     else if (filters.length === 1 && filters[0] === 'FlateDecode') {
       try {
-        raw = inflateSync(obj.contents);
+        raw = inflateCapped(obj.contents, decodeCap);
       } catch {
-        continue;
+        continue; // damaged, or over the cap: kept as it is
       }
     } else continue;
     const packed = deflateSync(raw, { level: 9 });
@@ -221,10 +225,15 @@ export function targetSize(width: number, height: number, placed: Placement | un
   return { width: Math.max(16, Math.round(width * scale)), height: Math.max(16, Math.round(height * scale)), fit: 'fill' };
 }
 
-async function recompressImages(doc: PDFDocument, opts: { quality: number; dpi: number }): Promise<number> {
+/**
+ * Re-encodes images. Flate data is inflated only up to the image's own raw size (rows with their
+ * predictor byte) and never beyond `decodeCap`; JPEGs are decoded by sharp only below the same
+ * number of pixels: an image over either is left as it is.
+ */
+async function recompressImages(doc: PDFDocument, opts: { quality: number; dpi: number }, decodeCap: number): Promise<number> {
   const maxSide = Math.max(...doc.getPages().map((p) => Math.max(p.getWidth(), p.getHeight())));
   const pagePx = Math.max(16, Math.ceil((maxSide / 72) * opts.dpi));
-  const placements = imagePlacements(doc);
+  const placements = imagePlacements(doc, decodeCap);
   let changed = 0;
   for (const [ref, obj] of doc.context.enumerateIndirectObjects()) {
     if (!(obj instanceof PDFRawStream) || obj.contents.length < MIN_IMAGE_BYTES) continue;
@@ -237,12 +246,15 @@ async function recompressImages(doc: PDFDocument, opts: { quality: number; dpi: 
     const channels = channelsOf(dict);
     const filters = filterNames(dict);
     if (!width || !height || !channels || num(dict, 'BitsPerComponent') !== 8 || !filters || filters.length !== 1) continue;
+    const rawSize = height * (width * channels + 1);
+    if (rawSize > decodeCap) continue;
     let image: ReturnType<typeof sharp>;
     try {
       if (filters[0] === 'DCTDecode') {
-        image = sharp(obj.contents, { failOn: 'error' });
+        image = sharp(obj.contents, { failOn: 'error', limitInputPixels: Math.max(1, Math.floor(decodeCap / 3)) });
       } else if (filters[0] === 'FlateDecode') {
-        let raw: Uint8Array | undefined = inflateSync(obj.contents);
+        // Rows of PNG-predicted data carry one more byte; anything longer is not this image's data.
+        let raw: Uint8Array | undefined = inflateCapped(obj.contents, rawSize);
         const parms = dict.lookupMaybe(PDFName.of('DecodeParms'), PDFDict);
         const predictor = parms ? num(parms, 'Predictor') ?? 1 : 1;
         if (predictor >= 10) raw = undoPngPredictor(raw, width, channels);

@@ -1,5 +1,5 @@
-import { inflateSync } from 'node:zlib';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
+import { inflateCapped } from './decode-limits';
 
 /** Displayed size of an image in points: lengths of its unit square's x and y edges after the CTM. */
 export interface Placement {
@@ -22,20 +22,26 @@ function multiply(m: Matrix, n: Matrix): Matrix {
   ];
 }
 
-function contentBytes(doc: PDFDocument, contents: unknown): Buffer[] | undefined {
+/** Decoded content streams of a page, or undefined when one cannot be decoded or the page's total exceeds `cap`. */
+function contentBytes(doc: PDFDocument, contents: unknown, cap: number): Buffer[] | undefined {
+  let left = cap;
   const streams: unknown[] = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents];
   const out: Buffer[] = [];
   for (const s of streams) {
     if (!(s instanceof PDFRawStream)) return undefined;
     const filter = s.dict.lookup(PDFName.of('Filter'));
-    if (filter === undefined) out.push(Buffer.from(s.contents));
+    let bytes: Buffer;
+    if (filter === undefined) bytes = Buffer.from(s.contents);
     else if (filter === PDFName.of('FlateDecode') && !s.dict.has(PDFName.of('DecodeParms'))) {
       try {
-        out.push(inflateSync(s.contents));
+        bytes = inflateCapped(s.contents, left);
       } catch {
-        return undefined;
+        return undefined; // damaged, or over the cap (a deflate bomb): the page's images get the page-size bound
       }
     } else return undefined;
+    left -= bytes.length;
+    if (left < 0) return undefined;
+    out.push(bytes);
   }
   return out;
 }
@@ -128,12 +134,12 @@ export function scanDraws(src: Buffer, found: (name: string, ctm: Matrix) => voi
  * directly. Images drawn only inside form XObjects, or on pages whose content cannot be decoded, are
  * absent: callers fall back to a page-size bound for them.
  */
-export function imagePlacements(doc: PDFDocument): Map<string, Placement> {
+export function imagePlacements(doc: PDFDocument, decodeCap: number): Map<string, Placement> {
   const sizes = new Map<string, Placement>();
   for (const page of doc.getPages()) {
     const xobjects = page.node.Resources()?.lookupMaybe(PDFName.of('XObject'), PDFDict);
     if (!xobjects) continue;
-    const streams = contentBytes(doc, page.node.Contents());
+    const streams = contentBytes(doc, page.node.Contents(), decodeCap);
     if (!streams) continue;
     const draw = (name: string, ctm: Matrix): void => {
       const ref = xobjects.get(PDFName.of(name));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PDFDocument } from 'pdf-lib';
+import { bombFailure, decodedStreamCap, decodeTripped, guardPdfLibDecoding } from './decode-limits';
 import { ToolFailure } from './tool-failure';
 
 /** An input file as the worker receives it: its bytes and a label for messages ("files[2]", "file"). */
@@ -38,14 +39,19 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
     throw new ToolFailure('not_a_pdf', `${label} is not a PDF (no %PDF- header). Check that the base64 decodes to a PDF file.`, { input: label });
   }
   let doc: PDFDocument;
+  const cap = decodedStreamCap(limits);
+  guardPdfLibDecoding(cap);
   try {
     // parseSpeed Infinity: no yielding to an event loop every 100 objects (we are in a worker).
     doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false, parseSpeed: Infinity });
   } catch (e) {
+    if (decodeTripped()) throw bombFailure(label, cap);
     throw new ToolFailure('corrupt_pdf', `${label} is damaged and cannot be read (${shortMessage(e)}). Repair it (e.g. re-save it) and try again.`, {
       input: label,
     });
   }
+  // pdf-lib's parser skips an object it cannot read: an object stream cut off at the cap is one.
+  if (decodeTripped()) throw bombFailure(label, cap);
   if (doc.isEncrypted) {
     throw new ToolFailure('encrypted', `${label} is encrypted (password protected). Remove the password first, then send the decrypted file.`, {
       input: label,

@@ -1,5 +1,7 @@
 import { degrees, PDFDocument, PDFFont, PDFImage, PDFPage, StandardFonts } from 'pdf-lib';
 import { z } from 'zod';
+import { decodedStreamCap, pngDecodedSize } from '../core/decode-limits';
+import { Limits } from '../core/pdf-open';
 import { parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { anchor, measureText, parseColor, placeBox, POSITIONS, rotatedExtent, visibleFrame } from '../core/stamp';
@@ -31,7 +33,7 @@ interface Mark {
   draw(page: PDFPage, at: { x: number; y: number; rotate: number }, size: { width: number; height: number }): void;
 }
 
-async function buildMark(doc: PDFDocument, args: Args): Promise<Mark> {
+async function buildMark(doc: PDFDocument, args: Args, limits: Limits): Promise<Mark> {
   if (args.text) {
     const text = args.text;
     const font: PDFFont = await doc.embedFont(StandardFonts.Helvetica);
@@ -44,8 +46,19 @@ async function buildMark(doc: PDFDocument, args: Args): Promise<Mark> {
   }
   const bytes = Buffer.from(args.image_base64 ?? '', 'base64');
   let image: PDFImage;
+  const isPng = bytes[0] === 0x89 && bytes.subarray(1, 4).toString('latin1') === 'PNG';
+  // A PNG is decoded to pixels to embed it: refuse from its header one that would decode beyond the cap.
+  const decoded = isPng ? pngDecodedSize(bytes) : undefined;
+  const cap = decodedStreamCap(limits);
+  if (decoded !== undefined && decoded > cap) {
+    throw new ToolFailure(
+      'invalid_image',
+      `image_base64 is a PNG of ${bytes.readUInt32BE(16)} x ${bytes.readUInt32BE(20)} pixels, which decodes to more than ${Math.round(cap / 1024 / 1024)} MB; use a smaller image.`,
+      { input: 'image_base64', decoded_limit: cap },
+    );
+  }
   try {
-    if (bytes[0] === 0x89 && bytes.subarray(1, 4).toString('latin1') === 'PNG') image = await doc.embedPng(bytes);
+    if (isPng) image = await doc.embedPng(bytes);
     else if (bytes[0] === 0xff && bytes[1] === 0xd8) image = await doc.embedJpg(bytes);
     else throw new Error('not PNG or JPEG');
   } catch (e) {
@@ -75,7 +88,7 @@ export const addWatermarkTool = defineTool({
     const [doc] = await openAll(inputs, ctx);
     const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label);
     const pages = doc.getPages();
-    const mark = await buildMark(doc, args);
+    const mark = await buildMark(doc, args, ctx.limits);
     for (const p of selected) {
       const page = pages[p - 1];
       const frame = visibleFrame(page);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { compressDocument, COMPRESSION_LEVELS } from '../core/compress';
+import { decodedStreamCap } from '../core/decode-limits';
 import { savePdf } from '../core/pdf-open';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
 
@@ -37,7 +38,7 @@ export const compressPdfTool = defineTool({
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const original = inputs[0].bytes;
-    const stats = await compressDocument(doc, args.level);
+    const stats = await compressDocument(doc, args.level, decodedStreamCap(ctx.limits));
     const compressed = await savePdf(doc);
     const unchanged = compressed.length >= original.length;
     const bytes = unchanged ? original : compressed;

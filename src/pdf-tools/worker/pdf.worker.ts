@@ -4,6 +4,7 @@
  * boundaries with their fields, so failures are returned, not thrown).
  */
 import sharp from 'sharp';
+import { bombFailure, DecodeLimitExceeded } from '../core/decode-limits';
 import type { InputFile, Limits } from '../core/pdf-open';
 import { sha256 } from '../core/pdf-open';
 import { ToolErrorCode, ToolFailure } from '../core/tool-failure';
@@ -42,6 +43,10 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
     return moving<WorkerResult>({ ok: true, files, data: result.data, summary: result.summary }, files.map((f) => f.bytes));
   } catch (e) {
     if (e instanceof ToolFailure) return { ok: false, code: e.code, message: e.message, details: e.details };
+    if (e instanceof DecodeLimitExceeded) {
+      const f = bombFailure(undefined, e.cap);
+      return { ok: false, code: f.code, message: f.message, details: f.details };
+    }
     const message = e instanceof Error ? e.message : String(e);
     return {
       ok: false,
