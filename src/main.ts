@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { config as loadDotenv } from 'dotenv';
 import type { AddressInfo } from 'node:net';
+import { AccountsService, DEMO_USER_EMAIL } from './accounts/accounts.service';
 import { AppModule } from './app.module';
 import { AppConfig, ConfigError, loadConfig } from './common/config/env';
 import { configureApp } from './common/http/configure-app';
@@ -31,6 +32,7 @@ async function bootstrap(): Promise<void> {
   configureApp(app);
   // A fresh embedded database gets the demo workspace, so a new user sees data at once.
   const demo = app.get(DatabaseRuntime).isEmbedded ? await app.get(DemoSeedService).seedOnFirstStart() : null;
+  const demoUser = demo ? await app.get(AccountsService).createUser(demo.workspace, DEMO_USER_EMAIL, 'admin') : null;
   await app.listen(config.PORT, config.HOST);
   const { port } = app.getHttpServer().address() as AddressInfo;
   process.stdout.write(`Beacon listening on http://localhost:${port} (public address ${config.publicBaseUrl()})\n`);
@@ -45,6 +47,12 @@ async function bootstrap(): Promise<void> {
         'Try:',
         `  curl -H "Authorization: Bearer ${demo.key}" http://localhost:${port}/api/v1/visibility`,
         `  curl http://localhost:${port}/api/v1`,
+        '',
+        `Website: sign in at http://localhost:${port}/signin as ${demoUser!.email} with the one-time password`,
+        '',
+        `  ${demoUser!.one_time_password}`,
+        '',
+        '(you choose your own password at the first sign-in).',
         '',
       ].join('\n'),
     );

@@ -3,6 +3,9 @@
  * served here on 127.0.0.1:
  *  - single-page scan latency: our service (warm pool, cache missed on purpose) vs plain axe-core +
  *    puppeteer on an already-open browser vs a fresh browser per scan (as command-line tools do);
+ *    pa11y 10 (axe runner, Debian's Chromium) as a second peer: on the same open browser, with a
+ *    fresh browser per page (what its CLI does), and its CLI itself; runs interleaved, same page;
+ *  - BENCH_A11Y_ONLY=single stops after the single-page comparison (a quick proof run);
  *  - a 5-page crawl: ours vs plain axe-core with a fresh browser;
  *  - throughput of the pool with 8 concurrent clients;
  *  - cached scans (p50/p99);
@@ -13,7 +16,12 @@ import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'puppeteer-core';
-import { BrowserPool, launchChromium } from '../../src/a11y/browser/browser-pool';
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { BrowserPool, CHROMIUM_ARGS, launchChromium } from '../../src/a11y/browser/browser-pool';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { AXE_OPTIONS, AXE_SOURCE, VIEWPORT } from '../../src/a11y/scan/scanner';
 import { createTestApp } from '../../test/utils/test-app';
@@ -21,6 +29,30 @@ import { createTestApp } from '../../test/utils/test-app';
 /* eslint-disable @typescript-eslint/no-explicit-any -- page.evaluate callbacks reach the DOM through globalThis */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** pa11y 10 has no type declarations; this is the part of its API the benchmark uses. */
+type Pa11y = (url: string, options: Record<string, unknown>) => Promise<{ issues: { code: string }[] }>;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS module without types
+const pa11y = require('pa11y') as Pa11y;
+const PA11Y_OPTIONS = { runners: ['axe'], standard: 'WCAG2AA', includeWarnings: false, includeNotices: false, timeout: 30000, wait: 0 };
+const PA11Y_LAUNCH = { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS };
+
+/** pa11y (axe runner) on an already-open browser: a new page per run, as ours and plain axe get a new context. */
+async function pa11yOpen(browser: Browser, url: string): Promise<number> {
+  const r = await pa11y(url, { ...PA11Y_OPTIONS, browser });
+  return r.issues.length;
+}
+
+/** pa11y's CLI, one page per run (node start-up and a fresh browser included); milliseconds. */
+async function pa11yCli(url: string): Promise<number> {
+  const config = join(tmpdir(), `beacon-bench-pa11y-${process.pid}.json`);
+  writeFileSync(config, JSON.stringify({ ...PA11Y_OPTIONS, chromeLaunchConfig: PA11Y_LAUNCH }));
+  const t0 = process.hrtime.bigint();
+  await promisify(execFile)(process.execPath, [require.resolve('pa11y/bin/pa11y.js'), '--config', config, '--reporter', 'json', url]).catch((e: { code?: number }) => {
+    if (e.code !== 2) throw e; // exit 2: issues found (expected on this page)
+  });
+  return ms(t0);
+}
 
 function page(title: string, links = ''): string {
   const rows = Array.from({ length: 60 }, (_, i) => `<tr><td>Item ${i}</td><td><a href="#i${i}">Details ${i}</a></td><td>${i * 7}</td></tr>`).join('');
@@ -122,21 +154,47 @@ async function main(): Promise<void> {
   const ours: number[] = [];
   for (let i = 0; i < N; i++) ours.push((await scan(`${origin}/page?${n++}`)).ms);
 
+  // The peers on one already-open browser, interleaved with ours so load changes hit all alike.
   const open = await launchChromium(CHROMIUM);
   await plainAxe(open.browser, `${origin}/page?warm`);
+  await pa11yOpen(open.browser, `${origin}/page?warm-pa11y`);
   const plainOpen: number[] = [];
+  const pa11yWarm: number[] = [];
+  const oursInterleaved: number[] = [];
   for (let i = 0; i < N; i++) {
-    const t0 = process.hrtime.bigint();
+    oursInterleaved.push((await scan(`${origin}/page?i${n++}`)).ms);
+    let t0 = process.hrtime.bigint();
     await plainAxe(open.browser, `${origin}/page?plain${i}`);
     plainOpen.push(ms(t0));
+    t0 = process.hrtime.bigint();
+    await pa11yOpen(open.browser, `${origin}/page?pa11y${i}`);
+    pa11yWarm.push(ms(t0));
   }
   await open.browser.close();
   await open.cleanup();
+  const pa11yFresh: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = process.hrtime.bigint();
+    await pa11y(`${origin}/page?pa11y-fresh${i}`, { ...PA11Y_OPTIONS, chromeLaunchConfig: PA11Y_LAUNCH });
+    pa11yFresh.push(ms(t0));
+  }
+  const pa11yCliRuns: number[] = [];
+  for (let i = 0; i < 3; i++) pa11yCliRuns.push(await pa11yCli(`${origin}/page?pa11y-cli${i}`));
+  log(
+    `interleaved single page, median ms: ours ${fmt(median(oursInterleaved))}, plain axe (open browser) ${fmt(median(plainOpen))}, pa11y 10 axe runner (open browser) ${fmt(median(pa11yWarm))}; ours/plain ${(median(oursInterleaved) / median(plainOpen)).toFixed(2)} (target <= 1.05), ours/pa11y ${(median(oursInterleaved) / median(pa11yWarm)).toFixed(2)}`,
+  );
+  log(`pa11y 10 fresh browser per page (programmatic) median ${fmt(median(pa11yFresh))} ms; pa11y 10 CLI per page median ${fmt(median(pa11yCliRuns))} ms`);
 
   const fresh: number[] = [];
   for (let i = 0; i < 5; i++) fresh.push(await freshBrowserRun([`${origin}/page?fresh${i}`]));
   log(`single page, median ms: ours (warm pool) ${fmt(median(ours))}, plain axe on open browser ${fmt(median(plainOpen))}, plain axe fresh browser ${fmt(median(fresh))}`);
   log(`  ratio ours/plain-open ${(median(ours) / median(plainOpen)).toFixed(2)} (target <= 1.2); fresh/ours ${(median(fresh) / median(ours)).toFixed(2)} (target >= 3)`);
+  if (process.env.BENCH_A11Y_ONLY === 'single') {
+    log(`load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    await t.close();
+    server.close();
+    return;
+  }
 
   // A small page: browser start-up dominates a fresh-browser scan.
   const smallOurs: number[] = [];

@@ -1,8 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { AppConfig } from '../common/config/env';
 import { Public } from '../common/decorators/public.decorator';
-import { RateLimit } from '../common/decorators/rate-limit.decorator';
+import { RateLimit, RateLimitCostOf } from '../common/decorators/rate-limit.decorator';
+import { clientSubject } from '../common/http/client-ip';
+import { MAX_CRAWL_PAGES } from './scan/crawl';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { ReportsService } from './report/reports.service';
@@ -10,6 +12,7 @@ import type { Report, ScanResponse } from './report/report.types';
 import { renderBadge } from './render/badge-svg';
 import { renderReportHtml } from './render/report-html';
 import { renderReportPdf } from './render/report-pdf';
+import { RenderCache } from './render/render-cache';
 import { ScanService } from './scan/scan.service';
 import { ScanRequestDto } from './scan-request.dto';
 import { ResultsService } from './export/results.service';
@@ -28,11 +31,14 @@ export class A11yController {
     private readonly results: ResultsService,
   ) {}
 
+  private readonly renderings = new RenderCache();
+
   @Post('api/scan')
   @HttpCode(200)
   @RateLimit('scan')
-  scan(@Body() body: ScanRequestDto): Promise<ScanResponse> {
-    return this.scans.scan(body.url, body.crawl ?? false);
+  @RateLimitCostOf((req) => ((req.body as { crawl?: unknown } | undefined)?.crawl === true ? MAX_CRAWL_PAGES : 1)) // a crawl loads up to MAX_CRAWL_PAGES pages
+  scan(@Body() body: ScanRequestDto, @Req() req: Request): Promise<ScanResponse> {
+    return this.scans.scan(body.url, body.crawl ?? false, clientSubject(req));
   }
 
   @Get('api/scan/:id')
@@ -41,31 +47,38 @@ export class A11yController {
   }
 
   @Get('api/report.pdf')
+  @RateLimit('report')
   async pdf(@Query('id') id: unknown, @Res() res: Response): Promise<void> {
     if (typeof id !== 'string' || !id) throw DomainError.badRequest('Invalid id: the query parameter id is required.', 'id');
-    const report = await this.reports.get(id);
-    const pdf = await renderReportPdf(report, this.publicUrl(report.id), { sinceLast: await this.results.sinceLast(report) });
+    const head = await this.reports.badgeFields(id); // 404 without reading the report
+    const pdf = await this.cached('pdf', head, async () => {
+      const report = await this.reports.get(id);
+      return renderReportPdf(report, this.publicUrl(report.id), await this.results.extras(report, true));
+    });
     res
       .status(200)
       .set({
         'Content-Type': 'application/pdf',
-        'Content-Disposition': `inline; filename="accessibility-report-${report.id}.pdf"`,
+        'Content-Disposition': `inline; filename="accessibility-report-${head.id}.pdf"`,
         'Cache-Control': REPORT_CACHE,
       })
       .send(pdf);
   }
 
   @Get('api/badge/:id')
+  @RateLimit('report')
   async badge(@Param('id') id: string, @Res() res: Response): Promise<void> {
-    const report = await this.reports.get(id);
+    const fields = await this.reports.badgeFields(id); // columns only, the report is not parsed
+    const svg = await this.cached('badge', fields, async () => Buffer.from(renderBadge(fields, this.publicUrl(fields.id))));
     res
       .status(200)
-      .set({ 'Cache-Control': REPORT_CACHE, ETag: `"${report.id}"`, 'X-Content-Type-Options': 'nosniff' })
+      .set({ 'Cache-Control': REPORT_CACHE, ETag: `"${fields.id}"`, 'X-Content-Type-Options': 'nosniff' })
       .type('image/svg+xml')
-      .send(renderBadge(report, this.publicUrl(report.id)));
+      .send(svg);
   }
 
   @Get('r/:id')
+  @RateLimit('report')
   async page(@Param('id') id: string, @Res() res: Response): Promise<void> {
     let report: Report;
     try {
@@ -84,13 +97,26 @@ export class A11yController {
       .set({ 'Cache-Control': REPORT_CACHE, 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'" })
       .type('html')
       .send(
-        renderReportHtml(report, {
-          pdf: `${base}/api/report.pdf?id=${enc}`,
-          json: `${base}/api/scan/${enc}`,
-          badge: `${base}/api/badge/${enc}`,
-          self: this.publicUrl(report.id),
-        }, { sinceLast: await this.results.sinceLast(report) }),
+        await this.cached('html', report, async () =>
+          Buffer.from(
+            renderReportHtml(
+              report,
+              {
+                pdf: `${base}/api/report.pdf?id=${enc}`,
+                json: `${base}/api/scan/${enc}`,
+                badge: `${base}/api/badge/${enc}`,
+                self: this.publicUrl(report.id),
+              },
+              await this.results.extras(report),
+            ),
+          ),
+        ),
       );
+  }
+
+  /** A rendering of an immutable report, from the bounded in-memory cache when there. */
+  private cached(kind: string, report: Pick<Report, 'id' | 'expiresAt'>, render: () => Promise<Buffer>): Promise<Buffer> {
+    return this.renderings.get(`${kind}:${report.id}`, Date.parse(report.expiresAt), Date.now(), render);
   }
 
   private publicUrl(id: string): string {

@@ -4,6 +4,10 @@ import { A11yController } from './a11y.controller';
 import { ReportHistory } from './diff/report-history';
 import { ResultsController } from './export/results.controller';
 import { ResultsService } from './export/results.service';
+import { A11yScreenshot } from './screenshots/a11y-screenshot.entity';
+import { ScreenshotStore } from './screenshots/screenshot-store';
+import { Screenshots } from './screenshots/screenshots';
+import { ScreenshotsController } from './screenshots/screenshots.controller';
 import { BrowserPool } from './browser/browser-pool';
 import { A11yReport } from './report/a11y-report.entity';
 import { Clock } from './report/clock';
@@ -14,9 +18,9 @@ import { ScanEgress } from './security/scan-egress';
 
 /** Accessibility scans (/api/scan, reports, PDF, badge, /r/:id): see ../shared/spec/a11y-scan-api.md. */
 @Module({
-  imports: [TypeOrmModule.forFeature([A11yReport])],
-  controllers: [A11yController, ResultsController],
-  providers: [ScanEgress, BrowserPool, Scanner, Clock, ReportsService, ScanService, ReportHistory, ResultsService],
+  imports: [TypeOrmModule.forFeature([A11yReport, A11yScreenshot])],
+  controllers: [A11yController, ResultsController, ScreenshotsController],
+  providers: [ScanEgress, BrowserPool, Scanner, Clock, ReportsService, ScanService, ReportHistory, ResultsService, ScreenshotStore, Screenshots],
   exports: [ScanService, ReportsService],
 })
 export class A11yModule {}

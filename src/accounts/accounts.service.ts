@@ -30,6 +30,9 @@ export interface IssuedPassword extends UserView {
   one_time_password: string;
 }
 
+/** The demo workspace's admin, created with the demo data on a fresh embedded database (main.ts). */
+export const DEMO_USER_EMAIL = 'demo@example.com';
+
 /** The one answer to every failed sign-in, whatever failed (unknown email, wrong password, disabled). */
 export const SIGN_IN_FAILED = 'Wrong email or password.';
 

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { FileStoreService } from './files/file-store.service';
 import { FilesController } from './files/files.controller';
+import { UploadService } from './files/upload.service';
 import { StoredFile } from './files/stored-file.entity';
 import { McpServerFactory } from './mcp/mcp-server.factory';
 import { McpController } from './mcp/mcp.controller';
@@ -17,12 +18,12 @@ import { PdfPoolService } from './worker/pdf-pool.service';
 /**
  * PDF tools over MCP (POST /mcp), result downloads (GET /files/:id), GET /llms.txt and
  * GET /api/public-stats: see ../shared/spec/pdf-tools-mcp.md and docs/pdf-tools.md.
- * QuotaService is exported so a website channel can share the quotas.
+ * QuotaService and ToolRunnerService are exported: the website runs the same tools on the 'web' quota channel.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
   controllers: [McpController, FilesController, PublicController],
-  providers: [PdfPoolService, FileStoreService, QuotaClock, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
-  exports: [QuotaService, QuotaClock],
+  providers: [PdfPoolService, FileStoreService, UploadService, QuotaClock, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
+  exports: [QuotaService, QuotaClock, ToolRunnerService],
 })
 export class PdfToolsModule {}

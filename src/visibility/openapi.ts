@@ -3,6 +3,7 @@
  * hand-written from one endpoint table so the two never disagree.
  */
 import { SOURCE_CATEGORIES } from './derive/domains';
+import { MENTION_STATUSES } from './derive/classify';
 import { GRADES } from './derive/metrics';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './dto/query.dto';
 
@@ -29,6 +30,17 @@ const bool: Schema = { type: 'boolean' };
 const nullable = (s: Schema): Schema => ({ anyOf: [s, { type: 'null' }] });
 const rate: Schema = { ...nullable({ type: 'number', minimum: 0, maximum: 100 }), description: 'percent, 0.1 precision; null without sample' };
 const arr = (items: Schema): Schema => ({ type: 'array', items });
+const ci: Schema = {
+  anyOf: [
+    { type: 'object', required: ['low', 'high'], properties: { low: { type: 'number' }, high: { type: 'number' } } },
+    { type: 'null' },
+  ],
+  description: '95 % Wilson score interval of the rate beside it (percent, 0.1); null without sample',
+};
+const test = {
+  significant: { ...nullable(bool), description: 'two-proportion z-test at 95 %; null when a sample is empty or the figure is not a rate' },
+  p_value: nullable({ type: 'number' }),
+};
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 const obj = (properties: Record<string, Schema>, description?: string): Schema => ({
   type: 'object',
@@ -87,6 +99,11 @@ export const ENDPOINTS: Endpoint[] = [
       platformP,
       tagP,
       boolP('mentioned', 'Only answers that mention the brand (true) or not (false).'),
+      {
+        name: 'brand_status',
+        description: 'Only answers where the brand is mentioned, absent (the answer says it does not know it) or not_named.',
+        schema: { type: 'string', enum: [...MENTION_STATUSES] },
+      },
       competitorP,
       { name: 'prompt_id', description: 'Only answers to this prompt.', schema: str },
     ],
@@ -123,16 +140,53 @@ const funnel = obj({
   citation_rate: rate,
   owned_citation_rate: rate,
   mentioned_with_owned_citation_rate: rate,
+  citation_rate_ci: ci,
+  owned_citation_rate_ci: ci,
+  mentioned_with_owned_citation_rate_ci: ci,
 });
-const stub = obj({ scan_id: str, date, grade, grade_reason: nullable(str), mention_rate: rate, share_of_voice: rate, answers: int });
-const delta = { latest: nullable({ type: 'number' }), previous: nullable({ type: 'number' }), delta: nullable({ type: 'number' }) };
+const evidence = { term: { type: 'string', description: 'the configured name or alias that matched' }, matched: { type: 'string', description: 'the text as written in the answer' }, offset: { ...int, description: 'code-point offset in the NFC answer text' } };
+const mention = obj(
+  {
+    name: str,
+    kind: { type: 'string', enum: ['brand', 'competitor'] },
+    status: { type: 'string', enum: [...MENTION_STATUSES], description: 'only mentioned counts in any rate' },
+    position: { ...nullable(int), description: 'offset of the first counted match' },
+    evidence: arr(obj({ ...evidence, rule: { type: 'string', enum: ['name', 'alias', 'domain_form', 'proper_noun'] } }, 'A counted match.')),
+    excluded: arr(obj({ ...evidence, reason: { type: 'string', enum: ['absent', 'absent_context', 'common_word'] } }, 'A match that does not count, and why.')),
+    counted: int,
+    excluded_count: int,
+  },
+  'One tracked brand in one answer; evidence and excluded keep at most 10 items each, the counts are complete.',
+);
+const stub = obj({
+  scan_id: str,
+  date,
+  grade,
+  grade_reason: nullable(str),
+  mention_rate: rate,
+  mention_rate_ci: ci,
+  share_of_voice: rate,
+  share_of_voice_sample: { ...int, description: 'mentions of all tracked brands: the sample of share_of_voice' },
+  share_of_voice_ci: ci,
+  answers: int,
+  mentions: int,
+  absences: { ...nullable(int), description: 'successful answers saying they do not know the brand (not mentions)' },
+});
+const delta = { latest: nullable({ type: 'number' }), previous: nullable({ type: 'number' }), delta: nullable({ type: 'number' }), ...test };
 const setChange = obj({ gained: arr(str), lost: arr(str), gained_count: int, lost_count: int });
 const changes = nullable(
   obj({
     previous_scan_id: str,
     detected: arr(str),
     grade: nullable(obj({ from: grade, to: grade })),
-    mention_rate: obj({ from: rate, to: rate, delta: nullable({ type: 'number' }), relative_change: nullable({ type: 'number' }), moved: bool }),
+    mention_rate: obj({
+      from: rate,
+      to: rate,
+      delta: nullable({ type: 'number' }),
+      relative_change: nullable({ type: 'number' }),
+      ...test,
+      moved: { ...bool, description: 'significant at 95 % and at least 1 point' },
+    }),
     sources: setChange,
     gaps: setChange,
   }),
@@ -166,7 +220,20 @@ const SCHEMAS: Record<string, Schema> = {
     answers: obj({ total: int, successful: int, failed: int }),
     funnel,
     by_platform: arr(
-      obj({ platform: str, answers: int, failed: int, mentions: int, mention_rate: rate, share_of_voice: rate, grade, grade_reason: nullable(str), funnel }),
+      obj({
+        platform: str,
+        answers: int,
+        failed: int,
+        mentions: int,
+        mention_rate: rate,
+        mention_rate_ci: ci,
+        share_of_voice: rate,
+        share_of_voice_sample: int,
+        share_of_voice_ci: ci,
+        grade,
+        grade_reason: nullable(str),
+        funnel,
+      }),
     ),
     competitors: arr(
       obj({
@@ -174,9 +241,13 @@ const SCHEMAS: Record<string, Schema> = {
         domains: arr(str),
         answers: int,
         mentions: int,
+        absences: { ...int, description: 'successful answers saying they do not know this competitor' },
         mention_rate: rate,
+        mention_rate_ci: ci,
         share_of_voice: rate,
-        platforms: arr(obj({ platform: str, answers: int, mentions: int, mention_rate: rate })),
+        share_of_voice_sample: int,
+        share_of_voice_ci: ci,
+        platforms: arr(obj({ platform: str, answers: int, mentions: int, mention_rate: rate, mention_rate_ci: ci })),
       }),
     ),
     comparison: nullable(
@@ -207,9 +278,14 @@ const SCHEMAS: Record<string, Schema> = {
         grade,
         grade_reason: nullable(str),
         mention_rate: rate,
+        mention_rate_ci: ci,
         share_of_voice: rate,
+        share_of_voice_sample: int,
+        share_of_voice_ci: ci,
         citation_rate: rate,
+        citation_rate_ci: ci,
         owned_citation_rate: rate,
+        owned_citation_rate_ci: ci,
         changes,
       }),
     ),
@@ -224,7 +300,7 @@ const SCHEMAS: Record<string, Schema> = {
       intent: nullable(str),
       country: nullable(str),
       enabled: bool,
-      latest: nullable(obj({ answers: int, mentions: int, mention_rate: rate })),
+      latest: nullable(obj({ answers: int, mentions: int, mention_rate: rate, mention_rate_ci: ci })),
     }),
     {},
   ),
@@ -240,10 +316,13 @@ const SCHEMAS: Record<string, Schema> = {
       text: str,
       brand_mentioned: bool,
       brand_position: { ...nullable(int), description: 'code-point offset of the first mention' },
+      brand_status: { type: 'string', enum: [...MENTION_STATUSES] },
       competitors_mentioned: arr(str),
+      competitors_absent: { ...arr(str), description: 'competitors the answer says it does not know' },
       competitor_mentions: arr(obj({ name: str, position: int })),
       citations: arr(str),
       cites_owned: bool,
+      mentions: { ...arr(mention), description: 'every tracked brand, the brand first; empty for failed answers' },
     }),
   ),
   Sources: list('sources', obj({ domain: str, category, ...counts, urls: int, platforms: arr(str) })),

@@ -1,13 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
 import { ApiKeysService } from '../common/api-keys/api-keys.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
-import { detectChanges, ScanFacts } from './derive/changes';
+import { detectChanges } from './derive/changes';
 import { DerivedScan, deriveScan, Grade, projectDomains } from './derive/metrics';
+import type { StoredBrand } from './entities/vis-project.entity';
 import { ImportFile, parseImportFile } from './import/import-schema';
-import { VisibilityQueryService } from './visibility-query.service';
+import { ProjectStateCache } from './store/project-state.cache';
+import { VisibilityWriteStore, VisibilityWriteTx } from './store/visibility-write.store';
+
+export interface RederiveResult {
+  workspaces: Array<{ workspace: string; scans: number; changed: number }>;
+  duration_ms: number;
+}
 
 export interface ImportResult {
   workspace: string;
@@ -27,37 +33,6 @@ export interface ImportResult {
   duration_ms: number;
 }
 
-/** Rows per INSERT statement (bounded parameter size). */
-const CHUNK = 1000;
-
-type ColumnType = 'int' | 'text' | 'boolean' | 'jsonb' | 'text[]';
-type Columns<T> = Record<string, [ColumnType, (row: T) => unknown]>;
-
-/**
- * INSERT of many rows of one scan in statements of CHUNK rows: one array parameter per column,
- * expanded by unnest(). Array columns travel as jsonb (unnest would flatten a 2-D array).
- */
-async function bulkInsert<T>(m: EntityManager, table: string, scanId: string, rows: T[], columns: Columns<T>): Promise<void> {
-  const names = Object.keys(columns);
-  const params = names.map((_, i) => {
-    const type = columns[names[i]][0];
-    return `$${i + 2}::${type === 'text[]' ? 'jsonb' : type}[]`;
-  });
-  const values = names.map((n, i) =>
-    columns[n][0] === 'text[]' ? `ARRAY(SELECT jsonb_array_elements_text(c${i}))` : `c${i}`,
-  );
-  const sql = `INSERT INTO ${table} (scan_id, ${names.join(', ')})
-    SELECT $1, ${values.join(', ')} FROM unnest(${params.join(', ')}) AS u(${names.map((_, i) => `c${i}`).join(', ')})`;
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    const chunk = rows.slice(i, i + CHUNK);
-    const arrays = names.map((n) => {
-      const [type, get] = columns[n];
-      return chunk.map((r) => (type === 'jsonb' || type === 'text[]' ? JSON.stringify(get(r)) : get(r)));
-    });
-    await m.query(sql, [scanId, ...arrays]);
-  }
-}
-
 /**
  * Imports one scan: validates the file, derives every figure (pure functions in derive/), and
  * writes the scan, its answers, sources, URLs and gaps, the prompts and the project set-up in one
@@ -69,9 +44,9 @@ export class VisibilityIngestService {
   private readonly logger = new Logger('VisibilityIngest');
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly store: VisibilityWriteStore,
     private readonly apiKeys: ApiKeysService,
-    private readonly reads: VisibilityQueryService,
+    private readonly projects: ProjectStateCache,
   ) {}
 
   /** Validates and imports a parsed JSON document into the workspace `slug`. */
@@ -81,8 +56,8 @@ export class VisibilityIngestService {
     const workspace = await this.apiKeys.findWorkspace(slug);
     const derived = deriveScan(file);
     const hash = createHash('sha256').update(JSON.stringify(file)).digest('hex');
-    const { imported, latest } = await this.dataSource.transaction((m) => this.write(m, workspace.id, file, derived, hash));
-    this.reads.forget(workspace.id);
+    const { imported, latest } = await this.store.transaction((tx) => this.write(tx, workspace.id, file, derived, hash));
+    this.projects.forget(workspace.id);
     const s = derived.summary;
     const result: ImportResult = {
       workspace: slug,
@@ -103,8 +78,77 @@ export class VisibilityIngestService {
     return result;
   }
 
+  /**
+   * `scan:rederive`: recomputes the mention classification and everything that depends on it
+   * (answers' statuses and evidence, the summary, gaps, prompt figures, detected changes) of every
+   * stored scan of the workspaces, with the current rules and the project's current brand and
+   * competitors; one transaction per scan. Sources and URLs do not depend on mentions and stay.
+   * Each scan bumps the data version, so every ETag of the workspace changes.
+   */
+  async rederive(slugs: string[]): Promise<RederiveResult> {
+    const started = performance.now();
+    const out: RederiveResult['workspaces'] = [];
+    for (const slug of slugs) {
+      const workspace = await this.apiKeys.findWorkspace(slug);
+      const order = await this.store.transaction((tx) => tx.scanOrder(workspace.id));
+      let changed = 0;
+      for (const [at, scan] of order.entries()) {
+        const did = await this.store.transaction((tx) => this.rederiveScan(tx, workspace.id, scan, order[at - 1]?.id ?? null, order[at + 1]?.id ?? null));
+        this.projects.forget(workspace.id);
+        if (did) changed++;
+      }
+      out.push({ workspace: slug, scans: order.length, changed });
+      this.logger.log(`Re-derived ${order.length} scans of ${slug} (${changed} changed)`);
+    }
+    return { workspaces: out, duration_ms: Math.round(performance.now() - started) };
+  }
+
+  private async rederiveScan(
+    tx: VisibilityWriteTx,
+    workspaceId: string,
+    scan: { id: string; scan_key: string; date: string },
+    previous: string | null,
+    next: string | null,
+  ): Promise<boolean> {
+    const setup = await tx.projectSetup(workspaceId);
+    if (!setup) return false;
+    await tx.lockProject(workspaceId, setup.business, setup.brand, setup.competitors);
+    const stored = await tx.scanForRederive(scan.id);
+    const asImport = (b: StoredBrand) => ({ name: b.name, aliases: b.aliases ?? [], domains: b.domains ?? [] });
+    const file = {
+      business: setup.business,
+      brand: asImport(setup.brand),
+      competitors: setup.competitors.map(asImport),
+      prompts: [],
+      scan: {
+        id: scan.scan_key,
+        date: scan.date,
+        platforms: stored.platforms,
+        answers: stored.answers.map((a) => ({
+          prompt_id: a.prompt_key,
+          platform: a.platform,
+          model: a.model,
+          status: a.status,
+          text: a.text,
+          citations: a.citations,
+        })),
+      },
+    } as unknown as ImportFile;
+    const derived = deriveScan(file);
+    // Sources and URLs stay as imported (their counts include repeated citations the stored answers no longer show).
+    const summary = { ...derived.summary, counts: { ...derived.summary.counts, sources: stored.summary.counts.sources, urls: stored.summary.counts.urls } };
+    await tx.replaceAnswersAndGaps(scan.id, derived, summary);
+    const facts = await tx.facts([scan.id, previous, next]);
+    await tx.storeChanges(scan.id, detectChanges(previous ? facts.get(previous)! : null, facts.get(scan.id)!));
+    if (next) await tx.storeChanges(next, detectChanges(facts.get(scan.id)!, facts.get(next)!));
+    if (!next) await tx.setPromptFigures(workspaceId, derived.prompts);
+    const order = await tx.scanOrder(workspaceId);
+    await tx.updateProjectPointers(workspaceId, order[order.length - 1].id, order.length);
+    return JSON.stringify(summary) !== JSON.stringify(stored.summary);
+  }
+
   private async write(
-    m: EntityManager,
+    tx: VisibilityWriteTx,
     workspaceId: string,
     file: ImportFile,
     derived: DerivedScan,
@@ -113,25 +157,11 @@ export class VisibilityIngestService {
     const domains = projectDomains(file);
     const brand = { name: file.brand.name, aliases: file.brand.aliases, domains: domains.owned };
     const competitors = file.competitors.map((c, i) => ({ name: c.name, aliases: c.aliases, domains: domains.competitors[i].domains }));
-    await m.query(
-      `INSERT INTO vis_projects (workspace_id, business, brand, competitors) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (workspace_id) DO NOTHING`,
-      [workspaceId, file.business, JSON.stringify(brand), JSON.stringify(competitors)],
-    );
-    await m.query('SELECT 1 FROM vis_projects WHERE workspace_id = $1 FOR UPDATE', [workspaceId]);
+    await tx.lockProject(workspaceId, file.business, brand, competitors);
 
-    const existing = await m.query<Array<{ id: string; content_hash: string }>>(
-      'SELECT id, content_hash FROM vis_scans WHERE workspace_id = $1 AND scan_key = $2',
-      [workspaceId, file.scan.id],
-    );
-    if (existing.length > 0) {
-      if (existing[0].content_hash === hash) {
-        const [p] = await m.query<Array<{ latest_scan_id: string | null }>>(
-          'SELECT latest_scan_id FROM vis_projects WHERE workspace_id = $1',
-          [workspaceId],
-        );
-        return { imported: false, latest: p.latest_scan_id === existing[0].id };
-      }
+    const existing = await tx.findScan(workspaceId, file.scan.id);
+    if (existing) {
+      if (existing.content_hash === hash) return { imported: false, latest: (await tx.latestScanId(workspaceId)) === existing.id };
       throw new DomainError(
         ErrorCode.Conflict,
         `Scan "${file.scan.id}" was already imported with different content; import it under a new scan id.`,
@@ -139,133 +169,26 @@ export class VisibilityIngestService {
       );
     }
 
-    const [{ id: scanId }] = await m.query<Array<{ id: string }>>(
-      `INSERT INTO vis_scans (workspace_id, scan_key, date, platforms, content_hash, summary)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [workspaceId, file.scan.id, file.scan.date, file.scan.platforms, hash, JSON.stringify(derived.summary)],
-    );
-    await this.insertRows(m, scanId, derived);
+    const scanId = await tx.insertScan(workspaceId, file, hash, derived.summary);
+    await tx.insertRows(scanId, derived);
 
     // Position of the new scan in the workspace's history (date, then scan id).
-    const order = await m.query<Array<{ id: string }>>(
-      `SELECT id FROM vis_scans WHERE workspace_id = $1 ORDER BY date, scan_key`,
-      [workspaceId],
-    );
+    const order = await tx.scanOrder(workspaceId);
     const at = order.findIndex((r) => r.id === scanId);
     const previous = at > 0 ? order[at - 1].id : null;
     const next = at < order.length - 1 ? order[at + 1].id : null;
     const latest = next === null;
-    const facts = await this.facts(m, [scanId, previous, next]);
-    await this.storeChanges(m, scanId, detectChanges(previous ? facts.get(previous)! : null, facts.get(scanId)!));
-    if (next) await this.storeChanges(m, next, detectChanges(facts.get(scanId)!, facts.get(next)!));
+    const facts = await tx.facts([scanId, previous, next]);
+    await tx.storeChanges(scanId, detectChanges(previous ? facts.get(previous)! : null, facts.get(scanId)!));
+    if (next) await tx.storeChanges(next, detectChanges(facts.get(scanId)!, facts.get(next)!));
 
     // Prompts: the latest scan's set-up wins; an older scan only adds prompts not yet known.
-    const p = file.prompts;
-    await m.query(
-      `INSERT INTO vis_prompts (workspace_id, prompt_key, text, tags, intent, country, enabled)
-       SELECT $1, k, t, ARRAY(SELECT jsonb_array_elements_text(g)), i, c, e
-         FROM unnest($2::text[], $3::text[], $4::jsonb[], $5::text[], $6::text[], $7::boolean[]) AS u(k, t, g, i, c, e)
-       ON CONFLICT (workspace_id, prompt_key) DO ${
-         latest
-           ? `UPDATE SET text = EXCLUDED.text, tags = EXCLUDED.tags, intent = EXCLUDED.intent,
-                         country = EXCLUDED.country, enabled = EXCLUDED.enabled`
-           : 'NOTHING'
-       }`,
-      [
-        workspaceId,
-        p.map((x) => x.id),
-        p.map((x) => x.text),
-        p.map((x) => JSON.stringify(x.tags)),
-        p.map((x) => x.intent),
-        p.map((x) => x.country),
-        p.map((x) => x.enabled),
-      ],
-    );
+    await tx.upsertPrompts(workspaceId, file.prompts, latest);
     if (latest) {
-      const f = derived.prompts;
-      await m.query('UPDATE vis_prompts SET latest_answers = NULL, latest_mentions = NULL WHERE workspace_id = $1', [workspaceId]);
-      await m.query(
-        `UPDATE vis_prompts AS p SET latest_answers = u.a, latest_mentions = u.m
-           FROM unnest($2::text[], $3::int[], $4::int[]) AS u(k, a, m)
-          WHERE p.workspace_id = $1 AND p.prompt_key = u.k`,
-        [workspaceId, f.map((x) => x.promptId), f.map((x) => x.answers), f.map((x) => x.mentions)],
-      );
-      await m.query(
-        `UPDATE vis_projects SET business = $2, brand = $3, competitors = $4 WHERE workspace_id = $1`,
-        [workspaceId, file.business, JSON.stringify(brand), JSON.stringify(competitors)],
-      );
+      await tx.setPromptFigures(workspaceId, derived.prompts);
+      await tx.updateProjectSetup(workspaceId, file.business, brand, competitors);
     }
-    await m.query(
-      `UPDATE vis_projects SET latest_scan_id = $2, scans_total = $3, version = version + 1, updated_at = now()
-        WHERE workspace_id = $1`,
-      [workspaceId, order[order.length - 1].id, order.length],
-    );
+    await tx.updateProjectPointers(workspaceId, order[order.length - 1].id, order.length);
     return { imported: true, latest };
-  }
-
-  private async insertRows(m: EntityManager, scanId: string, d: DerivedScan): Promise<void> {
-    await bulkInsert(m, 'vis_answers', scanId, d.answers, {
-      seq: ['int', (a) => a.seq],
-      prompt_key: ['text', (a) => a.promptId],
-      platform: ['text', (a) => a.platform],
-      model: ['text', (a) => a.model],
-      status: ['text', (a) => a.status],
-      text: ['text', (a) => a.text],
-      citations: ['text[]', (a) => a.citations],
-      brand_mentioned: ['boolean', (a) => a.brandMentioned],
-      brand_position: ['int', (a) => a.brandPosition],
-      competitor_mentions: ['jsonb', (a) => a.competitorMentions],
-      cites_owned: ['boolean', (a) => a.citesOwned],
-    });
-    await bulkInsert(m, 'vis_sources', scanId, d.sources, {
-      domain: ['text', (r) => r.domain],
-      category: ['text', (r) => r.category],
-      citations: ['int', (r) => r.citations],
-      answers: ['int', (r) => r.answers],
-      prompts: ['int', (r) => r.prompts],
-      urls: ['int', (r) => r.urls],
-      platforms: ['text[]', (r) => r.platforms],
-    });
-    await bulkInsert(m, 'vis_urls', scanId, d.urls, {
-      url: ['text', (r) => r.url],
-      domain: ['text', (r) => r.domain],
-      category: ['text', (r) => r.category],
-      citations: ['int', (r) => r.citations],
-      answers: ['int', (r) => r.answers],
-      prompts: ['int', (r) => r.prompts],
-      platforms: ['text[]', (r) => r.platforms],
-    });
-    await bulkInsert(m, 'vis_gaps', scanId, d.gaps, {
-      url: ['text', (r) => r.url],
-      domain: ['text', (r) => r.domain],
-      category: ['text', (r) => r.category],
-      answers: ['int', (r) => r.answers],
-      competitors: ['text[]', (r) => r.competitors],
-      prompts: ['text[]', (r) => r.prompts],
-      platforms: ['text[]', (r) => r.platforms],
-    });
-  }
-
-  /** What change detection needs of each given scan. */
-  private async facts(m: EntityManager, ids: Array<string | null>): Promise<Map<string, ScanFacts>> {
-    const wanted = ids.filter((x): x is string => x !== null);
-    type Row = { id: string; scan_key: string; grade: Grade | null; mention_rate: number | null; sources: string[]; gaps: string[] };
-    const rows = await m.query<Row[]>(
-      `SELECT s.id, s.scan_key, s.summary->>'grade' AS grade, (s.summary->>'mention_rate')::float8 AS mention_rate,
-              ARRAY(SELECT domain FROM vis_sources WHERE scan_id = s.id) AS sources,
-              ARRAY(SELECT url FROM vis_gaps WHERE scan_id = s.id) AS gaps
-         FROM vis_scans s WHERE s.id = ANY($1::uuid[])`,
-      [wanted],
-    );
-    return new Map(
-      rows.map((r) => [
-        r.id,
-        { scan_id: r.scan_key, grade: r.grade, mention_rate: r.mention_rate, sources: r.sources, gaps: r.gaps },
-      ]),
-    );
-  }
-
-  private async storeChanges(m: EntityManager, scanId: string, changes: unknown): Promise<void> {
-    await m.query('UPDATE vis_scans SET changes = $2 WHERE id = $1', [scanId, changes === null ? null : JSON.stringify(changes)]);
   }
 }

@@ -3,7 +3,8 @@ import type { CliCommand } from '../common/cli/cli-command';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { DemoSeedResult, DemoSeedService } from './demo/demo-seed.service';
-import { ImportResult, VisibilityIngestService } from './visibility-ingest.service';
+import { ApiKeysService } from '../common/api-keys/api-keys.service';
+import { ImportResult, RederiveResult, VisibilityIngestService } from './visibility-ingest.service';
 
 const rate = (r: number | null): string => (r === null ? 'n/a' : `${r}%`);
 
@@ -62,5 +63,26 @@ export const demoSeedCommand: CliCommand<DemoSeedResult> = {
   },
 };
 
-/** Admin CLI commands of the visibility module (scan:import, demo:seed). */
-export const visibilityCommands: CliCommand[] = [scanImportCommand, demoSeedCommand];
+/** `scan:rederive <workspace-slug> | --all`: recompute stored scans with the current rules. */
+export const scanRederiveCommand: CliCommand<RederiveResult> = {
+  name: 'scan:rederive',
+  usage: 'scan:rederive <workspace-slug> | --all [--json]',
+  description: 'Recompute the mention classification and the figures depending on it of stored scans with the current rules (one transaction per scan).',
+  async run(app, args) {
+    const all = args.options.all === true;
+    if ((all && args.positionals.length > 0) || (!all && args.positionals.length !== 1)) {
+      throw DomainError.badRequest('Usage: scan:rederive <workspace-slug> | --all [--json]');
+    }
+    const slugs = all ? (await app.get(ApiKeysService).listWorkspaces()).map((w) => w.slug) : args.positionals;
+    return app.get(VisibilityIngestService).rederive(slugs);
+  },
+  human(r) {
+    return [
+      ...r.workspaces.map((w) => `${w.workspace}: ${w.scans} scans re-derived, ${w.changed} with changed figures`),
+      `Done in ${r.duration_ms} ms.`,
+    ].join('\n');
+  },
+};
+
+/** Admin CLI commands of the visibility module (scan:import, scan:rederive, demo:seed). */
+export const visibilityCommands: CliCommand[] = [scanImportCommand, scanRederiveCommand, demoSeedCommand];

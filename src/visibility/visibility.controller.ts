@@ -23,6 +23,20 @@ export function etagOf(p: ProjectState, req: Request): string {
   return `"${p.latestScanId.slice(0, 8)}.${p.version}.${h.slice(0, 16)}"`;
 }
 
+/**
+ * RFC 9110 §13.1.2: does If-None-Match match `etag`? `*` matches; otherwise a list of entity tags
+ * compared weakly (a `W/` prefix is ignored). Request cache directives play no part: an origin
+ * server evaluates the precondition whatever `Cache-Control: no-cache` or `Pragma: no-cache` say
+ * (Node's fetch and browsers add them to requests carrying If-None-Match).
+ */
+export function ifNoneMatchMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (t: string) => t.trim().replace(/^W\//, '');
+  const want = opaque(etag);
+  return header.split(',').some((t) => opaque(t) === want);
+}
+
 /** The read-only visibility API (spec: visibility-api.md). Every route needs a key and is rate limited per key. */
 @Controller('api/v1')
 @OkEnvelope()
@@ -32,7 +46,8 @@ export class VisibilityController {
 
   /**
    * Runs `build` unless the client's If-None-Match already matches: then the body is skipped and
-   * Express answers 304 (it compares the ETag header set here with If-None-Match).
+   * the answer is 304. Express sends 304 when `req.fresh` is true; its own test gives up on
+   * `Cache-Control: no-cache`, so the request carries our evaluation instead.
    */
   private async conditional<T extends object>(
     auth: AuthContext,
@@ -41,9 +56,12 @@ export class VisibilityController {
     build: (p: ProjectState) => Promise<T>,
   ): Promise<T | Record<string, never>> {
     const p = await this.query.project(auth.workspaceId);
-    res.setHeader('ETag', etagOf(p, req));
+    const etag = etagOf(p, req);
+    res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'private, no-cache');
-    if (req.fresh) return {};
+    const fresh = ifNoneMatchMatches(req.headers['if-none-match'], etag);
+    Object.defineProperty(req, 'fresh', { value: fresh, configurable: true });
+    if (fresh) return {};
     return build(p);
   }
 

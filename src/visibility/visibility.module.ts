@@ -7,6 +7,9 @@ import { VisPrompt } from './entities/vis-prompt.entity';
 import { VisGap, VisSource, VisUrl } from './entities/vis-scan-rows.entity';
 import { VisScan } from './entities/vis-scan.entity';
 import { VisibilityFallbackController, VisibilityController, VisibilityIndexController } from './visibility.controller';
+import { ProjectStateCache } from './store/project-state.cache';
+import { VisibilityReadStore } from './store/visibility-read.store';
+import { VisibilityWriteStore } from './store/visibility-write.store';
 import { VisibilityIngestService } from './visibility-ingest.service';
 import { VisibilityQueryService } from './visibility-query.service';
 
@@ -17,7 +20,7 @@ import { VisibilityQueryService } from './visibility-query.service';
 @Module({
   imports: [TypeOrmModule.forFeature([VisProject, VisScan, VisPrompt, VisAnswer, VisSource, VisUrl, VisGap])],
   controllers: [VisibilityIndexController, VisibilityController, VisibilityFallbackController],
-  providers: [VisibilityIngestService, VisibilityQueryService, DemoSeedService],
+  providers: [VisibilityReadStore, VisibilityWriteStore, ProjectStateCache, VisibilityIngestService, VisibilityQueryService, DemoSeedService],
   exports: [VisibilityIngestService, VisibilityQueryService, DemoSeedService],
 })
 export class VisibilityModule {}

@@ -102,7 +102,7 @@ ${pager('/dashboard/prompts', params, r.next_cursor, r.total, r.prompts.length)}
         (a) => html`<article class="answer" aria-labelledby="answer-${a.index}">
 <h3 id="answer-${a.index}">${a.prompt ?? a.prompt_id}</h3>
 <p class="meta">${a.platform}${a.model ? ` (${a.model})` : ''} · ${a.status} · ${a.brand_mentioned ? `mentions ${s.brand.name}` : `does not mention ${s.brand.name}`}${a.competitors_mentioned.length ? ` · competitors: ${a.competitors_mentioned.join(', ')}` : ''}${a.cites_owned ? ' · cites your domain' : ''}</p>
-<p class="text">${highlight(a.text, s.brand, competitors)}</p>
+<p class="text">${highlight(a.text, a.mentions)}</p>
 ${a.citations.length ? html`<details><summary>${a.citations.length} citation(s)</summary><ul>${a.citations.map((c) => html`<li>${c}</li>`)}</ul></details>` : ''}
 </article>`,
       );

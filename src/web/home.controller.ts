@@ -6,6 +6,7 @@ import { html } from './render/html';
 import { page, sendPage } from './render/layout';
 import { Anonymous, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
+import { wantsHtml } from './web-exception.filter';
 
 /** The landing page: the three products in three sentences. */
 @WebController()
@@ -45,7 +46,8 @@ export class HomeController {
 export class WebFallbackController {
   @Get('*path')
   @Anonymous()
-  notFound(): never {
+  notFound(@Req() req: WebRequest): never {
+    if (!wantsHtml(req)) throw DomainError.notFound();
     throw DomainError.notFound('There is no page at this address. Check the link, or start from the home page.');
   }
 }

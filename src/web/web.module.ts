@@ -1,11 +1,15 @@
 import { Module } from '@nestjs/common';
+import { A11yModule } from '../a11y/a11y.module';
 import { AccountsModule } from '../accounts/accounts.module';
+import { PdfToolsModule } from '../pdf-tools/pdf-tools.module';
 import { VisibilityModule } from '../visibility/visibility.module';
 import { AssetsController } from './assets.controller';
 import { AuthController } from './auth.controller';
 import { CsrfService } from './csrf.service';
 import { DashboardController } from './dashboard.controller';
 import { HomeController, WebFallbackController } from './home.controller';
+import { PdfController } from './pdf.controller';
+import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
 import { WebGuard } from './web.guard';
 
@@ -15,8 +19,8 @@ import { WebGuard } from './web.guard';
  * file, strict CSP. Import it last: its fallback controller answers GETs nobody else serves.
  */
 @Module({
-  imports: [AccountsModule, VisibilityModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, WebFallbackController],
+  imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
+  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, ScanController, PdfController, WebFallbackController],
   providers: [CsrfService, WebGuard],
 })
 export class WebModule {}

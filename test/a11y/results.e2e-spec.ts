@@ -1,4 +1,5 @@
 import request from 'supertest';
+import sharp from 'sharp';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { junitErrors, sarifErrors } from './ci-schemas';
@@ -59,6 +60,16 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
               document.getElementById('app').innerHTML = '<main><h1>Late app</h1><p>This content was rendered by a script well after the load event.</p><img id="late-img" src="${DOT}"></main>';
             }, 800))</script>`,
             'Late app',
+          ),
+        ),
+      // an element at a known place, far down the page
+      '/boxes': (_q, res) =>
+        send(
+          res,
+          200,
+          html(
+            `<main><h1>Boxes</h1><p>Text.</p><div style="height:1400px"></div><img id="green" src="${DOT}" style="position:absolute;left:300px;top:1200px;width:120px;height:40px;background:#00ff00"></main>`,
+            'Boxes',
           ),
         ),
       // an app that never gets past its loading state
@@ -259,6 +270,63 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       const r = await scan(`${site.origin}/bad?static`);
       expect(r.pages[0].render).toMatchObject({ state: 'complete', domStable: true });
       expect(r.pages[0].render.waitMs).toBeLessThan(4500);
+    });
+  });
+
+  describe('pictures of the failing elements', () => {
+    const png = (url: string) =>
+      request(t.server)
+        .get(new URL(url).pathname)
+        .buffer(true)
+        .parse((r, cb) => {
+          const chunks: Buffer[] = [];
+          r.on('data', (c: Buffer) => chunks.push(c));
+          r.on('end', () => cb(null, Buffer.concat(chunks)));
+        })
+        .expect(200)
+        .expect('Content-Type', 'image/png');
+    const pixel = async (buf: Buffer, x: number, y: number) => {
+      const { data, info } = await sharp(buf).raw().toBuffer({ resolveWithObject: true });
+      const i = (y * info.width + x) * info.channels;
+      return [data[i], data[i + 1], data[i + 2]];
+    };
+
+    it('a crop of each failing element (box outlined, context around) and an annotated full page, as valid PNGs', async () => {
+      const r = await scan(`${site.origin}/boxes`);
+      const node = r.pages[0].violations.find((v: { id: string }) => v.id === 'image-alt').nodes[0];
+      expect(node.box).toEqual({ x: 300, y: 1200, width: 120, height: 40 });
+      expect(node.marker).toBe(1);
+      expect(node.screenshot).toMatch(/\/api\/screenshots\/[A-Za-z0-9_-]{16}\.png$/);
+      const crop = (await png(node.screenshot)).body as Buffer;
+      const meta = await sharp(crop).metadata();
+      expect(meta.format).toBe('png');
+      expect([meta.width, meta.height]).toEqual([120 + 32, 40 + 32]);
+      expect(node.crop).toEqual({ x: 284, y: 1184, width: 152, height: 72 });
+      expect(await pixel(crop, 76, 36)).toEqual([0, 255, 0]); // the element itself
+      expect(await pixel(crop, 17, 36)).toEqual([0xd4, 0x14, 0x5a]); // its outline
+      expect(await pixel(crop, 4, 4)).toEqual([255, 255, 255]); // the context around it
+      const full = r.pages[0].screenshot;
+      expect(full).toMatchObject({ width: 1280, cut: false });
+      expect(full.height).toBeGreaterThanOrEqual(1240);
+      const page = (await png(full.url)).body as Buffer;
+      expect(await sharp(page).metadata()).toMatchObject({ format: 'png', width: full.width, height: full.height });
+      expect(await pixel(page, 360, 1220)).toEqual([0, 255, 0]);
+      expect(await pixel(page, 301, 1220)).toEqual([0xd4, 0x14, 0x5a]);
+      const html = (await text(`/r/${r.id}`).expect(200)).body as string;
+      expect(html).toContain(`src="${node.screenshot}"`);
+      expect(html).toContain(`src="${full.url}"`);
+      const pdf = await request(t.server)
+        .get(`/api/report.pdf?id=${r.id}`)
+        .buffer(true)
+        .parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        })
+        .expect(200);
+      expect(((pdf.body as Buffer).toString('latin1').match(/\/Subtype \/Image/g) ?? []).length).toBeGreaterThanOrEqual(2); // crop + full page
+      await request(t.server).get('/api/screenshots/AAAAAAAAAAAAAAAA.png').expect(404);
+      await request(t.server).get('/api/screenshots/nope').expect(404);
     });
   });
 

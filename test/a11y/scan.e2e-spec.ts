@@ -111,6 +111,8 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
         SCAN_CONCURRENCY: '1',
         SCAN_QUEUE_LIMIT: '1',
         SCAN_PAGE_TIMEOUT_MS: '8000',
+        SCAN_LINKED_PAGE_TIMEOUT_MS: '8000',
+        TRUST_PROXY: '1',
       },
     });
     t.app.get(ScanService).resolver = async (host) => {
@@ -129,7 +131,13 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
     expect(dnsLookups.filter((h) => !CHROMIUM_SERVICE_HOST.test(h))).toEqual([]);
   });
 
-  const scan = (url: string, crawl?: boolean) => request(t.server).post('/api/scan').send(crawl === undefined ? { url } : { url, crawl });
+  // Each scan from its own client address (one scan at a time per client is tested on its own).
+  let clients = 0;
+  const scan = (url: string, crawl?: boolean) =>
+    request(t.server)
+      .post('/api/scan')
+      .set('X-Forwarded-For', `198.51.100.${++clients % 250}`)
+      .send(crawl === undefined ? { url } : { url, crawl });
 
   it('finds known violations with their ids, impacts and targets', async () => {
     const res = await scan(`${site.origin}/bad`).expect(200);
@@ -330,6 +338,18 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
     const next = await scan(`${site.origin}/bad?after-crash`).expect(200);
     expect(next.body.violationTypes).toBeGreaterThan(0);
     expect(pool.launches).toBe(launches + 1);
+  });
+
+  it('one scan at a time per client: a second concurrent scan from the same address is 429, others go on', async () => {
+    const nevers = site.hits.get('/never') ?? 0;
+    const same = () => request(t.server).post('/api/scan').set('X-Forwarded-For', '203.0.113.7');
+    const first = same().send({ url: `${site.origin}/hang-sub?client-1` }).then((r) => r);
+    await until(() => (site.hits.get('/never') ?? 0) > nevers); // the first is in the browser
+    const second = await same().send({ url: `${site.origin}/good?client-2` });
+    expect([second.status, second.body.error]).toEqual([429, 'rate_limited']);
+    expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await first).status).toBe(200);
+    await same().send({ url: `${site.origin}/good?client-3` }).expect(200); // free again
   });
 
   describe('stored report renderings', () => {

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { A11yModule } from '../../src/a11y/a11y.module';
 import { BrowserPool } from '../../src/a11y/browser/browser-pool';
+import { MAX_CRAWL_PAGES } from '../../src/a11y/scan/crawl';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { coreWith, createTestApp, TestApp } from '../utils/test-app';
 
@@ -104,5 +105,60 @@ describe('Accessibility scans: rate limit (e2e)', () => {
     expect([limited.status, limited.body.ok, limited.body.error]).toEqual([429, false, 'rate_limited']);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     for (let i = 0; i < 8; i++) await request(t.server).get(`/api/scan/${'B'.repeat(32)}`).expect(404);
+  });
+});
+
+describe('Accessibility scans: a crawl counts as several scans (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ module: coreWith(A11yModule) });
+  });
+  afterAll(async () => t?.close());
+
+  it(`a crawl costs MAX_CRAWL_PAGES (${MAX_CRAWL_PAGES}) of the ${6} scans a minute`, async () => {
+    const crawl = await request(t.server).post('/api/scan').send({ url: 'file:///x', crawl: true });
+    expect([crawl.status, crawl.headers['ratelimit-remaining']]).toEqual([400, String(6 - MAX_CRAWL_PAGES)]);
+    await request(t.server).post('/api/scan').send({ url: 'file:///x' }).expect(400);
+    const limited = await request(t.server).post('/api/scan').send({ url: 'file:///x' });
+    expect([limited.status, limited.body.error]).toEqual([429, 'rate_limited']);
+  });
+});
+
+describe('Accessibility reports: renderings rate limited, badge from columns (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ module: coreWith(A11yModule), env: { REPORT_RATE_LIMIT: '4' } });
+  });
+  afterAll(async () => t?.close());
+
+  it('the badge is drawn from the score and date columns (the stored report is not read)', async () => {
+    const id = 'C'.repeat(32);
+    const future = new Date(Date.now() + 86400_000);
+    // a report body the badge could not use: only the columns can give 87 and the date
+    await t.dataSource.query(
+      `INSERT INTO a11y_reports (id, url, crawl, cache_key, score, report, created_at, expires_at) VALUES ($1, 'https://example.com/', false, $2, 87, '{"broken": true}', '2026-01-02T03:04:05Z', $3)`,
+      [id, 'f'.repeat(64), future],
+    );
+    const res = await request(t.server).get(`/api/badge/${id}`).buffer(true).parse((r, cb) => {
+      let s = '';
+      r.on('data', (c: Buffer) => (s += c.toString()));
+      r.on('end', () => cb(null, s));
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toContain('87/100');
+    expect(res.body).toContain('2026-01-02');
+  });
+
+  it('/r/{id}, /api/report.pdf and /api/badge/{id} share a per-IP limit (REPORT_RATE_LIMIT)', async () => {
+    const id = 'D'.repeat(32);
+    const answers: number[] = [];
+    for (const path of [`/r/${id}`, `/api/report.pdf?id=${id}`, `/api/badge/${id}`, `/r/${id}`, `/api/badge/${id}`]) {
+      answers.push((await request(t.server).get(path)).status);
+    }
+    // the badge test above used one of the 4
+    expect(answers).toEqual([404, 404, 404, 429, 429]);
+    const limited = await request(t.server).get(`/api/report.pdf?id=${id}`);
+    expect([limited.status, limited.body.error]).toEqual([429, 'rate_limited']);
+    await request(t.server).get(`/api/scan/${id}`).expect(404); // the JSON report is not in this bucket
   });
 });

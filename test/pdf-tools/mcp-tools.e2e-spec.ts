@@ -55,6 +55,22 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
   });
 
   describe('protocol', () => {
+    it('tools/list is under 12 KB in total: the nine tools, compact schemas, the inline argument, annotations that differ from the defaults', async () => {
+      const res = await request(t.server)
+        .post('/mcp')
+        .set('X-Forwarded-For', nextIp())
+        .set('Accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+        .expect(200);
+      expect(Buffer.byteLength(res.text)).toBeLessThan(12 * 1024);
+      const listed = (res.body as { result: { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] } }).result.tools;
+      expect(listed.map((x) => x.name)).toEqual(NINE);
+      for (const tool of listed) expect(tool.inputSchema.properties.inline).toMatchObject({ type: 'boolean' });
+      // nothing said twice: the title is not repeated in the annotations, the page grammar in full is in the instructions only
+      expect(res.text).not.toMatch(/"annotations":\{"title"/);
+      expect(res.text).not.toContain('"N-last"');
+    });
+
     it('tools/list shows the nine tools with input and output schemas and annotations', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((x) => x.name)).toEqual(NINE);
@@ -63,7 +79,7 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
         expect(tool.inputSchema.type).toBe('object');
         expect(Object.keys(tool.inputSchema.properties ?? {}).length).toBeGreaterThan(0);
         expect(tool.outputSchema?.type).toBe('object');
-        expect(typeof tool.annotations?.readOnlyHint).toBe('boolean');
+        expect(tool.annotations?.readOnlyHint ?? false).toBe(false);
         expect(tool.annotations?.idempotentHint).toBe(true);
         expect(tool.annotations?.destructiveHint).toBe(false);
       }
@@ -316,8 +332,11 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       expect((await pageTexts(out))[2]).toContain('3');
     });
 
-    it('results carry {file_id, download_url, expires_at, bytes, pages, sha256}, a resource_link, and small files inline', async () => {
-      const r = await call(client, 'rotate_pages', { file: { base64: b64(three) }, angle: 90 });
+    it('results carry {file_id, download_url, expires_at, bytes, pages, sha256}, a resource_link and one short text; bytes only with inline: true', async () => {
+      const linkOnly = await call(client, 'rotate_pages', { file: { base64: b64(three) }, angle: 90 });
+      expect(linkOnly.content.map((c) => c.type)).toEqual(['text', 'resource_link']);
+      const r = await call(client, 'rotate_pages', { file: { base64: b64(three) }, angle: 90, inline: true });
+      expect(r.content.map((c) => c.type)).toEqual(['text', 'resource_link', 'resource']);
       const s = sc(r);
       expect(Object.keys(s)).toEqual(expect.arrayContaining(['file_id', 'download_url', 'expires_at', 'bytes', 'pages', 'sha256', 'quota']));
       expect(s.download_url).toBe(`${t.config.publicBaseUrl()}/files/${s.file_id}`);
@@ -331,9 +350,20 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       expect(Buffer.from(inline!.resource.blob, 'base64').equals(Buffer.from(bytes))).toBe(true);
       const { createHash } = await import('node:crypto');
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(s.sha256);
-      const big = await call(client, 'compress_pdf', { file: { base64: b64(await imagePdf(3, 900)) }, level: 'lossless' });
-      expect(sc(big).bytes).toBeGreaterThan(256 * 1024);
+      const big = await call(client, 'compress_pdf', { file: { base64: b64(await imagePdf(3, 900)) }, level: 'lossless', inline: true });
+      expect(sc(big).bytes).toBeGreaterThan(t.config.PDF_INLINE_MAX_BYTES);
       expect(big.content.some((c) => c.type === 'resource')).toBe(false);
+      const bad = await call(client, 'rotate_pages', { file: { base64: b64(three) }, angle: 90, inline: 'yes' });
+      expect(sc(bad)).toMatchObject({ error: 'invalid_arguments', message: expect.stringMatching(/inline: expected a boolean/) });
+    });
+
+    it('the text content stays under 1 KB whatever the number of files (a split into 60 parts)', async () => {
+      const r = await call(client, 'split_pdf', { file: { base64: b64(await textPdf(60)) }, mode: 'every', every: 1 });
+      expect(sc(r).files).toHaveLength(60);
+      const texts = r.content.filter((c) => c.type === 'text') as { text: string }[];
+      expect(texts).toHaveLength(1);
+      expect(Buffer.byteLength(texts[0].text)).toBeLessThan(1024);
+      expect(r.content.filter((c) => c.type === 'resource_link')).toHaveLength(60);
     });
 
     it('unknown and expired file ids: file_not_found, as tool error and on GET /files/{id}', async () => {

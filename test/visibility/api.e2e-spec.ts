@@ -1,3 +1,4 @@
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
 import { demoImports } from '../../src/visibility/demo/demo-data';
@@ -152,8 +153,14 @@ describe('Visibility API (e2e)', () => {
         grade: null,
         grade_reason: 'insufficient_data',
         mention_rate: 40,
+        // Wilson 95 % of 2/5 and of 2/7 (2 brand mentions out of 7 mentions of tracked brands).
+        mention_rate_ci: { low: 11.8, high: 76.9 },
         share_of_voice: 28.6,
+        share_of_voice_sample: 7,
+        share_of_voice_ci: { low: 8.2, high: 64.1 },
         answers: 5,
+        mentions: 2,
+        absences: 0,
       });
       expect(b.previous).toMatchObject({ scan_id: 's1', date: '2026-11-09', mention_rate: 0, answers: 2 });
       expect(b.answers).toEqual({ total: 6, successful: 5, failed: 1 });
@@ -165,6 +172,9 @@ describe('Visibility API (e2e)', () => {
         citation_rate: 100,
         owned_citation_rate: 20,
         mentioned_with_owned_citation_rate: 20,
+        citation_rate_ci: { low: 56.6, high: 100 },
+        owned_citation_rate_ci: { low: 3.6, high: 62.4 },
+        mentioned_with_owned_citation_rate_ci: { low: 3.6, high: 62.4 },
       });
       expect(b.by_platform.map((p: { platform: string; mention_rate: number; answers: number }) => [p.platform, p.mention_rate, p.answers])).toEqual([
         ['chatgpt', 33.3, 3],
@@ -178,16 +188,16 @@ describe('Visibility API (e2e)', () => {
         latest_scan_id: 's2',
         previous_scan_id: 's1',
         grade: { latest: null, previous: null, direction: 'unknown' },
-        mention_rate: { latest: 40, previous: 0, delta: 40 },
-        answers: { latest: 5, previous: 2, delta: 3 },
+        mention_rate: { latest: 40, previous: 0, delta: 40, significant: false, p_value: 0.2899 },
+        answers: { latest: 5, previous: 2, delta: 3, significant: null, p_value: null },
       });
       expect(b.comparison.platforms).toEqual([
-        { platform: 'chatgpt', latest: 33.3, previous: 0, delta: 33.3 },
-        { platform: 'perplexity', latest: 50, previous: null, delta: null },
+        { platform: 'chatgpt', latest: 33.3, previous: 0, delta: 33.3, significant: false, p_value: expect.any(Number) },
+        { platform: 'perplexity', latest: 50, previous: null, delta: null, significant: null, p_value: null },
       ]);
       expect(b.comparison.competitors).toEqual([
-        { name: 'Globex', latest: 60, previous: 50, delta: 10 },
-        { name: 'Initech', latest: 40, previous: 0, delta: 40 },
+        { name: 'Globex', latest: 60, previous: 50, delta: 10, significant: false, p_value: expect.any(Number) },
+        { name: 'Initech', latest: 40, previous: 0, delta: 40, significant: false, p_value: expect.any(Number) },
       ]);
       expect(res.headers['ratelimit-limit']).toBe('100000');
       expect(Number(res.headers['ratelimit-remaining'])).toBeLessThan(100000);
@@ -204,9 +214,10 @@ describe('Visibility API (e2e)', () => {
       expect(s2.answers).toEqual({ total: 6, successful: 5, failed: 1 });
       expect(s2.changes).toEqual({
         previous_scan_id: 's1',
-        detected: ['mention_rate_up', 'sources_gained', 'gaps_gained', 'gaps_lost'],
+        // 0/2 -> 2/5 is not significant (p = 0.29): the rate has not moved.
+        detected: ['sources_gained', 'gaps_gained', 'gaps_lost'],
         grade: null,
-        mention_rate: { from: 0, to: 40, delta: 40, relative_change: null, moved: true },
+        mention_rate: { from: 0, to: 40, delta: 40, relative_change: null, significant: false, p_value: 0.2899, moved: false },
         sources: { gained: ['acme.com', 'globex.com', 'reddit.com', 'wikipedia.org', 'youtube.com'], lost: [], gained_count: 5, lost_count: 0 },
         gaps: {
           gained: ['https://globex.com/pricing', 'https://reddit.com/r/crm', 'https://youtube.com/watch?v=1'],
@@ -221,9 +232,9 @@ describe('Visibility API (e2e)', () => {
       const res = await get('/prompts', keyA).expect(200);
       expect(res.body.total).toBe(3);
       expect(res.body.prompts).toEqual([
-        { id: 'p1', text: 'best crm for startups', tags: ['crm'], intent: 'commercial', country: 'US', enabled: true, latest: { answers: 2, mentions: 1, mention_rate: 50 } },
-        { id: 'p2', text: 'crm pricing', tags: ['pricing', 'crm'], intent: 'commercial', country: 'GB', enabled: true, latest: { answers: 1, mentions: 0, mention_rate: 0 } },
-        { id: 'p3', text: 'what is a crm', tags: [], intent: 'informational', country: null, enabled: false, latest: { answers: 2, mentions: 1, mention_rate: 50 } },
+        { id: 'p1', text: 'best crm for startups', tags: ['crm'], intent: 'commercial', country: 'US', enabled: true, latest: { answers: 2, mentions: 1, mention_rate: 50, mention_rate_ci: { low: 9.5, high: 90.5 } } },
+        { id: 'p2', text: 'crm pricing', tags: ['pricing', 'crm'], intent: 'commercial', country: 'GB', enabled: true, latest: { answers: 1, mentions: 0, mention_rate: 0, mention_rate_ci: { low: 0, high: 79.3 } } },
+        { id: 'p3', text: 'what is a crm', tags: [], intent: 'informational', country: null, enabled: false, latest: { answers: 2, mentions: 1, mention_rate: 50, mention_rate_ci: { low: 9.5, high: 90.5 } } },
       ]);
       const crm = await get('/prompts?tag=crm', keyA).expect(200);
       expect(crm.body.prompts.map((p: { id: string }) => p.id)).toEqual(['p1', 'p2']);
@@ -248,10 +259,35 @@ describe('Visibility API (e2e)', () => {
         text: 'I like Acme. Globex too.',
         brand_mentioned: true,
         brand_position: 7,
+        brand_status: 'mentioned',
         competitors_mentioned: ['Globex'],
+        competitors_absent: [],
         competitor_mentions: [{ name: 'Globex', position: 13 }],
         citations: ['https://g2.com/crm', 'https://acme.com/pricing'],
         cites_owned: true,
+        mentions: [
+          {
+            name: 'Acme',
+            kind: 'brand',
+            status: 'mentioned',
+            position: 7,
+            evidence: [{ term: 'Acme', matched: 'Acme', offset: 7, rule: 'name' }],
+            excluded: [],
+            counted: 1,
+            excluded_count: 0,
+          },
+          {
+            name: 'Globex',
+            kind: 'competitor',
+            status: 'mentioned',
+            position: 13,
+            evidence: [{ term: 'Globex', matched: 'Globex', offset: 13, rule: 'name' }],
+            excluded: [],
+            counted: 1,
+            excluded_count: 0,
+          },
+          { name: 'Initech', kind: 'competitor', status: 'not_named', position: null, evidence: [], excluded: [], counted: 0, excluded_count: 0 },
+        ],
       });
       expect(res.body.answers[2]).toMatchObject({ text: 'Try Acmeville tools.', brand_mentioned: false, brand_position: null });
       expect(res.body.answers[3]).toMatchObject({ status: 'error', brand_mentioned: false, competitors_mentioned: [] });
@@ -405,6 +441,33 @@ describe('Visibility API (e2e)', () => {
       expect(after.headers.etag).not.toBe(etag);
       expect(after.body.latest.date).toBe('2026-11-23');
       expect(after.body.scans_total).toBe(5);
+    });
+
+    it("304 whenever If-None-Match matches, also with Cache-Control/Pragma no-cache, with Node's own fetch", async () => {
+      const { port } = t.server.address() as AddressInfo;
+      const url = `http://127.0.0.1:${port}/api/v1/answers?limit=3`;
+      const auth = { Authorization: `Bearer ${keyB}` };
+      const first = await fetch(url, { headers: auth });
+      expect(first.status).toBe(200);
+      const etag = first.headers.get('etag')!;
+      await first.arrayBuffer();
+      // fetch itself adds Cache-Control: no-cache to a request carrying If-None-Match (cache: 'no-cache' says so explicitly).
+      for (const init of [
+        { headers: { ...auth, 'If-None-Match': etag } },
+        { headers: { ...auth, 'If-None-Match': etag }, cache: 'no-cache' as const },
+        { headers: { ...auth, 'If-None-Match': etag, 'Cache-Control': 'no-cache', Pragma: 'no-cache' } },
+        { headers: { ...auth, 'If-None-Match': `"other", W/${etag}` } },
+        { headers: { ...auth, 'If-None-Match': '*', 'Cache-Control': 'no-cache' } },
+      ]) {
+        const r = await fetch(url, init);
+        expect(r.status).toBe(304);
+        expect(await r.text()).toBe('');
+        expect(r.headers.get('etag')).toBe(etag);
+      }
+      await get('/answers?limit=3', keyB).set('If-None-Match', etag).set('Cache-Control', 'no-cache').expect(304);
+      const miss = await fetch(url, { headers: { ...auth, 'If-None-Match': '"nope"', 'Cache-Control': 'no-cache' } });
+      expect(miss.status).toBe(200);
+      expect(((await miss.json()) as { answers: unknown[] }).answers).toHaveLength(3);
     });
   });
 });

@@ -6,6 +6,8 @@ import { ReportsService } from '../report/reports.service';
 import type { Report } from '../report/report.types';
 import { isImpact } from '../scoring/score';
 import { GateOptions } from './gate';
+import type { RenderExtras } from '../render/results-sections';
+import { ScreenshotStore } from '../screenshots/screenshot-store';
 
 /** Raw query options of the diff and CI exports. */
 export interface ResultsQuery {
@@ -35,7 +37,22 @@ export class ResultsService {
   constructor(
     private readonly reports: ReportsService,
     private readonly history: ReportHistory,
+    private readonly shots: ScreenshotStore,
   ) {}
+
+  /** What /r/{id} (diff) and the PDF (diff and pictures) show beyond the stored report. */
+  async extras(report: Report, withImages = false): Promise<RenderExtras> {
+    const sinceLast = await this.sinceLast(report);
+    if (!withImages) return { sinceLast };
+    const urls = new Map<string, string>();
+    for (const p of report.pages) {
+      for (const v of p.violations) for (const n of v.nodes) if (n.screenshot) urls.set(/([A-Za-z0-9_-]{16})\.png$/.exec(n.screenshot)?.[1] ?? '', n.screenshot);
+      if (p.screenshot) urls.set(/([A-Za-z0-9_-]{16})\.png$/.exec(p.screenshot.url)?.[1] ?? '', p.screenshot.url);
+    }
+    urls.delete('');
+    const found = await this.shots.many([...urls.keys()]).catch(() => new Map<string, Buffer>());
+    return { sinceLast, images: new Map([...found].map(([id, png]) => [urls.get(id)!, png])) };
+  }
 
   /** The report earlier than `report` to diff against (undefined: none stored). */
   async baselineOf(report: Report, against: unknown): Promise<Report | undefined> {

@@ -20,16 +20,16 @@ export const LOADING_TEXT_LIMIT = 200;
 const WATCH_KEY = '__beaconRenderWatch_7f3a';
 
 /**
- * Installed before any page script: records the time of the last DOM mutation after
- * DOMContentLoaded (parser insertions are not "changes"; script-made ones are).
+ * Installed before any page script: records whether the DOM changed after DOMContentLoaded, and
+ * when it last did (parser insertions are not "changes"; script-made ones are).
  */
 export const RENDER_WATCH_SCRIPT = `(() => {
-  const w = { last: 0, parsed: false };
+  const w = { last: 0, parsed: false, changed: false };
   try { Object.defineProperty(globalThis, '${WATCH_KEY}', { value: w, enumerable: false }); } catch (e) { return; }
   const start = () => {
     w.parsed = true;
     w.last = performance.now();
-    try { new MutationObserver(() => { w.last = performance.now(); }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true }); } catch (e) {}
+    try { new MutationObserver(() => { w.last = performance.now(); w.changed = true; }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true }); } catch (e) {}
   };
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true }); else start();
 })();`;
@@ -66,9 +66,10 @@ function probe(key: string, boundMs: number, quietMs: number, emptyText: number,
     return s.visibility !== 'hidden' && s.display !== 'none' && Number(s.opacity) > 0;
   };
   const check = (): Probe => {
-    const w = g[key] as { last: number; parsed: boolean } | undefined;
+    const w = g[key] as { last: number; parsed: boolean; changed: boolean } | undefined;
     const now = g.performance.now();
-    const quiet = !w || (w.parsed && now - w.last >= quietMs);
+    // No change since parsing ended: quiet at once (a static page does not wait).
+    const quiet = !w || (w.parsed && (!w.changed || now - w.last >= quietMs));
     const fonts = !doc.fonts || doc.fonts.status === 'loaded';
     const body = doc.body;
     const text = body ? String(body.innerText ?? '').replace(/\s+/g, ' ').trim() : '';

@@ -1,8 +1,9 @@
 import type { Report, ReportPage, ReportRule } from '../report/report.types';
+import { nodeCount } from '../report/from-axe';
 import { scoreBand } from '../scoring/score';
 import { escapeXml as e } from './escape';
 import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
-import { RenderExtras, resultsSectionsHtml } from './results-sections';
+import { nodeShotHtml, pageShotHtml, RenderExtras, resultsSectionsHtml } from './results-sections';
 
 const STYLE = `
 *{box-sizing:border-box}
@@ -26,7 +27,7 @@ ul.links li{margin:.5rem 0}
 function rule(r: ReportRule, level: number): string {
   const criteria = wcagCriteria(r.tags);
   const nodes = r.nodes
-    .map((n) => `<li><p>Selector: <code>${e(n.target.join(' | '))}</code></p><pre><code>${e(n.html)}</code></pre></li>`)
+    .map((n) => `<li><p>Selector: <code>${e(n.target.join(' | '))}</code></p><pre><code>${e(n.html)}</code></pre>${nodeShotHtml(n)}</li>`)
     .join('');
   return `<section class="rule" aria-labelledby="r-${level}-${e(r.id)}">
 <h${level} id="r-${level}-${e(r.id)}">${e(r.help)}</h${level}>
@@ -35,9 +36,9 @@ function rule(r: ReportRule, level: number): string {
 <dt>Impact</dt><dd>${e(r.impact)}</dd>
 <dt>WCAG success criteria</dt><dd>${criteria.length ? e(criteria.join(', ')) : 'none (best practice)'}</dd>
 <dt>Affected users</dt><dd>${e(r.disabilities.join(', ') || 'not classified')}</dd>
-<dt>Failing elements</dt><dd>${r.nodes.length}</dd>
+<dt>Failing elements</dt><dd>${nodeCount(r)}</dd>
 </dl>
-<ol>${nodes}</ol>
+<ol>${nodes}</ol>${r.nodesOmitted ? `<p>${r.nodesOmitted} more element${r.nodesOmitted === 1 ? '' : 's'} not listed (the report keeps at most ${r.nodes.length} per rule).</p>` : ''}
 </section>`;
 }
 
@@ -47,12 +48,13 @@ function page(p: ReportPage, index: number, total: number): string {
     ? p.violations.map((r) => rule(r, 4)).join('\n')
     : '<p>No violations of the automated checks were found on this page.</p>';
   const review = p.incomplete.length
-    ? `<ul>${p.incomplete.map((r) => `<li>${e(r.help)} (<code>${e(r.id)}</code>, ${r.nodes.length} element${r.nodes.length === 1 ? '' : 's'})</li>`).join('')}</ul>`
+    ? `<ul>${p.incomplete.map((r) => `<li>${e(r.help)} (<code>${e(r.id)}</code>, ${nodeCount(r)} element${nodeCount(r) === 1 ? '' : 's'})</li>`).join('')}</ul>`
     : '<p>Nothing was left for human review by the automated checks.</p>';
   return `<section aria-labelledby="p-${index}">
 <h2 id="p-${index}">${e(heading)}</h2>
 <p>Score of this page: <strong>${p.score} out of 100</strong>. Address after redirects: ${e(p.finalUrl)}.
 ${p.passes.length} rules passed, ${p.violations.length} failed, ${p.incomplete.length} need review.</p>
+${pageShotHtml(p)}
 <h3>Violations</h3>
 ${violations}
 <h3>Needs human review</h3>

@@ -1,10 +1,11 @@
 import PDFDocument from 'pdfkit';
+import { nodeCount } from '../report/from-axe';
 import type { Report, ReportRule } from '../report/report.types';
 import { scoreBand } from '../scoring/score';
 import { BADGE_COLOURS } from './badge-svg';
 import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
 import type { RenderExtras } from './results-sections';
-import { resultsSectionsPdf } from './results-sections-pdf';
+import { pdfNodeImage, pdfPageImage, resultsSectionsPdf } from './results-sections-pdf';
 
 /** The standard PDF fonts encode WinAnsi only: anything else becomes '?'. */
 function winAnsi(s: string): string {
@@ -72,13 +73,14 @@ export async function renderReportPdf(report: Report, publicUrl: string, extras:
     text(`Page ${i + 1}: ${p.url}`);
     doc.font('Helvetica').fontSize(11);
     text(`Score ${p.score}/100. ${p.passes.length} rules passed, ${p.violations.length} failed, ${p.incomplete.length} need human review.`);
+    pdfPageImage(doc, p, extras);
     if (p.violations.length === 0) text('No violations of the automated checks were found on this page.');
     for (const v of p.violations) violation(v);
     if (p.incomplete.length > 0) {
       doc.moveDown(0.8).font('Helvetica-Bold').fontSize(12);
       text('Needs human review');
       doc.font('Helvetica').fontSize(10);
-      for (const r of p.incomplete) text(`- ${r.help} (${r.id}, ${r.nodes.length} elements)`, { indent: 8 });
+      for (const r of p.incomplete) text(`- ${r.help} (${r.id}, ${nodeCount(r)} elements)`, { indent: 8 });
     }
   });
 
@@ -89,15 +91,17 @@ export async function renderReportPdf(report: Report, publicUrl: string, extras:
     const criteria = wcagCriteria(v.tags);
     text(`Rule: ${v.id}. WCAG: ${criteria.length ? criteria.join(', ') : 'best practice'}. Affected users: ${v.disabilities.join(', ') || 'not classified'}.`);
     text(`How to fix: ${v.helpUrl}`);
-    text(`Failing elements (${v.nodes.length}):`);
+    text(`Failing elements (${nodeCount(v)}):`);
     for (const n of v.nodes.slice(0, MAX_NODES_PER_RULE)) {
       doc.font('Helvetica').fillColor('#1a1a1a');
       text(`- ${n.target.join(' | ')}`, { indent: 8 });
       doc.font('Courier').fontSize(8).fillColor('#333333');
       text(n.html.length > MAX_HTML ? `${n.html.slice(0, MAX_HTML)}...` : n.html, { indent: 16 });
+      pdfNodeImage(doc, n, extras);
       doc.fontSize(10);
     }
-    if (v.nodes.length > MAX_NODES_PER_RULE) text(`... and ${v.nodes.length - MAX_NODES_PER_RULE} more (see the online report).`, { indent: 8 });
+    const unlisted = nodeCount(v) - Math.min(v.nodes.length, MAX_NODES_PER_RULE);
+    if (unlisted > 0) text(`... and ${unlisted} more (see the online report).`, { indent: 8 });
     doc.font('Helvetica').fillColor('#1a1a1a');
   }
 

@@ -1,4 +1,4 @@
-import type { Report } from '../report/report.types';
+import type { Report, ReportNode, ReportPage } from '../report/report.types';
 import { breakdownLines, RenderExtras, renderNote, sinceLastSummary } from './results-sections';
 
 /** The PDF's "What each fix is worth" and "Since the last scan" sections (after the summary). */
@@ -33,4 +33,29 @@ export function resultsSectionsPdf(
     const status = r.status === 'still' ? 'still failing' : r.status;
     text(`${r.rule} (${status}): ${r.new.length} new, ${r.fixed.length} fixed, ${r.still.length} still failing`, { indent: 12 });
   }
+}
+
+/** Largest size of an element crop in the PDF (points). */
+const CROP_FIT: [number, number] = [240, 140];
+
+/** The crop of a failing element under its markup, when the report has one. */
+export function pdfNodeImage(doc: PDFKit.PDFDocument, n: ReportNode, extras: RenderExtras): void {
+  const png = n.screenshot ? extras.images?.get(n.screenshot) : undefined;
+  if (!png) return;
+  const h = Math.min(CROP_FIT[1], (n.crop?.height ?? CROP_FIT[1]) * Math.min(1, CROP_FIT[0] / (n.crop?.width ?? CROP_FIT[0])));
+  if (doc.y + h > doc.page.height - doc.page.margins.bottom) doc.addPage();
+  doc.image(png, doc.page.margins.left + 16, doc.y + 2, { fit: CROP_FIT });
+  doc.y += h + 6;
+}
+
+/** The annotated full-page screenshot of a page, on its own PDF page, fitted to the page. */
+export function pdfPageImage(doc: PDFKit.PDFDocument, p: ReportPage, extras: RenderExtras): void {
+  const png = p.screenshot ? extras.images?.get(p.screenshot.url) : undefined;
+  if (!png) return;
+  const w = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+  const h = doc.page.height - doc.page.margins.top - doc.page.margins.bottom - 40;
+  doc.moveDown(0.5);
+  doc.text('Full-page screenshot: failing elements outlined and numbered (numbers follow the element lists below).');
+  doc.image(png, doc.page.margins.left, doc.y + 4, { fit: [w, h] });
+  doc.addPage();
 }

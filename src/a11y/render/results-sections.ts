@@ -1,5 +1,5 @@
 import type { ReportDiff } from '../diff/diff';
-import type { Report } from '../report/report.types';
+import type { Report, ReportNode, ReportPage } from '../report/report.types';
 import { costLabel } from '../scoring/breakdown';
 import { escapeXml as e } from './escape';
 
@@ -7,6 +7,8 @@ import { escapeXml as e } from './escape';
 export interface RenderExtras {
   /** The diff against the previous scan of the same address (undefined: not computed). */
   sinceLast?: ReportDiff;
+  /** Screenshot PNGs by their URL (the PDF embeds them). */
+  images?: ReadonlyMap<string, Buffer>;
 }
 
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
@@ -68,4 +70,18 @@ ${
   return `${note}<h2>What each fix is worth</h2>
 ${breakdown}
 ${since}`;
+}
+
+/** The crop of a failing element on /r/{id} (nothing when there is none). */
+export function nodeShotHtml(n: ReportNode): string {
+  if (!n.screenshot) return '';
+  const alt = `Screenshot of failing element ${n.marker ?? ''} (${n.target.join(' | ')}), outlined`;
+  return `<p><img src="${e(n.screenshot)}" alt="${e(alt)}" width="${n.crop?.width ?? ''}" height="${n.crop?.height ?? ''}" style="max-width:100%;height:auto;border:1px solid #767676"></p>`;
+}
+
+/** The annotated full-page screenshot of a page on /r/{id}. */
+export function pageShotHtml(p: ReportPage): string {
+  if (!p.screenshot) return '';
+  return `<details><summary>Full-page screenshot with every failing element outlined and numbered${p.screenshot.cut ? ' (cut at the height limit)' : ''}</summary>
+<p><img src="${e(p.screenshot.url)}" alt="Screenshot of ${e(p.url)} with the failing elements outlined and numbered as in the lists below" width="${p.screenshot.width}" height="${p.screenshot.height}" style="max-width:100%;height:auto;border:1px solid #767676"></p></details>`;
 }

@@ -1,4 +1,5 @@
 import type { Report } from '../report/report.types';
+import { nodeCount } from '../report/from-axe';
 import { IMPACTS, Impact } from '../scoring/score';
 
 /** WCAG success criteria named by a rule's tags (`wcag1412` -> `1.4.12`). */
@@ -18,7 +19,7 @@ export function impactSummary(report: Pick<Report, 'pages'>): { impact: Impact; 
       for (const v of p.violations) {
         if (v.impact !== impact) continue;
         rules.add(v.id);
-        nodes += v.nodes.length;
+        nodes += nodeCount(v);
       }
     }
     return { impact, rules: rules.size, nodes };

@@ -1,61 +1,53 @@
-import type { AxeResults, Result } from 'axe-core';
 import { disabilitiesOf } from '../scoring/disabilities';
 import { pageBreakdown } from '../scoring/breakdown';
-import { Impact, isImpact, pageScore } from '../scoring/score';
+import { pageScore } from '../scoring/score';
+import type { AxeOutput, AxeRuleOut } from './axe-output';
+import { AXE_RULES } from './axe-rules';
 import type { Report, ReportPage, ReportPass, ReportRule } from './report.types';
 
-/** Static impact of each axe rule, from its metadata (passes carry no impact). */
-export type RuleImpacts = Readonly<Record<string, string | undefined>>;
-
-const MAX_HTML = 2000;
-
-function staticImpact(r: Result, impacts: RuleImpacts): Impact {
-  const s = impacts[r.id];
-  if (isImpact(s)) return s;
-  return isImpact(r.impact) ? r.impact : 'moderate';
-}
-
-function toRule(r: Result, impacts: RuleImpacts): ReportRule {
+/**
+ * Report entries from checked axe output (see axe-output.ts). Texts, links, tags and the impacts
+ * that score come from our own axe-core package (axe-rules.ts), never from the scanned page.
+ */
+function toRule(r: AxeRuleOut): ReportRule {
+  const meta = AXE_RULES.get(r.id)!;
   return {
     id: r.id,
     // A violation keeps the impact axe gives its result (the worst of its nodes).
-    impact: isImpact(r.impact) ? r.impact : staticImpact(r, impacts),
-    help: r.help,
-    helpUrl: r.helpUrl,
-    tags: [...r.tags],
-    disabilities: disabilitiesOf(r.id, r.tags),
-    nodes: r.nodes.map((n) => ({
-      html: n.html.length > MAX_HTML ? `${n.html.slice(0, MAX_HTML)}…` : n.html,
-      target: n.target.map((t) => (Array.isArray(t) ? t.join(' >>> ') : String(t))),
-    })),
+    impact: r.impact ?? meta.impact,
+    help: meta.help,
+    helpUrl: meta.helpUrl,
+    tags: [...meta.tags],
+    disabilities: disabilitiesOf(r.id, meta.tags),
+    nodes: r.nodes,
+    nodesOmitted: r.nodesOmitted,
   };
 }
 
-function toPass(r: Result, impacts: RuleImpacts): ReportPass {
-  return { id: r.id, impact: staticImpact(r, impacts), help: r.help, helpUrl: r.helpUrl, tags: [...r.tags] };
+function toPass(id: string): ReportPass {
+  const meta = AXE_RULES.get(id)!;
+  return { id, impact: meta.impact, help: meta.help, helpUrl: meta.helpUrl, tags: [...meta.tags] };
 }
 
-/** One page entry of the report from axe's results (scored with the static impacts). */
-export function pageFromAxe(
-  url: string,
-  results: AxeResults,
-  impacts: RuleImpacts,
-  timings: ReportPage['timings'],
-): ReportPage {
-  const failed = results.violations.map((r) => ({ id: r.id, impact: staticImpact(r, impacts) }));
-  const passed = results.passes.map((r) => ({ id: r.id, impact: staticImpact(r, impacts) }));
+/** One page entry of the report (scored with the rules' static impacts). */
+export function pageFromAxe(url: string, finalUrl: string, results: AxeOutput, timings: ReportPage['timings']): ReportPage {
+  const failed = results.violations.map((r) => ({ id: r.id, impact: AXE_RULES.get(r.id)!.impact }));
+  const passed = results.passes.map((r) => ({ id: r.id, impact: AXE_RULES.get(r.id)!.impact }));
   const score = pageScore(failed, passed);
   return {
     url,
-    finalUrl: results.url,
+    finalUrl,
     score,
-    violations: results.violations.map((r) => toRule(r, impacts)),
-    incomplete: results.incomplete.map((r) => toRule(r, impacts)),
-    passes: results.passes.map((r) => toPass(r, impacts)),
+    violations: results.violations.map(toRule),
+    incomplete: results.incomplete.map(toRule),
+    passes: results.passes.map((p) => toPass(p.id)),
     scoreBreakdown: pageBreakdown(failed, passed, score),
     timings,
   };
 }
+
+/** Failing elements of a rule, listed or not (reports stored before the cap have no nodesOmitted). */
+export const nodeCount = (r: Pick<ReportRule, 'nodes' | 'nodesOmitted'>): number => r.nodes.length + (r.nodesOmitted ?? 0);
 
 /** The report's totals: failing elements and distinct failed rules over all pages. */
 export function totals(pages: readonly ReportPage[]): Pick<Report, 'totalNodes' | 'violationTypes'> {
@@ -64,7 +56,7 @@ export function totals(pages: readonly ReportPage[]): Pick<Report, 'totalNodes' 
   for (const p of pages) {
     for (const v of p.violations) {
       ids.add(v.id);
-      totalNodes += v.nodes.length;
+      totalNodes += nodeCount(v);
     }
   }
   return { totalNodes, violationTypes: ids.size };

@@ -3,6 +3,7 @@ import type { UserGroup } from '../scoring/disabilities';
 import type { RuleCost, SiteRuleCost } from '../scoring/breakdown';
 import type { NodeFacts } from '../diff/fingerprint';
 import type { RenderCheck } from '../readiness/render-wait';
+import type { Box } from '../screenshots/box';
 
 /** A failing (or to-be-reviewed) element. */
 export interface ReportNode {
@@ -13,6 +14,14 @@ export interface ReportNode {
   fingerprint?: string;
   /** What the fingerprint is made of, read in the page after axe ran. */
   facts?: NodeFacts;
+  /** The element's box in the page (document CSS pixels), when it is in the top document and visible. */
+  box?: Box;
+  /** Its number on the page's full-page screenshot. */
+  marker?: number;
+  /** PNG crop of the element (box outlined, some context), while the report's screenshot caps allow. */
+  screenshot?: string;
+  /** Where the crop was cut from the page (document CSS pixels). */
+  crop?: Box;
 }
 
 /** A violated rule, or a rule that needs human review (incomplete). */
@@ -23,7 +32,10 @@ export interface ReportRule {
   helpUrl: string;
   tags: string[];
   disabilities: UserGroup[];
+  /** At most MAX_NODES_PER_RULE elements (fewer when the report hit its size cap). */
   nodes: ReportNode[];
+  /** Failing elements found but not listed (absent in reports made before the cap). */
+  nodesOmitted?: number;
 }
 
 /** A passed rule (elements are not listed). */
@@ -47,7 +59,10 @@ export interface ReportPage {
   scoreBreakdown?: RuleCost[];
   /** How long the scan waited for the page to render, and whether it did (absent in older reports). */
   render?: RenderCheck;
-  timings: { navigationMs: number; settleMs: number; axeMs: number; totalMs: number };
+  /** Full-page PNG with every failing element outlined and numbered (`cut`: the page was taller than the cap). */
+  screenshot?: { url: string; width: number; height: number; cut: boolean };
+  /** `picturesMs`: time spent on screenshots (absent when the page had no violation). */
+  timings: { navigationMs: number; settleMs: number; axeMs: number; totalMs: number; picturesMs?: number };
 }
 
 /** How the scan was made. */
@@ -61,6 +76,8 @@ export interface ReportMeta {
   /** Pages of a crawl that could not be scanned, with the reason. */
   skipped: { url: string; error: string }[];
   timings: { totalMs: number };
+  /** Present when the report was cut to fit SCAN_REPORT_MAX_BYTES: elements no longer listed. */
+  truncated?: { nodesOmitted: number; maxNodesPerRule: number; maxHtml: number };
   /** "incomplete" when any page was still nearly empty or loading at the render bound (absent in older reports). */
   render?: 'complete' | 'incomplete';
   /** Longest render wait of the report's pages. */

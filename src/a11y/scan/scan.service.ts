@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../common/config/env';
+import { DomainError } from '../../common/errors/domain-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import { RedisService } from '../../common/redis/redis.service';
 import { BrowserPool } from '../browser/browser-pool';
 import { cacheKeyOf, ReportsService } from '../report/reports.service';
@@ -10,13 +12,15 @@ import { siteScore } from '../scoring/score';
 import { pageCostsOf, siteBreakdown } from '../scoring/breakdown';
 import { renderMeta } from '../readiness/render-meta';
 import { totals } from '../report/from-axe';
+import { fitReport } from '../report/report-size';
 import { parseTargetUrl, Resolver, TargetGuard } from '../../common/egress/target-guard';
 import { ScanEgress } from '../security/scan-egress';
-import { MAX_CRAWL_PAGES } from './crawl';
 import { AXE_TAGS, Scanner, VIEWPORT } from './scanner';
 
 /** Releases a Redis lock only if it still holds our token. */
 const RELEASE_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+/** Retry-After of a client's second concurrent scan. */
+export const CLIENT_BUSY_RETRY_S = 5;
 /** How often an instance waiting for another instance's run looks for its report. */
 export const SHARED_RUN_POLL_MS = 250;
 
@@ -29,6 +33,8 @@ export const SHARED_RUN_POLL_MS = 250;
 @Injectable()
 export class ScanService {
   private readonly inflight = new Map<string, Promise<Report>>();
+  /** Clients (IPs) with a scan in progress in this instance. */
+  private readonly runningClients = new Set<string>();
 
   constructor(
     private readonly config: AppConfig,
@@ -52,17 +58,54 @@ export class ScanService {
     return this.egress.targetGuard();
   }
 
-  async scan(rawUrl: unknown, crawl: boolean): Promise<ScanResponse> {
+  /**
+   * `client` (the caller's client subject: IP, IPv6 by network; from the controller): one scan that needs the browser at a time per
+   * client, in this instance and, with Redis, across instances; a second is 429 rate_limited.
+   * Cached answers are never refused.
+   */
+  async scan(rawUrl: unknown, crawl: boolean, client?: string): Promise<ScanResponse> {
     const url = parseTargetUrl(rawUrl);
     const key = cacheKeyOf(url.href, crawl);
     const hit = await this.reports.findFresh(key);
     if (hit) return { ...hit, cached: true };
-    let run = this.inflight.get(key);
-    if (!run) {
-      run = this.runShared(url, crawl, key).finally(() => this.inflight.delete(key));
-      this.inflight.set(key, run);
+    const release = client === undefined ? undefined : await this.claimClient(client);
+    try {
+      let run = this.inflight.get(key);
+      if (!run) {
+        run = this.runShared(url, crawl, key).finally(() => this.inflight.delete(key));
+        this.inflight.set(key, run);
+      }
+      return { ...(await run), cached: false };
+    } finally {
+      await release?.();
     }
-    return { ...(await run), cached: false };
+  }
+
+  /** Marks `client` as scanning; throws 429 when it already is. Returns the release. */
+  private async claimClient(client: string): Promise<() => Promise<void>> {
+    const busy = () =>
+      new DomainError(
+        ErrorCode.RateLimited,
+        'A scan from your address is still running: one scan at a time per client. Try again when it has finished.',
+        { retry_after: CLIENT_BUSY_RETRY_S },
+        { 'Retry-After': String(CLIENT_BUSY_RETRY_S) },
+      );
+    if (this.runningClients.has(client)) throw busy();
+    this.runningClients.add(client);
+    const redis = this.redis.client;
+    if (!redis) return async () => void this.runningClients.delete(client);
+    const lock = this.redis.key('a11y', 'client', client);
+    const token = randomBytes(12).toString('hex');
+    // The lock outlives a crashed instance by at most the longest scan (queue wait not included).
+    const got = await redis.set(lock, token, 'PX', this.config.SCAN_TOTAL_TIMEOUT_MS + 15000, 'NX').catch(() => 'OK');
+    if (got !== 'OK') {
+      this.runningClients.delete(client);
+      throw busy();
+    }
+    return async () => {
+      this.runningClients.delete(client);
+      await redis.eval(RELEASE_LOCK, 1, lock, token).catch(() => undefined);
+    };
   }
 
   /**
@@ -75,7 +118,7 @@ export class ScanService {
     if (!redis || this.config.SCAN_CACHE_TTL_S === 0) return this.run(url, crawl, key);
     const lock = this.redis.key('a11y', 'scan', key);
     const token = randomBytes(12).toString('hex');
-    const ttlMs = this.config.SCAN_PAGE_TIMEOUT_MS * (crawl ? MAX_CRAWL_PAGES : 1) + 15000;
+    const ttlMs = this.config.SCAN_TOTAL_TIMEOUT_MS + 15000;
     const got = await redis.set(lock, token, 'PX', ttlMs, 'NX').catch(() => 'OK');
     if (got === 'OK') {
       try {
@@ -99,18 +142,19 @@ export class ScanService {
     await guard.assertAllowed(url); // before the browser is involved at all
     const t0 = Date.now();
     const { site, browser } = await this.pool.withContext(async (context, browser) => ({
-      site: await this.scanner.scanSite(context, url, crawl, guard),
+      site: await this.scanner.scanSite(context, url, crawl, guard, Date.now() + this.config.SCAN_TOTAL_TIMEOUT_MS),
       browser,
     }));
+    const fitted = fitReport(site.pages, this.config.SCAN_REPORT_MAX_BYTES);
     const score = siteScore(site.pages.map((p) => p.score));
     return this.reports.save(
       {
         url: url.href,
         crawl,
         score,
-        ...totals(site.pages),
+        ...totals(fitted.pages),
         scoreBreakdown: siteBreakdown(site.pages.map(pageCostsOf), score),
-        pages: site.pages,
+        pages: fitted.pages,
         meta: {
           engine: 'axe-core',
           axeVersion: site.axeVersion,
@@ -121,6 +165,7 @@ export class ScanService {
           skipped: site.skipped,
           timings: { totalMs: Date.now() - t0 },
           ...renderMeta(site.pages),
+          ...(fitted.truncated ? { truncated: fitted.truncated } : {}),
         },
       },
       key,

@@ -1,11 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { AxeResults, PartialResult, RunOptions } from 'axe-core';
+import type { PartialResult, RunOptions } from 'axe-core';
 import { readFileSync } from 'node:fs';
-import type { BrowserContext, Frame, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
+import type { BrowserContext, Frame, HTTPRequest, HTTPResponse, Page, Realm } from 'puppeteer-core';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { pageFromAxe, RuleImpacts } from '../report/from-axe';
+import { AxeOutput, MAX_NODE_HTML, MAX_NODES_PER_RULE, TRIM_SOURCE, validateAxeOutput } from '../report/axe-output';
+import { AXE_VERSION } from '../report/axe-rules';
+import { pageFromAxe } from '../report/from-axe';
 import type { ReportPage } from '../report/report.types';
 import { decideRequest } from '../security/request-filter';
 import type { TargetGuard } from '../../common/egress/target-guard';
@@ -15,6 +17,7 @@ import { detectBlock } from './block-detection';
 import { crawlCandidates } from './crawl';
 import { addNodeFacts } from '../diff/node-facts';
 import { applyRender, RENDER_WATCH_SCRIPT, waitForRender } from '../readiness/render-wait';
+import { Screenshots } from '../screenshots/screenshots';
 
 /** WCAG 2.0, 2.1 and 2.2 levels A and AA. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -32,6 +35,27 @@ export const CRAWL_PARALLEL = 2;
 export const LOAD_GRACE_MS = 50;
 /** The network counts as quiet after this long without a request in flight. */
 export const NETWORK_IDLE_MS = 200;
+
+/** Extra time a page gets after its timeout for grading to give up cleanly. */
+export const PAGE_GRACE_MS = 2000;
+/** Shortest time limit a page is started with. */
+export const PAGE_TIMEOUT_FLOOR_MS = 1000;
+
+/** Frames of one document graded (more are left out, as axe leaves out what it cannot reach). */
+export const MAX_FRAMES = 50;
+/** Links read from a start page for the crawl. */
+export const MAX_LINKS = 5000;
+
+/**
+ * The frame's isolated world. Puppeteer keeps one per frame for its own helpers and exposes it
+ * only internally (`Frame.isolatedRealm()`, puppeteer-core 24); the scan relies on it so the page's
+ * scripts never share a JavaScript global with axe.
+ */
+export function isolatedRealm(frame: Frame): Realm {
+  const f = frame as unknown as { isolatedRealm?: () => Realm };
+  if (typeof f.isolatedRealm !== 'function') throw new Error('puppeteer-core no longer exposes Frame.isolatedRealm()');
+  return f.isolatedRealm();
+}
 
 export const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -73,16 +97,28 @@ export interface SiteScan {
 @Injectable()
 export class Scanner {
   private readonly logger = new Logger('Scanner');
-  private ruleImpacts: RuleImpacts | undefined;
 
   constructor(
     private readonly config: AppConfig,
     private readonly egress: ScanEgress,
+    private readonly screenshots: Screenshots,
   ) {}
 
-  /** Scans the start page and, with crawl, up to 4 same-origin pages linked from it. */
-  async scanSite(context: BrowserContext, start: URL, crawl: boolean, guard: TargetGuard): Promise<SiteScan> {
-    const first = await this.scanPage(context, start.href, guard, crawl);
+  /**
+   * Scans the start page and, with crawl, up to 4 same-origin pages linked from it, all before
+   * `deadline` (epoch ms; default SCAN_TOTAL_TIMEOUT_MS from now). The start page gets
+   * SCAN_PAGE_TIMEOUT_MS, linked pages SCAN_LINKED_PAGE_TIMEOUT_MS, each cut to the time left; a
+   * linked page with less than PAGE_TIMEOUT_FLOOR_MS left is skipped ("scan deadline reached").
+   */
+  async scanSite(
+    context: BrowserContext,
+    start: URL,
+    crawl: boolean,
+    guard: TargetGuard,
+    deadline = Date.now() + this.config.SCAN_TOTAL_TIMEOUT_MS,
+  ): Promise<SiteScan> {
+    const left = () => deadline - Date.now() - PAGE_GRACE_MS;
+    const first = await this.scanPage(context, start.href, guard, crawl, Math.max(PAGE_TIMEOUT_FLOOR_MS, Math.min(this.config.SCAN_PAGE_TIMEOUT_MS, left())));
     const pages = [first.page];
     const skipped: SiteScan['skipped'] = [];
     if (crawl) {
@@ -93,8 +129,13 @@ export class Scanner {
       const worker = async (): Promise<void> => {
         while (cursor < next.length) {
           const i = cursor++;
+          const budget = Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left());
+          if (budget < PAGE_TIMEOUT_FLOOR_MS) {
+            results[i] = { url: next[i], error: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)` };
+            continue;
+          }
           try {
-            results[i] = (await this.scanPage(context, next[i], guard, false)).page;
+            results[i] = (await this.scanPage(context, next[i], guard, false, budget)).page;
           } catch (e) {
             if (e instanceof DomainError && e.code === ErrorCode.ScanFailed) throw e;
             results[i] = { url: next[i], error: e instanceof DomainError ? `${e.code}: ${e.message}` : 'failed' };
@@ -124,6 +165,7 @@ export class Scanner {
     url: string,
     guard: TargetGuard,
     collectLinks: boolean,
+    timeoutMs: number = this.config.SCAN_PAGE_TIMEOUT_MS,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
     const t0 = Date.now();
     const page = await this.newPage(context);
@@ -139,15 +181,15 @@ export class Scanner {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new DomainError(ErrorCode.TargetUnreachable, `The page did not finish within ${this.config.SCAN_PAGE_TIMEOUT_MS} ms.`, { reason: 'timeout' })),
-        this.config.SCAN_PAGE_TIMEOUT_MS + 2000,
+        () => reject(new DomainError(ErrorCode.TargetUnreachable, `The page did not finish within ${timeoutMs} ms.`, { reason: 'timeout' })),
+        timeoutMs + PAGE_GRACE_MS,
       );
       timer.unref();
     });
     try {
-      return await Promise.race([this.grade(page, url, refusedNavigation, net, collectLinks, t0), deadline]);
+      return await Promise.race([this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs), deadline]);
     } catch (e) {
-      throw this.classify(e, context, refusedNavigation, url);
+      throw this.classify(e, context, refusedNavigation, url, timeoutMs);
     } finally {
       clearTimeout(timer);
       await page.close().catch(() => undefined);
@@ -192,13 +234,14 @@ export class Scanner {
     net: { inflight: number },
     collectLinks: boolean,
     t0: number,
+    timeoutMs: number,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
-    const response: HTTPResponse | null = await page.goto(url, { waitUntil: 'load', timeout: this.config.SCAN_PAGE_TIMEOUT_MS });
+    const response: HTTPResponse | null = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     if (refused.reason) throw this.refusedError(refused.reason);
     if (!response) throw new DomainError(ErrorCode.TargetUnreachable, 'The target sent no document.', { reason: 'no response' });
     this.checkEgress(response);
     const t1 = Date.now();
-    const remaining = this.config.SCAN_PAGE_TIMEOUT_MS - (t1 - t0);
+    const remaining = timeoutMs - (t1 - t0);
     // Settle: a short grace for scripts run at load; then, if requests are still in flight, wait for
     // NETWORK_IDLE_MS of quiet (at most SETTLE_MAX_MS).
     await new Promise((r) => setTimeout(r, LOAD_GRACE_MS));
@@ -206,11 +249,12 @@ export class Scanner {
       await page.waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: Math.max(1, Math.min(SETTLE_MAX_MS, remaining)) }).catch(() => undefined);
     }
     if (refused.reason) throw this.refusedError(refused.reason); // a script navigated the page elsewhere
-    const render = await waitForRender(page, this.config.SCAN_PAGE_TIMEOUT_MS - (Date.now() - t0)); // client-rendered pages
+    const render = await waitForRender(page, timeoutMs - (Date.now() - t0)); // client-rendered pages
     if (refused.reason) throw this.refusedError(refused.reason);
     const t2 = Date.now();
     const status = response.status();
-    const doc = await page.evaluate(() => ({
+    // Read in the isolated world: the page's scripts cannot fake these getters there.
+    const doc = await isolatedRealm(page.mainFrame()).evaluate(() => ({
       title: String((globalThis as any).document.title ?? ''),
       html: String((globalThis as any).document.documentElement?.outerHTML ?? '').slice(0, 50000),
     }));
@@ -218,66 +262,85 @@ export class Scanner {
     if (reason) throw new DomainError(ErrorCode.TargetBlocked, 'The target answered with a bot-protection or access-denied page; it was not graded.', { reason });
     if (status >= 400) throw new DomainError(ErrorCode.TargetHttpError, `The target answered HTTP ${status}.`, { status });
     const results = await this.runAxe(page);
-    const impacts = await this.impacts(page);
     const t3 = Date.now();
     const links = collectLinks
-      ? await page.evaluate(() => Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) => String(a.href)))
+      ? await isolatedRealm(page.mainFrame()).evaluate(() =>
+          Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) => String(a.href)),
+        )
       : [];
     const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: 0 };
-    const entry = pageFromAxe(url, results, impacts, timings);
+    const entry = pageFromAxe(url, page.url(), results, timings);
     applyRender(entry, render);
     await addNodeFacts(page, entry); // fingerprints for the diff (src/a11y/diff)
+    await this.screenshots.capture(page, entry); // pictures of the failing elements (src/a11y/screenshots)
     timings.totalMs = Date.now() - t0;
     return {
       page: entry,
-      links,
-      axeVersion: results.testEngine.version,
-      userAgent: results.testEnvironment.userAgent,
+      links: Array.isArray(links) ? links.filter((l): l is string => typeof l === 'string').slice(0, MAX_LINKS) : [],
+      axeVersion: AXE_VERSION,
+      userAgent: await page.browser().userAgent(),
     };
   }
 
   /**
-   * axe in every frame (cross-origin too). A page without frames runs `axe.run` (the same result
-   * as runPartial + finishRun, one round trip less); a page with frames runs `axe.runPartial` in
-   * each frame and merges them with `axe.finishRun`, as @axe-core/puppeteer does.
+   * axe in every frame (cross-origin too), in an isolated world of each frame (the DevTools
+   * "utility world"): the page's scripts share the DOM with axe but not its JavaScript, so they
+   * can neither see nor rewrite `axe`, its rules or its results. A page without frames runs
+   * `axe.run` (the same result as runPartial + finishRun, one round trip less); a page with frames
+   * runs `axe.runPartial` in each frame and merges them with `axe.finishRun` in a blank page, as
+   * @axe-core/puppeteer does. Results are trimmed in the world and checked again here.
    */
-  async runAxe(page: Page): Promise<AxeResults> {
+  async runAxe(page: Page): Promise<AxeOutput> {
     const top = page.mainFrame();
-    await this.inject(top);
+    const realm = await this.inject(top);
     const context = { exclude: [] };
-    const frames = (await top.evaluate((c: unknown) => (globalThis as any).axe.utils.getFrameContexts(c).length, context as never)) as number;
+    const frames = (await realm.evaluate((c: unknown) => (globalThis as any).axe.utils.getFrameContexts(c).length, context as never)) as number;
     if (frames === 0) {
-      return (await top.evaluate((c: unknown, o: unknown) => (globalThis as any).axe.run(c, o), context as never, AXE_OPTIONS as never)) as AxeResults;
+      return validateAxeOutput(
+        await realm.evaluate(
+          (c: unknown, o: unknown, max: number, html: number) => (globalThis as any).axe.run(c, o).then((r: unknown) => (globalThis as any).__beaconTrim(r, max, html)),
+          context as never,
+          AXE_OPTIONS as never,
+          MAX_NODES_PER_RULE,
+          MAX_NODE_HTML,
+        ),
+      );
     }
-    const partials = await this.partials(top, context, true, true);
+    const partials = await this.partials(top, context, true, realm);
     // finishRun in a blank page of the same context: the merge does not depend on the page's scripts.
     const blank = await page.browserContext().newPage();
     try {
-      await blank.evaluate(AXE_SOURCE);
-      return (await blank.evaluate(
-        (p: unknown, o: unknown) => (globalThis as any).axe.finishRun(p, o),
-        partials as never,
-        AXE_OPTIONS as never,
-      )) as AxeResults;
+      const blankRealm = isolatedRealm(blank.mainFrame());
+      await blankRealm.evaluate(AXE_SOURCE);
+      await blankRealm.evaluate(TRIM_SOURCE);
+      return validateAxeOutput(
+        await blankRealm.evaluate(
+          (p: unknown, o: unknown, max: number, html: number) => (globalThis as any).axe.finishRun(p, o).then((r: unknown) => (globalThis as any).__beaconTrim(r, max, html)),
+          partials as never,
+          AXE_OPTIONS as never,
+          MAX_NODES_PER_RULE,
+          MAX_NODE_HTML,
+        ),
+      );
     } finally {
       await blank.close().catch(() => undefined);
     }
   }
 
-  private async partials(frame: Frame, context: unknown, top: boolean, injected = false): Promise<(PartialResult | null)[]> {
-    if (!injected) await this.inject(frame);
+  private async partials(frame: Frame, context: unknown, top: boolean, injected?: Realm): Promise<(PartialResult | null)[]> {
+    const realm = injected ?? (await this.inject(frame));
     // getFrameContexts must run before runPartial.
-    const frameContexts = (await frame.evaluate((c: unknown) => (globalThis as any).axe.utils.getFrameContexts(c), context as never)) as {
+    const frameContexts = (await realm.evaluate((c: unknown) => (globalThis as any).axe.utils.getFrameContexts(c), context as never)) as {
       frameSelector: unknown;
       frameContext: unknown;
     }[];
-    const own = frame.evaluate((c: unknown, o: unknown) => (globalThis as any).axe.runPartial(c, o), context as never, AXE_OPTIONS as never) as Promise<PartialResult>;
+    const own = realm.evaluate((c: unknown, o: unknown) => (globalThis as any).axe.runPartial(c, o), context as never, AXE_OPTIONS as never) as Promise<PartialResult>;
     own.catch(() => undefined);
     const children: Promise<(PartialResult | null)[]>[] = [];
-    for (const { frameSelector, frameContext } of frameContexts) {
+    for (const { frameSelector, frameContext } of frameContexts.slice(0, MAX_FRAMES)) {
       let child: Frame | null = null;
       try {
-        const handle = await frame.evaluateHandle((s: unknown) => (globalThis as any).axe.utils.shadowSelect(s), frameSelector as never);
+        const handle = await realm.evaluateHandle((s: unknown) => (globalThis as any).axe.utils.shadowSelect(s), frameSelector as never);
         child = (await handle.asElement()?.contentFrame()) ?? null;
       } catch {
         child = null;
@@ -294,25 +357,21 @@ export class Scanner {
     return [mine, ...(await Promise.all(children)).flat()];
   }
 
-  private async inject(frame: Frame): Promise<void> {
+  /** axe and the trimming helper in the frame's isolated world (the page's scripts cannot reach it). */
+  private async inject(frame: Frame): Promise<Realm> {
+    const realm = isolatedRealm(frame);
     let timer: NodeJS.Timeout | undefined;
     const notReady = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('frame not ready')), 2000);
     });
     try {
-      await Promise.race([frame.evaluate(() => (globalThis as any).document.readyState as string), notReady]);
+      await Promise.race([realm.evaluate(() => (globalThis as any).document.readyState as string), notReady]);
     } finally {
       clearTimeout(timer);
     }
-    await frame.evaluate(AXE_SOURCE);
-  }
-
-  /** Static impact of every axe rule (read once from axe's metadata). */
-  private async impacts(page: Page): Promise<RuleImpacts> {
-    this.ruleImpacts ??= (await page.mainFrame().evaluate(() =>
-      Object.fromEntries(((globalThis as any).axe._audit.rules as { id: string; impact?: string }[]).map((r) => [r.id, r.impact])),
-    )) as RuleImpacts;
-    return this.ruleImpacts;
+    await realm.evaluate(AXE_SOURCE);
+    await realm.evaluate(TRIM_SOURCE);
+    return realm;
   }
 
   /** The egress proxy's own answers: a refused address (DNS rebinding past the page-level check) or a dead host. */
@@ -335,7 +394,7 @@ export class Scanner {
   }
 
   /** Turns a browser failure into the API's errors. */
-  private classify(e: unknown, context: BrowserContext, refused: { reason?: string }, url?: string): DomainError {
+  private classify(e: unknown, context: BrowserContext, refused: { reason?: string }, url?: string, timeoutMs = this.config.SCAN_PAGE_TIMEOUT_MS): DomainError {
     if (e instanceof DomainError) return e;
     if (refused.reason) return this.refusedError(refused.reason);
     const message = e instanceof Error ? e.message : String(e);
@@ -355,7 +414,7 @@ export class Scanner {
       return new DomainError(ErrorCode.TargetUnreachable, what, { reason: code });
     }
     if (e instanceof Error && e.name === 'TimeoutError') {
-      return new DomainError(ErrorCode.TargetUnreachable, `The page did not load within ${this.config.SCAN_PAGE_TIMEOUT_MS} ms.`, { reason: 'timeout' });
+      return new DomainError(ErrorCode.TargetUnreachable, `The page did not load within ${timeoutMs} ms.`, { reason: 'timeout' });
     }
     this.logger.warn(`Scan failed: ${e instanceof Error ? (e.stack ?? message) : message}`);
     return new DomainError(ErrorCode.ScanFailed, 'The scan failed in the browser; please try again.');

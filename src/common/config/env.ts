@@ -123,6 +123,13 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   SCAN_RATE_WINDOW_S: number = 60;
 
+  /** Reads of stored scan reports (/r/{id}, /api/report.pdf, /api/badge/{id}) per IP and window. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  REPORT_RATE_LIMIT: number = 120;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  REPORT_RATE_WINDOW_S: number = 60;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   MCP_RATE_LIMIT: number = 120;
 
@@ -155,6 +162,18 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
   SCAN_PAGE_TIMEOUT_MS: number = 30000;
 
+  /** Time limit per page a crawl follows (linked pages), at most SCAN_PAGE_TIMEOUT_MS. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  SCAN_LINKED_PAGE_TIMEOUT_MS: number = 10000;
+
+  /** Time limit of one scan, crawl included (linked pages not done by then are listed as skipped). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000)
+  SCAN_TOTAL_TIMEOUT_MS: number = 60000;
+
+  /** Largest stored report (JSON bytes); bigger ones list fewer failing elements, counting the rest. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10000)
+  SCAN_REPORT_MAX_BYTES: number = 1000000;
+
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
   SCAN_CACHE_TTL_S: number = 3600;
 
@@ -176,9 +195,9 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(60)
   PDF_RESULT_TTL_S: number = 3600;
 
-  /** Results up to this size are also inlined in the tool result (bytes). */
+  /** Results up to this size are embedded in the tool result when the call asks (`inline: true`), in bytes. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
-  PDF_INLINE_MAX_BYTES: number = 256 * 1024;
+  PDF_INLINE_MAX_BYTES: number = 64 * 1024;
 
   /** Worker threads of the PDF pool; default: the number of cores. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(64)
@@ -201,6 +220,33 @@ export class AppConfig {
   /** Failed calls refunded per IP per day. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
   PDF_DAILY_REFUNDS: number = 10;
+
+  /** Largest total of the output files of one call (bytes); each file is also capped by PDF_MAX_FILE_BYTES. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_MAX_CALL_OUTPUT_BYTES: number = 40 * 1024 * 1024;
+
+  /** Most output files of one call (e.g. parts of a split). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_MAX_CALL_OUTPUT_FILES: number = 200;
+
+  /** GET /files/{id} per client IP per PDF_TRANSFER_RATE_WINDOW_S. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_DOWNLOAD_RATE_LIMIT: number = 120;
+
+  /** POST /files per client IP per PDF_TRANSFER_RATE_WINDOW_S. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_UPLOAD_RATE_LIMIT: number = 30;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  PDF_TRANSFER_RATE_WINDOW_S: number = 60;
+
+  /** An upload (POST /files) that sends no byte for this long is cut off with 408 (slow clients). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  PDF_UPLOAD_IDLE_TIMEOUT_MS: number = 15000;
+
+  /** An upload not complete after this long is cut off with 408. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  PDF_UPLOAD_TIMEOUT_MS: number = 120000;
 
   /** Key of the hash of client IPs in quota counters; default: a secret generated once and kept in the database. */
   @IsOptional() @IsString()

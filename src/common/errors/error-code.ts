@@ -11,6 +11,7 @@ export enum ErrorCode {
   ReportNotFound = 'report_not_found',
   FileNotFound = 'file_not_found',
   MethodNotAllowed = 'method_not_allowed',
+  RequestTimeout = 'request_timeout',
   NotAcceptable = 'not_acceptable',
   Conflict = 'conflict',
   PayloadTooLarge = 'payload_too_large',
@@ -44,6 +45,8 @@ export function httpStatusOf(code: ErrorCode): number {
       return 405;
     case ErrorCode.NotAcceptable:
       return 406;
+    case ErrorCode.RequestTimeout:
+      return 408;
     case ErrorCode.Conflict:
       return 409;
     case ErrorCode.PayloadTooLarge:

@@ -2,7 +2,7 @@ import { ExecutionContext, Injectable } from '@nestjs/common';
 import { ThrottlerGuard, ThrottlerRequest } from '@nestjs/throttler';
 import type { Response } from 'express';
 import { AuthedRequest } from '../decorators/auth-context.decorator';
-import { RateLimitBucket } from '../decorators/rate-limit.decorator';
+import { RATE_LIMIT_COST, RateLimitBucket, RateLimitCost } from '../decorators/rate-limit.decorator';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
 import { clientSubject } from '../http/client-ip';
@@ -33,13 +33,12 @@ export class AppThrottlerGuard extends ThrottlerGuard {
     const name = throttler.name ?? 'default';
     const tracker = await getTracker(req, context);
     const key = generateKey(context, tracker, name);
-    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = await this.storageService.increment(
-      key,
-      ttl,
-      limit,
-      blockDuration,
-      name,
-    );
+    // A request may cost several units (RateLimitCostOf): one increment per unit.
+    const costOf = this.reflector.get<RateLimitCost | undefined>(RATE_LIMIT_COST, context.getHandler());
+    const cost = Math.max(1, Math.floor(costOf?.(req) ?? 1));
+    let hit = await this.storageService.increment(key, ttl, limit, blockDuration, name);
+    for (let i = 1; i < cost && !hit.isBlocked; i++) hit = await this.storageService.increment(key, ttl, limit, blockDuration, name);
+    const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = hit;
     res.setHeader('RateLimit-Limit', String(limit));
     res.setHeader('RateLimit-Remaining', String(Math.max(0, limit - totalHits)));
     res.setHeader('RateLimit-Reset', String(Math.max(0, Math.ceil(isBlocked ? timeToBlockExpire : timeToExpire))));

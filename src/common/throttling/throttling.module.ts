@@ -64,6 +64,9 @@ export class ResilientThrottlerStorage implements ThrottlerStorage {
             bucket('visibility', config.VISIBILITY_RATE_LIMIT, config.VISIBILITY_RATE_WINDOW_S),
             bucket('scan', config.SCAN_RATE_LIMIT, config.SCAN_RATE_WINDOW_S),
             bucket('mcp', config.MCP_RATE_LIMIT, config.MCP_RATE_WINDOW_S),
+            bucket('report', config.REPORT_RATE_LIMIT, config.REPORT_RATE_WINDOW_S),
+            bucket('pdf-download', config.PDF_DOWNLOAD_RATE_LIMIT, config.PDF_TRANSFER_RATE_WINDOW_S),
+            bucket('pdf-upload', config.PDF_UPLOAD_RATE_LIMIT, config.PDF_TRANSFER_RATE_WINDOW_S),
           ],
           storage: new ResilientThrottlerStorage(redis, redis.key('rl', '')),
         };

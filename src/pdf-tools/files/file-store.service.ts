@@ -17,6 +17,14 @@ export type FileLookup =
   | { status: 'ok'; file: StoredFile; bytes: Buffer }
   | { status: 'expired' | 'missing' };
 
+/** A stored file's row without its bytes (size, pages, expiry), or why not. */
+export type FileInfoLookup = { status: 'ok'; file: StoredFile } | { status: 'expired' | 'missing' };
+
+/** Bytes read per query when streaming a file out of PostgreSQL (memory per download). */
+export const FILE_CHUNK_BYTES = 256 * 1024;
+
+const ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+
 /** File names as we hand them out: no paths or control characters, ending in .pdf. */
 export function safeFilename(name: string): string {
   const base = name
@@ -82,9 +90,40 @@ export class FileStoreService implements OnModuleInit, OnApplicationShutdown {
     };
   }
 
+  /** The file's row without its bytes: cheap, so limits and the quota are checked before any byte is read. */
+  async info(id: string): Promise<FileInfoLookup> {
+    if (!ID_PATTERN.test(id)) return { status: 'missing' };
+    const file = await this.files.findOne({ where: { id } });
+    if (!file) return { status: 'missing' };
+    if (file.expiresAt.getTime() <= Date.now()) return { status: 'expired' };
+    return { status: 'ok', file };
+  }
+
+  /** The bytes of a file (undefined if it is gone). Call after {@link info} and the quota. */
+  async content(id: string): Promise<Buffer | undefined> {
+    const rows: { content: Buffer }[] = await this.files.query('SELECT content FROM pdf_files WHERE id = $1', [id]);
+    return rows[0]?.content;
+  }
+
+  /**
+   * The bytes of a file, `FILE_CHUNK_BYTES` per query, as an async iterable: a download holds one
+   * chunk in memory, not the file. Ends early (throws) if the row disappears mid-way.
+   */
+  async *chunks(id: string, size: number): AsyncGenerator<Buffer> {
+    for (let offset = 0; offset < size; offset += FILE_CHUNK_BYTES) {
+      const rows: { chunk: Buffer | null }[] = await this.files.query('SELECT substring(content FROM $2 FOR $3) AS chunk FROM pdf_files WHERE id = $1', [
+        id,
+        offset + 1,
+        FILE_CHUNK_BYTES,
+      ]);
+      if (!rows[0]?.chunk) throw new Error(`file ${id.slice(0, 6)}… disappeared while streaming`);
+      yield rows[0].chunk;
+    }
+  }
+
   /** The file with its bytes, or why not (unknown id, or past its expiry). */
   async lookup(id: string): Promise<FileLookup> {
-    if (!/^[A-Za-z0-9_-]{16,64}$/.test(id)) return { status: 'missing' };
+    if (!ID_PATTERN.test(id)) return { status: 'missing' };
     const file = await this.files
       .createQueryBuilder('f')
       .addSelect('f.content')

@@ -1,20 +1,52 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Get, HttpCode, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { Public } from '../../common/decorators/public.decorator';
+import { RateLimit } from '../../common/decorators/rate-limit.decorator';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { allowCors } from '../mcp/mcp.controller';
 import { FileStoreService } from './file-store.service';
+import { UploadResult, UploadService } from './upload.service';
 
-/** Downloads of stored tool results. Anonymous: the 256-bit id is the capability. */
+/**
+ * Downloads of stored files. Anonymous: the 256-bit id is the capability. Rate-limited per client
+ * IP; the bytes are streamed from PostgreSQL a chunk at a time with backpressure, so a download
+ * holds one chunk in memory whatever the file size and however slow the client.
+ */
 @Public()
 @Controller('files')
 export class FilesController {
-  constructor(private readonly store: FileStoreService) {}
+  private readonly logger = new Logger('PdfFiles');
+
+  constructor(
+    private readonly store: FileStoreService,
+    private readonly uploads: UploadService,
+  ) {}
+
+  /**
+   * Upload a PDF (raw body `application/pdf` or multipart field `file`, e.g. from a browser form):
+   * anonymous, rate-limited per IP, no tool quota. 201 with the file_id for any tool.
+   */
+  @Post()
+  @HttpCode(201)
+  @RateLimit('pdf-upload')
+  async upload(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<UploadResult> {
+    allowCors(res);
+    try {
+      return await this.uploads.upload(req);
+    } catch (e) {
+      // Bytes may still be coming (cut off at the limit, too slow): close the connection after the answer.
+      if (!req.complete) res.setHeader('Connection', 'close');
+      throw e;
+    }
+  }
 
   @Get(':id')
+  @RateLimit('pdf-download')
   async download(@Param('id') id: string, @Res() res: Response): Promise<void> {
-    const found = await this.store.lookup(id);
+    const found = await this.store.info(id);
     if (found.status !== 'ok') {
       throw new DomainError(
         ErrorCode.FileNotFound,
@@ -24,16 +56,23 @@ export class FilesController {
         { expired: found.status === 'expired' },
       );
     }
-    const { file, bytes } = found;
+    const { file } = found;
     const ascii = file.filename.replace(/[^\x20-\x7e]/g, '_');
     res.setHeader('Content-Type', 'application/pdf');
-    res.setHeader('Content-Length', String(bytes.length));
+    res.setHeader('Content-Length', String(file.size));
     res.setHeader('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
     res.setHeader('Cache-Control', 'private, no-transform');
     res.setHeader('Expires', file.expiresAt.toUTCString());
     res.setHeader('ETag', `"${file.sha256}"`);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     allowCors(res);
-    res.end(bytes);
+    try {
+      await pipeline(Readable.from(this.store.chunks(file.id, file.size), { objectMode: false, highWaterMark: 1 }), res);
+    } catch (e) {
+      // Headers are out: the client sees a short body (Content-Length not reached). Gone mid-way
+      // (expired and cleaned up) or the client went away: nothing else to answer.
+      if (!res.destroyed) res.destroy();
+      this.logger.debug(`download ${id.slice(0, 6)}… ended early: ${(e as Error).message}`);
+    }
   }
 }

@@ -3,50 +3,109 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
 import { PDF_TOOLS, PDF_TOOLS_BY_NAME } from '../tools';
-import { quotaSchema, type PdfTool } from '../tools/tool';
+import type { PdfTool } from '../tools/tool';
 import { ToolRunnerService } from './tool-runner.service';
 
 export const SERVER_INFO = { name: 'beacon-pdf-tools', title: 'Beacon PDF tools', version: '1.0.0' };
 
 const INSTRUCTIONS = [
   'PDF tools: merge, split, rotate, remove pages, compress, watermark, page numbers, metadata, form flatten.',
-  'Pass an input as {"file_id": ...} (a result of an earlier call, kept 1 hour) or {"base64": ...}; prefer file_id to chain tools.',
-  'Every result is a download link (resource_link) plus file_id; small results are also embedded.',
+  'Pass an input as {"file_id": ...} (an earlier result or an upload, kept 1 hour) or {"base64": ...} (small files); prefer file_id to chain tools.',
+  'With a shell, upload first: curl -sS -H "Content-Type: application/pdf" --data-binary @file.pdf <server>/files, then pass the file_id it answers.',
+  'A result is a download link (resource_link) and structuredContent {file_id, download_url, expires_at, filename, bytes, pages, sha256, quota, ...}; the bytes of small files are embedded only with "inline": true.',
   'Pages use one grammar everywhere: "1-3,7,9-", "last", "odd", "even", "all".',
   'Limits: 10 MB and 200 pages per file; a daily quota per tool (see `quota` in every result). Failed calls are refunded.',
 ].join(' ');
-
-/** Shape of `structuredContent` of a failed call (isError: true). */
-export const toolErrorSchema = z
-  .object({
-    error: z.string().describe('Error code, e.g. file_too_large, too_many_pages, encrypted, not_a_pdf, invalid_page_range, file_not_found, quota_exceeded.'),
-    message: z.string(),
-    input: z.string().optional().describe('The input the error is about, e.g. "files[1]".'),
-    refunded: z.boolean().optional().describe('Whether this failed call was refunded (did not use quota).'),
-    resets_at: z.string().optional(),
-    quota: quotaSchema,
-  })
-  .loose();
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
 }
 
+/** The `inline` argument every tool accepts (the runner takes it off before the tool's own checks). */
+export const INLINE_ARGUMENT = { type: 'boolean', description: 'Also embed the bytes (small files only).' };
+
+/** The page grammar in full is in the server instructions; each argument gets the short form. */
+const SHORT_GRAMMAR = 'e.g. "1-3,7,9-", "odd", "last".';
+
 /**
- * The tools/list entry of a tool. The output schema accepts the success shape or the error shape:
- * clients of SDK 1.x validate `structuredContent` against it even on `isError` results
- * (typescript-sdk issue #1943), and our errors carry structured content too.
+ * Keys that carry nothing a model needs to make a good call: zod's safe-integer bounds, a
+ * date-time's regex (format says it), length caps of strings and lists (the server enforces them
+ * with errors that name the argument).
  */
+function noise(key: string, value: unknown, node: Json): boolean {
+  if (key === 'additionalProperties' || key === 'maxLength' || key === 'maxItems' || key === 'propertyNames') return true;
+  if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) return true;
+  // A default the description already states is said twice.
+  if (key === 'default' && typeof node.description === 'string' && /default/i.test(node.description)) return true;
+  return key === 'pattern' && node.format === 'date-time';
+}
+
+type Json = Record<string, unknown>;
+
+/** Is `node` the JSON Schema of an input file (file_id / base64 / url / filename)? */
+function isFileRef(node: Json): boolean {
+  const props = node.properties as Json | undefined;
+  return !!props && 'file_id' in props && 'base64' in props;
+}
+
+/**
+ * Input schema for a model: the tool's own descriptions kept, `additionalProperties` dropped (the
+ * server validates strictly anyway), and the fields of an input file shown bare: what they mean
+ * is said once, in FILE_REF_HELP on the file argument.
+ */
+function compactInput(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactInput);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (noise(k, v, node as Json)) continue;
+    out[k] = k === 'description' && typeof v === 'string' ? v.replace(PAGE_RANGE_GRAMMAR, SHORT_GRAMMAR) : compactInput(v);
+  }
+  if (isFileRef(out)) {
+    const props = out.properties as Record<string, Json>;
+    out.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, k === 'pages' ? v : {}]));
+  }
+  return out;
+}
+
+/**
+ * Output schema for a model and for SDK clients' validation: names and types only (what each field
+ * means is in the tool description and the server instructions), nothing required and extra fields
+ * allowed, so the error shape of an `isError` result validates too (SDK 1.x clients validate
+ * `structuredContent` even then: typescript-sdk issue #1943).
+ */
+/** Result fields every file result has, described once in the server instructions. */
+const SAID_IN_INSTRUCTIONS = new Set(['expires_at', 'filename', 'sha256', 'note']);
+
+function compactOutput(schema: Json): Json {
+  const properties = Object.fromEntries(
+    Object.keys(schema.properties as Json)
+      .filter((name) => !SAID_IN_INSTRUCTIONS.has(name))
+      .map((name) => [name, {}]),
+  );
+  return { type: 'object', properties };
+}
+
+/** Annotations that differ from the MCP defaults (readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true). */
+function withoutDefaults(a: PdfTool['annotations']): PdfTool['annotations'] {
+  const defaults: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+  return Object.fromEntries(Object.entries(a).filter(([k, v]) => defaults[k] !== v));
+}
+
+/** The tools/list entry of a tool: compact schemas (tools/list stays under 12 KB in total). */
 function describeTool(tool: PdfTool): Tool {
+  const input = compactInput(jsonSchema(tool.input, 'input')) as Json;
+  const properties = { ...(input.properties as Json), inline: INLINE_ARGUMENT };
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: jsonSchema(tool.input, 'input') as Tool['inputSchema'],
-    outputSchema: { type: 'object', anyOf: [jsonSchema(tool.output, 'output'), jsonSchema(toolErrorSchema, 'output')] },
-    annotations: { title: tool.title, ...tool.annotations },
+    inputSchema: { ...input, type: 'object', properties },
+    outputSchema: compactOutput(jsonSchema(tool.output, 'output')) as Tool['outputSchema'],
+    annotations: withoutDefaults(tool.annotations),
   };
 }
 

@@ -1,5 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Options, Post, Req, Res } from '@nestjs/common';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response } from 'express';
 import { Public } from '../../common/decorators/public.decorator';
 import { RateLimit } from '../../common/decorators/rate-limit.decorator';
@@ -20,6 +21,16 @@ export class McpController {
   @Post()
   async post(@Req() req: Request, @Res() res: Response): Promise<void> {
     allowCors(res);
+    if (Array.isArray(req.body)) {
+      // The MCP revisions we serve (2025-06-18 and later) have no JSON-RPC batching: one message per
+      // POST, so each call costs one unit of the rate limit.
+      res.status(400).json({
+        jsonrpc: '2.0',
+        error: { code: ErrorCode.InvalidRequest, message: 'JSON-RPC batches are not supported: send one JSON-RPC message per POST /mcp.' },
+        id: null,
+      });
+      return;
+    }
     const server = this.factory.create(clientSubject(req));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {

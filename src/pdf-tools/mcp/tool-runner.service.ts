@@ -5,12 +5,12 @@ import { Counter, Histogram } from 'prom-client';
 import { AppConfig } from '../../common/config/env';
 import { MetricsService } from '../../common/metrics/metrics.service';
 import { checkBase64Length, tooLarge } from '../core/base64';
-import type { InputFile } from '../core/pdf-open';
+import type { InputFile, Limits } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { FileStoreService } from '../files/file-store.service';
-import { QuotaService, QuotaState, QuotaTicket } from '../quota/quota.service';
+import { QuotaChannel, QuotaService, QuotaState, QuotaTicket } from '../quota/quota.service';
 import { StatsService } from '../stats/stats.service';
-import type { FileRef, PdfTool, StoredFileInfo } from '../tools/tool';
+import { checkOutputs, type FileRef, type OutputLimits, type PdfTool, type StoredFileInfo } from '../tools/tool';
 import { PdfPoolService } from '../worker/pdf-pool.service';
 import { decodeAll, type DecodeResult } from '../worker/decode.worker';
 import type { WorkerResult } from '../worker/pdf.worker';
@@ -29,10 +29,19 @@ type InputStep =
   | { kind: 'file_id'; label: string; ref: FileRef }
   | { kind: 'error'; error: ToolFailure };
 
-/** The caller of a tool run: its IP (quota subject). */
+/** An input after the checks: its bytes (base64 decoded), or a stored file whose bytes are read after the quota. */
+type PreparedInput = InputFile | { label: string; name: string; storedId: string };
+
+/**
+ * The caller of a tool run: its IP (quota subject) and, for the website, its device id: a call
+ * with a device id counts on the quota's 'web' channel (per device, IP pool cap 4x), else 'mcp'.
+ */
 export interface Caller {
   ip: string;
+  deviceId?: string;
 }
+
+const channelOf = (caller: Caller): QuotaChannel => (caller.deviceId === undefined ? 'mcp' : 'web');
 
 /** Readable summary of zod issues, naming each argument path. */
 export function describeIssues(error: z.ZodError): string {
@@ -88,20 +97,25 @@ export class ToolRunnerService {
   }
 
   private async execute(tool: PdfTool, rawArgs: unknown, caller: Caller): Promise<CallToolResult> {
-    const parsed = tool.input.safeParse(rawArgs ?? {});
+    const { inline, rest } = takeInline(rawArgs);
+    if (inline === 'invalid') {
+      return this.failure(new ToolFailure('invalid_arguments', `Invalid arguments for ${tool.name}: inline: expected a boolean.`), await this.status(tool, caller));
+    }
+    const parsed = tool.input.safeParse(rest);
     if (!parsed.success) {
       return this.failure(new ToolFailure('invalid_arguments', `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}.`), await this.status(tool, caller));
     }
     const args = parsed.data;
-    let inputs: InputFile[];
+    let prepared: PreparedInput[];
     let refs: { label: string; ref: FileRef }[];
     try {
       refs = tool.inputs(args);
-      inputs = await this.resolveInputs(tool, args, refs);
+      prepared = await this.prepareInputs(tool, args, refs);
     } catch (e) {
       return this.failure(this.asFailure(e), await this.status(tool, caller));
     }
-    const { decision, ticket } = await this.quota.consume('mcp', tool.name, caller.ip);
+    // The quota comes before any stored byte is read: a client over its quota costs one row lookup per input.
+    const { decision, ticket } = await this.quota.consume(channelOf(caller), tool.name, caller.ip, caller.deviceId);
     if (!decision.allowed || !ticket) {
       const { allowed: _allowed, ...state } = decision;
       return this.failure(
@@ -113,6 +127,12 @@ export class ToolRunnerService {
         state,
       );
     }
+    let inputs: InputFile[];
+    try {
+      inputs = await this.loadInputs(prepared);
+    } catch (e) {
+      return this.refunded(tool, ticket, caller, this.asFailure(e));
+    }
     let result: WorkerResult;
     try {
       result = await this.pool.run({
@@ -120,8 +140,9 @@ export class ToolRunnerService {
         // The files travel as `inputs` (bytes, moved to the worker): their base64 is not copied again.
         args: withoutBase64(args, new Set(refs.map((r) => r.ref))),
         inputs,
-        limits: { maxBytes: this.config.PDF_MAX_FILE_BYTES, maxPages: this.config.PDF_MAX_PAGES },
+        limits: this.limits(),
       });
+      if (result.ok) checkOutputs(result.files, this.limits());
     } catch (e) {
       const f = this.asFailure(e);
       result = { ok: false, code: f.code, message: f.message, details: f.details };
@@ -138,11 +159,16 @@ export class ToolRunnerService {
     // reading /api/public-stats next sees its call; a failing count never fails the call.
     await this.stats.recordSuccess(tool.name).catch((e: Error) => this.logger.warn(`stats: ${e.message}`));
     const { allowed: _allowed, ...quota } = decision;
-    return this.success(tool, result, stored, quota);
+    return this.success(tool, result, stored, quota, inline);
+  }
+
+  private limits(): Limits & OutputLimits {
+    const c = this.config;
+    return { maxBytes: c.PDF_MAX_FILE_BYTES, maxPages: c.PDF_MAX_PAGES, maxOutputFiles: c.PDF_MAX_CALL_OUTPUT_FILES, maxOutputBytes: c.PDF_MAX_CALL_OUTPUT_BYTES };
   }
 
   private async status(tool: PdfTool, caller: Caller): Promise<QuotaState> {
-    return this.quota.status('mcp', tool.name, caller.ip);
+    return this.quota.status(channelOf(caller), tool.name, caller.ip, caller.deviceId);
   }
 
   private asFailure(e: unknown): ToolFailure {
@@ -152,7 +178,7 @@ export class ToolRunnerService {
   }
 
   private async refunded(tool: PdfTool, ticket: QuotaTicket, caller: Caller, failure: ToolFailure): Promise<CallToolResult> {
-    const { refunded, state } = await this.quota.refund('mcp', ticket, caller.ip);
+    const { refunded, state } = await this.quota.refund(channelOf(caller), ticket, caller.ip, caller.deviceId);
     const note = refunded ? 'This failed call was refunded: it did not use your quota.' : 'The daily refund allowance is used up: this failed call counted against your quota.';
     return this.failure(new ToolFailure(failure.code, `${failure.message} ${note}`, { ...failure.details, refunded }), state);
   }
@@ -171,7 +197,7 @@ export class ToolRunnerService {
    * Sizes are checked from the base64 length before any decoding; large base64 is decoded in a
    * worker, so megabytes of text never pass through a regex or decoder on the event loop.
    */
-  private async resolveInputs(tool: PdfTool, args: Record<string, unknown>, refs: { label: string; ref: FileRef }[]): Promise<InputFile[]> {
+  private async prepareInputs(tool: PdfTool, args: Record<string, unknown>, refs: { label: string; ref: FileRef }[]): Promise<PreparedInput[]> {
     const max = this.config.PDF_MAX_FILE_BYTES;
     const steps: InputStep[] = [];
     const base64 = (label: string, text: string, keep: boolean, name: string): InputStep => {
@@ -196,12 +222,12 @@ export class ToolRunnerService {
     const firstError = steps.findIndex((s) => s.kind === 'error');
     if (firstError >= 0) steps.length = firstError + 1;
     const decoded = await this.decodeBase64Inputs(steps.flatMap((s) => (s.kind === 'base64' ? [s] : [])), max);
-    const out: InputFile[] = [];
+    const out: PreparedInput[] = [];
     let d = 0;
     for (const step of steps) {
       if (step.kind === 'error') throw step.error;
       if (step.kind === 'file_id') {
-        out.push(await this.lookupOne(step.label, step.ref, max));
+        out.push(await this.checkStored(step.label, step.ref, max));
         continue;
       }
       const r = decoded[d++];
@@ -223,30 +249,56 @@ export class ToolRunnerService {
     return decodeAll(task);
   }
 
-  private async lookupOne(label: string, ref: FileRef, max: number): Promise<InputFile> {
-    const found = await this.store.lookup(ref.file_id!);
-    if (found.status !== 'ok') {
-      throw new ToolFailure(
-        'file_not_found',
-        `${label}: file_id "${ref.file_id}" is ${found.status === 'expired' ? 'expired' : 'unknown'}. Results are kept for ${Math.round(this.config.PDF_RESULT_TTL_S / 60)} minutes; send the PDF as base64 or run the tool that made it again.`,
-        { input: label },
-      );
-    }
-    if (found.bytes.length > max) throw tooLarge(label, found.bytes.length, max);
-    return { label, name: ref.filename ?? found.file.filename, bytes: new Uint8Array(found.bytes) };
+  /** A file_id input checked from its row (exists, not expired, size): no byte read yet. */
+  private async checkStored(label: string, ref: FileRef, max: number): Promise<PreparedInput> {
+    const found = await this.store.info(ref.file_id!);
+    if (found.status !== 'ok') throw this.notFound(label, ref.file_id!, found.status);
+    if (found.file.size > max) throw tooLarge(label, found.file.size, max);
+    return { label, name: ref.filename ?? found.file.filename, storedId: found.file.id };
   }
 
-  private success(tool: PdfTool, result: Extract<WorkerResult, { ok: true }>, stored: StoredFileInfo[], quota: QuotaState): CallToolResult {
+  private notFound(label: string, id: string, status: 'expired' | 'missing'): ToolFailure {
+    return new ToolFailure(
+      'file_not_found',
+      `${label}: file_id "${id}" is ${status === 'expired' ? 'expired' : 'unknown'}. Results are kept for ${Math.round(this.config.PDF_RESULT_TTL_S / 60)} minutes; send the PDF as base64 or run the tool that made it again.`,
+      { input: label },
+    );
+  }
+
+  /** Reads the bytes of stored inputs (after the quota), one after the other. */
+  private async loadInputs(prepared: PreparedInput[]): Promise<InputFile[]> {
+    const out: InputFile[] = [];
+    for (const p of prepared) {
+      if (!('storedId' in p)) {
+        out.push(p);
+        continue;
+      }
+      const bytes = await this.store.content(p.storedId);
+      if (!bytes) throw this.notFound(p.label, p.storedId, 'expired');
+      out.push({ label: p.label, name: p.name, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+    }
+    return out;
+  }
+
+  /**
+   * The result: `structuredContent` (every field), one `resource_link` per file and one short text
+   * (under TEXT_MAX_CHARS whatever the number of files). The bytes are embedded only when the call
+   * asked (`inline: true`) and the file is at most PDF_INLINE_MAX_BYTES.
+   */
+  private success(tool: PdfTool, result: Extract<WorkerResult, { ok: true }>, stored: StoredFileInfo[], quota: QuotaState, inline: boolean): CallToolResult {
     const { per_file: perFile, ...data } = result.data as { per_file?: Record<string, unknown>[] } & Record<string, unknown>;
     let structured: Record<string, unknown>;
     if (tool.result === 'files') structured = { files: stored.map((s, i) => ({ ...s, ...(perFile?.[i] ?? {}) })), ...data, quota };
     else structured = { ...data, ...(stored[0] ?? {}), ...(tool.result === 'optional-file' && stored[0] ? { changed: true } : {}), quota };
     const content: CallToolResult['content'] = [];
-    const links = stored.map((s) => `${s.filename}: ${s.download_url} (file_id ${s.file_id}, ${s.pages} pages, ${s.bytes} bytes, until ${s.expires_at})`);
-    content.push({
-      type: 'text',
-      text: [result.summary, ...links, `Quota: ${quota.remaining} of ${quota.limit} ${tool.name} calls left today.`].join('\n'),
-    });
+    const files =
+      stored.length === 1
+        ? `${stored[0].filename}: ${stored[0].download_url} (file_id ${stored[0].file_id}, ${stored[0].pages} pages, ${stored[0].bytes} bytes, until ${stored[0].expires_at})`
+        : stored.length
+          ? `${stored.length} files: download links and file_ids in the resource links and structuredContent.files.`
+          : '';
+    const text = [result.summary, files, `Quota: ${quota.remaining} of ${quota.limit} ${tool.name} calls left today.`].filter(Boolean).join('\n');
+    content.push({ type: 'text', text: text.length > TEXT_MAX_CHARS ? `${text.slice(0, TEXT_MAX_CHARS - 1)}…` : text });
     stored.forEach((s, i) => {
       content.push({
         type: 'resource_link',
@@ -256,12 +308,23 @@ export class ToolRunnerService {
         description: `${s.pages} pages, ${s.bytes} bytes; file_id ${s.file_id}; available until ${s.expires_at}.`,
       });
       const bytes = result.files[i].bytes;
-      if (bytes.length <= this.config.PDF_INLINE_MAX_BYTES) {
+      if (inline && bytes.length <= this.config.PDF_INLINE_MAX_BYTES) {
         content.push({ type: 'resource', resource: { uri: s.download_url, mimeType: 'application/pdf', blob: Buffer.from(bytes).toString('base64') } });
       }
     });
     return { content, structuredContent: structured };
   }
+}
+
+/** Most characters of a result's text content (the issue's bound: under 1 KB whatever the files). */
+export const TEXT_MAX_CHARS = 900;
+
+/** Takes the `inline` argument (every tool has it) off the arguments before the tool's own checks. */
+function takeInline(raw: unknown): { inline: boolean | 'invalid'; rest: unknown } {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || !('inline' in raw)) return { inline: false, rest: raw ?? {} };
+  const { inline, ...rest } = raw as Record<string, unknown>;
+  if (inline !== undefined && typeof inline !== 'boolean') return { inline: 'invalid', rest };
+  return { inline: inline === true, rest };
 }
 
 /** `args` with the `base64` of the given file refs left out (plain objects and arrays copied, the rest shared). */

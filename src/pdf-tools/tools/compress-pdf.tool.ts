@@ -11,7 +11,7 @@ const input = z
       .enum(COMPRESSION_LEVELS)
       .default('recommended')
       .describe(
-        '"lossless": restructure only (object streams, recompressed streams, duplicates and unused objects removed), pixels untouched. "recommended": also re-encode images as JPEG quality 75 at up to 150 dpi. "extreme": JPEG quality 50 at up to 96 dpi.',
+        '"lossless": restructure only, pixels untouched. "recommended": images as JPEG q75, at most 150 dpi. "extreme": JPEG q50, 96 dpi.',
       ),
   })
   .strict();
@@ -20,7 +20,7 @@ export const compressPdfTool = defineTool({
   name: 'compress_pdf',
   title: 'Compress a PDF',
   description:
-    'Make a PDF smaller: lossless restructuring, or lossy image downsampling and re-encoding (levels "recommended", "extreme"). The result is never larger than the input: when nothing can be saved, the input is returned unchanged and `unchanged` is true.',
+    'Make a PDF smaller: lossless restructuring, or lossy image downsampling. Never larger than the input: if nothing can be saved, the input comes back with `unchanged` true.',
   input,
   output: singleFileOutput({
     level: z.enum(COMPRESSION_LEVELS),

@@ -21,7 +21,7 @@ export const mergePdfsTool = defineTool({
   name: 'merge_pdfs',
   title: 'Merge PDFs',
   description:
-    'Merge 2-20 PDFs into one, in the given order, optionally choosing pages of each input (e.g. "1-3,last"). Bookmarks that point to included pages are kept. Returns a download link and a file_id for further tools.',
+    'Merge 2-20 PDFs into one, in the given order, optionally choosing pages of each input (e.g. "1-3,last"). Bookmarks that point to included pages are kept.',
   input,
   output: singleFileOutput({
     inputs: z.array(z.object({ input: z.string(), pages: z.array(z.number().int()) })).describe('Pages taken from each input, in order.'),

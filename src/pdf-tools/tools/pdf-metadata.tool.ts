@@ -28,7 +28,7 @@ const input = z
         keywords: z.array(z.string().max(200)).max(100).optional().describe('Keywords, stored comma-separated.'),
         creator: z.string().max(1000).optional().describe('The application that created the original document.'),
         producer: z.string().max(1000).optional().describe('The application that produced the PDF.'),
-        creation_date: z.iso.datetime({ offset: true }).optional().describe('ISO 8601, e.g. "2024-05-01T12:00:00Z".'),
+        creation_date: z.iso.datetime({ offset: true }).optional().describe('e.g. "2024-05-01T12:00:00Z".'),
         modification_date: z.iso.datetime({ offset: true }).optional().describe('ISO 8601. Default when changing anything: now.'),
         custom: z
           .record(z.string().regex(CUSTOM_KEY), z.string().max(1000))
@@ -42,7 +42,7 @@ const input = z
       .array(z.string().max(64))
       .max(100)
       .optional()
-      .describe('Fields to remove: standard names (title, author, subject, keywords, creator, producer, creation_date, modification_date), custom key names, or "all".'),
+      .describe('Fields to remove: names of `set` or custom keys, or "all".'),
   })
   .strict();
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileSchema, singleInput } from './tool';
+import { checkOutputs, CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileSchema, singleInput } from './tool';
 
 const input = z
   .object({
@@ -16,7 +16,7 @@ const input = z
       .min(1)
       .max(200)
       .optional()
-      .describe('For mode "ranges": one page range per output document, e.g. ["1-3", "4-", "odd"]. Same grammar as every tool: "all", "odd", "even", "last", "N", "N-M", "N-".'),
+      .describe('For mode "ranges": one page range per output document, e.g. ["1-3", "4-", "odd"].'),
     every: z.number().int().min(1).max(1000).optional().describe('For mode "every": pages per output document, e.g. 1 for single pages.'),
     count: z.number().int().min(2).max(200).optional().describe('For mode "count": number of output documents.'),
   })
@@ -72,12 +72,14 @@ export const splitPdfTool = defineTool({
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const parts = plan(args, doc.getPageCount(), inputs[0].label);
-    const files = [];
+    const files: { name: string; bytes: Uint8Array; pages: number }[] = [];
+    checkOutputs(files, ctx.limits, parts.length);
     for (let i = 0; i < parts.length; i++) {
       const out = await PDFDocument.create({ updateMetadata: false });
       const copied = await out.copyPages(doc, parts[i].map((p) => p - 1));
       copied.forEach((p) => out.addPage(p));
       files.push({ name: derivedName(inputs[0], `split-${i + 1}`), bytes: await savePdf(out), pages: copied.length });
+      checkOutputs(files, ctx.limits, parts.length);
     }
     return {
       files,

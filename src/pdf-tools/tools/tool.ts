@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { InputFile, Limits, openPdf } from '../core/pdf-open';
 import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
 import type { PDFDocument } from 'pdf-lib';
+import { ToolFailure } from '../core/tool-failure';
 
 /** Where an input file comes from: an earlier result (`file_id`) or the bytes themselves (`base64`). */
 export const fileRefSchema = z
@@ -22,7 +23,7 @@ export const fileRefSchema = z
   .strict();
 export type FileRef = z.infer<typeof fileRefSchema>;
 
-export const pagesSchema = (what: string) => z.string().max(500).optional().describe(`${what} ${PAGE_RANGE_GRAMMAR} Default: all pages.`);
+export const pagesSchema = (what: string) => z.string().max(500).optional().describe(`${what} ${PAGE_RANGE_GRAMMAR} Default: all.`);
 
 export const quotaSchema = z.object({
   tool: z.string(),
@@ -64,8 +65,50 @@ export interface ToolRunResult {
   summary: string;
 }
 
+/** The per-call caps on what a call produces (the runner passes them with the file limits). */
+export interface OutputLimits {
+  /** Most output files of one call. */
+  maxOutputFiles: number;
+  /** Largest total of the output files of one call, in bytes. */
+  maxOutputBytes: number;
+}
+
 export interface ToolRunContext {
-  limits: Limits;
+  limits: Limits & Partial<OutputLimits>;
+}
+
+/**
+ * Throws a clear error when the outputs so far (or `planned` outputs) go over the caps: each file at
+ * most `maxBytes`, in total at most `maxOutputBytes` and `maxOutputFiles`. Tools that make many files
+ * call it as they go (stopping early); the runner calls it on every result.
+ */
+export function checkOutputs(files: readonly { name: string; bytes: Uint8Array }[], limits: Limits & Partial<OutputLimits>, planned = files.length): void {
+  const maxFiles = limits.maxOutputFiles ?? Infinity;
+  if (planned > maxFiles) {
+    throw new ToolFailure('invalid_arguments', `This call would produce ${planned} files; at most ${maxFiles} per call. Ask for fewer parts.`, {
+      files: planned,
+      limit: maxFiles,
+    });
+  }
+  let total = 0;
+  for (const f of files) {
+    if (f.bytes.length > limits.maxBytes) {
+      throw new ToolFailure(
+        'file_too_large',
+        `The result ${f.name} would be ${f.bytes.length} bytes; the limit is ${limits.maxBytes} bytes per file. Use fewer or smaller inputs (or compress them first).`,
+        { output: f.name, bytes: f.bytes.length, limit: limits.maxBytes },
+      );
+    }
+    total += f.bytes.length;
+  }
+  const maxTotal = limits.maxOutputBytes ?? Infinity;
+  if (total > maxTotal) {
+    throw new ToolFailure(
+      'file_too_large',
+      `The results of this call would total more than ${maxTotal} bytes (the limit per call). Ask for fewer or smaller parts.`,
+      { bytes: total, limit: maxTotal },
+    );
+  }
 }
 
 /**

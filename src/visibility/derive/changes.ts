@@ -2,11 +2,11 @@
  * History: changes detected between a scan and the scan before it, and the week-over-week
  * comparison of the summary (formulas in docs/visibility-metrics.md, "History").
  */
+import { voiceSample } from './intervals';
 import { Grade, GRADES, ScanSummary } from './metrics';
+import { ChangeTest, twoProportionTest } from './stats';
 
-/** A mention rate "moved" when it changed by at least this fraction of the previous rate ... */
-export const RATE_RELATIVE_THRESHOLD = 0.2;
-/** ... and by at least this many percentage points (noise floor for tiny rates). */
+/** A mention rate "moved" when the change is significant (two-proportion z-test at 95 %) and at least this many points. */
 export const RATE_ABSOLUTE_FLOOR = 1;
 /** Lists of gained/lost sources and gaps keep this many items (the counts are complete). */
 export const CHANGE_LIST_MAX = 25;
@@ -16,6 +16,9 @@ export interface ScanFacts {
   scan_id: string;
   grade: Grade | null;
   mention_rate: number | null;
+  /** Successful answers mentioning the brand, and successful answers (the test's counts). */
+  mentions: number;
+  answers: number;
   /** Registrable domains cited. */
   sources: string[];
   /** Gap URLs. */
@@ -34,7 +37,16 @@ export interface ScanChanges {
   /** Short names of what changed: grade_up, grade_down, mention_rate_up, mention_rate_down, sources_gained, sources_lost, gaps_gained, gaps_lost. */
   detected: string[];
   grade: { from: Grade | null; to: Grade | null } | null;
-  mention_rate: { from: number | null; to: number | null; delta: number | null; relative_change: number | null; moved: boolean };
+  mention_rate: {
+    from: number | null;
+    to: number | null;
+    delta: number | null;
+    relative_change: number | null;
+    /** Two-proportion z-test at 95 % (null when a sample is empty). */
+    significant: boolean | null;
+    p_value: number | null;
+    moved: boolean;
+  };
   sources: SetChange;
   gaps: SetChange;
 }
@@ -58,12 +70,10 @@ function setChange(before: string[], after: string[]): SetChange {
 /** Rank of a grade (A best = 0); null grades have no rank. */
 const rank = (g: Grade | null): number | null => (g === null ? null : GRADES.indexOf(g));
 
-/** true when the rate moved by >= 20 % of the previous rate and >= 1 point (from 0: any rise >= 1 point). */
-export function rateMoved(from: number | null, to: number | null): boolean {
-  if (from === null || to === null) return false;
-  const delta = Math.abs(to - from);
-  if (delta < RATE_ABSOLUTE_FLOOR) return false;
-  return from === 0 ? true : delta / from >= RATE_RELATIVE_THRESHOLD;
+/** true when the rate changed significantly (95 %) and by at least RATE_ABSOLUTE_FLOOR points. */
+export function rateMoved(from: number | null, to: number | null, test: ChangeTest | null): boolean {
+  if (from === null || to === null || !test) return false;
+  return test.significant && Math.abs(to - from) >= RATE_ABSOLUTE_FLOOR;
 }
 
 /** Changes of `current` against `previous` (null for the first scan). */
@@ -80,7 +90,8 @@ export function detectChanges(previous: ScanFacts | null, current: ScanFacts): S
   }
   const { mention_rate: from } = previous;
   const { mention_rate: to } = current;
-  const moved = rateMoved(from, to);
+  const test = twoProportionTest(previous.mentions, previous.answers, current.mentions, current.answers);
+  const moved = rateMoved(from, to, test);
   if (moved) detected.push(to! > from! ? 'mention_rate_up' : 'mention_rate_down');
   const sources = setChange(previous.sources, current.sources);
   const gaps = setChange(previous.gaps, current.gaps);
@@ -97,6 +108,8 @@ export function detectChanges(previous: ScanFacts | null, current: ScanFacts): S
       to,
       delta: from === null || to === null ? null : round1(to - from),
       relative_change: from === null || to === null || from === 0 ? null : round3((to - from) / from),
+      significant: test?.significant ?? null,
+      p_value: test?.p_value ?? null,
       moved,
     },
     sources,
@@ -108,13 +121,24 @@ export interface Delta {
   latest: number | null;
   previous: number | null;
   delta: number | null;
+  /** Two-proportion z-test at 95 % of the change (null when a sample is empty or the figure is not a rate). */
+  significant: boolean | null;
+  p_value: number | null;
 }
 
-const delta = (latest: number | null, previous: number | null): Delta => ({
-  latest,
-  previous,
-  delta: latest === null || previous === null ? null : round1(latest - previous),
-});
+/** Counts behind a rate: part of whole. */
+type Counts = [part: number, whole: number] | null;
+
+const delta = (latest: number | null, previous: number | null, now: Counts = null, before: Counts = null): Delta => {
+  const test: ChangeTest | null = now && before ? twoProportionTest(before[0], before[1], now[0], now[1]) : null;
+  return {
+    latest,
+    previous,
+    delta: latest === null || previous === null ? null : round1(latest - previous),
+    significant: test?.significant ?? null,
+    p_value: test?.p_value ?? null,
+  };
+};
 
 export interface Comparison {
   latest_scan_id: string;
@@ -146,24 +170,36 @@ export function compareScans(
     latest_scan_id: latest.scan_id,
     previous_scan_id: previous.scan_id,
     grade: { latest: l.grade, previous: p.grade, direction },
-    mention_rate: delta(l.mention_rate, p.mention_rate),
-    share_of_voice: delta(l.share_of_voice, p.share_of_voice),
-    citation_rate: delta(l.funnel.citation_rate, p.funnel.citation_rate),
-    owned_citation_rate: delta(l.funnel.owned_citation_rate, p.funnel.owned_citation_rate),
+    mention_rate: delta(l.mention_rate, p.mention_rate, [l.mentions, l.answers.successful], [p.mentions, p.answers.successful]),
+    share_of_voice: delta(l.share_of_voice, p.share_of_voice, [l.mentions, voiceSample(l)], [p.mentions, voiceSample(p)]),
+    citation_rate: delta(
+      l.funnel.citation_rate,
+      p.funnel.citation_rate,
+      [l.funnel.with_citations, l.funnel.answers],
+      [p.funnel.with_citations, p.funnel.answers],
+    ),
+    owned_citation_rate: delta(
+      l.funnel.owned_citation_rate,
+      p.funnel.owned_citation_rate,
+      [l.funnel.with_owned_citation, l.funnel.answers],
+      [p.funnel.with_owned_citation, p.funnel.answers],
+    ),
     answers: delta(l.answers.successful, p.answers.successful),
-    platforms: platformNames.map((platform) => ({
-      platform,
-      ...delta(
-        l.platforms.find((x) => x.platform === platform)?.mention_rate ?? null,
-        p.platforms.find((x) => x.platform === platform)?.mention_rate ?? null,
-      ),
-    })),
-    competitors: competitorNames.map((name) => ({
-      name,
-      ...delta(
-        l.competitors.find((x) => x.name === name)?.mention_rate ?? null,
-        p.competitors.find((x) => x.name === name)?.mention_rate ?? null,
-      ),
-    })),
+    platforms: platformNames.map((platform) => {
+      const a = l.platforms.find((x) => x.platform === platform);
+      const b = p.platforms.find((x) => x.platform === platform);
+      return {
+        platform,
+        ...delta(a?.mention_rate ?? null, b?.mention_rate ?? null, a ? [a.mentions, a.answers] : null, b ? [b.mentions, b.answers] : null),
+      };
+    }),
+    competitors: competitorNames.map((name) => {
+      const a = l.competitors.find((x) => x.name === name);
+      const b = p.competitors.find((x) => x.name === name);
+      return {
+        name,
+        ...delta(a?.mention_rate ?? null, b?.mention_rate ?? null, a ? [a.mentions, a.answers] : null, b ? [b.mentions, b.answers] : null),
+      };
+    }),
   };
 }

@@ -10,7 +10,7 @@ import {
   ProjectDomains,
   SourceCategory,
 } from './domains';
-import { firstMention, mentionMatcher } from './mentions';
+import { BrandClassification, classifyAnswer, MentionStatus, TermIndex } from './classify';
 
 // ---- rates and grades ---------------------------------------------------------------------------
 
@@ -69,8 +69,20 @@ export interface DerivedAnswer {
   citations: string[];
   brandMentioned: boolean;
   brandPosition: number | null;
+  /** mentioned / absent / not_named (failed answers: not_named). */
+  brandStatus: MentionStatus;
   competitorMentions: CompetitorMention[];
+  /** Competitors the answer says it does not know (names). */
+  competitorsAbsent: string[];
+  /** Classification with evidence of every tracked brand, the brand first. */
+  mentions: AnswerMention[];
   citesOwned: boolean;
+}
+
+/** One tracked brand in one answer: its status and the evidence behind it (GET /answers). */
+export interface AnswerMention extends BrandClassification {
+  name: string;
+  kind: 'brand' | 'competitor';
 }
 
 export interface Funnel {
@@ -99,6 +111,8 @@ export interface CompetitorFigures {
   domains: string[];
   answers: number;
   mentions: number;
+  /** Successful answers saying they do not know this competitor (not counted as mentions). */
+  absences: number;
   mention_rate: number | null;
   share_of_voice: number | null;
   platforms: Array<{ platform: string; answers: number; mentions: number; mention_rate: number | null }>;
@@ -108,6 +122,8 @@ export interface CompetitorFigures {
 export interface ScanSummary extends GradeResult {
   answers: { total: number; successful: number; failed: number };
   mentions: number;
+  /** Successful answers saying they do not know the brand (not counted as mentions). */
+  absences: number;
   mention_rate: number | null;
   share_of_voice: number | null;
   funnel: Funnel;
@@ -198,8 +214,8 @@ function shareOfVoice(answers: DerivedAnswer[], mentions: number): number | null
 
 /** Detects mentions and citations in every answer of an import. */
 export function deriveAnswers(file: ImportFile, domains: ProjectDomains = projectDomains(file)): DerivedAnswer[] {
-  const brandMatcher = mentionMatcher(file.brand);
-  const competitorMatchers = file.competitors.map((c) => ({ name: c.name, matcher: mentionMatcher(c) }));
+  const index = new TermIndex([file.brand, ...file.competitors]);
+  const names = [file.brand.name, ...file.competitors.map((c) => c.name)];
   return file.scan.answers.map((a, seq) => {
     const ok = a.status === 'ok';
     const citations: string[] = [];
@@ -210,14 +226,13 @@ export function deriveAnswers(file: ImportFile, domains: ProjectDomains = projec
       citations.push(n.url);
       if (domains.owned.some((d) => n.host === d || n.host.endsWith(`.${d}`))) citesOwned = true;
     }
-    const brandPosition = ok ? firstMention(a.text, brandMatcher) : null;
-    const competitorMentions: CompetitorMention[] = [];
-    if (ok) {
-      for (const c of competitorMatchers) {
-        const position = firstMention(a.text, c.matcher);
-        if (position !== null) competitorMentions.push({ name: c.name, position });
-      }
-    }
+    const classes = ok ? classifyAnswer(a.text, index) : [];
+    const mentions: AnswerMention[] = classes.map((c, i) => ({ name: names[i], kind: i === 0 ? 'brand' : 'competitor', ...c }));
+    const brand = mentions[0];
+    const competitorMentions: CompetitorMention[] = mentions
+      .slice(1)
+      .filter((c) => c.status === 'mentioned')
+      .map((c) => ({ name: c.name, position: c.position! }));
     return {
       seq,
       promptId: a.prompt_id,
@@ -227,9 +242,12 @@ export function deriveAnswers(file: ImportFile, domains: ProjectDomains = projec
       ok,
       text: a.text,
       citations,
-      brandMentioned: brandPosition !== null,
-      brandPosition,
+      brandMentioned: brand?.status === 'mentioned',
+      brandPosition: brand?.position ?? null,
+      brandStatus: brand?.status ?? 'not_named',
       competitorMentions,
+      competitorsAbsent: mentions.slice(1).filter((c) => c.status === 'absent').map((c) => c.name),
+      mentions,
       citesOwned: ok && citesOwned,
     };
   });
@@ -275,6 +293,7 @@ export function deriveScan(file: ImportFile): DerivedScan {
       domains: domains.competitors[i].domains,
       answers: ok.length,
       mentions: m,
+      absences: ok.filter((a) => a.competitorsAbsent.includes(c.name)).length,
       mention_rate: percent(m, ok.length),
       share_of_voice: shareOfVoice(answers, m),
       platforms: file.scan.platforms.map((platform) => {
@@ -372,6 +391,7 @@ export function deriveScan(file: ImportFile): DerivedScan {
     summary: {
       answers: { total: answers.length, successful: ok.length, failed: answers.length - ok.length },
       mentions,
+      absences: ok.filter((a) => a.brandStatus === 'absent').length,
       mention_rate: percent(mentions, ok.length),
       share_of_voice: shareOfVoice(answers, mentions),
       ...gradeOf(mentions, ok.length),

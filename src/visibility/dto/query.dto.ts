@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { MENTION_STATUSES, MentionStatus } from '../derive/classify';
 import { SOURCE_CATEGORIES, SourceCategory } from '../derive/domains';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
@@ -48,6 +49,10 @@ export class AnswersQuery extends PageQuery {
   /** Brand mentioned (true) or not (false). */
   @IsOptional() @IsIn(BOOL)
   mentioned?: 'true' | 'false';
+
+  /** Brand status: mentioned, absent (the answer says it does not know the brand) or not_named. */
+  @IsOptional() @IsIn(MENTION_STATUSES)
+  brand_status?: MentionStatus;
 
   /** Answers mentioning this competitor (name, case-insensitive). */
   @IsOptional() @IsString() @MaxLength(200)

@@ -1,5 +1,6 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { CompetitorMention } from '../derive/metrics';
+import type { MentionStatus } from '../derive/classify';
+import type { AnswerMention, CompetitorMention } from '../derive/metrics';
 import { VisScan } from './vis-scan.entity';
 
 /** One raw AI answer of a scan, with its detected mentions and normalised citations. */
@@ -39,6 +40,13 @@ export class VisAnswer {
 
   @Column({ name: 'brand_position', type: 'integer', nullable: true })
   brandPosition!: number | null;
+
+  @Column({ name: 'brand_status', type: 'varchar', length: 16, default: 'not_named' })
+  brandStatus!: MentionStatus;
+
+  /** Every tracked brand's classification with evidence (brand first). */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  mentions!: AnswerMention[];
 
   @Column({ name: 'competitor_mentions', type: 'jsonb' })
   competitorMentions!: CompetitorMention[];

@@ -12,10 +12,10 @@ export const LIMITS = {
   answers: 50_000,
   prompts: 5_000,
   competitors: 50,
-  aliases: 20,
+  aliases: 5_000,
   domains: 20,
   citations: 200,
-  textChars: 100_000,
+  textChars: 200_000,
   urlChars: 2048,
 } as const;
 

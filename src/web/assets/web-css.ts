@@ -48,6 +48,7 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .notice{border-left:5px solid var(--accent);background:var(--soft);padding:.75rem 1rem;margin:0 0 1rem}
 .secret{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:1rem;padding:.5rem;background:var(--soft);border:1px solid var(--line);word-break:break-all;display:block;margin:.5rem 0}
 mark{background:var(--mark);color:var(--fg);font-weight:600}
+.excluded{text-decoration:underline dotted;color:var(--muted)}
 .answer{border:1px solid var(--line);border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}
 .answer p.text{white-space:pre-wrap}
 .meta{color:var(--muted);font-size:.9rem}

@@ -1,5 +1,4 @@
 import type { UserView } from '../../accounts/accounts.service';
-import { mentionMatcher } from '../../visibility/derive/mentions';
 import { lineChart } from '../render/chart';
 import { html, qs, Renderable, SafeHtml } from '../render/html';
 import { page } from '../render/layout';
@@ -86,7 +85,7 @@ ${TABS.map(([t, label, href]) => html`<li><a href="${href}"${cur(t === active)}>
 export function table(caption: string, head: Array<string | [string, 'num']>, rows: Renderable[][], empty = 'Nothing to show.'): SafeHtml {
   if (rows.length === 0) return html`<p>${empty}</p>`;
   const isNum = head.map((h) => Array.isArray(h));
-  return html`<div class="table-wrap"><table>
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}"><table>
 <caption>${caption}</caption>
 <thead><tr>${head.map((h) => (Array.isArray(h) ? html`<th scope="col" class="num">${h[0]}</th>` : html`<th scope="col">${h}</th>`))}</tr></thead>
 <tbody>${rows.map((r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : isNum[i] ? html`<td class="num">${c}</td>` : html`<td>${c}</td>`))}</tr>`)}</tbody>
@@ -206,19 +205,36 @@ ${params.cursor ? html`<a href="${action}${qs({ ...params, cursor: undefined })}
 ${next ? html`<a href="${action}${qs({ ...params, cursor: next })}">Next page</a>` : ''}</div>`;
 }
 
-/** Answer text with every brand and competitor mention marked (the API's own matcher). */
-export function highlight(text: string, brand: { name: string; aliases?: string[] }, competitors: string[]): SafeHtml {
-  const terms = [mentionMatcher(brand), ...competitors.map((name) => mentionMatcher({ name }))].filter((m): m is RegExp => m !== null);
-  if (!terms.length) return html`${text}`;
-  const all = new RegExp(terms.map((t) => `(?:${t.source})`).join('|'), 'giu');
+/** One tracked brand in one answer, as `/api/v1/answers` returns it (only the fields the page reads). */
+export interface AnswerMention {
+  name: string;
+  status: string;
+  evidence: Array<{ matched: string; offset: number; rule: string }>;
+  excluded: Array<{ matched: string; offset: number; reason: string }>;
+}
+
+/**
+ * Answer text with the API's own evidence marked: counted mentions as <mark>, matches that did not
+ * count (an absence statement, a common word) as <span class="excluded"> with their reason,
+ * so a reader sees exactly why the numbers are what they are. Offsets are code points of the NFC text.
+ */
+export function highlight(text: string, mentions: AnswerMention[]): SafeHtml {
+  const chars = [...text.normalize('NFC')];
+  const spans = mentions
+    .flatMap((m) => [
+      ...m.evidence.map((e) => ({ at: e.offset, len: [...e.matched].length, title: `${m.name}: counted (${e.rule})`, counted: true })),
+      ...m.excluded.map((e) => ({ at: e.offset, len: [...e.matched].length, title: `${m.name}: not counted (${e.reason})`, counted: false })),
+    ])
+    .sort((a, b) => a.at - b.at);
   const out: SafeHtml[] = [];
-  const normalised = text.normalize('NFC');
   let last = 0;
-  for (const m of normalised.matchAll(all)) {
-    if (m[0].length === 0) continue;
-    out.push(html`${normalised.slice(last, m.index)}<mark>${m[0]}</mark>`);
-    last = m.index + m[0].length;
+  for (const sp of spans) {
+    if (sp.at < last || sp.len === 0) continue;
+    const word = chars.slice(sp.at, sp.at + sp.len).join('');
+    out.push(html`${chars.slice(last, sp.at).join('')}`);
+    out.push(sp.counted ? html`<mark title="${sp.title}">${word}</mark>` : html`<span class="excluded" title="${sp.title}">${word}</span>`);
+    last = sp.at + sp.len;
   }
-  out.push(html`${normalised.slice(last)}`);
+  out.push(html`${chars.slice(last).join('')}`);
   return html`${out}`;
 }

@@ -1,6 +1,11 @@
-import { brandTerms, firstMention, mentionMatcher } from './mentions';
+import { brandTerms, codePointOffsets, TermIndex } from './term-index';
 
-const find = (text: string, name: string, aliases: string[] = []) => firstMention(text, mentionMatcher({ name, aliases }));
+/** Code-point offset of the brand's first match, or null. */
+const find = (text: string, name: string, aliases: string[] = []): number | null => {
+  const t = text.normalize('NFC');
+  const [m] = new TermIndex([{ name, aliases }]).find(t);
+  return m ? codePointOffsets(t, [m.start])[0] : null;
+};
 
 describe('mention detection', () => {
   it('finds the name case-insensitively and records the first position', () => {
@@ -53,9 +58,8 @@ describe('mention detection', () => {
     expect(find('aab is here', 'a+b')).toBeNull();
   });
 
-  it('dedupes terms and puts the longest first; no terms gives no matcher', () => {
+  it('dedupes terms and puts the longest first; no terms matches nothing', () => {
     expect(brandTerms({ name: 'Acme', aliases: ['ACME', ' Acme CRM ', ''] })).toEqual(['Acme CRM', 'Acme']);
-    expect(mentionMatcher({ name: '  ' })).toBeNull();
-    expect(firstMention('Acme', null)).toBeNull();
+    expect(new TermIndex([{ name: '  ' }]).find('  Acme  ')).toEqual([]);
   });
 });

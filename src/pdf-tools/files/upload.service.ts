@@ -1,0 +1,146 @@
+import { Injectable } from '@nestjs/common';
+import busboy from 'busboy';
+import type { Request } from 'express';
+import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { AppConfig } from '../../common/config/env';
+import { DomainError } from '../../common/errors/domain-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { PdfPoolService } from '../worker/pdf-pool.service';
+import type { StoredFileInfo } from '../tools/tool';
+import { FileStoreService } from './file-store.service';
+
+/** What POST /files answers (201). */
+export type UploadResult = Pick<StoredFileInfo, 'file_id' | 'expires_at' | 'bytes' | 'pages' | 'sha256'> & { download_url: string; filename: string };
+
+/**
+ * Uploads outside MCP: the PDF as the raw body (`application/pdf`) or as the multipart field
+ * `file`. Read as a stream and cut off at PDF_MAX_FILE_BYTES (never buffered beyond it), with an
+ * idle and a total deadline; checked to be a PDF within the page limit in a PDF worker; stored
+ * only when everything passed (one insert), so nothing is half-stored. No tool quota is spent.
+ */
+@Injectable()
+export class UploadService {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly store: FileStoreService,
+    private readonly pool: PdfPoolService,
+  ) {}
+
+  async upload(req: Request): Promise<UploadResult> {
+    const max = this.config.PDF_MAX_FILE_BYTES;
+    const declared = Number(req.headers['content-length']);
+    if (req.is('application/pdf')) {
+      if (declared > max) throw this.tooLarge(declared);
+      return this.accept(await this.read(req, req), 'upload.pdf');
+    }
+    if (req.is('multipart/form-data')) return this.multipart(req);
+    throw new DomainError(
+      ErrorCode.UnsupportedMediaType,
+      'Send the PDF as the raw body with Content-Type: application/pdf, or as the multipart/form-data field "file".',
+    );
+  }
+
+  private multipart(req: Request): Promise<UploadResult> {
+    return new Promise<UploadResult>((resolve, reject) => {
+      let parser: busboy.Busboy;
+      try {
+        parser = busboy({ headers: req.headers, limits: { files: 1, fields: 10, fileSize: this.config.PDF_MAX_FILE_BYTES + 1, parts: 12 } });
+      } catch (e) {
+        return reject(new DomainError(ErrorCode.BadRequest, `Malformed multipart body: ${(e as Error).message}.`));
+      }
+      let seen = false;
+      parser.on('file', (field, stream, info) => {
+        if (field !== 'file' || seen) {
+          stream.resume();
+          return;
+        }
+        seen = true;
+        this.read(stream, req)
+          .then((bytes) => this.accept(bytes, info.filename || 'upload.pdf'))
+          .then(resolve, reject);
+      });
+      parser.on('error', (e: Error) => reject(new DomainError(ErrorCode.BadRequest, `Malformed multipart body: ${e.message}.`)));
+      parser.on('close', () => {
+        if (!seen) reject(new DomainError(ErrorCode.BadRequest, 'No file in the multipart body: send the PDF in the field "file".'));
+      });
+      req.pipe(parser);
+    });
+  }
+
+  /** The bytes of `stream`, cut off past the file limit and on the idle and total deadlines. */
+  private read(stream: Readable, req: Request): Promise<Buffer> {
+    const max = this.config.PDF_MAX_FILE_BYTES;
+    return new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let done = false;
+      const finish = (e?: Error) => {
+        if (done) return;
+        done = true;
+        clearTimeout(total);
+        clearTimeout(idle);
+        stream.removeAllListeners('data');
+        if (e) {
+          chunks.length = 0;
+          // Nothing more is read: the connection is closed once the error answer is out.
+          req.unpipe();
+          req.pause();
+          reject(e);
+        } else resolve(Buffer.concat(chunks, size));
+      };
+      const timeout = (what: string) =>
+        finish(new DomainError(ErrorCode.RequestTimeout, `The upload was too slow (${what}). Send the whole file at once.`));
+      const total = setTimeout(() => timeout(`not complete after ${this.config.PDF_UPLOAD_TIMEOUT_MS} ms`), this.config.PDF_UPLOAD_TIMEOUT_MS);
+      let idle = setTimeout(() => timeout(`no data for ${this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS} ms`), this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS);
+      stream.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > max) return finish(this.tooLarge());
+        chunks.push(chunk);
+        clearTimeout(idle);
+        idle = setTimeout(() => timeout(`no data for ${this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS} ms`), this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS);
+      });
+      stream.on('end', () => finish());
+      stream.on('error', (e: Error) => finish(new DomainError(ErrorCode.BadRequest, `The upload failed: ${e.message}.`)));
+      req.on('aborted', () => finish(new DomainError(ErrorCode.BadRequest, 'The upload was aborted by the client.')));
+    });
+  }
+
+  /** Checks the bytes in a PDF worker (a PDF, page limit) and stores them. */
+  private async accept(bytes: Buffer, name: string): Promise<UploadResult> {
+    if (bytes.length === 0) throw new DomainError(ErrorCode.BadRequest, 'The upload is empty (0 bytes).');
+    if (!bytes.subarray(0, 1024).toString('latin1').includes('%PDF-')) {
+      throw new DomainError(ErrorCode.UnsupportedMediaType, 'The upload is not a PDF (no %PDF- header).', { error_detail: 'not_a_pdf' });
+    }
+    // The worker gets its own copy (its input moves to the worker thread); ours is stored.
+    const checked = await this.pool.run({
+      tool: 'pdf_metadata',
+      args: { file: {} },
+      inputs: [{ label: 'the upload', name, bytes: new Uint8Array(bytes) }],
+      limits: { maxBytes: this.config.PDF_MAX_FILE_BYTES, maxPages: this.config.PDF_MAX_PAGES },
+    });
+    if (!checked.ok) {
+      const status = checked.code === 'busy' || checked.code === 'timeout' ? ErrorCode.ServiceUnavailable : ErrorCode.BadRequest;
+      throw new DomainError(status, checked.message, { error_detail: checked.code });
+    }
+    const pages = Number((checked.data as { pages?: number }).pages ?? 0);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const saved = await this.store.save({ name, bytes, pages, sha256 });
+    return {
+      file_id: saved.file_id,
+      expires_at: saved.expires_at,
+      bytes: saved.bytes,
+      pages: saved.pages,
+      sha256: saved.sha256,
+      download_url: saved.download_url,
+      filename: saved.filename,
+    };
+  }
+
+  private tooLarge(declared?: number): DomainError {
+    const max = this.config.PDF_MAX_FILE_BYTES;
+    return new DomainError(ErrorCode.PayloadTooLarge, `The upload is ${declared ? `${declared} bytes` : 'larger than the limit'}; the limit is ${max} bytes per file.`, {
+      limit: max,
+    });
+  }
+}

@@ -1,0 +1,93 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createHash } from 'node:crypto';
+import { connect as tcpConnect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import type { TestApp } from '../utils/test-app';
+import { call, connect, createPdfTestApp, download, nextIp, sc, textPdf } from './helpers';
+
+/** POST /files: uploads outside MCP (raw body or multipart), limits, slow clients, rate limit. */
+describe('PDF upload, POST /files (e2e)', () => {
+  let t: TestApp;
+  let pdf: Uint8Array;
+  const clients: Client[] = [];
+  const MAX = 200_000;
+
+  beforeAll(async () => {
+    t = await createPdfTestApp({ env: { PDF_MAX_FILE_BYTES: String(MAX), PDF_UPLOAD_IDLE_TIMEOUT_MS: '500', PDF_UPLOAD_RATE_LIMIT: '6', PDF_MCP_DAILY_CAP: '3' } });
+    pdf = await textPdf(3, { name: 'upload' });
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await t.close();
+  });
+  const storedCount = async (): Promise<number> => Number((await t.dataSource.query('SELECT count(*)::int AS n FROM pdf_files'))[0].n);
+
+  it('raw body: 201 {file_id, expires_at, bytes, pages, sha256}; two tools chain on it; no tool quota spent', async () => {
+    const ip = nextIp();
+    const res = await request(t.server).post('/files').set('X-Forwarded-For', ip).set('Content-Type', 'application/pdf').send(Buffer.from(pdf)).expect(201);
+    expect(res.body).toMatchObject({ bytes: pdf.length, pages: 3, sha256: createHash('sha256').update(pdf).digest('hex') });
+    expect(res.body.file_id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(new Date(res.body.expires_at).getTime()).toBeGreaterThan(Date.now());
+    const client = await connect(t, ip);
+    clients.push(client);
+    const rotated = sc(await call(client, 'rotate_pages', { file: { file_id: res.body.file_id }, angle: 90 }));
+    expect(rotated.quota.remaining).toBe(2); // the upload spent nothing: this call is the first
+    const numbered = sc(await call(client, 'add_page_numbers', { file: { file_id: rotated.file_id } }));
+    expect(numbered.pages).toBe(3);
+    expect((await download(t, numbered as { download_url: string })).length).toBeGreaterThan(0);
+  });
+
+  it('multipart field "file" (a browser form) works the same', async () => {
+    const res = await request(t.server).post('/files').set('X-Forwarded-For', nextIp()).attach('file', Buffer.from(pdf), 'form.pdf').expect(201);
+    expect(res.body).toMatchObject({ bytes: pdf.length, pages: 3, filename: 'form.pdf' });
+  });
+
+  it('not a PDF, another media type, a multipart body without "file": clear errors, nothing stored', async () => {
+    const before = await storedCount();
+    const notPdf = await request(t.server).post('/files').set('X-Forwarded-For', nextIp()).set('Content-Type', 'application/pdf').send(Buffer.from('hello')).expect(415);
+    expect(notPdf.body).toMatchObject({ ok: false, error: 'unsupported_media_type', message: expect.stringMatching(/not a PDF/) });
+    const json = await request(t.server).post('/files').set('X-Forwarded-For', nextIp()).send({ a: 1 }).expect(415);
+    expect(json.body.message).toMatch(/application\/pdf.*multipart\/form-data field "file"/);
+    const noFile = await request(t.server).post('/files').set('X-Forwarded-For', nextIp()).field('other', 'x').expect(400);
+    expect(noFile.body.message).toMatch(/field "file"/);
+    expect(await storedCount()).toBe(before);
+  });
+
+  it('over the size limit: 413 from Content-Length, and cut off while streaming without one; nothing stored', async () => {
+    const before = await storedCount();
+    const big = Buffer.concat([Buffer.from(pdf), Buffer.alloc(MAX)]);
+    const declared = await request(t.server).post('/files').set('X-Forwarded-For', nextIp()).set('Content-Type', 'application/pdf').send(big).expect(413);
+    expect(declared.body).toMatchObject({ error: 'payload_too_large', limit: MAX });
+    const multipart = await request(t.server).post('/files').set('X-Forwarded-For', nextIp()).attach('file', big, 'big.pdf').expect(413);
+    expect(multipart.body.message).toMatch(/larger than the limit/);
+    expect(await storedCount()).toBe(before);
+  });
+
+  it('a client trickling bytes is cut off with 408 and its connection freed', async () => {
+    const port = (t.server.address() as AddressInfo).port;
+    const socket = tcpConnect(port, '127.0.0.1');
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString('latin1')));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write(`POST /files HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Forwarded-For: ${nextIp()}\r\nContent-Type: application/pdf\r\nContent-Length: 100000\r\n\r\n%PDF-1.7\n`);
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(answer).toMatch(/request_timeout/);
+  });
+
+  it('llms.txt and the server instructions show the one curl line, then file_id', async () => {
+    const text = (await request(t.server).get('/llms.txt').expect(200)).text;
+    expect(text).toContain(`curl -sS -H 'Content-Type: application/pdf' --data-binary @file.pdf ${t.config.publicBaseUrl()}/files`);
+    expect(text).toMatch(/pass the `file_id` to any tool/);
+    const client = await connect(t, nextIp());
+    clients.push(client);
+    expect(client.getInstructions()).toMatch(/curl .*--data-binary @file\.pdf .*\/files, then pass the file_id/);
+  });
+
+  it('uploads are rate-limited per client IP', async () => {
+    const ip = nextIp();
+    for (let i = 0; i < 6; i++) await request(t.server).post('/files').set('X-Forwarded-For', ip).set('Content-Type', 'application/pdf').send(Buffer.from(pdf)).expect(201);
+    await request(t.server).post('/files').set('X-Forwarded-For', ip).set('Content-Type', 'application/pdf').send(Buffer.from(pdf)).expect(429);
+  });
+});

@@ -1,0 +1,295 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PDFDocument, degrees } from 'pdf-lib';
+import puppeteer, { Browser, Page } from 'puppeteer-core';
+import sharp from 'sharp';
+import { BrowserPool } from '../../src/a11y/browser/browser-pool';
+import { ScanService } from '../../src/a11y/scan/scan.service';
+import { Scanner } from '../../src/a11y/scan/scanner';
+import { AccountsService } from '../../src/accounts/accounts.service';
+import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
+import { CSS, JS } from '../../src/web/render/assets';
+import { html as fixtureHtml, send, startFixtureServer, FixtureServer } from '../a11y/fixture-server';
+import { createTestApp, TestApp } from '../utils/test-app';
+import { CHROMIUM_ARGS, WebClient } from './web-client';
+
+/** WEB_SCREENSHOTS=1 writes the documentation screenshots (docs/screenshots/). */
+const SHOTS = process.env.WEB_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'screenshots') : null;
+const PASSWORD = 'a long enough password';
+const PDF_LIMIT = 2;
+
+async function samplePdf(pages = 2): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) doc.addPage([300, 400]).drawText(`Page ${i + 1}`, { x: 40, y: 300, size: 24 });
+  return doc.save();
+}
+
+/** The website in real Chromium on the full app, and every page graded by Beacon's own scanner. */
+describe('Website in Chromium (e2e)', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let origin: string;
+  let demoKey: string;
+  let fixture: FixtureServer;
+
+  const shot = async (page: Page, name: string): Promise<void> => {
+    if (!SHOTS) return;
+    mkdirSync(SHOTS, { recursive: true });
+    const png = await page.screenshot({ fullPage: false, optimizeForSpeed: true });
+    // Palette PNGs: a screenshot of flat UI loses nothing visible and weighs a quarter.
+    await sharp(png).png({ palette: true, quality: 80, compressionLevel: 9 }).toFile(join(SHOTS, `${name}.png`));
+  };
+
+  /** A page in a browser context of its own (its own cookies: one visitor). */
+  const fresh = async (): Promise<Page> => (await browser.createBrowserContext()).newPage();
+
+  const signIn = async (page: Page, email: string, password: string): Promise<void> => {
+    await page.goto(`${origin}/signin`);
+    await page.type('#email', email);
+    await page.type('#password', password);
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '100', PDF_DAILY_LIMIT: String(PDF_LIMIT), PDF_MAX_FILE_BYTES: '300000' },
+    });
+    origin = WebClient.of(t.server).origin;
+    demoKey = (await t.app.get(DemoSeedService).seed()).key;
+    const accounts = t.app.get(AccountsService);
+    const admin = await accounts.createUser('demo', 'admin@example.com', 'admin');
+    const member = await accounts.createUser('demo', 'member@example.com', 'member');
+    // Members and admins past their first sign-in (the one-time password flow is tested below and in accounts.e2e-spec).
+    for (const u of [member]) {
+      const c = WebClient.of(t.server);
+      await c.signIn(u.email, u.one_time_password, PASSWORD);
+    }
+    (globalThis as { adminOtp?: string }).adminOtp = admin.one_time_password;
+    browser = await puppeteer.launch({ executablePath: t.config.CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+    fixture = await startFixtureServer({
+      '/': (_req, res) => send(res, 200, fixtureHtml('<main><h1>Fixture home</h1><p>Hello.</p></main>', 'Fixture home')),
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await fixture?.close();
+    await t?.close();
+  });
+
+  it('keeps each page under 100 KB of JavaScript and CSS', () => {
+    expect(CSS.body.length + JS.body.length).toBeLessThan(100 * 1024);
+  });
+
+  it('signs in with the one-time password, changes it, and the dashboard shows the mention rate the API returns', async () => {
+    const page = await fresh();
+    await page.setViewport({ width: 1100, height: 800 });
+    await page.goto(`${origin}/`);
+    await shot(page, 'home');
+    await page.goto(`${origin}/dashboard`);
+    expect(page.url()).toBe(`${origin}/signin?next=%2Fdashboard`);
+    await shot(page, 'signin');
+    await page.type('#email', 'admin@example.com');
+    await page.type('#password', (globalThis as { adminOtp?: string }).adminOtp!);
+    await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
+    expect(page.url()).toBe(`${origin}/account/password`);
+    await shot(page, 'account-password');
+    await page.type('#current_password', (globalThis as { adminOtp?: string }).adminOtp!);
+    await page.type('#new_password', PASSWORD);
+    await page.type('#confirm_password', PASSWORD);
+    await Promise.all([page.waitForNavigation(), page.click('form.stack button[type=submit]')]);
+    expect(page.url()).toBe(`${origin}/dashboard`);
+    const shown = await page.$eval('#mention-rate', (e) => e.textContent);
+    const api = (await (await fetch(`${origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${demoKey}` } })).json()) as { latest: { mention_rate: number } };
+    expect(shown).toBe(`${api.latest.mention_rate}%`);
+    expect(await page.$('svg.chart[role=img]')).not.toBeNull();
+    await shot(page, 'dashboard');
+    for (const tab of ['prompts', 'answers', 'sources', 'urls', 'gaps']) {
+      await page.goto(`${origin}/dashboard/${tab}`);
+      await shot(page, `dashboard-${tab}`);
+    }
+    await page.goto(`${origin}/dashboard/settings/members`);
+    await shot(page, 'settings-members');
+    await page.browserContext().close();
+  }, 60_000);
+
+  it('creates a key, the API accepts it, revocation makes the very next call 401', async () => {
+    const page = await fresh();
+    await page.setViewport({ width: 1100, height: 800 });
+    await signIn(page, 'admin@example.com', PASSWORD);
+    await page.goto(`${origin}/dashboard/settings/api-keys`);
+    await page.type('#label', 'Browser test');
+    await Promise.all([page.waitForNavigation(), page.click('form.inline button[type=submit]')]);
+    const key = (await page.$eval('#new-key', (e) => e.textContent))!.trim();
+    expect(key).toMatch(/^bcn_/);
+    expect(await page.$eval('button[data-copy]', (b) => (b as unknown as { hidden: boolean }).hidden)).toBe(false);
+    await shot(page, 'settings-api-keys');
+    const call = () => fetch(`${origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await call()).status).toBe(200);
+    await page.goto(`${origin}/dashboard/settings/api-keys`);
+    const revokeLink = await page.$$eval('a', (as) => as.filter((a) => a.textContent?.includes('Browser test')).map((a) => a.getAttribute('href')));
+    await page.goto(`${origin}${revokeLink[0]}`);
+    await shot(page, 'settings-api-keys-revoke');
+    await Promise.all([page.waitForNavigation(), page.click('button.danger')]);
+    expect(page.url()).toContain('/dashboard/settings/api-keys?revoked=');
+    expect((await call()).status).toBe(401);
+    await page.browserContext().close();
+  }, 60_000);
+
+  it('a member sees the keys without a create form; a forged create is refused', async () => {
+    const page = await fresh();
+    await signIn(page, 'member@example.com', PASSWORD);
+    await page.goto(`${origin}/dashboard/settings/api-keys`);
+    expect(await page.$('#label')).toBeNull();
+    expect(await page.content()).toContain('an admin creates and revokes them');
+    const status = await page.evaluate(`(async () => {
+      const token = document.querySelector('input[name=_csrf]').value;
+      const r = await fetch('/dashboard/settings/api-keys', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: '_csrf=' + encodeURIComponent(token) + '&label=x' });
+      return r.status;
+    })()`);
+    expect(status).toBe(403);
+    // Without the token, even an admin's browser is refused.
+    const noToken = await page.evaluate(async () => (await fetch('/signout', { method: 'POST' })).status);
+    expect(noToken).toBe(403);
+    await page.browserContext().close();
+  }, 60_000);
+
+  it('uploads a PDF on a tool page and downloads a valid result', async () => {
+    const page = await fresh();
+    await page.setViewport({ width: 1100, height: 900 });
+    await page.goto(`${origin}/pdf`);
+    await shot(page, 'pdf');
+    await page.goto(`${origin}/pdf/rotate-pages`);
+    const dir = join(__dirname, '..', '..', 'node_modules', '.cache', 'web-test');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'sample.pdf');
+    writeFileSync(file, await samplePdf(2));
+    const input = await page.$('#files');
+    await (input as unknown as { uploadFile: (p: string) => Promise<void> }).uploadFile(file);
+    await page.select('#opt-angle', '90');
+    await page.click('form[data-upload] button[type=submit]');
+    await page.waitForSelector('#result', { timeout: 30_000 });
+    await shot(page, 'pdf-rotate-pages');
+    expect(await page.$eval('#quota', (e) => e.textContent)).toContain(`${PDF_LIMIT - 1} of ${PDF_LIMIT}`);
+    const href = await page.$eval('#result a[href^="/files/"]', (a) => a.getAttribute('href'));
+    const res = await fetch(`${origin}${href}`);
+    expect(res.status).toBe(200);
+    const doc = await PDFDocument.load(new Uint8Array(await res.arrayBuffer()));
+    expect(doc.getPageCount()).toBe(2);
+    expect(doc.getPage(0).getRotation()).toEqual(degrees(90));
+    await page.browserContext().close();
+  }, 60_000);
+
+  it('counts per device with an IP pool cap of 4x the daily limit, and shows the quota', async () => {
+    const pdf = await samplePdf(1);
+    const run = async (c: WebClient) => {
+      await c.get('/pdf/flatten-form');
+      const form = new FormData();
+      form.set('_csrf', c.csrf());
+      form.set('files', new Blob([Buffer.from(pdf)], { type: 'application/pdf' }), 'a.pdf');
+      return c.request('POST', '/pdf/flatten-form', { body: form });
+    };
+    const statuses: number[][] = [];
+    for (let d = 0; d < 5; d++) {
+      const device = WebClient.of(t.server);
+      const s: number[] = [];
+      for (let i = 0; i < PDF_LIMIT + 1; i++) s.push((await run(device)).status);
+      statuses.push(s);
+      if (d === 0) {
+        const last = await run(device);
+        expect(last.text).toContain(`0 of ${PDF_LIMIT}`);
+        expect(last.text).toContain('Daily quota of flatten_form reached');
+        expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
+    }
+    // Each device gets the daily limit; the IP's pool (4 x limit) runs out on the fifth device.
+    expect(statuses.slice(0, 4)).toEqual(Array.from({ length: 4 }, () => [200, 200, 429]));
+    expect(statuses[4]).toEqual([429, 429, 429]);
+  }, 120_000);
+
+  it('refuses oversized and non-PDF uploads with readable pages, and missing CSRF', async () => {
+    const c = WebClient.of(t.server);
+    const post = async (bytes: Uint8Array, name: string, token = true) => {
+      await c.get('/pdf/compress-pdf');
+      const form = new FormData();
+      if (token) form.set('_csrf', c.csrf());
+      form.set('files', new Blob([Buffer.from(bytes)]), name);
+      return c.request('POST', '/pdf/compress-pdf', { body: form });
+    };
+    const big = await post(new Uint8Array(400_000), 'big.pdf');
+    expect(big.status).toBe(413);
+    expect(big.text).toContain('larger than');
+    expect(big.text).not.toMatch(/\bat \S+\.(ts|js):\d+/);
+    const text = await post(Buffer.from('hello, not a PDF'), 'notes.txt');
+    expect(text.status).toBe(415);
+    expect(text.text).toContain('There is a problem');
+    expect((await post(await samplePdf(1), 'ok.pdf', false)).status).toBe(403);
+  }, 60_000);
+
+  it('scans a loopback page from /scan and lands on its report; blocked addresses get a readable message', async () => {
+    const page = await fresh();
+    await page.setViewport({ width: 1100, height: 800 });
+    await page.goto(`${origin}/scan`);
+    await shot(page, 'scan');
+    await page.type('#url', `${fixture.origin}/`);
+    await Promise.all([page.waitForNavigation({ timeout: 60_000 }), page.click('form.stack button[type=submit]')]);
+    expect(page.url()).toMatch(new RegExp(`^${origin}/r/[A-Za-z0-9_-]+$`));
+    expect(await page.content()).toContain(fixture.origin);
+    await page.goto(`${origin}/scan`);
+    await page.type('#url', 'http://169.254.169.254/latest/meta-data/');
+    const [resp] = await Promise.all([page.waitForNavigation(), page.click('form.stack button[type=submit]')]);
+    expect(resp!.status()).toBe(400);
+    expect(await page.$eval('.error-summary', (e) => e.textContent)).toContain('public web addresses');
+    await shot(page, 'scan-error');
+    await page.browserContext().close();
+  }, 120_000);
+
+  it('error pages are readable HTML with their status', async () => {
+    const page = await fresh();
+    const r = await page.goto(`${origin}/no/such/page`);
+    expect(r!.status()).toBe(404);
+    expect(await page.$eval('h1', (e) => e.textContent)).toBe('Page not found');
+    await shot(page, 'error-404');
+    await page.browserContext().close();
+  });
+
+  it('fits a phone screen (no horizontal scrolling)', async () => {
+    const page = await fresh();
+    await page.setViewport({ width: 360, height: 740, isMobile: true });
+    await signIn(page, 'member@example.com', PASSWORD);
+    for (const path of ['/', '/dashboard', '/dashboard/answers', '/pdf', '/pdf/add-watermark', '/scan', '/dashboard/settings/api-keys']) {
+      await page.goto(`${origin}${path}`);
+      const overflow = (await page.evaluate('document.body.scrollWidth - window.innerWidth')) as number;
+      expect({ path, overflow: overflow <= 0 ? 0 : overflow }).toEqual({ path, overflow: 0 });
+    }
+    await page.goto(`${origin}/dashboard`);
+    await shot(page, 'dashboard-phone');
+    await page.browserContext().close();
+  }, 60_000);
+
+  it('scores 100 on every page with Beacon\'s own scanner', async () => {
+    const scans = t.app.get(ScanService);
+    const anonymous = ['/', '/signin', '/scan', '/pdf', '/pdf/merge-pdfs', '/pdf/split-pdf', '/pdf/rotate-pages', '/pdf/remove-pages', '/pdf/compress-pdf', '/pdf/add-watermark', '/pdf/add-page-numbers', '/pdf/pdf-metadata', '/pdf/flatten-form'];
+    const scores: Record<string, number> = {};
+    for (const path of anonymous) {
+      const report = await scans.scan(`${origin}${path}`, false);
+      scores[path] = report.score;
+      if (report.score !== 100) console.log(path, JSON.stringify(report.pages[0].violations.map((v) => [v.id, v.nodes.map((n) => n.html)])));
+    }
+    // Signed-in pages: the same scanner, in a browser context carrying a session cookie.
+    const c = WebClient.of(t.server);
+    await c.signIn('admin@example.com', PASSWORD);
+    const signedIn = ['/dashboard', '/dashboard/prompts', '/dashboard/answers', '/dashboard/sources', '/dashboard/urls', '/dashboard/gaps', '/dashboard/settings/api-keys', '/dashboard/settings/members', '/account/password'];
+    const scanner = t.app.get(Scanner, { strict: false });
+    await t.app.get(BrowserPool, { strict: false }).withContext(async (context) => {
+      await context.setCookie({ name: 'beacon_session', value: c.cookies.get('beacon_session')!, domain: '127.0.0.1', path: '/', httpOnly: true });
+      for (const path of signedIn) {
+        const { page: result } = await scanner.scanPage(context, `${origin}${path}`, scans.newGuard(), false);
+        expect(result.finalUrl).toBe(`${origin}${path}`);
+        scores[path] = result.score;
+        if (result.score !== 100) console.log(path, JSON.stringify(result.violations.map((v) => [v.id, v.nodes.map((n) => n.html)])));
+      }
+    });
+    expect(Object.entries(scores).filter(([, s]) => s !== 100)).toEqual([]);
+  }, 300_000);
+});
