@@ -73,6 +73,14 @@ describe('Redis outage (e2e, a Redis server of the test\'s own)', () => {
     expect(await shared.keys('*rl*')).not.toHaveLength(0); // counters live in Redis while it is up
     shared.disconnect();
 
+    // The same requests with Redis up: on a loaded machine both numbers rise together.
+    const baseline: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const started = process.hrtime.bigint();
+      await visibility().expect(200);
+      baseline.push(Number(process.hrtime.bigint() - started) / 1e6);
+    }
+
     await stopRedis(redis);
     const times: number[] = [];
     const remaining: number[] = [];
@@ -87,8 +95,10 @@ describe('Redis outage (e2e, a Redis server of the test\'s own)', () => {
     expect(remaining[199]).toBeLessThan(remaining[0]);
     const burst = await Promise.all(Array.from({ length: 20 }, () => visibility()));
     expect(burst.map((r) => r.status)).toEqual(Array(20).fill(status));
-    process.stdout.write(`visibility during the Redis outage: status ${status}, p99 ${p99(times).toFixed(1)} ms\n`);
-    expect(p99(times)).toBeLessThan(100);
+    process.stdout.write(`visibility p99: ${p99(baseline).toFixed(1)} ms with Redis, ${p99(times).toFixed(1)} ms during the outage\n`);
+    // Under 100 ms on a quiet machine; on a busy one, no worse than the same requests with Redis up
+    // (a request waiting on Redis would add REDIS_COMMAND_TIMEOUT_MS, 250 ms, to many of them).
+    expect(p99(times)).toBeLessThan(Math.max(100, 2 * p99(baseline) + 20));
 
     const ready = await request(t.server).get('/readyz').expect(200);
     expect(ready.body).toMatchObject({ status: 'degraded', database: 'up', redis: 'down' });
