@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite (`npm test`): installs what it needs (dependencies; Debian's Chromium, qpdf,
-# poppler-utils and the stamp fonts fonts-noto-core and fonts-droid-fallback), checks types and lint, then runs every unit and e2e test. With DATABASE_URL
+# poppler-utils and the stamp fonts fonts-noto-core and fonts-droid-fallback), checks types and
+# lint, then runs every unit and e2e test. With DATABASE_URL
 # and REDIS_URL set it runs on that PostgreSQL and Redis, and then runs the platform suite once
 # more on the embedded PGlite; without them, everything runs on PGlite.
 set -euo pipefail
