@@ -4,6 +4,8 @@ import type { DynamicModule } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { config as loadDotenv } from 'dotenv';
 import { parseArgs } from 'node:util';
+import { accountCommands } from './accounts/accounts.cli';
+import { AccountsModule } from './accounts/accounts.module';
 import { CliArgs, CliCommand } from './common/cli/cli-command';
 import { platformCommands } from './common/cli/platform.commands';
 import { AppConfig, ConfigError, loadConfig } from './common/config/env';
@@ -17,12 +19,12 @@ import { VisibilityModule } from './visibility/visibility.module';
  * Works against the same database as the server; on the embedded database it connects through the
  * running server's socket when one runs, and opens the data folder itself when none does.
  */
-export const commands: CliCommand[] = [...platformCommands, ...visibilityCommands];
+export const commands: CliCommand[] = [...platformCommands, ...visibilityCommands, ...accountCommands];
 
 function cliModule(config: AppConfig): DynamicModule {
   return {
     module: class AdminCliModule {},
-    imports: [CoreModule.forRoot({ config, http: false, attachToRunningDatabase: true }), VisibilityModule],
+    imports: [CoreModule.forRoot({ config, http: false, attachToRunningDatabase: true }), VisibilityModule, AccountsModule],
   };
 }
 

@@ -12,9 +12,10 @@ import { renderReportHtml } from './render/report-html';
 import { renderReportPdf } from './render/report-pdf';
 import { ScanService } from './scan/scan.service';
 import { ScanRequestDto } from './scan-request.dto';
+import { ResultsService } from './export/results.service';
 
 /** Stored reports never change: clients and CDNs may keep them for an hour. */
-const REPORT_CACHE = 'public, max-age=3600';
+export const REPORT_CACHE = 'public, max-age=3600';
 
 /** The accessibility scan API (anonymous; POST /api/scan is rate limited per IP). */
 @Public()
@@ -24,6 +25,7 @@ export class A11yController {
     private readonly scans: ScanService,
     private readonly reports: ReportsService,
     private readonly config: AppConfig,
+    private readonly results: ResultsService,
   ) {}
 
   @Post('api/scan')
@@ -42,7 +44,7 @@ export class A11yController {
   async pdf(@Query('id') id: unknown, @Res() res: Response): Promise<void> {
     if (typeof id !== 'string' || !id) throw DomainError.badRequest('Invalid id: the query parameter id is required.', 'id');
     const report = await this.reports.get(id);
-    const pdf = await renderReportPdf(report, this.publicUrl(report.id));
+    const pdf = await renderReportPdf(report, this.publicUrl(report.id), { sinceLast: await this.results.sinceLast(report) });
     res
       .status(200)
       .set({
@@ -87,7 +89,7 @@ export class A11yController {
           json: `${base}/api/scan/${enc}`,
           badge: `${base}/api/badge/${enc}`,
           self: this.publicUrl(report.id),
-        }),
+        }, { sinceLast: await this.results.sinceLast(report) }),
       );
   }
 

@@ -20,8 +20,13 @@ export function send(res: ServerResponse, status: number, body: string, headers:
   res.end(body);
 }
 
-/** Starts a server on 127.0.0.1 answering from `routes` (path -> handler); 404 otherwise. */
-export async function startFixtureServer(routes: Record<string, Handler>): Promise<FixtureServer> {
+/**
+ * Starts a server on 127.0.0.1 (or another loopback `host`, e.g. 127.0.0.2 standing in for an
+ * internal service) answering from `routes` (path -> handler); 404 otherwise. WebSocket upgrade
+ * attempts are counted in `hits` as `WS <path>` and refused.
+ */
+export async function startFixtureServer(routes: Record<string, Handler>, opts: { host?: string; port?: number } = {}): Promise<FixtureServer> {
+  const host = opts.host ?? '127.0.0.1';
   const hits = new Map<string, number>();
   let origin = '';
   const server: Server = createServer((req, res) => {
@@ -31,9 +36,17 @@ export async function startFixtureServer(routes: Record<string, Handler>): Promi
     if (h) h(req, res, origin);
     else send(res, 404, html('<main><h1>Not found</h1></main>', 'Not found'));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.on('upgrade', (req, socket) => {
+    const key = `WS ${new URL(req.url ?? '/', 'http://x').pathname}`;
+    hits.set(key, (hits.get(key) ?? 0) + 1);
+    socket.end('HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n');
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => resolve());
+  });
   const port = (server.address() as AddressInfo).port;
-  origin = `http://127.0.0.1:${port}`;
+  origin = `http://${host}:${port}`;
   return {
     origin,
     port,

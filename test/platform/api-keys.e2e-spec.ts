@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
-import { hashApiKey } from '../../src/common/api-keys/api-key-format';
+import { generateApiKey, hashApiKey } from '../../src/common/api-keys/api-key-format';
 import { createTestApp, createTestDatabase, TestApp } from '../utils/test-app';
 import { probeApp } from './probe.module';
 
@@ -86,6 +86,34 @@ describe('API keys (e2e)', () => {
       await a.close();
       await b.close();
       await db.drop();
+    }
+  });
+
+  it('refused keys are limited per client: past AUTH_FAILURE_LIMIT, 429 with Retry-After and no lookup', async () => {
+    const limited = await createTestApp({ module: probeApp, env: { AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_S: '60', TRUST_PROXY: 'loopback' } });
+    try {
+      const { key } = await limited.createKey();
+      const service = limited.app.get(ApiKeysService);
+      const lookups = jest.spyOn(service, 'authenticate');
+      const from = (ip: string, k: string) =>
+        request(limited.server).get('/probe/whoami').set('X-Forwarded-For', ip).set('Authorization', `Bearer ${k}`);
+      for (let i = 0; i < 3; i++) await from('2001:db8:9:9::1', generateApiKey()).expect(401);
+      const blocked = await from('2001:db8:9:9::2', generateApiKey()).expect(429); // same /64
+      expect(blocked.body).toMatchObject({ ok: false, error: 'rate_limited' });
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(59);
+      expect(lookups).toHaveBeenCalledTimes(4);
+      // Blocked: further keys from that client are refused without a database lookup, valid ones too.
+      for (let i = 0; i < 5; i++) await from('2001:db8:9:9::3', generateApiKey()).expect(429);
+      await from('2001:db8:9:9::1', 'not-a-key').expect(429);
+      await from('2001:db8:9:9::1', key).expect(429);
+      expect(lookups).toHaveBeenCalledTimes(4);
+      // Other clients are not affected; requests without a key are not counted.
+      await from('198.51.100.1', key).expect(200);
+      await from('198.51.100.1', generateApiKey()).expect(401);
+      for (let i = 0; i < 5; i++) await request(limited.server).get('/probe/whoami').set('X-Forwarded-For', '198.51.100.2').expect(401);
+      await from('198.51.100.2', key).expect(200);
+    } finally {
+      await limited.close();
     }
   });
 });

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { JSON_OFF_THREAD_MIN_BYTES, JsonBodyParser } from '../../src/common/http/json-body';
+import { JSON_MAX_DEPTH } from '../../src/common/http/json-body.worker';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { probeApp } from './probe.module';
 
@@ -21,6 +22,7 @@ describe('Platform request pipeline (e2e)', () => {
     expect(res.body.ok).toBe(true);
     expect(res.body.database).toBe('up');
     expect(res.body.redis).toBe(process.env.REDIS_URL ? 'up' : 'not configured');
+    expect(res.body).toMatchObject({ status: 'ready', browser: 'installed' });
   });
 
   it('echoes a sane X-Request-Id and replaces an absurd one', async () => {
@@ -97,6 +99,17 @@ describe('Platform request pipeline (e2e)', () => {
     expect(parser.stats.completed - before).toBe(3);
   });
 
+  it('JSON nested 20,000 deep is 400 bad_request, on the event loop and in the JSON thread alike', async () => {
+    const parser = t.app.get(JsonBodyParser);
+    const before = parser.stats.completed;
+    for (const depth of [20_000, 40_000]) { // 40 KB on the event loop, 80 KB in the thread
+      const res = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send(`${'['.repeat(depth)}${']'.repeat(depth)}`).expect(400);
+      expect(res.body).toEqual({ ok: false, error: 'bad_request', field: 'body', message: `Request body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels.` });
+    }
+    expect(parser.stats.completed - before).toBe(1);
+    await request(t.server).get('/healthz').expect(200);
+  });
+
   it('JSON in a charset other than UTF-8 is 415 unsupported_media_type, before the body is read', async () => {
     const res = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json; charset=utf-16le').send(Buffer.from('{"name":"a","count":1}', 'utf16le')).expect(415);
     expect(res.body).toEqual({ ok: false, error: 'unsupported_media_type', message: 'Unsupported charset "UTF-16LE": send JSON in UTF-8.' });
@@ -126,18 +139,20 @@ describe('Platform request pipeline (e2e)', () => {
     expect(t.server.headersTimeout).toBeGreaterThan(t.server.keepAliveTimeout);
   });
 
-  it('GET /readyz is 503 service_unavailable naming the dependency that is down', async () => {
-    // A Redis URL nobody listens on (loopback port 1): the database is up, Redis is not.
-    const down = await createTestApp({ module: probeApp, env: { REDIS_URL: 'redis://127.0.0.1:1' } });
+  it('GET /readyz: Redis down is "degraded" (still 200), a missing browser is reported with its fix', async () => {
+    // A Redis URL nobody listens on (loopback port 1) and no browser: the database is up.
+    const down = await createTestApp({ module: probeApp, env: { REDIS_URL: 'redis://127.0.0.1:1', CHROMIUM_PATH: '/nonexistent/chromium' } });
     try {
-      const res = await request(down.server).get('/readyz').expect(503);
+      const res = await request(down.server).get('/readyz').expect(200);
       expect(res.body).toEqual({
-        ok: false,
-        error: 'service_unavailable',
-        message: 'A dependency is not reachable.',
+        ok: true,
+        status: 'degraded',
         database: 'up',
         redis: 'down',
+        browser: 'missing',
+        browser_fix: expect.stringContaining('apt-get install -y --no-install-recommends chromium'),
       });
+      expect(res.body.browser_fix).toContain('/nonexistent/chromium');
     } finally {
       await down.close();
     }

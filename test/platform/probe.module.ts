@@ -1,6 +1,7 @@
-import { Body, Controller, Get, Module, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, Module, Post, Query, Req } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import type { Request } from 'express';
-import { clientIp } from '../../src/common/http/client-ip';
+import { clientIp, clientSubject } from '../../src/common/http/client-ip';
 import { IsInt, IsString, Max, Min } from 'class-validator';
 import { CoreModule, CoreOptions } from '../../src/common/core.module';
 import { Auth, AuthContext } from '../../src/common/decorators/auth-context.decorator';
@@ -37,8 +38,8 @@ class ProbeController {
 
   @Public()
   @Get('ip')
-  ip(@Req() req: Request): { ip: string } {
-    return { ip: clientIp(req) };
+  ip(@Req() req: Request): { ip: string; subject: string } {
+    return { ip: clientIp(req), subject: clientSubject(req) };
   }
 
   @Public()
@@ -49,7 +50,32 @@ class ProbeController {
   }
 }
 
-@Module({ controllers: [ProbeController] })
+/** Database probes for fault tests: a read, a slow read, and a two-statement write in one transaction. */
+@Controller('probe/db')
+@OkEnvelope()
+@Public()
+class ProbeDbController {
+  constructor(private readonly dataSource: DataSource) {}
+
+  @Get()
+  async read(@Query('sleep') sleep?: string): Promise<{ value: number }> {
+    const rows: Array<{ value: number }> = await this.dataSource.query('SELECT 1 AS value, pg_sleep($1)', [Number(sleep ?? 0)]);
+    return { value: rows[0].value };
+  }
+
+  /** Inserts `tag` twice with a pause between: a cut in the pause must leave neither row. */
+  @Post('write')
+  async write(@Query('tag') tag: string): Promise<{ written: number }> {
+    await this.dataSource.transaction(async (m) => {
+      await m.query('INSERT INTO probe_writes (tag) VALUES ($1)', [tag]);
+      await m.query('SELECT pg_sleep(1)');
+      await m.query('INSERT INTO probe_writes (tag) VALUES ($1)', [tag]);
+    });
+    return { written: 2 };
+  }
+}
+
+@Module({ controllers: [ProbeController, ProbeDbController] })
 class ProbeModule {}
 
 export const probeApp = (options: CoreOptions) => ({

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,9 @@ async function waitForListening(child: ChildProcess, output: { text: string }): 
   throw new Error(`server did not start: ${output.text}`);
 }
 
+/** The owner named in DATA_DIR/beacon.lock (informative: the lock itself is an flock). */
+const ownerOf = (dataDir: string): unknown => JSON.parse(readFileSync(join(dataDir, 'beacon.lock'), 'utf8'));
+
 function cli(args: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [...TS_NODE, 'src/cli.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -66,7 +69,7 @@ describe('Processes (e2e)', () => {
       expect(created.stderr).toBe('');
       expect(created.status).toBe(0);
       expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'embedded-co', name: 'Embedded Co' });
-      expect(existsSync(join(dataDir, 'beacon.lock'))).toBe(false);
+      expect(ownerOf(dataDir)).toMatchObject({ socketDir: null });
 
       // 2. Server on the same folder; the CLI goes through the server's socket.
       const output = { text: '' };
@@ -75,7 +78,7 @@ describe('Processes (e2e)', () => {
       child.stdout.on('data', (c: Buffer) => (output.text += c.toString()));
       child.stderr.on('data', (c: Buffer) => (output.text += c.toString()));
       const port = await waitForListening(child, output);
-      expect(existsSync(join(dataDir, 'beacon.lock'))).toBe(true);
+      expect(ownerOf(dataDir)).toEqual({ pid: child.pid, socketDir: join(dataDir, 'run') });
       const key = cli(['key:create', 'embedded-co', '--label', 'shared', '--json'], env);
       expect(key.status).toBe(0);
       const parsed = JSON.parse(key.stdout) as { id: string; key: string; prefix: string; workspace: string };
@@ -89,7 +92,7 @@ describe('Processes (e2e)', () => {
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      expect(existsSync(join(dataDir, 'beacon.lock'))).toBe(false);
+      expect(ownerOf(dataDir)).toEqual({ pid: child.pid, socketDir: null });
 
       // 4. The data survived: the CLI reopens the folder alone and sees the key.
       const keys = cli(['key:list', 'embedded-co', '--json'], env);

@@ -61,4 +61,29 @@ describe('Rate limiting (e2e)', () => {
       await proxied.close();
     }
   });
+
+  it('IPv6 clients behind a trusted proxy hop are counted by /64: seven addresses share one allowance', async () => {
+    const env = { TRUST_PROXY: 'loopback', VISIBILITY_RATE_LIMIT: '3' };
+    const by64 = await createTestApp({ module: probeApp, env });
+    const single = await createTestApp({ module: probeApp, env: { ...env, IPV6_CLIENT_PREFIX: '128' } });
+    try {
+      const from = (t: TestApp, ip: string) => request(t.server).get('/probe/ip').set('X-Forwarded-For', ip);
+      const first = await from(by64, '2001:db8:1:2::1').expect(200);
+      expect(first.body).toMatchObject({ ip: '2001:db8:1:2::1', subject: '2001:db8:1:2::/64' });
+      await from(by64, '2001:db8:1:2::2').expect(200);
+      await from(by64, '2001:db8:1:2:abcd::3').expect(200);
+      for (let i = 4; i <= 7; i++) {
+        const res = await from(by64, `2001:db8:1:2::${i}`).expect(429);
+        expect(res.body.error).toBe('rate_limited');
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      await from(by64, '2001:db8:1:3::1').expect(200); // the next /64 is someone else
+      await from(by64, '198.51.100.7').expect(200);
+      // IPV6_CLIENT_PREFIX=128 counts single addresses again.
+      for (let i = 1; i <= 7; i++) await from(single, `2001:db8:1:2::${i}`).expect(200);
+    } finally {
+      await by64.close();
+      await single.close();
+    }
+  });
 });

@@ -2,10 +2,12 @@ import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { Browser, BrowserContext } from 'puppeteer-core';
+import puppeteer, { Browser, BrowserContext, Target, TargetType } from 'puppeteer-core';
 import { AppConfig } from '../../common/config/env';
+import { browserFixHint } from '../../common/health/browser-check';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { ScanEgress } from '../security/scan-egress';
 
 /** Chromium flags: headless, root-safe, offline apart from the pages we load. */
 export const CHROMIUM_ARGS = [
@@ -24,15 +26,31 @@ export const CHROMIUM_ARGS = [
   '--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,InterestFeedContentSuggestions',
 ];
 
+/**
+ * Every request of every target (pages, popups, workers, service workers, prefetch, WebSocket)
+ * goes through Beacon's egress proxy, loopback included (`<-loopback>` removes Chromium's implicit
+ * loopback bypass); WebRTC may not send UDP around it.
+ */
+export function egressArgs(proxyUrl: string): string[] {
+  return [`--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+}
+
+/** Puppeteer defaults we drop: popups stay blocked (a page's window.open without a user gesture gets nothing). */
+export const IGNORED_DEFAULT_ARGS = ['--disable-popup-blocking'];
+
 /** Launches a Chromium with its own temporary profile directory (removed by the returned cleanup). */
-export async function launchChromium(executablePath: string): Promise<{ browser: Browser; cleanup: () => Promise<void> }> {
+export async function launchChromium(executablePath: string, extraArgs: readonly string[] = []): Promise<{ browser: Browser; cleanup: () => Promise<void> }> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'beacon-chromium-'));
   try {
     const browser = await puppeteer.launch({
       executablePath,
       headless: true,
-      args: [...CHROMIUM_ARGS, `--user-data-dir=${userDataDir}`],
+      args: [...CHROMIUM_ARGS, ...extraArgs, `--user-data-dir=${userDataDir}`],
+      ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
       defaultViewport: null,
+      // DevTools over a pipe, not a port: Chromium exits when the pipe closes, so it never outlives
+      // this process, even after kill -9 (puppeteer starts it in its own process group).
+      pipe: true,
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
@@ -44,6 +62,21 @@ export async function launchChromium(executablePath: string): Promise<{ browser:
     await rm(userDataDir, { recursive: true, force: true }).catch(() => undefined);
     throw e;
   }
+}
+
+/**
+ * Closes every page a page opened (popups from window.open, target=_blank links or forms that got
+ * past the popup blocker): scans only grade tabs they open themselves. Whatever such a page manages
+ * to request before it is closed still goes through the egress proxy.
+ */
+export function closeUnrequestedTargets(browser: Browser): void {
+  browser.on('targetcreated', (target: Target) => {
+    if (target.type() !== TargetType.PAGE || !target.opener()) return;
+    void target
+      .page()
+      .then((p) => p?.close())
+      .catch(() => undefined);
+  });
 }
 
 /** Contexts served by one Chromium before it is recycled (when idle), against slow leaks. */
@@ -72,7 +105,10 @@ export class BrowserPool implements OnApplicationShutdown {
   /** Chromium launches so far (for tests and metrics). */
   launches = 0;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly egress: ScanEgress,
+  ) {}
 
   get stats(): { active: number; queued: number; launches: number } {
     return { active: this.active, queued: this.waiting.length, launches: this.launches };
@@ -155,11 +191,12 @@ export class BrowserPool implements OnApplicationShutdown {
     this.launches++;
     let launched: { browser: Browser; cleanup: () => Promise<void> };
     try {
-      launched = await launchChromium(this.config.CHROMIUM_PATH);
+      launched = await launchChromium(this.config.CHROMIUM_PATH, egressArgs(await this.egress.proxyUrl()));
     } catch (e) {
       this.logger.error(`Chromium failed to start: ${(e as Error).message}`);
-      throw new DomainError(ErrorCode.ScanFailed, 'The browser could not be started.');
+      throw new DomainError(ErrorCode.ScanFailed, `The browser could not be started. ${browserFixHint(this.config.CHROMIUM_PATH)}`);
     }
+    closeUnrequestedTargets(launched.browser);
     const run: Running = { ...launched, version: await launched.browser.version(), contexts: 0 };
     launched.browser.once('disconnected', () => {
       void run.cleanup();

@@ -2,6 +2,7 @@ import type { Report, ReportPage, ReportRule } from '../report/report.types';
 import { scoreBand } from '../scoring/score';
 import { escapeXml as e } from './escape';
 import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
+import { RenderExtras, resultsSectionsHtml } from './results-sections';
 
 const STYLE = `
 *{box-sizing:border-box}
@@ -60,7 +61,7 @@ ${review}
 }
 
 /** The public report page /r/{id}: server-rendered, no script, itself accessible (scans at 100). */
-export function renderReportHtml(report: Report, links: { pdf: string; json: string; badge: string; self: string }): string {
+export function renderReportHtml(report: Report, links: { pdf: string; json: string; badge: string; self: string }, extras: RenderExtras = {}): string {
   const band = scoreBand(report.score);
   const rows = impactSummary(report)
     .map((s) => `<tr><th scope="row">${e(s.impact)}</th><td>${s.rules}</td><td>${s.nodes}</td></tr>`)
@@ -95,6 +96,7 @@ export function renderReportHtml(report: Report, links: { pdf: string; json: str
 <thead><tr><th scope="col">Impact</th><th scope="col">Rules</th><th scope="col">Elements</th></tr></thead>
 <tbody>${rows}</tbody>
 </table>
+${resultsSectionsHtml(report, extras)}
 <h2>Downloads</h2>
 <ul class="links">
 <li><a href="${e(links.pdf)}">PDF audit of this report</a></li>

@@ -3,6 +3,8 @@ import type { Report, ReportRule } from '../report/report.types';
 import { scoreBand } from '../scoring/score';
 import { BADGE_COLOURS } from './badge-svg';
 import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
+import type { RenderExtras } from './results-sections';
+import { resultsSectionsPdf } from './results-sections-pdf';
 
 /** The standard PDF fonts encode WinAnsi only: anything else becomes '?'. */
 function winAnsi(s: string): string {
@@ -17,7 +19,7 @@ const MAX_HTML = 400;
  * impact; each violation with help text, WCAG criteria, affected users and failing elements; the
  * note that automated checks cover only part of WCAG; page numbers "Page n of m" on every page.
  */
-export async function renderReportPdf(report: Report, publicUrl: string): Promise<Buffer> {
+export async function renderReportPdf(report: Report, publicUrl: string, extras: RenderExtras = {}): Promise<Buffer> {
   const doc = new PDFDocument({
     size: 'A4',
     margins: { top: 56, bottom: 56, left: 56, right: 56 },
@@ -62,6 +64,7 @@ export async function renderReportPdf(report: Report, publicUrl: string): Promis
   for (const s of impactSummary(report)) text(`${s.impact}: ${s.rules} rules, ${s.nodes} elements`, { indent: 12 });
   doc.moveDown(0.5);
   for (const p of report.pages) text(`${p.url}: score ${p.score}, ${p.violations.length} failed rules`, { indent: 12 });
+  resultsSectionsPdf(doc, text, report, extras);
 
   // Violations per page
   report.pages.forEach((p, i) => {

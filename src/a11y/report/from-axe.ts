@@ -1,5 +1,6 @@
 import type { AxeResults, Result } from 'axe-core';
 import { disabilitiesOf } from '../scoring/disabilities';
+import { pageBreakdown } from '../scoring/breakdown';
 import { Impact, isImpact, pageScore } from '../scoring/score';
 import type { Report, ReportPage, ReportPass, ReportRule } from './report.types';
 
@@ -41,10 +42,9 @@ export function pageFromAxe(
   impacts: RuleImpacts,
   timings: ReportPage['timings'],
 ): ReportPage {
-  const score = pageScore(
-    results.violations.map((r) => ({ id: r.id, impact: staticImpact(r, impacts) })),
-    results.passes.map((r) => ({ id: r.id, impact: staticImpact(r, impacts) })),
-  );
+  const failed = results.violations.map((r) => ({ id: r.id, impact: staticImpact(r, impacts) }));
+  const passed = results.passes.map((r) => ({ id: r.id, impact: staticImpact(r, impacts) }));
+  const score = pageScore(failed, passed);
   return {
     url,
     finalUrl: results.url,
@@ -52,6 +52,7 @@ export function pageFromAxe(
     violations: results.violations.map((r) => toRule(r, impacts)),
     incomplete: results.incomplete.map((r) => toRule(r, impacts)),
     passes: results.passes.map((r) => toPass(r, impacts)),
+    scoreBreakdown: pageBreakdown(failed, passed, score),
     timings,
   };
 }

@@ -1,11 +1,18 @@
 import type { Impact } from '../scoring/score';
 import type { UserGroup } from '../scoring/disabilities';
+import type { RuleCost, SiteRuleCost } from '../scoring/breakdown';
+import type { NodeFacts } from '../diff/fingerprint';
+import type { RenderCheck } from '../readiness/render-wait';
 
 /** A failing (or to-be-reviewed) element. */
 export interface ReportNode {
   html: string;
   /** Selector path; more than one entry when the element is inside frames or shadow roots. */
   target: string[];
+  /** Identity across scans (violations only; see docs/a11y.md, "Diff against the previous scan"). */
+  fingerprint?: string;
+  /** What the fingerprint is made of, read in the page after axe ran. */
+  facts?: NodeFacts;
 }
 
 /** A violated rule, or a rule that needs human review (incomplete). */
@@ -36,6 +43,10 @@ export interface ReportPage {
   violations: ReportRule[];
   incomplete: ReportRule[];
   passes: ReportPass[];
+  /** Points each failed rule costs this page, adding up to 100 - score (absent in reports made before it existed). */
+  scoreBreakdown?: RuleCost[];
+  /** How long the scan waited for the page to render, and whether it did (absent in older reports). */
+  render?: RenderCheck;
   timings: { navigationMs: number; settleMs: number; axeMs: number; totalMs: number };
 }
 
@@ -50,6 +61,10 @@ export interface ReportMeta {
   /** Pages of a crawl that could not be scanned, with the reason. */
   skipped: { url: string; error: string }[];
   timings: { totalMs: number };
+  /** "incomplete" when any page was still nearly empty or loading at the render bound (absent in older reports). */
+  render?: 'complete' | 'incomplete';
+  /** Longest render wait of the report's pages. */
+  renderWaitMs?: number;
 }
 
 /** The report of the spec, plus scan metadata. Stored as jsonb; the body of POST/GET /api/scan. */
@@ -60,6 +75,8 @@ export interface Report {
   score: number;
   totalNodes: number;
   violationTypes: number;
+  /** Points each failed rule costs the report score, adding up to 100 - score (absent in older reports). */
+  scoreBreakdown?: SiteRuleCost[];
   /** When the browser run was made (ISO 8601). */
   scannedAt: string;
   /** When the report will be deleted (ISO 8601). */

@@ -7,8 +7,11 @@ import { BrowserPool } from '../browser/browser-pool';
 import { cacheKeyOf, ReportsService } from '../report/reports.service';
 import type { Report, ScanResponse } from '../report/report.types';
 import { siteScore } from '../scoring/score';
+import { pageCostsOf, siteBreakdown } from '../scoring/breakdown';
+import { renderMeta } from '../readiness/render-meta';
 import { totals } from '../report/from-axe';
-import { parseTargetUrl, Resolver, systemResolver, TargetGuard } from '../../common/egress/target-guard';
+import { parseTargetUrl, Resolver, TargetGuard } from '../../common/egress/target-guard';
+import { ScanEgress } from '../security/scan-egress';
 import { MAX_CRAWL_PAGES } from './crawl';
 import { AXE_TAGS, Scanner, VIEWPORT } from './scanner';
 
@@ -26,8 +29,6 @@ export const SHARED_RUN_POLL_MS = 250;
 @Injectable()
 export class ScanService {
   private readonly inflight = new Map<string, Promise<Report>>();
-  /** DNS resolver of the SSRF guard (replaceable in tests so they never leave loopback). */
-  resolver: Resolver = systemResolver;
 
   constructor(
     private readonly config: AppConfig,
@@ -35,11 +36,20 @@ export class ScanService {
     private readonly scanner: Scanner,
     private readonly reports: ReportsService,
     private readonly redis: RedisService,
+    private readonly egress: ScanEgress,
   ) {}
+
+  /** DNS resolver of the page-level guard and of the egress proxy (replaceable in tests so they never leave loopback). */
+  get resolver(): Resolver {
+    return this.egress.resolver;
+  }
+  set resolver(r: Resolver) {
+    this.egress.resolver = r;
+  }
 
   /** A guard for one scan (its DNS verdicts are memoised for the scan only). */
   newGuard(): TargetGuard {
-    return new TargetGuard({ allowLoopback: this.config.SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE }, this.resolver);
+    return this.egress.targetGuard();
   }
 
   async scan(rawUrl: unknown, crawl: boolean): Promise<ScanResponse> {
@@ -92,12 +102,14 @@ export class ScanService {
       site: await this.scanner.scanSite(context, url, crawl, guard),
       browser,
     }));
+    const score = siteScore(site.pages.map((p) => p.score));
     return this.reports.save(
       {
         url: url.href,
         crawl,
-        score: siteScore(site.pages.map((p) => p.score)),
+        score,
         ...totals(site.pages),
+        scoreBreakdown: siteBreakdown(site.pages.map(pageCostsOf), score),
         pages: site.pages,
         meta: {
           engine: 'axe-core',
@@ -108,6 +120,7 @@ export class ScanService {
           userAgent: site.userAgent,
           skipped: site.skipped,
           timings: { totalMs: Date.now() - t0 },
+          ...renderMeta(site.pages),
         },
       },
       key,

@@ -9,8 +9,12 @@ import { pageFromAxe, RuleImpacts } from '../report/from-axe';
 import type { ReportPage } from '../report/report.types';
 import { decideRequest } from '../security/request-filter';
 import type { TargetGuard } from '../../common/egress/target-guard';
+import { EGRESS_ERROR_HEADER, EGRESS_HEADER } from '../../common/egress/egress-proxy';
+import { ScanEgress } from '../security/scan-egress';
 import { detectBlock } from './block-detection';
 import { crawlCandidates } from './crawl';
+import { addNodeFacts } from '../diff/node-facts';
+import { applyRender, RENDER_WATCH_SCRIPT, waitForRender } from '../readiness/render-wait';
 
 /** WCAG 2.0, 2.1 and 2.2 levels A and AA. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -30,6 +34,18 @@ export const LOAD_GRACE_MS = 50;
 export const NETWORK_IDLE_MS = 200;
 
 export const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+/** Chromium's names for the proxy's upstream connection errors (so answers match a direct connection). */
+const CHROMIUM_NET_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'ERR_CONNECTION_REFUSED',
+  ECONNRESET: 'ERR_CONNECTION_RESET',
+  ETIMEDOUT: 'ERR_CONNECTION_TIMED_OUT',
+  EHOSTUNREACH: 'ERR_ADDRESS_UNREACHABLE',
+  ENETUNREACH: 'ERR_ADDRESS_UNREACHABLE',
+  ENOTFOUND: 'ERR_NAME_NOT_RESOLVED',
+  EAI_AGAIN: 'ERR_NAME_NOT_RESOLVED',
+  ENODATA: 'ERR_NAME_NOT_RESOLVED',
+};
 
 /** Blocks what request interception cannot see: service workers, WebSocket/WebTransport, WebRTC. */
 const HARDENING_SCRIPT = `(() => {
@@ -59,7 +75,10 @@ export class Scanner {
   private readonly logger = new Logger('Scanner');
   private ruleImpacts: RuleImpacts | undefined;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly egress: ScanEgress,
+  ) {}
 
   /** Scans the start page and, with crawl, up to 4 same-origin pages linked from it. */
   async scanSite(context: BrowserContext, start: URL, crawl: boolean, guard: TargetGuard): Promise<SiteScan> {
@@ -128,7 +147,7 @@ export class Scanner {
     try {
       return await Promise.race([this.grade(page, url, refusedNavigation, net, collectLinks, t0), deadline]);
     } catch (e) {
-      throw this.classify(e, context, refusedNavigation);
+      throw this.classify(e, context, refusedNavigation, url);
     } finally {
       clearTimeout(timer);
       await page.close().catch(() => undefined);
@@ -143,6 +162,7 @@ export class Scanner {
         page.setBypassCSP(true), // else a CSP can forbid injecting axe
         page.setBypassServiceWorker(true),
         page.evaluateOnNewDocument(HARDENING_SCRIPT),
+        page.evaluateOnNewDocument(RENDER_WATCH_SCRIPT), // DOM change times for the render wait
         page.setRequestInterception(true),
       ]);
       return page;
@@ -176,6 +196,7 @@ export class Scanner {
     const response: HTTPResponse | null = await page.goto(url, { waitUntil: 'load', timeout: this.config.SCAN_PAGE_TIMEOUT_MS });
     if (refused.reason) throw this.refusedError(refused.reason);
     if (!response) throw new DomainError(ErrorCode.TargetUnreachable, 'The target sent no document.', { reason: 'no response' });
+    this.checkEgress(response);
     const t1 = Date.now();
     const remaining = this.config.SCAN_PAGE_TIMEOUT_MS - (t1 - t0);
     // Settle: a short grace for scripts run at load; then, if requests are still in flight, wait for
@@ -185,6 +206,8 @@ export class Scanner {
       await page.waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: Math.max(1, Math.min(SETTLE_MAX_MS, remaining)) }).catch(() => undefined);
     }
     if (refused.reason) throw this.refusedError(refused.reason); // a script navigated the page elsewhere
+    const render = await waitForRender(page, this.config.SCAN_PAGE_TIMEOUT_MS - (Date.now() - t0)); // client-rendered pages
+    if (refused.reason) throw this.refusedError(refused.reason);
     const t2 = Date.now();
     const status = response.status();
     const doc = await page.evaluate(() => ({
@@ -200,9 +223,13 @@ export class Scanner {
     const links = collectLinks
       ? await page.evaluate(() => Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) => String(a.href)))
       : [];
-    const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: Date.now() - t0 };
+    const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: 0 };
+    const entry = pageFromAxe(url, results, impacts, timings);
+    applyRender(entry, render);
+    await addNodeFacts(page, entry); // fingerprints for the diff (src/a11y/diff)
+    timings.totalMs = Date.now() - t0;
     return {
-      page: pageFromAxe(url, results, impacts, timings),
+      page: entry,
       links,
       axeVersion: results.testEngine.version,
       userAgent: results.testEnvironment.userAgent,
@@ -288,15 +315,36 @@ export class Scanner {
     return this.ruleImpacts;
   }
 
+  /** The egress proxy's own answers: a refused address (DNS rebinding past the page-level check) or a dead host. */
+  private checkEgress(response: HTTPResponse): void {
+    const headers = response.headers();
+    const verdict = headers[EGRESS_HEADER];
+    if (verdict === 'refused') {
+      const host = new URL(response.url()).hostname;
+      throw this.refusedError(this.egress.proxy.refusalFor(host)?.publicReason ?? `${host} is not a public address`);
+    }
+    if (verdict === 'unreachable') {
+      const code = headers[EGRESS_ERROR_HEADER] ?? 'ERROR';
+      const reason = CHROMIUM_NET_ERRORS[code] ?? 'ERR_CONNECTION_FAILED';
+      throw new DomainError(ErrorCode.TargetUnreachable, `The target could not be reached (${reason}).`, { reason });
+    }
+  }
+
   private refusedError(reason: string): DomainError {
     return new DomainError(ErrorCode.TargetNotAllowed, `The page led to an address that may not be scanned (${reason}).`, { field: 'url', reason });
   }
 
   /** Turns a browser failure into the API's errors. */
-  private classify(e: unknown, context: BrowserContext, refused: { reason?: string }): DomainError {
+  private classify(e: unknown, context: BrowserContext, refused: { reason?: string }, url?: string): DomainError {
     if (e instanceof DomainError) return e;
     if (refused.reason) return this.refusedError(refused.reason);
     const message = e instanceof Error ? e.message : String(e);
+    if (url && message.includes('net::ERR_TUNNEL_CONNECTION_FAILED')) {
+      // https/wss go through CONNECT: Chromium does not show the proxy's answer, ask the proxy.
+      const refusal = this.egress.proxy.refusalFor(new URL(url).hostname.replace(/^\[|\]$/g, ''));
+      if (refusal && !refusal.unresolvable) return this.refusedError(refusal.publicReason);
+      if (refusal) return new DomainError(ErrorCode.TargetUnreachable, 'The target could not be reached (ERR_NAME_NOT_RESOLVED).', { reason: 'ERR_NAME_NOT_RESOLVED' });
+    }
     if (!context.browser().connected) {
       return new DomainError(ErrorCode.ScanFailed, 'The browser crashed during the scan; please try again.');
     }

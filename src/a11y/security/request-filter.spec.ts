@@ -29,7 +29,8 @@ describe('request interception hook (decideRequest)', () => {
     expect(ok).toMatchObject({ allow: true, navigation: true, redirect: true });
     const bad = await decideRequest(req('http://inside.test/admin', { navigation: true, redirects: 2 }), guard);
     expect(bad).toMatchObject({ allow: false, navigation: true, redirect: true });
-    expect(bad.reason).toContain('private');
+    expect(bad.reason).toBe('inside.test does not resolve to a public address');
+    expect(bad.detail).toContain('192.168.0.10');
     const meta = await decideRequest(req('http://169.254.169.254/latest/', { navigation: true, redirects: 1 }), guard);
     expect(meta).toMatchObject({ allow: false });
     expect(meta.reason).toContain('linkLocal');

@@ -11,8 +11,10 @@ export interface InterceptedRequest {
 
 export interface FilterDecision {
   allow: boolean;
-  /** Why it was refused. */
+  /** Why it was refused (safe for the client). */
   reason?: string;
+  /** The refused address and range (for logs). */
+  detail?: string;
   /** A refused navigation of a frame (top or child), incl. redirect hops. */
   navigation: boolean;
   redirect: boolean;
@@ -38,5 +40,5 @@ export async function decideRequest(req: InterceptedRequest, guard: TargetGuard)
   }
   if (INLINE_SCHEMES.has(scheme) && !navigation) return { allow: true, navigation, redirect };
   const v = await guard.verdict(url);
-  return v.allowed ? { allow: true, navigation, redirect } : { allow: false, reason: v.reason, navigation, redirect };
+  return v.allowed ? { allow: true, navigation, redirect } : { allow: false, reason: v.reason, detail: v.detail, navigation, redirect };
 }

@@ -53,6 +53,13 @@ export class AppConfig {
   @IsOptional() @IsString() @Matches(/^(true|false|\d+|[0-9a-fA-F.:/,\sa-z]+)$/)
   TRUST_PROXY: string = 'false';
 
+  /**
+   * IPv6 clients are counted by their network of this many bits for rate limits and quotas (a
+   * subscriber usually holds a whole /64); 128 counts single addresses.
+   */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(32) @Max(128)
+  IPV6_CLIENT_PREFIX: number = 64;
+
   /** Body limit of JSON requests other than /mcp (bytes or e.g. "100kb"). */
   @IsOptional() @IsString() @Matches(/^\d+(b|kb|mb)?$/i)
   JSON_BODY_LIMIT: string = '100kb';
@@ -99,6 +106,10 @@ export class AppConfig {
   @IsOptional() @IsString() @Matches(/^[\w:.-]*$/)
   REDIS_KEY_PREFIX: string = 'beacon:';
 
+  /** Longest wait for one Redis command; past it the caller uses its fallback (see docs/operations.md). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(5000)
+  REDIS_COMMAND_TIMEOUT_MS: number = 250;
+
   // ---- Rate limits ------------------------------------------------------------------------------
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   VISIBILITY_RATE_LIMIT: number = 60;
@@ -117,6 +128,13 @@ export class AppConfig {
 
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   MCP_RATE_WINDOW_S: number = 60;
+
+  /** Refused API keys (malformed, unknown, revoked) allowed per client per window before 429. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  AUTH_FAILURE_LIMIT: number = 20;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  AUTH_FAILURE_WINDOW_S: number = 60;
 
   /** Seconds between flushes of API keys' last_used_at (no database write per request). */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
@@ -188,6 +206,22 @@ export class AppConfig {
   @IsOptional() @IsString()
   QUOTA_HASH_SECRET?: string;
 
+
+  // ---- Website accounts -------------------------------------------------------------------------
+  /** Lifetime of a website session after sign-in (hours); sign-out or a password change ends it sooner. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  SESSION_TTL_H: number = 12;
+
+  /** Failed sign-ins of one account within LOGIN_LOCKOUT_S that lock it for LOGIN_LOCKOUT_S. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  LOGIN_MAX_FAILURES: number = 5;
+
+  /** Failed sign-ins from one IP (any accounts) within LOGIN_LOCKOUT_S that lock that IP out. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  LOGIN_IP_MAX_FAILURES: number = 20;
+
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  LOGIN_LOCKOUT_S: number = 900;
 
   /** The public address links should use, without trailing slash. */
   publicBaseUrl(): string {

@@ -1,46 +1,52 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { FileLock, tryLockFile } from './folder-lock';
 
 /**
  * The embedded PostgreSQL: PGlite (PostgreSQL compiled to WASM, single process) stored in a data
- * folder and served on 127.0.0.1 by pglite-socket, so TypeORM keeps its ordinary `pg` driver.
+ * folder and served by pglite-socket, so TypeORM keeps its ordinary `pg` driver.
  *
- * One process owns a folder at a time. The owner writes `beacon.lock` = `{pid, port}`; another
- * process (the admin CLI while the server runs) connects through that port instead of opening
- * the folder, so two processes never write one folder.
+ * Access: pglite-socket has no authentication, so it listens only on a Unix socket in a folder of
+ * mode 0700 (`DATA_DIR/run`, or a private temporary folder for `memory://` or when that path is too
+ * long for a socket): other users' processes cannot reach it, and no TCP port is open. The data
+ * itself (`pgdata`) is 0700 too.
+ *
+ * One process owns a folder at a time: the owner holds an operating-system lock (flock) on
+ * `beacon.lock`, which dies with its process, so no stale lock can block a start. The file names
+ * the owner's PID and socket folder; another process (the admin CLI while the server runs)
+ * connects through that socket instead of opening the folder, so two processes never write one folder.
  */
 export interface EmbeddedDatabaseHandle {
-  /** postgres:// URL to connect to (loopback). */
+  /** postgres:// URL to connect to (a Unix socket). */
   url: string;
   /** True when this process opened the folder; false when it attached to the owner's socket. */
   owned: boolean;
-  /** Stops the socket server and closes PGlite (no-op when attached). */
+  /** Stops the socket server and closes PGlite, then releases the lock (no-op when attached). */
   stop(): Promise<void>;
 }
 
 interface LockFile {
   pid: number;
-  port: number | null;
+  /** Folder of the owner's socket; null while it starts. */
+  socketDir: string | null;
 }
 
 export const MEMORY_DATA_DIR = 'memory://';
 const LOCK_NAME = 'beacon.lock';
+/** libpq's socket file name for port 5432, so the folder is a `host` any PostgreSQL client understands. */
+const SOCKET_FILE = '.s.PGSQL.5432';
+/** sun_path holds 108 bytes with the terminating NUL. */
+const MAX_SOCKET_PATH = 107;
+/** How long an attaching process waits for a starting owner's socket. */
+const ATTACH_WAIT_MS = 15000;
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function canConnect(port: number): Promise<boolean> {
+function canConnect(path: string): Promise<boolean> {
   return new Promise((done) => {
-    const socket = connect({ host: '127.0.0.1', port });
+    const socket = connect({ path });
     const finish = (ok: boolean): void => {
       socket.destroy();
       done(ok);
@@ -51,12 +57,19 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-function readLock(path: string): LockFile | undefined {
+function readLock(path: string): Partial<LockFile> | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LockFile;
+    return JSON.parse(readFileSync(path, 'utf8')) as Partial<LockFile>;
   } catch {
     return undefined;
   }
+}
+
+/** A folder only this user can enter (created, or tightened when it exists). */
+function privateDir(path: string): string {
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  chmodSync(path, 0o700);
+  return path;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -91,15 +104,18 @@ function withExclusiveExchanges(db: PGlite): PGlite {
   return db;
 }
 
-async function serve(db: PGlite): Promise<{ server: PGLiteSocketServer; port: number }> {
+async function serve(db: PGlite, socketDir: string): Promise<PGLiteSocketServer> {
   await db.waitReady;
-  const server = new PGLiteSocketServer({ db: withExclusiveExchanges(db), host: '127.0.0.1', port: 0, maxConnections: 32 });
+  const path = join(socketDir, SOCKET_FILE);
+  rmSync(path, { force: true }); // left by an owner that was killed; the lock says it is gone
+  const server = new PGLiteSocketServer({ db: withExclusiveExchanges(db), path, maxConnections: 32 });
   await server.start();
-  const port = Number(server.getServerConn().split(':').pop());
-  return { server, port };
+  chmodSync(path, 0o600);
+  return server;
 }
 
-const urlOf = (port: number): string => `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+/** The URL of the database served in `socketDir` (node-postgres and libpq read `host` as a socket folder). */
+export const urlOf = (socketDir: string): string => `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`;
 
 /**
  * Opens the embedded database in `dataDir` (or in memory for `memory://`).
@@ -107,76 +123,89 @@ const urlOf = (port: number): string => `postgres://postgres:postgres@127.0.0.1:
  */
 export async function openEmbeddedDatabase(dataDir: string, attach: boolean): Promise<EmbeddedDatabaseHandle> {
   if (dataDir === MEMORY_DATA_DIR) {
-    const db = new PGlite();
-    const { server, port } = await serve(db);
-    return {
-      url: urlOf(port),
-      owned: true,
-      stop: async () => {
-        await server.stop();
-        await db.close();
-      },
-    };
+    const socketDir = mkdtempSync(join(tmpdir(), 'beacon-db-')); // 0700
+    try {
+      const db = new PGlite();
+      const server = await serve(db, socketDir);
+      return {
+        url: urlOf(socketDir),
+        owned: true,
+        stop: async () => {
+          await server.stop();
+          await db.close();
+          rmSync(socketDir, { recursive: true, force: true });
+        },
+      };
+    } catch (e) {
+      rmSync(socketDir, { recursive: true, force: true });
+      throw e;
+    }
   }
 
   const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const lockPath = join(dir, LOCK_NAME);
-  const deadline = Date.now() + 15000;
+  const deadline = Date.now() + ATTACH_WAIT_MS;
 
   for (;;) {
-    let ownLock = false;
-    try {
-      writeFileSync(lockPath, JSON.stringify({ pid: process.pid, port: null } satisfies LockFile), { flag: 'wx' });
-      ownLock = true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
+    const lock = await tryLockFile(lockPath);
+    if (lock) return openOwned(dir, lockPath, lock);
 
-    if (ownLock) {
-      try {
-        const db = new PGlite(join(dir, 'pgdata'));
-        const { server, port } = await serve(db);
-        writeFileSync(lockPath, JSON.stringify({ pid: process.pid, port } satisfies LockFile));
-        let stopped = false;
-        return {
-          url: urlOf(port),
-          owned: true,
-          stop: async () => {
-            if (stopped) return;
-            stopped = true;
-            await server.stop();
-            await db.close();
-            try {
-              unlinkSync(lockPath);
-            } catch {
-              /* already gone */
-            }
-          },
-        };
-      } catch (e) {
-        unlinkSync(lockPath);
-        throw e;
-      }
+    const owner = readLock(lockPath);
+    if (!attach) {
+      throw new Error(
+        `The embedded database in ${dir} is in use by process ${owner?.pid ?? '?'}. ` +
+          'Stop that process, or point DATA_DIR elsewhere, or use DATABASE_URL.',
+      );
     }
-
-    const lock = readLock(lockPath);
-    if (lock && lock.pid !== process.pid && !isAlive(lock.pid)) {
-      unlinkSync(lockPath); // stale: its owner died without cleaning up
-      continue;
-    }
-    if (lock?.port && (await canConnect(lock.port))) {
-      if (!attach) {
-        throw new Error(
-          `The embedded database in ${dir} is in use by process ${lock.pid}. ` +
-            'Stop that process, or point DATA_DIR elsewhere, or use DATABASE_URL.',
-        );
-      }
-      return { url: urlOf(lock.port), owned: false, stop: async () => undefined };
+    if (owner?.socketDir && (await canConnect(join(owner.socketDir, SOCKET_FILE)))) {
+      return { url: urlOf(owner.socketDir), owned: false, stop: async () => undefined };
     }
     if (Date.now() > deadline) {
-      throw new Error(`The embedded database in ${dir} is locked by process ${lock?.pid ?? '?'} which does not answer.`);
+      throw new Error(`The embedded database in ${dir} is locked by process ${owner?.pid ?? '?'} which does not answer.`);
     }
-    await sleep(200); // the owner is still starting: wait for its port
+    await sleep(200); // the owner is still starting: wait for its socket
+  }
+}
+
+/** Opens the folder this process holds the lock of: PGlite on its own private socket. */
+async function openOwned(dir: string, lockPath: string, lock: FileLock): Promise<EmbeddedDatabaseHandle> {
+  const writeLock = (content: LockFile): void => writeFileSync(lockPath, JSON.stringify(content), { mode: 0o600 });
+  let socketDir = join(dir, 'run');
+  const temporary = join(socketDir, SOCKET_FILE).length > MAX_SOCKET_PATH;
+  let db: PGlite | undefined;
+  try {
+    writeLock({ pid: process.pid, socketDir: null });
+    chmodSync(lockPath, 0o600);
+    socketDir = temporary ? mkdtempSync(join(tmpdir(), 'beacon-db-')) : privateDir(socketDir);
+    const pgdata = join(dir, 'pgdata');
+    if (existsSync(pgdata)) chmodSync(pgdata, 0o700);
+    db = new PGlite(pgdata);
+    const server = await serve(db, socketDir);
+    chmodSync(pgdata, 0o700);
+    writeLock({ pid: process.pid, socketDir });
+    const opened = db;
+    let stopped = false;
+    return {
+      url: urlOf(socketDir),
+      owned: true,
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        try {
+          await server.stop();
+          await opened.close();
+          writeLock({ pid: process.pid, socketDir: null });
+          if (temporary) rmSync(socketDir, { recursive: true, force: true });
+        } finally {
+          await lock.release(); // the file stays: deleting a locked file would let a second owner in
+        }
+      },
+    };
+  } catch (e) {
+    await db?.close().catch(() => undefined);
+    if (temporary) rmSync(socketDir, { recursive: true, force: true });
+    await lock.release();
+    throw e;
   }
 }

@@ -40,6 +40,15 @@ describe('address policy (no network)', () => {
     ['::ffff:169.254.169.254', 'ipv4Mapped'],
     ['64:ff9b::a00:1', 'rfc6052'],
     ['2002:7f00:1::', '6to4'],
+    ['::a9fe:a9fe', 'reserved'], // IPv4-compatible spelling of 169.254.169.254
+    ['::7f00:1', 'reserved'], // IPv4-compatible spelling of 127.0.0.1
+    ['fec0::1', 'reserved'], // site-local
+    ['feff:ffff::1', 'reserved'],
+    ['64:ff9b:1::a9fe:a9fe', 'reserved'], // local-use NAT64
+    ['64:ff9b:1:ffff::1', 'reserved'],
+    ['168.63.129.16', 'reserved'], // Azure wire server
+    ['2001:2::1', 'benchmarking'],
+    ['3fff::1', 'reserved'],
   ])('refuses %s (%s)', (ip, range) => {
     expect(rangeOf(ip)).toBe(range);
     expect(refusalOf(ip, strict)).toBe(range);
@@ -51,6 +60,14 @@ describe('address policy (no network)', () => {
     expect(refusalOf('::ffff:127.0.0.1', loose)).toBe('ipv4Mapped');
     expect(refusalOf('10.0.0.1', loose)).toBe('private');
     expect(refusalOf('169.254.169.254', loose)).toBe('linkLocal');
+  });
+
+  it('a loopback predicate permits only the loopback addresses it accepts', () => {
+    const one = { allowLoopback: (a: string) => a === '127.0.0.1' };
+    expect(refusalOf('127.0.0.1', one)).toBeUndefined();
+    expect(refusalOf('127.0.0.2', one)).toBe('loopback');
+    expect(refusalOf('::1', one)).toBe('loopback');
+    expect(refusalOf('10.0.0.1', one)).toBe('private');
   });
 
   it('parses URL host literals, with brackets for IPv6; names are not literals', () => {

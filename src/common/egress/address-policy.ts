@@ -7,8 +7,12 @@ import ipaddr from 'ipaddr.js';
  * Pure functions, no network traffic.
  */
 export interface AddressPolicy {
-  /** Permit loopback (127.0.0.0/8, ::1) only: SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE, for tests. */
-  allowLoopback: boolean;
+  /**
+   * Permit loopback (127.0.0.0/8, ::1): SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE, for tests. A function
+   * permits only the loopback addresses it accepts (tests: one fixture address allowed, another
+   * loopback address standing in for an internal service).
+   */
+  allowLoopback: boolean | ((address: string) => boolean);
 }
 
 /** Ranges ipaddr.js calls "unicast" that are still not on the public internet. */
@@ -21,7 +25,16 @@ const EXTRA_DENIED: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [
   '192.88.99.0/24', // 6to4 relay anycast (deprecated)
   '240.0.0.0/4', // reserved
   '2001:db8::/32', // documentation
-  '64:ff9b:1::/48', // local-use NAT64
+  '64:ff9b:1::/48', // local-use NAT64 (RFC 8215)
+  '168.63.129.16/32', // Azure platform endpoint (wire server, DNS), reachable from every VM
+  '::/96', // IPv4-compatible IPv6 (deprecated; ::a9fe:a9fe is 169.254.169.254)
+  'fec0::/10', // site-local (deprecated, still routed inside some networks)
+  '100::/64', // discard-only
+  '2001:2::/48', // benchmarking
+  '2001:10::/28', // ORCHID
+  '2001:20::/28', // ORCHIDv2
+  '3fff::/20', // documentation (RFC 9637)
+  '5f00::/16', // SRv6 segment identifiers
 ].map((c) => ipaddr.parseCIDR(c));
 
 /** Parses an IP literal as found in a URL host (`[::1]` brackets allowed); undefined if not one. */
@@ -45,7 +58,11 @@ export function rangeOf(address: string | ipaddr.IPv4 | ipaddr.IPv6): string {
 export function refusalOf(address: string | ipaddr.IPv4 | ipaddr.IPv6, policy: AddressPolicy): string | undefined {
   const range = rangeOf(address);
   if (range === 'unicast') return undefined;
-  if (range === 'loopback' && policy.allowLoopback) return undefined;
+  if (range === 'loopback') {
+    const allow = policy.allowLoopback;
+    if (allow === true) return undefined;
+    if (typeof allow === 'function' && allow(typeof address === 'string' ? (parseIpLiteral(address)?.toString() ?? address) : address.toString())) return undefined;
+  }
   return range;
 }
 

@@ -62,10 +62,10 @@ describe('TargetGuard', () => {
   });
 
   it.each([
-    ['http://mixed.test/', 'private'],
-    ['http://metadata.test/', 'linkLocal'],
-    ['http://mapped.test/', 'ipv4Mapped'],
-    ['http://cgnat.test/', 'carrierGradeNat'],
+    ['http://mixed.test/', 'does not resolve to a public address'],
+    ['http://metadata.test/', 'does not resolve to a public address'],
+    ['http://mapped.test/', 'does not resolve to a public address'],
+    ['http://cgnat.test/', 'does not resolve to a public address'],
     ['http://127.0.0.1/', 'loopback'],
     ['http://[::1]:8080/', 'loopback'],
     ['http://localhost./', 'loopback'],
@@ -76,6 +76,14 @@ describe('TargetGuard', () => {
     expect(err).toBeInstanceOf(DomainError);
     expect((err as DomainError).code).toBe('target_not_allowed');
     expect(String((err as DomainError).details.reason)).toContain(range);
+  });
+
+  it('never tells the client what a refused name resolves to (the verdict keeps it for logs)', async () => {
+    const err = (await guard.assertAllowed(parseTargetUrl('http://metadata.test/')).catch((e: DomainError) => e)) as DomainError;
+    expect(err.message).not.toMatch(/169\.254|linkLocal/);
+    expect(JSON.stringify(err.details)).not.toMatch(/169\.254|linkLocal/);
+    const v = await guard.verdict('http://metadata.test/x');
+    expect(v).toMatchObject({ allowed: false, detail: 'metadata.test is linkLocal (169.254.169.254)' });
   });
 
   it('never resolves IP literals or localhost names', () => {

@@ -1,16 +1,19 @@
-import { lookup } from 'node:dns/promises';
+import { Logger } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
-import { AddressPolicy, isLocalhostName, parseIpLiteral, refusalOf } from './address-policy';
+import { AddressPolicy } from './address-policy';
+import { EgressGuard, EgressRefusal, Resolver, systemResolver } from './egress-guard';
 
-/** Resolves a host name to every address it has (no IP literals are passed in). */
-export type Resolver = (host: string) => Promise<string[]>;
+export { systemResolver };
+export type { Resolver };
 
-export const systemResolver: Resolver = async (host) =>
-  (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+/**
+ * The verdict on one URL: allowed, or refused. `reason` is safe for the client (for a host name it
+ * does not say what the name resolves to); `detail` names the address, for logs.
+ */
+export type Verdict = { allowed: true } | { allowed: false; reason: string; detail?: string; unresolvable?: boolean };
 
-/** The verdict on one URL: allowed, or refused with a reason naming the rule. */
-export type Verdict = { allowed: true } | { allowed: false; reason: string; unresolvable?: boolean };
+const logger = new Logger('EgressGuard');
 
 const MAX_URL_LENGTH = 2048;
 
@@ -49,11 +52,11 @@ export function parseTargetUrl(raw: unknown): URL {
  */
 export class TargetGuard {
   private readonly memo = new Map<string, Promise<Verdict>>();
+  private readonly egress: EgressGuard;
 
-  constructor(
-    private readonly policy: AddressPolicy,
-    private readonly resolver: Resolver = systemResolver,
-  ) {}
+  constructor(policy: AddressPolicy, resolver: Resolver = systemResolver) {
+    this.egress = new EgressGuard(policy, resolver);
+  }
 
   /** Verdict for any URL string the browser is about to fetch. */
   async verdict(rawUrl: string): Promise<Verdict> {
@@ -81,32 +84,20 @@ export class TargetGuard {
     if (v.unresolvable) {
       throw new DomainError(ErrorCode.TargetUnreachable, `The host ${url.hostname} could not be resolved.`, { reason: v.reason });
     }
-    throw new DomainError(ErrorCode.TargetNotAllowed, `Scanning ${url.hostname} is not allowed: it is not a public address (${v.reason}).`, {
+    throw new DomainError(ErrorCode.TargetNotAllowed, `Scanning ${url.hostname} is not allowed: ${v.reason}.`, {
       field: 'url',
       reason: v.reason,
     });
   }
 
   private async hostVerdict(host: string): Promise<Verdict> {
-    const literal = parseIpLiteral(host);
-    let addresses: string[];
-    if (literal) {
-      addresses = [literal.toString()];
-    } else if (isLocalhostName(host)) {
-      addresses = ['127.0.0.1', '::1'];
-    } else {
-      try {
-        addresses = await this.resolver(host.replace(/\.+$/, ''));
-      } catch (e) {
-        const code = (e as { code?: string }).code ?? 'lookup failed';
-        return { allowed: false, reason: `DNS: ${code}`, unresolvable: true };
-      }
-      if (addresses.length === 0) return { allowed: false, reason: 'DNS: no addresses', unresolvable: true };
+    try {
+      await this.egress.resolveAll(host);
+      return { allowed: true };
+    } catch (e) {
+      if (!(e instanceof EgressRefusal)) throw e;
+      if (!e.unresolvable) logger.log(`Refused ${host}: ${e.detail}`);
+      return { allowed: false, reason: e.publicReason, detail: e.detail, unresolvable: e.unresolvable };
     }
-    for (const address of addresses) {
-      const refusal = refusalOf(address, this.policy);
-      if (refusal) return { allowed: false, reason: `${host} is ${refusal} (${address})` };
-    }
-    return { allowed: true };
   }
 }

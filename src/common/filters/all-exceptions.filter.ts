@@ -1,7 +1,9 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../database/database-errors';
 import { DomainError, errorBody, NOT_FOUND_MESSAGE } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
+import { JSON_MAX_DEPTH } from '../http/json-body.worker';
 
 /** Status of an HttpException that is not a DomainError -> our code. */
 function codeOfStatus(status: HttpStatus): ErrorCode {
@@ -77,6 +79,8 @@ export function toDomainError(exception: unknown, logger?: Logger): DomainError 
         return new DomainError(ErrorCode.PayloadTooLarge, `Request body exceeds the limit of ${bp.limit ?? '?'} bytes.`, { limit: bp.limit });
       case 'entity.parse.failed':
         return new DomainError(ErrorCode.BadRequest, 'Request body is not valid JSON.', { field: 'body' });
+      case 'entity.too.deep':
+        return new DomainError(ErrorCode.BadRequest, `Request body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels.`, { field: 'body' });
       case 'charset.unsupported':
         return new DomainError(ErrorCode.UnsupportedMediaType, `Unsupported charset${bp.charset ? ` "${bp.charset.toUpperCase()}"` : ''}: send JSON in UTF-8.`);
       case 'encoding.unsupported':
@@ -88,6 +92,15 @@ export function toDomainError(exception: unknown, logger?: Logger): DomainError 
       default:
         break;
     }
+  }
+  if (isDatabaseUnavailable(exception)) {
+    logger?.warn(`Database unavailable: ${(exception as Error).message}`);
+    return new DomainError(
+      ErrorCode.ServiceUnavailable,
+      `The database is not reachable right now. Retry in ${DATABASE_RETRY_AFTER_S} s.`,
+      { retry_after: DATABASE_RETRY_AFTER_S },
+      { 'Retry-After': String(DATABASE_RETRY_AFTER_S) },
+    );
   }
   logger?.error(exception instanceof Error ? exception : String(exception), exception instanceof Error ? exception.stack : undefined);
   return new DomainError(ErrorCode.InternalError, DEFAULT_MESSAGES[ErrorCode.InternalError]!);

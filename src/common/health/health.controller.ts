@@ -1,11 +1,13 @@
 import { Controller, Get, Header, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/env';
 import { Public } from '../decorators/public.decorator';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
 import { MetricsService } from '../metrics/metrics.service';
 import { RedisService } from '../redis/redis.service';
+import { browserFixHint, browserInstalled } from './browser-check';
 
 /** Liveness, readiness and Prometheus metrics. Public: they carry no tenant data. */
 @Public()
@@ -15,6 +17,7 @@ export class HealthController {
     private readonly dataSource: DataSource,
     private readonly redis: RedisService,
     private readonly metrics: MetricsService,
+    private readonly config: AppConfig,
   ) {}
 
   /** The process is up. */
@@ -23,7 +26,11 @@ export class HealthController {
     return { ok: true, status: 'up' };
   }
 
-  /** The database (and Redis when configured) answer; 503 service_unavailable otherwise. */
+  /**
+   * Ready when the database answers: 200, else 503 service_unavailable. Redis (when configured) and
+   * the browser are reported too; without them the service still answers (rate limits per instance,
+   * scans refused with a fix), so they make the status "degraded", not unready.
+   */
   @Get('readyz')
   async readyz(): Promise<Record<string, unknown>> {
     const database = await this.dataSource
@@ -31,10 +38,15 @@ export class HealthController {
       .then(() => true)
       .catch(() => false);
     const redis = this.redis.enabled ? await this.redis.ping() : null;
-    const state = { database: database ? 'up' : 'down', redis: redis === null ? 'not configured' : redis ? 'up' : 'down' };
-    if (!database || redis === false) {
-      throw new DomainError(ErrorCode.ServiceUnavailable, 'A dependency is not reachable.', state);
-    }
+    const browser = browserInstalled(this.config.CHROMIUM_PATH);
+    const state = {
+      status: database ? (redis === false || !browser ? 'degraded' : 'ready') : 'unavailable',
+      database: database ? 'up' : 'down',
+      redis: redis === null ? 'not configured' : redis ? 'up' : 'down',
+      browser: browser ? 'installed' : 'missing',
+      ...(browser ? {} : { browser_fix: browserFixHint(this.config.CHROMIUM_PATH) }),
+    };
+    if (!database) throw new DomainError(ErrorCode.ServiceUnavailable, 'The database is not reachable.', state);
     return { ok: true, ...state };
   }
 

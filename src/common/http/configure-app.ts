@@ -3,6 +3,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { urlencoded } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '../config/env';
+import { IPV6_PREFIX_SETTING } from './client-ip';
 import { JsonBodyParser, jsonBody } from './json-body';
 
 /**
@@ -15,6 +16,7 @@ export function configureApp(app: INestApplication): NestExpressApplication {
   const config = app.get(AppConfig);
   express.useLogger(app.get(Logger));
   express.set('trust proxy', config.trustProxy());
+  express.set(IPV6_PREFIX_SETTING, config.IPV6_CLIENT_PREFIX); // read by clientSubject()
   express.disable('x-powered-by');
   const server = express.getHttpServer();
   server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;

@@ -1,5 +1,5 @@
 import { JSON_OFF_THREAD_MIN_BYTES, JsonBodyParser } from './json-body';
-import { parseJsonBytes } from './json-body.worker';
+import { JSON_MAX_DEPTH, nestingExceeds, parseJsonBytes } from './json-body.worker';
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
 
@@ -24,6 +24,23 @@ describe('parseJsonBytes (body-parser json() strict semantics)', () => {
     const r = parseJsonBytes(bytes('{"__proto__":{"polluted":true}}'));
     expect(r.ok && Object.getPrototypeOf(r.value)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('nesting depth', () => {
+  it('refuses bodies nested deeper than JSON_MAX_DEPTH, however long', () => {
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    expect(parseJsonBytes(bytes(deep(JSON_MAX_DEPTH)))).toMatchObject({ ok: true });
+    expect(parseJsonBytes(bytes(deep(JSON_MAX_DEPTH + 1)))).toEqual({ ok: false, tooDeep: true, message: `JSON nested deeper than ${JSON_MAX_DEPTH} levels` });
+    expect(parseJsonBytes(bytes(deep(20000)))).toMatchObject({ ok: false, tooDeep: true });
+    expect(parseJsonBytes(bytes(`{"a":${'{"b":'.repeat(100)}1${'}'.repeat(101)}`))).toMatchObject({ tooDeep: true });
+  });
+
+  it('does not count brackets inside strings, escaped quotes included', () => {
+    const inString = JSON.stringify({ text: `${'['.repeat(500)}\\"{{{"\\`, more: ['"[[[', '\\'] });
+    expect(nestingExceeds(inString, 2)).toBe(false);
+    expect(parseJsonBytes(bytes(inString))).toMatchObject({ ok: true });
+    expect(nestingExceeds(String.raw`[[["a\\"],[["b"]]]]`, 3)).toBe(true);
   });
 });
 

@@ -63,7 +63,8 @@ function bodyError(status: number, type: string, message: string, extra: Record<
 /**
  * Express middleware reading JSON bodies up to `limit`: body-parser's `raw()` reads the bytes
  * (limit, content encodings, aborted requests: its errors), then {@link JsonBodyParser} parses
- * them. Bodies that are not JSON are left alone; a non-UTF charset is 415, invalid JSON is 400.
+ * them. Bodies that are not JSON are left alone; a non-UTF charset is 415, invalid JSON and JSON
+ * nested deeper than JSON_MAX_DEPTH are 400.
  */
 export function jsonBody(parser: JsonBodyParser, limit: string): RequestHandler[] {
   const charset: RequestHandler = (req: Request, _res: Response, next: NextFunction) => {
@@ -88,7 +89,7 @@ export function jsonBody(parser: JsonBodyParser, limit: string): RequestHandler[
           req.body = result.value;
           next();
         } else {
-          next(bodyError(400, 'entity.parse.failed', result.message));
+          next(bodyError(400, result.tooDeep ? 'entity.too.deep' : 'entity.parse.failed', result.message));
         }
       },
       (e: unknown) => next(e),

@@ -1,6 +1,10 @@
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import { REDACTED_PATHS } from './logging';
+import { createServer } from 'node:http';
+import { pinoHttp, type Options } from 'pino-http';
+import request from 'supertest';
+import { loadConfig } from '../config/env';
+import { loggerParams, REDACTED_PATHS, redactUrl } from './logging';
 
 describe('log redaction', () => {
   it('hides Authorization headers, cookies and key-like fields', () => {
@@ -21,5 +25,33 @@ describe('log redaction', () => {
     expect(out).toContain('"authorization":"[redacted]"');
     expect(out).toContain('"id":"r1"');
     expect(out).toContain('"id":"k1"');
+  });
+});
+
+describe('request logs', () => {
+  it('redact the id of download URLs (/files/{id}) and keep other paths', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const params = loggerParams(loadConfig({ LOG_LEVEL: 'info' })).pinoHttp as Options;
+    const log = pinoHttp({ ...params }, sink);
+    const server = createServer((req, res) => {
+      log(req, res);
+      res.end('ok');
+    });
+    const id = 'Xk3vQ9rT2mWp8sLz4nBc6dFh';
+    await request(server).get(`/files/${id}`).expect(200);
+    await request(server).get(`/files/${id}?download=1`).expect(200);
+    await request(server).get('/api/v1/visibility?project=a').expect(200);
+    const out = lines.join('');
+    expect(out).not.toContain(id);
+    expect(out).toContain('"url":"/files/Xk3v…[redacted]"');
+    expect(out).toContain('"url":"/files/Xk3v…[redacted]?download=1"');
+    expect(out).toContain('"url":"/api/v1/visibility?project=a"');
+    expect(redactUrl('/filesystem/abc')).toBe('/filesystem/abc');
   });
 });

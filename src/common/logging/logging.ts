@@ -19,6 +19,22 @@ export const REDACTED_PATHS = [
 ];
 
 /**
+ * Paths whose id is a capability (whoever has the URL may download the file): the id is replaced
+ * in logged URLs, so logs never hand out access. The first characters stay, enough to correlate.
+ */
+const CAPABILITY_PATHS = [/^(\/files\/)([^/?#]+)/];
+const KEPT_ID_CHARS = 4;
+
+/** `url` with capability ids redacted (`/files/abcd…` keeps 4 characters). */
+export function redactUrl(url: string): string {
+  let out = url;
+  for (const pattern of CAPABILITY_PATHS) {
+    out = out.replace(pattern, (_m, prefix: string, id: string) => `${prefix}${id.slice(0, KEPT_ID_CHARS)}…[redacted]`);
+  }
+  return out;
+}
+
+/**
  * Structured JSON logs (pino): one line per event, the request id on every line logged while a
  * request is handled, secrets redacted. The request id is the caller's X-Request-Id when it is
  * sane, a new UUID otherwise, and is echoed in the X-Request-Id response header.
@@ -40,7 +56,8 @@ export function loggerParams(config: AppConfig): Params {
           id: req.id,
           method: req.method,
           // Query strings can carry ids and filters but never keys; report.pdf?id= is fine to keep.
-          url: req.url,
+          // Download URLs are capabilities: their id is redacted.
+          url: redactUrl(req.url),
           headers: {
             'user-agent': req.headers['user-agent'],
             // Present only when sent; its value is always redacted.

@@ -5,20 +5,20 @@ import { AuthedRequest } from '../decorators/auth-context.decorator';
 import { RateLimitBucket } from '../decorators/rate-limit.decorator';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
-import { clientIp } from '../http/client-ip';
+import { clientSubject } from '../http/client-ip';
 
 /** Fixed Retry-After per bucket where a spec fixes it (visibility: 60 s). */
 const FIXED_RETRY_AFTER: Partial<Record<RateLimitBucket, number>> = { visibility: 60 };
 
 /**
  * The throttler guard for the named buckets (see RateLimit decorator). Tracks the API key for the
- * visibility bucket and the client IP otherwise; one counter per bucket and tracker, whatever the
+ * visibility bucket and the client subject (IP; IPv6 by network, see clientSubject) otherwise; one counter per bucket and tracker, whatever the
  * route. Sets RateLimit-Limit/Remaining/Reset and answers 429 rate_limited with Retry-After.
  */
 @Injectable()
 export class AppThrottlerGuard extends ThrottlerGuard {
   protected override async getTracker(req: AuthedRequest): Promise<string> {
-    return req.auth ? `key:${req.auth.keyId}` : `ip:${clientIp(req)}`;
+    return req.auth ? `key:${req.auth.keyId}` : `ip:${clientSubject(req)}`;
   }
 
   protected override generateKey(_context: ExecutionContext, tracker: string, name: string): string {

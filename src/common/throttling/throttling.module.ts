@@ -10,20 +10,43 @@ const reflector = new Reflector();
 const bucketOf = (ctx: ExecutionContext): RateLimitBucket | undefined =>
   reflector.getAllAndOverride<RateLimitBucket>(RATE_LIMIT_BUCKET, [ctx.getHandler(), ctx.getClass()]);
 
-/** Namespaces throttler keys with REDIS_KEY_PREFIX so deployments (and test runs) sharing a Redis don't mix. */
-class PrefixedStorage implements ThrottlerStorage {
+/**
+ * Throttler counters in Redis (shared by instances, keys namespaced with REDIS_KEY_PREFIX), or in
+ * this instance's memory when Redis is not configured, down, or slower than
+ * REDIS_COMMAND_TIMEOUT_MS: a Redis outage never turns a request into a 500 or a stall, it only
+ * makes the limits per instance until Redis returns (logged once, counted in /metrics).
+ */
+export class ResilientThrottlerStorage implements ThrottlerStorage {
+  private readonly memory = new ThrottlerStorageService();
+  private readonly shared?: ThrottlerStorage;
+
   constructor(
-    private readonly inner: ThrottlerStorage,
+    private readonly redis: RedisService,
     private readonly prefix: string,
-  ) {}
+  ) {
+    this.shared = redis.client ? new ThrottlerStorageRedisService(redis.client) : undefined;
+  }
+
   increment(key: string, ttl: number, limit: number, blockDuration: number, name: string) {
-    return this.inner.increment(this.prefix + key, ttl, limit, blockDuration, name);
+    const k = this.prefix + key;
+    const shared = this.shared;
+    if (!shared) return this.memory.increment(k, ttl, limit, blockDuration, name);
+    return this.redis.orFallback(
+      'rate_limit',
+      () => shared.increment(k, ttl, limit, blockDuration, name),
+      () => this.memory.increment(k, ttl, limit, blockDuration, name),
+    );
+  }
+
+  onApplicationShutdown(): void {
+    this.memory.onApplicationShutdown();
   }
 }
 
 /**
  * @nestjs/throttler with one named throttler per bucket; a route opts into its bucket with
- * @RateLimit(bucket). In memory per instance by default, in Redis (shared) when REDIS_URL is set.
+ * @RateLimit(bucket). In memory per instance by default, in Redis (shared) when REDIS_URL is set,
+ * back in memory while Redis is down (see ResilientThrottlerStorage).
  */
 @Module({
   imports: [
@@ -42,10 +65,7 @@ class PrefixedStorage implements ThrottlerStorage {
             bucket('scan', config.SCAN_RATE_LIMIT, config.SCAN_RATE_WINDOW_S),
             bucket('mcp', config.MCP_RATE_LIMIT, config.MCP_RATE_WINDOW_S),
           ],
-          storage: new PrefixedStorage(
-            redis.client ? new ThrottlerStorageRedisService(redis.client) : new ThrottlerStorageService(),
-            redis.key('rl', ''),
-          ),
+          storage: new ResilientThrottlerStorage(redis, redis.key('rl', '')),
         };
       },
     }),

@@ -3,7 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Request, Response } from 'express';
 import { Public } from '../../common/decorators/public.decorator';
 import { RateLimit } from '../../common/decorators/rate-limit.decorator';
-import { clientIp } from '../../common/http/client-ip';
+import { clientSubject } from '../../common/http/client-ip';
 import { McpServerFactory } from './mcp-server.factory';
 
 /**
@@ -20,7 +20,7 @@ export class McpController {
   @Post()
   async post(@Req() req: Request, @Res() res: Response): Promise<void> {
     allowCors(res);
-    const server = this.factory.create(clientIp(req));
+    const server = this.factory.create(clientSubject(req));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => {
       transport.close().catch(() => undefined);

@@ -1,0 +1,79 @@
+import type { Report, ReportNode, ReportRule } from '../report/report.types';
+import { fingerprintOf } from '../diff/fingerprint';
+import { newNodeKeys, ReportDiff } from '../diff/diff';
+import { IMPACTS, Impact } from '../scoring/score';
+import { RENDER_INCOMPLETE_RULE } from '../readiness/render-wait';
+
+/** The CI gate's options (query `fail_on`, `new_only`). */
+export interface GateOptions {
+  /** Lowest impact that fails the gate (default minor: every violation fails). */
+  failOn: Impact;
+  /** Only elements that are new since the previous scan fail the gate. */
+  newOnly: boolean;
+}
+
+/** One rule on one page, as a CI test case. */
+export interface GateCase {
+  page: string;
+  rule: string;
+  help: string;
+  helpUrl: string;
+  tags: string[];
+  impact: Impact;
+  /** failed: fails the gate; reported: a violation the gate lets through (below fail_on, or not new); passed; review: needs human review only. */
+  outcome: 'failed' | 'reported' | 'passed' | 'review';
+  /** Violating elements (failed and reported cases); `isNew` is set when a diff was used. */
+  nodes: (ReportNode & { fingerprint: string; isNew?: boolean })[];
+  /** Why a violation does not fail the gate. */
+  reason?: string;
+}
+
+/** `impact` is at least as severe as `threshold`. */
+export const atLeast = (impact: Impact, threshold: Impact): boolean => IMPACTS.indexOf(impact) <= IMPACTS.indexOf(threshold);
+
+/**
+ * Every rule of every page as a case: violations (failed or only reported), passes, and rules only
+ * in incomplete (review). With `newOnly`, `diff` says which elements are new; a violation none of
+ * whose elements is new is reported, not failed.
+ */
+export function gateCases(report: Report, options: GateOptions, diff?: ReportDiff): GateCase[] {
+  const fresh = diff ? newNodeKeys(diff) : undefined;
+  const cases: GateCase[] = [];
+  for (const p of report.pages) {
+    if (p.render?.state === 'incomplete') {
+      cases.push({
+        page: p.url,
+        rule: RENDER_INCOMPLETE_RULE,
+        help: `The page must render before it can be checked (${p.render.reason ?? 'not rendered'} after waiting ${p.render.waitMs} ms)`,
+        helpUrl: 'https://www.w3.org/WAI/standards-guidelines/act/',
+        tags: [],
+        impact: 'critical',
+        outcome: 'failed',
+        nodes: [],
+      });
+    }
+    const failedIds = new Set(p.violations.map((v) => v.id));
+    for (const v of p.violations) cases.push(violationCase(p.url, v, options, fresh));
+    for (const r of p.passes) {
+      if (!failedIds.has(r.id)) cases.push({ page: p.url, rule: r.id, help: r.help, helpUrl: r.helpUrl, tags: r.tags, impact: r.impact, outcome: 'passed', nodes: [] });
+    }
+    const applied = new Set([...failedIds, ...p.passes.map((r) => r.id)]);
+    for (const r of p.incomplete) {
+      if (!applied.has(r.id)) {
+        cases.push({ page: p.url, rule: r.id, help: r.help, helpUrl: r.helpUrl, tags: r.tags, impact: r.impact, outcome: 'review', nodes: [] });
+      }
+    }
+  }
+  return cases;
+}
+
+function violationCase(page: string, v: ReportRule, options: GateOptions, fresh: Set<string> | undefined): GateCase {
+  const nodes = v.nodes.map((n) => {
+    const fingerprint = n.fingerprint ?? fingerprintOf(v.id, n);
+    return { ...n, fingerprint, ...(fresh ? { isNew: fresh.has(`${page}\n${v.id}\n${fingerprint}`) } : {}) };
+  });
+  const base = { page, rule: v.id, help: v.help, helpUrl: v.helpUrl, tags: v.tags, impact: v.impact, nodes };
+  if (!atLeast(v.impact, options.failOn)) return { ...base, outcome: 'reported', reason: `impact ${v.impact} is below fail_on=${options.failOn}` };
+  if (options.newOnly && !nodes.some((n) => n.isNew)) return { ...base, outcome: 'reported', reason: 'no element is new since the previous scan (new_only)' };
+  return { ...base, outcome: 'failed' };
+}

@@ -1,0 +1,71 @@
+import type { ReportDiff } from '../diff/diff';
+import type { Report } from '../report/report.types';
+import { costLabel } from '../scoring/breakdown';
+import { escapeXml as e } from './escape';
+
+/** What the renderings add to a report beyond the stored JSON. */
+export interface RenderExtras {
+  /** The diff against the previous scan of the same address (undefined: not computed). */
+  sinceLast?: ReportDiff;
+}
+
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** One line per failed rule: "fix color-contrast: +14", largest first. */
+export function breakdownLines(report: Pick<Report, 'scoreBreakdown' | 'score'>): string[] {
+  return (report.scoreBreakdown ?? []).map((c) => `${costLabel(c)} (${c.impact})`);
+}
+
+/** Sentences summarising the diff, shared by the HTML page and the PDF. */
+export function sinceLastSummary(d: ReportDiff): string {
+  if (!d.against) return 'This is the first stored scan of this address: there is nothing to compare with yet.';
+  const change = d.scoreChange === 0 ? 'unchanged' : `${d.scoreChange! > 0 ? '+' : ''}${d.scoreChange}`;
+  return `Compared with the scan of ${d.against.scannedAt.replace('T', ' ').slice(0, 16)} UTC (score ${d.against.score}, now ${d.score}: ${change}): ${plural(d.totals.new, 'new failing element')}, ${plural(d.totals.fixed, 'fixed element')}, ${plural(d.totals.still, 'element')} still failing.`;
+}
+
+/** The warning shown when pages had not rendered when the scan's wait ended. */
+export function renderNote(urls: readonly string[]): string {
+  return `Not a clean result: ${urls.join(', ')} had not finished rendering (nearly empty or still loading) when the scan's wait ended, so ${urls.length === 1 ? 'it scores' : 'they score'} 0. Scan again, or check that the page renders without a login or user action.`;
+}
+
+/** HTML: the score breakdown and the "since the last scan" sections of /r/{id}. */
+export function resultsSectionsHtml(report: Report, extras: RenderExtras): string {
+  const costs = report.scoreBreakdown ?? [];
+  const breakdown = costs.length
+    ? `<p>Each failed rule costs the score the points below; fixing all of them gives 100 (the points add up to ${100 - report.score}).</p>
+<table>
+<caption>Points each failed rule costs</caption>
+<thead><tr><th scope="col">Rule</th><th scope="col">Impact</th><th scope="col">Points if fixed</th>${report.pages.length > 1 ? '<th scope="col">Pages</th>' : ''}</tr></thead>
+<tbody>${costs.map((c) => `<tr><th scope="row"><code>${e(c.id)}</code></th><td>${e(c.impact)}</td><td>${e(costLabel(c))}</td>${report.pages.length > 1 ? `<td>${c.pages}</td>` : ''}</tr>`).join('')}</tbody>
+</table>`
+    : '<p>No rule failed: nothing costs points.</p>';
+  let since = '';
+  const d = extras.sinceLast;
+  if (d) {
+    const rows = d.rules
+      .map(
+        (r) =>
+          `<tr><th scope="row"><code>${e(r.rule)}</code></th><td>${e(r.status === 'still' ? 'still failing' : r.status)}</td><td>${r.new.length}</td><td>${r.fixed.length}</td><td>${r.still.length}</td>${d.against && new Set(d.rules.map((x) => x.page)).size > 1 ? `<td>${e(r.page)}</td>` : ''}</tr>`,
+      )
+      .join('');
+    const multi = new Set(d.rules.map((x) => x.page)).size > 1;
+    since = `<h2>Since the last scan</h2>
+<p>${e(sinceLastSummary(d))}</p>
+${
+  d.against && d.rules.length
+    ? `<table>
+<caption>Failing elements by rule since the last scan</caption>
+<thead><tr><th scope="col">Rule</th><th scope="col">Rule status</th><th scope="col">New</th><th scope="col">Fixed</th><th scope="col">Still failing</th>${multi ? '<th scope="col">Page</th>' : ''}</tr></thead>
+<tbody>${rows}</tbody>
+</table>`
+    : ''
+}`;
+  }
+  const unrendered = report.pages.filter((p) => p.render?.state === 'incomplete');
+  const note = unrendered.length
+    ? `<p class="note">${e(renderNote(unrendered.map((p) => p.url)))}</p>\n`
+    : '';
+  return `${note}<h2>What each fix is worth</h2>
+${breakdown}
+${since}`;
+}

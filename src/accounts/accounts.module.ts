@@ -1,0 +1,35 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { RedisService } from '../common/redis/redis.service';
+import { AccountsService } from './accounts.service';
+import { LoginThrottle } from './entities/login-throttle.entity';
+import { WebSession } from './entities/web-session.entity';
+import { WebUser } from './entities/web-user.entity';
+import { LoginThrottleStore, PgLoginThrottleStore, RedisLoginThrottleStore } from './login-throttle-store';
+import { PgSessionStore, RedisSessionStore, SessionStore } from './session-store';
+import { SessionsService } from './sessions.service';
+
+/**
+ * Website accounts (a platform concern: the website and the admin CLI use it). Sessions and
+ * sign-in counters live in Redis when REDIS_URL is set, in PostgreSQL otherwise.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([WebUser, WebSession, LoginThrottle])],
+  providers: [
+    {
+      provide: SessionStore,
+      inject: [RedisService, DataSource],
+      useFactory: (redis: RedisService, db: DataSource) => (redis.client ? new RedisSessionStore(redis) : new PgSessionStore(db)),
+    },
+    {
+      provide: LoginThrottleStore,
+      inject: [RedisService, DataSource],
+      useFactory: (redis: RedisService, db: DataSource) => (redis.client ? new RedisLoginThrottleStore(redis) : new PgLoginThrottleStore(db)),
+    },
+    SessionsService,
+    AccountsService,
+  ],
+  exports: [AccountsService, SessionsService],
+})
+export class AccountsModule {}

@@ -1,0 +1,91 @@
+import { Get, Post, Query, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { AccountsService, UserView } from '../accounts/accounts.service';
+import { SessionsService } from '../accounts/sessions.service';
+import { DomainError } from '../common/errors/domain-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { clientIp } from '../common/http/client-ip';
+import { CsrfService } from './csrf.service';
+import { passwordPage, signInPage } from './pages/account.pages';
+import { sendPage } from './render/layout';
+import { Anonymous, field, PasswordChangePage, SESSION_COOKIE, WebRequest, WebUserParam } from './web-context';
+import { WebController } from './web-controller.decorator';
+
+/** Where to go after sign-in: a local path only (never another site). */
+export function safeNext(raw: unknown): string {
+  return typeof raw === 'string' && /^\/(?![/\\])[^\s]*$/.test(raw) && raw.length < 2000 ? raw : '/dashboard';
+}
+
+/** Sign-in, sign-out and password change. */
+@WebController()
+export class AuthController {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly sessions: SessionsService,
+    private readonly csrf: CsrfService,
+  ) {}
+
+  private setSession(req: WebRequest, res: Response, id: string, expiresAt: Date): void {
+    res.cookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', expires: expiresAt });
+  }
+
+  @Get('signin')
+  @Anonymous()
+  signInForm(@Req() req: WebRequest, @Res() res: Response, @Query('next') next?: string, @Query('signed_out') signedOut?: string): void {
+    if (req.webUser) {
+      res.redirect(303, safeNext(next));
+      return;
+    }
+    sendPage(res, 200, signInPage(this.csrf.token(req, res), { next: next ? safeNext(next) : undefined, notice: signedOut ? 'You are signed out.' : undefined }));
+  }
+
+  @Post('signin')
+  @Anonymous()
+  async signIn(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const email = field(req, 'email');
+    const next = safeNext(field(req, 'next') || undefined);
+    let user: UserView;
+    try {
+      user = await this.accounts.signIn(email, field(req, 'password'), clientIp(req));
+    } catch (e) {
+      if (!(e instanceof DomainError) || (e.code !== ErrorCode.Unauthorized && e.code !== ErrorCode.RateLimited)) throw e;
+      for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
+      sendPage(res, e.status, signInPage(this.csrf.token(req, res), { next, email, error: { message: e.message, field: 'email' } }));
+      return;
+    }
+    // A new session id at every sign-in (the old session, if any, ends).
+    const session = await this.sessions.start(user.id, req.sessionId);
+    this.setSession(req, res, session.id, session.expiresAt);
+    res.redirect(303, user.must_change_password ? '/account/password' : next);
+  }
+
+  @Post('signout')
+  @Anonymous()
+  async signOut(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    if (req.sessionId) await this.sessions.end(req.sessionId);
+    res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
+    res.redirect(303, '/signin?signed_out=1');
+  }
+
+  @Get('account/password')
+  @PasswordChangePage()
+  passwordForm(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('done') done?: string): void {
+    sendPage(res, 200, passwordPage(user, this.csrf.token(req, res), { done: done === '1' }));
+  }
+
+  @Post('account/password')
+  @PasswordChangePage()
+  async changePassword(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    try {
+      await this.accounts.changePassword(user.id, field(req, 'current_password'), field(req, 'new_password'), field(req, 'confirm_password'));
+    } catch (e) {
+      if (!(e instanceof DomainError) || e.code !== ErrorCode.BadRequest) throw e;
+      sendPage(res, 400, passwordPage(user, this.csrf.token(req, res), { error: { message: e.message, field: e.details.field as string | undefined } }));
+      return;
+    }
+    // Every session ended with the change; this browser gets a fresh one.
+    const session = await this.sessions.start(user.id);
+    this.setSession(req, res, session.id, session.expiresAt);
+    res.redirect(303, user.must_change_password ? '/dashboard' : '/account/password?done=1');
+  }
+}

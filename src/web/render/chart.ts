@@ -1,0 +1,44 @@
+import { html, SafeHtml } from './html';
+
+export interface ChartPoint {
+  label: string;
+  value: number | null;
+  note?: string | null;
+}
+
+/**
+ * A line chart as inline SVG drawn on the server (no script, no inline style: presentation
+ * attributes and classes only). `role="img"` with a title and description; the same data is
+ * always given as a table beside it for screen readers.
+ */
+export function lineChart(points: ChartPoint[], o: { title: string; desc: string; max?: number; unit?: string }): SafeHtml {
+  const W = 720;
+  const H = 260;
+  const left = 44;
+  const right = 16;
+  const top = 16;
+  const bottom = 40;
+  const values = points.map((p) => p.value).filter((v): v is number => v !== null);
+  const max = o.max ?? Math.max(10, Math.ceil(Math.max(0, ...values) / 10) * 10);
+  const x = (i: number): number => (points.length <= 1 ? left + (W - left - right) / 2 : left + (i * (W - left - right)) / (points.length - 1));
+  const y = (v: number): number => top + (H - top - bottom) * (1 - v / max);
+  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(max * f * 10) / 10);
+  const path = points
+    .map((p, i) => (p.value === null ? null : `${x(i).toFixed(1)},${y(p.value).toFixed(1)}`))
+    .filter((s): s is string => s !== null)
+    .join(' ');
+  const every = Math.max(1, Math.ceil(points.length / 8));
+  return html`<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-labelledby="chart-title chart-desc" focusable="false">
+<title id="chart-title">${o.title}</title>
+<desc id="chart-desc">${o.desc}</desc>
+${ticks.map((t) => html`<line class="grid" x1="${left}" x2="${W - right}" y1="${y(t).toFixed(1)}" y2="${y(t).toFixed(1)}"/><text x="${left - 6}" y="${(y(t) + 4).toFixed(1)}" text-anchor="end">${t}${o.unit ?? ''}</text>`)}
+<line class="axis" x1="${left}" x2="${W - right}" y1="${H - bottom}" y2="${H - bottom}"/>
+${path ? html`<polyline class="line" points="${path}"/>` : ''}
+${points.map((p, i) =>
+  p.value === null
+    ? ''
+    : html`<circle class="dot" cx="${x(i).toFixed(1)}" cy="${y(p.value).toFixed(1)}" r="4"/>${p.note ? html`<text x="${x(i).toFixed(1)}" y="${(y(p.value) - 10).toFixed(1)}" text-anchor="middle">${p.note}</text>` : ''}`,
+)}
+${points.map((p, i) => (i % every === 0 || i === points.length - 1 ? html`<text x="${x(i).toFixed(1)}" y="${H - bottom + 18}" text-anchor="middle">${p.label}</text>` : ''))}
+</svg>`;
+}

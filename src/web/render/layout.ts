@@ -1,0 +1,96 @@
+import type { Response } from 'express';
+import type { UserView } from '../../accounts/accounts.service';
+import { CSS, JS } from './assets';
+import { html, Renderable, SafeHtml } from './html';
+
+/**
+ * Strict CSP of every website page: scripts and styles only from the app's own files, no inline
+ * script or style, no framing, forms post only here.
+ */
+export const WEB_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+export type Section = 'home' | 'dashboard' | 'pdf' | 'scan' | 'account' | 'signin';
+
+export interface PageOptions {
+  title: string;
+  section?: Section;
+  user?: UserView | null;
+  csrf?: string;
+  body: Renderable;
+}
+
+const nav = (section: Section | undefined, user: UserView | null | undefined): SafeHtml => {
+  const link = (href: string, label: string, s: Section) => html`<li><a href="${href}"${s === section ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  return html`<nav aria-label="Main"><ul>
+    ${link('/dashboard', 'Dashboard', 'dashboard')}
+    ${link('/pdf', 'PDF tools', 'pdf')}
+    ${link('/scan', 'Accessibility scan', 'scan')}
+  </ul></nav>
+  <div class="who">${
+    user
+      ? html`<span>${user.email} <span class="hint">(${user.role}, ${user.workspace})</span></span>
+      <a href="/account/password">Password</a>`
+      : html`<a href="/signin"${section === 'signin' ? html` aria-current="page"` : ''}>Sign in</a>`
+  }</div>`;
+};
+
+/** A whole page: skip link, header with navigation, the main content, a footer. */
+export function page(o: PageOptions): string {
+  return html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${o.title} · Beacon</title>
+<link rel="stylesheet" href="${CSS.path}">
+<script src="${JS.path}" defer></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to the content</a>
+<header class="site">
+  <a class="brand" href="/">Beacon</a>
+  ${nav(o.section, o.user)}
+</header>
+<main id="main" tabindex="-1">
+${o.body}
+</main>
+<footer class="site">
+  ${o.user && o.csrf ? html`<form method="post" action="/signout"><input type="hidden" name="_csrf" value="${o.csrf}"><button class="secondary" type="submit">Sign out</button></form>` : ''}
+  <p>Beacon: AI visibility reports, PDF tools and accessibility scans. <a href="/api/v1">API</a> · <a href="/llms.txt">llms.txt</a></p>
+</footer>
+</body>
+</html>`.value;
+}
+
+/** Sends a page with the website's headers (CSP, no caching of personal pages, no sniffing). */
+export function sendPage(res: Response, status: number, markup: string, personal = true): void {
+  res
+    .status(status)
+    .set({
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy': WEB_CSP,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'same-origin',
+      'X-Frame-Options': 'DENY',
+      'Cache-Control': personal ? 'no-store' : 'no-cache',
+    })
+    .send(markup);
+}
+
+/** An error summary naming the field, linked to it (GOV.UK pattern). */
+export function errorSummary(message: string | null | undefined, field?: string): SafeHtml {
+  if (!message) return html``;
+  return html`<div class="error-summary" role="alert" aria-labelledby="error-title" tabindex="-1">
+  <h2 id="error-title">There is a problem</h2>
+  <p>${field ? html`<a href="#${field}">${message}</a>` : message}</p>
+</div>`;
+}

@@ -1,0 +1,88 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { sendError, toDomainError } from '../common/filters/all-exceptions.filter';
+import { DomainError } from '../common/errors/domain-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { html } from './render/html';
+import { page, sendPage } from './render/layout';
+import { PasswordChangeRequired, SignInRequired, WebRequest } from './web-context';
+
+const TITLES: Record<number, string> = {
+  400: 'The request could not be used',
+  401: 'Please sign in',
+  403: 'Not allowed',
+  404: 'Page not found',
+  405: 'Not allowed here',
+  413: 'Too large',
+  415: 'Unsupported file',
+  422: 'The target could not be used',
+  429: 'Too many requests',
+  500: 'Something went wrong',
+  502: 'Something went wrong upstream',
+  503: 'Busy right now',
+};
+
+/** Paths of the JSON services: a miss there keeps the JSON error body. */
+const JSON_PATHS = /^\/(api|mcp|files|healthz|readyz|metrics)(\/|$)/;
+
+/** Whether an error of this request is answered with a page (a browser on a website path). */
+export function wantsHtml(req: Request): boolean {
+  if (JSON_PATHS.test(req.path)) return false;
+  const accept = req.headers.accept ?? '';
+  return accept === '' || accept.includes('text/html') || accept.includes('*/*');
+}
+
+/** The error page of a status: a title, the message, where to go next; never a stack trace. */
+export function errorPage(req: WebRequest, err: DomainError): string {
+  const status = err.status;
+  const id = (req as WebRequest & { id?: string | number }).id;
+  const retry = err.headers['Retry-After'];
+  return page({
+    title: TITLES[status] ?? `Error ${status}`,
+    user: req.webUser,
+    body: html`<h1>${TITLES[status] ?? `Error ${status}`}</h1>
+<p>${err.message}</p>
+${retry ? html`<p>You can try again in ${Math.ceil(Number(retry) / 60)} minute(s).</p>` : ''}
+${err.code === ErrorCode.InternalError && id !== undefined ? html`<p>Request id: <code>${String(id)}</code> (quote it when reporting the problem).</p>` : ''}
+<p class="meta">Error code: <code>${err.code}</code> (HTTP ${status})</p>
+<p><a href="/">Go to the home page</a>${req.webUser ? html` or <a href="/dashboard">the dashboard</a>` : ''}.</p>`,
+  });
+}
+
+/**
+ * Errors of website pages become readable pages with their status (and Retry-After); a missing
+ * session on a GET goes to the sign-in page. JSON paths and non-HTML clients keep the JSON body.
+ */
+@Catch()
+export class WebExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Web');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const req = host.switchToHttp().getRequest<WebRequest>();
+    const res = host.switchToHttp().getResponse<Response>();
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (exception instanceof SignInRequired) {
+      if (req.method === 'GET' || req.method === 'HEAD') {
+        res.redirect(303, `/signin?next=${encodeURIComponent(req.originalUrl)}`);
+        return;
+      }
+      const err = new DomainError(ErrorCode.Unauthorized, 'Your session has ended or you are not signed in. Sign in again, then repeat the action.');
+      sendPage(res, 401, errorPage(req, err));
+      return;
+    }
+    if (exception instanceof PasswordChangeRequired) {
+      res.redirect(303, '/account/password');
+      return;
+    }
+    const err = toDomainError(exception, this.logger);
+    if (!wantsHtml(req)) {
+      sendError(res, req, err);
+      return;
+    }
+    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+    sendPage(res, err.status, errorPage(req, err));
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '../accounts/accounts.module';
+import { VisibilityModule } from '../visibility/visibility.module';
+import { AssetsController } from './assets.controller';
+import { AuthController } from './auth.controller';
+import { CsrfService } from './csrf.service';
+import { DashboardController } from './dashboard.controller';
+import { HomeController, WebFallbackController } from './home.controller';
+import { SettingsController } from './settings.controller';
+import { WebGuard } from './web.guard';
+
+/**
+ * The website (docs/web.md): sign-in, the dashboard on the visibility API's services, settings
+ * (API keys, members), the PDF tools and the scan page. Server-rendered HTML, one CSS and one JS
+ * file, strict CSP. Import it last: its fallback controller answers GETs nobody else serves.
+ */
+@Module({
+  imports: [AccountsModule, VisibilityModule],
+  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, WebFallbackController],
+  providers: [CsrfService, WebGuard],
+})
+export class WebModule {}

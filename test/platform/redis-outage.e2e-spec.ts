@@ -1,0 +1,112 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer, AddressInfo } from 'node:net';
+import Redis from 'ioredis';
+import request from 'supertest';
+import { demoImports } from '../../src/visibility/demo/demo-data';
+import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
+import { createTestApp, TestApp } from '../utils/test-app';
+
+/** A free loopback port (bound, read, released). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A Redis server of this test's own on `port` (never the shared one), started and stopped by it. */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await probe.connect();
+      await probe.ping();
+      probe.disconnect();
+      return child;
+    } catch {
+      probe.disconnect();
+      if (Date.now() > deadline) throw new Error('redis-server did not start');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+async function stopRedis(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+const p99 = (ms: number[]): number => [...ms].sort((a, b) => a - b)[Math.ceil(ms.length * 0.99) - 1];
+
+describe('Redis outage (e2e, a Redis server of the test\'s own)', () => {
+  let redis: ChildProcess;
+  let port: number;
+  let t: TestApp;
+  let key: string;
+
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+    t = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}`, VISIBILITY_RATE_LIMIT: '100000' } });
+    const created = await t.createKey();
+    key = created.key;
+    for (const f of demoImports({ scans: 2, prompts: 21, seed: 3, scanPrefix: 'r' })) await t.app.get(VisibilityIngestService).importScan(created.workspace, f);
+  });
+  afterAll(async () => {
+    await t?.close();
+    if (redis) await stopRedis(redis);
+  });
+
+  const visibility = () => request(t.server).get('/api/v1/visibility').set('Authorization', `Bearer ${key}`);
+
+  it('while Redis is down: no 500, no stall (p99 of /api/v1/visibility under 100 ms), limits per instance; then it resumes', async () => {
+    const up = await visibility().expect(200);
+    const status = up.status;
+    const shared = new Redis({ port, host: '127.0.0.1' });
+    expect(await shared.keys('*rl*')).not.toHaveLength(0); // counters live in Redis while it is up
+    shared.disconnect();
+
+    await stopRedis(redis);
+    const times: number[] = [];
+    const remaining: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const started = process.hrtime.bigint();
+      const res = await visibility();
+      times.push(Number(process.hrtime.bigint() - started) / 1e6);
+      expect(res.status).toBe(status);
+      remaining.push(Number(res.headers['ratelimit-remaining']));
+    }
+    // Still rate limited, now by this instance's memory: the count goes on going down.
+    expect(remaining[199]).toBeLessThan(remaining[0]);
+    const burst = await Promise.all(Array.from({ length: 20 }, () => visibility()));
+    expect(burst.map((r) => r.status)).toEqual(Array(20).fill(status));
+    process.stdout.write(`visibility during the Redis outage: status ${status}, p99 ${p99(times).toFixed(1)} ms\n`);
+    expect(p99(times)).toBeLessThan(100);
+
+    const ready = await request(t.server).get('/readyz').expect(200);
+    expect(ready.body).toMatchObject({ status: 'degraded', database: 'up', redis: 'down' });
+    const metrics = (await request(t.server).get('/metrics')).text;
+    expect(metrics).toMatch(/^redis_up 0$/m);
+    expect(Number(/^redis_fallbacks_total\{use="rate_limit"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(200);
+
+    // Redis comes back on the same port: the app reconnects by itself and uses it again.
+    redis = await startRedis(port);
+    const deadline = Date.now() + 10_000;
+    while ((await request(t.server).get('/readyz')).body.redis !== 'up') {
+      if (Date.now() > deadline) throw new Error('the app did not reconnect to Redis');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await visibility()).status).toBe(status);
+    const back = new Redis({ port, host: '127.0.0.1' });
+    expect(await back.keys('*rl*')).not.toHaveLength(0);
+    back.disconnect();
+    expect((await request(t.server).get('/metrics')).text).toMatch(/^redis_up 1$/m);
+  }, 120_000);
+});

@@ -1,0 +1,313 @@
+import { AccountsService } from '../../src/accounts/accounts.service';
+import { runCli } from '../../src/cli';
+import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
+import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
+import { createTestApp, TestApp } from '../utils/test-app';
+import { WebClient } from './web-client';
+
+const NEW_PASSWORD = 'correct horse battery staple';
+
+/** Accounts, sessions, CSRF, roles and workspace isolation over HTTP on the full app. */
+describe('Website accounts (e2e)', () => {
+  let t: TestApp;
+  let accounts: AccountsService;
+  let demoKey: string;
+  let adminOtp: string;
+  let memberOtp: string;
+  let otherOtp: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { LOGIN_MAX_FAILURES: '3', LOGIN_IP_MAX_FAILURES: '1000', LOGIN_LOCKOUT_S: '60' } });
+    demoKey = (await t.app.get(DemoSeedService).seed()).key;
+    accounts = t.app.get(AccountsService);
+    adminOtp = (await accounts.createUser('demo', 'Admin@Example.com', 'admin')).one_time_password;
+    memberOtp = (await accounts.createUser('demo', 'member@example.com', 'member')).one_time_password;
+    await t.createKey('other');
+    otherOtp = (await accounts.createUser('other', 'boss@other.example', 'admin')).one_time_password;
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('sends visitors without a session to the sign-in page (deny by default)', async () => {
+    const c = WebClient.of(t.server);
+    for (const path of ['/dashboard', '/dashboard/answers', '/dashboard/settings/api-keys', '/dashboard/settings/members', '/account/password']) {
+      const r = await c.get(path);
+      expect(r.status).toBe(303);
+      expect(r.location).toBe(`/signin?next=${encodeURIComponent(path)}`);
+    }
+    const post = await c.request('POST', '/dashboard/settings/api-keys', { form: { label: 'x' } });
+    expect([401, 403]).toContain(post.status);
+    expect(post.text).not.toMatch(/at .*\.ts:\d+/);
+  });
+
+  it('signs in with the one-time password, requires a new one, rotates the session id, sets safe cookies', async () => {
+    const c = WebClient.of(t.server);
+    await c.get('/signin');
+    const before = c.cookies.get('beacon_session');
+    expect(before).toBeUndefined();
+    const r = await c.post('/signin', { email: 'admin@example.com', password: adminOtp });
+    expect(r.status).toBe(303);
+    expect(r.location).toBe('/account/password');
+    const setCookie = r.headers.getSetCookie().find((s) => s.startsWith('beacon_session='))!;
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=Lax/i);
+    expect(setCookie).not.toMatch(/Secure/i); // plain http on loopback
+    const first = c.cookies.get('beacon_session');
+    // Every other page sends them back to the password page until it is changed.
+    expect((await c.get('/dashboard')).location).toBe('/account/password');
+    await c.get('/account/password');
+    const weak = await c.post('/account/password', { current_password: adminOtp, new_password: 'short', confirm_password: 'short' });
+    expect(weak.status).toBe(400);
+    expect(weak.text).toContain('at least 12 characters');
+    const ok = await c.post('/account/password', { current_password: adminOtp, new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
+    expect(ok.status).toBe(303);
+    expect(ok.location).toBe('/dashboard');
+    expect(c.cookies.get('beacon_session')).not.toBe(first);
+    const dash = await c.get('/dashboard');
+    expect(dash.status).toBe(200);
+    expect(dash.headers.get('content-security-policy')).toContain("script-src 'self'");
+    // The old one-time password no longer works; the new one does, with a new session id.
+    const again = new WebClient(c.origin);
+    await again.get('/signin');
+    expect((await again.post('/signin', { email: 'admin@example.com', password: adminOtp })).status).toBe(401);
+    const s2 = await again.signIn('ADMIN@example.com', NEW_PASSWORD);
+    expect(s2.location).toBe('/dashboard');
+  });
+
+  it('shows the same mention rate as the API', async () => {
+    const c = WebClient.of(t.server);
+    await c.signIn('admin@example.com', NEW_PASSWORD);
+    const page = await c.get('/dashboard');
+    const api = (await (await fetch(`${c.origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${demoKey}` } })).json()) as {
+      latest: { mention_rate: number; grade: string };
+    };
+    expect(page.text).toContain(`<span class="value" id="mention-rate">${api.latest.mention_rate}%</span>`);
+    expect(page.text).toContain(`id="grade">${api.latest.grade}<`);
+    for (const tab of ['prompts', 'answers', 'sources', 'urls', 'gaps']) {
+      const r = await c.get(`/dashboard/${tab}`);
+      expect(r.status).toBe(200);
+    }
+    const answers = await c.get('/dashboard/answers?mentioned=true&limit=5');
+    expect(answers.text).toContain('<mark>');
+    expect(answers.text).toContain('5 shown on this page');
+    // The API's validation, as a readable page.
+    const bad = await c.get('/dashboard/answers?limit=9999');
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain('limit');
+    expect(bad.headers.get('content-type')).toContain('text/html');
+  });
+
+  it('admin creates a key shown once, the API accepts it, revocation makes the next call 401', async () => {
+    const c = WebClient.of(t.server);
+    await c.signIn('admin@example.com', NEW_PASSWORD);
+    await c.get('/dashboard/settings/api-keys');
+    const created = await c.post('/dashboard/settings/api-keys', { label: 'CI export' });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const key = /<code class="secret" id="new-key">(bcn_[A-Za-z0-9]+)<\/code>/.exec(created.text)![1];
+    const call = () => fetch(`${c.origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await call()).status).toBe(200);
+    const list = await c.get('/dashboard/settings/api-keys');
+    expect(list.text).toContain('CI export');
+    expect(list.text).not.toContain(key);
+    const id = new RegExp(`/dashboard/settings/api-keys/([0-9a-f-]{36})/revoke">Revoke<span class="visually-hidden"> CI export`).exec(list.text)![1];
+    const confirm = await c.get(`/dashboard/settings/api-keys/${id}/revoke`);
+    expect(confirm.text).toContain('Revoke the key');
+    const revoked = await c.post(`/dashboard/settings/api-keys/${id}/revoke`);
+    expect(revoked.status).toBe(303);
+    expect((await call()).status).toBe(401);
+  });
+
+  it('a member sees the keys but cannot create or revoke (403), nor manage members', async () => {
+    const c = WebClient.of(t.server);
+    await c.signIn('member@example.com', memberOtp, 'member password 123');
+    const list = await c.get('/dashboard/settings/api-keys');
+    expect(list.status).toBe(200);
+    expect(list.text).toContain('demo');
+    expect(list.text).not.toContain('Create key');
+    const create = await c.post('/dashboard/settings/api-keys', { label: 'sneaky' });
+    expect(create.status).toBe(403);
+    expect(create.text).toContain('Only an admin');
+    const keys = await t.app.get(AccountsService).listUsers('demo');
+    const admin = keys.find((u) => u.role === 'admin')!;
+    await c.get('/dashboard/settings/members');
+    expect((await c.post(`/dashboard/settings/members/${admin.id}/disable`)).status).toBe(403);
+    await c.get('/dashboard/settings/members');
+    expect((await c.post('/dashboard/settings/members', { email: 'x@example.com', role: 'admin' })).status).toBe(403);
+  });
+
+  it('refuses a state-changing request without or with a wrong CSRF token', async () => {
+    const c = WebClient.of(t.server);
+    await c.signIn('admin@example.com', NEW_PASSWORD);
+    await c.get('/dashboard/settings/api-keys');
+    const none = await c.request('POST', '/dashboard/settings/api-keys', { form: { label: 'no token' } });
+    expect(none.status).toBe(403);
+    expect(none.text).toContain('security token');
+    const wrong = await c.request('POST', '/dashboard/settings/api-keys', { form: { label: 'wrong', _csrf: 'abc.def' } });
+    expect(wrong.status).toBe(403);
+    // A token of another browser does not fit this one.
+    const other = WebClient.of(t.server);
+    await other.get('/signin');
+    const foreign = await c.request('POST', '/dashboard/settings/api-keys', { form: { label: 'foreign', _csrf: other.csrf() } });
+    expect(foreign.status).toBe(403);
+    const keys = await c.get('/dashboard/settings/api-keys');
+    expect(keys.text).not.toMatch(/no token|wrong|foreign/);
+    // Sign-in itself is protected (login CSRF).
+    const anon = WebClient.of(t.server);
+    expect((await anon.request('POST', '/signin', { form: { email: 'admin@example.com', password: NEW_PASSWORD } })).status).toBe(403);
+  });
+
+  it('counts wrong passwords, locks the account with a retry time, and never tells which emails exist', async () => {
+    await accounts.createUser('demo', 'victim@example.com', 'member');
+    const c = WebClient.of(t.server);
+    await c.get('/signin');
+    const unknown = await c.post('/signin', { email: 'nobody@example.com', password: 'whatever password' });
+    const wrong = await c.post('/signin', { email: 'victim@example.com', password: 'whatever password' });
+    expect(unknown.status).toBe(401);
+    expect(wrong.status).toBe(401);
+    const msg = (r: { text: string }) => /<div class="error-summary"[\s\S]*?<\/div>/.exec(r.text)![0];
+    expect(msg(unknown)).toBe(msg(wrong));
+    expect(msg(wrong)).toContain('Wrong email or password.');
+    const third = await c.post('/signin', { email: 'victim@example.com', password: 'again wrong' });
+    const locked = third.status === 429 ? third : await c.post('/signin', { email: 'victim@example.com', password: 'again wrong' });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(locked.text).toMatch(/Try again in \d+ minute/);
+    // Unknown emails lock the same way (a lock reveals nothing).
+    for (let i = 0; i < 2; i++) await c.post('/signin', { email: 'ghost@example.com', password: 'x' });
+    expect((await c.post('/signin', { email: 'ghost@example.com', password: 'x' })).status).toBe(429);
+  });
+
+  it('ignores forged and ended sessions', async () => {
+    const c = WebClient.of(t.server);
+    c.cookies.set('beacon_session', 'A'.repeat(43));
+    const r = await c.get('/dashboard');
+    expect(r.status).toBe(303);
+    expect(r.location).toContain('/signin');
+    c.cookies.set('beacon_session', '<script>');
+    expect((await c.get('/dashboard')).status).toBe(303);
+    // Sign out ends the session on the server: the old cookie no longer works.
+    const s = WebClient.of(t.server);
+    await s.signIn('admin@example.com', NEW_PASSWORD);
+    const stolen = s.cookies.get('beacon_session')!;
+    await s.get('/dashboard');
+    expect((await s.post('/signout')).location).toBe('/signin?signed_out=1');
+    const thief = WebClient.of(t.server);
+    thief.cookies.set('beacon_session', stolen);
+    expect((await thief.get('/dashboard')).status).toBe(303);
+  });
+
+  it('keeps workspaces apart on every page and action', async () => {
+    const c = WebClient.of(t.server);
+    await c.signIn('boss@other.example', otherOtp, 'other admin password');
+    const dash = await c.get('/dashboard');
+    expect(dash.text).toContain('No visibility data yet');
+    expect(dash.text).not.toContain('Acme');
+    const keys = await c.get('/dashboard/settings/api-keys');
+    expect(keys.text).not.toContain('CI export');
+    const demoKeys = await t.app.get(AccountsService).listUsers('demo');
+    const demoAdmin = demoKeys.find((u) => u.email === 'admin@example.com')!;
+    const demoKeyId = (await t.app.get(ApiKeysService).listKeys('demo'))[0].id;
+    expect((await c.get(`/dashboard/settings/api-keys/${demoKeyId}/revoke`)).status).toBe(404);
+    await c.get('/dashboard/settings/api-keys');
+    expect((await c.post(`/dashboard/settings/api-keys/${demoKeyId}/revoke`)).status).toBe(404);
+    await c.get('/dashboard/settings/members');
+    expect((await c.post(`/dashboard/settings/members/${demoAdmin.id}/disable`)).status).toBe(404);
+    await c.get('/dashboard/settings/members');
+    expect((await c.post(`/dashboard/settings/members/${demoAdmin.id}/role`, { role: 'member' })).status).toBe(404);
+    const members = await c.get('/dashboard/settings/members');
+    expect(members.text).not.toContain('admin@example.com');
+    expect((await fetch(`${c.origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${demoKey}` } })).status).toBe(200);
+  });
+
+  it('admin invites a member with a one-time password, changes the role, disables them (sessions end)', async () => {
+    const admin = WebClient.of(t.server);
+    await admin.signIn('admin@example.com', NEW_PASSWORD);
+    await admin.get('/dashboard/settings/members');
+    const invited = await admin.post('/dashboard/settings/members', { email: 'new@example.com', role: 'member' });
+    expect(invited.status).toBe(201);
+    const otp = /<code class="secret" id="otp">([^<]+)<\/code>/.exec(invited.text)![1];
+    const dup = await admin.post('/dashboard/settings/members', { email: 'NEW@example.com', role: 'member' });
+    expect(dup.status).toBe(409);
+    const person = WebClient.of(t.server);
+    await person.signIn('new@example.com', otp, 'a new member password');
+    expect((await person.get('/dashboard')).status).toBe(200);
+    const id = (await accounts.listUsers('demo')).find((u) => u.email === 'new@example.com')!.id;
+    await admin.get('/dashboard/settings/members');
+    expect((await admin.post(`/dashboard/settings/members/${id}/role`, { role: 'admin' })).text).toContain('new@example.com is now admin.');
+    await admin.get('/dashboard/settings/members');
+    expect((await admin.post(`/dashboard/settings/members/${id}/disable`)).status).toBe(200);
+    expect((await person.get('/dashboard')).status).toBe(303);
+  });
+
+  it('answers unknown pages with a 404 page, and keeps JSON for the API', async () => {
+    const c = WebClient.of(t.server);
+    const page = await c.get('/no/such/page');
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.text).toContain('Page not found');
+    const api = await fetch(`${c.origin}/api/v1/nope`, { headers: { accept: 'text/html' } });
+    expect(api.status).toBe(404);
+    expect(((await api.json()) as { ok: boolean }).ok).toBe(false);
+  });
+
+  it('admin CLI: user:create prints a one-time password, user:list, user:disable', async () => {
+    const out: string[] = [];
+    const io = { out: (s: string) => out.push(s), err: (s: string) => out.push(s) };
+    const env = { ...process.env, ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}), REDIS_URL: t.config.REDIS_URL, REDIS_KEY_PREFIX: t.config.REDIS_KEY_PREFIX, LOG_LEVEL: 'silent' };
+    if (!t.config.DATABASE_URL) return; // the embedded database of a test app is in memory: no second process can open it
+    expect(await runCli(['user:create', 'demo', 'cli@example.com', '--role', 'admin', '--json'], env, io)).toBe(0);
+    const created = JSON.parse(out.pop()!) as { email: string; role: string; one_time_password: string };
+    expect(created).toMatchObject({ email: 'cli@example.com', role: 'admin' });
+    expect(created.one_time_password).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(await runCli(['user:create', 'demo', 'cli@example.com'], env, io)).toBe(1);
+    expect(out.pop()).toContain('already exists');
+    expect(await runCli(['user:create', 'demo', 'x@example.com', '--role', 'owner'], env, io)).toBe(1);
+    expect(await runCli(['user:list', 'demo'], env, io)).toBe(0);
+    expect(out.pop()).toMatch(/cli@example\.com\s+admin\s+must change password/);
+    const c = WebClient.of(t.server);
+    await c.signIn('cli@example.com', created.one_time_password, 'cli user password');
+    expect((await c.get('/dashboard')).status).toBe(200);
+    expect(await runCli(['user:disable', 'cli@example.com', '--json'], env, io)).toBe(0);
+    expect(JSON.parse(out.pop()!)).toMatchObject({ disabled: true });
+    expect((await c.get('/dashboard')).status).toBe(303);
+  });
+});
+
+/** The same sign-in, lockout and session rules on the PostgreSQL stores (no Redis configured). */
+describe('Website accounts without Redis (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { REDIS_URL: '', LOGIN_MAX_FAILURES: '2', LOGIN_LOCKOUT_S: '60' } });
+    await t.createKey('solo');
+  }, 60_000);
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('keeps sessions and lockouts in PostgreSQL', async () => {
+    expect(t.config.REDIS_URL).toBeUndefined();
+    const accounts = t.app.get(AccountsService);
+    const otp = (await accounts.createUser('solo', 'pg@example.com', 'admin')).one_time_password;
+    const c = WebClient.of(t.server);
+    await c.signIn('pg@example.com', otp, NEW_PASSWORD);
+    expect((await c.get('/dashboard')).status).toBe(200);
+    const [{ n }] = await t.dataSource.query<Array<{ n: number }>>('SELECT count(*)::int AS n FROM web_sessions');
+    expect(n).toBe(1);
+    await c.post('/signout');
+    expect((await c.get('/dashboard')).status).toBe(303);
+    const x = WebClient.of(t.server);
+    await x.get('/signin');
+    expect((await x.post('/signin', { email: 'pg@example.com', password: 'wrong password' })).status).toBe(401);
+    const locked = await x.post('/signin', { email: 'pg@example.com', password: 'wrong password' });
+    expect(locked.status).toBe(429);
+    // Locked even with the right password until the lock ends.
+    expect((await x.post('/signin', { email: 'pg@example.com', password: NEW_PASSWORD })).status).toBe(429);
+    await t.dataSource.query(`UPDATE web_login_throttle SET locked_until = now() - interval '1 second'`);
+    expect((await x.post('/signin', { email: 'pg@example.com', password: NEW_PASSWORD })).status).toBe(303);
+  });
+});
