@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite (`npm test`): installs what it needs (dependencies; Debian's Chromium, qpdf
-# and poppler-utils), checks types and lint, then runs every unit and e2e test. With DATABASE_URL
+# The whole test suite (`npm test`): installs what it needs (dependencies; Debian's Chromium, qpdf,
+# poppler-utils and the stamp fonts fonts-noto-core and fonts-droid-fallback), checks types and
+# lint, then runs every unit and e2e test. With DATABASE_URL
 # and REDIS_URL set it runs on that PostgreSQL and Redis, and then runs the platform suite once
 # more on the embedded PGlite; without them, everything runs on PGlite.
 set -euo pipefail
@@ -14,6 +15,8 @@ need=()
 command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1 || need+=(chromium)
 command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+[ -f /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf ] || need+=(fonts-noto-core)
+[ -f /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf ] || need+=(fonts-droid-fallback)
 if [ ${#need[@]} -gt 0 ]; then
   echo "Installing ${need[*]} from Debian's packages..."
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

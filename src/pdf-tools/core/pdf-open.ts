@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { PDFDocument } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream } from 'pdf-lib';
 import { bombFailure, decodedStreamCap, decodeTripped, guardPdfLibDecoding } from './decode-limits';
+import { qpdfRewrite } from './qpdf';
 import { ToolFailure } from './tool-failure';
 
 /** An input file as the worker receives it: its bytes and a label for messages ("files[2]", "file"). */
@@ -9,6 +10,13 @@ export interface InputFile {
   /** File name (given by the caller or of the stored result), for derived output names. */
   name: string;
   bytes: Uint8Array;
+  /** Password of an encrypted input (its `password` argument). */
+  password?: string;
+  /**
+   * What opening did to the input, for the result's note (decrypted, repaired, bytes before the
+   * header ignored). Set by {@link openPdf}, which also replaces `bytes` with what it processed.
+   */
+  notes?: string[];
 }
 
 export interface Limits {
@@ -16,14 +24,86 @@ export interface Limits {
   maxPages: number;
 }
 
+/** How far into a file the `%PDF-` header is looked for (readers accept junk before it). */
+const HEADER_SEARCH_BYTES = 1024;
+
+interface Loaded {
+  doc?: PDFDocument;
+  error?: unknown;
+  /** Objects pdf-lib's parser skipped or could not resolve (it warns and goes on). */
+  warnings: string[];
+}
+
+/** pdf-lib's load, with the warnings it prints about damaged objects collected instead of printed. */
+async function load(bytes: Uint8Array): Promise<Loaded> {
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
+  try {
+    // parseSpeed Infinity: no yielding to an event loop every 100 objects (we are in a worker).
+    const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false, parseSpeed: Infinity });
+    return { doc, warnings };
+  } catch (error) {
+    return { error, warnings };
+  } finally {
+    console.warn = warn;
+  }
+}
+
+/** Whether the last `startxref` points at a cross-reference table or stream (else the file is damaged or truncated). */
+export function xrefPointerValid(bytes: Uint8Array): boolean {
+  const tailStart = Math.max(0, bytes.length - 2048);
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset + tailStart, bytes.length - tailStart).toString('latin1');
+  const matches = [...tail.matchAll(/startxref\s+(\d+)\s+%%EOF/g)];
+  if (!matches.length) return false;
+  const at = Number(matches[matches.length - 1][1]);
+  if (!Number.isSafeInteger(at) || at >= bytes.length) return false;
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.min(64, bytes.length - at)).toString('latin1');
+  return /^\s*(xref|\d+\s+\d+\s+obj)/.test(head);
+}
+
 /**
- * Opens a PDF with every check the tools rely on, each failure with the code and the input's name:
- * empty or no `%PDF-` header -> not_a_pdf; /Encrypt in the trailer -> encrypted; unreadable or
- * without pages -> corrupt_pdf; over the limits -> file_too_large / too_many_pages.
+ * Whether every page is a dictionary whose content streams exist: a file cut short leaves pages
+ * pointing at objects that are gone, and pdf-lib would write them out as broken references.
+ */
+function pagesIntact(doc: PDFDocument): boolean {
+  try {
+    return doc.getPages().every((page) => {
+      if (!(page.node instanceof PDFDict) || (page.node as unknown) instanceof PDFStream) return false;
+      const contents = page.node.get(PDFName.of('Contents'));
+      const refs = contents instanceof PDFArray ? contents.asArray() : contents === undefined ? [] : [contents];
+      return refs.every((r) => !(r instanceof PDFRef) || doc.context.lookup(r) instanceof PDFStream);
+    });
+  } catch {
+    return false;
+  }
+}
+
+function pageCount(doc: PDFDocument): number | undefined {
+  try {
+    return doc.getPageCount();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Opens a PDF as a repairing reader would, with every check the tools rely on, each failure with
+ * the code and the input's name:
+ * - empty, or no `%PDF-` header in the first 1 KB -> not_a_pdf; bytes before the header are ignored;
+ * - encrypted: decrypted by qpdf with `password`, or with the empty user password of an
+ *   owner-password-only file; a missing or wrong password -> encrypted;
+ * - damaged (pdf-lib cannot parse it, skips objects, the cross-reference pointer is wrong, the page
+ *   tree is unreadable or empty): rewritten by qpdf first; what qpdf cannot repair -> corrupt_pdf;
+ * - a page tree with no pages -> corrupt_pdf; a stream that decodes past the cap -> file_too_large;
+ * - over the limits -> file_too_large / too_many_pages.
+ * What was done is added to `input.notes`, and `input.bytes` becomes the bytes processed.
  * `updateMetadata: false` so opening never rewrites Producer or ModDate.
  */
 export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocument> {
-  const { label, bytes } = input;
+  const { label } = input;
+  let bytes = input.bytes;
+  const notes: string[] = (input.notes = []);
   if (bytes.length > limits.maxBytes) {
     throw new ToolFailure('file_too_large', `${label} is ${bytes.length} bytes; the limit is ${limits.maxBytes} bytes (${mb(limits.maxBytes)}) per file.`, {
       input: label,
@@ -34,37 +114,74 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
   if (bytes.length === 0) {
     throw new ToolFailure('not_a_pdf', `${label} is empty (0 bytes). Send the PDF's content, base64-encoded, or a file_id.`, { input: label });
   }
-  const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1');
-  if (!head.includes('%PDF-')) {
+  const header = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, HEADER_SEARCH_BYTES)).indexOf('%PDF-', 0, 'latin1');
+  if (header < 0) {
     throw new ToolFailure('not_a_pdf', `${label} is not a PDF (no %PDF- header). Check that the base64 decodes to a PDF file.`, { input: label });
   }
-  let doc: PDFDocument;
+  if (header > 0) {
+    bytes = bytes.subarray(header);
+    notes.push(`${label} had ${header} byte(s) before its %PDF- header; they were ignored.`);
+  }
   const cap = decodedStreamCap(limits);
   guardPdfLibDecoding(cap);
-  try {
-    // parseSpeed Infinity: no yielding to an event loop every 100 objects (we are in a worker).
-    doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false, parseSpeed: Infinity });
-  } catch (e) {
-    if (decodeTripped()) throw bombFailure(label, cap);
-    throw new ToolFailure('corrupt_pdf', `${label} is damaged and cannot be read (${shortMessage(e)}). Repair it (e.g. re-save it) and try again.`, {
-      input: label,
-    });
-  }
+  const first = await load(bytes);
   // pdf-lib's parser skips an object it cannot read: an object stream cut off at the cap is one.
   if (decodeTripped()) throw bombFailure(label, cap);
-  if (doc.isEncrypted) {
-    throw new ToolFailure('encrypted', `${label} is encrypted (password protected). Remove the password first, then send the decrypted file.`, {
-      input: label,
-    });
+  const firstPages = first.doc ? pageCount(first.doc) : undefined;
+  const encrypted = first.doc?.isEncrypted ?? false;
+  const intact = first.doc !== undefined && first.warnings.length === 0 && !!firstPages && pagesIntact(first.doc);
+  const damaged = !intact || !xrefPointerValid(bytes);
+  let doc = first.doc;
+  if (encrypted || damaged) {
+    const rewritten = await qpdfRewrite(bytes, input.password);
+    if (rewritten.status === 'bad_password') {
+      throw new ToolFailure(
+        'encrypted',
+        input.password === undefined
+          ? `${label} is encrypted with a password (needed to open it). Pass it as \`password\` next to the file, or send a decrypted file.`
+          : `${label} is encrypted and the given password is not correct. Check the \`password\` argument.`,
+        { input: label, password_given: input.password !== undefined },
+      );
+    }
+    if (rewritten.status === 'ok') {
+      const second = await load(rewritten.bytes);
+      if (decodeTripped()) throw bombFailure(label, cap);
+      if (!second.doc) {
+        throw new ToolFailure('corrupt_pdf', `${label} is damaged and cannot be read, even after repair (${shortMessage(second.error)}).`, { input: label });
+      }
+      doc = second.doc;
+      bytes = rewritten.bytes;
+      if (encrypted) {
+        notes.push(
+          input.password
+            ? `${label} was opened with the given password; the result is not encrypted.`
+            : `${label} was encrypted with an owner password only (it opens without a password): the result is not encrypted, and its restrictions (printing, copying, editing) were removed.`,
+        );
+      }
+      if (damaged && firstPages !== pageCount(doc)) {
+        const why = rewritten.warnings[0] ?? (first.doc ? 'its cross-reference table was wrong' : shortMessage(first.error));
+        notes.push(`${label} was damaged and was repaired (with qpdf) before processing (${why}); check the result.`);
+      } else if (damaged) {
+        notes.push(`${label} had a damaged structure and was repaired (with qpdf) before processing; no page was lost.`);
+      }
+    } else if (encrypted || !intact) {
+      // qpdf failed or is missing: an encrypted file, or one pdf-lib could not read whole, cannot be processed.
+      if (encrypted) {
+        throw new ToolFailure('encrypted', `${label} is encrypted and could not be decrypted (${rewritten.message}). Send a decrypted file.`, { input: label });
+      }
+      throw new ToolFailure('corrupt_pdf', `${label} is damaged and cannot be repaired (${rewritten.status === 'failed' ? rewritten.message : shortMessage(first.error)}).`, {
+        input: label,
+      });
+    }
   }
-  let pages: number;
-  try {
-    pages = doc.getPageCount();
-  } catch (e) {
-    throw new ToolFailure('corrupt_pdf', `${label} is damaged: its page tree cannot be read (${shortMessage(e)}).`, { input: label });
+  input.bytes = bytes;
+  if (!doc) throw new ToolFailure('corrupt_pdf', `${label} is damaged and cannot be read.`, { input: label });
+  const pages = pageCount(doc);
+  if (pages === undefined) {
+    throw new ToolFailure('corrupt_pdf', `${label} is damaged: its page tree cannot be read.`, { input: label });
   }
   if (pages === 0) {
-    throw new ToolFailure('corrupt_pdf', `${label} has no readable pages; it is damaged or truncated.`, { input: label });
+    throw new ToolFailure('corrupt_pdf', `${label} has no pages (its page tree is empty): there is nothing to process.`, { input: label, reason: 'no_pages' });
   }
   if (pages > limits.maxPages) {
     throw new ToolFailure('too_many_pages', `${label} has ${pages} pages; the limit is ${limits.maxPages} pages per file. Split it first.`, {

@@ -1,4 +1,4 @@
-import { PDFFont, PDFPage, rgb, RGB } from 'pdf-lib';
+import { PDFPage, rgb, RGB } from 'pdf-lib';
 import { ToolFailure } from './tool-failure';
 
 /** The 9-grid positions of stamps (watermarks, page numbers). */
@@ -78,16 +78,4 @@ export function parseColor(hex: string): RGB {
   if (!m) throw new ToolFailure('invalid_arguments', `Colour "${hex}" is not a #RRGGBB hex colour (e.g. "#808080").`);
   const n = parseInt(m[1], 16);
   return rgb(((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255);
-}
-
-/** Width and cap height of `text` in a standard font; `argument` names the option in the error. */
-export function measureText(font: PDFFont, text: string, size: number, argument: string): { width: number; height: number } {
-  try {
-    return { width: font.widthOfTextAtSize(text, size), height: font.heightAtSize(size, { descender: false }) };
-  } catch {
-    throw new ToolFailure(
-      'invalid_arguments',
-      `\`${argument}\` has characters outside Latin-1 (WinAnsi), which the standard fonts cannot draw. Use Latin characters.`,
-    );
-  }
 }

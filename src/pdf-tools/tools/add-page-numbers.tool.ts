@@ -1,8 +1,8 @@
-import { degrees, StandardFonts } from 'pdf-lib';
 import { z } from 'zod';
 import { parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
-import { anchor, measureText, parseColor, placeBox, POSITIONS, visibleFrame } from '../core/stamp';
+import { anchor, parseColor, placeBox, POSITIONS, visibleFrame } from '../core/stamp';
+import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
 
@@ -15,7 +15,7 @@ const input = z
       .min(1)
       .max(100)
       .default('{n}')
-      .describe('Text of the number: {n} is the page number, {total} the last number, e.g. "Page {n} of {total}". Latin-1 only.'),
+      .describe('Text of the number: {n} is the page number, {total} the last number, e.g. "Page {n} of {total}"; any script.'),
     start: z.number().int().min(0).max(100000).default(1).describe('Number of the first numbered page.'),
     pages: pagesSchema('Pages to number (e.g. "2-" to skip a cover page); they are numbered in order from `start`.'),
     font_size: z.number().min(4).max(72).default(10),
@@ -42,19 +42,20 @@ export const addPageNumbersTool = defineTool({
     if (!args.format.includes('{n}')) throw new ToolFailure('invalid_arguments', '`format` must contain {n}, e.g. "Page {n} of {total}".');
     const [doc] = await openAll(inputs, ctx);
     const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label).sort((a, b) => a - b);
-    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const fonts = new StampFonts(doc);
     const color = parseColor(args.color);
     const total = args.start + selected.length - 1;
     const pages = doc.getPages();
-    selected.forEach((p, i) => {
+    for (const [i, p] of selected.entries()) {
       const text = args.format.replaceAll('{n}', String(args.start + i)).replaceAll('{total}', String(total));
-      const { width, height } = measureText(font, text, args.font_size, 'format');
+      const line = await StampText.build(fonts, text, args.font_size, 'format');
+      const { width, height } = line;
       const page = pages[p - 1];
       const frame = visibleFrame(page);
       const c = anchor(frame, args.position, { width, height }, args.margin);
       const at = placeBox(frame, c.x, c.y, width, height, 0);
-      page.drawText(text, { x: at.x, y: at.y, size: args.font_size, font, color, rotate: degrees(at.rotate) });
-    });
+      line.draw(page, at, { size: args.font_size, color });
+    }
     const bytes = await savePdf(doc);
     return {
       files: [{ name: derivedName(inputs[0], 'numbered'), bytes, pages: pages.length }],

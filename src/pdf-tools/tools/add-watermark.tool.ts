@@ -1,17 +1,18 @@
-import { degrees, PDFDocument, PDFFont, PDFImage, PDFPage, StandardFonts } from 'pdf-lib';
+import { degrees, PDFDocument, PDFImage, PDFPage } from 'pdf-lib';
 import { z } from 'zod';
 import { decodedStreamCap, pngDecodedSize } from '../core/decode-limits';
 import { Limits } from '../core/pdf-open';
 import { parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
-import { anchor, measureText, parseColor, placeBox, POSITIONS, rotatedExtent, visibleFrame } from '../core/stamp';
+import { anchor, parseColor, placeBox, POSITIONS, rotatedExtent, visibleFrame } from '../core/stamp';
+import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
 
 const input = z
   .object({
     file: fileRefSchema.describe('The PDF: file_id or base64.'),
-    text: z.string().min(1).max(200).optional().describe('Watermark text (Latin-1 characters). Give text or image_base64.'),
+    text: z.string().min(1).max(200).optional().describe('Watermark text, any script (e.g. Cyrillic, CJK, Arabic). Give text or image_base64.'),
     image_base64: z.string().optional().describe('PNG or JPEG image, base64-encoded, used instead of text.'),
     pages: pagesSchema('Pages to watermark.'),
     position: z.enum(POSITIONS).default('center').describe('Where on the page, as seen by the reader (9-grid). Ignored when tiled.'),
@@ -35,13 +36,11 @@ interface Mark {
 
 async function buildMark(doc: PDFDocument, args: Args, limits: Limits): Promise<Mark> {
   if (args.text) {
-    const text = args.text;
-    const font: PDFFont = await doc.embedFont(StandardFonts.Helvetica);
-    const { width, height } = measureText(font, text, args.font_size, 'text');
     const color = parseColor(args.color);
+    const line = await StampText.build(new StampFonts(doc), args.text, args.font_size, 'text');
     return {
-      sizeFor: () => ({ width, height }),
-      draw: (page, at) => page.drawText(text, { x: at.x, y: at.y, size: args.font_size, font, color, opacity: args.opacity, rotate: degrees(at.rotate) }),
+      sizeFor: () => ({ width: line.width, height: line.height }),
+      draw: (page, at) => line.draw(page, at, { size: args.font_size, color, opacity: args.opacity }),
     };
   }
   const bytes = Buffer.from(args.image_base64 ?? '', 'base64');

@@ -19,6 +19,7 @@ export const fileRefSchema = z
       .optional()
       .describe('The PDF content, base64-encoded (at most 10 MB decoded). Give either file_id or base64, not both.'),
     filename: z.string().max(200).optional().describe('Optional file name, used in messages and as the download name.'),
+    password: z.string().max(1024).optional().describe('Password of an encrypted PDF (not needed for owner-password-only files).'),
   })
   .strict();
 export type FileRef = z.infer<typeof fileRefSchema>;

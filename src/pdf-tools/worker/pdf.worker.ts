@@ -9,6 +9,7 @@ import type { InputFile, Limits } from '../core/pdf-open';
 import { sha256 } from '../core/pdf-open';
 import { ToolErrorCode, ToolFailure } from '../core/tool-failure';
 import { PDF_TOOLS_BY_NAME } from '../tools';
+import type { PdfTool } from '../tools/tool';
 import { moving } from '../../common/workers/transfer';
 
 // One libvips thread per worker: the pool already has a thread per core.
@@ -33,12 +34,34 @@ export type WorkerResult =
   | { ok: true; files: WorkerFile[]; data: Record<string, unknown>; summary: string }
   | { ok: false; code: ToolErrorCode; message: string; details: Record<string, unknown> };
 
+/** Gives each input the `password` of its file argument (tool.inputs lists them in the order of `task.inputs`). */
+function withPasswords(tool: PdfTool, task: WorkerTask): void {
+  let refs: { ref: { password?: string } }[];
+  try {
+    refs = tool.inputs(task.args as never);
+  } catch {
+    return;
+  }
+  if (refs.length !== task.inputs.length) return;
+  refs.forEach(({ ref }, i) => {
+    if (typeof ref.password === 'string') task.inputs[i].password = ref.password;
+  });
+}
+
 export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
   const tool = PDF_TOOLS_BY_NAME.get(task.tool);
   if (!tool) return { ok: false, code: 'internal_error', message: `Unknown tool ${task.tool}.`, details: {} };
   try {
+    withPasswords(tool, task);
     const result = await tool.run(task.args as never, task.inputs, { limits: task.limits });
     const files = result.files.map((f) => ({ ...f, sha256: sha256(f.bytes) }));
+    // What opening did to the inputs (decrypted, repaired, junk before the header) goes into the note and text.
+    const notes = task.inputs.flatMap((i) => i.notes ?? []);
+    if (notes.length) {
+      const note = [...notes, result.data.note].filter(Boolean).join(' ');
+      result.data = { ...result.data, note };
+      result.summary = `${result.summary} ${notes.join(' ')}`;
+    }
     // The output bytes move to the main thread instead of being copied.
     return moving<WorkerResult>({ ok: true, files, data: result.data, summary: result.summary }, files.map((f) => f.bytes));
   } catch (e) {

@@ -1,0 +1,90 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { PDFDocument, PDFDict, PDFName } from 'pdf-lib';
+import type { TestApp } from '../utils/test-app';
+import { pdftotext } from './corpus';
+import { b64, call, connect, createPdfTestApp, download, sc, textPdf } from './helpers';
+
+/** Stamp text in each script, read back with pdftotext (right-to-left runs in logical order). */
+const SCRIPTS: [string, string][] = [
+  ['Latin', 'Zażółć gęślą jaźń'],
+  ['Cyrillic', 'Конфиденциально'],
+  ['Greek', 'Εμπιστευτικό'],
+  ['CJK', '機密文書'],
+  ['Japanese', '社外秘です'],
+  ['Arabic', 'سري للغاية'],
+  ['Hebrew', 'סודי ביותר'],
+  ['Devanagari', 'गोपनीय'],
+];
+
+/** pdftotext without the bidi embedding marks it puts around right-to-left runs, spaces collapsed. */
+const readBack = (bytes: Uint8Array): string => pdftotext(bytes).replace(/[\u202a-\u202e]/g, '').replace(/\s+/g, ' ');
+
+/** Base font names of every font on the pages, with whether each is embedded as a subset (ABCDEF+Name). */
+async function fontsOf(bytes: Uint8Array): Promise<string[]> {
+  const doc = await PDFDocument.load(bytes);
+  const names = new Set<string>();
+  for (const page of doc.getPages()) {
+    const fonts = page.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict);
+    for (const [, ref] of fonts?.entries() ?? []) {
+      const font = doc.context.lookup(ref) as PDFDict;
+      names.add(String(font.lookup(PDFName.of('BaseFont'))));
+    }
+  }
+  return [...names];
+}
+
+describe('PDF engine: stamps in any script (e2e, official SDK client, read back with pdftotext)', () => {
+  let t: TestApp;
+  let client: Client;
+  let two: Uint8Array;
+
+  beforeAll(async () => {
+    t = await createPdfTestApp({ env: { PDF_DAILY_LIMIT: '100000', PDF_MCP_DAILY_CAP: '100000' } });
+    client = await connect(t);
+    two = await textPdf(2, { name: 'scripts' });
+  });
+  afterAll(async () => {
+    await client.close();
+    await t.close();
+  });
+
+  it.each(SCRIPTS)('%s watermark (rotated, tiled and not) is drawn in an embedded subset font and reads back', async (_script, text) => {
+    for (const tiled of [false, true]) {
+      const r = await call(client, 'add_watermark', { file: { base64: b64(two) }, text, rotation: 0, tiled, font_size: 36 });
+      expect(r.isError).toBeFalsy();
+      const out = await download(t, sc(r) as { download_url: string });
+      expect(readBack(out)).toContain(text);
+      // Embedded (a Type0 font named after Noto or Droid), and a subset: the whole fonts are 0.5 to 4 MB.
+      expect((await fontsOf(out)).some((f) => /^\/(NotoSans|DroidSansFallback)/.test(f))).toBe(true);
+      expect(out.length).toBeLessThan(150_000);
+    }
+  });
+
+  it.each(SCRIPTS)('%s page numbers read back on every page, numbers in place', async (_script, word) => {
+    const r = await call(client, 'add_page_numbers', { file: { base64: b64(two) }, format: `${word} {n} / {total}` });
+    expect(r.isError).toBeFalsy();
+    const out = await download(t, sc(r) as { download_url: string });
+    const text = readBack(out);
+    // A right-to-left line is laid out right to left: the number stands left of the word, and
+    // pdftotext (which reads a line left to right, each RTL run in logical order) gives "2 / 1 word".
+    const rtl = /[\u0590-\u08ff]/.test(word);
+    expect(text).toContain(rtl ? `2 / 1 ${word}` : `${word} 1 / 2`);
+    expect(text).toContain(rtl ? `2 / 2 ${word}` : `${word} 2 / 2`);
+  });
+
+  it('mixed scripts on one line keep their order (Latin, Arabic with digits, CJK)', async () => {
+    const text = 'Draft مسودة 2024 機密';
+    const r = await call(client, 'add_watermark', { file: { base64: b64(two) }, text, rotation: 0 });
+    expect(r.isError).toBeFalsy();
+    // Unicode bidi: "مسودة 2024" is a right-to-left sequence, so its number stands left of the word.
+    const back = readBack(await download(t, sc(r) as { download_url: string }));
+    expect(back).toMatch(/Draft 2024 مسودة ?機密/);
+  });
+
+  it('Latin-1 text still uses the standard Helvetica (nothing embedded)', async () => {
+    const r = await call(client, 'add_watermark', { file: { base64: b64(two) }, text: 'Café CONFIDENTIAL', rotation: 0 });
+    const out = await download(t, sc(r) as { download_url: string });
+    expect(await fontsOf(out)).toContain('/Helvetica');
+    expect(readBack(out)).toContain('Café CONFIDENTIAL');
+  });
+});
