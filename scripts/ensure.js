@@ -57,8 +57,13 @@ const executable = (path) => {
 };
 const succeeds = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
 
-/** Debian's packages the browser needs (the same list as scripts/test.sh installs for scans). */
-const BROWSER_PACKAGES = ['chromium', 'fonts-dejavu-core'];
+/**
+ * Debian's packages the service needs at run time (the same list as scripts/test.sh installs):
+ * the browser for scans, then qpdf (the PDF tools' repairing pre-pass) and the stamp fonts.
+ */
+const BROWSER_PACKAGES = ['chromium', 'fonts-dejavu-core', 'qpdf', 'fonts-noto-core', 'fonts-droid-fallback'];
+/** Files that say the PDF tools' packages are installed. */
+const PDF_TOOL_FILES = ['/usr/bin/qpdf', '/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf', '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf'];
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 /**
@@ -77,7 +82,7 @@ function browserPlan({ path, present, debianPresent, aptGet, isRoot, sudo }) {
   }
   if (isRoot || sudo) {
     const s = isRoot ? '' : 'sudo ';
-    return { action: 'install', command: `${s}apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${s}${install} -qq >/dev/null`, message: `Installing Debian's Chromium for scans (${s}${install})...${then ? ` Then set CHROMIUM_PATH=${DEBIAN_CHROMIUM}.` : ''}` };
+    return { action: 'install', command: `${s}apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${s}${install} -qq >/dev/null`, message: `Installing Debian's Chromium, qpdf and fonts for scans and PDF tools (${s}${install})...${then ? ` Then set CHROMIUM_PATH=${DEBIAN_CHROMIUM}.` : ''}` };
   }
   return {
     action: 'tell',
@@ -95,7 +100,7 @@ function ensureBrowser() {
     }
   }
   path = path || DEBIAN_CHROMIUM;
-  const present = executable(path);
+  const present = executable(path) && PDF_TOOL_FILES.every((f) => existsSync(f));
   const plan = browserPlan({
     path,
     present,
