@@ -61,7 +61,8 @@ const succeeds = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore' }).status
  * Debian's packages the service needs at run time (the same list as scripts/test.sh installs):
  * the browser for scans, then qpdf (the PDF tools' repairing pre-pass) and the stamp fonts.
  */
-const BROWSER_PACKAGES = ['chromium', 'fonts-dejavu-core', 'qpdf', 'fonts-noto-core', 'fonts-droid-fallback'];
+const BROWSER_PACKAGES = ['chromium', 'fonts-dejavu-core'];
+const PDF_TOOL_PACKAGES = ['qpdf', 'fonts-noto-core', 'fonts-droid-fallback'];
 /** Files that say the PDF tools' packages are installed. */
 const PDF_TOOL_FILES = ['/usr/bin/qpdf', '/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf', '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf'];
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
@@ -82,11 +83,11 @@ function browserPlan({ path, present, debianPresent, aptGet, isRoot, sudo }) {
   }
   if (isRoot || sudo) {
     const s = isRoot ? '' : 'sudo ';
-    return { action: 'install', command: `${s}apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${s}${install} -qq >/dev/null`, message: `Installing Debian's Chromium, qpdf and fonts for scans and PDF tools (${s}${install})...${then ? ` Then set CHROMIUM_PATH=${DEBIAN_CHROMIUM}.` : ''}` };
+    return { action: 'install', command: `${s}apt-get update -qq && DEBIAN_FRONTEND=noninteractive ${s}${install} ${PDF_TOOL_PACKAGES.join(' ')} -qq >/dev/null`, message: `Installing Debian's Chromium, qpdf and fonts for scans and PDF tools (${s}${install})...${then ? ` Then set CHROMIUM_PATH=${DEBIAN_CHROMIUM}.` : ''}` };
   }
   return {
     action: 'tell',
-    message: ['Scans need Chromium, which is not installed. Run:', '', `  sudo apt-get update && sudo ${install}`, '', `then start again${then}. The server starts now; scans answer 502 with this hint until then.`].join('\n'),
+    message: ['Scans need Chromium, which is not installed. Run:', '', `  sudo apt-get update && sudo ${install}`, '', `(and for the PDF tools' repair pre-pass and stamp fonts: sudo apt-get install -y ${PDF_TOOL_PACKAGES.join(' ')})`, '', `then start again${then}. The server starts now; scans answer 502 with this hint until then.`].join('\n'),
   };
 }
 
