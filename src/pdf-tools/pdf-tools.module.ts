@@ -10,6 +10,7 @@ import { ToolRunnerService } from './mcp/tool-runner.service';
 import { QuotaClock } from './quota/quota-clock';
 import { QuotaUsage } from './quota/quota-usage.entity';
 import { QuotaService } from './quota/quota.service';
+import { quotaStoreProvider } from './quota/quota-store.provider';
 import { DailyStat } from './stats/daily-stat.entity';
 import { PublicController } from './stats/public.controller';
 import { StatsService } from './stats/stats.service';
@@ -23,7 +24,7 @@ import { PdfPoolService } from './worker/pdf-pool.service';
 @Module({
   imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
   controllers: [McpController, FilesController, PublicController],
-  providers: [PdfPoolService, FileStoreService, UploadService, QuotaClock, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
+  providers: [PdfPoolService, FileStoreService, UploadService, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
   exports: [QuotaService, QuotaClock, ToolRunnerService],
 })
 export class PdfToolsModule {}
