@@ -1,13 +1,15 @@
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
-import { ApiKeysService } from './api-keys/api-keys.service';
+import { ApiKeysService, REVOCATION_LISTENER } from './api-keys/api-keys.service';
+import { EmbeddedRevocationListener, PostgresRevocationListener, RevocationListener } from './api-keys/revocation-listener';
 import { ApiKey } from './api-keys/entities/api-key.entity';
 import { Workspace } from './api-keys/entities/workspace.entity';
 import { AppConfig, loadConfig } from './config/env';
 import { createValidationPipe } from './config/validation';
-import { DATABASE_ATTACH } from './database/database-runtime';
+import { DATABASE_ATTACH, DatabaseRuntime } from './database/database-runtime';
 import { DatabaseModule } from './database/database.module';
 import { AllExceptionsFilter } from './filters/all-exceptions.filter';
 import { ApiKeyGuard } from './guards/api-key.guard';
@@ -53,7 +55,19 @@ class CoreProvidersModule {
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([Workspace, ApiKey])],
-  providers: [ApiKeysService],
+  providers: [
+    {
+      // Revocations reach every instance: LISTEN on PostgreSQL, or the embedded database's own notifications.
+      provide: REVOCATION_LISTENER,
+      inject: [AppConfig, DatabaseRuntime, DataSource],
+      useFactory: (config: AppConfig, runtime: DatabaseRuntime): RevocationListener | null => {
+        if (config.DATABASE_URL) return new PostgresRevocationListener(config.DATABASE_URL);
+        const listen = runtime.embeddedListen;
+        return listen ? new EmbeddedRevocationListener(listen) : null;
+      },
+    },
+    ApiKeysService,
+  ],
   exports: [ApiKeysService],
 })
 export class ApiKeysModule {}

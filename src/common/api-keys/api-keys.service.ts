@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, Repository } from 'typeorm';
 import { AppConfig } from '../config/env';
@@ -8,6 +8,14 @@ import { ErrorCode } from '../errors/error-code';
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key-format';
 import { ApiKey } from './entities/api-key.entity';
 import { Workspace } from './entities/workspace.entity';
+import { ResolvedKeyCache } from './resolved-key-cache';
+import { KEY_REVOKED_CHANNEL, RevocationListener } from './revocation-listener';
+
+/** Injection token of this process's RevocationListener (null: none, keys are not cached). */
+export const REVOCATION_LISTENER = Symbol('RevocationListener');
+
+/** How long a revocation waits for its own notification to come back through the database. */
+const REVOCATION_ECHO_WAIT_MS = 1000;
 
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 
@@ -42,22 +50,36 @@ const isUniqueViolation = (e: unknown): boolean =>
 
 /**
  * Workspaces and their API keys: creation, listing, revocation, and the per-request lookup that
- * resolves a bearer key to its workspace. Lookups read the database every time, so a revocation
- * is seen by the very next request on every instance. `last_used_at` is buffered in memory and
- * written in one batch every KEY_LAST_USED_FLUSH_S seconds (and at shutdown).
+ * resolves a bearer key to its workspace.
+ *
+ * Lookups are served from an in-process cache of resolved keys (API_KEY_CACHE_MAX entries, at most
+ * API_KEY_CACHE_TTL_S old) while this process listens for revocations; a revocation sends a
+ * notification in its own transaction (delivered on commit) and every instance drops that key at
+ * once. Without a listener (starting, lost, or none) every lookup reads the database, so a revoked
+ * key is refused on the very next request everywhere. See docs/api-keys.md.
+ *
+ * `last_used_at` is buffered in memory and written in one batch every KEY_LAST_USED_FLUSH_S seconds
+ * (and at shutdown).
  */
 @Injectable()
 export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('ApiKeys');
   private readonly lastUsed = new Map<string, Date>();
   private timer?: NodeJS.Timeout;
+  private readonly cache: ResolvedKeyCache;
+  private listening = false;
+  /** Revocations of this process waiting for their notification to come back: hash -> wakers. */
+  private readonly echoes = new Map<string, Set<() => void>>();
 
   constructor(
     @InjectRepository(Workspace) private readonly workspaces: Repository<Workspace>,
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
-  ) {}
+    @Optional() @Inject(REVOCATION_LISTENER) private readonly listener: RevocationListener | null = null,
+  ) {
+    this.cache = new ResolvedKeyCache(config.API_KEY_CACHE_MAX, config.API_KEY_CACHE_TTL_S * 1000);
+  }
 
   onModuleInit(): void {
     this.timer = setInterval(() => void this.flushLastUsed(), this.config.KEY_LAST_USED_FLUSH_S * 1000);
@@ -66,7 +88,31 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    this.cache.disable();
+    await this.listener?.stop();
     await this.flushLastUsed();
+  }
+
+  /** Whether lookups are served from the cache now (the listener is up). */
+  get cacheActive(): boolean {
+    return this.cache.active;
+  }
+
+  /**
+   * Starts listening for revocations, once, on the first lookup: processes that never authenticate
+   * (the admin CLI) hold no listening connection.
+   */
+  private listen(): void {
+    this.listening = true;
+    if (!this.listener || this.config.API_KEY_CACHE_MAX === 0) return;
+    this.listener.start({
+      revoked: (hash) => {
+        this.cache.drop(hash);
+        for (const wake of this.echoes.get(hash) ?? []) wake();
+      },
+      up: () => this.cache.enable(),
+      down: () => this.cache.disable(),
+    });
   }
 
   // ---- workspaces -------------------------------------------------------------------------------
@@ -132,37 +178,78 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     }));
   }
 
-  /** Revokes a key; effective on the next request. Revoking twice is allowed and keeps the first date. */
+  /**
+   * Revokes a key; refused on the next request on every instance. Revoking twice is allowed and
+   * keeps the first date. The notification is sent in the UPDATE's transaction, so it goes out on
+   * commit; this instance drops the key itself, and waits (briefly) for its own notification to
+   * come back, so that it has been delivered to every listener when this returns.
+   */
   async revokeKey(id: string): Promise<{ id: string; revoked_at: string }> {
     if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) {
       throw DomainError.badRequest(`Invalid key id "${id}": expected a UUID as shown by key:list.`, 'id');
     }
-    // TypeORM answers an UPDATE ... RETURNING with [rows, affectedCount].
-    const [rows] = await this.dataSource.query<[Array<{ revoked_at: Date }>, number]>(
-      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING revoked_at',
-      [id],
-    );
-    if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, `Unknown API key id "${id}".`);
-    return { id, revoked_at: new Date(rows[0].revoked_at).toISOString() };
+    let echo: Promise<void> | undefined;
+    let hash: string | undefined;
+    const revokedAt = await this.dataSource.transaction(async (m) => {
+      // TypeORM answers an UPDATE ... RETURNING with [rows, affectedCount].
+      const [rows] = await m.query<[Array<{ revoked_at: Date; key_hash: string }>, number]>(
+        'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING revoked_at, key_hash',
+        [id],
+      );
+      if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, `Unknown API key id "${id}".`);
+      hash = rows[0].key_hash;
+      if (this.cache.active) echo = this.echoOf(hash);
+      await m.query('SELECT pg_notify($1, $2)', [KEY_REVOKED_CHANNEL, hash]);
+      return rows[0].revoked_at;
+    });
+    this.cache.drop(hash!);
+    await echo;
+    return { id, revoked_at: new Date(revokedAt).toISOString() };
+  }
+
+  /** Resolves when this process's listener receives the revocation of `hash`, or after REVOCATION_ECHO_WAIT_MS. */
+  private echoOf(hash: string): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wakers = this.echoes.get(hash) ?? new Set<() => void>();
+      this.echoes.set(hash, wakers);
+      const done = (): void => {
+        clearTimeout(timer);
+        wakers.delete(done);
+        if (wakers.size === 0) this.echoes.delete(hash);
+        resolve();
+      };
+      const timer = setTimeout(done, REVOCATION_ECHO_WAIT_MS);
+      wakers.add(done);
+    });
   }
 
   /**
-   * Resolves a presented key. Malformed keys (shape or checksum) are refused without a query;
-   * unknown and revoked keys after one indexed lookup.
+   * Resolves a presented key. Malformed keys (shape or checksum) are refused without a query; a
+   * cached key without one; unknown and revoked keys after one indexed lookup (never cached).
    */
   async authenticate(presented: string): Promise<AuthContext | null> {
     if (!isWellFormedApiKey(presented)) return null;
-    // One constant statement (no query building per request): this runs on every authenticated call.
+    if (!this.listening) this.listen();
+    const hash = hashApiKey(presented);
+    const cached = this.cache.get(hash);
+    if (cached) {
+      this.lastUsed.set(cached.keyId, new Date());
+      return cached;
+    }
+    const generation = this.cache.generation;
+    // One constant statement (no query building per request).
     const rows = await this.dataSource.query<Array<{ key_id: string; workspace_id: string; workspace_slug: string }>>(
       `SELECT k.id AS key_id, w.id AS workspace_id, w.slug AS workspace_slug
          FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
         WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-      [hashApiKey(presented)],
+      [hash],
     );
     const row = rows[0];
     if (!row) return null;
+    const auth: AuthContext = { keyId: row.key_id, workspaceId: row.workspace_id, workspaceSlug: row.workspace_slug };
+    this.cache.set(hash, auth, generation);
     this.lastUsed.set(row.key_id, new Date());
-    return { keyId: row.key_id, workspaceId: row.workspace_id, workspaceSlug: row.workspace_slug };
+    return auth;
   }
 
   /** Writes buffered last-used times in one statement. */

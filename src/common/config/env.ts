@@ -147,6 +147,20 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   KEY_LAST_USED_FLUSH_S: number = 30;
 
+  /**
+   * Resolved API keys kept in each instance's memory (least recently used dropped first); 0 turns
+   * the cache off (every request reads its key from the database). See docs/api-keys.md.
+   */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  API_KEY_CACHE_MAX: number = 10000;
+
+  /**
+   * Longest life of a cached key in seconds: a safety net only, revocations drop entries at once
+   * (PostgreSQL LISTEN/NOTIFY).
+   */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  API_KEY_CACHE_TTL_S: number = 300;
+
   // ---- Accessibility scans ----------------------------------------------------------------------
   @IsOptional() @IsString()
   CHROMIUM_PATH: string = '/usr/bin/chromium';

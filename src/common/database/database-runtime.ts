@@ -56,6 +56,15 @@ export class DatabaseRuntime implements OnApplicationShutdown {
     return dataSource;
   }
 
+  /**
+   * LISTEN on the embedded database this process owns (see EmbeddedDatabaseHandle.listen);
+   * undefined on DATABASE_URL (open a dedicated connection there) and when attached to another
+   * process's embedded database.
+   */
+  get embeddedListen(): EmbeddedDatabaseHandle['listen'] {
+    return this.embedded?.listen;
+  }
+
   get isEmbedded(): boolean {
     return this.embedded !== undefined;
   }

@@ -3,6 +3,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
+import { Client } from 'pg';
 import { join, resolve } from 'node:path';
 import { FileLock, tryLockFile } from './folder-lock';
 
@@ -27,6 +28,55 @@ export interface EmbeddedDatabaseHandle {
   owned: boolean;
   /** Stops the socket server and closes PGlite, then releases the lock (no-op when attached). */
   stop(): Promise<void>;
+  /**
+   * LISTEN on the embedded database, owner only (undefined when attached). pglite-socket serves
+   * every connection from one PGlite session, so PostgreSQL hands a notification to whichever
+   * connection's exchange it completes with (usually the notifier's), never to a dedicated
+   * listening connection; the owner therefore reads NotificationResponse messages from all of
+   * PGlite's output. Returns a function that stops the subscription.
+   */
+  listen?(channel: string, onPayload: (payload: string) => void): Promise<() => void>;
+}
+
+type NotificationSink = (channel: string, payload: string) => void;
+
+const NOTIFICATION_RESPONSE = 0x41; // 'A': int32 length, int32 pid, channel\0, payload\0
+
+/**
+ * Reads the backend messages of one exchange (possibly split over chunks) and hands each
+ * NotificationResponse to `sink`. The output of an exchange starts on a message boundary.
+ */
+class NotificationReader {
+  private pending: Uint8Array | null = null;
+
+  constructor(private readonly sink: NotificationSink) {}
+
+  push(chunk: Uint8Array): void {
+    let data = chunk;
+    if (this.pending) {
+      const joined = new Uint8Array(this.pending.length + chunk.length);
+      joined.set(this.pending);
+      joined.set(chunk, this.pending.length);
+      data = joined;
+      this.pending = null;
+    }
+    let at = 0;
+    while (data.length - at >= 5) {
+      const length = ((data[at + 1] << 24) | (data[at + 2] << 16) | (data[at + 3] << 8) | data[at + 4]) >>> 0;
+      if (data.length - at < 1 + length) break;
+      if (data[at] === NOTIFICATION_RESPONSE) this.decode(data.subarray(at + 9, at + 1 + length));
+      at += 1 + length;
+    }
+    if (at < data.length) this.pending = data.slice(at); // a copy: the chunk is PGlite's memory
+  }
+
+  private decode(body: Uint8Array): void {
+    const end = body.indexOf(0);
+    if (end < 0) return;
+    const payloadEnd = body.indexOf(0, end + 1);
+    const text = new TextDecoder();
+    this.sink(text.decode(body.subarray(0, end)), text.decode(body.subarray(end + 1, payloadEnd < 0 ? body.length : payloadEnd)));
+  }
 }
 
 interface LockFile {
@@ -81,7 +131,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * either, or one would bind the other's unnamed statement. This wrapper reports such an open
  * exchange as "in transaction", so the queue keeps serving the same connection until its Sync.
  */
-function withExclusiveExchanges(db: PGlite): PGlite {
+function withExclusiveExchanges(db: PGlite, notify: NotificationSink): PGlite {
   let exchangeOpen = false;
   const SYNC = 0x53; // 'S'
   const QUERY = 0x51; // 'Q'
@@ -94,7 +144,16 @@ function withExclusiveExchanges(db: PGlite): PGlite {
     // Start-up and SSL messages begin with a length, not a type; they never open an exchange.
     const isTyped = message.length >= 5 && type >= 0x41 && type <= 0x7a;
     if (isTyped) exchangeOpen = !(type === SYNC || type === QUERY || type === TERMINATE);
-    return originalExec(message, options as never);
+    const onRawData = (options as { onRawData?: (data: Uint8Array) => void } | undefined)?.onRawData;
+    if (!isTyped || !onRawData) return originalExec(message, options as never);
+    const reader = new NotificationReader(notify);
+    return originalExec(message, {
+      ...(options as object),
+      onRawData: (data: Uint8Array) => {
+        reader.push(data);
+        onRawData(data);
+      },
+    } as never);
   });
   db.isInTransaction = (() => exchangeOpen || originalInTx());
   db.exec = (async (query: string, options?: unknown) => {
@@ -104,14 +163,40 @@ function withExclusiveExchanges(db: PGlite): PGlite {
   return db;
 }
 
-async function serve(db: PGlite, socketDir: string): Promise<PGLiteSocketServer> {
+interface Served {
+  server: PGLiteSocketServer;
+  listen: NonNullable<EmbeddedDatabaseHandle['listen']>;
+}
+
+async function serve(db: PGlite, socketDir: string): Promise<Served> {
   await db.waitReady;
   const path = join(socketDir, SOCKET_FILE);
   rmSync(path, { force: true }); // left by an owner that was killed; the lock says it is gone
-  const server = new PGLiteSocketServer({ db: withExclusiveExchanges(db), path, maxConnections: 32 });
+  const subscribers = new Map<string, Set<(payload: string) => void>>();
+  const notify: NotificationSink = (channel, payload) => {
+    for (const f of subscribers.get(channel) ?? []) f(payload);
+  };
+  db.onNotification(notify); // notifications of this process's own in-process queries
+  const server = new PGLiteSocketServer({ db: withExclusiveExchanges(db, notify), path, maxConnections: 32 });
   await server.start();
   chmodSync(path, 0o600);
-  return server;
+  const listen = async (channel: string, onPayload: (payload: string) => void): Promise<() => void> => {
+    // The one session's LISTEN, kept for the life of the database (a client's disconnect only rolls back).
+    if (!subscribers.has(channel)) {
+      // Through the socket's queue, which never cuts into another connection's exchange.
+      const client = new Client({ connectionString: urlOf(socketDir) });
+      await client.connect();
+      try {
+        await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      } finally {
+        await client.end();
+      }
+      subscribers.set(channel, new Set());
+    }
+    subscribers.get(channel)!.add(onPayload);
+    return () => subscribers.get(channel)?.delete(onPayload);
+  };
+  return { server, listen };
 }
 
 /** The URL of the database served in `socketDir` (node-postgres and libpq read `host` as a socket folder). */
@@ -126,10 +211,11 @@ export async function openEmbeddedDatabase(dataDir: string, attach: boolean): Pr
     const socketDir = mkdtempSync(join(tmpdir(), 'beacon-db-')); // 0700
     try {
       const db = new PGlite();
-      const server = await serve(db, socketDir);
+      const { server, listen } = await serve(db, socketDir);
       return {
         url: urlOf(socketDir),
         owned: true,
+        listen,
         stop: async () => {
           await server.stop();
           await db.close();
@@ -181,7 +267,7 @@ async function openOwned(dir: string, lockPath: string, lock: FileLock): Promise
     const pgdata = join(dir, 'pgdata');
     if (existsSync(pgdata)) chmodSync(pgdata, 0o700);
     db = new PGlite(pgdata);
-    const server = await serve(db, socketDir);
+    const { server, listen } = await serve(db, socketDir);
     chmodSync(pgdata, 0o700);
     writeLock({ pid: process.pid, socketDir });
     const opened = db;
@@ -189,6 +275,7 @@ async function openOwned(dir: string, lockPath: string, lock: FileLock): Promise
     return {
       url: urlOf(socketDir),
       owned: true,
+      listen,
       stop: async () => {
         if (stopped) return;
         stopped = true;
