@@ -4,7 +4,7 @@
  *  - a workspace of 50 weekly scans x 2,000 answers (5 platforms x 400 prompts), imported first;
  *  - autocannon (its own process) at 50 connections against a bare NestJS route returning a constant (same app, same
  *    pipeline, @Public, no database), the authenticated summary, and a 500-row answers page.
- * Targets: summary >= 50 % of the bare route's requests/s and p99 < 20 ms; answers page p99 < 50 ms;
+ * Targets: summary >= 70 % of the bare route's requests/s (#13; was 50 %) and p99 < 20 ms; answers page p99 < 50 ms;
  * ingest of 10,000 answers < 10 s. The per-key rate limit is raised by configuration for the run.
  *
  * Database: DATABASE_URL (a fresh database of its own) or the embedded PGlite in memory.
@@ -14,6 +14,7 @@ import { Controller, Get, Module } from '@nestjs/common';
 import autocannon from 'autocannon';
 import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { promisify } from 'node:util';
 import { AppModule } from '../../src/app.module';
 import type { CoreOptions } from '../../src/common/core.module';
@@ -63,7 +64,13 @@ async function cannon(name: string, url: string, headers: Record<string, string>
 
 async function main(): Promise<void> {
   const t = await createTestApp({
-    env: { VISIBILITY_RATE_LIMIT: '1000000000', LOG_LEVEL: 'silent', DATABASE_POOL_SIZE: '20' },
+    env: {
+      VISIBILITY_RATE_LIMIT: '1000000000',
+      LOG_LEVEL: 'silent',
+      DATABASE_POOL_SIZE: '20',
+      // API_KEY_CACHE_MAX=0 measures the key path without its cache (every request reads its key).
+      ...(process.env.API_KEY_CACHE_MAX ? { API_KEY_CACHE_MAX: process.env.API_KEY_CACHE_MAX } : {}),
+    },
     module: (options: CoreOptions) => ({ module: class BenchModule {}, imports: [AppModule.forRoot(options), BareModule] }),
   });
   const db = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
@@ -98,7 +105,10 @@ async function main(): Promise<void> {
     ];
     const bare = rows[0].rps;
     out('');
-    out(`Database: ${db}; ${CONNECTIONS} connections, ${DURATION} s per run; Redis: ${process.env.REDIS_URL ? 'yes' : 'no'}`);
+    out(
+      `Database: ${db}; ${CONNECTIONS} connections, ${DURATION} s per run; Redis: ${process.env.REDIS_URL ? 'yes' : 'no'}; ` +
+        `key cache: ${t.config.API_KEY_CACHE_MAX > 0 ? `on (${t.config.API_KEY_CACHE_MAX})` : 'off'}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+    );
     out('');
     out('| Route | req/s | vs bare | p50 ms | p99 ms | non-2xx/errors |');
     out('| --- | ---: | ---: | ---: | ---: | ---: |');

@@ -45,7 +45,7 @@ export class PostgresRevocationListener implements RevocationListener {
 
   /** Backend PID of the listening connection (tests and diagnostics). */
   get pid(): number | undefined {
-    return (this.current as (Client & { processID?: number }) | undefined)?.processID;
+    return (this.current as unknown as { processID?: number } | undefined)?.processID;
   }
 
   start(events: RevocationEvents): void {

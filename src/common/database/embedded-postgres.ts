@@ -153,7 +153,7 @@ function withExclusiveExchanges(db: PGlite, notify: NotificationSink): PGlite {
         reader.push(data);
         onRawData(data);
       },
-    } as never);
+    });
   });
   db.isInTransaction = (() => exchangeOpen || originalInTx());
   db.exec = (async (query: string, options?: unknown) => {
