@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import { ApiKeyStore } from './api-keys/api-key.store';
 import { ApiKeysService, REVOCATION_LISTENER } from './api-keys/api-keys.service';
 import { EmbeddedRevocationListener, PostgresRevocationListener, RevocationListener } from './api-keys/revocation-listener';
 import { ApiKey } from './api-keys/entities/api-key.entity';
@@ -66,6 +67,7 @@ class CoreProvidersModule {
         return listen ? new EmbeddedRevocationListener(listen) : null;
       },
     },
+    ApiKeyStore,
     ApiKeysService,
   ],
   exports: [ApiKeysService],

@@ -1,15 +1,13 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit, Optional } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, QueryFailedError, Repository } from 'typeorm';
 import { AppConfig } from '../config/env';
 import { AuthContext } from '../decorators/auth-context.decorator';
 import { DomainError } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
 import { displayPrefix, generateApiKey, hashApiKey, isWellFormedApiKey } from './api-key-format';
-import { ApiKey } from './entities/api-key.entity';
+import { ApiKeyStore } from './api-key.store';
 import { Workspace } from './entities/workspace.entity';
 import { ResolvedKeyCache } from './resolved-key-cache';
-import { KEY_REVOKED_CHANNEL, RevocationListener } from './revocation-listener';
+import { RevocationListener } from './revocation-listener';
 
 /** Injection token of this process's RevocationListener (null: none, keys are not cached). */
 export const REVOCATION_LISTENER = Symbol('RevocationListener');
@@ -45,9 +43,6 @@ export interface CreatedApiKey {
   workspace: string;
 }
 
-const isUniqueViolation = (e: unknown): boolean =>
-  e instanceof QueryFailedError && (e.driverError as { code?: string } | undefined)?.code === '23505';
-
 /**
  * Workspaces and their API keys: creation, listing, revocation, and the per-request lookup that
  * resolves a bearer key to its workspace.
@@ -72,9 +67,7 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   private readonly echoes = new Map<string, Set<() => void>>();
 
   constructor(
-    @InjectRepository(Workspace) private readonly workspaces: Repository<Workspace>,
-    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    private readonly dataSource: DataSource,
+    private readonly store: ApiKeyStore,
     private readonly config: AppConfig,
     @Optional() @Inject(REVOCATION_LISTENER) private readonly listener: RevocationListener | null = null,
   ) {
@@ -124,22 +117,18 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
         'slug',
       );
     }
-    try {
-      const ws = await this.workspaces.save(this.workspaces.create({ slug, name: name?.trim() || slug }));
-      return this.workspaceView(ws);
-    } catch (e) {
-      if (isUniqueViolation(e)) throw new DomainError(ErrorCode.Conflict, `Workspace "${slug}" already exists.`);
-      throw e;
-    }
+    const ws = await this.store.insertWorkspace(slug, name?.trim() || slug);
+    if (!ws) throw new DomainError(ErrorCode.Conflict, `Workspace "${slug}" already exists.`);
+    return this.workspaceView(ws);
   }
 
   async listWorkspaces(): Promise<WorkspaceView[]> {
-    const all = await this.workspaces.find({ order: { slug: 'ASC' } });
+    const all = await this.store.listWorkspaces();
     return all.map((w) => this.workspaceView(w));
   }
 
   async findWorkspace(slug: string): Promise<Workspace> {
-    const ws = await this.workspaces.findOne({ where: { slug } });
+    const ws = await this.store.findWorkspace(slug);
     if (!ws) throw new DomainError(ErrorCode.NotFound, `Unknown workspace "${slug}".`);
     return ws;
   }
@@ -149,23 +138,19 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
   async createKey(workspaceSlug: string, label?: string): Promise<CreatedApiKey> {
     const ws = await this.findWorkspace(workspaceSlug);
     const key = generateApiKey();
-    const row = await this.keys.save(
-      this.keys.create({
-        workspaceId: ws.id,
-        label: label?.trim() || null,
-        prefix: displayPrefix(key),
-        keyHash: hashApiKey(key),
-        lastUsedAt: null,
-        revokedAt: null,
-      }),
-    );
+    const row = await this.store.insertKey({
+      workspaceId: ws.id,
+      label: label?.trim() || null,
+      prefix: displayPrefix(key),
+      keyHash: hashApiKey(key),
+    });
     return { id: row.id, key, prefix: row.prefix, workspace: ws.slug };
   }
 
   async listKeys(workspaceSlug: string): Promise<ApiKeyView[]> {
     const ws = await this.findWorkspace(workspaceSlug);
     await this.flushLastUsed();
-    const rows = await this.keys.find({ where: { workspaceId: ws.id }, order: { createdAt: 'ASC', id: 'ASC' } });
+    const rows = await this.store.listKeys(ws.id);
     return rows.map((k) => ({
       id: k.id,
       label: k.label,
@@ -189,22 +174,13 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
       throw DomainError.badRequest(`Invalid key id "${id}": expected a UUID as shown by key:list.`, 'id');
     }
     let echo: Promise<void> | undefined;
-    let hash: string | undefined;
-    const revokedAt = await this.dataSource.transaction(async (m) => {
-      // TypeORM answers an UPDATE ... RETURNING with [rows, affectedCount].
-      const [rows] = await m.query<[Array<{ revoked_at: Date; key_hash: string }>, number]>(
-        'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, now()) WHERE id = $1 RETURNING revoked_at, key_hash',
-        [id],
-      );
-      if (rows.length === 0) throw new DomainError(ErrorCode.NotFound, `Unknown API key id "${id}".`);
-      hash = rows[0].key_hash;
+    const revoked = await this.store.revoke(id, (hash) => {
       if (this.cache.active) echo = this.echoOf(hash);
-      await m.query('SELECT pg_notify($1, $2)', [KEY_REVOKED_CHANNEL, hash]);
-      return rows[0].revoked_at;
     });
-    this.cache.drop(hash!);
+    if (!revoked) throw new DomainError(ErrorCode.NotFound, `Unknown API key id "${id}".`);
+    this.cache.drop(revoked.hash);
     await echo;
-    return { id, revoked_at: new Date(revokedAt).toISOString() };
+    return { id, revoked_at: revoked.revokedAt.toISOString() };
   }
 
   /** Resolves when this process's listener receives the revocation of `hash`, or after REVOCATION_ECHO_WAIT_MS. */
@@ -237,32 +213,20 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
       return cached;
     }
     const generation = this.cache.generation;
-    // One constant statement (no query building per request).
-    const rows = await this.dataSource.query<Array<{ key_id: string; workspace_id: string; workspace_slug: string }>>(
-      `SELECT k.id AS key_id, w.id AS workspace_id, w.slug AS workspace_slug
-         FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
-        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
-      [hash],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    const auth: AuthContext = { keyId: row.key_id, workspaceId: row.workspace_id, workspaceSlug: row.workspace_slug };
+    const auth = await this.store.findActive(hash);
+    if (!auth) return null;
     this.cache.set(hash, auth, generation);
-    this.lastUsed.set(row.key_id, new Date());
+    this.lastUsed.set(auth.keyId, new Date());
     return auth;
   }
 
   /** Writes buffered last-used times in one statement. */
   async flushLastUsed(): Promise<void> {
-    if (this.lastUsed.size === 0 || !this.dataSource.isInitialized) return;
+    if (this.lastUsed.size === 0 || !this.store.ready) return;
     const entries = [...this.lastUsed.entries()];
     this.lastUsed.clear();
     try {
-      await this.dataSource.query(
-        `UPDATE api_keys AS k SET last_used_at = GREATEST(COALESCE(k.last_used_at, v.t), v.t)
-           FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, t) WHERE k.id = v.id`,
-        [entries.map(([id]) => id), entries.map(([, t]) => t.toISOString())],
-      );
+      await this.store.recordLastUsed(entries);
     } catch (e) {
       this.logger.warn(`Could not record last use of API keys: ${(e as Error).message}`);
       for (const [id, t] of entries) if (!this.lastUsed.has(id)) this.lastUsed.set(id, t);
