@@ -15,11 +15,12 @@ const withFleet = process.env.REDIS_URL && process.env.DATABASE_URL ? describe :
 withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e2e, real processes)', () => {
   let db: TestDatabase;
   let site: FixtureServer;
-  let apis: Child[] = [];
+  const apis: Child[] = [];
   let workers: Child[] = [];
   let redis: Redis;
   let queue: Queue;
   let events: QueueEvents;
+  let eventsConnection: Redis;
   const prefix = `beacon-test:${randomBytes(4).toString('hex')}:`;
   /** Requests per path, to hold a page open (`/slow?ms=`), and the pages' hits. */
   const hits = new Map<string, number>();
@@ -58,7 +59,7 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
     workers = started.slice(1);
     redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
     queue = new Queue(SCAN_QUEUE_NAME, { connection: redis, prefix: `${prefix}bull` });
-    events = new QueueEvents(SCAN_QUEUE_NAME, { connection: redis.duplicate(), prefix: `${prefix}bull` });
+    events = new QueueEvents(SCAN_QUEUE_NAME, { connection: (eventsConnection = redis.duplicate()), prefix: `${prefix}bull` });
     await events.waitUntilReady();
   }, 240_000);
 
@@ -66,6 +67,7 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
     await events?.close();
     await queue?.close();
     redis?.disconnect();
+    eventsConnection?.disconnect();
     for (const c of [...apis, ...workers]) await c.kill();
     await db?.drop();
     await site?.close();
@@ -89,7 +91,7 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
     const many = await Promise.all([0, 1, 2].map((i) => scan(apis[i % 2], `/slow?spread-${i}`)));
     expect(many.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(workers.every(running)).toBe(true); // both workers launched a browser
-    const stored = await http(apis[1].port!, 'GET', `/api/scan/${many[0].json().id}`);
+    const stored = await http(apis[1].port!, 'GET', `/api/scan/${String(many[0].json().id)}`);
     expect(stored.status).toBe(200);
     expect(await metric('scan_workers')).toBe(2);
     expect(await metric('scan_queue_jobs{state="waiting"}')).toBe(0);
@@ -120,7 +122,7 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
   it('kill -9 of a worker mid-scan: the job runs once more on the other worker (or fails with 502); no Chromium left behind', async () => {
     const pending = scan(apis[0], '/slow?ms=5000&killed');
     let job: Job | undefined;
-    await until(async () => (job = (await queue.getActive())[0]) !== undefined && !!job.processedBy, 30_000, 'the scan is running');
+    await until(async () => (job = (await queue.getActive())[0]) !== undefined && !!job.processedBy && hits.get('?ms=5000&killed') === 1, 30_000, 'the page is loading');
     const victim = workers.find((w) => job!.processedBy === `pid-${w.proc.pid}`)!;
     expect(victim).toBeDefined();
     victim.proc.kill('SIGKILL');

@@ -68,7 +68,7 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
     this.queue.on('error', () => undefined);
     this.events = new QueueEvents(SCAN_QUEUE_NAME, { connection: this.eventsConnection, prefix });
     this.events.on('error', () => undefined);
-    this.events.on('completed', ({ jobId, returnvalue }) => this.settle(jobId, (w) => w.resolve(returnvalue as unknown as ScanJobResult)));
+    this.events.on('completed', ({ jobId, returnvalue }) => this.settle(jobId, (w) => w.resolve(returnvalue)));
     this.events.on('failed', ({ jobId, failedReason }) => this.settle(jobId, (w) => w.reject(decodeJobError(failedReason))));
     await within(this.events.waitUntilReady(), Math.max(REDIS_HARD_TIMEOUT_MS, 5000)).catch((e: Error) =>
       this.logger.warn(`The scan queue's event stream is not ready yet (${e.message}); it keeps trying.`),

@@ -12,14 +12,14 @@ export class ScanQueueMetrics {
   private readonly wait: Histogram;
 
   constructor(metrics: MetricsService) {
-    const self = this;
+    const queueOf = (): ScanQueue | undefined => this.queue;
     new Gauge({
       name: 'scan_queue_jobs',
       help: 'Accessibility scan jobs by state (waiting for a worker, running)',
       labelNames: ['state'] as const,
       registers: [metrics.registry],
       async collect() {
-        const d = await self.queue?.depth().catch(() => undefined);
+        const d = await queueOf()?.depth().catch(() => undefined);
         if (!d) return;
         this.set({ state: 'waiting' }, d.waiting);
         this.set({ state: 'active' }, d.active);
@@ -30,7 +30,7 @@ export class ScanQueueMetrics {
       help: 'Processes running accessibility scans from the queue',
       registers: [metrics.registry],
       async collect() {
-        const n = await self.queue?.workers().catch(() => undefined);
+        const n = await queueOf()?.workers().catch(() => undefined);
         if (n !== undefined) this.set(n);
       },
     });
