@@ -2,6 +2,7 @@ import type { AxeResults } from 'axe-core';
 import request from 'supertest';
 import type { Browser } from 'puppeteer-core';
 import { BrowserPool } from '../../src/a11y/browser/browser-pool';
+import { ScanQueue } from '../../src/a11y/queue/scan-queue';
 import { Clock } from '../../src/a11y/report/clock';
 import { ReportsService } from '../../src/a11y/report/reports.service';
 import { AXE_OPTIONS, AXE_SOURCE } from '../../src/a11y/scan/scanner';
@@ -16,9 +17,9 @@ import { pdfText } from './pdf-text';
 const CHROMIUM_SERVICE_HOST = /(^|\.)(google\.com|googleapis\.com|gstatic\.com|gvt1\.com)$/;
 
 /** Waits until `cond` holds (polling), or fails after `ms`. */
-async function until(cond: () => boolean, ms = 20000): Promise<void> {
+async function until(cond: () => boolean | Promise<boolean>, ms = 20000): Promise<void> {
   const end = Date.now() + ms;
-  while (!cond()) {
+  while (!(await cond())) {
     if (Date.now() > end) throw new Error('condition not reached in time');
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -315,10 +316,10 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
   });
 
   it('a full queue answers 503 service_unavailable', async () => {
-    // concurrency 1, queue 1: one scan runs, one waits, the third is refused
-    const pool = t.app.get(BrowserPool);
+    // concurrency 1, queue 1: one scan runs, one waits (in the pool, or on the Redis queue), the third is refused
+    const queue = t.app.get(ScanQueue);
     const slow = [scan(`${site.origin}/hang-sub?a`).then((r) => r), scan(`${site.origin}/hang-sub?b`).then((r) => r)];
-    await until(() => pool.stats.active === 1 && pool.stats.queued === 1);
+    await until(() => queue.depth().then((d) => d.active === 1 && d.waiting === 1));
     const third = await scan(`${site.origin}/hang-sub?c`);
     expect(third.status).toBe(503);
     expect(third.body.error).toBe('service_unavailable');

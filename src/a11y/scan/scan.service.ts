@@ -1,34 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { RedisService } from '../../common/redis/redis.service';
-import { BrowserPool } from '../browser/browser-pool';
 import { cacheKeyOf, ReportsService } from '../report/reports.service';
 import type { Report, ScanResponse } from '../report/report.types';
-import { siteScore } from '../scoring/score';
-import { pageCostsOf, siteBreakdown } from '../scoring/breakdown';
-import { renderMeta } from '../readiness/render-meta';
-import { totals } from '../report/from-axe';
-import { fitReport } from '../report/report-size';
 import { parseTargetUrl, Resolver, TargetGuard } from '../../common/egress/target-guard';
+import { ScanQueue } from '../queue/scan-queue';
+import { scanAnswerWithinMs } from '../queue/scan-job';
 import { ScanEgress } from '../security/scan-egress';
-import { AXE_TAGS, Scanner, VIEWPORT } from './scanner';
 
 /** Releases a Redis lock only if it still holds our token. */
 const RELEASE_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 /** Retry-After of a client's second concurrent scan. */
 export const CLIENT_BUSY_RETRY_S = 5;
-/** How often an instance waiting for another instance's run looks for its report. */
-export const SHARED_RUN_POLL_MS = 250;
 
 /**
- * POST /api/scan: validates the target, answers from the cache when a report of the same
- * normalised URL and crawl flag is fresh, shares one browser run between concurrent identical
- * scans (in process by a promise map; across instances by a Redis lock when REDIS_URL is set),
- * and stores the new report.
+ * POST /api/scan, API side, one way: parse and normalise -> cache lookup -> one scan at a time per
+ * client -> submit to the scan queue (or join the identical scan in flight) -> wait for its report.
+ * Concurrent identical scans share one run: in this process by a promise map, across instances by
+ * the queue's job id (ScanQueue). The worker side is ScanRunner.
  */
 @Injectable()
 export class ScanService {
@@ -38,8 +30,7 @@ export class ScanService {
 
   constructor(
     private readonly config: AppConfig,
-    private readonly pool: BrowserPool,
-    private readonly scanner: Scanner,
+    private readonly queue: ScanQueue,
     private readonly reports: ReportsService,
     private readonly redis: RedisService,
     private readonly egress: ScanEgress,
@@ -72,7 +63,7 @@ export class ScanService {
     try {
       let run = this.inflight.get(key);
       if (!run) {
-        run = this.runShared(url, crawl, key).finally(() => this.inflight.delete(key));
+        run = this.runOnce(url, crawl, key).finally(() => this.inflight.delete(key));
         this.inflight.set(key, run);
       }
       return { ...(await run), cached: false };
@@ -96,8 +87,8 @@ export class ScanService {
     if (!redis) return async () => void this.runningClients.delete(client);
     const lock = this.redis.key('a11y', 'client', client);
     const token = randomBytes(12).toString('hex');
-    // The lock outlives a crashed instance by at most the longest scan (queue wait not included).
-    const got = await redis.set(lock, token, 'PX', this.config.SCAN_TOTAL_TIMEOUT_MS + 15000, 'NX').catch(() => 'OK');
+    // The lock outlives a crashed instance by at most the longest wait for a scan.
+    const got = await redis.set(lock, token, 'PX', scanAnswerWithinMs(this.config), 'NX').catch(() => 'OK');
     if (got !== 'OK') {
       this.runningClients.delete(client);
       throw busy();
@@ -108,67 +99,7 @@ export class ScanService {
     };
   }
 
-  /**
-   * With Redis, one instance at a time runs the browser for a cache key; the others wait for its
-   * report to appear in the shared database (or for its lock to go away, e.g. after an error, and
-   * then run themselves). Without Redis, or when Redis fails, each instance runs on its own.
-   */
-  private async runShared(url: URL, crawl: boolean, key: string): Promise<Report> {
-    const redis = this.redis.client;
-    if (!redis || this.config.SCAN_CACHE_TTL_S === 0) return this.run(url, crawl, key);
-    const lock = this.redis.key('a11y', 'scan', key);
-    const token = randomBytes(12).toString('hex');
-    const ttlMs = this.config.SCAN_TOTAL_TIMEOUT_MS + 15000;
-    const got = await redis.set(lock, token, 'PX', ttlMs, 'NX').catch(() => 'OK');
-    if (got === 'OK') {
-      try {
-        return await this.run(url, crawl, key);
-      } finally {
-        await redis.eval(RELEASE_LOCK, 1, lock, token).catch(() => undefined);
-      }
-    }
-    const deadline = Date.now() + ttlMs;
-    while (Date.now() < deadline) {
-      await sleep(SHARED_RUN_POLL_MS);
-      const hit = await this.reports.findFresh(key);
-      if (hit) return hit;
-      if (!(await redis.exists(lock).catch(() => 0))) return (await this.reports.findFresh(key)) ?? this.run(url, crawl, key);
-    }
-    return this.run(url, crawl, key);
-  }
-
-  private async run(url: URL, crawl: boolean, key: string): Promise<Report> {
-    const guard = this.newGuard();
-    await guard.assertAllowed(url); // before the browser is involved at all
-    const t0 = Date.now();
-    const { site, browser } = await this.pool.withContext(async (context, browser) => ({
-      site: await this.scanner.scanSite(context, url, crawl, guard, Date.now() + this.config.SCAN_TOTAL_TIMEOUT_MS),
-      browser,
-    }));
-    const fitted = fitReport(site.pages, this.config.SCAN_REPORT_MAX_BYTES);
-    const score = siteScore(site.pages.map((p) => p.score));
-    return this.reports.save(
-      {
-        url: url.href,
-        crawl,
-        score,
-        ...totals(fitted.pages),
-        scoreBreakdown: siteBreakdown(site.pages.map(pageCostsOf), score),
-        pages: fitted.pages,
-        meta: {
-          engine: 'axe-core',
-          axeVersion: site.axeVersion,
-          browser,
-          tags: AXE_TAGS,
-          viewport: VIEWPORT,
-          userAgent: site.userAgent,
-          skipped: site.skipped,
-          timings: { totalMs: Date.now() - t0 },
-          ...renderMeta(site.pages),
-          ...(fitted.truncated ? { truncated: fitted.truncated } : {}),
-        },
-      },
-      key,
-    );
+  private runOnce(url: URL, crawl: boolean, key: string): Promise<Report> {
+    return this.queue.submit(url, crawl, key);
   }
 }

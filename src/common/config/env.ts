@@ -194,6 +194,21 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   REPORT_RETENTION_DAYS: number = 30;
 
+  /**
+   * With REDIS_URL: this API process also runs scan jobs from the shared queue (a scan worker
+   * inside it). false: it only enqueues, and separate `npm run worker` processes run the scans.
+   */
+  @IsOptional() @Transform(toBool) @IsBoolean()
+  SCAN_WORKER_IN_PROCESS: boolean = true;
+
+  /**
+   * With REDIS_URL: how long a worker's claim on a running scan job lasts without renewal (renewed
+   * at half this period). A worker that dies is noticed within about twice this time and its job
+   * is run once more by another worker.
+   */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(600000)
+  SCAN_JOB_LOCK_MS: number = 30000;
+
   /** DANGER, for tests only: lets scans reach loopback addresses. Never enable in production. */
   @IsOptional() @Transform(toBool) @IsBoolean()
   SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: boolean = false;

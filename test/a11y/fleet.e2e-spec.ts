@@ -1,0 +1,148 @@
+import { Job, Queue, QueueEvents } from 'bullmq';
+import Redis from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { SCAN_QUEUE_NAME } from '../../src/a11y/queue/scan-job';
+import { createTestDatabase, TestDatabase } from '../utils/test-app';
+import { FixtureServer, GOOD_PAGE, send, startFixtureServer } from './fixture-server';
+import { Child, childEnv, chromiumPidsUnder, http, startServer, startWorker, until } from './fleet-processes';
+
+/**
+ * Issue 12, item 1: two API instances (no in-process worker) and two scan worker processes on one
+ * Redis and one PostgreSQL (needs DATABASE_URL and REDIS_URL), real Chromium, pages on loopback.
+ */
+const withFleet = process.env.REDIS_URL && process.env.DATABASE_URL ? describe : describe.skip;
+
+withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e2e, real processes)', () => {
+  let db: TestDatabase;
+  let site: FixtureServer;
+  const apis: Child[] = [];
+  let workers: Child[] = [];
+  let redis: Redis;
+  let queue: Queue;
+  let events: QueueEvents;
+  let eventsConnection: Redis;
+  const prefix = `beacon-test:${randomBytes(4).toString('hex')}:`;
+  /** Requests per path, to hold a page open (`/slow?ms=`), and the pages' hits. */
+  const hits = new Map<string, number>();
+  let clients = 0;
+
+  beforeAll(async () => {
+    site = await startFixtureServer({
+      '/good': (_q, res) => send(res, 200, GOOD_PAGE),
+      '/slow': (req, res) => {
+        const u = new URL(req.url ?? '/', 'http://x');
+        hits.set(u.search, (hits.get(u.search) ?? 0) + 1);
+        setTimeout(() => send(res, 200, GOOD_PAGE), Number(u.searchParams.get('ms') ?? 1500));
+      },
+    });
+    db = await createTestDatabase();
+    const common = {
+      ...db.env,
+      REDIS_URL: process.env.REDIS_URL,
+      REDIS_KEY_PREFIX: prefix,
+      SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+      SCAN_RATE_LIMIT: '1000',
+      SCAN_CONCURRENCY: '1',
+      SCAN_QUEUE_LIMIT: '2',
+      SCAN_JOB_LOCK_MS: '3000',
+      SCAN_PAGE_TIMEOUT_MS: '20000',
+      TRUST_PROXY: '1',
+    };
+    // One API first: it runs the migrations; the others start together.
+    apis.push(await startServer(childEnv({ ...common, SCAN_WORKER_IN_PROCESS: 'false' })));
+    const started = await Promise.all([
+      startServer(childEnv({ ...common, SCAN_WORKER_IN_PROCESS: 'false' })),
+      startWorker(childEnv(common)),
+      startWorker(childEnv(common)),
+    ]);
+    apis.push(started[0]);
+    workers = started.slice(1);
+    redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
+    queue = new Queue(SCAN_QUEUE_NAME, { connection: redis, prefix: `${prefix}bull` });
+    events = new QueueEvents(SCAN_QUEUE_NAME, { connection: (eventsConnection = redis.duplicate()), prefix: `${prefix}bull` });
+    await events.waitUntilReady();
+  }, 240_000);
+
+  afterAll(async () => {
+    await events?.close();
+    await queue?.close();
+    redis?.disconnect();
+    eventsConnection?.disconnect();
+    for (const c of [...apis, ...workers]) await c.kill();
+    await db?.drop();
+    await site?.close();
+  });
+
+  const scan = (api: Child, path: string) =>
+    http(api.port!, 'POST', '/api/scan', { url: `${site.origin}${path}` }, { 'X-Forwarded-For': `198.51.100.${++clients % 250}` });
+  const metric = async (name: string): Promise<number> => {
+    const text = (await http(apis[0].port!, 'GET', '/metrics')).body;
+    const line = text.split('\n').find((l) => l.startsWith(name));
+    return line ? Number(line.split(' ').pop()) : NaN;
+  };
+  const running = (w: Child) => chromiumPidsUnder(w.tmp).length > 0;
+
+  it('scans from both APIs succeed, identical concurrent scans share one run, jobs spread over both workers', async () => {
+    const [a, b] = await Promise.all([scan(apis[0], '/slow?shared'), scan(apis[1], '/slow?shared')]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.json().id).toBe(b.json().id);
+    expect(hits.get('?shared')).toBe(1);
+    // distinct pages at once: one worker (one slot each) cannot take them all
+    const many = await Promise.all([0, 1, 2].map((i) => scan(apis[i % 2], `/slow?spread-${i}`)));
+    expect(many.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(workers.every(running)).toBe(true); // both workers launched a browser
+    const stored = await http(apis[1].port!, 'GET', `/api/scan/${String(many[0].json().id)}`);
+    expect(stored.status).toBe(200);
+    expect(await metric('scan_workers')).toBe(2);
+    expect(await metric('scan_queue_jobs{state="waiting"}')).toBe(0);
+    expect(await metric('scan_queue_wait_seconds_count')).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a full queue answers 503 service_unavailable with Retry-After; the queued scans still finish', async () => {
+    // two running (one per worker), two waiting (SCAN_QUEUE_LIMIT), the fifth is refused
+    const pending: Promise<{ status: number }>[] = [];
+    for (let i = 0; i < 4; i++) {
+      pending.push(scan(apis[i % 2], `/slow?ms=4000&full-${i}`));
+      await until(async () => (await metric('scan_queue_jobs{state="active"}')) + (await metric('scan_queue_jobs{state="waiting"}')) === i + 1, 30_000, `job ${i} queued`);
+    }
+    const refused = await scan(apis[1], '/good?full-refused');
+    expect(refused.status).toBe(503);
+    expect(refused.json().error).toBe('service_unavailable');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await Promise.all(pending)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+  }, 120_000);
+
+  it('a job whose payload does not parse fails on its own with a clear reason; the next scan works', async () => {
+    const failed = new Promise<string>((resolve) => events.on('failed', ({ jobId, failedReason }) => jobId === 'garbage-1' && resolve(failedReason)));
+    await queue.add('scan', { v: 99, url: 42 }, { jobId: 'garbage-1', removeOnFail: true });
+    expect(await failed).toMatch(/could not be read \(payload version 99/);
+    expect((await scan(apis[0], '/good?after-garbage')).status).toBe(200);
+  }, 60_000);
+
+  it('kill -9 of a worker mid-scan: the job runs once more on the other worker (or fails with 502); no Chromium left behind', async () => {
+    const pending = scan(apis[0], '/slow?ms=5000&killed');
+    let job: Job | undefined;
+    await until(async () => (job = (await queue.getActive())[0]) !== undefined && !!job.processedBy && hits.get('?ms=5000&killed') === 1, 30_000, 'the page is loading');
+    const victim = workers.find((w) => job!.processedBy === `pid-${w.proc.pid}`)!;
+    expect(victim).toBeDefined();
+    victim.proc.kill('SIGKILL');
+    await victim.exited;
+    const res = await pending;
+    expect([200, 502]).toContain(res.status);
+    if (res.status === 502) expect(res.json().error).toBe('scan_failed');
+    else expect(hits.get('?ms=5000&killed')).toBe(2); // started again from the beginning
+    await until(() => chromiumPidsUnder(victim.tmp).length === 0, 15_000, "the killed worker's Chromium exits");
+    workers = workers.filter((w) => w !== victim);
+  }, 120_000);
+
+  it('SIGTERM to a worker with an active scan: it finishes the scan, exits 0 and leaves no Chromium', async () => {
+    const [last] = workers;
+    const pending = scan(apis[1], '/slow?ms=3000&sigterm');
+    await until(async () => (await queue.getActive()).length === 1, 30_000, 'the scan is running');
+    last.proc.kill('SIGTERM');
+    const res = await pending;
+    expect(res.status).toBe(200);
+    expect(await last.exited).toBe(0);
+    expect(chromiumPidsUnder(last.tmp)).toEqual([]);
+  }, 120_000);
+});
