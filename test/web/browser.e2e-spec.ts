@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import escapeHtml from 'escape-html';
 import { join } from 'node:path';
 import { PDFDocument, degrees } from 'pdf-lib';
 import puppeteer, { Browser, Page } from 'puppeteer-core';
@@ -154,40 +155,94 @@ describe('Website in Chromium (e2e)', () => {
     await page.browserContext().close();
   }, 60_000);
 
-  it('uploads a PDF on a tool page and downloads a valid result', async () => {
+  const pdfFile = async (name: string, bytes: Uint8Array): Promise<string> => {
+    const dir = join(__dirname, '..', '..', 'node_modules', '.cache', 'web-test');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, name);
+    writeFileSync(file, bytes);
+    return file;
+  };
+  const choose = async (page: Page, selector: string, file: string): Promise<void> => {
+    const input = await page.$(selector);
+    await (input as unknown as { uploadFile: (p: string) => Promise<void> }).uploadFile(file);
+  };
+  /** POST /files as an agent sends it: the JSON answer and its status. */
+  const agentUpload = async (bytes: Uint8Array, name: string): Promise<{ status: number; body: { file_id?: string; message?: string } }> => {
+    const form = new FormData();
+    form.set('file', new Blob([Buffer.from(bytes)], { type: 'application/pdf' }), name);
+    const r = await fetch(`${origin}/files`, { method: 'POST', body: form });
+    return { status: r.status, body: (await r.json()) as { file_id?: string; message?: string } };
+  };
+
+  it('uploads a PDF through POST /files with progress, runs the tool with its file_id and downloads a valid result', async () => {
     const page = await fresh();
     await page.setViewport({ width: 1100, height: 900 });
     await page.goto(`${origin}/pdf`);
     await shot(page, 'pdf');
     await page.goto(`${origin}/pdf/rotate-pages`);
-    const dir = join(__dirname, '..', '..', 'node_modules', '.cache', 'web-test');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'sample.pdf');
-    writeFileSync(file, await samplePdf(2));
-    const input = await page.$('#files');
-    await (input as unknown as { uploadFile: (p: string) => Promise<void> }).uploadFile(file);
+    const posts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST') posts.push(new URL(r.url()).pathname);
+    });
+    // With the script, the no-JS upload button is hidden: choosing the file uploads it at once.
+    expect(await page.$eval('#upload-form [data-nojs]', (e) => (e as unknown as { hidden: boolean }).hidden)).toBe(true);
+    await choose(page, '#file', await pdfFile('sample.pdf', await samplePdf(2)));
+    await page.waitForSelector('#chosen li input[name=file_id]', { timeout: 30_000 });
+    expect(await page.$eval('#upload-status', (e) => e.textContent)).toContain('sample.pdf uploaded (2 pages)');
+    expect(await page.$eval('#upload-form progress', (e) => [(e as unknown as { value: number }).value, (e as unknown as { max: number }).max])).toEqual([expect.any(Number), expect.any(Number)]);
     await page.select('#opt-angle', '90');
-    await page.click('form[data-upload] button[type=submit]');
+    await page.click('#run-form button[type=submit]');
     await page.waitForSelector('#result', { timeout: 30_000 });
+    expect(posts).toEqual(['/files', '/pdf/rotate-pages']);
     await shot(page, 'pdf-rotate-pages');
     expect(await page.$eval('#quota', (e) => e.textContent)).toContain(`${PDF_LIMIT - 1} of ${PDF_LIMIT}`);
+    expect(await page.$eval('#quota', (e) => e.textContent)).toMatch(/resets at \d{4}-\d\d-\d\d 00:00 UTC/);
     const href = await page.$eval('#result a[href^="/files/"]', (a) => a.getAttribute('href'));
     const res = await fetch(`${origin}${href}`);
     expect(res.status).toBe(200);
     const doc = await PDFDocument.load(new Uint8Array(await res.arrayBuffer()));
     expect(doc.getPageCount()).toBe(2);
     expect(doc.getPage(0).getRotation()).toEqual(degrees(90));
+    // The uploaded file stays chosen: the tool can run again with other options.
+    expect(await page.$$eval('#chosen li', (l) => l.length)).toBe(1);
+    await page.browserContext().close();
+  }, 60_000);
+
+  it('merges files dropped one after the other (each through POST /files)', async () => {
+    const page = await fresh();
+    await page.goto(`${origin}/pdf/merge-pdfs`);
+    await choose(page, '#file', await pdfFile('one.pdf', await samplePdf(1)));
+    await page.waitForFunction("document.querySelectorAll('#chosen li').length === 1");
+    await choose(page, '#file', await pdfFile('two.pdf', await samplePdf(2)));
+    await page.waitForFunction("document.querySelectorAll('#chosen li').length === 2");
+    await page.click('#run-form button[type=submit]');
+    await page.waitForSelector('#result a[href^="/files/"]', { timeout: 30_000 });
+    const href = await page.$eval('#result a[href^="/files/"]', (a) => a.getAttribute('href'));
+    const doc = await PDFDocument.load(new Uint8Array(await (await fetch(`${origin}${href}`)).arrayBuffer()));
+    expect(doc.getPageCount()).toBe(3);
+    await page.browserContext().close();
+  }, 60_000);
+
+  it('works without JavaScript: the upload form goes through the same upload service, then the tool runs', async () => {
+    const page = await fresh();
+    await page.setJavaScriptEnabled(false);
+    await page.goto(`${origin}/pdf/compress-pdf`);
+    expect(await page.$eval('#upload-form [data-nojs]', (e) => (e as unknown as { hidden: boolean }).hidden)).toBe(false);
+    await choose(page, '#file', await pdfFile('plain.pdf', await samplePdf(1)));
+    await Promise.all([page.waitForNavigation(), page.click('#upload-form button[type=submit]')]);
+    expect(await page.$eval('#chosen', (e) => e.textContent)).toContain('plain.pdf');
+    await Promise.all([page.waitForNavigation(), page.click('#run-form button[type=submit]')]);
+    const href = await page.$eval('#result a[href^="/files/"]', (a) => a.getAttribute('href'));
+    expect((await fetch(`${origin}${href}`)).status).toBe(200);
     await page.browserContext().close();
   }, 60_000);
 
   it('counts per device with an IP pool cap of 4x the daily limit, and shows the quota', async () => {
-    const pdf = await samplePdf(1);
+    const up = await agentUpload(await samplePdf(1), 'a.pdf');
+    expect(up.status).toBe(201);
     const run = async (c: WebClient) => {
       await c.get('/pdf/flatten-form');
-      const form = new FormData();
-      form.set('_csrf', c.csrf());
-      form.set('files', new Blob([Buffer.from(pdf)], { type: 'application/pdf' }), 'a.pdf');
-      return c.request('POST', '/pdf/flatten-form', { body: form });
+      return c.post('/pdf/flatten-form', { file_id: up.body.file_id! });
     };
     const statuses: number[][] = [];
     for (let d = 0; d < 5; d++) {
@@ -207,23 +262,42 @@ describe('Website in Chromium (e2e)', () => {
     expect(statuses[4]).toEqual([429, 429, 429]);
   }, 120_000);
 
-  it('refuses oversized and non-PDF uploads with readable pages, and missing CSRF', async () => {
+  it('refuses oversized and non-PDF uploads with the messages of POST /files, and missing CSRF', async () => {
     const c = WebClient.of(t.server);
     const post = async (bytes: Uint8Array, name: string, token = true) => {
       await c.get('/pdf/compress-pdf');
       const form = new FormData();
-      if (token) form.set('_csrf', c.csrf());
-      form.set('files', new Blob([Buffer.from(bytes)]), name);
-      return c.request('POST', '/pdf/compress-pdf', { body: form });
+      form.set('file', new Blob([Buffer.from(bytes)]), name);
+      return c.request('POST', `/pdf/compress-pdf/upload${token ? `?_csrf=${encodeURIComponent(c.csrf())}` : ''}`, { body: form });
     };
-    const big = await post(new Uint8Array(400_000), 'big.pdf');
-    expect(big.status).toBe(413);
-    expect(big.text).toContain('larger than');
-    expect(big.text).not.toMatch(/\bat \S+\.(ts|js):\d+/);
-    const text = await post(Buffer.from('hello, not a PDF'), 'notes.txt');
-    expect(text.status).toBe(415);
-    expect(text.text).toContain('There is a problem');
+    const summary = (text: string) => /<div class="error-summary"[\s\S]*?<a href="#file">([^<]*)<\/a>/.exec(text)?.[1];
+    for (const [bytes, name, status] of [
+      [new Uint8Array(400_000), 'big.pdf', 413],
+      [Buffer.from('hello, not a PDF'), 'notes.txt', 415],
+      [Buffer.from('%PDF-1.7 but nothing else'), 'broken.pdf', 400],
+    ] as const) {
+      const page = await post(bytes, name);
+      const agent = await agentUpload(bytes, name);
+      expect([page.status, agent.status]).toEqual([status, status]);
+      // One code path: the page says exactly what an agent gets.
+      expect(summary(page.text)).toBe(escapeHtml(agent.body.message ?? ''));
+      expect(page.text).not.toMatch(/\bat \S+\.(ts|js):\d+/);
+    }
     expect((await post(await samplePdf(1), 'ok.pdf', false)).status).toBe(403);
+    // A run without a file, or with an expired/unknown file_id.
+    await c.get('/pdf/compress-pdf');
+    expect((await c.post('/pdf/compress-pdf', {})).status).toBe(400);
+    const gone = await c.post('/pdf/compress-pdf', { file_id: 'A'.repeat(43) });
+    expect(gone.status).toBe(404);
+    expect(gone.text).toContain('There is a problem');
+    // In the browser, the script shows the refusal of POST /files.
+    const page = await fresh();
+    await page.goto(`${origin}/pdf/compress-pdf`);
+    await choose(page, '#file', await pdfFile('notes.pdf', Buffer.from('hello, not a PDF')));
+    await page.waitForSelector('#upload-status.bad');
+    expect(await page.$eval('#upload-status', (e) => e.textContent)).toBe('notes.pdf was refused: The upload is not a PDF (no %PDF- header).');
+    await shot(page, 'pdf-upload-error');
+    await page.browserContext().close();
   }, 60_000);
 
   it('scans a loopback page from /scan and lands on its report; blocked addresses get a readable message', async () => {

@@ -2,6 +2,7 @@
 export const WEB_CSS = `
 :root{--fg:#1b1f24;--muted:#4a5360;--bg:#fff;--soft:#f3f5f8;--line:#c9d0d9;--accent:#0b57d0;--accent-fg:#fff;--bad:#a4161a;--good:#1a6b2f;--mark:#fff1a8}
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 html{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
 body{margin:0}
 a{color:var(--accent)}
@@ -62,6 +63,9 @@ mark{background:var(--mark);color:var(--fg);font-weight:600}
 .dropzone{border:2px dashed #6b7480;border-radius:.5rem;padding:1.25rem;display:grid;gap:.5rem}
 .dropzone.over{border-color:var(--accent);background:var(--soft)}
 progress{width:100%;max-width:32rem;height:1.25rem}
+.bad{color:var(--bad);font-weight:600}
+#chosen{margin:.25rem 0;padding-left:1.25rem}
+#chosen li{overflow-wrap:anywhere}
 .tools{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:1rem;list-style:none;padding:0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 dl.pairs{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
