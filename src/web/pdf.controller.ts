@@ -57,7 +57,8 @@ interface ChosenFile {
   bytes: number;
 }
 
-const mb = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+/** A size for people: KB under a megabyte (a small PDF is not "0 MB"). */
+const mb = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`);
 
 /** The file_id values of a form body or query string (one or many). */
 function fileIds(v: unknown): string[] {
@@ -113,7 +114,7 @@ export class PdfController implements OnModuleInit {
 
   private quotaLine(q: QuotaState): SafeHtml {
     const hours = Math.max(0, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 3600_000));
-    return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${q.limit}</strong> runs of this tool left today on this device. It resets at ${q.resets_at.slice(0, 16).replace('T', ' ')} UTC (00:00 UTC, in about ${hours} h).</p>`;
+    return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${q.limit}</strong> runs of this tool left today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC on ${q.resets_at.slice(0, 10)}, in about ${hours} h.</p>`;
   }
 
   @Get()

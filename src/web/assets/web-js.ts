@@ -23,7 +23,7 @@ export const WEB_JS = `
 
   // PDF tool pages: each chosen or dropped file goes to POST /files (the upload an agent uses)
   // with upload progress; its file_id joins the tool form, which is then sent in place.
-  function mb(n) { return Math.round(n / 104857.6) / 10 + ' MB'; }
+  function mb(n) { return n < 1048576 ? Math.max(1, Math.round(n / 1024)) + ' KB' : Math.round(n / 104857.6) / 10 + ' MB'; }
   function tools(root) {
     root.querySelectorAll('form[data-upload]').forEach(function (form) {
       var run = document.getElementById('run-form');
