@@ -225,6 +225,8 @@ describe('Website accounts (e2e)', () => {
     const demoAdmin = (await accounts.listUsers('demo')).find((u) => u.email === 'admin@example.com')!;
     const demoKeys = () => t.app.get(ApiKeysService).listKeys('demo');
     const demoKey = (await demoKeys())[0];
+    const probe = await accounts.createUser('demo', 'probe@example.com', 'member');
+    await WebClient.of(t.server).signIn(probe.email, probe.one_time_password, NEW_PASSWORD);
     const markers = ['Acme', 'admin@example.com', 'member@example.com', demoKey.label ?? 'CI export', demoKey.prefix];
     /** The page shows nothing of the demo workspace. */
     const clean = async (r: Promise<{ status: number; text: string }>, status = 200): Promise<void> => {
@@ -239,15 +241,17 @@ describe('Website accounts (e2e)', () => {
     pdf.set('file', new Blob([Buffer.from('not a PDF')]), 'x.pdf');
     const checks: Record<string, () => Promise<void>> = {
       'GET /': () => clean(c.get('/')),
-      'GET /signin': () => clean(c.get('/signin')),
+      'GET /signin': () => clean(c.get('/signin'), 303), // signed in: on to the dashboard
       'POST /signin': async () => {
         // Signing in as someone else needs their password; the session stays the other workspace's.
-        await clean(form('/signin', '/signin', { email: 'admin@example.com', password: 'not the password' }), 401);
+        const r = await form('/dashboard', '/signin', { email: 'admin@example.com', password: 'not the password' });
+        expect(r.status).toBe(401); // the page echoes the typed email, nothing else of the demo workspace
+        expect(markers.filter((m) => m !== 'admin@example.com' && r.text.includes(m))).toEqual([]);
         await clean(c.get('/dashboard'));
       },
       'POST /signout': async () => {
         const demo = WebClient.of(t.server);
-        await demo.signIn('admin@example.com', NEW_PASSWORD);
+        await demo.signIn(probe.email, NEW_PASSWORD);
         const other = WebClient.of(t.server);
         await other.signIn('boss@other.example', 'other admin password');
         await other.get('/dashboard');
@@ -256,10 +260,13 @@ describe('Website accounts (e2e)', () => {
       },
       'GET /account/password': () => clean(c.get('/account/password')),
       'POST /account/password': async () => {
-        await clean(form('/account/password', '/account/password', { current_password: 'other admin password', new_password: 'other admin password 2', confirm_password: 'other admin password 2' }), 303);
+        const own = WebClient.of(t.server);
+        await own.signIn('boss@other.example', 'other admin password');
+        await own.get('/account/password');
+        await clean(own.post('/account/password', { current_password: 'other admin password', new_password: 'other admin password 2', confirm_password: 'other admin password 2' }), 303);
         await c.signIn('boss@other.example', 'other admin password 2');
         // Only the signed-in user's own password changed.
-        expect((await WebClient.of(t.server).signIn('admin@example.com', NEW_PASSWORD)).status).toBe(303);
+        expect((await WebClient.of(t.server).signIn(probe.email, NEW_PASSWORD)).status).toBe(303);
       },
       'GET /dashboard': () => clean(c.get('/dashboard')),
       'GET /dashboard/prompts': () => clean(c.get('/dashboard/prompts')),
@@ -296,7 +303,7 @@ describe('Website accounts (e2e)', () => {
       // Anonymous tools: no workspace behind them, so nothing of one on their pages.
       'GET /pdf': () => clean(c.get('/pdf')),
       'GET /pdf/:tool': () => clean(c.get('/pdf/rotate-pages')),
-      'POST /pdf/:tool': () => clean(form('/pdf/rotate-pages', '/pdf/rotate-pages', { file_id: 'A'.repeat(43) }), 404),
+      'POST /pdf/:tool': () => clean(form('/pdf/rotate-pages', '/pdf/rotate-pages', {}), 400),
       'POST /pdf/:tool/upload': async () => {
         await c.get('/pdf/rotate-pages');
         await clean(c.request('POST', `/pdf/rotate-pages/upload?_csrf=${encodeURIComponent(c.csrf())}`, { body: pdf }), 415);
