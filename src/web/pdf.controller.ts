@@ -1,12 +1,14 @@
-import { Get, Param, Post, Req, Res } from '@nestjs/common';
+import { Get, OnModuleInit, Param, Post, Req, Res } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Request, Response } from 'express';
-import multer, { MulterError } from 'multer';
+import type { Response } from 'express';
 import { AppConfig } from '../common/config/env';
 import { DomainError } from '../common/errors/domain-error';
-import { ErrorCode } from '../common/errors/error-code';
+import { RateLimit } from '../common/decorators/rate-limit.decorator';
 import { clientSubject } from '../common/http/client-ip';
 import type { ToolErrorCode } from '../pdf-tools/core/tool-failure';
+import { FileStoreService } from '../pdf-tools/files/file-store.service';
+import { UploadService } from '../pdf-tools/files/upload.service';
 import { ToolRunnerService } from '../pdf-tools/mcp/tool-runner.service';
 import { QuotaService, QuotaState } from '../pdf-tools/quota/quota.service';
 import { PDF_TOOLS } from '../pdf-tools/tools';
@@ -47,27 +49,61 @@ interface StoredFile {
   expires_at: string;
 }
 
-const mb = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+/** An uploaded input file shown on the page (and carried as a hidden file_id). */
+interface ChosenFile {
+  file_id: string;
+  filename: string;
+  pages: number;
+  bytes: number;
+}
+
+/** A size for people: KB under a megabyte (a small PDF is not "0 MB"). */
+const mb = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`);
+
+/** The file_id values of a form body or query string (one or many). */
+function fileIds(v: unknown): string[] {
+  const list = Array.isArray(v) ? (v as unknown[]) : [v];
+  return list.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim());
+}
+
+interface PageState {
+  error?: string;
+  /** The field the error is about (the summary links to it). */
+  errorField?: string;
+  values?: Record<string, string>;
+  chosen?: ChosenFile[];
+  result?: SafeHtml;
+}
 
 /**
- * The PDF tools on the website, one page per tool: the same ToolRunnerService as MCP (same
- * validation, limits, errors and stored results), counted on the quota's 'web' channel per device
- * (cookie) with the IP pool cap. Anonymous.
+ * The PDF tools on the website, one page per tool. Input files go through the upload service of
+ * `POST /files` (the same streaming, limits, PDF check and error messages as an agent's upload):
+ * the page's script posts them to `POST /files` with upload progress; without JavaScript the
+ * upload form posts to `/pdf/{tool}/upload`, which calls the same service. The tool form then
+ * sends the `file_id`s, and the same ToolRunnerService as MCP runs the call (same validation,
+ * limits, errors and stored results), counted on the quota's 'web' channel per device (cookie)
+ * with the IP pool cap. Anonymous.
  */
 @WebController('pdf')
-export class PdfController {
-  private readonly upload: ReturnType<ReturnType<typeof multer>['array']>;
+export class PdfController implements OnModuleInit {
+  private uploads!: UploadService;
+  private files!: FileStoreService;
 
   constructor(
     private readonly runner: ToolRunnerService,
     private readonly quota: QuotaService,
     private readonly csrf: CsrfService,
     private readonly config: AppConfig,
-  ) {
-    this.upload = multer({
-      storage: multer.memoryStorage(),
-      limits: { fileSize: config.PDF_MAX_FILE_BYTES, files: MAX_FILES, fields: 60, fieldSize: 10_000, parts: MAX_FILES + 60 },
-    }).array('files', MAX_FILES);
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  /**
+   * The upload service and file store of POST /files: PdfToolsModule does not export them (yet),
+   * so they are looked up across modules; the same instances, never a second worker pool.
+   */
+  onModuleInit(): void {
+    this.uploads = this.moduleRef.get(UploadService, { strict: false });
+    this.files = this.moduleRef.get(FileStoreService, { strict: false });
   }
 
   private entry(slug: string): { tool: PdfTool; fields: OptionField[] } {
@@ -78,7 +114,7 @@ export class PdfController {
 
   private quotaLine(q: QuotaState): SafeHtml {
     const hours = Math.max(0, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 3600_000));
-    return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${q.limit}</strong> runs of this tool left today on this device. It resets at ${q.resets_at.slice(0, 16).replace('T', ' ')} UTC (00:00 UTC, in about ${hours} h).</p>`;
+    return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${q.limit}</strong> runs of this tool left today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC on ${q.resets_at.slice(0, 10)}, in about ${hours} h.</p>`;
   }
 
   @Get()
@@ -101,9 +137,22 @@ export class PdfController {
     );
   }
 
-  private toolPage(req: WebRequest, csrf: string, slug: string, q: QuotaState, o: { error?: string; values?: Record<string, string>; result?: SafeHtml } = {}): string {
+  /** The uploaded files still stored, in the order given (expired or unknown ids are dropped). */
+  private async chosen(ids: string[]): Promise<ChosenFile[]> {
+    const out: ChosenFile[] = [];
+    for (const id of ids.slice(0, MAX_FILES)) {
+      const found = await this.files.info(id);
+      if (found.status === 'ok') out.push({ file_id: found.file.id, filename: found.file.filename, pages: found.file.pages, bytes: found.file.size });
+    }
+    return out;
+  }
+
+  private toolPage(req: WebRequest, csrf: string, slug: string, q: QuotaState, o: PageState = {}): string {
     const { tool, fields } = this.entry(slug);
     const many = tool.name === 'merge_pdfs';
+    const chosen = o.chosen ?? [];
+    const upload = new URLSearchParams({ [CSRF_FIELD]: csrf });
+    if (many) for (const f of chosen) upload.append('file_id', f.file_id);
     return page({
       title: tool.title,
       section: 'pdf',
@@ -113,18 +162,29 @@ export class PdfController {
 <p>${tool.description}</p>
 ${this.quotaLine(q)}
 ${o.result ?? ''}
-${errorSummary(o.error, 'files')}
-<form class="stack" method="post" action="/pdf/${slug}" enctype="multipart/form-data" data-upload>
-  <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
+${errorSummary(o.error, o.errorField)}
+<form class="stack" id="upload-form" method="post" action="/pdf/${slug}/upload?${upload.toString()}" enctype="multipart/form-data" data-upload="/files"${many ? html` data-many="${MAX_FILES}"` : ''}>
   <div class="dropzone">
-    <label for="files">${many ? `PDF files (2 to ${MAX_FILES}, merged in the order chosen)` : 'PDF file'}</label>
-    <input type="file" id="files" name="files" accept="application/pdf,.pdf" required${many ? html` multiple` : ''} aria-describedby="files-hint">
-    <span class="hint" id="files-hint">Choose ${many ? 'files' : 'a file'} or drop ${many ? 'them' : 'it'} here. At most ${mb(this.config.PDF_MAX_FILE_BYTES)} and ${this.config.PDF_MAX_PAGES} pages per file.</span>
+    <label for="file">1. ${many ? `PDF files (2 to ${MAX_FILES}, merged in the order added)` : 'PDF file'}</label>
+    <input type="file" id="file" name="file" accept="application/pdf,.pdf" aria-describedby="file-hint">
+    <span class="hint" id="file-hint">Choose ${many ? 'a file, then the next one,' : 'a file'} or drop ${many ? 'files' : 'it'} here. At most ${mb(this.config.PDF_MAX_FILE_BYTES)} and ${this.config.PDF_MAX_PAGES} pages per file.</span>
+    <div data-nojs><button type="submit" class="secondary">Upload</button></div>
+  </div>
+  <progress hidden max="100" value="0" aria-label="Upload progress"></progress>
+  <p id="upload-status" role="status" aria-live="polite"></p>
+</form>
+<form class="stack" id="run-form" method="post" action="/pdf/${slug}" data-run>
+  <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
+  <div>
+    <h2 id="chosen-title">2. ${many ? 'Files' : 'File'} and options</h2>
+    <ul id="chosen" aria-labelledby="chosen-title">${chosen.map(
+      (f) => html`<li><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${f.pages} pages, ${mb(f.bytes)})</span></li>`,
+    )}</ul>
+    <p class="hint" id="none-chosen"${chosen.length ? html` hidden` : ''}>No file uploaded yet.</p>
+    ${chosen.length ? html`<p><a href="/pdf/${slug}">Start again with other files</a></p>` : ''}
   </div>
   ${fields.map((f) => renderOption(f, o.values ?? {}))}
   <div><button type="submit">Run ${tool.title.toLowerCase()}</button></div>
-  <progress hidden max="100" value="0" aria-label="Upload progress"></progress>
-  <p id="upload-status" role="status" aria-live="polite"></p>
 </form>`,
     });
   }
@@ -137,53 +197,75 @@ ${errorSummary(o.error, 'files')}
     sendPage(res, 200, this.toolPage(req, this.csrf.token(req, res), slug, q));
   }
 
-  /** Parses the multipart body; size and count limits become readable errors. */
-  private parse(req: Request, res: Response): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.upload(req, res, (err: unknown) => {
-        if (!err) return resolve();
-        if (err instanceof MulterError) {
-          if (err.code === 'LIMIT_FILE_SIZE') {
-            return reject(new DomainError(ErrorCode.PayloadTooLarge, `The file${err.field ? '' : ''} is larger than ${mb(this.config.PDF_MAX_FILE_BYTES)}, the limit of every PDF tool.`, { limit: this.config.PDF_MAX_FILE_BYTES }));
-          }
-          if (err.code === 'LIMIT_FILE_COUNT') return reject(DomainError.badRequest(`At most ${MAX_FILES} files at once.`, 'files'));
-          return reject(DomainError.badRequest(`The upload could not be read (${err.message}).`, 'files'));
-        }
-        reject(DomainError.badRequest('The upload could not be read. Choose the file again and retry.', 'files'));
-      });
-    });
-  }
-
-  @Post(':tool')
+  /**
+   * The upload without JavaScript: the multipart form's `file` goes through the upload service of
+   * `POST /files` (same limits, checks and messages); the page comes back with the file chosen.
+   * The CSRF token travels in the query string (the upload service reads only the file part) and
+   * is checked before a byte of the body is read.
+   */
+  @Post(':tool/upload')
   @Anonymous()
   @CsrfAfterBody()
+  @RateLimit('pdf-upload')
+  async upload(@Param('tool') slug: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const { tool } = this.entry(slug);
+    const many = tool.name === 'merge_pdfs';
+    const token = req.query[CSRF_FIELD];
+    if (typeof token === 'string') req.headers['x-csrf-token'] = token;
+    try {
+      this.csrf.assert(req);
+    } catch (e) {
+      res.setHeader('Connection', 'close');
+      throw e;
+    }
+    const before = many ? fileIds(req.query.file_id).slice(0, MAX_FILES - 1) : [];
+    const caller = clientSubject(req);
+    const csrf = this.csrf.token(req, res);
+    try {
+      const up = await this.uploads.upload(req);
+      const chosen = await this.chosen([...before, up.file_id]);
+      const q = await this.quota.status('web', tool.name, caller, req.deviceId);
+      sendPage(res, 200, this.toolPage(req, csrf, slug, q, { chosen }));
+    } catch (e) {
+      if (!(e instanceof DomainError)) throw e;
+      // Bytes may still be coming (cut off at the limit, too slow): close the connection after the answer.
+      if (!req.complete) res.setHeader('Connection', 'close');
+      for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
+      const q = await this.quota.status('web', tool.name, caller, req.deviceId);
+      sendPage(res, e.status, this.toolPage(req, csrf, slug, q, { error: e.message, errorField: 'file', chosen: await this.chosen(before) }));
+    }
+  }
+
+  /** Runs the tool on uploaded files (their file_ids) with the form's options. */
+  @Post(':tool')
+  @Anonymous()
   async run(@Param('tool') slug: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
     const { tool, fields } = this.entry(slug);
-    await this.parse(req, res);
-    this.csrf.assert(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const values = optionValues(fields, body);
     const caller = { ip: clientSubject(req), deviceId: req.deviceId };
     const csrf = this.csrf.token(req, res);
-    const files = (req.files as Express.Multer.File[] | undefined) ?? [];
+    const ids = fileIds(body.file_id);
+    const chosen = await this.chosen(ids);
     const again = async (status: number, error: string): Promise<void> => {
       const q = await this.quota.status('web', tool.name, caller.ip, caller.deviceId);
-      sendPage(res, status, this.toolPage(req, csrf, slug, q, { error, values }));
+      sendPage(res, status, this.toolPage(req, csrf, slug, q, { error, errorField: 'file', values, chosen }));
     };
-    if (files.length === 0) return again(400, 'Choose a PDF file first.');
-    const refs = files.map((f) => ({ base64: f.buffer.toString('base64'), filename: f.originalname.slice(0, 200) || 'document.pdf' }));
+    if (ids.length === 0) return again(400, 'Choose a PDF file first.');
+    if (ids.length > MAX_FILES) return again(400, `At most ${MAX_FILES} files at once.`);
+    if (tool.name !== 'merge_pdfs' && ids.length > 1) return again(400, 'This tool takes one file: choose a single PDF.');
+    const refs = ids.map((file_id) => ({ file_id }));
     const args = { ...optionArgs(fields, body), ...(tool.name === 'merge_pdfs' ? { files: refs } : { file: refs[0] }) };
-    if (tool.name !== 'merge_pdfs' && files.length > 1) return again(400, 'This tool takes one file: choose a single PDF.');
     const result = await this.runner.call(tool, args, caller);
     const sc = (result.structuredContent ?? {}) as Record<string, unknown> & { quota?: QuotaState };
     const q = sc.quota ?? (await this.quota.status('web', tool.name, caller.ip, caller.deviceId));
     if (result.isError) {
       const code = sc.error as ToolErrorCode;
       if (code === 'quota_exceeded') res.setHeader('Retry-After', String(Math.max(1, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 1000))));
-      sendPage(res, STATUS[code] ?? 500, this.toolPage(req, csrf, slug, q, { error: String(sc.message), values }));
+      sendPage(res, STATUS[code] ?? 500, this.toolPage(req, csrf, slug, q, { error: String(sc.message), errorField: code === 'file_not_found' ? 'file' : undefined, values, chosen }));
       return;
     }
-    sendPage(res, 200, this.toolPage(req, csrf, slug, q, { values, result: this.resultBlock(result, sc) }));
+    sendPage(res, 200, this.toolPage(req, csrf, slug, q, { values, chosen, result: this.resultBlock(result, sc) }));
   }
 
   private resultBlock(result: CallToolResult, sc: Record<string, unknown>): SafeHtml {

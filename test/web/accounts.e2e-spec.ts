@@ -1,9 +1,29 @@
+import { RequestMethod } from '@nestjs/common';
+import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { WebModule } from '../../src/web/web.module';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { runCli } from '../../src/cli';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
 import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { WebClient } from './web-client';
+
+/** Every route of the website's controllers ("GET /dashboard/prompts"), from Nest's own route metadata. */
+function websiteRoutes(): string[] {
+  const controllers = Reflect.getMetadata(MODULE_METADATA.CONTROLLERS, WebModule) as (new (...a: never[]) => object)[];
+  const out: string[] = [];
+  for (const ctl of controllers) {
+    const base = String(Reflect.getMetadata(PATH_METADATA, ctl) ?? '').replace(/^\/|\/$/g, '');
+    for (const name of Object.getOwnPropertyNames(ctl.prototype)) {
+      const handler = (ctl.prototype as Record<string, unknown>)[name];
+      if (name === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+      const path = String(Reflect.getMetadata(PATH_METADATA, handler)).replace(/^\/|\/$/g, '');
+      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+      out.push(`${method} /${[base, path].filter(Boolean).join('/')}`);
+    }
+  }
+  return out;
+}
 
 const NEW_PASSWORD = 'correct horse battery staple';
 
@@ -199,27 +219,108 @@ describe('Website accounts (e2e)', () => {
     expect((await thief.get('/dashboard')).status).toBe(303);
   });
 
-  it('keeps workspaces apart on every page and action', async () => {
+  it('keeps workspaces apart on every page and action (every route of the website, read from its controllers)', async () => {
     const c = WebClient.of(t.server);
     await c.signIn('boss@other.example', otherOtp, 'other admin password');
-    const dash = await c.get('/dashboard');
-    expect(dash.text).toContain('No visibility data yet');
-    expect(dash.text).not.toContain('Acme');
-    const keys = await c.get('/dashboard/settings/api-keys');
-    expect(keys.text).not.toContain('CI export');
-    const demoKeys = await t.app.get(AccountsService).listUsers('demo');
-    const demoAdmin = demoKeys.find((u) => u.email === 'admin@example.com')!;
-    const demoKeyId = (await t.app.get(ApiKeysService).listKeys('demo'))[0].id;
-    expect((await c.get(`/dashboard/settings/api-keys/${demoKeyId}/revoke`)).status).toBe(404);
-    await c.get('/dashboard/settings/api-keys');
-    expect((await c.post(`/dashboard/settings/api-keys/${demoKeyId}/revoke`)).status).toBe(404);
-    await c.get('/dashboard/settings/members');
-    expect((await c.post(`/dashboard/settings/members/${demoAdmin.id}/disable`)).status).toBe(404);
-    await c.get('/dashboard/settings/members');
-    expect((await c.post(`/dashboard/settings/members/${demoAdmin.id}/role`, { role: 'member' })).status).toBe(404);
-    const members = await c.get('/dashboard/settings/members');
-    expect(members.text).not.toContain('admin@example.com');
-    expect((await fetch(`${c.origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${demoKey}` } })).status).toBe(200);
+    const demoAdmin = (await accounts.listUsers('demo')).find((u) => u.email === 'admin@example.com')!;
+    const demoKeys = () => t.app.get(ApiKeysService).listKeys('demo');
+    const demoKey = (await demoKeys())[0];
+    const probe = await accounts.createUser('demo', 'probe@example.com', 'member');
+    await WebClient.of(t.server).signIn(probe.email, probe.one_time_password, NEW_PASSWORD);
+    const markers = ['Acme', 'admin@example.com', 'member@example.com', demoKey.label ?? 'CI export', demoKey.prefix];
+    /** The page shows nothing of the demo workspace. */
+    const clean = async (r: Promise<{ status: number; text: string }>, status = 200): Promise<void> => {
+      const got = await r;
+      expect({ status: got.status, leaked: markers.filter((m) => got.text.includes(m)) }).toEqual({ status, leaked: [] });
+    };
+    const form = async (page: string, action: string, fields: Record<string, string> = {}) => {
+      await c.get(page);
+      return c.post(action, fields);
+    };
+    const pdf = new FormData();
+    pdf.set('file', new Blob([Buffer.from('not a PDF')]), 'x.pdf');
+    const checks: Record<string, () => Promise<void>> = {
+      'GET /': () => clean(c.get('/')),
+      'GET /signin': () => clean(c.get('/signin'), 303), // signed in: on to the dashboard
+      'POST /signin': async () => {
+        // Signing in as someone else needs their password; the session stays the other workspace's.
+        const r = await form('/dashboard', '/signin', { email: 'admin@example.com', password: 'not the password' });
+        expect(r.status).toBe(401); // the page echoes the typed email, nothing else of the demo workspace
+        expect(markers.filter((m) => m !== 'admin@example.com' && r.text.includes(m))).toEqual([]);
+        await clean(c.get('/dashboard'));
+      },
+      'POST /signout': async () => {
+        const demo = WebClient.of(t.server);
+        await demo.signIn(probe.email, NEW_PASSWORD);
+        const other = WebClient.of(t.server);
+        await other.signIn('boss@other.example', 'other admin password');
+        await other.get('/dashboard');
+        await other.post('/signout');
+        expect((await demo.get('/dashboard')).status).toBe(200);
+      },
+      'GET /account/password': () => clean(c.get('/account/password')),
+      'POST /account/password': async () => {
+        const own = WebClient.of(t.server);
+        await own.signIn('boss@other.example', 'other admin password');
+        await own.get('/account/password');
+        await clean(own.post('/account/password', { current_password: 'other admin password', new_password: 'other admin password 2', confirm_password: 'other admin password 2' }), 303);
+        await c.signIn('boss@other.example', 'other admin password 2');
+        // Only the signed-in user's own password changed.
+        expect((await WebClient.of(t.server).signIn(probe.email, NEW_PASSWORD)).status).toBe(303);
+      },
+      'GET /dashboard': () => clean(c.get('/dashboard')),
+      'GET /dashboard/prompts': () => clean(c.get('/dashboard/prompts')),
+      'GET /dashboard/answers': () => clean(c.get('/dashboard/answers')),
+      'GET /dashboard/sources': () => clean(c.get('/dashboard/sources')),
+      'GET /dashboard/urls': () => clean(c.get('/dashboard/urls')),
+      'GET /dashboard/gaps': () => clean(c.get('/dashboard/gaps')),
+      'GET /dashboard/settings/api-keys': () => clean(c.get('/dashboard/settings/api-keys')),
+      'POST /dashboard/settings/api-keys': async () => {
+        const before = (await demoKeys()).length;
+        await form('/dashboard/settings/api-keys', '/dashboard/settings/api-keys', { label: 'isolation probe' });
+        expect((await demoKeys()).length).toBe(before);
+        expect((await t.app.get(ApiKeysService).listKeys('other')).map((k) => k.label)).toContain('isolation probe');
+      },
+      'GET /dashboard/settings/api-keys/:id/revoke': () => clean(c.get(`/dashboard/settings/api-keys/${demoKey.id}/revoke`), 404),
+      'POST /dashboard/settings/api-keys/:id/revoke': async () => {
+        await clean(form('/dashboard/settings/api-keys', `/dashboard/settings/api-keys/${demoKey.id}/revoke`), 404);
+        expect((await demoKeys()).find((k) => k.id === demoKey.id)!.revoked_at).toBeNull();
+      },
+      'GET /dashboard/settings/members': () => clean(c.get('/dashboard/settings/members')),
+      'POST /dashboard/settings/members': async () => {
+        await form('/dashboard/settings/members', '/dashboard/settings/members', { email: 'probe@other.example', role: 'admin' });
+        expect((await accounts.listUsers('other')).map((u) => u.email)).toContain('probe@other.example');
+        expect((await accounts.listUsers('demo')).map((u) => u.email)).not.toContain('probe@other.example');
+      },
+      'POST /dashboard/settings/members/:id/role': async () => {
+        await clean(form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/role`, { role: 'member' }), 404);
+        expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.role).toBe('admin');
+      },
+      'POST /dashboard/settings/members/:id/disable': async () => {
+        await clean(form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/disable`), 404);
+        expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.disabled).toBe(false);
+      },
+      // Anonymous tools: no workspace behind them, so nothing of one on their pages.
+      'GET /pdf': () => clean(c.get('/pdf')),
+      'GET /pdf/:tool': () => clean(c.get('/pdf/rotate-pages')),
+      'POST /pdf/:tool': () => clean(form('/pdf/rotate-pages', '/pdf/rotate-pages', {}), 400),
+      'POST /pdf/:tool/upload': async () => {
+        await c.get('/pdf/rotate-pages');
+        await clean(c.request('POST', `/pdf/rotate-pages/upload?_csrf=${encodeURIComponent(c.csrf())}`, { body: pdf }), 415);
+      },
+      'GET /scan': () => clean(c.get('/scan')),
+      'POST /scan': () => clean(form('/scan', '/scan', { url: 'http://169.254.169.254/' }), 400),
+      'GET /assets/:name': () => clean(c.get('/assets/none.css'), 404),
+      'GET /*path': () => clean(c.get('/dashboard/no-such-page'), 404),
+    };
+    expect(websiteRoutes().sort()).toEqual(Object.keys(checks).sort());
+    for (const [route, check] of Object.entries(checks)) {
+      try {
+        await check();
+      } catch (e) {
+        throw new Error(`${route}: ${(e as Error).message}`);
+      }
+    }
   });
 
   it('admin invites a member with a one-time password, changes the role, disables them (sessions end)', async () => {

@@ -2,6 +2,7 @@
 export const WEB_CSS = `
 :root{--fg:#1b1f24;--muted:#4a5360;--bg:#fff;--soft:#f3f5f8;--line:#c9d0d9;--accent:#0b57d0;--accent-fg:#fff;--bad:#a4161a;--good:#1a6b2f;--mark:#fff1a8}
 *{box-sizing:border-box}
+[hidden]{display:none!important}
 html{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:var(--fg);background:var(--bg)}
 body{margin:0}
 a{color:var(--accent)}
@@ -26,7 +27,7 @@ h3{font-size:1.1rem;margin:1.25rem 0 .5rem}
 .card .value{font-size:2rem;font-weight:700;display:block}
 .card .label{color:var(--muted)}
 .grade{font-size:2.5rem}
-.table-wrap{overflow-x:auto;margin:.5rem 0 1rem}
+.table-wrap{overflow-x:auto;margin:.5rem 0 1rem;position:relative}
 table{border-collapse:collapse;width:100%;font-size:.95rem}
 caption{text-align:left;font-weight:600;padding:.25rem 0;color:var(--muted)}
 th,td{border-bottom:1px solid var(--line);padding:.4rem .5rem;text-align:left;vertical-align:top}
@@ -62,8 +63,14 @@ mark{background:var(--mark);color:var(--fg);font-weight:600}
 .dropzone{border:2px dashed #6b7480;border-radius:.5rem;padding:1.25rem;display:grid;gap:.5rem}
 .dropzone.over{border-color:var(--accent);background:var(--soft)}
 progress{width:100%;max-width:32rem;height:1.25rem}
+.bad{color:var(--bad);font-weight:600}
+#upload-form{margin-bottom:1.5rem}
+#upload-status{margin:0}
+#run-form h2{margin-top:0}
+#chosen{margin:.25rem 0;padding-left:1.25rem}
+#chosen li{overflow-wrap:anywhere}
 .tools{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:1rem;list-style:none;padding:0}
-.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.visually-hidden{position:absolute!important;top:0;left:0;width:1px!important;height:1px!important;min-width:0!important;padding:0!important;margin:-1px!important;border:0!important;overflow:hidden!important;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap}
 dl.pairs{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
 dl.pairs dt{font-weight:600}dl.pairs dd{margin:0}
 @media (max-width:40rem){h1{font-size:1.4rem}.card .value{font-size:1.6rem}header.site .who{margin-left:0}}

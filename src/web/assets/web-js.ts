@@ -21,47 +21,103 @@ export const WEB_JS = `
     });
   });
 
-  // PDF tool forms: drag and drop onto the drop zone, upload progress, result in place.
-  document.querySelectorAll('form[data-upload]').forEach(function (form) {
-    var zone = form.querySelector('.dropzone');
-    var input = form.querySelector('input[type=file]');
-    var bar = form.querySelector('progress');
-    var status = document.getElementById('upload-status');
-    if (zone && input) {
-      ['dragenter', 'dragover'].forEach(function (t) { zone.addEventListener(t, function (e) { e.preventDefault(); zone.classList.add('over'); }); });
-      ['dragleave', 'drop'].forEach(function (t) { zone.addEventListener(t, function () { zone.classList.remove('over'); }); });
-      zone.addEventListener('drop', function (e) {
+  // PDF tool pages: each chosen or dropped file goes to POST /files (the upload an agent uses)
+  // with upload progress; its file_id joins the tool form, which is then sent in place.
+  function mb(n) { return n < 1048576 ? Math.max(1, Math.round(n / 1024)) + ' KB' : Math.round(n / 104857.6) / 10 + ' MB'; }
+  function tools(root) {
+    root.querySelectorAll('form[data-upload]').forEach(function (form) {
+      var run = document.getElementById('run-form');
+      var list = document.getElementById('chosen');
+      var none = document.getElementById('none-chosen');
+      var input = form.querySelector('input[type=file]');
+      var zone = form.querySelector('.dropzone');
+      var bar = form.querySelector('progress');
+      var status = document.getElementById('upload-status');
+      var max = Number(form.getAttribute('data-many')) || 1;
+      if (!run || !list || !input || !window.XMLHttpRequest || !window.FormData) return;
+      form.querySelectorAll('[data-nojs]').forEach(function (el) { el.hidden = true; });
+      if (max > 1) input.multiple = true;
+      function fail(text) { if (bar) bar.hidden = true; status.classList.add('bad'); say(status, text); input.value = ''; }
+      function add(info) {
+        if (max === 1) list.textContent = '';
+        var li = document.createElement('li');
+        var id = document.createElement('input');
+        id.type = 'hidden'; id.name = 'file_id'; id.value = info.file_id;
+        var hint = document.createElement('span');
+        hint.className = 'hint';
+        hint.textContent = '(' + info.pages + ' pages, ' + mb(info.bytes) + ')';
+        li.appendChild(id);
+        li.appendChild(document.createTextNode(info.filename + ' '));
+        li.appendChild(hint);
+        list.appendChild(li);
+        if (none) none.hidden = true;
+      }
+      function send(files, i) {
+        if (i >= files.length) { input.value = ''; return; }
+        var f = files[i];
+        var xhr = new XMLHttpRequest();
+        xhr.open('POST', form.getAttribute('data-upload'));
+        xhr.responseType = 'json';
+        status.classList.remove('bad');
+        if (bar) { bar.hidden = false; bar.max = 100; bar.value = 0; }
+        say(status, 'Uploading ' + f.name + '…');
+        xhr.upload.addEventListener('progress', function (ev) {
+          if (ev.lengthComputable && bar) { bar.max = ev.total; bar.value = ev.loaded; }
+          if (ev.lengthComputable && ev.loaded === ev.total) say(status, f.name + ' sent. Checking it…');
+        });
+        xhr.addEventListener('load', function () {
+          var r = xhr.response || {};
+          if (xhr.status !== 201 || !r.file_id) { fail(f.name + ' was refused: ' + (r.message || 'the server answered ' + xhr.status + '.')); return; }
+          add(r);
+          say(status, f.name + ' uploaded (' + r.pages + ' pages).' + (i + 1 < files.length ? '' : ' Set the options and run the tool.'));
+          send(files, i + 1);
+        });
+        xhr.addEventListener('error', function () { fail('The upload of ' + f.name + ' failed: check the connection and try again.'); });
+        var data = new FormData();
+        data.append('file', f, f.name);
+        xhr.send(data);
+      }
+      function choose(files) {
+        var all = Array.prototype.slice.call(files || []);
+        if (!all.length) return;
+        if (max === 1 && all.length > 1) { fail('This tool takes one file: choose a single PDF.'); return; }
+        if (max > 1 && list.children.length + all.length > max) { fail('At most ' + max + ' files at once.'); return; }
+        send(all, 0);
+      }
+      input.addEventListener('change', function () { choose(input.files); });
+      form.addEventListener('submit', function (e) { e.preventDefault(); choose(input.files); });
+      if (zone) {
+        ['dragenter', 'dragover'].forEach(function (t) { zone.addEventListener(t, function (e) { e.preventDefault(); zone.classList.add('over'); }); });
+        ['dragleave', 'drop'].forEach(function (t) { zone.addEventListener(t, function () { zone.classList.remove('over'); }); });
+        zone.addEventListener('drop', function (e) { e.preventDefault(); if (e.dataTransfer) choose(e.dataTransfer.files); });
+      }
+      run.addEventListener('submit', function (e) {
         e.preventDefault();
-        if (e.dataTransfer && e.dataTransfer.files.length) {
-          input.files = e.dataTransfer.files;
-          say(status, e.dataTransfer.files.length + ' file(s) chosen: ' + Array.prototype.map.call(e.dataTransfer.files, function (f) { return f.name; }).join(', '));
-        }
+        var button = run.querySelector('button[type=submit]');
+        var xhr = new XMLHttpRequest();
+        xhr.open('POST', run.action);
+        xhr.responseType = 'document';
+        xhr.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded');
+        if (button) button.disabled = true;
+        status.classList.remove('bad');
+        say(status, 'Running…');
+        xhr.addEventListener('load', function () {
+          var doc = xhr.response;
+          var next = doc && doc.querySelector('main');
+          if (button) button.disabled = false;
+          if (!next) { fail('The server answered ' + xhr.status + '. Try again.'); return; }
+          document.title = doc.title;
+          var main = document.importNode(next, true);
+          document.querySelector('main').replaceWith(main);
+          tools(main);
+          var h = main.querySelector('#result h2, .error-summary') || main.querySelector('h1');
+          if (h) { h.setAttribute('tabindex', '-1'); h.focus(); }
+        });
+        xhr.addEventListener('error', function () { if (button) button.disabled = false; fail('The request failed: check the connection and try again.'); });
+        xhr.send(new URLSearchParams(new FormData(run)).toString());
       });
-    }
-    form.addEventListener('submit', function (e) {
-      if (!window.XMLHttpRequest || !window.FormData) return;
-      e.preventDefault();
-      var xhr = new XMLHttpRequest();
-      xhr.open('POST', form.action);
-      xhr.responseType = 'document';
-      if (bar) { bar.hidden = false; bar.value = 0; }
-      say(status, 'Uploading…');
-      xhr.upload.addEventListener('progress', function (ev) {
-        if (ev.lengthComputable && bar) { bar.max = ev.total; bar.value = ev.loaded; }
-        if (ev.lengthComputable && ev.loaded === ev.total) say(status, 'Uploaded. Processing…');
-      });
-      xhr.addEventListener('load', function () {
-        var doc = xhr.response;
-        var next = doc && doc.querySelector('main');
-        if (!next) { say(status, 'The server answered ' + xhr.status + '. Try again.'); return; }
-        document.title = doc.title;
-        document.querySelector('main').replaceWith(document.importNode(next, true));
-        var h = document.querySelector('main h1');
-        if (h) { h.setAttribute('tabindex', '-1'); h.focus(); }
-      });
-      xhr.addEventListener('error', function () { say(status, 'The upload failed: check the connection and try again.'); });
-      xhr.send(new FormData(form));
     });
-  });
+  }
+  tools(document);
 })();
 `;
