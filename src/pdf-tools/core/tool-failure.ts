@@ -17,10 +17,19 @@ export type ToolErrorCode =
   | 'busy'
   | 'internal_error';
 
+/**
+ * Error codes of a `url` input (MCP only: the website sends files, never addresses, so its status
+ * map of {@link ToolErrorCode} never meets them):
+ * - `url_not_allowed`: not http(s), credentials in it, a non-public address (also after a
+ *   redirect), a redirect loop or too many redirects;
+ * - `download_failed`: DNS, connection, HTTP status, connect or total timeout.
+ */
+export type UrlErrorCode = 'url_not_allowed' | 'download_failed';
+
 /** A failure a model can act on: thrown in tools and the worker, rendered as an `isError` result. */
 export class ToolFailure extends Error {
   constructor(
-    readonly code: ToolErrorCode,
+    readonly code: ToolErrorCode | UrlErrorCode,
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {
