@@ -1,5 +1,5 @@
 import type { LookupAddress } from 'node:dns';
-import { ClientRequest, IncomingMessage, request as httpRequest } from 'node:http';
+import { IncomingMessage, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
@@ -127,22 +127,9 @@ export class UrlFetcher {
   private hop(url: URL, pinned: PinnedAddress, deadline: number, label: string, onProgress?: FetchProgress): Promise<Hop> {
     const max = this.limits.maxBytes;
     return new Promise<Hop>((resolve, reject) => {
-      let settled = false;
-      let req: ClientRequest | undefined;
-      const timers: NodeJS.Timeout[] = [];
-      const done = (error: ToolFailure | undefined, hop?: Hop) => {
-        if (settled) return;
-        settled = true;
-        timers.forEach(clearTimeout);
-        // Whatever is still coming is not read: the connection is closed.
-        req?.destroy();
-        if (error) reject(error);
-        else resolve(hop!);
-      };
-      const failed = (why: string, reason: string) => done(new ToolFailure('download_failed', `${label}: downloading ${shortUrl(url)} failed: ${why}.`, { input: label, reason }));
+      const timedOut = () => new ToolFailure('download_failed', `${label}: downloading ${shortUrl(url)} failed: not complete after ${this.limits.totalTimeoutMs} ms.`, { input: label, reason: 'timeout' });
       const left = deadline - Date.now();
-      if (left <= 0) return failed(`not complete after ${this.limits.totalTimeoutMs} ms`, 'timeout');
-      timers.push(setTimeout(() => failed(`not complete after ${this.limits.totalTimeoutMs} ms`, 'timeout'), left));
+      if (left <= 0) return reject(timedOut());
       // The connection goes to the address the guard checked: this lookup never asks DNS again.
       const lookup = (
         _host: string,
@@ -154,15 +141,28 @@ export class UrlFetcher {
         else callback(null, pinned.address, pinned.family);
       };
       const https = url.protocol === 'https:';
-      req = (https ? httpsRequest : httpRequest)({
+      const req = (https ? httpsRequest : httpRequest)({
         host: url.hostname.replace(/^\[|\]$/g, ''),
         port: url.port || (https ? 443 : 80),
         path: `${url.pathname}${url.search}`,
         method: 'GET',
         headers: { 'user-agent': USER_AGENT, accept: 'application/pdf, */*;q=0.5', 'accept-encoding': 'gzip, deflate, br' },
-        lookup: lookup as never,
+        lookup,
         agent: false,
       });
+      let settled = false;
+      const timers: NodeJS.Timeout[] = [];
+      const done = (error: ToolFailure | undefined, hop?: Hop) => {
+        if (settled) return;
+        settled = true;
+        timers.forEach(clearTimeout);
+        // Whatever is still coming is not read: the connection is closed.
+        req.destroy();
+        if (error) reject(error);
+        else resolve(hop!);
+      };
+      const failed = (why: string, reason: string) => done(new ToolFailure('download_failed', `${label}: downloading ${shortUrl(url)} failed: ${why}.`, { input: label, reason }));
+      timers.push(setTimeout(() => done(timedOut()), left));
       req.on('socket', (socket) => {
         if (!socket.connecting) return;
         const t = setTimeout(() => failed(`no connection within ${this.limits.connectTimeoutMs} ms`, 'connect_timeout'), this.limits.connectTimeoutMs);

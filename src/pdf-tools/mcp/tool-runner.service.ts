@@ -313,6 +313,7 @@ export class ToolRunnerService {
     const out: InputFile[] = [];
     const max = this.config.PDF_MAX_FILE_BYTES;
     let downloaded = 0;
+    const readOnce = new Map<string, Uint8Array>();
     for (const p of prepared) {
       if ('url' in p) {
         const base = downloaded;
@@ -328,9 +329,15 @@ export class ToolRunnerService {
         out.push(p);
         continue;
       }
-      const bytes = await this.store.content(p.storedId);
-      if (!bytes) throw this.notFound(p.label, p.storedId, 'expired');
-      out.push({ label: p.label, name: p.name, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+      // The same file given twice (e.g. merged with itself) is read once; the worker only reads input bytes.
+      let bytes = readOnce.get(p.storedId);
+      if (!bytes) {
+        const read = await this.store.content(p.storedId);
+        if (!read) throw this.notFound(p.label, p.storedId, 'expired');
+        bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
+        readOnce.set(p.storedId, bytes);
+      }
+      out.push({ label: p.label, name: p.name, bytes });
     }
     return out;
   }
