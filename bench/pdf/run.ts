@@ -6,8 +6,8 @@
  *     each after 2 warm-up runs (our workers are long-lived, so their code is JIT-compiled); our time / qpdf time is the ratio (target <= 3x for merge, split, rotate);
  *  3. sizes: lossy "recommended" compression on image-heavy PDFs (target >= 50 % smaller) and never
  *     larger on any input;
- *  4. 20 concurrent MCP calls (official SDK client in a child process, bench/pdf/mcp-load.ts, compress
- *     "recommended") while autocannon (also in a child process) measures
+ *  4. 20 concurrent uploads and MCP calls (official SDK client in a child process, bench/pdf/mcp-load.ts:
+ *     POST /files, then compress "recommended" by file_id) while autocannon (also in a child process) measures
  *     GET /healthz and GET /api/public-stats at a steady 100 requests/s; target: their p99 stays
  *     under 50 ms.
  *  5. the whole MCP round trip (upload via POST /files, call with the file_id, download every result
@@ -188,7 +188,9 @@ async function startLoad(url: string): Promise<{ stop(): Promise<string> }> {
 }
 
 async function concurrency(): Promise<void> {
-  const t = await createTestApp({ env: { MCP_RATE_LIMIT: '1000000', PDF_DAILY_LIMIT: '100000', PDF_MCP_DAILY_CAP: '100000', LOG_LEVEL: 'silent' } });
+  const t = await createTestApp({
+    env: { MCP_RATE_LIMIT: '1000000', PDF_DAILY_LIMIT: '100000', PDF_MCP_DAILY_CAP: '100000', PDF_UPLOAD_RATE_LIMIT: '1000000', LOG_LEVEL: 'silent' },
+  });
   try {
     const base = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`;
     const probe = async (path: string, seconds: number) => {
@@ -210,7 +212,7 @@ async function concurrency(): Promise<void> {
         loop: `${Math.round(loop.percentile(99) / 1e6)} / ${Math.round(loop.max / 1e6)} ms`,
       };
     };
-    out('\n### 20 concurrent MCP calls (compress "recommended", 10 image pages each) vs other endpoints\n');
+    out('\n### 20 concurrent uploads + MCP calls (POST /files, then compress "recommended" by file_id, 10 image pages each) vs other endpoints\n');
     out(`Machine load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (${cpus().length} cores). The MCP client runs in a child process.\n`);
     out('| endpoint (100 requests/s) | idle p50 / p99 | under MCP load p50 / p99 | event-loop delay p99 / max, idle -> loaded | stalls > 20 ms under load | MCP calls during the run |');
     out('| --- | --- | --- | --- | --- | --- |');
