@@ -248,6 +248,13 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(100)
   PDF_UPLOAD_TIMEOUT_MS: number = 120000;
 
+  /**
+   * Bytes of recently stored PDF files (results and uploads) kept in this instance's memory, so the
+   * download or the next call by file_id right after does not read them back from PostgreSQL; 0: off.
+   */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  PDF_FILE_CACHE_BYTES: number = 64 * 1024 * 1024;
+
   /** A `url` input: connecting to its server (each redirect hop) gives up after this long. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(100)
   PDF_URL_CONNECT_TIMEOUT_MS: number = 5000;
