@@ -74,6 +74,7 @@ describe('UrlFetcher', () => {
     if (host === 'pdf.test') return ['127.0.0.1'];
     if (host === 'internal.test') return ['10.1.2.3'];
     if (host === 'mixed.test') return ['127.0.0.1', '169.254.169.254'];
+    if (host === 'silent.test') return new Promise<string[]>(() => undefined);
     throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
   };
   const fetcher = (limits: Partial<UrlFetchLimits> = {}, allowLoopback = true) => new UrlFetcher(new EgressGuard({ allowLoopback }, resolver), { ...LIMITS, ...limits });
@@ -217,6 +218,8 @@ describe('UrlFetcher', () => {
     const slow = await failure(get('/slow', { totalTimeoutMs: 300 }));
     expect(slow).toMatchObject({ code: 'download_failed', details: { reason: 'timeout' } });
     expect(Date.now() - t0).toBeLessThan(2500);
+    const silent = await failure(fetcher({ connectTimeoutMs: 200 }).check('http://silent.test/a.pdf', 'file'));
+    expect(silent).toMatchObject({ code: 'download_failed', details: { reason: 'dns' } });
     const missing = await failure(get('/missing'));
     expect(missing).toMatchObject({ code: 'download_failed', details: { reason: 'http_status' } });
     expect(missing.message).toMatch(/HTTP 404/);

@@ -109,8 +109,16 @@ export class UrlFetcher {
     if (url.username || url.password) {
       throw new ToolFailure('url_not_allowed', `${label}: ${where} carries credentials; those are not sent.`, { input: label, reason: 'credentials' });
     }
+    let timer: NodeJS.Timeout | undefined;
+    // A name server that does not answer counts against the connect deadline too.
+    const dnsDeadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new ToolFailure('download_failed', `${label}: the host ${url.hostname} did not resolve within ${this.limits.connectTimeoutMs} ms.`, { input: label, reason: 'dns' })),
+        this.limits.connectTimeoutMs,
+      );
+    });
     try {
-      return await this.guard.resolveAllowed(url.hostname);
+      return await Promise.race([this.guard.resolveAllowed(url.hostname), dnsDeadline]);
     } catch (e) {
       if (!(e instanceof EgressRefusal)) throw e;
       if (e.unresolvable) {
@@ -120,6 +128,8 @@ export class UrlFetcher {
         input: label,
         reason: 'address',
       });
+    } finally {
+      clearTimeout(timer);
     }
   }
 
