@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { FileStoreService } from './files/file-store.service';
 import { FilesController } from './files/files.controller';
 import { UploadService } from './files/upload.service';
+import { UrlInputService } from './files/url-input.service';
 import { StoredFile } from './files/stored-file.entity';
 import { McpServerFactory } from './mcp/mcp-server.factory';
 import { McpController } from './mcp/mcp.controller';
@@ -24,7 +25,7 @@ import { PdfPoolService } from './worker/pdf-pool.service';
 @Module({
   imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
   controllers: [McpController, FilesController, PublicController],
-  providers: [PdfPoolService, FileStoreService, UploadService, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
-  exports: [QuotaService, QuotaClock, ToolRunnerService],
+  providers: [PdfPoolService, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
+  exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService],
 })
 export class PdfToolsModule {}

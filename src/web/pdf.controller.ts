@@ -1,5 +1,4 @@
-import { Get, OnModuleInit, Param, Post, Req, Res } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Response } from 'express';
 import { AppConfig } from '../common/config/env';
@@ -35,6 +34,8 @@ const STATUS: Record<ToolErrorCode, number> = {
   encrypted: 422,
   corrupt_pdf: 422,
   file_not_found: 404,
+  url_not_allowed: 400,
+  download_failed: 502,
   quota_exceeded: 429,
   timeout: 503,
   busy: 503,
@@ -85,26 +86,15 @@ interface PageState {
  * with the IP pool cap. Anonymous.
  */
 @WebController('pdf')
-export class PdfController implements OnModuleInit {
-  private uploads!: UploadService;
-  private files!: FileStoreService;
-
+export class PdfController {
   constructor(
     private readonly runner: ToolRunnerService,
     private readonly quota: QuotaService,
+    private readonly uploads: UploadService,
+    private readonly files: FileStoreService,
     private readonly csrf: CsrfService,
     private readonly config: AppConfig,
-    private readonly moduleRef: ModuleRef,
   ) {}
-
-  /**
-   * The upload service and file store of POST /files: PdfToolsModule does not export them (yet),
-   * so they are looked up across modules; the same instances, never a second worker pool.
-   */
-  onModuleInit(): void {
-    this.uploads = this.moduleRef.get(UploadService, { strict: false });
-    this.files = this.moduleRef.get(FileStoreService, { strict: false });
-  }
 
   private entry(slug: string): { tool: PdfTool; fields: OptionField[] } {
     const e = TOOLS.get(slug);

@@ -209,7 +209,7 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1000) @Max(600000)
   SCAN_JOB_LOCK_MS: number = 30000;
 
-  /** DANGER, for tests only: lets scans reach loopback addresses. Never enable in production. */
+  /** DANGER, for tests only: lets scans and PDF `url` inputs reach loopback addresses. Never enable in production. */
   @IsOptional() @Transform(toBool) @IsBoolean()
   SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: boolean = false;
 
@@ -276,6 +276,25 @@ export class AppConfig {
   /** An upload not complete after this long is cut off with 408. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(100)
   PDF_UPLOAD_TIMEOUT_MS: number = 120000;
+
+  /**
+   * Bytes of recently stored PDF files (results and uploads) kept in this instance's memory, so the
+   * download or the next call by file_id right after does not read them back from PostgreSQL; 0: off.
+   */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  PDF_FILE_CACHE_BYTES: number = 64 * 1024 * 1024;
+
+  /** A `url` input: connecting to its server (each redirect hop) gives up after this long. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  PDF_URL_CONNECT_TIMEOUT_MS: number = 5000;
+
+  /** A `url` input: the whole download (every redirect, every byte) gives up after this long. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  PDF_URL_TIMEOUT_MS: number = 30000;
+
+  /** A `url` input: most redirects followed (each one re-checked against the address policy). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(20)
+  PDF_URL_MAX_REDIRECTS: number = 5;
 
   /** Key of the hash of client IPs in quota counters; default: a secret generated once and kept in the database. */
   @IsOptional() @IsString()

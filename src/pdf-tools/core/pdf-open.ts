@@ -25,7 +25,7 @@ export interface Limits {
 }
 
 /** How far into a file the `%PDF-` header is looked for (readers accept junk before it). */
-const HEADER_SEARCH_BYTES = 1024;
+export const HEADER_SEARCH_BYTES = 1024;
 
 interface Loaded {
   doc?: PDFDocument;

@@ -1,6 +1,9 @@
 /**
  * Error codes of tool results (`structuredContent.error` of a result with `isError: true`).
- * HTTP routes use the platform's ErrorCode; these travel inside MCP tool results only.
+ * HTTP routes use the platform's ErrorCode; these travel inside MCP tool results (and the
+ * website's tool pages map them to a status). A `url` input fails with `url_not_allowed` (not
+ * http(s), credentials in it, a non-public address, also after a redirect, a redirect loop or too
+ * many redirects) or `download_failed` (DNS, connection, HTTP status, connect or total timeout).
  */
 export type ToolErrorCode =
   | 'invalid_arguments'
@@ -12,10 +15,13 @@ export type ToolErrorCode =
   | 'invalid_image'
   | 'invalid_page_range'
   | 'file_not_found'
+  | 'url_not_allowed'
+  | 'download_failed'
   | 'quota_exceeded'
   | 'timeout'
   | 'busy'
   | 'internal_error';
+
 
 /** A failure a model can act on: thrown in tools and the worker, rendered as an `isError` result. */
 export class ToolFailure extends Error {

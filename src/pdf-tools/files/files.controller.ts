@@ -13,7 +13,8 @@ import { UploadResult, UploadService } from './upload.service';
 /**
  * Downloads of stored files. Anonymous: the 256-bit id is the capability. Rate-limited per client
  * IP; the bytes are streamed from PostgreSQL a chunk at a time with backpressure, so a download
- * holds one chunk in memory whatever the file size and however slow the client.
+ * holds one chunk in memory whatever the file size and however slow the client (a file this
+ * instance saved recently is sent from its memory cache instead).
  */
 @Public()
 @Controller('files')
@@ -66,6 +67,12 @@ export class FilesController {
     res.setHeader('ETag', `"${file.sha256}"`);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     allowCors(res);
+    // Saved moments ago by this instance: straight from memory, no chunked reads from PostgreSQL.
+    const cached = this.store.cached(file.id);
+    if (cached) {
+      res.end(cached);
+      return;
+    }
     try {
       await pipeline(Readable.from(this.store.chunks(file.id, file.size), { objectMode: false, highWaterMark: 1 }), res);
     } catch (e) {

@@ -10,6 +10,12 @@ import { PdfPoolService } from '../worker/pdf-pool.service';
 import type { StoredFileInfo } from '../tools/tool';
 import { FileStoreService } from './file-store.service';
 
+/** An upload's body as read: its bytes and their sha256. */
+interface ReadBody {
+  bytes: Buffer;
+  sha256: string;
+}
+
 /** What POST /files answers (201). */
 export type UploadResult = Pick<StoredFileInfo, 'file_id' | 'expires_at' | 'bytes' | 'pages' | 'sha256'> & { download_url: string; filename: string };
 
@@ -68,11 +74,16 @@ export class UploadService {
     });
   }
 
-  /** The bytes of `stream`, cut off past the file limit and on the idle and total deadlines. */
-  private read(stream: Readable, req: Request): Promise<Buffer> {
+  /**
+   * The bytes of `stream` and their sha256, cut off past the file limit and on the idle and total
+   * deadlines. The hash is updated chunk by chunk as the bytes arrive: no single multi-millisecond
+   * hashing block on the event loop at the end of a large upload.
+   */
+  private read(stream: Readable, req: Request): Promise<ReadBody> {
     const max = this.config.PDF_MAX_FILE_BYTES;
-    return new Promise<Buffer>((resolve, reject) => {
+    return new Promise<ReadBody>((resolve, reject) => {
       const chunks: Buffer[] = [];
+      const hash = createHash('sha256');
       let size = 0;
       let done = false;
       const finish = (e?: Error) => {
@@ -87,7 +98,7 @@ export class UploadService {
           req.unpipe();
           req.pause();
           reject(e);
-        } else resolve(Buffer.concat(chunks, size));
+        } else resolve({ bytes: Buffer.concat(chunks, size), sha256: hash.digest('hex') });
       };
       const timeout = (what: string) =>
         finish(new DomainError(ErrorCode.RequestTimeout, `The upload was too slow (${what}). Send the whole file at once.`));
@@ -97,6 +108,7 @@ export class UploadService {
         size += chunk.length;
         if (size > max) return finish(this.tooLarge());
         chunks.push(chunk);
+        hash.update(chunk);
         clearTimeout(idle);
         idle = setTimeout(() => timeout(`no data for ${this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS} ms`), this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS);
       });
@@ -107,7 +119,7 @@ export class UploadService {
   }
 
   /** Checks the bytes in a PDF worker (a PDF, page limit) and stores them. */
-  private async accept(bytes: Buffer, name: string): Promise<UploadResult> {
+  private async accept({ bytes, sha256 }: ReadBody, name: string): Promise<UploadResult> {
     if (bytes.length === 0) throw new DomainError(ErrorCode.BadRequest, 'The upload is empty (0 bytes).');
     if (!bytes.subarray(0, 1024).toString('latin1').includes('%PDF-')) {
       throw new DomainError(ErrorCode.UnsupportedMediaType, 'The upload is not a PDF (no %PDF- header).', { error_detail: 'not_a_pdf' });
@@ -124,7 +136,6 @@ export class UploadService {
       throw new DomainError(status, checked.message, { error_detail: checked.code });
     }
     const pages = Number((checked.data as { pages?: number }).pages ?? 0);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
     const saved = await this.store.save({ name, bytes, pages, sha256 });
     return {
       file_id: saved.file_id,

@@ -6,17 +6,19 @@ import { z } from 'zod';
 import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
 import { PDF_TOOLS, PDF_TOOLS_BY_NAME } from '../tools';
 import type { PdfTool } from '../tools/tool';
+import type { ProgressSink } from './progress';
 import { ToolRunnerService } from './tool-runner.service';
 
 export const SERVER_INFO = { name: 'beacon-pdf-tools', title: 'Beacon PDF tools', version: '1.0.0' };
 
 const INSTRUCTIONS = [
   'PDF tools: merge, split, rotate, remove pages, compress, watermark, page numbers, metadata, form flatten.',
-  'Pass an input as {"file_id": ...} (an earlier result or an upload, kept 1 hour) or {"base64": ...} (small files); prefer file_id to chain tools.',
+  'Pass an input as {"file_id": ...} (an earlier result or an upload, kept 1 hour), {"url": "https://..."} (the server downloads it; public addresses only) or {"base64": ...} (small files); prefer file_id to chain tools.',
   'With a shell, upload first: curl -sS -H "Content-Type: application/pdf" --data-binary @file.pdf <server>/files, then pass the file_id it answers.',
   'A result is a download link (resource_link) and structuredContent {file_id, download_url, expires_at, filename, bytes, pages, sha256, quota, ...}; the bytes of small files are embedded only with "inline": true.',
   'Pages use one grammar everywhere: "1-3,7,9-", "last", "odd", "even", "all".',
   'Limits: 10 MB and 200 pages per file; a daily quota per tool (see `quota` in every result). Failed calls are refunded.',
+  'Long calls send notifications/progress when the request has _meta.progressToken.',
 ].join(' ');
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
@@ -135,12 +137,16 @@ export class McpServerFactory {
       jsonSchemaValidator: this.validator,
     });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = PDF_TOOLS_BY_NAME.get(request.params.name);
       if (!tool) {
         throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Tools: ${PDF_TOOLS.map((t) => t.name).join(', ')}.`);
       }
-      return this.runner.call(tool, request.params.arguments, { ip });
+      // A client that gives a progressToken gets notifications/progress on the call's response stream.
+      const token = request.params._meta?.progressToken;
+      const progress: ProgressSink | undefined =
+        token === undefined ? undefined : (update) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } });
+      return this.runner.call(tool, request.params.arguments, { ip }, progress);
     });
     return server;
   }

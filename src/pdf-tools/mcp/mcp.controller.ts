@@ -8,7 +8,8 @@ import { clientSubject } from '../../common/http/client-ip';
 import { McpServerFactory } from './mcp-server.factory';
 
 /**
- * POST /mcp: MCP Streamable HTTP, stateless, JSON responses, anonymous (quota per client IP).
+ * POST /mcp: MCP Streamable HTTP, stateless, JSON responses (SSE for a tool call with a progressToken),
+ * anonymous (quota per client IP).
  * A new server and transport per request; both are closed when the response closes.
  * GET and DELETE /mcp (SSE stream, session end) don't exist without sessions: 405.
  */
@@ -32,7 +33,8 @@ export class McpController {
       return;
     }
     const server = this.factory.create(clientSubject(req));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // JSON responses, except for a tool call that asks for progress: its notifications need the SSE stream.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(req.body) });
     res.on('close', () => {
       transport.close().catch(() => undefined);
       server.close().catch(() => undefined);
@@ -71,6 +73,12 @@ export class McpController {
 export function allowCors(res: Response): void {
   res.setHeader('Access-Control-Allow-Origin', '*');
   res.setHeader('Access-Control-Expose-Headers', 'Mcp-Protocol-Version, Mcp-Session-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After');
+}
+
+/** A tools/call with `_meta.progressToken`: answered as an SSE stream carrying notifications/progress. */
+function wantsProgress(body: unknown): boolean {
+  const msg = body as { method?: unknown; params?: { _meta?: { progressToken?: unknown } } } | undefined;
+  return msg?.method === 'tools/call' && msg.params?._meta?.progressToken !== undefined;
 }
 
 function methodNotAllowed(res: Response): void {

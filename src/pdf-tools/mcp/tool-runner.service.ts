@@ -8,12 +8,15 @@ import { checkBase64Length, tooLarge } from '../core/base64';
 import type { InputFile, Limits } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { FileStoreService } from '../files/file-store.service';
+import type { CheckedUrl } from '../files/url-fetcher';
+import { UrlInputService } from '../files/url-input.service';
 import { QuotaChannel, QuotaService, QuotaState, QuotaTicket } from '../quota/quota.service';
 import { StatsService } from '../stats/stats.service';
 import { checkOutputs, type FileRef, type OutputLimits, type PdfTool, type StoredFileInfo } from '../tools/tool';
 import { PdfPoolService } from '../worker/pdf-pool.service';
 import { decodeAll, type DecodeResult } from '../worker/decode.worker';
 import type { WorkerResult } from '../worker/pdf.worker';
+import { CallProgress, ProgressSink } from './progress';
 
 export { decodeBase64 } from '../core/base64';
 
@@ -27,10 +30,14 @@ export const WORKER_DECODE_MIN_CHARS = 64 * 1024;
 type InputStep =
   | { kind: 'base64'; label: string; base64: string; keep: boolean; name: string }
   | { kind: 'file_id'; label: string; ref: FileRef }
+  | { kind: 'url'; label: string; ref: FileRef }
   | { kind: 'error'; error: ToolFailure };
 
-/** An input after the checks: its bytes (base64 decoded), or a stored file whose bytes are read after the quota. */
-type PreparedInput = InputFile | { label: string; name: string; storedId: string };
+/**
+ * An input after the checks: its bytes (base64 decoded), a stored file whose bytes are read after
+ * the quota, or a checked address downloaded after the quota.
+ */
+type PreparedInput = InputFile | { label: string; name: string; storedId: string } | { label: string; name?: string; url: CheckedUrl };
 
 /**
  * The caller of a tool run: its IP (quota subject) and, for the website, its device id: a call
@@ -69,6 +76,7 @@ export class ToolRunnerService {
     private readonly store: FileStoreService,
     private readonly quota: QuotaService,
     private readonly stats: StatsService,
+    private readonly urls: UrlInputService,
     metrics: MetricsService,
   ) {
     this.calls = new Counter({
@@ -86,17 +94,21 @@ export class ToolRunnerService {
     });
   }
 
-  /** Runs a call and counts it (outcome: success or the error code) with its duration. */
-  async call(tool: PdfTool, rawArgs: unknown, caller: Caller): Promise<CallToolResult> {
+  /**
+   * Runs a call and counts it (outcome: success or the error code) with its duration. With
+   * `progress` (the client gave a progressToken) downloads, the tool's loops and storing report
+   * their progress through it.
+   */
+  async call(tool: PdfTool, rawArgs: unknown, caller: Caller, progress?: ProgressSink): Promise<CallToolResult> {
     const end = this.duration.startTimer({ tool: tool.name });
-    const result = await this.execute(tool, rawArgs, caller);
+    const result = await this.execute(tool, rawArgs, caller, new CallProgress(progress));
     end();
     const error = (result.structuredContent as { error?: string } | undefined)?.error;
     this.calls.inc({ tool: tool.name, outcome: result.isError ? (error ?? 'internal_error') : 'success' });
     return result;
   }
 
-  private async execute(tool: PdfTool, rawArgs: unknown, caller: Caller): Promise<CallToolResult> {
+  private async execute(tool: PdfTool, rawArgs: unknown, caller: Caller, progress: CallProgress): Promise<CallToolResult> {
     const { inline, rest } = takeInline(rawArgs);
     if (inline === 'invalid') {
       return this.failure(new ToolFailure('invalid_arguments', `Invalid arguments for ${tool.name}: inline: expected a boolean.`), await this.status(tool, caller));
@@ -114,7 +126,8 @@ export class ToolRunnerService {
     } catch (e) {
       return this.failure(this.asFailure(e), await this.status(tool, caller));
     }
-    // The quota comes before any stored byte is read: a client over its quota costs one row lookup per input.
+    // The quota comes before any stored byte is read or any url downloaded: a client over its quota
+    // costs one row lookup (or one DNS check) per input.
     const { decision, ticket } = await this.quota.consume(channelOf(caller), tool.name, caller.ip, caller.deviceId);
     if (!decision.allowed || !ticket) {
       const { allowed: _allowed, ...state } = decision;
@@ -127,21 +140,28 @@ export class ToolRunnerService {
         state,
       );
     }
+    // Progress spans: downloads (when there are url inputs), the tool's run, storing the results.
+    const downloads = prepared.filter((p) => 'url' in p).length;
+    const runFrom = downloads ? 30 : 0;
     let inputs: InputFile[];
     try {
-      inputs = await this.loadInputs(prepared);
+      inputs = await this.loadInputs(prepared, progress.span(0, runFrom), downloads);
     } catch (e) {
       return this.refunded(tool, ticket, caller, this.asFailure(e));
     }
     let result: WorkerResult;
     try {
-      result = await this.pool.run({
-        tool: tool.name,
-        // The files travel as `inputs` (bytes, moved to the worker): their base64 is not copied again.
-        args: withoutBase64(args, new Set(refs.map((r) => r.ref))),
-        inputs,
-        limits: this.limits(),
-      });
+      progress.report(runFrom, `Running ${tool.name}`);
+      result = await this.pool.run(
+        {
+          tool: tool.name,
+          // The files travel as `inputs` (bytes, moved to the worker): their base64 is not copied again.
+          args: withoutBase64(args, new Set(refs.map((r) => r.ref))),
+          inputs,
+          limits: this.limits(),
+        },
+        progress.enabled ? progress.span(runFrom, 90) : undefined,
+      );
       if (result.ok) checkOutputs(result.files, this.limits());
     } catch (e) {
       const f = this.asFailure(e);
@@ -150,7 +170,16 @@ export class ToolRunnerService {
     if (!result.ok) return this.refunded(tool, ticket, caller, new ToolFailure(result.code, result.message, result.details));
     let stored: StoredFileInfo[];
     try {
-      stored = await Promise.all(result.files.map((f) => this.store.save(f)));
+      const storing = progress.span(90, 100);
+      let saved = 0;
+      const files = result.files;
+      stored = await Promise.all(
+        files.map(async (f) => {
+          const info = await this.store.save(f);
+          storing(++saved, files.length, `Stored ${saved} of ${files.length} result file(s)`);
+          return info;
+        }),
+      );
     } catch (e) {
       this.logger.error(e);
       return this.refunded(tool, ticket, caller, new ToolFailure('internal_error', 'The result could not be stored. Retry in a moment.'));
@@ -210,12 +239,18 @@ export class ToolRunnerService {
     };
     for (const extra of tool.extraBase64?.(args) ?? []) steps.push(base64(extra.label, extra.base64, false, ''));
     for (const { label, ref } of refs) {
-      if ((ref.file_id === undefined) === (ref.base64 === undefined)) {
+      const given = [ref.file_id, ref.url, ref.base64].filter((v) => v !== undefined).length;
+      if (given !== 1) {
         steps.push({
           kind: 'error',
-          error: new ToolFailure('invalid_arguments', `${label}: give exactly one of file_id (an earlier result) or base64 (the PDF's content).`, { input: label }),
+          error: new ToolFailure(
+            'invalid_arguments',
+            `${label}: give exactly one of file_id (an earlier result or upload), url (an http(s) address of the PDF) or base64 (the PDF's content).`,
+            { input: label },
+          ),
         });
       } else if (ref.file_id !== undefined) steps.push({ kind: 'file_id', label, ref });
+      else if (ref.url !== undefined) steps.push({ kind: 'url', label, ref });
       else steps.push(base64(label, ref.base64!, true, ref.filename ?? 'document.pdf'));
     }
     // Nothing after the first refused argument can change the outcome: no work for it.
@@ -228,6 +263,11 @@ export class ToolRunnerService {
       if (step.kind === 'error') throw step.error;
       if (step.kind === 'file_id') {
         out.push(await this.checkStored(step.label, step.ref, max));
+        continue;
+      }
+      if (step.kind === 'url') {
+        // Scheme and the first host's addresses: refused before the quota, and before any byte is asked for.
+        out.push({ label: step.label, name: step.ref.filename, url: await this.urls.check(step.ref.url!, step.label) });
         continue;
       }
       const r = decoded[d++];
@@ -265,17 +305,39 @@ export class ToolRunnerService {
     );
   }
 
-  /** Reads the bytes of stored inputs (after the quota), one after the other. */
-  private async loadInputs(prepared: PreparedInput[]): Promise<InputFile[]> {
+  /**
+   * Reads the bytes of stored inputs and downloads url inputs (after the quota), one after the
+   * other; `progress` gets the downloads' share (each url an equal part, by bytes received).
+   */
+  private async loadInputs(prepared: PreparedInput[], progress: (done: number, total: number, message: string) => void, downloads: number): Promise<InputFile[]> {
     const out: InputFile[] = [];
+    const max = this.config.PDF_MAX_FILE_BYTES;
+    let downloaded = 0;
+    const readOnce = new Map<string, Uint8Array>();
     for (const p of prepared) {
+      if ('url' in p) {
+        const base = downloaded;
+        const got = await this.urls.fetch(p.url, p.label, (received, total) =>
+          progress(base + received / (total ?? max), downloads, `Downloading ${p.label}: ${received} bytes${total ? ` of ${total}` : ''}`),
+        );
+        downloaded++;
+        progress(downloaded, downloads, `Downloaded ${p.label} (${got.bytes.length} bytes)`);
+        out.push({ label: p.label, name: p.name ?? got.filename ?? 'document.pdf', bytes: got.bytes });
+        continue;
+      }
       if (!('storedId' in p)) {
         out.push(p);
         continue;
       }
-      const bytes = await this.store.content(p.storedId);
-      if (!bytes) throw this.notFound(p.label, p.storedId, 'expired');
-      out.push({ label: p.label, name: p.name, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
+      // The same file given twice (e.g. merged with itself) is read once; the worker only reads input bytes.
+      let bytes = readOnce.get(p.storedId);
+      if (!bytes) {
+        const read = await this.store.content(p.storedId);
+        if (!read) throw this.notFound(p.label, p.storedId, 'expired');
+        bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
+        readOnce.set(p.storedId, bytes);
+      }
+      out.push({ label: p.label, name: p.name, bytes });
     }
     return out;
   }

@@ -74,11 +74,12 @@ Results are stored for ${Math.round(config.PDF_RESULT_TTL_S / 60)} minutes and r
 ${clientConfig}
 \`\`\`
 
-- Inputs: \`{"file_id": "..."}\` (an earlier result or an upload) or \`{"base64": "..."}\` (the PDF's bytes, small files); optional \`filename\`.
+- Inputs: \`{"file_id": "..."}\` (an earlier result or an upload), \`{"url": "https://..."}\` (the server downloads the PDF itself: public http(s) addresses only, redirects followed up to ${config.PDF_URL_MAX_REDIRECTS}, at most ${Math.round(config.PDF_URL_TIMEOUT_MS / 1000)} s) or \`{"base64": "..."}\` (the PDF's bytes, small files); optional \`filename\`, \`password\`.
 - Upload (agents with a shell, browser forms), anonymous, no tool quota: \`curl -sS -H 'Content-Type: application/pdf' --data-binary @file.pdf ${base}/files\` answers 201 \`{file_id, expires_at, bytes, pages, sha256}\`; pass the \`file_id\` to any tool. Also multipart/form-data with the field \`file\`.
 - Outputs: a \`resource_link\` to \`GET ${base}/files/{file_id}\` and \`structuredContent\` \`{file_id, download_url, expires_at, bytes, pages, sha256, quota, ...}\`; with \`"inline": true\` results up to ${Math.round(config.PDF_INLINE_MAX_BYTES / 1024)} KB are also embedded.
 - Page ranges (every tool): \`1-3,7,9-\`, \`last\`, \`odd\`, \`even\`, \`all\`; the resolved pages are echoed back.
-- Errors are tool results with \`isError: true\` and \`structuredContent\` \`{error, message, quota}\`; codes: invalid_arguments, file_too_large, too_many_pages, encrypted, not_a_pdf, corrupt_pdf, invalid_image, invalid_page_range, file_not_found, quota_exceeded, timeout, busy, internal_error.
+- Errors are tool results with \`isError: true\` and \`structuredContent\` \`{error, message, quota}\`; codes: invalid_arguments, file_too_large, too_many_pages, encrypted, not_a_pdf, corrupt_pdf, invalid_image, invalid_page_range, file_not_found, url_not_allowed, download_failed, quota_exceeded, timeout, busy, internal_error.
+- Progress: a \`tools/call\` with \`_meta.progressToken\` is answered as an SSE stream with \`notifications/progress\` (percent of the call, with a message) for downloads, merges, splits and page loops.
 
 ## Tools
 

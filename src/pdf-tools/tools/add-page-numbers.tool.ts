@@ -8,7 +8,7 @@ import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSch
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id or base64.'),
+    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
     position: z.enum(POSITIONS).default('bottom-center').describe('Where on the page, as seen by the reader (9-grid).'),
     format: z
       .string()
@@ -55,6 +55,7 @@ export const addPageNumbersTool = defineTool({
       const c = anchor(frame, args.position, { width, height }, args.margin);
       const at = placeBox(frame, c.x, c.y, width, height, 0);
       line.draw(page, at, { size: args.font_size, color });
+      ctx.progress?.(i + 1, selected.length, `Numbered page ${p}`);
     }
     const bytes = await savePdf(doc);
     return {

@@ -11,7 +11,7 @@ import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSch
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id or base64.'),
+    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
     text: z.string().min(1).max(200).optional().describe('Watermark text, any script (e.g. Cyrillic, CJK, Arabic). Give text or image_base64.'),
     image_base64: z.string().optional().describe('PNG or JPEG image, base64-encoded, used instead of text.'),
     pages: pagesSchema('Pages to watermark.'),
@@ -88,7 +88,8 @@ export const addWatermarkTool = defineTool({
     const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label);
     const pages = doc.getPages();
     const mark = await buildMark(doc, args, ctx.limits);
-    for (const p of selected) {
+    for (const [i, p] of selected.entries()) {
+      ctx.progress?.(i, selected.length, `Watermarking page ${p}`);
       const page = pages[p - 1];
       const frame = visibleFrame(page);
       const size = mark.sizeFor(frame.width);

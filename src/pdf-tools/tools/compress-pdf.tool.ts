@@ -6,7 +6,7 @@ import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFi
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id or base64.'),
+    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
     level: z
       .enum(COMPRESSION_LEVELS)
       .default('recommended')

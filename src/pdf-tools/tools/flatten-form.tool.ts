@@ -4,7 +4,7 @@ import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
 
-const input = z.object({ file: fileRefSchema.describe('The PDF with a fillable form: file_id or base64.') }).strict();
+const input = z.object({ file: fileRefSchema.describe('The PDF with a fillable form: file_id, url or base64.') }).strict();
 
 export const flattenFormTool = defineTool({
   name: 'flatten_form',

@@ -11,7 +11,7 @@ const input = z
       .array(fileRefSchema.extend({ pages: pagesSchema('Pages of this input to include, in this order.') }))
       .min(2)
       .max(20)
-      .describe('2 to 20 PDFs, merged in this order. Each: file_id or base64, optional pages.'),
+      .describe('2 to 20 PDFs, merged in this order. Each: file_id, url or base64, optional pages.'),
     keep_bookmarks: z.boolean().default(true).describe('Keep the inputs\' bookmarks (outlines) that point to included pages. Default true.'),
     filename: z.string().max(200).optional().describe('Name of the merged file. Default: "<first input>-merged.pdf".'),
   })
@@ -31,7 +31,9 @@ export const mergePdfsTool = defineTool({
   result: 'file',
   inputs: (args) => args.files.map((f, i) => ({ label: `files[${i}]${f.filename ? ` (${f.filename})` : ''}`, ref: f })),
   async run(args, inputs, ctx) {
-    const docs = await openAll(inputs, ctx);
+    // Progress steps: open each input, copy each input's pages.
+    const steps = inputs.length * 2;
+    const docs = await openAll(inputs, ctx, steps);
     const out = await PDFDocument.create({ updateMetadata: false });
     const echoed: { input: string; pages: number[] }[] = [];
     const outline: OutlineNode[] = [];
@@ -47,6 +49,7 @@ export const mergePdfsTool = defineTool({
       });
       if (args.keep_bookmarks) outline.push(...readOutline(doc, out, pageMap));
       echoed.push({ input: inputs[i].label, pages });
+      ctx.progress?.(docs.length + i + 1, steps, `Merged ${inputs[i].label}`);
     }
     writeOutline(out, outline);
     const bytes = await savePdf(out);

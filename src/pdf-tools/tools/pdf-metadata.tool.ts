@@ -19,7 +19,7 @@ const CUSTOM_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id or base64.'),
+    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
     set: z
       .object({
         title: z.string().max(1000).optional(),
@@ -124,7 +124,7 @@ export const pdfMetadataTool = defineTool({
     quota: quotaSchema,
     note: z.string().optional(),
   }),
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   result: 'optional-file',
   inputs: singleInput,
   async run(args, inputs, ctx) {

@@ -6,7 +6,7 @@ import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFi
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id or base64.'),
+    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
     pages: z.string().min(1).max(500).describe(`Pages to remove. ${PAGE_RANGE_GRAMMAR} At least one page must remain.`),
   })
   .strict();

@@ -6,7 +6,7 @@ import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSch
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id or base64.'),
+    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
     angle: z.union([z.literal(90), z.literal(180), z.literal(270)]).describe('Clockwise rotation in degrees, added to each page\'s current rotation.'),
     pages: pagesSchema('Pages to rotate.'),
   })

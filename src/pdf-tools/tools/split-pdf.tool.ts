@@ -7,7 +7,7 @@ import { checkOutputs, CREATES_FILE, defineTool, derivedName, fileRefSchema, ope
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF to split: file_id or base64.'),
+    file: fileRefSchema.describe('The PDF to split: file_id, url or base64.'),
     mode: z
       .enum(['ranges', 'every', 'count'])
       .describe('"ranges": one document per entry of `ranges`; "every": a new document every `every` pages; "count": `count` documents of near-equal size.'),
@@ -80,6 +80,7 @@ export const splitPdfTool = defineTool({
       copied.forEach((p) => out.addPage(p));
       files.push({ name: derivedName(inputs[0], `split-${i + 1}`), bytes: await savePdf(out), pages: copied.length });
       checkOutputs(files, ctx.limits, parts.length);
+      ctx.progress?.(i + 1, parts.length, `Wrote part ${i + 1} of ${parts.length}`);
     }
     return {
       files,

@@ -5,7 +5,7 @@ import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
 import type { PDFDocument } from 'pdf-lib';
 import { ToolFailure } from '../core/tool-failure';
 
-/** Where an input file comes from: an earlier result (`file_id`) or the bytes themselves (`base64`). */
+/** Where an input file comes from: an earlier result or upload (`file_id`), an address the server downloads (`url`), or the bytes themselves (`base64`). */
 export const fileRefSchema = z
   .object({
     file_id: z
@@ -14,10 +14,15 @@ export const fileRefSchema = z
       .max(64)
       .optional()
       .describe('The file_id of an earlier tool result (valid for 1 hour). Preferred: chain tools without re-sending bytes.'),
+    url: z
+      .string()
+      .max(2048)
+      .optional()
+      .describe('An http(s) address of the PDF: the server downloads it (public addresses only, same limits as any input).'),
     base64: z
       .string()
       .optional()
-      .describe('The PDF content, base64-encoded (at most 10 MB decoded). Give either file_id or base64, not both.'),
+      .describe('The PDF content, base64-encoded (at most 10 MB decoded), for small files. Give exactly one of file_id, url or base64.'),
     filename: z.string().max(200).optional().describe('Optional file name, used in messages and as the download name.'),
     password: z.string().max(1024).optional().describe('Password of an encrypted PDF (not needed for owner-password-only files).'),
   })
@@ -76,6 +81,8 @@ export interface OutputLimits {
 
 export interface ToolRunContext {
   limits: Limits & Partial<OutputLimits>;
+  /** Reports a step of a long loop (inputs opened and merged, parts written, pages stamped); absent when nobody follows. */
+  progress?(done: number, total: number, message: string): void;
 }
 
 /**
@@ -141,10 +148,13 @@ export function defineTool<S extends z.ZodObject>(tool: PdfTool<S>): PdfTool<S> 
   return tool;
 }
 
-/** Opens every input with the limit checks. */
-export async function openAll(inputs: InputFile[], ctx: ToolRunContext): Promise<PDFDocument[]> {
+/** Opens every input with the limit checks; with `steps`, each opening is one step of that many for progress (the tool's own steps follow). */
+export async function openAll(inputs: InputFile[], ctx: ToolRunContext, steps?: number): Promise<PDFDocument[]> {
   const docs: PDFDocument[] = [];
-  for (const input of inputs) docs.push(await openPdf(input, ctx.limits));
+  for (const input of inputs) {
+    docs.push(await openPdf(input, ctx.limits));
+    if (steps) ctx.progress?.(docs.length, steps, `Opened ${input.label}`);
+  }
   return docs;
 }
 
@@ -154,6 +164,7 @@ export function derivedName(input: InputFile | undefined, suffix: string): strin
   return `${base}-${suffix}.pdf`;
 }
 
-export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-/** Tools create a new file and never change their input: not destructive, same input -> same output. */
-export const CREATES_FILE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Open world: an input may be a `url` the server downloads from the internet. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+/** Tools create a new file and never change their input: not destructive, same input -> same output; open world (`url` inputs). */
+export const CREATES_FILE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };

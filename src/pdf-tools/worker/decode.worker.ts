@@ -5,7 +5,7 @@
  * behind a PDF run. The bytes move back to the main thread (transferred, not copied).
  */
 import { decodeBase64 } from '../core/base64';
-import { ToolErrorCode, ToolFailure } from '../core/tool-failure';
+import { ToolFailure } from '../core/tool-failure';
 import { moving } from '../../common/workers/transfer';
 
 /** Base64 arguments to decode and size-check (`keep: false`: check only, e.g. a watermark image). */
@@ -15,7 +15,7 @@ export interface DecodeTask {
 }
 
 /** Per item, in order: its bytes (when kept) or the {@link ToolFailure} of decodeBase64. */
-export type DecodeResult = ({ ok: true; bytes?: Uint8Array } | { ok: false; code: ToolErrorCode; message: string; details: Record<string, unknown> })[];
+export type DecodeResult = ({ ok: true; bytes?: Uint8Array } | { ok: false; code: ToolFailure['code']; message: string; details: Record<string, unknown> })[];
 
 /** Decodes every item like `decodeBase64` (same checks, same errors), as values. */
 export function decodeAll(task: DecodeTask): DecodeResult {

@@ -3,7 +3,8 @@ import type Piscina from 'piscina';
 import { AppConfig } from '../../common/config/env';
 import { ToolFailure } from '../core/tool-failure';
 import type { DecodeResult, DecodeTask } from './decode.worker';
-import type { WorkerResult, WorkerTask } from './pdf.worker';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import type { WorkerProgress, WorkerResult, WorkerTask } from './pdf.worker';
 import { transferableBuffers } from '../../common/workers/transfer';
 import { BACKGROUND_NICENESS, backgroundPool } from '../../common/workers/background-pool';
 import { NativeThreadPriority } from '../../common/workers/native-threads';
@@ -33,14 +34,22 @@ export class PdfPoolService implements OnApplicationShutdown {
    * Runs a task; a failure inside the tool comes back as `{ok:false}`, pool failures throw {@link ToolFailure}.
    * The input bytes move to the worker (they are unusable here afterwards) instead of being copied.
    */
-  async run(task: WorkerTask): Promise<WorkerResult> {
+  async run(task: WorkerTask, onProgress?: (done: number, total: number, message: string) => void): Promise<WorkerResult> {
     const timeout = this.config.PDF_TOOL_TIMEOUT_MS;
+    // The tool's loops report their steps through a message port moved to the worker.
+    const channel = onProgress ? new MessageChannel() : undefined;
     try {
-      const transferList = transferableBuffers(task.inputs.map((i) => i.bytes));
-      return await this.pool.run(task, { signal: AbortSignal.timeout(timeout), transferList });
+      const transferList: (ArrayBuffer | MessagePort)[] = transferableBuffers(task.inputs.map((i) => i.bytes));
+      if (channel) {
+        channel.port1.on('message', (m: WorkerProgress) => onProgress!(m.done, m.total, m.message));
+        task = { ...task, progress: channel.port2 };
+        transferList.push(channel.port2);
+      }
+      return await this.pool.run(task, { signal: AbortSignal.timeout(timeout), transferList: transferList as never });
     } catch (e) {
       return this.failed(e, timeout);
     } finally {
+      channel?.port1.close();
       // sharp's image work runs on the libuv pool and libvips threads, not in the niced worker:
       // new ones are found and lowered after every run (one directory listing once all are known).
       void this.nativeThreads.lower();

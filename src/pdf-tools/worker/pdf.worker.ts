@@ -7,10 +7,11 @@ import sharp from 'sharp';
 import { bombFailure, DecodeLimitExceeded } from '../core/decode-limits';
 import type { InputFile, Limits } from '../core/pdf-open';
 import { sha256 } from '../core/pdf-open';
-import { ToolErrorCode, ToolFailure } from '../core/tool-failure';
+import { ToolFailure } from '../core/tool-failure';
 import { PDF_TOOLS_BY_NAME } from '../tools';
 import type { PdfTool } from '../tools/tool';
 import { moving } from '../../common/workers/transfer';
+import type { MessagePort } from 'node:worker_threads';
 
 // One libvips thread per worker: the pool already has a thread per core.
 sharp.concurrency(1);
@@ -21,6 +22,27 @@ export interface WorkerTask {
   args: unknown;
   inputs: InputFile[];
   limits: Limits;
+  /** Where the tool's steps are posted ({@link WorkerProgress}), when the caller follows progress. */
+  progress?: MessagePort;
+}
+
+/** One step of a tool's loop, posted to {@link WorkerTask.progress}. */
+export interface WorkerProgress {
+  done: number;
+  total: number;
+  message: string;
+}
+
+/** Posts steps to `port`, only when the whole percent grows (a 200-page loop posts at most 101 messages). */
+function progressTo(port: MessagePort | undefined): ((done: number, total: number, message: string) => void) | undefined {
+  if (!port) return undefined;
+  let last = -1;
+  return (done, total, message) => {
+    const percent = Math.floor((done / Math.max(1, total)) * 100);
+    if (percent <= last) return;
+    last = percent;
+    port.postMessage({ done, total, message } satisfies WorkerProgress);
+  };
 }
 
 export interface WorkerFile {
@@ -32,7 +54,7 @@ export interface WorkerFile {
 
 export type WorkerResult =
   | { ok: true; files: WorkerFile[]; data: Record<string, unknown>; summary: string }
-  | { ok: false; code: ToolErrorCode; message: string; details: Record<string, unknown> };
+  | { ok: false; code: ToolFailure['code']; message: string; details: Record<string, unknown> };
 
 /** Gives each input the `password` of its file argument (tool.inputs lists them in the order of `task.inputs`). */
 function withPasswords(tool: PdfTool, task: WorkerTask): void {
@@ -53,7 +75,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
   if (!tool) return { ok: false, code: 'internal_error', message: `Unknown tool ${task.tool}.`, details: {} };
   try {
     withPasswords(tool, task);
-    const result = await tool.run(task.args as never, task.inputs, { limits: task.limits });
+    const result = await tool.run(task.args as never, task.inputs, { limits: task.limits, progress: progressTo(task.progress) });
     const files = result.files.map((f) => ({ ...f, sha256: sha256(f.bytes) }));
     // What opening did to the inputs (decrypted, repaired, junk before the header) goes into the note and text.
     const notes = task.inputs.flatMap((i) => i.notes ?? []);
@@ -62,9 +84,11 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
       result.data = { ...result.data, note };
       result.summary = `${result.summary} ${notes.join(' ')}`;
     }
+    task.progress?.close();
     // The output bytes move to the main thread instead of being copied.
     return moving<WorkerResult>({ ok: true, files, data: result.data, summary: result.summary }, files.map((f) => f.bytes));
   } catch (e) {
+    task.progress?.close();
     if (e instanceof ToolFailure) return { ok: false, code: e.code, message: e.message, details: e.details };
     if (e instanceof DecodeLimitExceeded) {
       const f = bombFailure(undefined, e.cap);
