@@ -85,6 +85,24 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       }
       const rotate = tools.find((x) => x.name === 'rotate_pages')!;
       expect(rotate.inputSchema.required).toEqual(['file', 'angle']);
+      expect(rotate.inputSchema.properties!.angle).toMatchObject({ type: 'number', enum: [90, 180, 270] });
+    });
+
+    it('every argument says its type, also the fields of an input file (clients such as the MCP Inspector CLI convert text by it)', async () => {
+      const { tools } = await client.listTools();
+      for (const tool of tools) {
+        for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {}) as [string, { type?: string }][]) {
+          expect({ tool: tool.name, name, type: schema.type }).toEqual({ tool: tool.name, name, type: expect.any(String) });
+        }
+      }
+      const file = (tools.find((x) => x.name === 'rotate_pages')!.inputSchema.properties as Record<string, { properties: object }>).file;
+      expect(file.properties).toEqual({
+        file_id: { type: 'string' },
+        url: { type: 'string' },
+        base64: { type: 'string' },
+        filename: { type: 'string' },
+        password: { type: 'string' },
+      });
     });
 
     it('an unknown tool is a JSON-RPC error, not a tool result', async () => {

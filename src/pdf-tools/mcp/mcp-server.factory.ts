@@ -3,6 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { AppConfig } from '../../common/config/env';
 import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
 import { PDF_TOOLS, PDF_TOOLS_BY_NAME } from '../tools';
 import type { PdfTool } from '../tools/tool';
@@ -11,23 +12,31 @@ import { ToolRunnerService } from './tool-runner.service';
 
 export const SERVER_INFO = { name: 'beacon-pdf-tools', title: 'Beacon PDF tools', version: '1.0.0' };
 
-const INSTRUCTIONS = [
-  'PDF tools: merge, split, rotate, remove pages, compress, watermark, page numbers, metadata, form flatten.',
-  'Pass an input as {"file_id": ...} (an earlier result or an upload, kept 1 hour), {"url": "https://..."} (the server downloads it; public addresses only) or {"base64": ...} (small files); prefer file_id to chain tools.',
-  'With a shell, upload first: curl -sS -H "Content-Type: application/pdf" --data-binary @file.pdf <server>/files, then pass the file_id it answers.',
-  'A result is a download link (resource_link) and structuredContent {file_id, download_url, expires_at, filename, bytes, pages, sha256, quota, ...}; the bytes of small files are embedded only with "inline": true.',
-  'Pages use one grammar everywhere: "1-3,7,9-", "last", "odd", "even", "all".',
-  'Limits: 10 MB and 200 pages per file; a daily quota per tool (see `quota` in every result). Failed calls are refunded.',
-  'Long calls send notifications/progress when the request has _meta.progressToken.',
-].join(' ');
+/** The server instructions: what every tool shares, said once (limits read from the settings). */
+export function serverInstructions(config: AppConfig): string {
+  const kept = config.PDF_RESULT_TTL_S % 3600 === 0 ? `${config.PDF_RESULT_TTL_S / 3600} h` : `${Math.round(config.PDF_RESULT_TTL_S / 60)} min`;
+  const mb = Math.round((config.PDF_MAX_FILE_BYTES / 1024 / 1024) * 10) / 10;
+  return [
+    'PDF tools: merge, split, rotate, remove pages, compress, watermark, page numbers, metadata, form flatten.',
+    `Pass an input as {"file_id": ...} (an earlier result or an upload, kept ${kept}), {"url": "https://..."} (the server downloads it; public addresses only) or {"base64": ...} (small files): exactly one; prefer file_id to chain tools. Optional per input: "filename" (download name) and "password" (an encrypted PDF).`,
+    'With a shell, upload first: curl -sS -H "Content-Type: application/pdf" --data-binary @file.pdf <server>/files, then pass the file_id it answers.',
+    'A result is a download link (resource_link) and structuredContent {file_id, download_url, expires_at, filename, bytes, pages, sha256, quota, ...}; the bytes of small files are embedded only with "inline": true.',
+    'Pages use one grammar everywhere: "1-3,7,9-", "last", "odd", "even", "all".',
+    `Limits: ${mb} MB and ${config.PDF_MAX_PAGES} pages per file; a daily quota per tool (see \`quota\` in every result). Failed calls are refunded.`,
+    'Long calls send notifications/progress when the request has _meta.progressToken.',
+  ].join(' ');
+}
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
 }
 
-/** The `inline` argument every tool accepts (the runner takes it off before the tool's own checks). */
-export const INLINE_ARGUMENT = { type: 'boolean', description: 'Also embed the bytes (small files only).' };
+/**
+ * The `inline` argument every tool accepts (the runner takes it off before the tool's own checks);
+ * what it does is said once, in the server instructions.
+ */
+export const INLINE_ARGUMENT = { type: 'boolean' };
 
 /** The page grammar in full is in the server instructions; each argument gets the short form. */
 const SHORT_GRAMMAR = 'e.g. "1-3,7,9-", "odd", "last".';
@@ -55,8 +64,8 @@ function isFileRef(node: Json): boolean {
 
 /**
  * Input schema for a model: the tool's own descriptions kept, `additionalProperties` dropped (the
- * server validates strictly anyway), and the fields of an input file shown bare: what they mean
- * is said once, in FILE_REF_HELP on the file argument.
+ * server validates strictly anyway), and an input file shown as its fields' names and types: what
+ * they mean is said once, in the server instructions.
  */
 function compactInput(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compactInput);
@@ -68,9 +77,24 @@ function compactInput(node: unknown): unknown {
   }
   if (isFileRef(out)) {
     const props = out.properties as Record<string, Json>;
-    out.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, k === 'pages' ? v : {}]));
+    out.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, k === 'pages' ? v : { type: v.type }]));
+    delete out.description;
   }
-  return out;
+  return constantsAsEnum(out);
+}
+
+/**
+ * A choice among constants of one type (zod writes a union of literals as `anyOf` of `const`s) as
+ * `{type, enum}`: shorter, and clients that convert command-line text by the argument's `type`
+ * (the MCP Inspector's CLI) send `90`, not `"90"`.
+ */
+function constantsAsEnum(node: Json): Json {
+  const options = node.anyOf as Json[] | undefined;
+  if (!Array.isArray(options) || options.length === 0) return node;
+  const type = options[0].type;
+  if (!options.every((o) => 'const' in o && o.type === type && Object.keys(o).length === 2)) return node;
+  const { anyOf: _options, ...rest } = node;
+  return { type, enum: options.map((o) => o.const), ...rest };
 }
 
 /**
@@ -127,13 +151,19 @@ export class McpServerFactory {
    * (it only serves elicitation, which these tools never use).
    */
   private readonly validator = new AjvJsonSchemaValidator();
+  private readonly instructions: string;
 
-  constructor(private readonly runner: ToolRunnerService) {}
+  constructor(
+    private readonly runner: ToolRunnerService,
+    config: AppConfig,
+  ) {
+    this.instructions = serverInstructions(config);
+  }
 
   create(ip: string): Server {
     const server = new Server(SERVER_INFO, {
       capabilities: { tools: { listChanged: false } },
-      instructions: INSTRUCTIONS,
+      instructions: this.instructions,
       jsonSchemaValidator: this.validator,
     });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));

@@ -13,7 +13,7 @@ export const fileRefSchema = z
       .min(16)
       .max(64)
       .optional()
-      .describe('The file_id of an earlier tool result (valid for 1 hour). Preferred: chain tools without re-sending bytes.'),
+      .describe('The file_id of an earlier tool result or upload (valid until its expires_at). Preferred: chain tools without re-sending bytes.'),
     url: z
       .string()
       .max(2048)
@@ -22,7 +22,7 @@ export const fileRefSchema = z
     base64: z
       .string()
       .optional()
-      .describe('The PDF content, base64-encoded (at most 10 MB decoded), for small files. Give exactly one of file_id, url or base64.'),
+      .describe('The PDF content, base64-encoded, for small files (the file size limit applies to the decoded bytes). Give exactly one of file_id, url or base64.'),
     filename: z.string().max(200).optional().describe('Optional file name, used in messages and as the download name.'),
     password: z.string().max(1024).optional().describe('Password of an encrypted PDF (not needed for owner-password-only files).'),
   })
