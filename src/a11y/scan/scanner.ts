@@ -79,6 +79,16 @@ export interface SiteScan {
   userAgent: string;
 }
 
+/** Chromium's request for the tab's icon (`/favicon.ico`, resource type "other"; a page's fetch of it has another type). */
+function isTabFavicon(req: HTTPRequest): boolean {
+  if (req.resourceType() !== 'other' || req.isNavigationRequest()) return false;
+  try {
+    return new URL(req.url()).pathname === '/favicon.ico';
+  } catch {
+    return false;
+  }
+}
+
 /** A graded page; `pictures` finishes its screenshots (no longer needs the tab). */
 interface Graded {
   page: ReportPage;
@@ -174,12 +184,20 @@ export class Scanner {
     const page = await this.newPage(context);
     const refusedNavigation: { reason?: string } = {};
     const net = { inflight: 0 };
+    // The tab's own favicon fetch is refused and not awaited: it is not part of the page, and
+    // Chromium starts it after the load event, so counting it held every scan for NETWORK_IDLE_MS.
+    const counted = new WeakSet<HTTPRequest>();
     page.on('request', (req: HTTPRequest) => {
+      if (isTabFavicon(req)) {
+        void req.abort('blockedbyclient').catch(() => undefined);
+        return;
+      }
+      counted.add(req);
       net.inflight++;
       void this.filter(page, req, guard, refusedNavigation);
     });
-    page.on('requestfinished', () => net.inflight--);
-    page.on('requestfailed', () => net.inflight--);
+    page.on('requestfinished', (req: HTTPRequest) => counted.has(req) && net.inflight--);
+    page.on('requestfailed', (req: HTTPRequest) => counted.has(req) && net.inflight--);
     page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
