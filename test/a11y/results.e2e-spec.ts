@@ -207,10 +207,13 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       await request(t.server).get('/api/scan/unknownunknownunknownunknown0000/diff').expect(404);
     });
 
-    it('/r/{id} shows "Since the last scan" and still scores 100', async () => {
+    it('/r/{id} shows "Since the last scan", the fix values and the pictures, and still scores 100', async () => {
       const page = await text(`/r/${second.id}`).expect(200);
       expect(page.body).toContain('Since the last scan');
       expect(page.body).toMatch(/1 new failing element, 1 fixed element/);
+      // every new section is on the page Beacon grades below
+      expect(page.body).toContain('What each fix is worth');
+      expect(page.body).toMatch(/<img [^>]*src="[^"]*\/api\/screenshots\/[A-Za-z0-9_-]{16}\.png"/);
       const addr = t.server.address() as import('node:net').AddressInfo;
       const r = await scan(`http://127.0.0.1:${addr.port}/r/${second.id}`);
       expect(r.pages[0].violations).toEqual([]);

@@ -230,8 +230,7 @@ export class Scanner {
         page.setViewport(VIEWPORT),
         page.setBypassCSP(true), // else a CSP can forbid injecting axe
         page.setBypassServiceWorker(true),
-        page.evaluateOnNewDocument(HARDENING_SCRIPT),
-        page.evaluateOnNewDocument(RENDER_WATCH_SCRIPT), // DOM change times for the render wait
+        page.evaluateOnNewDocument(`${HARDENING_SCRIPT}\n${RENDER_WATCH_SCRIPT}`), // and DOM change times for the render wait
         page.setRequestInterception(true),
       ]);
       return page;
