@@ -211,14 +211,16 @@ export class Scanner {
     try {
       graded = await Promise.race([this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs), deadline]);
     } catch (e) {
-      throw this.classify(e, context, refusedNavigation, url, timeoutMs);
+      const error = this.classify(e, context, refusedNavigation, url, timeoutMs);
+      await page.close().catch(() => undefined);
+      throw error;
     } finally {
       clearTimeout(timer);
-      // the pictures' encoding (sharp, on the thread pool) overlaps with closing the tab
-      await page.close().catch(() => undefined);
     }
+    // The pictures' decoding, drawing and encoding (sharp, on the thread pool) and their INSERT
+    // overlap with closing the tab.
     const { pictures, ...result } = graded;
-    await pictures();
+    await Promise.all([pictures(), page.close().catch(() => undefined)]);
     result.page.timings.totalMs = Date.now() - t0;
     return result;
   }
@@ -304,8 +306,9 @@ export class Scanner {
     const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: 0 };
     const entry = pageFromAxe(url, page.url(), results, timings);
     applyRender(entry, render);
-    await addNodeFacts(page, entry); // fingerprints for the diff (src/a11y/diff)
-    const pictures = await this.screenshots.capture(page, entry); // pictures of the failing elements (src/a11y/screenshots)
+    // Fingerprints for the diff (src/a11y/diff) and pictures of the failing elements
+    // (src/a11y/screenshots): both only read the page, in its isolated world.
+    const [, pictures] = await Promise.all([addNodeFacts(page, entry), this.screenshots.capture(page, entry)]);
     return {
       pictures,
       page: entry,
