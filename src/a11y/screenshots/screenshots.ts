@@ -164,7 +164,21 @@ export class Screenshots {
       const crop = clampBox({ x: box.x - CROP_CONTEXT_PX, y: box.y - CROP_CONTEXT_PX, width: box.width + 2 * CROP_CONTEXT_PX, height: box.height + 2 * CROP_CONTEXT_PX }, page.width, page.height)!;
       const pixels = cropRaster(page, crop); // before any outline is drawn on the page
       strokeBox(pixels, { ...box, x: box.x - crop.x, y: box.y - crop.y }, OUTLINE.width, colour);
-      crops.push({ node, crop, png: encodePng(pixels, PNG_OPTIONS) }); // encoded in parallel on the thread pool
+      const png = encodePng(pixels, PNG_OPTIONS); // encoded in parallel on the thread pool
+      png.catch(() => undefined); // awaited below
+      crops.push({ node, crop, png });
+    }
+    // The full page is drawn and encoded while the crops encode (the crops were copied first).
+    let full: Promise<Buffer> | undefined;
+    if (marked.length > 0) {
+      const { sprite, at } = await labelSprite(marked.length);
+      for (const { box } of marked) strokeBox(page, box, OUTLINE.width, colour);
+      for (const { box, marker } of marked) {
+        const label = at[marker - 1];
+        blit(page, sprite, label, Math.max(0, Math.min(page.width - label.width, box.x - OUTLINE.width)), Math.max(0, box.y - 2 - LABEL_HEIGHT));
+      }
+      full = encodePng(page, PNG_OPTIONS);
+      full.catch(() => undefined); // awaited below
     }
     const saved: { id: string; png: Buffer }[] = [];
     for (const { node, crop, png: pending } of crops) {
@@ -180,18 +194,12 @@ export class Screenshots {
       node.screenshot = this.url(id);
       node.crop = crop;
     }
-    if (marked.length > 0) {
-      const { sprite, at } = await labelSprite(marked.length);
-      for (const { box } of marked) strokeBox(page, box, OUTLINE.width, colour);
-      for (const { box, marker } of marked) {
-        const label = at[marker - 1];
-        blit(page, sprite, label, Math.max(0, Math.min(page.width - label.width, box.x - OUTLINE.width)), Math.max(0, box.y - 2 - LABEL_HEIGHT));
-      }
-      const full = await encodePng(page, PNG_OPTIONS);
-      if (full.length <= budget.bytes) {
-        budget.bytes -= full.length;
+    if (full) {
+      const png = await full;
+      if (png.length <= budget.bytes) {
+        budget.bytes -= png.length;
         const id = newScreenshotId();
-        saved.push({ id, png: full });
+        saved.push({ id, png });
         entry.screenshot = { url: this.url(id), width: page.width, height: page.height, cut: shot.documentHeight > shot.height };
       }
     }
