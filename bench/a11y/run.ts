@@ -218,6 +218,11 @@ async function main(): Promise<void> {
   log(
     `  ours without pictures / plain ${(mNoPics / mPlain).toFixed(3)} (target <= 1.05); pictures cost ${((mOurs / mNoPics - 1) * 100).toFixed(1)} % (target <= 20 %); ours / plain ${(mOurs / mPlain).toFixed(3)}; ours / pa11y ${(mOurs / median(pa11yWarm)).toFixed(2)}`,
   );
+  // Per-round ratios (each round runs all four back to back): less sensitive to load drifting over the run.
+  const perRound = (a: number[], b: number[]) => median(a.map((x, i) => x / b[i]));
+  log(
+    `  per-round medians: ours without pictures / plain ${perRound(oursNoPictures, plainOpen).toFixed(3)}, ours / ours without pictures ${perRound(oursInterleaved, oursNoPictures).toFixed(3)}, ours / plain ${perRound(oursInterleaved, plainOpen).toFixed(3)}`,
+  );
   log(`  ours by phase (report timings), median ms: ${Object.entries(phases).map(([k, v]) => `${k} ${fmt(median(v))}`).join(', ')}`);
   if (quick) {
     log(`load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
