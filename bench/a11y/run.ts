@@ -6,6 +6,8 @@
  *    pa11y 10 (axe runner, Debian's Chromium) as a second peer: on the same open browser, with a
  *    fresh browser per page (what its CLI does), and its CLI itself; runs interleaved, same page;
  *  - BENCH_A11Y_ONLY=single stops after the single-page comparison (a quick proof run);
+ *    BENCH_A11Y_ONLY=interleaved runs only the interleaved rounds (BENCH_A11Y_ROUNDS, default 40)
+ *    and prints where our time goes (phases from the report's timings);
  *  - a 5-page crawl: ours vs plain axe-core with a fresh browser;
  *  - throughput of the pool with 8 concurrent clients;
  *  - cached scans (p50/p99);
@@ -23,6 +25,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { BrowserPool, CHROMIUM_ARGS, launchChromium } from '../../src/a11y/browser/browser-pool';
 import { ScanService } from '../../src/a11y/scan/scan.service';
+import { Screenshots } from '../../src/a11y/screenshots/screenshots';
 import { AXE_OPTIONS, AXE_SOURCE, VIEWPORT } from '../../src/a11y/scan/scanner';
 import { createTestApp } from '../../test/utils/test-app';
 
@@ -152,7 +155,8 @@ async function main(): Promise<void> {
   await scan(`${origin}/warm?${n++}`);
   const N = 20;
   const ours: number[] = [];
-  for (let i = 0; i < N; i++) ours.push((await scan(`${origin}/page?${n++}`)).ms);
+  const quick = process.env.BENCH_A11Y_ONLY === 'interleaved'; // only the interleaved comparison (profiling runs)
+  for (let i = 0; i < (quick ? 0 : N); i++) ours.push((await scan(`${origin}/page?${n++}`)).ms);
 
   // The peers on one already-open browser, interleaved with ours so load changes hit all alike.
   const open = await launchChromium(CHROMIUM);
@@ -161,17 +165,71 @@ async function main(): Promise<void> {
   const plainOpen: number[] = [];
   const pa11yWarm: number[] = [];
   const oursInterleaved: number[] = [];
-  for (let i = 0; i < N; i++) {
-    oursInterleaved.push((await scan(`${origin}/page?i${n++}`)).ms);
-    let t0 = process.hrtime.bigint();
-    await plainAxe(open.browser, `${origin}/page?plain${i}`);
-    plainOpen.push(ms(t0));
-    t0 = process.hrtime.bigint();
-    await pa11yOpen(open.browser, `${origin}/page?pa11y${i}`);
-    pa11yWarm.push(ms(t0));
-  }
+  const oursNoPictures: number[] = [];
+  const phases: Record<string, number[]> = { navigationMs: [], settleMs: [], renderWaitMs: [], axeMs: [], picturesMs: [], pageTotalMs: [], httpOverheadMs: [] };
+  const ROUNDS = Number(process.env.BENCH_A11Y_ROUNDS ?? 40);
+  const loadStart = loadavg();
+  // One of each per round, the order rotating every round (no runner always goes first after a pause).
+  const runners: (() => Promise<void>)[] = [
+    async () => {
+      const r = await scan(`${origin}/page?i${n++}`);
+      oursInterleaved.push(r.ms);
+      const p = r.body.pages[0];
+      phases.navigationMs.push(p.timings.navigationMs);
+      phases.settleMs.push(p.timings.settleMs);
+      phases.renderWaitMs.push(p.render?.waitMs ?? 0);
+      phases.axeMs.push(p.timings.axeMs);
+      phases.picturesMs.push(p.timings.picturesMs ?? 0);
+      phases.pageTotalMs.push(p.timings.totalMs);
+      phases.httpOverheadMs.push(r.ms - p.timings.totalMs);
+    },
+    async () => {
+      // the same scan with the pictures step switched off in this process (bench only), to measure what pictures cost
+      const shots = t.app.get(Screenshots);
+      const capture = shots.capture;
+      shots.capture = async () => async () => undefined;
+      try {
+        oursNoPictures.push((await scan(`${origin}/page?np${n++}`)).ms);
+      } finally {
+        shots.capture = capture;
+      }
+    },
+    async () => {
+      const t0 = process.hrtime.bigint();
+      await plainAxe(open.browser, `${origin}/page?plain${n++}`);
+      plainOpen.push(ms(t0));
+    },
+    async () => {
+      const t0 = process.hrtime.bigint();
+      await pa11yOpen(open.browser, `${origin}/page?pa11y${n++}`);
+      pa11yWarm.push(ms(t0));
+    },
+  ];
+  for (let i = 0; i < ROUNDS; i++) for (let k = 0; k < runners.length; k++) await runners[(i + k) % runners.length]();
+  const loadEnd = loadavg();
   await open.browser.close();
   await open.cleanup();
+  const mOurs = median(oursInterleaved);
+  const mNoPics = median(oursNoPictures);
+  const mPlain = median(plainOpen);
+  log(
+    `interleaved single page (${ROUNDS} rounds, order rotating; load average ${loadStart.map((x) => x.toFixed(1)).join(' ')} -> ${loadEnd.map((x) => x.toFixed(1)).join(' ')}), median ms: ours ${fmt(mOurs)}, ours without pictures ${fmt(mNoPics)}, plain axe (open browser) ${fmt(mPlain)}, pa11y 10 axe runner (open browser) ${fmt(median(pa11yWarm))}`,
+  );
+  log(
+    `  ours without pictures / plain ${(mNoPics / mPlain).toFixed(3)} (target <= 1.05); pictures cost ${((mOurs / mNoPics - 1) * 100).toFixed(1)} % (target <= 20 %); ours / plain ${(mOurs / mPlain).toFixed(3)}; ours / pa11y ${(mOurs / median(pa11yWarm)).toFixed(2)}`,
+  );
+  // Per-round ratios (each round runs all four back to back): less sensitive to load drifting over the run.
+  const perRound = (a: number[], b: number[]) => median(a.map((x, i) => x / b[i]));
+  log(
+    `  per-round medians: ours without pictures / plain ${perRound(oursNoPictures, plainOpen).toFixed(3)}, ours / ours without pictures ${perRound(oursInterleaved, oursNoPictures).toFixed(3)}, ours / plain ${perRound(oursInterleaved, plainOpen).toFixed(3)}`,
+  );
+  log(`  ours by phase (report timings), median ms: ${Object.entries(phases).map(([k, v]) => `${k} ${fmt(median(v))}`).join(', ')}`);
+  if (quick) {
+    log(`load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    await t.close();
+    server.close();
+    return;
+  }
   const pa11yFresh: number[] = [];
   for (let i = 0; i < 3; i++) {
     const t0 = process.hrtime.bigint();
@@ -180,9 +238,6 @@ async function main(): Promise<void> {
   }
   const pa11yCliRuns: number[] = [];
   for (let i = 0; i < 3; i++) pa11yCliRuns.push(await pa11yCli(`${origin}/page?pa11y-cli${i}`));
-  log(
-    `interleaved single page, median ms: ours ${fmt(median(oursInterleaved))}, plain axe (open browser) ${fmt(median(plainOpen))}, pa11y 10 axe runner (open browser) ${fmt(median(pa11yWarm))}; ours/plain ${(median(oursInterleaved) / median(plainOpen)).toFixed(2)} (target <= 1.05), ours/pa11y ${(median(oursInterleaved) / median(pa11yWarm)).toFixed(2)}`,
-  );
   log(`pa11y 10 fresh browser per page (programmatic) median ${fmt(median(pa11yFresh))} ms; pa11y 10 CLI per page median ${fmt(median(pa11yCliRuns))} ms`);
 
   const fresh: number[] = [];

@@ -28,6 +28,41 @@ function versioned(v: 1 | 2): string {
   );
 }
 
+/**
+ * Rewrites, in the page's own JavaScript world, every DOM API that element facts and boxes are read
+ * with: querySelector answers the wrong element, boxes are far away, text, names, attributes, tag
+ * names, parents, children and the scroll offset are fakes. Read in the isolated world, none of it
+ * shows.
+ */
+const HOSTILE_SCRIPT = `<script>
+  const lie = (proto, name, value) => Object.defineProperty(proto, name, { configurable: true, get: () => value });
+  Element.prototype.getBoundingClientRect = function () { return { x: 5, y: 7, left: 5, top: 7, width: 900, height: 900, right: 905, bottom: 907 }; };
+  Element.prototype.getClientRects = function () { return [this.getBoundingClientRect()]; };
+  Document.prototype.querySelector = function () { return document.getElementsByTagName('h1')[0]; };
+  Element.prototype.querySelector = Document.prototype.querySelector;
+  Element.prototype.getAttribute = function () { return 'forged'; };
+  Document.prototype.getElementById = function () { return document.body; };
+  lie(Node.prototype, 'textContent', 'forged text');
+  lie(Node.prototype, 'childNodes', []);
+  lie(Node.prototype, 'parentNode', null);
+  lie(Element.prototype, 'localName', 'forged');
+  lie(Element.prototype, 'id', 'forged');
+  lie(Node.prototype, 'parentElement', null);
+  lie(HTMLElement.prototype, 'innerText', 'forged');
+  lie(window, 'scrollX', 4000);
+  lie(window, 'scrollY', 4000);
+</script>`;
+
+/** A page with two failing elements at known places; with `hostile`, the page lies about them. */
+function factsPage(hostile: boolean): string {
+  return html(
+    `<main><h1>Facts</h1><div class="card"><p id="faint" style="color:#ccc;background:#fff">Low contrast text</p>
+    <img id="pic" src="${DOT}" style="position:absolute;left:200px;top:600px;width:80px;height:30px;background:#0000ff"></div>
+    <div style="height:900px"></div></main>${hostile ? HOSTILE_SCRIPT : ''}`,
+    'Facts',
+  );
+}
+
 interface Node {
   target: string[];
   html: string;
@@ -72,6 +107,8 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
             'Boxes',
           ),
         ),
+      // element facts and boxes read in the page's world would be lies here (see HOSTILE_SCRIPT)
+      '/facts': (q, res) => send(res, 200, factsPage((q.url ?? '').includes('hostile'))),
       // an app that never gets past its loading state
       '/never-renders': (_q, res) =>
         send(res, 200, html('<div id="app"><div class="app-spinner" role="progressbar" aria-busy="true" style="width:24px;height:24px">Loading…</div></div>', 'Never')),
@@ -170,10 +207,13 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       await request(t.server).get('/api/scan/unknownunknownunknownunknown0000/diff').expect(404);
     });
 
-    it('/r/{id} shows "Since the last scan" and still scores 100', async () => {
+    it('/r/{id} shows "Since the last scan", the fix values and the pictures, and still scores 100', async () => {
       const page = await text(`/r/${second.id}`).expect(200);
       expect(page.body).toContain('Since the last scan');
       expect(page.body).toMatch(/1 new failing element, 1 fixed element/);
+      // every new section is on the page Beacon grades below
+      expect(page.body).toContain('What each fix is worth');
+      expect(page.body).toMatch(/<img [^>]*src="[^"]*\/api\/screenshots\/[A-Za-z0-9_-]{16}\.png"/);
       const addr = t.server.address() as import('node:net').AddressInfo;
       const r = await scan(`http://127.0.0.1:${addr.port}/r/${second.id}`);
       expect(r.pages[0].violations).toEqual([]);
@@ -327,6 +367,63 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       expect(((pdf.body as Buffer).toString('latin1').match(/\/Subtype \/Image/g) ?? []).length).toBeGreaterThanOrEqual(2); // crop + full page
       await request(t.server).get('/api/screenshots/AAAAAAAAAAAAAAAA.png').expect(404);
       await request(t.server).get('/api/screenshots/nope').expect(404);
+    });
+  });
+
+  describe('element facts and boxes are read where the page cannot tamper', () => {
+    type FactsNode = { fingerprint: string; facts?: { path: string; tag: string; name: string }; box?: unknown; screenshot?: string };
+    const nodeOf = (r: { pages: { violations: { id: string; nodes: FactsNode[] }[] }[] }, rule: string) =>
+      r.pages[0].violations.find((v) => v.id === rule)!.nodes[0];
+
+    it('a page that rewrites DOM APIs in its own world gets the same fingerprints, facts, boxes and pictures as an honest one', async () => {
+      const honest = await scan(`${site.origin}/facts?honest`);
+      const hostile = await scan(`${site.origin}/facts?hostile`);
+      for (const r of [honest, hostile]) {
+        const text = nodeOf(r, 'color-contrast');
+        expect(text.facts).toEqual({ path: 'html>body>main>div>p#faint', tag: 'p', name: 'Low contrast text', textHash: expect.stringMatching(/^[0-9a-f]+$/) });
+        const img = nodeOf(r, 'image-alt');
+        expect(img.facts).toMatchObject({ path: 'html>body>main>div>img#pic', tag: 'img', name: '' });
+        expect(img.box).toEqual({ x: 200, y: 600, width: 80, height: 30 });
+        const crop = (await request(t.server).get(new URL(img.screenshot!).pathname).buffer(true).parse((res, cb) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => cb(null, Buffer.concat(chunks)));
+        }).expect(200)).body as Buffer;
+        const { data, info } = await sharp(crop).raw().toBuffer({ resolveWithObject: true });
+        expect([info.width, info.height]).toEqual([80 + 32, 30 + 32]);
+        const i = (31 * info.width + 56) * info.channels; // the middle of the element
+        expect([data[i], data[i + 1], data[i + 2]]).toEqual([0, 0, 255]);
+      }
+      // (read with page.evaluate, in the page's world, the facts, boxes and this comparison fail)
+      for (const rule of ['color-contrast', 'image-alt']) expect(nodeOf(hostile, rule).fingerprint).toBe(nodeOf(honest, rule).fingerprint);
+    });
+  });
+
+  describe('rate limits', () => {
+    let limited: TestApp;
+    beforeAll(async () => {
+      limited = await createTestApp({ env: { REPORT_RATE_LIMIT: '4' } });
+    });
+    afterAll(async () => limited?.close());
+
+    it('diff, JUnit, SARIF and screenshots share the per-IP REPORT_RATE_LIMIT bucket with /r, the PDF and the badge: 429 with Retry-After', async () => {
+      const id = 'E'.repeat(32);
+      const answers: number[] = [];
+      for (const path of [`/api/scan/${id}/diff`, `/api/scan/${id}/junit.xml`, `/api/scan/${id}/sarif`, '/api/screenshots/AAAAAAAAAAAAAAAA.png']) {
+        const res = await request(limited.server).get(path);
+        answers.push(res.status);
+        expect(res.headers['ratelimit-limit']).toBe('4');
+      }
+      expect(answers).toEqual([404, 404, 404, 404]);
+      for (const path of [`/r/${id}`, `/api/scan/${id}/diff`, `/api/scan/${id}/junit.xml?fail_on=serious`, `/api/scan/${id}/sarif`, '/api/screenshots/AAAAAAAAAAAAAAAA.png']) {
+        const res = await request(limited.server).get(path);
+        expect([path, res.status]).toEqual([path, 429]);
+        expect(res.body).toMatchObject({ ok: false, error: 'rate_limited', message: expect.any(String), retry_after: expect.any(Number) });
+        expect(Number(res.headers['retry-after'])).toBe(res.body.retry_after);
+        expect(res.body.retry_after).toBeGreaterThanOrEqual(1);
+        expect(res.body.retry_after).toBeLessThanOrEqual(limited.config.REPORT_RATE_WINDOW_S);
+      }
+      await request(limited.server).get(`/api/scan/${id}`).expect(404); // the JSON report is not in this bucket
     });
   });
 

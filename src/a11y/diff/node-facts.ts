@@ -1,5 +1,6 @@
 import type { Page } from 'puppeteer-core';
 import type { ReportPage } from '../report/report.types';
+import { isolatedRealm } from '../security/isolated-world';
 import { fingerprintOf, NodeFacts, textHashOf } from './fingerprint';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the function below runs in the page */
@@ -8,7 +9,7 @@ import { fingerprintOf, NodeFacts, textHashOf } from './fingerprint';
 const OWN_TEXT_MAX = 2000;
 
 /**
- * Runs in the page: for each selector path (one entry: the top document; ` >>> ` steps into shadow
+ * Runs in the page's isolated world (the page's scripts cannot replace the DOM APIs it calls): for each selector path (one entry: the top document; ` >>> ` steps into shadow
  * roots), the element's class-free ancestor path, tag, accessible name and own text. Elements in
  * frames (paths of more than one entry) are not resolved (null).
  */
@@ -75,15 +76,15 @@ function collect(targets: string[][], ownTextMax: number): ({ path: string; tag:
 }
 
 /**
- * Adds `facts` and `fingerprint` to every violation node of a graded page (one round trip). Runs
- * after axe: it reads the DOM only. A node the page cannot resolve gets the fallback fingerprint.
+ * Adds `facts` and `fingerprint` to every violation node of a graded page (one round trip, in the
+ * isolated world where axe ran: a hostile page cannot fake them). Runs after axe: it reads the DOM only. A node the page cannot resolve gets the fallback fingerprint.
  */
 export async function addNodeFacts(page: Page, entry: ReportPage): Promise<void> {
   const nodes = entry.violations.flatMap((v) => v.nodes.map((n) => ({ rule: v.id, node: n })));
   if (nodes.length === 0) return;
   let found: Awaited<ReturnType<typeof collect>> = [];
   try {
-    found = await page.evaluate(collect, nodes.map((n) => n.node.target), OWN_TEXT_MAX);
+    found = await isolatedRealm(page.mainFrame()).evaluate(collect, nodes.map((n) => n.node.target), OWN_TEXT_MAX);
   } catch {
     found = []; // the page went away or forbids it: fallback fingerprints
   }

@@ -2,6 +2,7 @@ import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '../../common/config/env';
 import { Public } from '../../common/decorators/public.decorator';
+import { RateLimit } from '../../common/decorators/rate-limit.decorator';
 import { REPORT_CACHE } from '../a11y.controller';
 import type { ReportDiff } from '../diff/diff';
 import { gateCases } from './gate';
@@ -12,8 +13,12 @@ import { renderSarif } from './sarif';
 /** Header with the number of gate failures (JUnit failed test cases / SARIF rules at level error). */
 export const FAILURES_HEADER = 'X-A11y-Gate-Failures';
 
-/** What changed since the last scan, and the CI exports (JUnit XML, SARIF 2.1.0) of a stored report. */
+/**
+ * What changed since the last scan, and the CI exports (JUnit XML, SARIF 2.1.0) of a stored report.
+ * Renderings of a report: rate limited per IP in the `report` bucket with /r, the PDF and the badge.
+ */
 @Public()
+@RateLimit('report')
 @Controller('api/scan/:id')
 export class ResultsController {
   constructor(

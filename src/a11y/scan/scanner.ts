@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { PartialResult, RunOptions } from 'axe-core';
 import { readFileSync } from 'node:fs';
-import type { BrowserContext, Frame, HTTPRequest, HTTPResponse, Page, Realm } from 'puppeteer-core';
+import type { Browser, BrowserContext, Frame, HTTPRequest, HTTPResponse, Page, Realm } from 'puppeteer-core';
+import { isolatedRealm } from '../security/isolated-world';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -18,6 +19,7 @@ import { crawlCandidates } from './crawl';
 import { addNodeFacts } from '../diff/node-facts';
 import { applyRender, RENDER_WATCH_SCRIPT, waitForRender } from '../readiness/render-wait';
 import { Screenshots } from '../screenshots/screenshots';
+import { VIEWPORT_WIDTH } from '../screenshots/box';
 
 /** WCAG 2.0, 2.1 and 2.2 levels A and AA. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -26,7 +28,7 @@ export const AXE_OPTIONS: RunOptions = {
   // Elements are listed for violations and incomplete only (as Lighthouse does): faster on big pages.
   resultTypes: ['violations', 'incomplete'],
 };
-export const VIEWPORT = { width: 1280, height: 800 };
+export const VIEWPORT = { width: VIEWPORT_WIDTH, height: 800 };
 /** Longest wait for the network to go quiet after the load event. */
 export const SETTLE_MAX_MS = 5000;
 /** Linked pages of a crawl scanned at once (tabs of the scan's context). */
@@ -46,18 +48,9 @@ export const MAX_FRAMES = 50;
 /** Links read from a start page for the crawl. */
 export const MAX_LINKS = 5000;
 
-/**
- * The frame's isolated world. Puppeteer keeps one per frame for its own helpers and exposes it
- * only internally (`Frame.isolatedRealm()`, puppeteer-core 24); the scan relies on it so the page's
- * scripts never share a JavaScript global with axe.
- */
-export function isolatedRealm(frame: Frame): Realm {
-  const f = frame as unknown as { isolatedRealm?: () => Realm };
-  if (typeof f.isolatedRealm !== 'function') throw new Error('puppeteer-core no longer exposes Frame.isolatedRealm()');
-  return f.isolatedRealm();
-}
-
 export const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+/** axe-core and the trimming helper, defined in one evaluation. */
+const AXE_AND_TRIM_SOURCE = `${AXE_SOURCE}\n;${TRIM_SOURCE}`;
 
 /** Chromium's names for the proxy's upstream connection errors (so answers match a direct connection). */
 const CHROMIUM_NET_ERRORS: Record<string, string> = {
@@ -86,6 +79,25 @@ export interface SiteScan {
   userAgent: string;
 }
 
+/** Chromium's request for the tab's icon (`/favicon.ico`, resource type "other"; a page's fetch of it has another type). */
+function isTabFavicon(req: HTTPRequest): boolean {
+  if (req.resourceType() !== 'other' || req.isNavigationRequest()) return false;
+  try {
+    return new URL(req.url()).pathname === '/favicon.ico';
+  } catch {
+    return false;
+  }
+}
+
+/** A graded page; `pictures` finishes its screenshots (no longer needs the tab). */
+interface Graded {
+  page: ReportPage;
+  links: string[];
+  axeVersion: string;
+  userAgent: string;
+  pictures: () => Promise<void>;
+}
+
 /* eslint-disable @typescript-eslint/no-explicit-any -- code below runs in the page, where `axe` and the DOM live */
 
 /**
@@ -97,6 +109,7 @@ export interface SiteScan {
 @Injectable()
 export class Scanner {
   private readonly logger = new Logger('Scanner');
+  private readonly userAgents = new WeakMap<Browser, Promise<string>>();
 
   constructor(
     private readonly config: AppConfig,
@@ -171,12 +184,20 @@ export class Scanner {
     const page = await this.newPage(context);
     const refusedNavigation: { reason?: string } = {};
     const net = { inflight: 0 };
+    // The tab's own favicon fetch is refused and not awaited: it is not part of the page, and
+    // Chromium starts it after the load event, so counting it held every scan for NETWORK_IDLE_MS.
+    const counted = new WeakSet<HTTPRequest>();
     page.on('request', (req: HTTPRequest) => {
+      if (isTabFavicon(req)) {
+        void req.abort('blockedbyclient').catch(() => undefined);
+        return;
+      }
+      counted.add(req);
       net.inflight++;
       void this.filter(page, req, guard, refusedNavigation);
     });
-    page.on('requestfinished', () => net.inflight--);
-    page.on('requestfailed', () => net.inflight--);
+    page.on('requestfinished', (req: HTTPRequest) => counted.has(req) && net.inflight--);
+    page.on('requestfailed', (req: HTTPRequest) => counted.has(req) && net.inflight--);
     page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -186,14 +207,22 @@ export class Scanner {
       );
       timer.unref();
     });
+    let graded: Graded;
     try {
-      return await Promise.race([this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs), deadline]);
+      graded = await Promise.race([this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs), deadline]);
     } catch (e) {
-      throw this.classify(e, context, refusedNavigation, url, timeoutMs);
+      const error = this.classify(e, context, refusedNavigation, url, timeoutMs);
+      await page.close().catch(() => undefined);
+      throw error;
     } finally {
       clearTimeout(timer);
-      await page.close().catch(() => undefined);
     }
+    // The pictures' decoding, drawing and encoding (sharp, on the thread pool) and their INSERT
+    // overlap with closing the tab.
+    const { pictures, ...result } = graded;
+    await Promise.all([pictures(), page.close().catch(() => undefined)]);
+    result.page.timings.totalMs = Date.now() - t0;
+    return result;
   }
 
   private async newPage(context: BrowserContext): Promise<Page> {
@@ -203,8 +232,7 @@ export class Scanner {
         page.setViewport(VIEWPORT),
         page.setBypassCSP(true), // else a CSP can forbid injecting axe
         page.setBypassServiceWorker(true),
-        page.evaluateOnNewDocument(HARDENING_SCRIPT),
-        page.evaluateOnNewDocument(RENDER_WATCH_SCRIPT), // DOM change times for the render wait
+        page.evaluateOnNewDocument(`${HARDENING_SCRIPT}\n${RENDER_WATCH_SCRIPT}`), // and DOM change times for the render wait
         page.setRequestInterception(true),
       ]);
       return page;
@@ -235,13 +263,19 @@ export class Scanner {
     collectLinks: boolean,
     t0: number,
     timeoutMs: number,
-  ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
+  ): Promise<Graded> {
     const response: HTTPResponse | null = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     if (refused.reason) throw this.refusedError(refused.reason);
     if (!response) throw new DomainError(ErrorCode.TargetUnreachable, 'The target sent no document.', { reason: 'no response' });
     this.checkEgress(response);
     const t1 = Date.now();
     const remaining = timeoutMs - (t1 - t0);
+    // axe is compiled in the isolated world while the page settles (the grace below is idle time
+    // for the scan); runAxe injects again if the page replaced its document meanwhile.
+    const injected = this.inject(page.mainFrame()).then(
+      () => undefined,
+      () => undefined,
+    );
     // Settle: a short grace for scripts run at load; then, if requests are still in flight, wait for
     // NETWORK_IDLE_MS of quiet (at most SETTLE_MAX_MS).
     await new Promise((r) => setTimeout(r, LOAD_GRACE_MS));
@@ -261,6 +295,7 @@ export class Scanner {
     const reason = detectBlock({ status, headers: response.headers(), title: doc.title, text: doc.html });
     if (reason) throw new DomainError(ErrorCode.TargetBlocked, 'The target answered with a bot-protection or access-denied page; it was not graded.', { reason });
     if (status >= 400) throw new DomainError(ErrorCode.TargetHttpError, `The target answered HTTP ${status}.`, { status });
+    await injected;
     const results = await this.runAxe(page);
     const t3 = Date.now();
     const links = collectLinks
@@ -271,15 +306,27 @@ export class Scanner {
     const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: 0 };
     const entry = pageFromAxe(url, page.url(), results, timings);
     applyRender(entry, render);
-    await addNodeFacts(page, entry); // fingerprints for the diff (src/a11y/diff)
-    await this.screenshots.capture(page, entry); // pictures of the failing elements (src/a11y/screenshots)
-    timings.totalMs = Date.now() - t0;
+    // Fingerprints for the diff (src/a11y/diff) and pictures of the failing elements
+    // (src/a11y/screenshots): both only read the page, in its isolated world.
+    const [, pictures] = await Promise.all([addNodeFacts(page, entry), this.screenshots.capture(page, entry)]);
     return {
+      pictures,
       page: entry,
       links: Array.isArray(links) ? links.filter((l): l is string => typeof l === 'string').slice(0, MAX_LINKS) : [],
       axeVersion: AXE_VERSION,
-      userAgent: await page.browser().userAgent(),
+      userAgent: await this.userAgentOf(page.browser()),
     };
+  }
+
+  /** The browser's user agent, asked once per browser (a round trip per page otherwise). */
+  private userAgentOf(browser: Browser): Promise<string> {
+    let ua = this.userAgents.get(browser);
+    if (!ua) {
+      ua = browser.userAgent();
+      ua.catch(() => this.userAgents.delete(browser));
+      this.userAgents.set(browser, ua);
+    }
+    return ua;
   }
 
   /**
@@ -292,27 +339,35 @@ export class Scanner {
    */
   async runAxe(page: Page): Promise<AxeOutput> {
     const top = page.mainFrame();
-    const realm = await this.inject(top);
     const context = { exclude: [] };
-    const frames = (await realm.evaluate((c: unknown) => (globalThis as any).axe.utils.getFrameContexts(c).length, context as never)) as number;
-    if (frames === 0) {
-      return validateAxeOutput(
-        await realm.evaluate(
-          (c: unknown, o: unknown, max: number, html: number) => (globalThis as any).axe.run(c, o).then((r: unknown) => (globalThis as any).__beaconTrim(r, max, html)),
-          context as never,
-          AXE_OPTIONS as never,
-          MAX_NODES_PER_RULE,
-          MAX_NODE_HTML,
-        ),
-      );
+    // One round trip on a page without frames: axe (injected while the page settled) runs at once.
+    const run = (realm: Realm) =>
+      realm.evaluate(
+        (c: unknown, o: unknown, max: number, html: number) => {
+          const g = globalThis as any;
+          if (!g.axe || !g.__beaconTrim) return { missing: true };
+          if (g.axe.utils.getFrameContexts(c).length > 0) return { frames: true };
+          return g.axe.run(c, o).then((r: unknown) => ({ out: g.__beaconTrim(r, max, html) }));
+        },
+        context as never,
+        AXE_OPTIONS as never,
+        MAX_NODES_PER_RULE,
+        MAX_NODE_HTML,
+      ) as Promise<{ missing?: boolean; frames?: boolean; out?: unknown }>;
+    let realm = isolatedRealm(top);
+    let first = await run(realm);
+    if (first.missing) {
+      realm = await this.inject(top); // the page replaced its document after the first injection
+      first = await run(realm);
     }
+    if (first.missing) throw new Error('axe could not be injected');
+    if (!first.frames) return validateAxeOutput(first.out);
     const partials = await this.partials(top, context, true, realm);
     // finishRun in a blank page of the same context: the merge does not depend on the page's scripts.
     const blank = await page.browserContext().newPage();
     try {
       const blankRealm = isolatedRealm(blank.mainFrame());
-      await blankRealm.evaluate(AXE_SOURCE);
-      await blankRealm.evaluate(TRIM_SOURCE);
+      await blankRealm.evaluate(AXE_AND_TRIM_SOURCE);
       return validateAxeOutput(
         await blankRealm.evaluate(
           (p: unknown, o: unknown, max: number, html: number) => (globalThis as any).axe.finishRun(p, o).then((r: unknown) => (globalThis as any).__beaconTrim(r, max, html)),
@@ -369,8 +424,7 @@ export class Scanner {
     } finally {
       clearTimeout(timer);
     }
-    await realm.evaluate(AXE_SOURCE);
-    await realm.evaluate(TRIM_SOURCE);
+    await realm.evaluate(AXE_AND_TRIM_SOURCE);
     return realm;
   }
 

@@ -1,13 +1,19 @@
 import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Public } from '../../common/decorators/public.decorator';
+import { RateLimit } from '../../common/decorators/rate-limit.decorator';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { REPORT_CACHE } from '../a11y.controller';
 import { ScreenshotStore } from './screenshot-store';
 
-/** GET /api/screenshots/{id}.png: a stored screenshot (immutable, kept as long as its report). */
+/**
+ * GET /api/screenshots/{id}.png: a stored screenshot (immutable, kept as long as its report). Rate
+ * limited per IP in the `report` bucket with /r, the PDF and the badge (browsers keep the images:
+ * REPORT_CACHE).
+ */
 @Public()
+@RateLimit('report')
 @Controller('api/screenshots')
 export class ScreenshotsController {
   constructor(private readonly store: ScreenshotStore) {}

@@ -3,7 +3,10 @@ import type { BrowserContext, Page } from 'puppeteer-core';
 import sharp from 'sharp';
 import { AppConfig } from '../../common/config/env';
 import type { ReportPage } from '../report/report.types';
+import { isolatedRealm } from '../security/isolated-world';
 import type { Box } from './box';
+import { VIEWPORT_WIDTH } from './box';
+import { blit, cropRaster, encodePng, Raster, rasterOfSvg, rgbOf, strokeBox } from './raster';
 import { newScreenshotId, ScreenshotStore } from './screenshot-store';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the function below runs in the page */
@@ -19,14 +22,13 @@ export const CROP_CONTEXT_PX = 16;
 /** Outline drawn on the box. */
 const OUTLINE = { colour: '#d4145a', width: 3 };
 
-
 /** A report's remaining screenshot budget (shared by the pages of one scan, i.e. one browser context). */
 interface Budget {
   crops: number;
   bytes: number;
 }
 
-/** Runs in the page: document boxes of top-document elements (null if not found or not visible) and the document size. */
+/** Runs in the page's isolated world (the page's scripts cannot fake getBoundingClientRect there): document boxes of top-document elements (null if not found or not visible) and the document size. */
 function measure(targets: string[][]): { boxes: (Box | null)[]; width: number; height: number } {
   const g = globalThis as any;
   const doc = g.document;
@@ -55,15 +57,38 @@ const clampBox = (b: Box, w: number, h: number): Box | null => {
   return x2 - x >= 1 && y2 - y >= 1 ? { x, y, width: x2 - x, height: y2 - y } : null;
 };
 
-const rectSvg = (b: Box, dx = 0, dy = 0): string =>
-  `<rect x="${b.x - dx + OUTLINE.width / 2}" y="${b.y - dy + OUTLINE.width / 2}" width="${Math.max(1, b.width - OUTLINE.width)}" height="${Math.max(1, b.height - OUTLINE.width)}" fill="none" stroke="${OUTLINE.colour}" stroke-width="${OUTLINE.width}"/>`;
+/** PNG compression of stored pictures: level 3 is as fast as level 1 and close to level 6 in size on screenshots. */
+const PNG_OPTIONS = { compressionLevel: 3 } as const;
+/** Height of a number label on the full page. */
+const LABEL_HEIGHT = 18;
+const labelWidth = (n: number): number => 8 + String(n).length * 8;
+
+/**
+ * The number labels 1..count, side by side in one small image (one SVG rendering for all labels of
+ * a page; each is then copied next to its box).
+ */
+async function labelSprite(count: number): Promise<{ sprite: Raster; at: Box[] }> {
+  const at: Box[] = [];
+  let x = 0;
+  for (let n = 1; n <= count; n++) {
+    at.push({ x, y: 0, width: labelWidth(n), height: LABEL_HEIGHT });
+    x += labelWidth(n);
+  }
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${x}" height="${LABEL_HEIGHT}"><rect width="${x}" height="${LABEL_HEIGHT}" fill="${OUTLINE.colour}"/>${at
+    .map((b, i) => `<text x="${b.x + 4}" y="${LABEL_HEIGHT - 4}" font-family="DejaVu Sans, sans-serif" font-size="13" font-weight="bold" fill="#fff">${i + 1}</text>`)
+    .join('')}</svg>`;
+  return { sprite: await rasterOfSvg(svg), at };
+}
+
+type Nodes = ReportPage['violations'][number]['nodes'];
 
 /**
  * Pictures of the failing elements: one full-page screenshot of the graded page (cut at
  * MAX_FULL_PAGE_HEIGHT) with every failing element outlined and numbered, and a crop of each
  * failing element (its box outlined, CROP_CONTEXT_PX around it). Taken from the page as graded,
- * through the same request interception (nothing is fetched again). Crops are cut from the one
- * full-page capture with sharp. Stored as PNGs for the report's retention; capped per report.
+ * through the same request interception (nothing is fetched again); boxes are measured in the
+ * page's isolated world. Crops are cut from the one full-page capture with sharp. Stored as PNGs
+ * for the report's retention; capped per report.
  */
 @Injectable()
 export class Screenshots {
@@ -79,49 +104,86 @@ export class Screenshots {
     return `${this.config.publicBaseUrl()}/api/screenshots/${id}.png`;
   }
 
-  /** Adds `screenshot` (full page) to the entry and `box`, `marker`, `screenshot` to its violation nodes. Never fails the scan. */
-  async capture(page: Page, entry: ReportPage): Promise<void> {
+  /**
+   * Measures the failing elements and captures the page (the part that needs the tab), then
+   * returns the rest (crops, outlines, PNG encoding, storage), which needs only the capture: the
+   * caller awaits it after closing the tab. Adds `screenshot` (full page) to the entry and `box`,
+   * `marker`, `screenshot` to its violation nodes; `timings.picturesMs` counts both parts. Never
+   * fails the scan.
+   */
+  async capture(page: Page, entry: ReportPage): Promise<() => Promise<void>> {
     const nodes = entry.violations.flatMap((v) => v.nodes);
-    if (nodes.length === 0) return;
+    if (nodes.length === 0) return async () => undefined;
     const context = page.browserContext();
     let budget = this.budgets.get(context);
     if (!budget) this.budgets.set(context, (budget = { crops: MAX_CROPS_PER_REPORT, bytes: MAX_SCREENSHOT_BYTES_PER_REPORT }));
     const t0 = Date.now();
+    let spent = 0;
+    const fail = (e: unknown) => this.logger.warn(`Screenshots of ${entry.url} failed: ${(e as Error).message}`);
+    let shot: { png: Uint8Array; boxes: (Box | null)[]; documentHeight: number; height: number } | undefined;
     try {
-      await this.take(page, entry, nodes, budget);
+      const m = await isolatedRealm(page.mainFrame()).evaluate(measure, nodes.map((n) => n.target));
+      const width = Math.min(m.width, 4 * VIEWPORT_WIDTH);
+      const height = Math.min(m.height, MAX_FULL_PAGE_HEIGHT);
+      const png = await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width, height }, captureBeyondViewport: true, optimizeForSpeed: true });
+      shot = { png, boxes: m.boxes, documentHeight: m.height, height };
     } catch (e) {
-      this.logger.warn(`Screenshots of ${entry.url} failed: ${(e as Error).message}`);
+      fail(e);
     } finally {
-      entry.timings.picturesMs = Date.now() - t0;
+      spent = Date.now() - t0;
+      entry.timings.picturesMs = spent;
     }
+    const taken = shot;
+    if (!taken) return async () => undefined;
+    return async () => {
+      const t1 = Date.now();
+      try {
+        await this.process(entry, nodes, taken, budget);
+      } catch (e) {
+        fail(e);
+      } finally {
+        entry.timings.picturesMs = spent + (Date.now() - t1);
+      }
+    };
   }
 
-  private async take(page: Page, entry: ReportPage, nodes: ReportPage['violations'][number]['nodes'], budget: Budget): Promise<void> {
-    const m = await page.evaluate(measure, nodes.map((n) => n.target));
-    const width = Math.min(m.width, 4 * 1280);
-    const height = Math.min(m.height, MAX_FULL_PAGE_HEIGHT);
-    const shot = await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width, height }, captureBeyondViewport: true, optimizeForSpeed: true });
-    const { data, info } = await sharp(shot).raw().toBuffer({ resolveWithObject: true });
-    const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
-    const saved: { id: string; png: Buffer }[] = [];
-    const boxes: { box: Box; marker: number }[] = [];
-    let marker = 0;
+  private async process(entry: ReportPage, nodes: Nodes, shot: { png: Uint8Array; boxes: (Box | null)[]; documentHeight: number; height: number }, budget: Budget): Promise<void> {
+    const { data, info } = await sharp(shot.png).raw().toBuffer({ resolveWithObject: true });
+    const page: Raster = { data, width: info.width, height: info.height, channels: info.channels };
+    const colour = rgbOf(OUTLINE.colour);
+    const marked: { box: Box; marker: number }[] = [];
+    const crops: { node: Nodes[number]; crop: Box; png: Promise<Buffer> }[] = [];
     for (let i = 0; i < nodes.length; i++) {
-      const box = m.boxes[i] && clampBox(m.boxes[i]!, info.width, info.height);
+      const box = shot.boxes[i] && clampBox(shot.boxes[i]!, page.width, page.height);
       if (!box) continue;
       const node = nodes[i];
-      node.box = m.boxes[i]!;
-      node.marker = ++marker;
-      boxes.push({ box, marker });
-      if (budget.crops <= 0) continue;
-      const crop = clampBox({ x: box.x - CROP_CONTEXT_PX, y: box.y - CROP_CONTEXT_PX, width: box.width + 2 * CROP_CONTEXT_PX, height: box.height + 2 * CROP_CONTEXT_PX }, info.width, info.height)!;
-      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${crop.width}" height="${crop.height}">${rectSvg(box, crop.x, crop.y)}</svg>`;
-      const png = await sharp(data, raw)
-        .extract({ left: crop.x, top: crop.y, width: crop.width, height: crop.height })
-        .composite([{ input: Buffer.from(svg), left: 0, top: 0 }])
-        .png({ compressionLevel: 6 })
-        .toBuffer();
-      if (png.length > budget.bytes) {
+      node.box = shot.boxes[i]!;
+      node.marker = marked.length + 1;
+      marked.push({ box, marker: node.marker });
+      if (crops.length >= budget.crops) continue;
+      const crop = clampBox({ x: box.x - CROP_CONTEXT_PX, y: box.y - CROP_CONTEXT_PX, width: box.width + 2 * CROP_CONTEXT_PX, height: box.height + 2 * CROP_CONTEXT_PX }, page.width, page.height)!;
+      const pixels = cropRaster(page, crop); // before any outline is drawn on the page
+      strokeBox(pixels, { ...box, x: box.x - crop.x, y: box.y - crop.y }, OUTLINE.width, colour);
+      const png = encodePng(pixels, PNG_OPTIONS); // encoded in parallel on the thread pool
+      png.catch(() => undefined); // awaited below
+      crops.push({ node, crop, png });
+    }
+    // The full page is drawn and encoded while the crops encode (the crops were copied first).
+    let full: Promise<Buffer> | undefined;
+    if (marked.length > 0) {
+      const { sprite, at } = await labelSprite(marked.length);
+      for (const { box } of marked) strokeBox(page, box, OUTLINE.width, colour);
+      for (const { box, marker } of marked) {
+        const label = at[marker - 1];
+        blit(page, sprite, label, Math.max(0, Math.min(page.width - label.width, box.x - OUTLINE.width)), Math.max(0, box.y - 2 - LABEL_HEIGHT));
+      }
+      full = encodePng(page, PNG_OPTIONS);
+      full.catch(() => undefined); // awaited below
+    }
+    const saved: { id: string; png: Buffer }[] = [];
+    for (const { node, crop, png: pending } of crops) {
+      const png = await pending;
+      if (budget.crops <= 0 || png.length > budget.bytes) {
         budget.crops = 0; // the byte cap is reached: no more pictures for this report
         continue;
       }
@@ -132,22 +194,13 @@ export class Screenshots {
       node.screenshot = this.url(id);
       node.crop = crop;
     }
-    if (boxes.length > 0) {
-      const labels = boxes
-        .map(({ box, marker: n }) => {
-          const lx = Math.max(0, box.x - OUTLINE.width);
-          const ly = Math.max(18, box.y - 2);
-          const w = 8 + String(n).length * 8;
-          return `${rectSvg(box)}<rect x="${lx}" y="${ly - 18}" width="${w}" height="18" fill="${OUTLINE.colour}"/><text x="${lx + 4}" y="${ly - 4}" font-family="DejaVu Sans, sans-serif" font-size="13" font-weight="bold" fill="#fff">${n}</text>`;
-        })
-        .join('');
-      const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${info.width}" height="${info.height}">${labels}</svg>`;
-      const full = await sharp(data, raw).composite([{ input: Buffer.from(svg), left: 0, top: 0 }]).png({ compressionLevel: 6 }).toBuffer();
-      if (full.length <= budget.bytes) {
-        budget.bytes -= full.length;
+    if (full) {
+      const png = await full;
+      if (png.length <= budget.bytes) {
+        budget.bytes -= png.length;
         const id = newScreenshotId();
-        saved.push({ id, png: full });
-        entry.screenshot = { url: this.url(id), width: info.width, height: info.height, cut: m.height > height };
+        saved.push({ id, png });
+        entry.screenshot = { url: this.url(id), width: page.width, height: page.height, cut: shot.documentHeight > shot.height };
       }
     }
     await this.store.save(saved);
