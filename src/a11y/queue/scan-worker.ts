@@ -117,7 +117,7 @@ class ScanJobWorker extends Worker<ScanJobData, ScanJobResult> {
     } catch {
       data = { ...data, data: JSON.stringify(UNREADABLE_PAYLOAD) };
     }
-    return super.createJob(data, jobId) as Job<ScanJobData, ScanJobResult>;
+    return super.createJob(data, jobId);
   }
 }
 

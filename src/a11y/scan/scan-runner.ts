@@ -80,7 +80,7 @@ export class ScanRunner {
       // stopped (or failed): closing the context ends the pages' work; not awaited, as a browser
       // that stopped answering would hold it. The scan's own rejection is dropped.
       scanning.catch(() => undefined);
-      void (context as BrowserContext | undefined)?.close().catch(() => undefined);
+      void context?.close().catch(() => undefined);
       throw e;
     }
     const { site, browser } = ran;
