@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { config as loadDotenv } from 'dotenv';
 import type { AddressInfo } from 'node:net';
+import { ScanQueue } from './a11y/queue/scan-queue';
 import { AccountsService, DEMO_USER_EMAIL } from './accounts/accounts.service';
 import { AppModule } from './app.module';
 import { AppConfig, ConfigError, loadConfig } from './common/config/env';
@@ -63,6 +64,7 @@ async function bootstrap(): Promise<void> {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`${signal}: finishing in-flight requests\n`);
+    app.get(ScanQueue).shuttingDown(config.SHUTDOWN_TIMEOUT_MS); // scans still waiting then answer 503, not a cut connection
     await closeHttpServer(app.getHttpServer(), config.SHUTDOWN_TIMEOUT_MS);
     await app.close(); // closes database pool, Redis, workers and the browser
     process.exit(0);

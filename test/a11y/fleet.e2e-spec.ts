@@ -29,6 +29,13 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
   beforeAll(async () => {
     site = await startFixtureServer({
       '/good': (_q, res) => send(res, 200, GOOD_PAGE),
+      // held for a minute the first time (a scan that outlives its worker's shutdown), at once after
+      '/hold': (req, res) => {
+        const u = new URL(req.url ?? '/', 'http://x');
+        hits.set(u.search, (hits.get(u.search) ?? 0) + 1);
+        const t = setTimeout(() => send(res, 200, GOOD_PAGE), hits.get(u.search) === 1 ? 60_000 : 0);
+        res.on('close', () => clearTimeout(t));
+      },
       '/slow': (req, res) => {
         const u = new URL(req.url ?? '/', 'http://x');
         hits.set(u.search, (hits.get(u.search) ?? 0) + 1);
@@ -48,13 +55,12 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
       SCAN_PAGE_TIMEOUT_MS: '20000',
       TRUST_PROXY: '1',
     };
+    const api = { ...common, SCAN_WORKER_IN_PROCESS: 'false', SHUTDOWN_TIMEOUT_MS: '3000' };
+    const worker = { ...common, SHUTDOWN_TIMEOUT_MS: '8000' };
     // One API first: it runs the migrations; the others start together.
-    apis.push(await startServer(childEnv({ ...common, SCAN_WORKER_IN_PROCESS: 'false' })));
-    const started = await Promise.all([
-      startServer(childEnv({ ...common, SCAN_WORKER_IN_PROCESS: 'false' })),
-      startWorker(childEnv(common)),
-      startWorker(childEnv(common)),
-    ]);
+    apis.push(await startServer(childEnv(api)));
+    // three workers: one is killed, one stopped handing its scan to another, the last stopped alone
+    const started = await Promise.all([startServer(childEnv(api)), startWorker(childEnv(worker)), startWorker(childEnv(worker)), startWorker(childEnv(worker))]);
     apis.push(started[0]);
     workers = started.slice(1);
     redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
@@ -90,18 +96,18 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
     // distinct pages at once: one worker (one slot each) cannot take them all
     const many = await Promise.all([0, 1, 2].map((i) => scan(apis[i % 2], `/slow?spread-${i}`)));
     expect(many.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(workers.every(running)).toBe(true); // both workers launched a browser
+    expect(workers.filter(running).length).toBeGreaterThanOrEqual(2); // the jobs spread over the workers
     const stored = await http(apis[1].port!, 'GET', `/api/scan/${String(many[0].json().id)}`);
     expect(stored.status).toBe(200);
-    expect(await metric('scan_workers')).toBe(2);
+    expect(await metric('scan_workers')).toBe(3);
     expect(await metric('scan_queue_jobs{state="waiting"}')).toBe(0);
     expect(await metric('scan_queue_wait_seconds_count')).toBeGreaterThan(0);
   }, 120_000);
 
   it('a full queue answers 503 service_unavailable with Retry-After; the queued scans still finish', async () => {
-    // two running (one per worker), two waiting (SCAN_QUEUE_LIMIT), the fifth is refused
+    // three running (one per worker), two waiting (SCAN_QUEUE_LIMIT), the sixth is refused
     const pending: Promise<{ status: number }>[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < 5; i++) {
       pending.push(scan(apis[i % 2], `/slow?ms=4000&full-${i}`));
       await until(async () => (await metric('scan_queue_jobs{state="active"}')) + (await metric('scan_queue_jobs{state="waiting"}')) === i + 1, 30_000, `job ${i} queued`);
     }
@@ -109,7 +115,7 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
     expect(refused.status).toBe(503);
     expect(refused.json().error).toBe('service_unavailable');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-    expect((await Promise.all(pending)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect((await Promise.all(pending)).map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
   }, 120_000);
 
   it('a job whose payload does not parse fails on its own with a clear reason; the next scan works', async () => {
@@ -118,6 +124,35 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
     expect(await failed).toMatch(/could not be read \(payload version 99/);
     expect((await scan(apis[0], '/good?after-garbage')).status).toBe(200);
   }, 60_000);
+
+  it('a job whose payload is not JSON at all (raw bytes) fails on its own with a clear reason; the next scan works', async () => {
+    const failed = new Promise<string>((resolve) => events.on('failed', ({ jobId, failedReason }) => jobId === 'garbage-raw' && resolve(failedReason)));
+    const job = await queue.add('scan', {}, { jobId: 'garbage-raw', delay: 600_000, removeOnFail: true });
+    await redis.hset(`${prefix}bull:${SCAN_QUEUE_NAME}:garbage-raw`, 'data', Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x22]));
+    await job.promote();
+    expect(await failed).toMatch(/could not be read \(the payload is not JSON\)/);
+    expect((await scan(apis[0], '/good?after-raw-garbage')).status).toBe(200);
+  }, 60_000);
+
+  it('SIGTERM to an API while its request waits for a queued job: a clear 503 before it exits 0; the job still runs and its report is cached', async () => {
+    const busy = workers.map((_, i) => scan(apis[0], `/slow?ms=4000&busy-${i}`));
+    await until(async () => (await queue.getActiveCount()) === workers.length, 30_000, 'every worker is busy');
+    const stopping = apis[1];
+    const waiting = scan(stopping, '/good?api-stop');
+    await until(async () => (await queue.getWaitingCount()) === 1, 30_000, 'the scan is queued');
+    stopping.proc.kill('SIGTERM');
+    const res = await waiting;
+    expect(res.status).toBe(503);
+    expect(res.json()).toMatchObject({ ok: false, error: 'service_unavailable' });
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await stopping.exited).toBe(0);
+    apis.splice(1, 1);
+    expect((await Promise.all(busy)).map((r) => r.status)).toEqual(workers.map(() => 200));
+    await until(async () => (await queue.getWaitingCount()) + (await queue.getActiveCount()) === 0, 60_000, 'the queued job ran');
+    const retry = await scan(apis[0], '/good?api-stop');
+    expect(retry.status).toBe(200);
+    expect(retry.json().cached).toBe(true);
+  }, 120_000);
 
   it('kill -9 of a worker mid-scan: the job runs once more on the other worker (or fails with 502); no Chromium left behind', async () => {
     const pending = scan(apis[0], '/slow?ms=5000&killed');
@@ -135,13 +170,40 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
     workers = workers.filter((w) => w !== victim);
   }, 120_000);
 
-  it('SIGTERM to a worker with an active scan: it finishes the scan, exits 0 and leaves no Chromium', async () => {
+  it('SIGTERM to a worker whose scan outlives SHUTDOWN_TIMEOUT_MS: it takes no new job, hands the scan back, exits 0; the other worker runs both', async () => {
+    const handedBack = scan(apis[0], '/hold?handback');
+    await until(async () => hits.get('?handback') === 1, 30_000, 'the held page is loading');
+    const job = (await queue.getActive())[0];
+    const victim = workers.find((w) => job?.processedBy === `pid-${w.proc.pid}`)!;
+    expect(victim).toBeDefined();
+    const other = scan(apis[0], '/slow?ms=3000&hb-busy');
+    await until(async () => (await queue.getActiveCount()) === 2, 30_000, 'both workers are busy');
+    const queued = scan(apis[0], '/good?hb-queued');
+    await until(async () => (await queue.getWaitingCount()) === 1, 30_000, 'a scan is queued');
+    victim.proc.kill('SIGTERM');
+    expect((await Promise.all([handedBack, other, queued])).map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(hits.get('?handback')).toBe(2); // started again from the beginning on the other worker
+    expect(await victim.exited).toBe(0);
+    expect(chromiumPidsUnder(victim.tmp)).toEqual([]);
+    workers = workers.filter((w) => w !== victim);
+  }, 120_000);
+
+  it('SIGTERM to the last worker: its active scan finishes; the queued scans end in 503 "no scan worker" and leave the queue; it exits 0', async () => {
+    expect(workers).toHaveLength(1);
     const [last] = workers;
-    const pending = scan(apis[1], '/slow?ms=3000&sigterm');
-    await until(async () => (await queue.getActive()).length === 1, 30_000, 'the scan is running');
+    const active = scan(apis[0], '/slow?ms=1500&last-active');
+    await until(async () => (await queue.getActiveCount()) === 1, 30_000, 'the scan is running');
+    const queued = [scan(apis[0], '/good?last-q1'), scan(apis[0], '/good?last-q2')];
+    await until(async () => (await queue.getWaitingCount()) === 2, 30_000, 'two scans are queued');
     last.proc.kill('SIGTERM');
-    const res = await pending;
-    expect(res.status).toBe(200);
+    expect((await active).status).toBe(200);
+    for (const res of await Promise.all(queued)) {
+      expect(res.status).toBe(503);
+      expect(res.json()).toMatchObject({ ok: false, error: 'service_unavailable' });
+      expect(String(res.json().message)).toMatch(/no scan worker is running/i);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    }
+    expect(await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized')).toEqual({ waiting: 0, active: 0, delayed: 0, prioritized: 0 });
     expect(await last.exited).toBe(0);
     expect(chromiumPidsUnder(last.tmp)).toEqual([]);
   }, 120_000);

@@ -9,11 +9,29 @@ import type { Report } from '../report/report.types';
 import { ReportsService } from '../report/reports.service';
 import { ScanRunner } from '../scan/scan-runner';
 import { decodeJobError, jobIdOf, QUEUE_RETRY_AFTER_S, SCAN_JOB_VERSION, SCAN_QUEUE_NAME, scanAnswerWithinMs, ScanJobData, ScanJobResult } from './scan-job';
-import { QueueDepth, ScanQueue } from './scan-queue';
+import { QueueDepth, ScanQueue, shuttingDownError } from './scan-queue';
 import { ScanQueueMetrics } from './scan-queue-metrics';
 
 /** How often a waiting request checks that its job still exists (Redis flushed, job removed). */
 export const JOB_CHECK_MS = 1000;
+/**
+ * Reserves a place on the queue if jobs waiting (KEYS 1-4: wait, paused, prioritized, delayed) plus
+ * places reserved by instances about to add (KEYS[5]) are below ARGV[1]; 1 if reserved. The
+ * reservation count expires after ARGV[2] ms, so an instance that dies mid-add frees it.
+ */
+const RESERVE_SLOT = `
+local n = redis.call('llen', KEYS[1]) + redis.call('llen', KEYS[2]) + redis.call('zcard', KEYS[3]) + redis.call('zcard', KEYS[4])
+local reserved = math.max(0, tonumber(redis.call('get', KEYS[5]) or '0'))
+if n + reserved >= tonumber(ARGV[1]) then return 0 end
+redis.call('incr', KEYS[5])
+redis.call('pexpire', KEYS[5], ARGV[2])
+return 1`;
+/** Releases one reservation (never below zero). */
+const RELEASE_SLOT = `if tonumber(redis.call('get', KEYS[1]) or '0') > 0 then return redis.call('decr', KEYS[1]) end return 0`;
+/** Lifetime of the reservation count after the last reservation. */
+const RESERVATION_TTL_MS = 2 * REDIS_HARD_TIMEOUT_MS + 1000;
+/** Job states in which a job still needs a worker. */
+const UNFINISHED = new Set(['waiting', 'active', 'prioritized', 'delayed', 'waiting-children']);
 /** Checks in a row that must find the job gone before the wait ends with an error (its result may be on the way). */
 const LOST_AFTER_CHECKS = 3;
 
@@ -42,6 +60,8 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
   private eventsConnection!: Redis;
   private readonly waiters = new Map<string, Set<Waiter>>();
   private closed = false;
+  private workersCheckedAt = 0;
+  private noWorkerSince: number | undefined;
 
   constructor(
     private readonly config: AppConfig,
@@ -95,7 +115,7 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
     this.waiters.set(id, set);
     try {
       await this.enqueue(id, { v: SCAN_JOB_VERSION, url: url.href, crawl, answerBy });
-      const done = await this.await(id, result, answerBy);
+      const done = await this.untilShutdown(this.await(id, result, answerBy));
       this.metrics.waited(done.waitedMs);
       return await this.reports.get(done.reportId);
     } finally {
@@ -111,9 +131,15 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
       const state = await within(this.queue.getJobState(id), REDIS_HARD_TIMEOUT_MS);
       if (state === 'completed' || state === 'failed') await within(this.queue.remove(id), REDIS_HARD_TIMEOUT_MS); // a finished run is no run to join
       else if (state !== 'unknown') return; // join the run in flight
-      const counts = await within(this.queue.getJobCounts('waiting', 'prioritized', 'delayed'), REDIS_HARD_TIMEOUT_MS);
-      const waiting = (counts.waiting ?? 0) + (counts.prioritized ?? 0) + (counts.delayed ?? 0);
-      if (waiting >= this.config.SCAN_QUEUE_LIMIT) {
+      // Check and reserve in one script, so instances adding at once never overshoot the limit;
+      // the reservation is released once the job is on the list it counted.
+      const reservations = this.redis.key('a11y', 'queue-reservations');
+      const k = this.queue.keys;
+      const room = (await within(
+        this.queueConnection.eval(RESERVE_SLOT, 5, k.wait, k.paused, k.prioritized, k.delayed, reservations, this.config.SCAN_QUEUE_LIMIT, RESERVATION_TTL_MS),
+        REDIS_HARD_TIMEOUT_MS,
+      )) as number;
+      if (room !== 1) {
         throw new DomainError(
           ErrorCode.ServiceUnavailable,
           'Too many scans are waiting; try again shortly.',
@@ -121,7 +147,11 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
           { 'Retry-After': String(QUEUE_RETRY_AFTER_S) },
         );
       }
-      await within(this.queue.add('scan', data, { jobId: id }), REDIS_HARD_TIMEOUT_MS);
+      try {
+        await within(this.queue.add('scan', data, { jobId: id }), REDIS_HARD_TIMEOUT_MS);
+      } finally {
+        await within(this.queueConnection.eval(RELEASE_SLOT, 1, reservations), REDIS_HARD_TIMEOUT_MS).catch(() => undefined);
+      }
     } catch (e) {
       if (e instanceof DomainError) throw e;
       throw this.unreachable(e);
@@ -141,15 +171,46 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
       }
       const tick = await Promise.race([result.then((r) => ({ r })), sleep(Math.min(left, JOB_CHECK_MS))]);
       if (tick) return tick.r;
-      if (this.closed) throw new DomainError(ErrorCode.ServiceUnavailable, 'The service is shutting down; please try again.', {}, { 'Retry-After': '5' });
+      if (this.closed) throw shuttingDownError();
       const state = await within(this.queue.getJobState(id), REDIS_HARD_TIMEOUT_MS).catch(() => undefined);
       gone = state === 'unknown' ? gone + 1 : 0;
+      if (state !== undefined && UNFINISHED.has(state) && (await this.noWorkerFor(this.config.SCAN_JOB_LOCK_MS)) && (await this.removeUnclaimed(id))) {
+        throw new DomainError(
+          ErrorCode.ServiceUnavailable,
+          'No scan worker is running; please try again later.',
+          { retry_after: QUEUE_RETRY_AFTER_S },
+          { 'Retry-After': String(QUEUE_RETRY_AFTER_S) },
+        );
+      }
       if (gone >= LOST_AFTER_CHECKS) {
         const late = await Promise.race([result.then((r) => ({ r })), sleep(0)]);
         if (late) return late.r;
         throw new DomainError(ErrorCode.ScanFailed, 'The scan job was lost from the queue (Redis was emptied or restarted); please try again.');
       }
     }
+  }
+
+  /**
+   * True when no worker has been connected to the queue for `ms` (checked at most every
+   * JOB_CHECK_MS for all waiting requests of this instance). Unknown counts (Redis slow, CLIENT
+   * LIST not allowed) never count as none.
+   */
+  private async noWorkerFor(ms: number): Promise<boolean> {
+    const now = Date.now();
+    if (now - this.workersCheckedAt >= JOB_CHECK_MS) {
+      this.workersCheckedAt = now;
+      const n = await this.workers().catch(() => undefined);
+      if (n === 0) this.noWorkerSince ??= now;
+      else if (n !== undefined) this.noWorkerSince = undefined;
+    }
+    return this.noWorkerSince !== undefined && now - this.noWorkerSince >= ms;
+  }
+
+  /** Removes a job no worker holds (waiting, or active with its lock lapsed); false when one does. */
+  private async removeUnclaimed(id: string): Promise<boolean> {
+    const removed = await within(this.queue.remove(id), REDIS_HARD_TIMEOUT_MS).catch(() => 0);
+    if (removed === 1) this.logger.warn(`No scan worker has been running for ${this.config.SCAN_JOB_LOCK_MS} ms: scan job ${id} was removed.`);
+    return removed === 1;
   }
 
   /** Redis is unreachable: run here when this process has a worker, else refuse for now. */
@@ -183,7 +244,7 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
     for (const id of [...this.waiters.keys()]) {
-      this.settle(id, (w) => w.reject(new DomainError(ErrorCode.ServiceUnavailable, 'The service is shutting down; please try again.', {}, { 'Retry-After': '5' })));
+      this.settle(id, (w) => w.reject(shuttingDownError()));
     }
     await Promise.all([this.events?.close().catch(() => undefined), this.queue?.close().catch(() => undefined)]);
     this.queueConnection?.disconnect();

@@ -21,7 +21,7 @@ export class InProcessScanQueue extends ScanQueue {
   }
 
   async submit(url: URL, crawl: boolean): Promise<Report> {
-    const { report, waitedMs } = await this.runner.run(url, crawl);
+    const { report, waitedMs } = await this.untilShutdown(this.runner.run(url, crawl));
     this.metrics.waited(waitedMs);
     return report;
   }

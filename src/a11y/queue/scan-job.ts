@@ -8,8 +8,15 @@ import { parseTargetUrl } from '../../common/egress/target-guard';
 export const SCAN_QUEUE_NAME = 'a11y-scans';
 /** Version of the job payload; a worker fails jobs of any other version. */
 export const SCAN_JOB_VERSION = 1;
-/** Time after a scan's own limit for storing its report and reporting back. */
-export const SCAN_RUN_GRACE_MS = 15000;
+/**
+ * Time past SCAN_TOTAL_TIMEOUT_MS after which the runner stops a scan that is still running (the
+ * scanner bounds its own pages well inside it; this catches a browser that stopped answering).
+ */
+export const SCAN_HARD_STOP_GRACE_MS = 10000;
+/** Time after a scan's own limit for the runner's hard stop, storing the report and reporting back. */
+export const SCAN_RUN_GRACE_MS = SCAN_HARD_STOP_GRACE_MS + 5000;
+/** When the runner stops a scan that is still running, counted from the scan's start in its browser slot. */
+export const scanHardStopMs = (config: AppConfig): number => config.SCAN_TOTAL_TIMEOUT_MS + SCAN_HARD_STOP_GRACE_MS;
 /** Retry-After of a scan refused because the queue is full or unreachable. */
 export const QUEUE_RETRY_AFTER_S = 30;
 
@@ -40,9 +47,16 @@ export const scanAnswerWithinMs = (config: AppConfig): number => 2 * config.SCAN
  */
 export const jobIdOf = (cacheKey: string): string => `scan-${createHash('sha256').update(cacheKey).digest('hex').slice(0, 40)}`;
 
+/**
+ * What the worker puts in place of a payload that is not JSON at all (BullMQ itself would throw
+ * while loading the job, leaving it to stall), so the job fails like any unreadable payload.
+ */
+export const UNREADABLE_PAYLOAD = '\u0000beacon-unreadable-payload';
+
 /** Reads a job payload; a payload that does not parse is a clear scan_failed for that job only. */
 export function parseScanJob(data: unknown): { url: URL; crawl: boolean; answerBy: number } {
   const bad = (why: string) => new DomainError(ErrorCode.ScanFailed, `The scan job could not be read (${why}); it was dropped.`);
+  if (data === UNREADABLE_PAYLOAD) throw bad('the payload is not JSON');
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw bad('the payload is not an object');
   const d = data as Partial<Record<keyof ScanJobData, unknown>>;
   if (d.v !== SCAN_JOB_VERSION) throw bad(`payload version ${JSON.stringify(d.v) ?? 'missing'}, expected ${SCAN_JOB_VERSION}`);

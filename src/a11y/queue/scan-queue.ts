@@ -1,3 +1,5 @@
+import { DomainError } from '../../common/errors/domain-error';
+import { ErrorCode } from '../../common/errors/error-code';
 import type { Report } from '../report/report.types';
 
 /** Jobs waiting for a worker and jobs running, as /metrics and tests see them. */
@@ -19,4 +21,40 @@ export abstract class ScanQueue {
   abstract depth(): Promise<QueueDepth>;
   /** Processes (or this process) that run scans from this queue. */
   abstract workers(): Promise<number>;
+
+  private shutdownNotice: Promise<never> | undefined;
+  private announceShutdown: ((e: Error) => void) | undefined;
+
+  /**
+   * The process is stopping (SIGTERM) and cuts its connections after `withinMs`: scans still
+   * waiting a little before then answer 503 with Retry-After, so their clients get a clear answer
+   * instead of a cut connection. With the queue, their jobs stay queued and their reports are
+   * cached for the retry.
+   */
+  shuttingDown(withinMs: number): void {
+    const answerAt = Math.max(withinMs - SHUTDOWN_ANSWER_MARGIN_MS, withinMs / 2);
+    setTimeout(() => this.announceShutdown?.(shuttingDownError()), answerAt).unref();
+  }
+
+  /** `p`, or the shutdown's 503 when the process stops before `p` settles. */
+  protected untilShutdown<T>(p: Promise<T>): Promise<T> {
+    if (!this.shutdownNotice) {
+      this.shutdownNotice = new Promise<never>((_, reject) => (this.announceShutdown = reject));
+      this.shutdownNotice.catch(() => undefined);
+    }
+    return Promise.race([p, this.shutdownNotice]);
+  }
 }
+
+/** Time before a stopping process cuts its connections at which waiting scans are answered. */
+export const SHUTDOWN_ANSWER_MARGIN_MS = 1000;
+/** Retry-After of a scan answered because its process is stopping. */
+export const SHUTDOWN_RETRY_AFTER_S = 5;
+
+export const shuttingDownError = (): DomainError =>
+  new DomainError(
+    ErrorCode.ServiceUnavailable,
+    'The service is restarting; please try again shortly.',
+    { retry_after: SHUTDOWN_RETRY_AFTER_S },
+    { 'Retry-After': String(SHUTDOWN_RETRY_AFTER_S) },
+  );

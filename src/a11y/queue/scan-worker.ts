@@ -1,5 +1,5 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Job, UnrecoverableError, WaitingError, Worker } from 'bullmq';
+import { Job, JobJson, UnrecoverableError, WaitingError, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
@@ -7,7 +7,7 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { RedisService } from '../../common/redis/redis.service';
 import { ScanAborted, ScanRunner } from '../scan/scan-runner';
 import { bullPrefixOf } from './bullmq-scan-queue';
-import { decodeJobError, encodeJobError, parseScanJob, SCAN_QUEUE_NAME, SCAN_RUN_GRACE_MS, ScanJobData, ScanJobResult } from './scan-job';
+import { decodeJobError, encodeJobError, parseScanJob, SCAN_QUEUE_NAME, UNREADABLE_PAYLOAD, SCAN_RUN_GRACE_MS, ScanJobData, ScanJobResult } from './scan-job';
 
 /** Injection token: true in the worker process (`npm run worker`), which always runs scan jobs. */
 export const SCAN_WORKER_STANDALONE = 'SCAN_WORKER_STANDALONE';
@@ -50,7 +50,7 @@ export class ScanWorker implements OnApplicationBootstrap, BeforeApplicationShut
     if (!this.enabled) return;
     this.connection = this.redis.newBlockingConnection();
     this.connection.on('error', () => undefined); // RedisService reports outages
-    this.worker = new Worker<ScanJobData, ScanJobResult>(SCAN_QUEUE_NAME, (job, token, signal) => this.process(job, token, signal), {
+    this.worker = new ScanJobWorker(SCAN_QUEUE_NAME, (job, token, signal) => this.process(job, token, signal), {
       connection: this.connection,
       prefix: bullPrefixOf(this.redis),
       concurrency: this.config.SCAN_CONCURRENCY,
@@ -102,6 +102,22 @@ export class ScanWorker implements OnApplicationBootstrap, BeforeApplicationShut
       await Promise.race([closing, sleep(SCAN_RUN_GRACE_MS)]);
     }
     this.connection?.disconnect();
+  }
+}
+
+/**
+ * BullMQ's worker, loading a job whose payload is not JSON as {@link UNREADABLE_PAYLOAD} instead of
+ * throwing (BullMQ would leave such a job active until it stalls twice), so the processor fails
+ * that one job at once with a clear reason.
+ */
+class ScanJobWorker extends Worker<ScanJobData, ScanJobResult> {
+  protected override createJob(data: JobJson, jobId: string): Job<ScanJobData, ScanJobResult> {
+    try {
+      JSON.parse(data.data || '{}');
+    } catch {
+      data = { ...data, data: JSON.stringify(UNREADABLE_PAYLOAD) };
+    }
+    return super.createJob(data, jobId);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { BrowserContext } from 'puppeteer-core';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -12,9 +13,9 @@ import { pageCostsOf, siteBreakdown } from '../scoring/breakdown';
 import { siteScore } from '../scoring/score';
 import { ScanEgress } from '../security/scan-egress';
 import { AXE_TAGS, Scanner, VIEWPORT } from './scanner';
+import { SCAN_HARD_STOP_GRACE_MS, scanHardStopMs } from '../queue/scan-job';
 
-/** Extra time past SCAN_TOTAL_TIMEOUT_MS before a scan that is still running is stopped. */
-export const SCAN_HARD_STOP_GRACE_MS = 10000;
+export { SCAN_HARD_STOP_GRACE_MS };
 
 /** Thrown when a run was stopped by its caller's signal (e.g. a worker shutting down). */
 export class ScanAborted extends Error {
@@ -47,32 +48,42 @@ export class ScanRunner {
     const queuedAt = Date.now();
     let waitedMs = 0;
     let t0 = 0;
-    const { site, browser } = await this.pool.withContext(async (context, browser) => {
+    // The hard stop races the pool from outside: a browser that stopped answering cannot hold the
+    // scan past its limit, even where closing its context would wait on it too.
+    let stop!: (e: Error) => void;
+    const stopped = new Promise<never>((_, reject) => (stop = reject));
+    stopped.catch(() => undefined);
+    let context: BrowserContext | undefined;
+    const scanning = this.pool.withContext(async (ctx, browser) => {
+      context = ctx;
       t0 = Date.now();
       waitedMs = t0 - queuedAt;
-      const limitMs = this.config.SCAN_TOTAL_TIMEOUT_MS + SCAN_HARD_STOP_GRACE_MS;
-      let stop: ((e: Error) => void) | undefined;
-      const stopped = new Promise<never>((_, reject) => (stop = reject));
-      const onAbort = () => stop!(new ScanAborted());
+      const limitMs = scanHardStopMs(this.config);
+      const onAbort = () => stop(new ScanAborted());
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(
-        () => stop!(new DomainError(ErrorCode.ScanFailed, `The scan did not finish within its time limit (${limitMs} ms) and was stopped.`)),
+        () => stop(new DomainError(ErrorCode.ScanFailed, `The scan did not finish within its time limit (${limitMs} ms) and was stopped.`)),
         limitMs,
       );
-      const scanning = this.scanner.scanSite(context, url, crawl, guard, t0 + this.config.SCAN_TOTAL_TIMEOUT_MS);
       try {
-        return { site: await Promise.race([scanning, stopped]), browser };
-      } catch (e) {
-        // stopped: closing the context ends the pages' work; the scan's own rejection is dropped
-        scanning.catch(() => undefined);
-        await context.close().catch(() => undefined);
-        throw e;
+        return { site: await this.scanner.scanSite(ctx, url, crawl, guard, t0 + this.config.SCAN_TOTAL_TIMEOUT_MS), browser };
       } finally {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       }
     });
+    let ran: Awaited<typeof scanning>;
+    try {
+      ran = await Promise.race([scanning, stopped]);
+    } catch (e) {
+      // stopped (or failed): closing the context ends the pages' work; not awaited, as a browser
+      // that stopped answering would hold it. The scan's own rejection is dropped.
+      scanning.catch(() => undefined);
+      void context?.close().catch(() => undefined);
+      throw e;
+    }
+    const { site, browser } = ran;
     const fitted = fitReport(site.pages, this.config.SCAN_REPORT_MAX_BYTES);
     const score = siteScore(site.pages.map((p) => p.score));
     const report = await this.reports.save(
