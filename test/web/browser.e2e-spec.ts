@@ -494,10 +494,6 @@ describe('Website in Chromium (e2e)', () => {
     await choose(anon, '#file', await pdfFile('notes.pdf', Buffer.from('hello, not a PDF')));
     await anon.waitForSelector('#upload-status.bad');
     await grade(anon, 'upload refused by POST /files');
-    await go(anon, '/pdf/add-page-numbers');
-    await choose(anon, '#file', await pdfFile('numbers.pdf', await samplePdf(1)));
-    await anon.waitForSelector('#chosen li');
-    await grade(anon, 'file uploaded');
     await go(anon, '/pdf/split-pdf');
     await choose(anon, '#file', await pdfFile('split.pdf', await samplePdf(2)));
     await anon.waitForSelector('#chosen li');
@@ -505,6 +501,10 @@ describe('Website in Chromium (e2e)', () => {
     await anon.click('#run-form button[type=submit]');
     await anon.waitForSelector('.error-summary');
     await grade(anon, 'split without ranges (400)');
+    await go(anon, '/pdf/add-page-numbers');
+    await choose(anon, '#file', await pdfFile('numbers.pdf', await samplePdf(1)));
+    await anon.waitForSelector('#chosen li');
+    await grade(anon, 'file uploaded');
     for (let i = 0; i <= PDF_LIMIT; i++) {
       const [r] = await Promise.all([
         anon.waitForResponse((res) => res.request().method() === 'POST' && res.url().endsWith('/pdf/add-page-numbers')),
