@@ -2,19 +2,34 @@ import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Public } from '../common/decorators/public.decorator';
 import { DomainError } from '../common/errors/domain-error';
-import { ASSETS } from './render/assets';
+import { Asset, ASSETS, FAVICON } from './render/assets';
 
-/** The website's CSS and JavaScript, content-hashed, cached for a year. */
+/** Cache lifetime of /favicon.ico (its name carries no hash, so not a year). */
+const FAVICON_ICO_MAX_AGE_S = 24 * 3600;
+
+function send(res: Response, a: Asset, cacheControl: string): void {
+  res
+    .status(200)
+    .set({ 'Content-Type': a.type, 'Cache-Control': cacheControl, ETag: a.etag, 'X-Content-Type-Options': 'nosniff' })
+    .send(a.body);
+}
+
+/**
+ * The website's CSS, JavaScript and icon, content-hashed, cached for a year; and `/favicon.ico`,
+ * which browsers and crawlers ask for whatever the page links to, answered with the same SVG icon.
+ */
 @Public()
-@Controller('assets')
+@Controller()
 export class AssetsController {
-  @Get(':name')
+  @Get('assets/:name')
   asset(@Param('name') name: string, @Res() res: Response): void {
     const a = ASSETS.get(`/assets/${name}`);
     if (!a) throw DomainError.notFound('No such asset.');
-    res
-      .status(200)
-      .set({ 'Content-Type': a.type, 'Cache-Control': 'public, max-age=31536000, immutable', ETag: a.etag, 'X-Content-Type-Options': 'nosniff' })
-      .send(a.body);
+    send(res, a, 'public, max-age=31536000, immutable');
+  }
+
+  @Get('favicon.ico')
+  favicon(@Res() res: Response): void {
+    send(res, FAVICON, `public, max-age=${FAVICON_ICO_MAX_AGE_S}`);
   }
 }

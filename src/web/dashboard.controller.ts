@@ -21,6 +21,7 @@ import {
 } from './pages/dashboard.pages';
 import { html, Renderable, SafeHtml } from './render/html';
 import { page, sendPage } from './render/layout';
+import { plural } from './render/plural';
 import { apiQuery, keptParams } from './web-query';
 import { WebController } from './web-controller.decorator';
 import { WebRequest, WebUserParam } from './web-context';
@@ -103,7 +104,7 @@ ${pager('/dashboard/prompts', params, r.next_cursor, r.total, r.prompts.length)}
 <h3 id="answer-${a.index}">${a.prompt ?? a.prompt_id}</h3>
 <p class="meta">${a.platform}${a.model ? ` (${a.model})` : ''} · ${a.status} · ${a.brand_mentioned ? `mentions ${s.brand.name}` : `does not mention ${s.brand.name}`}${a.competitors_mentioned.length ? ` · competitors: ${a.competitors_mentioned.join(', ')}` : ''}${a.cites_owned ? ' · cites your domain' : ''}</p>
 <p class="text">${highlight(a.text, a.mentions)}</p>
-${a.citations.length ? html`<details><summary>${a.citations.length} citation(s)</summary><ul>${a.citations.map((c) => html`<li>${c}</li>`)}</ul></details>` : ''}
+${a.citations.length ? html`<details><summary>${plural(a.citations.length, 'citation')}</summary><ul>${a.citations.map((c) => html`<li>${c}</li>`)}</ul></details>` : ''}
 </article>`,
       );
       return this.listPage(user, csrf, 'answers', 'AI answers of the latest scan', html`

@@ -46,8 +46,8 @@ export function optionFields(tool: PdfTool): OptionField[] {
   return out;
 }
 
-const label = (path: string[]): string => path.map((p) => p.replace(/_/g, ' ')).join(': ').replace(/^./, (c) => c.toUpperCase());
-const idOf = (path: string[]): string => `opt-${path.join('-')}`;
+export const label = (path: string[]): string => path.map((p) => p.replace(/_/g, ' ')).join(': ').replace(/^./, (c) => c.toUpperCase());
+export const idOf = (path: string[]): string => `opt-${path.join('-')}`;
 const nameOf = (path: string[]): string => `opt.${path.join('.')}`;
 
 function choices(s: JsonSchema): unknown[] | null {
@@ -57,14 +57,57 @@ function choices(s: JsonSchema): unknown[] | null {
   return null;
 }
 
-/** The field of one option: a select for choices, a number or text input otherwise; the schema's description as its hint. */
-export function renderOption(f: OptionField, values: Record<string, string>): SafeHtml {
+/** A JSON array of strings in a tool's text, as MCP clients send it: `["1-3", "4-"]`. */
+const JSON_STRINGS = /\[\s*"[^"\]]*"(?:\s*,\s*"[^"\]]*")*\s*\]/g;
+/** An argument named in a tool's text: `ranges`, `set.title`. */
+const ARGUMENT = /`([A-Za-z_][\w.]*)`/g;
+/** A validation message of the tool runner starts with the argument's path: "ranges: Too small...". */
+const LEADING_PATH = /^([A-Za-z_][\w.]*): /;
+
+const fieldOf = (name: string, fields: OptionField[]): OptionField | undefined =>
+  fields.find((f) => f.path.join('.') === name) ?? fields.find((f) => f.path[f.path.length - 1] === name);
+
+/**
+ * A tool's description or message in the words of the web form rather than of MCP's JSON: a JSON
+ * array of strings becomes the comma-separated text the form's field takes (`["1-3", "4-"]` is
+ * "1-3, 4-"), and an argument's name becomes its field's label (`ranges` is "Ranges"). The tool's
+ * own text (src/pdf-tools) stays as MCP clients read it.
+ */
+export function webWording(text: string, fields: OptionField[]): string {
+  return text
+    .replace(JSON_STRINGS, (list) => `"${(JSON.parse(list) as string[]).join(', ')}"`)
+    .replace(ARGUMENT, (whole, name: string) => {
+      const f = fieldOf(name, fields);
+      return f ? `"${label(f.path)}"` : whole;
+    })
+    .replace(LEADING_PATH, (whole, name: string) => {
+      const f = fieldOf(name, fields);
+      return f ? `${label(f.path)}: ` : whole;
+    });
+}
+
+/** A tool's error message for the web form, and the id of the field it is about (the error summary links to it). */
+export function webError(message: string, fields: OptionField[]): { message: string; field?: string } {
+  const named = [...message.matchAll(ARGUMENT)].map((m) => m[1]);
+  const lead = LEADING_PATH.exec(message)?.[1];
+  const f = [...(lead ? [lead] : []), ...named].map((n) => fieldOf(n, fields)).find((x) => x !== undefined);
+  return { message: webWording(message, fields).replace(/^./, (c) => c.toUpperCase()), field: f ? idOf(f.path) : undefined };
+}
+
+/**
+ * The field of one option: a select for choices, a number or text input otherwise; the schema's
+ * description (in the form's words, see {@link webWording}) as its hint. `fields` are the tool's
+ * other options (named in descriptions), `invalid` the id of the field an error is about.
+ */
+export function renderOption(f: OptionField, values: Record<string, string>, fields: OptionField[] = [f], invalid?: string): SafeHtml {
   const id = idOf(f.path);
   const name = nameOf(f.path);
   const d = f.schema.default;
   const value = values[name] ?? (typeof d === 'string' || typeof d === 'number' || typeof d === 'boolean' ? String(d) : '');
-  const hint = f.schema.description ? html`<span class="hint" id="${id}-hint">${f.schema.description}${f.schema.type === 'array' ? ' Separate entries with commas.' : ''}</span>` : '';
-  const described = f.schema.description ? html` aria-describedby="${id}-hint"` : '';
+  const hint = f.schema.description
+    ? html`<span class="hint" id="${id}-hint">${webWording(f.schema.description, fields)}${f.schema.type === 'array' ? ' Separate entries with commas.' : ''}</span>`
+    : '';
+  const described = html`${f.schema.description ? html` aria-describedby="${id}-hint"` : ''}${invalid === id ? html` aria-invalid="true"` : ''}`;
   const opts = choices(f.schema);
   let control: SafeHtml;
   if (opts) {

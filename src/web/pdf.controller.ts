@@ -13,8 +13,9 @@ import { QuotaService, QuotaState } from '../pdf-tools/quota/quota.service';
 import { PDF_TOOLS } from '../pdf-tools/tools';
 import type { PdfTool } from '../pdf-tools/tools/tool';
 import { CsrfService } from './csrf.service';
-import { optionArgs, OptionField, optionFields, optionValues, renderOption } from './pdf-form';
+import { optionArgs, OptionField, optionFields, optionValues, renderOption, webError } from './pdf-form';
 import { html, SafeHtml } from './render/html';
+import { plural } from './render/plural';
 import { errorSummary, page, sendPage } from './render/layout';
 import { Anonymous, CSRF_FIELD, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -104,7 +105,7 @@ export class PdfController {
 
   private quotaLine(q: QuotaState): SafeHtml {
     const hours = Math.max(0, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 3600_000));
-    return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${q.limit}</strong> runs of this tool left today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC on ${q.resets_at.slice(0, 10)}, in about ${hours} h.</p>`;
+    return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${plural(q.limit, 'run')}</strong> of this tool left today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC on ${q.resets_at.slice(0, 10)}, in about ${hours} h.</p>`;
   }
 
   @Get()
@@ -120,7 +121,7 @@ export class PdfController {
         user: req.webUser,
         csrf,
         body: html`<h1>PDF tools</h1>
-<p>Free, no account. Files up to ${mb(this.config.PDF_MAX_FILE_BYTES)} and ${this.config.PDF_MAX_PAGES} pages; results are kept ${Math.round(this.config.PDF_RESULT_TTL_S / 60)} minutes. Each tool has a daily quota per device. AI agents use the same tools over <a href="/llms.txt">MCP</a>.</p>
+<p>Free, no account. Files up to ${mb(this.config.PDF_MAX_FILE_BYTES)} and ${plural(this.config.PDF_MAX_PAGES, 'page')}; results are kept ${plural(Math.round(this.config.PDF_RESULT_TTL_S / 60), 'minute')}. Each tool has a daily quota per device. AI agents use the same tools over <a href="/llms.txt">MCP</a>.</p>
 <ul class="tools">${PDF_TOOLS.map((t) => html`<li class="card"><h2><a href="/pdf/${slugOf(t)}">${t.title}</a></h2><p>${t.description.split('. ')[0]}.</p></li>`)}</ul>`,
       }),
       false,
@@ -157,7 +158,7 @@ ${errorSummary(o.error, o.errorField)}
   <div class="dropzone">
     <label for="file">1. ${many ? `PDF files (2 to ${MAX_FILES}, merged in the order added)` : 'PDF file'}</label>
     <input type="file" id="file" name="file" accept="application/pdf,.pdf" aria-describedby="file-hint">
-    <span class="hint" id="file-hint">Choose ${many ? 'a file, then the next one,' : 'a file'} or drop ${many ? 'files' : 'it'} here. At most ${mb(this.config.PDF_MAX_FILE_BYTES)} and ${this.config.PDF_MAX_PAGES} pages per file.</span>
+    <span class="hint" id="file-hint">Choose ${many ? 'a file, then the next one,' : 'a file'} or drop ${many ? 'files' : 'it'} here. At most ${mb(this.config.PDF_MAX_FILE_BYTES)} and ${plural(this.config.PDF_MAX_PAGES, 'page')} per file.</span>
     <div data-nojs><button type="submit" class="secondary">Upload</button></div>
   </div>
   <progress hidden max="100" value="0" aria-label="Upload progress"></progress>
@@ -168,12 +169,12 @@ ${errorSummary(o.error, o.errorField)}
   <div>
     <h2 id="chosen-title">2. ${many ? 'Files' : 'File'} and options</h2>
     <ul id="chosen" aria-labelledby="chosen-title">${chosen.map(
-      (f) => html`<li><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${f.pages} pages, ${mb(f.bytes)})</span></li>`,
+      (f) => html`<li><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${plural(f.pages, 'page')}, ${mb(f.bytes)})</span></li>`,
     )}</ul>
     <p class="hint" id="none-chosen"${chosen.length ? html` hidden` : ''}>No file uploaded yet.</p>
     ${chosen.length ? html`<p><a href="/pdf/${slug}">Start again with other files</a></p>` : ''}
   </div>
-  ${fields.map((f) => renderOption(f, o.values ?? {}))}
+  ${fields.map((f) => renderOption(f, o.values ?? {}, fields, o.errorField))}
   <div><button type="submit">Run ${tool.title.toLowerCase()}</button></div>
 </form>`,
     });
@@ -242,7 +243,7 @@ ${errorSummary(o.error, o.errorField)}
       sendPage(res, status, this.toolPage(req, csrf, slug, q, { error, errorField: 'file', values, chosen }));
     };
     if (ids.length === 0) return again(400, 'Choose a PDF file first.');
-    if (ids.length > MAX_FILES) return again(400, `At most ${MAX_FILES} files at once.`);
+    if (ids.length > MAX_FILES) return again(400, `At most ${plural(MAX_FILES, 'file')} at once.`);
     if (tool.name !== 'merge_pdfs' && ids.length > 1) return again(400, 'This tool takes one file: choose a single PDF.');
     const refs = ids.map((file_id) => ({ file_id }));
     const args = { ...optionArgs(fields, body), ...(tool.name === 'merge_pdfs' ? { files: refs } : { file: refs[0] }) };
@@ -252,7 +253,9 @@ ${errorSummary(o.error, o.errorField)}
     if (result.isError) {
       const code = sc.error as ToolErrorCode;
       if (code === 'quota_exceeded') res.setHeader('Retry-After', String(Math.max(1, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 1000))));
-      sendPage(res, STATUS[code] ?? 500, this.toolPage(req, csrf, slug, q, { error: String(sc.message), errorField: code === 'file_not_found' ? 'file' : undefined, values, chosen }));
+      // The tool's message in the form's words (comma-separated text, field labels), linked to its field.
+      const shown = webError(String(sc.message), fields);
+      sendPage(res, STATUS[code] ?? 500, this.toolPage(req, csrf, slug, q, { error: shown.message, errorField: code === 'file_not_found' ? 'file' : shown.field, values, chosen }));
       return;
     }
     sendPage(res, 200, this.toolPage(req, csrf, slug, q, { values, chosen, result: this.resultBlock(result, sc) }));
@@ -267,7 +270,7 @@ ${errorSummary(o.error, o.errorField)}
 <h2 id="result-title">Done</h2>
 <p>${summary}</p>
 ${files.length
-  ? html`<ul>${files.map((f) => html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${f.pages} pages, ${mb(f.bytes)}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`)}</ul>`
+  ? html`<ul>${files.map((f) => html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${plural(f.pages, 'page')}, ${mb(f.bytes)}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`)}</ul>`
   : ''}
 ${Object.keys(data).length ? html`<dl class="pairs">${Object.entries(data).map(([k, v]) => html`<dt>${k.replace(/_/g, ' ')}</dt><dd>${typeof v === 'string' ? v : JSON.stringify(v)}</dd>`)}</dl>` : ''}
 </section>`;

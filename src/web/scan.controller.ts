@@ -1,12 +1,14 @@
 import { Get, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { ScanService } from '../a11y/scan/scan.service';
+import { MAX_CRAWL_PAGES } from '../a11y/scan/crawl';
 import { RateLimit } from '../common/decorators/rate-limit.decorator';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { CsrfService } from './csrf.service';
 import { FormError } from './pages/account.pages';
 import { html } from './render/html';
+import { plural } from './render/plural';
 import { errorSummary, page, sendPage } from './render/layout';
 import { Anonymous, CSRF_FIELD, field, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -36,7 +38,7 @@ ${errorSummary(o.error?.message, o.error?.field)}
   <div><label for="url">Page address</label><br>
   <input type="url" id="url" name="url" required placeholder="https://example.com/" value="${o.url ?? ''}" aria-describedby="url-hint"${o.error ? html` aria-invalid="true"` : ''}>
   <br><span class="hint" id="url-hint">A public http or https address.</span></div>
-  <div><input type="checkbox" id="crawl" name="crawl" value="true"${o.crawl ? html` checked` : ''}> <label for="crawl">Also scan up to 4 more pages of the same site (crawl)</label></div>
+  <div><input type="checkbox" id="crawl" name="crawl" value="true"${o.crawl ? html` checked` : ''}> <label for="crawl">Also scan up to ${plural(MAX_CRAWL_PAGES - 1, 'more page', 'more pages')} of the same site (crawl)</label></div>
   <div><button type="submit">Scan</button> <span class="hint">A scan takes a few seconds (longer with crawl).</span></div>
 </form>`,
   });

@@ -1,9 +1,11 @@
-import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { sendError, toDomainError } from '../common/filters/all-exceptions.filter';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { CsrfService } from './csrf.service';
 import { html } from './render/html';
+import { plural } from './render/plural';
 import { page, sendPage } from './render/layout';
 import { PasswordChangeRequired, SignInRequired, WebRequest } from './web-context';
 
@@ -32,17 +34,21 @@ export function wantsHtml(req: Request): boolean {
   return accept === '' || accept.includes('text/html') || accept.includes('*/*');
 }
 
-/** The error page of a status: a title, the message, where to go next; never a stack trace. */
-export function errorPage(req: WebRequest, err: DomainError): string {
+/**
+ * The error page of a status: a title, the message, where to go next; never a stack trace. `csrf`
+ * is the token of the header's Sign out form (for a signed-in user).
+ */
+export function errorPage(req: WebRequest, err: DomainError, csrf: string): string {
   const status = err.status;
   const id = (req as WebRequest & { id?: string | number }).id;
   const retry = err.headers['Retry-After'];
   return page({
     title: TITLES[status] ?? `Error ${status}`,
     user: req.webUser,
+    csrf,
     body: html`<h1>${TITLES[status] ?? `Error ${status}`}</h1>
 <p>${err.message}</p>
-${retry ? html`<p>You can try again in ${Math.ceil(Number(retry) / 60)} minute(s).</p>` : ''}
+${retry ? html`<p>You can try again in ${plural(Math.ceil(Number(retry) / 60), 'minute')}.</p>` : ''}
 ${err.code === ErrorCode.InternalError && id !== undefined ? html`<p>Request id: <code>${String(id)}</code> (quote it when reporting the problem).</p>` : ''}
 <p class="meta">Error code: <code>${err.code}</code> (HTTP ${status})</p>
 <p><a href="/">Go to the home page</a>${req.webUser ? html` or <a href="/dashboard">the dashboard</a>` : ''}.</p>`,
@@ -54,8 +60,22 @@ ${err.code === ErrorCode.InternalError && id !== undefined ? html`<p>Request id:
  * session on a GET goes to the sign-in page. JSON paths and non-HTML clients keep the JSON body.
  */
 @Catch()
+@Injectable()
 export class WebExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('Web');
+
+  constructor(private readonly csrf: CsrfService) {}
+
+  /** A CSRF token for the page's forms (the header's Sign out); '' when there is no signed-in user to sign out. */
+  private token(req: WebRequest, res: Response): string {
+    if (!req.webUser || !req.cookies) return '';
+    try {
+      return this.csrf.token(req, res);
+    } catch (e) {
+      this.logger.warn(`no CSRF token for an error page: ${(e as Error).message}`);
+      return '';
+    }
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const req = host.switchToHttp().getRequest<WebRequest>();
@@ -70,7 +90,7 @@ export class WebExceptionFilter implements ExceptionFilter {
         return;
       }
       const err = new DomainError(ErrorCode.Unauthorized, 'Your session has ended or you are not signed in. Sign in again, then repeat the action.');
-      sendPage(res, 401, errorPage(req, err));
+      sendPage(res, 401, errorPage(req, err, ''));
       return;
     }
     if (exception instanceof PasswordChangeRequired) {
@@ -83,6 +103,6 @@ export class WebExceptionFilter implements ExceptionFilter {
       return;
     }
     for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
-    sendPage(res, err.status, errorPage(req, err));
+    sendPage(res, err.status, errorPage(req, err, this.token(req, res)));
   }
 }

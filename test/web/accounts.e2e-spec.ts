@@ -100,11 +100,25 @@ describe('Website accounts (e2e)', () => {
     const c = WebClient.of(t.server);
     await c.signIn('admin@example.com', NEW_PASSWORD);
     const page = await c.get('/dashboard');
+    type Ci = { low: number; high: number };
+    type Delta = { significant: boolean | null; p_value: number | null };
     const api = (await (await fetch(`${c.origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${demoKey}` } })).json()) as {
-      latest: { mention_rate: number; grade: string };
+      latest: { mention_rate: number; grade: string; mention_rate_ci: Ci; share_of_voice_ci: Ci };
+      funnel: { citation_rate_ci: Ci };
+      comparison: { mention_rate: Delta; share_of_voice: Delta; answers: Delta };
     };
     expect(page.text).toContain(`<span class="value" id="mention-rate">${api.latest.mention_rate}%</span>`);
     expect(page.text).toContain(`id="grade">${api.latest.grade}<`);
+    // Every rate with the API's 95 % interval; week over week says whether each change is significant, in words.
+    const ci = (x: Ci) => `95 % interval ${x.low}–${x.high} %`;
+    expect(page.text).toContain(`id="mention-rate-ci">${ci(api.latest.mention_rate_ci)}<`);
+    expect(page.text).toContain(`id="share-of-voice-ci">${ci(api.latest.share_of_voice_ci)}<`);
+    expect(page.text).toContain(`id="citation-rate-ci">${ci(api.funnel.citation_rate_ci)}<`);
+    const row = (figure: string) => new RegExp(`<th scope="row">${figure.replace(/[()]/g, '\\$&')}</th>(?:<td[^>]*>.*?</td>){3}<td>([^<]*)</td></tr>`).exec(page.text)?.[1];
+    const words = (d: Delta) => (d.significant === null ? 'not tested' : `${d.significant ? 'yes' : 'no'} (p = ${d.p_value})`);
+    expect(row('Mention rate (%)')).toBe(words(api.comparison.mention_rate));
+    expect(row('Share of voice (%)')).toBe(words(api.comparison.share_of_voice));
+    expect(row('Successful answers')).toBe('not tested');
     for (const tab of ['prompts', 'answers', 'sources', 'urls', 'gaps']) {
       const r = await c.get(`/dashboard/${tab}`);
       expect(r.status).toBe(200);
@@ -311,6 +325,7 @@ describe('Website accounts (e2e)', () => {
       'GET /scan': () => clean(c.get('/scan')),
       'POST /scan': () => clean(form('/scan', '/scan', { url: 'http://169.254.169.254/' }), 400),
       'GET /assets/:name': () => clean(c.get('/assets/none.css'), 404),
+      'GET /favicon.ico': () => clean(c.get('/favicon.ico')),
       'GET /*path': () => clean(c.get('/dashboard/no-such-page'), 404),
     };
     expect(websiteRoutes().sort()).toEqual(Object.keys(checks).sort());
@@ -341,6 +356,61 @@ describe('Website accounts (e2e)', () => {
     await admin.get('/dashboard/settings/members');
     expect((await admin.post(`/dashboard/settings/members/${id}/disable`)).status).toBe(200);
     expect((await person.get('/dashboard')).status).toBe(303);
+  });
+
+  it('puts Sign out in the header of every page a signed-in user sees, error pages included, and it works from there', async () => {
+    const c = WebClient.of(t.server);
+    await c.signIn('admin@example.com', NEW_PASSWORD);
+    /** The header's Sign out form and its CSRF token. */
+    const headerSignOut = (text: string) =>
+      /<header class="site">[\s\S]*<form class="signout" method="post" action="\/signout"><input type="hidden" name="_csrf" value="([^"]+)"><button class="secondary" type="submit">Sign out<\/button><\/form>[\s\S]*<\/header>/.exec(text)?.[1];
+    const pages: Array<[string, number]> = [
+      ['/', 200],
+      ['/dashboard', 200],
+      ['/dashboard/settings/api-keys', 200],
+      ['/account/password', 200],
+      ['/pdf/rotate-pages', 200],
+      ['/scan', 200],
+      ['/dashboard/answers?limit=0', 400],
+      ['/dashboard/settings/api-keys/00000000-0000-0000-0000-000000000000/revoke', 404],
+      ['/no/such/page', 404],
+    ];
+    for (const [path, status] of pages) {
+      const r = await c.get(path);
+      expect({ path, status: r.status, signOut: headerSignOut(r.text) !== undefined }).toEqual({ path, status, signOut: true });
+      expect(r.text.match(/action="\/signout"/g)).toHaveLength(1); // in the header only
+    }
+    // A member's 403 page and a refused CSRF token (403) carry it too.
+    const member = WebClient.of(t.server);
+    await member.signIn('member@example.com', 'member password 123');
+    const forbidden = await member.get('/dashboard/settings/api-keys/00000000-0000-0000-0000-000000000000/revoke');
+    expect(forbidden.status).toBe(403);
+    expect(headerSignOut(forbidden.text)).toBeDefined();
+    await member.get('/dashboard/settings/api-keys');
+    const csrf = await member.request('POST', '/dashboard/settings/members', { form: { _csrf: 'forged.token', email: 'x@example.com' } });
+    expect(csrf.status).toBe(403);
+    expect(headerSignOut(csrf.text)).toBeDefined();
+    // Signing out from the header of an error page ends the session.
+    const notFound = await c.get('/no/such/page');
+    const out = await c.request('POST', '/signout', { form: { _csrf: headerSignOut(notFound.text)! } });
+    expect([out.status, out.location]).toEqual([303, '/signin?signed_out=1']);
+    expect((await c.get('/dashboard')).status).toBe(303);
+    // Visitors get Sign in, not Sign out.
+    expect(headerSignOut((await WebClient.of(t.server).get('/no/such/page')).text)).toBeUndefined();
+  });
+
+  it('serves the icon the pages link to, and /favicon.ico', async () => {
+    const c = WebClient.of(t.server);
+    const home = await c.get('/');
+    const href = /<link rel="icon" href="(\/assets\/favicon-[0-9a-f]{12}\.svg)" type="image\/svg\+xml">/.exec(home.text)?.[1];
+    expect(href).toBeDefined();
+    const icon = await fetch(`${c.origin}${href}`);
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    const svg = await icon.text();
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(svg).not.toMatch(/<script|on\w+=/i);
+    const ico = await fetch(`${c.origin}/favicon.ico`);
+    expect([ico.status, ico.headers.get('content-type'), await ico.text()]).toEqual([200, 'image/svg+xml', svg]);
   });
 
   it('answers unknown pages with a 404 page, and keeps JSON for the API', async () => {

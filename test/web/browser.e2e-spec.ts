@@ -104,8 +104,18 @@ describe('Website in Chromium (e2e)', () => {
     await Promise.all([page.waitForNavigation(), page.click('form.stack button[type=submit]')]);
     expect(page.url()).toBe(`${origin}/dashboard`);
     const shown = await page.$eval('#mention-rate', (e) => e.textContent);
-    const api = (await (await fetch(`${origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${demoKey}` } })).json()) as { latest: { mention_rate: number } };
+    const api = (await (await fetch(`${origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${demoKey}` } })).json()) as {
+      latest: { mention_rate: number; mention_rate_ci: { low: number; high: number } };
+      comparison: { mention_rate: { significant: boolean; p_value: number } };
+    };
     expect(shown).toBe(`${api.latest.mention_rate}%`);
+    // The API's 95 % Wilson interval under the rate, and whether the week-over-week change is significant, in words.
+    expect(await page.$eval('#mention-rate-ci', (e) => e.textContent)).toBe(`95 % interval ${api.latest.mention_rate_ci.low}–${api.latest.mention_rate_ci.high} %`);
+    const significance = await page.$$eval('table tr', (rows) =>
+      rows.filter((r) => r.querySelector('th')?.textContent === 'Mention rate (%)').map((r) => r.querySelector('td:last-child')?.textContent),
+    );
+    expect(significance).toEqual([`${api.comparison.mention_rate.significant ? 'yes' : 'no'} (p = ${api.comparison.mention_rate.p_value})`]);
+    expect(await page.$('header.site form.signout[action="/signout"] button')).not.toBeNull();
     expect(await page.$('svg.chart[role=img]')).not.toBeNull();
     await shot(page, 'dashboard');
     for (const tab of ['prompts', 'answers', 'sources', 'urls', 'gaps']) {
@@ -321,14 +331,72 @@ describe('Website in Chromium (e2e)', () => {
     await page.browserContext().close();
   }, 120_000);
 
-  it('error pages are readable HTML with their status', async () => {
+  it('error pages are readable HTML with their status, and Sign out in the header for a signed-in user', async () => {
     const page = await fresh();
     const r = await page.goto(`${origin}/no/such/page`);
     expect(r!.status()).toBe(404);
     expect(await page.$eval('h1', (e) => e.textContent)).toBe('Page not found');
+    expect(await page.$('header.site form.signout')).toBeNull();
+    await signIn(page, 'member@example.com', PASSWORD);
+    await page.setViewport({ width: 1100, height: 800 });
+    expect((await page.goto(`${origin}/no/such/page`))!.status()).toBe(404);
     await shot(page, 'error-404');
+    await Promise.all([page.waitForNavigation(), page.click('header.site form.signout button')]);
+    expect(page.url()).toBe(`${origin}/signin?signed_out=1`);
+    expect((await page.goto(`${origin}/dashboard`))!.url()).toContain('/signin?next=');
     await page.browserContext().close();
-  });
+  }, 60_000);
+
+  it('keeps the console clean under the CSP: the icon loads, nothing 404s', async () => {
+    const page = await fresh();
+    const problems: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warn') problems.push(`console ${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${String(e)}`));
+    page.on('requestfailed', (q) => problems.push(`failed: ${q.url()}`));
+    const icons: number[] = [];
+    page.on('response', (res) => {
+      const path = new URL(res.url()).pathname;
+      if (/^\/(favicon\.ico|assets\/favicon-)/.test(path)) icons.push(res.status());
+      else if (res.status() >= 400) problems.push(`${res.status()} ${path}`);
+    });
+    await signIn(page, 'member@example.com', PASSWORD);
+    for (const path of ['/', '/dashboard', '/pdf/split-pdf', '/scan']) {
+      await page.goto(`${origin}${path}`, { waitUntil: 'networkidle0' });
+    }
+    const icon = await page.$eval('link[rel=icon]', (l) => l.getAttribute('href'));
+    expect(icon).toMatch(/^\/assets\/favicon-[0-9a-f]{12}\.svg$/);
+    expect((await fetch(`${origin}/favicon.ico`)).status).toBe(200);
+    expect(icons.length).toBeGreaterThan(0); // Chromium asked for the icon...
+    expect(icons.every((s) => s === 200)).toBe(true); // ...and got it
+    expect(problems).toEqual([]);
+    await page.browserContext().close();
+  }, 60_000);
+
+  it('split: the ranges hint and error speak of the comma-separated text the form takes', async () => {
+    const page = await fresh();
+    await page.setViewport({ width: 1100, height: 900 });
+    await page.goto(`${origin}/pdf/split-pdf`);
+    expect(await page.$eval('#opt-ranges-hint', (e) => e.textContent)).toBe('For mode "ranges": one page range per output document, e.g. "1-3, 4-, odd". Separate entries with commas.');
+    await choose(page, '#file', await pdfFile('split.pdf', await samplePdf(4)));
+    await page.waitForSelector('#chosen li input[name=file_id]', { timeout: 30_000 });
+    await page.select('#opt-mode', 'ranges');
+    await page.click('#run-form button[type=submit]');
+    await page.waitForSelector('.error-summary', { timeout: 30_000 });
+    const [href, text] = await page.$eval('.error-summary a', (a) => [a.getAttribute('href'), a.textContent]);
+    expect(href).toBe('#opt-ranges');
+    expect(text).toMatch(/^Mode "ranges" needs "Ranges", e\.g\. "1-3, 4-"\./);
+    expect(text).not.toContain('[');
+    expect(await page.$eval('#opt-ranges', (e) => e.getAttribute('aria-invalid'))).toBe('true');
+    // As the form says: comma-separated ranges.
+    await page.type('#opt-ranges', '1-3, 4-');
+    await page.click('#run-form button[type=submit]');
+    await page.waitForSelector('#result', { timeout: 30_000 });
+    expect(await page.$$eval('#result a[href^="/files/"]', (as) => as.map((a) => a.textContent))).toHaveLength(2);
+    expect(await page.$eval('#result', (e) => e.textContent)).toMatch(/\(3 pages, [^)]*\)[\s\S]*\(1 page, /);
+    await page.browserContext().close();
+  }, 60_000);
 
   it('scores 100 with Beacon\'s own scan (ScanService) on every anonymous page', async () => {
     const scans = t.app.get(ScanService);
@@ -349,10 +417,14 @@ describe('Website in Chromium (e2e)', () => {
    */
   it('scores 100 on every page and error page, at desktop and phone width, each under 100 KB of JS and CSS', async () => {
     const scanner = t.app.get(Scanner, { strict: false });
+    /** Pages of a signed-in user: each must have Sign out in its header. */
+    const signedIn = new Set<Page>();
     const scores: Record<string, number> = {};
     const overflow: Record<string, number> = {};
     const weight: Record<string, number> = {};
+    const withoutSignOut: string[] = [];
     const grade = async (page: Page, label: string, phoneShot?: string): Promise<void> => {
+      if (signedIn.has(page) && !(await page.$('header.site form.signout button'))) withoutSignOut.push(label);
       const bytes = (await page.evaluate(`performance.getEntriesByType('resource')
         .filter((e) => e.initiatorType === 'script' || e.initiatorType === 'link' || /\\.(js|css)$/.test(e.name))
         .reduce((n, e) => n + e.decodedBodySize, 0)`)) as number;
@@ -422,6 +494,13 @@ describe('Website in Chromium (e2e)', () => {
     await choose(anon, '#file', await pdfFile('notes.pdf', Buffer.from('hello, not a PDF')));
     await anon.waitForSelector('#upload-status.bad');
     await grade(anon, 'upload refused by POST /files');
+    await go(anon, '/pdf/split-pdf');
+    await choose(anon, '#file', await pdfFile('split.pdf', await samplePdf(2)));
+    await anon.waitForSelector('#chosen li');
+    await anon.select('#opt-mode', 'ranges');
+    await anon.click('#run-form button[type=submit]');
+    await anon.waitForSelector('.error-summary');
+    await grade(anon, 'split without ranges (400)');
     await go(anon, '/pdf/add-page-numbers');
     await choose(anon, '#file', await pdfFile('numbers.pdf', await samplePdf(1)));
     await anon.waitForSelector('#chosen li');
@@ -452,6 +531,7 @@ describe('Website in Chromium (e2e)', () => {
     await WebClient.of(t.server).signIn(grader.email, grader.one_time_password, PASSWORD);
     const admin = await open();
     await signIn(admin, grader.email, PASSWORD);
+    signedIn.add(admin);
     for (const path of ['/dashboard', '/dashboard/prompts', '/dashboard/answers', '/dashboard/sources', '/dashboard/urls', '/dashboard/gaps', '/dashboard/settings/api-keys', '/dashboard/settings/members', `/dashboard/settings/api-keys/${keyId}/revoke`, '/account/password']) {
       await go(admin, path);
       await grade(admin, path, { '/dashboard': 'dashboard-phone', '/dashboard/answers': 'dashboard-answers-phone', '/dashboard/settings/api-keys': 'settings-api-keys-phone' }[path]);
@@ -470,17 +550,20 @@ describe('Website in Chromium (e2e)', () => {
     await admin.setCookie({ name: 'beacon_session', value: 'A'.repeat(43), domain: '127.0.0.1', path: '/', httpOnly: true });
     await admin.type('#label', 'After the session ended');
     await submit(admin, 'form.inline button[type=submit]', 401);
+    signedIn.delete(admin); // the session has ended: Sign in, not Sign out
     await grade(admin, 'session ended (401)', 'error-401');
     await admin.browserContext().close();
 
     // A member on an admin action.
     const member = await open();
     await signIn(member, 'member@example.com', PASSWORD);
+    signedIn.add(member);
     await go(member, `/dashboard/settings/api-keys/${keyId}/revoke`, 403);
     await grade(member, 'member on an admin action (403)', 'error-403');
     await member.browserContext().close();
 
     expect(Object.entries(scores).filter(([, s]) => s !== 100)).toEqual([]);
+    expect(withoutSignOut).toEqual([]);
     expect(overflow).toEqual({});
     expect(Object.entries(weight).filter(([, b]) => !(b > 0 && b < 100 * 1024))).toEqual([]);
   }, 600_000);

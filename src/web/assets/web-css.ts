@@ -15,6 +15,7 @@ header.site .brand{font-weight:700;font-size:1.15rem;color:var(--fg);text-decora
 header.site nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0}
 header.site nav a[aria-current=page]{font-weight:700}
 header.site .who{margin-left:auto;display:flex;gap:.75rem;align-items:center;flex-wrap:wrap}
+header.site .signout button{padding:.3rem .75rem}
 main{max-width:72rem;margin:0 auto;padding:1rem}
 footer.site{max-width:72rem;margin:2rem auto 1rem;padding:0 1rem;color:var(--muted);font-size:.9rem}
 h1{font-size:1.75rem;margin:.5rem 0 1rem}
@@ -26,6 +27,7 @@ h3{font-size:1.1rem;margin:1.25rem 0 .5rem}
 .card{border:1px solid var(--line);border-radius:.5rem;padding:1rem;background:var(--bg)}
 .card .value{font-size:2rem;font-weight:700;display:block}
 .card .label{color:var(--muted)}
+.card .ci{display:block;color:var(--muted);font-size:.9rem;font-variant-numeric:tabular-nums}
 .grade{font-size:2.5rem}
 .table-wrap{overflow-x:auto;margin:.5rem 0 1rem;position:relative}
 table{border-collapse:collapse;width:100%;font-size:.95rem}

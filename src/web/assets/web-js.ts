@@ -23,6 +23,7 @@ export const WEB_JS = `
 
   // PDF tool pages: each chosen or dropped file goes to POST /files (the upload an agent uses)
   // with upload progress; its file_id joins the tool form, which is then sent in place.
+  function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many || one + 's'); }
   function mb(n) { return n < 1048576 ? Math.max(1, Math.round(n / 1024)) + ' KB' : Math.round(n / 104857.6) / 10 + ' MB'; }
   function tools(root) {
     root.querySelectorAll('form[data-upload]').forEach(function (form) {
@@ -45,7 +46,7 @@ export const WEB_JS = `
         id.type = 'hidden'; id.name = 'file_id'; id.value = info.file_id;
         var hint = document.createElement('span');
         hint.className = 'hint';
-        hint.textContent = '(' + info.pages + ' pages, ' + mb(info.bytes) + ')';
+        hint.textContent = '(' + plural(info.pages, 'page') + ', ' + mb(info.bytes) + ')';
         li.appendChild(id);
         li.appendChild(document.createTextNode(info.filename + ' '));
         li.appendChild(hint);
@@ -69,7 +70,7 @@ export const WEB_JS = `
           var r = xhr.response || {};
           if (xhr.status !== 201 || !r.file_id) { fail(f.name + ' was refused: ' + (r.message || 'the server answered ' + xhr.status + '.')); return; }
           add(r);
-          say(status, f.name + ' uploaded (' + r.pages + ' pages).' + (i + 1 < files.length ? '' : ' Set the options and run the tool.'));
+          say(status, f.name + ' uploaded (' + plural(r.pages, 'page') + ').' + (i + 1 < files.length ? '' : ' Set the options and run the tool.'));
           send(files, i + 1);
         });
         xhr.addEventListener('error', function () { fail('The upload of ' + f.name + ' failed: check the connection and try again.'); });
@@ -81,7 +82,7 @@ export const WEB_JS = `
         var all = Array.prototype.slice.call(files || []);
         if (!all.length) return;
         if (max === 1 && all.length > 1) { fail('This tool takes one file: choose a single PDF.'); return; }
-        if (max > 1 && list.children.length + all.length > max) { fail('At most ' + max + ' files at once.'); return; }
+        if (max > 1 && list.children.length + all.length > max) { fail('At most ' + plural(max, 'file') + ' at once.'); return; }
         send(all, 0);
       }
       input.addEventListener('change', function () { choose(input.files); });

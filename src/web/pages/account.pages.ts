@@ -2,6 +2,7 @@ import type { UserView } from '../../accounts/accounts.service';
 import { MIN_PASSWORD_LENGTH } from '../../accounts/password-hasher';
 import { html } from '../render/html';
 import { errorSummary, page } from '../render/layout';
+import { plural } from '../render/plural';
 import { CSRF_FIELD } from '../web-context';
 
 export interface FormError {
@@ -13,6 +14,7 @@ export function signInPage(csrf: string, o: { next?: string; email?: string; err
   return page({
     title: 'Sign in',
     section: 'signin',
+    csrf,
     body: html`<h1>Sign in</h1>
 ${errorSummary(o.error?.message, o.error?.field)}
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
@@ -45,7 +47,7 @@ ${errorSummary(o.error?.message, o.error?.field)}
   <input type="text" class="visually-hidden" name="username" autocomplete="username" value="${user.email}" aria-hidden="true" tabindex="-1" readonly>
   <div><label for="current_password">Current password${user.must_change_password ? ' (the one-time password)' : ''}</label><br>
   <input type="password" id="current_password" name="current_password" autocomplete="current-password" required${invalid('current_password')}></div>
-  <div><label for="new_password">New password <span class="hint" id="new-hint">(at least ${MIN_PASSWORD_LENGTH} characters)</span></label><br>
+  <div><label for="new_password">New password <span class="hint" id="new-hint">(at least ${plural(MIN_PASSWORD_LENGTH, 'character')})</span></label><br>
   <input type="password" id="new_password" name="new_password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="new-hint"${invalid('new_password')}></div>
   <div><label for="confirm_password">New password again</label><br>
   <input type="password" id="confirm_password" name="confirm_password" autocomplete="new-password" required${invalid('confirm_password')}></div>

@@ -1,53 +1,26 @@
 import type { UserView } from '../../accounts/accounts.service';
+import type { Comparison, Delta } from '../../visibility/derive/changes';
+import type { Ci, FunnelWithCi } from '../../visibility/derive/intervals';
+import type { ScanStub } from '../../visibility/visibility-query.service';
+import { scanImportCommand } from '../../visibility/visibility.cli';
 import { lineChart } from '../render/chart';
 import { html, qs, Renderable, SafeHtml } from '../render/html';
 import { page } from '../render/layout';
+import { plural } from '../render/plural';
 
-// The shapes the dashboard reads from VisibilityQueryService (the API's bodies).
-interface Delta {
-  latest: number | null;
-  previous: number | null;
-  delta: number | null;
-}
-interface Stub {
-  scan_id: string;
-  date: string;
-  grade: string | null;
-  grade_reason: string | null;
-  mention_rate: number | null;
-  share_of_voice: number | null;
-  answers: number;
-}
-interface FunnelView {
-  answers: number;
-  with_citations: number;
-  with_owned_citation: number;
-  mentioned_with_owned_citation: number;
-  citation_rate: number | null;
-  owned_citation_rate: number | null;
-  mentioned_with_owned_citation_rate: number | null;
-}
+// The shapes the dashboard reads from VisibilityQueryService (the API's bodies), with the API's own types.
 export interface SummaryView {
   business: string;
   brand: { name: string; aliases?: string[] };
   platforms: string[];
-  latest: Stub;
-  previous: Stub | null;
+  latest: ScanStub;
+  previous: ScanStub | null;
   scans_total: number;
   answers: { total: number; successful: number; failed: number };
-  funnel: FunnelView;
+  funnel: FunnelWithCi;
   by_platform: Array<{ platform: string; answers: number; failed: number; mentions: number; mention_rate: number | null; share_of_voice: number | null; grade: string | null; grade_reason: string | null }>;
   competitors: Array<{ name: string; answers: number; mentions: number; mention_rate: number | null; share_of_voice: number | null }>;
-  comparison: null | {
-    grade: { latest: string | null; previous: string | null; direction: string };
-    mention_rate: Delta;
-    share_of_voice: Delta;
-    citation_rate: Delta;
-    owned_citation_rate: Delta;
-    answers: Delta;
-    platforms: Array<{ platform: string } & Delta>;
-    competitors: Array<{ name: string } & Delta>;
-  };
+  comparison: Comparison | null;
   changes: null | { detected: string[] };
 }
 export interface HistoryView {
@@ -70,6 +43,11 @@ const TABS: Array<[DashboardTab, string, string]> = [
 export const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : `${v}%`);
 const signed = (v: number | null): SafeHtml =>
   v === null ? html`–` : v > 0 ? html`<span class="up">+${v}</span>` : v < 0 ? html`<span class="down">${v}</span>` : html`0`;
+/** A rate's 95 % Wilson interval as the API gives it (`<rate>_ci`), e.g. "95 % interval 19.6–43.1 %". */
+export const interval = (ci: Ci): string => (ci ? `95 % interval ${ci.low}–${ci.high} %` : 'no interval (no sample)');
+/** Whether a week-over-week change is statistically significant (the API's two-proportion test at 95 %), in words. */
+export const significance = (d: Delta): string =>
+  d.significant === null ? 'not tested' : `${d.significant ? 'yes' : 'no'} (p = ${d.p_value})`;
 const GRADE_REASONS: Record<string, string> = { insufficient_data: 'not graded: fewer than 20 successful answers in the scan' };
 const gradeText = (grade: string | null, reason: string | null): string => grade ?? `No grade (${reason ? (GRADE_REASONS[reason] ?? reason) : 'unknown'})`;
 
@@ -101,7 +79,7 @@ export function emptyDashboard(user: UserView, csrf: string): string {
     body: html`<h1>Dashboard</h1>
 ${dashboardNav('overview', user)}
 <div class="notice"><h2>No visibility data yet</h2>
-<p>Workspace <strong>${user.workspace}</strong> has no scan yet. Once a scan is imported (<code>npm run admin -- visibility:import ${user.workspace} scan.json</code>), its grade, mention rate, prompts, answers and sources appear here, and the same figures in the API.</p>
+<p>Workspace <strong>${user.workspace}</strong> has no scan yet. Once a scan is imported (<code>npm run admin -- ${scanImportCommand.name} ${user.workspace} scan.json</code>), its grade, mention rate, prompts, answers and sources appear here, and the same figures in the API.</p>
 <p>You can already create an API key under <a href="/dashboard/settings/api-keys">Settings: API keys</a>.</p></div>`,
   });
 }
@@ -110,7 +88,7 @@ export function overviewPage(user: UserView, csrf: string, s: SummaryView, h: Hi
   const l = s.latest;
   const c = s.comparison;
   const scans = [...h.scans].reverse();
-  const deltaRow = (label: string, d: Delta, unit = '') => [label, d.latest === null ? '–' : `${d.latest}${unit}`, d.previous === null ? '–' : `${d.previous}${unit}`, signed(d.delta)];
+  const deltaRow = (label: string, d: Delta) => [label, d.latest ?? '–', d.previous ?? '–', signed(d.delta), significance(d)];
   return page({
     title: 'Dashboard',
     section: 'dashboard',
@@ -118,22 +96,22 @@ export function overviewPage(user: UserView, csrf: string, s: SummaryView, h: Hi
     csrf,
     body: html`<h1>${s.business}: AI visibility</h1>
 ${dashboardNav('overview', user)}
-<p class="meta">Latest scan ${l.scan_id} of ${l.date}${s.previous ? html`, compared with ${s.previous.scan_id} of ${s.previous.date}` : ''}. Platforms: ${s.platforms.join(', ')}. ${s.scans_total} scan(s) in total.</p>
+<p class="meta">Latest scan ${l.scan_id} of ${l.date}${s.previous ? html`, compared with ${s.previous.scan_id} of ${s.previous.date}` : ''}. Platforms: ${s.platforms.join(', ')}. ${plural(s.scans_total, 'scan')} in total.</p>
 <h2>Overview</h2>
 <ul class="cards">
   <li class="card"><span class="label">Grade</span><span class="value grade" id="grade">${l.grade ?? '–'}</span><span>${l.grade ? 'Mention-rate grade (A best, F worst)' : gradeText(l.grade, l.grade_reason)}</span></li>
-  <li class="card"><span class="label">Mention rate</span><span class="value" id="mention-rate">${pct(l.mention_rate)}</span><span>of ${l.answers} successful answers (${s.answers.failed} failed, not counted)</span></li>
-  <li class="card"><span class="label">Share of voice</span><span class="value" id="share-of-voice">${pct(l.share_of_voice)}</span><span>of brand and competitor mentions</span></li>
-  <li class="card"><span class="label">Citation rate</span><span class="value">${pct(s.funnel.citation_rate)}</span><span>answers citing any source</span></li>
+  <li class="card"><span class="label">Mention rate</span><span class="value" id="mention-rate">${pct(l.mention_rate)}</span><span class="ci" id="mention-rate-ci">${interval(l.mention_rate_ci)}</span><span>${l.mentions} of ${plural(l.answers, 'successful answer')} (${s.answers.failed} failed, not counted)</span></li>
+  <li class="card"><span class="label">Share of voice</span><span class="value" id="share-of-voice">${pct(l.share_of_voice)}</span><span class="ci" id="share-of-voice-ci">${interval(l.share_of_voice_ci)}</span><span>of ${plural(l.share_of_voice_sample, 'mention')} of your brand and competitors</span></li>
+  <li class="card"><span class="label">Citation rate</span><span class="value" id="citation-rate">${pct(s.funnel.citation_rate)}</span><span class="ci" id="citation-rate-ci">${interval(s.funnel.citation_rate_ci)}</span><span>${s.funnel.with_citations} of ${plural(s.funnel.answers, 'answer')} cite a source</span></li>
 </ul>
 ${s.changes && s.changes.detected.length ? html`<p><strong>Changes since the previous scan:</strong> ${s.changes.detected.join(', ').replace(/_/g, ' ')}</p>` : ''}
 <h2>Week over week</h2>
 ${c
   ? table(
-      'Latest scan against the previous one',
-      ['Figure', ['Latest', 'num'], ['Previous', 'num'], ['Change', 'num']],
+      'Latest scan against the previous one; a change is significant when a two-proportion test at 95 % says it is unlikely to be chance',
+      ['Figure', ['Latest', 'num'], ['Previous', 'num'], ['Change', 'num'], 'Significant at 95 %'],
       [
-        ['Grade', c.grade.latest ?? '–', c.grade.previous ?? '–', c.grade.direction],
+        ['Grade', c.grade.latest ?? '–', c.grade.previous ?? '–', c.grade.direction, 'not tested'],
         deltaRow('Mention rate (%)', c.mention_rate),
         deltaRow('Share of voice (%)', c.share_of_voice),
         deltaRow('Citation rate (%)', c.citation_rate),
@@ -173,7 +151,7 @@ ${lineChart(
   scans.map((x) => ({ label: x.date, value: x.mention_rate, note: x.grade })),
   {
     title: 'Mention rate and grade per scan',
-    desc: `Mention rate in percent for ${scans.length} scans from ${scans[0]?.date ?? ''} to ${scans[scans.length - 1]?.date ?? ''}, with the grade above each point. The table below has the same data.`,
+    desc: `Mention rate in percent for ${plural(scans.length, 'scan')} from ${scans[0]?.date ?? ''} to ${scans[scans.length - 1]?.date ?? ''}, with the grade above each point. The table below has the same data.`,
     unit: '%',
   },
 )}

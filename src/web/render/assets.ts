@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { FAVICON_SVG } from '../assets/favicon-svg';
 import { WEB_CSS } from '../assets/web-css';
 import { WEB_JS } from '../assets/web-js';
 
@@ -18,4 +19,5 @@ function asset(name: string, ext: string, type: string, text: string): Asset {
 /** Static files of the website, named by their content hash (cached for a year). */
 export const CSS = asset('web', 'css', 'text/css; charset=utf-8', WEB_CSS);
 export const JS = asset('web', 'js', 'text/javascript; charset=utf-8', WEB_JS);
-export const ASSETS: ReadonlyMap<string, Asset> = new Map([CSS, JS].map((a) => [a.path, a]));
+export const FAVICON = asset('favicon', 'svg', 'image/svg+xml', FAVICON_SVG);
+export const ASSETS: ReadonlyMap<string, Asset> = new Map([CSS, JS, FAVICON].map((a) => [a.path, a]));

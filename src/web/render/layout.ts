@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { UserView } from '../../accounts/accounts.service';
-import { CSS, JS } from './assets';
+import { CSS, FAVICON, JS } from './assets';
+import { CSRF_FIELD } from '../web-context';
 import { html, Renderable, SafeHtml } from './html';
 
 /**
@@ -24,11 +25,16 @@ export interface PageOptions {
   title: string;
   section?: Section;
   user?: UserView | null;
-  csrf?: string;
+  /** The CSRF token of the page's forms (the header's Sign out form among them). */
+  csrf: string;
   body: Renderable;
 }
 
-const nav = (section: Section | undefined, user: UserView | null | undefined): SafeHtml => {
+/** Sign out: a POST form with the CSRF token (never a link: a GET must not end a session). */
+const signOut = (csrf: string): SafeHtml =>
+  html`<form class="signout" method="post" action="/signout"><input type="hidden" name="${CSRF_FIELD}" value="${csrf}"><button class="secondary" type="submit">Sign out</button></form>`;
+
+const nav = (section: Section | undefined, user: UserView | null | undefined, csrf: string): SafeHtml => {
   const link = (href: string, label: string, s: Section) => html`<li><a href="${href}"${s === section ? html` aria-current="page"` : ''}>${label}</a></li>`;
   return html`<nav aria-label="Main"><ul>
     ${link('/dashboard', 'Dashboard', 'dashboard')}
@@ -38,12 +44,13 @@ const nav = (section: Section | undefined, user: UserView | null | undefined): S
   <div class="who">${
     user
       ? html`<span>${user.email} <span class="hint">(${user.role}, ${user.workspace})</span></span>
-      <a href="/account/password">Password</a>`
+      <a href="/account/password">Password</a>
+      ${csrf ? signOut(csrf) : ''}`
       : html`<a href="/signin"${section === 'signin' ? html` aria-current="page"` : ''}>Sign in</a>`
   }</div>`;
 };
 
-/** A whole page: skip link, header with navigation, the main content, a footer. */
+/** A whole page: skip link, header with navigation (and Sign out for a signed-in user), the main content, a footer. */
 export function page(o: PageOptions): string {
   return html`<!DOCTYPE html>
 <html lang="en">
@@ -51,6 +58,7 @@ export function page(o: PageOptions): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · Beacon</title>
+<link rel="icon" href="${FAVICON.path}" type="image/svg+xml">
 <link rel="stylesheet" href="${CSS.path}">
 <script src="${JS.path}" defer></script>
 </head>
@@ -58,13 +66,12 @@ export function page(o: PageOptions): string {
 <a class="skip" href="#main">Skip to the content</a>
 <header class="site">
   <a class="brand" href="/">Beacon</a>
-  ${nav(o.section, o.user)}
+  ${nav(o.section, o.user, o.csrf)}
 </header>
 <main id="main" tabindex="-1">
 ${o.body}
 </main>
 <footer class="site">
-  ${o.user && o.csrf ? html`<form method="post" action="/signout"><input type="hidden" name="_csrf" value="${o.csrf}"><button class="secondary" type="submit">Sign out</button></form>` : ''}
   <p>Beacon: AI visibility reports, PDF tools and accessibility scans. <a href="/api/v1">API</a> · <a href="/llms.txt">llms.txt</a></p>
 </footer>
 </body>
