@@ -11,6 +11,7 @@ import { WebUser, Role, ROLES } from './entities/web-user.entity';
 import { LoginThrottleStore } from './login-throttle-store';
 import { hashPassword, needsRehash, oneTimePassword, passwordProblem, verifyPassword } from './password-hasher';
 import { SessionsService } from './sessions.service';
+import { plural } from '../common/text/plural';
 
 /** A user as pages, the CLI and the guard see it. */
 export interface UserView {
@@ -153,7 +154,7 @@ export class AccountsService implements OnModuleInit {
     const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
     return new DomainError(
       ErrorCode.RateLimited,
-      `Too many failed sign-ins. Try again in ${Math.ceil(seconds / 60)} minute(s), after ${until.toISOString().slice(11, 16)} UTC.`,
+      `Too many failed sign-ins. Try again in ${plural(Math.ceil(seconds / 60), 'minute')}, after ${until.toISOString().slice(11, 16)} UTC.`,
       { retry_after: seconds, retry_at: until.toISOString() },
       { 'Retry-After': String(seconds) },
     );

@@ -21,7 +21,7 @@ import {
 } from './pages/dashboard.pages';
 import { html, Renderable, SafeHtml } from './render/html';
 import { page, sendPage } from './render/layout';
-import { plural } from './render/plural';
+import { plural } from '../common/text/plural';
 import { apiQuery, keptParams } from './web-query';
 import { WebController } from './web-controller.decorator';
 import { WebRequest, WebUserParam } from './web-context';

@@ -15,7 +15,7 @@ import type { PdfTool } from '../pdf-tools/tools/tool';
 import { CsrfService } from './csrf.service';
 import { optionArgs, OptionField, optionFields, optionValues, renderOption, webError } from './pdf-form';
 import { html, SafeHtml } from './render/html';
-import { plural } from './render/plural';
+import { plural } from '../common/text/plural';
 import { errorSummary, page, sendPage } from './render/layout';
 import { Anonymous, CSRF_FIELD, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';

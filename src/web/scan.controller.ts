@@ -8,7 +8,7 @@ import { ErrorCode } from '../common/errors/error-code';
 import { CsrfService } from './csrf.service';
 import { FormError } from './pages/account.pages';
 import { html } from './render/html';
-import { plural } from './render/plural';
+import { plural } from '../common/text/plural';
 import { errorSummary, page, sendPage } from './render/layout';
 import { Anonymous, CSRF_FIELD, field, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';

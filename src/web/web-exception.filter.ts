@@ -5,7 +5,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { CsrfService } from './csrf.service';
 import { html } from './render/html';
-import { plural } from './render/plural';
+import { plural } from '../common/text/plural';
 import { page, sendPage } from './render/layout';
 import { PasswordChangeRequired, SignInRequired, WebRequest } from './web-context';
 

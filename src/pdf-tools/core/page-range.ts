@@ -1,4 +1,5 @@
 import { ToolFailure } from './tool-failure';
+import { plural } from '../../common/text/plural';
 
 /**
  * The one page-range grammar of every tool (1-based pages):
@@ -56,7 +57,7 @@ export function parsePageRange(spec: string | undefined, pageCount: number, labe
     range(a, b).forEach(push);
   }
   if (out.length === 0) {
-    throw new ToolFailure('invalid_page_range', `Page range "${text}" selects no page of ${label} (${pageCount} pages).`, {
+    throw new ToolFailure('invalid_page_range', `Page range "${text}" selects no page of ${label} (${plural(pageCount, 'page')}).`, {
       page_count: pageCount,
     });
   }

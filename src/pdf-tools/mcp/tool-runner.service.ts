@@ -17,6 +17,7 @@ import { PdfPoolService } from '../worker/pdf-pool.service';
 import { decodeAll, type DecodeResult } from '../worker/decode.worker';
 import type { WorkerResult } from '../worker/pdf.worker';
 import { CallProgress, ProgressSink } from './progress';
+import { plural } from '../../common/text/plural';
 
 export { decodeBase64 } from '../core/base64';
 
@@ -176,7 +177,7 @@ export class ToolRunnerService {
       stored = await Promise.all(
         files.map(async (f) => {
           const info = await this.store.save(f);
-          storing(++saved, files.length, `Stored ${saved} of ${files.length} result file(s)`);
+          storing(++saved, files.length, `Stored ${saved} of ${plural(files.length, 'result file')}`);
           return info;
         }),
       );
@@ -355,7 +356,7 @@ export class ToolRunnerService {
     const content: CallToolResult['content'] = [];
     const files =
       stored.length === 1
-        ? `${stored[0].filename}: ${stored[0].download_url} (file_id ${stored[0].file_id}, ${stored[0].pages} pages, ${stored[0].bytes} bytes, until ${stored[0].expires_at})`
+        ? `${stored[0].filename}: ${stored[0].download_url} (file_id ${stored[0].file_id}, ${plural(stored[0].pages, 'page')}, ${stored[0].bytes} bytes, until ${stored[0].expires_at})`
         : stored.length
           ? `${stored.length} files: download links and file_ids in the resource links and structuredContent.files.`
           : '';
@@ -367,7 +368,7 @@ export class ToolRunnerService {
         uri: s.download_url,
         name: s.filename,
         mimeType: 'application/pdf',
-        description: `${s.pages} pages, ${s.bytes} bytes; file_id ${s.file_id}; available until ${s.expires_at}.`,
+        description: `${plural(s.pages, 'page')}, ${s.bytes} bytes; file_id ${s.file_id}; available until ${s.expires_at}.`,
       });
       const bytes = result.files[i].bytes;
       if (inline && bytes.length <= this.config.PDF_INLINE_MAX_BYTES) {

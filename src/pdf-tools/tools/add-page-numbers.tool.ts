@@ -5,6 +5,7 @@ import { anchor, parseColor, placeBox, POSITIONS, visibleFrame } from '../core/s
 import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
+import { plural } from '../../common/text/plural';
 
 const input = z
   .object({
@@ -61,7 +62,7 @@ export const addPageNumbersTool = defineTool({
     return {
       files: [{ name: derivedName(inputs[0], 'numbered'), bytes, pages: pages.length }],
       data: { numbered_pages: selected, first_number: args.start, last_number: total },
-      summary: `Numbered ${selected.length} page(s) from ${args.start} to ${total}.`,
+      summary: `Numbered ${plural(selected.length, 'page')} from ${args.start} to ${total}.`,
     };
   },
 });

@@ -8,6 +8,7 @@ import { anchor, parseColor, placeBox, POSITIONS, rotatedExtent, visibleFrame } 
 import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
+import { plural } from '../../common/text/plural';
 
 const input = z
   .object({
@@ -112,7 +113,7 @@ export const addWatermarkTool = defineTool({
     return {
       files: [{ name: derivedName(inputs[0], 'watermarked'), bytes, pages: pages.length }],
       data: { watermarked_pages: selected },
-      summary: `Watermarked ${selected.length} page(s).`,
+      summary: `Watermarked ${plural(selected.length, 'page')}.`,
     };
   },
 });

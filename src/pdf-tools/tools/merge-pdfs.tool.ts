@@ -4,6 +4,7 @@ import { OutlineNode, readOutline, writeOutline } from '../core/outline';
 import { parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { CREATES_FILE, defineTool, fileRefSchema, openAll, pagesSchema, singleFileOutput } from './tool';
+import { plural } from '../../common/text/plural';
 
 const input = z
   .object({
@@ -57,7 +58,7 @@ export const mergePdfsTool = defineTool({
     return {
       files: [{ name: args.filename ?? `${(inputs[0].name || 'document').replace(/\.pdf$/i, '')}-merged.pdf`, bytes, pages: total }],
       data: { inputs: echoed, bookmarks: outline.length },
-      summary: `Merged ${docs.length} PDFs into ${total} pages${outline.length ? ` with ${outline.length} bookmarks` : ''}.`,
+      summary: `Merged ${docs.length} PDFs into ${plural(total, 'page')}${outline.length ? ` with ${plural(outline.length, 'bookmark')}` : ''}.`,
     };
   },
 });

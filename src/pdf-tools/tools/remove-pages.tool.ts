@@ -3,6 +3,7 @@ import { PAGE_RANGE_GRAMMAR, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
+import { plural } from '../../common/text/plural';
 
 const input = z
   .object({
@@ -39,7 +40,7 @@ export const removePagesTool = defineTool({
     return {
       files: [{ name: derivedName(inputs[0], 'pages-removed'), bytes, pages: doc.getPageCount() }],
       data: { removed_pages: removed, kept_pages: kept },
-      summary: `Removed ${removed.length} page(s); ${kept.length} remain.`,
+      summary: `Removed ${plural(removed.length, 'page')}; ${kept.length} remain${kept.length === 1 ? 's' : ''}.`,
     };
   },
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
+import { plural } from '../../common/text/plural';
 
 const input = z
   .object({
@@ -38,7 +39,7 @@ export const rotatePagesTool = defineTool({
     return {
       files: [{ name: derivedName(inputs[0], 'rotated'), bytes, pages: pages.length }],
       data: { rotated_pages: selected, rotations: pages.map((pg) => ((pg.getRotation().angle % 360) + 360) % 360) },
-      summary: `Rotated ${selected.length} page(s) by ${args.angle} degrees.`,
+      summary: `Rotated ${plural(selected.length, 'page')} by ${args.angle} degrees.`,
     };
   },
 });

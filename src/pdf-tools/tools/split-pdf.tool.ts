@@ -4,6 +4,7 @@ import { parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { checkOutputs, CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileSchema, singleInput } from './tool';
+import { plural } from '../../common/text/plural';
 
 const input = z
   .object({
@@ -39,7 +40,7 @@ function plan(args: z.infer<typeof input>, pageCount: number, label: string): nu
     case 'count': {
       if (!args.count) throw new ToolFailure('invalid_arguments', 'mode "count" needs `count`, the number of parts.');
       if (args.count > pageCount) {
-        throw new ToolFailure('invalid_page_range', `Cannot split ${label} (${pageCount} pages) into ${args.count} parts: at most ${pageCount}.`, {
+        throw new ToolFailure('invalid_page_range', `Cannot split ${label} (${plural(pageCount, 'page')}) into ${args.count} parts: at most ${pageCount}.`, {
           page_count: pageCount,
         });
       }

@@ -2,7 +2,7 @@ import type { UserView } from '../../accounts/accounts.service';
 import { MIN_PASSWORD_LENGTH } from '../../accounts/password-hasher';
 import { html } from '../render/html';
 import { errorSummary, page } from '../render/layout';
-import { plural } from '../render/plural';
+import { plural } from '../../common/text/plural';
 import { CSRF_FIELD } from '../web-context';
 
 export interface FormError {

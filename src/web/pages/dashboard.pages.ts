@@ -6,7 +6,7 @@ import { scanImportCommand } from '../../visibility/visibility.cli';
 import { lineChart } from '../render/chart';
 import { html, qs, Renderable, SafeHtml } from '../render/html';
 import { page } from '../render/layout';
-import { plural } from '../render/plural';
+import { plural } from '../../common/text/plural';
 
 // The shapes the dashboard reads from VisibilityQueryService (the API's bodies), with the API's own types.
 export interface SummaryView {

@@ -1,5 +1,5 @@
 import { WEB_JS } from '../assets/web-js';
-import { plural } from './plural';
+import { plural } from '../../common/text/plural';
 
 describe('plural', () => {
   it('says "1 page" and "0 pages", "2 pages", with irregular plurals when given', () => {
