@@ -1,29 +1,18 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { config as loadDotenv } from 'dotenv';
 import type { AddressInfo } from 'node:net';
 import { ScanQueue } from './a11y/queue/scan-queue';
 import { AccountsService, DEMO_USER_EMAIL } from './accounts/accounts.service';
 import { AppModule } from './app.module';
-import { AppConfig, ConfigError, loadConfig } from './common/config/env';
+import { loadProcessConfigOrExit } from './common/config/env';
 import { configureApp } from './common/http/configure-app';
 import { DatabaseRuntime } from './common/database/database-runtime';
 import { closeHttpServer } from './common/http/graceful-close';
 import { DemoSeedService } from './visibility/demo/demo-seed.service';
 
 async function bootstrap(): Promise<void> {
-  loadDotenv({ quiet: true });
-  let config: AppConfig;
-  try {
-    config = loadConfig(process.env);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\nThe service did not start. See README.md, "Configuration".\n`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw e;
-  }
+  const config = loadProcessConfigOrExit('The service');
 
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot({ config }), {
     bodyParser: false,

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import type { DynamicModule, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { config as loadDotenv } from 'dotenv';
 import { ScanRunModule } from './a11y/queue/scan-run.module';
 import { ScanWorker } from './a11y/queue/scan-worker';
-import { AppConfig, ConfigError, loadConfig } from './common/config/env';
+import { AppConfig, loadProcessConfigOrExit } from './common/config/env';
 import { CoreModule } from './common/core.module';
 
 /**
@@ -29,17 +28,7 @@ function nestLogLevels(level: string): LogLevel[] {
 }
 
 async function main(): Promise<void> {
-  loadDotenv({ quiet: true });
-  let config: AppConfig;
-  try {
-    config = loadConfig(process.env);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\nThe scan worker did not start. See README.md, "Configuration".\n`);
-      process.exit(78); // EX_CONFIG
-    }
-    throw e;
-  }
+  const config = loadProcessConfigOrExit('The scan worker');
   if (!config.REDIS_URL) {
     process.stderr.write('The scan worker needs REDIS_URL (the queue lives in Redis). Without it, the server runs scans itself.\n');
     process.exit(78);

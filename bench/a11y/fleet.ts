@@ -10,13 +10,13 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { createTestApp, createTestDatabase, TestApp } from '../../test/utils/test-app';
+import { treeRssMiB } from '../common/process-tree';
 
 const SCANS = Number(process.env.BENCH_FLEET_SCANS ?? 40);
 const CLIENTS = Number(process.env.BENCH_FLEET_CLIENTS ?? 6);
@@ -27,32 +27,6 @@ function page(title: string): string {
   const rows = Array.from({ length: 40 }, (_, i) => `<tr><td>Item ${i}</td><td>${i * 7}</td></tr>`).join('');
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1>${paras}
 <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><button></button><table><tbody>${rows}</tbody></table></main></body></html>`;
-}
-
-/** RSS in MiB of a process and its descendants (Linux /proc). */
-function treeRssMiB(rootPid: number): number {
-  const kids = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ppid = Number(fields[1]);
-      rss.set(Number(d), (Number(fields[21]) * 4096) / 1048576);
-      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  let total = 0;
-  const stack = [rootPid];
-  while (stack.length) {
-    const p = stack.pop()!;
-    total += rss.get(p) ?? 0;
-    stack.push(...(kids.get(p) ?? []));
-  }
-  return total;
 }
 
 let seq = 0;

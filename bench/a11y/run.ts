@@ -13,7 +13,6 @@
  *  - cached scans (p50/p99);
  *  - RSS (Node + Chromium) over 200 scans.
  */
-import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
@@ -28,6 +27,7 @@ import { ScanService } from '../../src/a11y/scan/scan.service';
 import { Screenshots } from '../../src/a11y/screenshots/screenshots';
 import { AXE_OPTIONS, AXE_SOURCE, VIEWPORT } from '../../src/a11y/scan/scanner';
 import { createTestApp } from '../../test/utils/test-app';
+import { treeRssMiB } from '../common/process-tree';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- page.evaluate callbacks reach the DOM through globalThis */
 
@@ -73,32 +73,6 @@ const pct = (xs: number[], p: number): number => {
 };
 const median = (xs: number[]): number => pct(xs, 50);
 const fmt = (x: number): string => x.toFixed(x < 10 ? 2 : 0);
-
-/** RSS in MiB of a process and its descendants (Linux /proc). */
-function treeRssMiB(rootPid: number): number {
-  const kids = new Map<number, number[]>();
-  const rss = new Map<number, number>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ppid = Number(fields[1]);
-      rss.set(Number(d), Number(fields[21]) * 4096);
-      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(d)]);
-    } catch {
-      /* gone */
-    }
-  }
-  let total = 0;
-  const stack = [rootPid];
-  while (stack.length) {
-    const p = stack.pop()!;
-    total += rss.get(p) ?? 0;
-    stack.push(...(kids.get(p) ?? []));
-  }
-  return total / 2 ** 20;
-}
 
 async function plainAxe(browser: Browser, url: string): Promise<number> {
   const ctx = await browser.createBrowserContext();

@@ -1,10 +1,10 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import Redis from 'ioredis';
-import { AddressInfo, createServer } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, startRedis, stopRedis } from '../utils/own-redis';
+export { freePort };
 
 /**
  * Real Beacon processes for the fleet and fault tests: servers (src/main.ts) and scan workers
@@ -135,42 +135,9 @@ export function http(
   });
 }
 
-/** A free loopback TCP port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 /** A redis-server of the test's own on a free port (never the shared one); stop() kills it. */
 export async function startOwnRedis(): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const stop = async (): Promise<void> => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
-    await exited;
-  };
-  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return { url: `redis://127.0.0.1:${port}`, stop };
-    } catch {
-      probe.disconnect();
-      if (Date.now() > deadline) {
-        await stop();
-        throw new Error('redis-server did not start');
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const child = await startRedis(port);
+  return { url: `redis://127.0.0.1:${port}`, stop: () => stopRedis(child) };
 }

@@ -1,47 +1,10 @@
-import { ChildProcess, spawn } from 'node:child_process';
-import { createServer, AddressInfo } from 'node:net';
+import { ChildProcess } from 'node:child_process';
 import Redis from 'ioredis';
 import request from 'supertest';
 import { demoImports } from '../../src/visibility/demo/demo-data';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
+import { freePort, startRedis, stopRedis } from '../utils/own-redis';
 import { createTestApp, TestApp } from '../utils/test-app';
-
-/** A free loopback port (bound, read, released). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** A Redis server of this test's own on `port` (never the shared one), started and stopped by it. */
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return child;
-    } catch {
-      probe.disconnect();
-      if (Date.now() > deadline) throw new Error('redis-server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}
 
 const p99 = (ms: number[]): number => [...ms].sort((a, b) => a - b)[Math.ceil(ms.length * 0.99) - 1];
 

@@ -1,3 +1,4 @@
+import { config as loadDotenv } from 'dotenv';
 import { plainToInstance, Transform } from 'class-transformer';
 import {
   getMetadataStorage,
@@ -366,4 +367,22 @@ export function loadConfig(raw: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n  ${describe(errors).join('\n  ')}`);
   }
   return config;
+}
+
+/**
+ * The settings of a process that starts from the command line (the server, the scan worker): the
+ * `.env` file, then the environment, validated. An invalid setting ends the process with exit code
+ * 78 (EX_CONFIG) and a message naming every bad variable and `what` did not start.
+ */
+export function loadProcessConfigOrExit(what: string): AppConfig {
+  loadDotenv({ quiet: true });
+  try {
+    return loadConfig(process.env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n${what} did not start. See README.md, "Configuration".\n`);
+      process.exit(78); // EX_CONFIG
+    }
+    throw e;
+  }
 }
