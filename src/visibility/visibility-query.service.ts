@@ -10,6 +10,7 @@ import { MemoCache } from './memo-cache';
 import { CursorKey, decodeCursor, Page, toPage } from './pagination';
 import { ProjectState, ProjectStateCache } from './store/project-state.cache';
 import { RANKED, RankedKind, ScanRow, VisibilityReadStore } from './store/visibility-read.store';
+import { markImmutable } from '../common/http/immutable-body';
 
 export { PROJECT_STATE_TTL_MS } from './store/project-state.cache';
 export type { ProjectState } from './store/project-state.cache';
@@ -101,7 +102,8 @@ export class VisibilityQueryService {
   }
 
   summary(p: ProjectState): Promise<object> {
-    return this.summaries.get(`${p.workspaceId}:${p.version}`, () => this.loadSummary(p));
+    // Immutable per data version: the API serializes it once (common/http/immutable-body).
+    return this.summaries.get(`${p.workspaceId}:${p.version}`, async () => markImmutable(await this.loadSummary(p)));
   }
 
   private async loadSummary(p: ProjectState) {

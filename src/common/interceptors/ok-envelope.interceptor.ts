@@ -1,9 +1,16 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { map, Observable } from 'rxjs';
+import type { Response } from 'express';
 import { OK_ENVELOPE } from '../decorators/ok-envelope.decorator';
+import { serializedOnce } from '../http/immutable-body';
 
-/** Wraps plain-object bodies of routes marked {@link OkEnvelope} as `{ ok: true, ...body }`. */
+const envelope = (body: object): Record<string, unknown> => ({ ok: true, ...(body as Record<string, unknown>) });
+
+/**
+ * Wraps plain-object bodies of routes marked {@link OkEnvelope} as `{ ok: true, ...body }`. A body
+ * marked immutable (a memoized read model) is serialized once and its JSON text reused.
+ */
 @Injectable()
 export class OkEnvelopeInterceptor implements NestInterceptor {
   constructor(private readonly reflector: Reflector) {}
@@ -16,7 +23,10 @@ export class OkEnvelopeInterceptor implements NestInterceptor {
         if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) {
           return body;
         }
-        return { ok: true, ...(body as Record<string, unknown>) };
+        const text = serializedOnce(body, envelope);
+        if (text === null) return envelope(body);
+        context.switchToHttp().getResponse<Response>().type('application/json');
+        return text;
       }),
     );
   }
