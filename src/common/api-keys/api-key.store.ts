@@ -38,6 +38,11 @@ export class ApiKeyStore {
     return this.workspaces.find({ order: { slug: 'ASC' } });
   }
 
+  /** Whether any workspace exists (a first start seeds the demo only into an empty database). */
+  async anyWorkspace(): Promise<boolean> {
+    return (await this.workspaces.count({ take: 1 })) > 0;
+  }
+
   findWorkspace(slug: string): Promise<Workspace | null> {
     return this.workspaces.findOne({ where: { slug } });
   }

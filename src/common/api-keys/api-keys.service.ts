@@ -127,6 +127,11 @@ export class ApiKeysService implements OnModuleInit, OnApplicationShutdown {
     return all.map((w) => this.workspaceView(w));
   }
 
+  /** Whether any workspace exists. */
+  hasWorkspaces(): Promise<boolean> {
+    return this.store.anyWorkspace();
+  }
+
   async findWorkspace(slug: string): Promise<Workspace> {
     const ws = await this.store.findWorkspace(slug);
     if (!ws) throw new DomainError(ErrorCode.NotFound, `Unknown workspace "${slug}".`);

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ApiKeysService } from '../../common/api-keys/api-keys.service';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
@@ -25,7 +24,6 @@ export class DemoSeedService {
     private readonly config: AppConfig,
     private readonly apiKeys: ApiKeysService,
     private readonly ingest: VisibilityIngestService,
-    private readonly dataSource: DataSource,
   ) {}
 
   /** `demo:seed`: fails with 409 conflict when the workspace `demo` exists. */
@@ -44,8 +42,7 @@ export class DemoSeedService {
    */
   async seedOnFirstStart(): Promise<{ key: string; workspace: string } | null> {
     if (!this.config.SEED_DEMO) return null;
-    const [{ n }] = await this.dataSource.query<Array<{ n: number }>>('SELECT count(*)::int AS n FROM workspaces');
-    if (n > 0) return null;
+    if (await this.apiKeys.hasWorkspaces()) return null;
     try {
       const r = await this.seed();
       this.logger.log(`Demo workspace "${r.workspace}" loaded: ${r.scans} scans, ${r.answers} answers`);
