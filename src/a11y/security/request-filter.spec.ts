@@ -1,17 +1,6 @@
-import { Resolver, TargetGuard } from '../../common/egress/target-guard';
+import { TargetGuard } from '../../common/egress/target-guard';
 import { decideRequest, InterceptedRequest } from './request-filter';
-
-/** A resolver from a table: no traffic; records what was asked. */
-function tableResolver(table: Record<string, string[]>): Resolver & { asked: string[] } {
-  const asked: string[] = [];
-  const fn = async (host: string) => {
-    asked.push(host);
-    const a = table[host];
-    if (!a) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    return a;
-  };
-  return Object.assign(fn, { asked });
-}
+import { tableResolver } from '../../../test/utils/table-resolver';
 
 const req = (url: string, opts: { navigation?: boolean; redirects?: number; type?: string } = {}): InterceptedRequest => ({
   url: () => url,

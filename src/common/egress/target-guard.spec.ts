@@ -1,18 +1,6 @@
 import { DomainError } from '../errors/domain-error';
-import { parseTargetUrl, Resolver, TargetGuard } from './target-guard';
-
-/** A resolver from a table: no traffic; records what was asked. */
-function tableResolver(table: Record<string, string[]>): Resolver & { asked: string[] } {
-  const asked: string[] = [];
-  const fn = async (host: string) => {
-    asked.push(host);
-    const a = table[host];
-    if (!a) throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
-    return a;
-  };
-  return Object.assign(fn, { asked });
-}
-
+import { parseTargetUrl, TargetGuard } from './target-guard';
+import { tableResolver } from '../../../test/utils/table-resolver';
 
 describe('parseTargetUrl', () => {
   it('normalises every spelling of an IPv4 host (so the check sees the real address)', () => {
