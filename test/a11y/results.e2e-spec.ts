@@ -5,6 +5,7 @@ import { createTestApp, TestApp } from '../utils/test-app';
 import { junitErrors, sarifErrors } from './ci-schemas';
 import { BAD_PAGE, FixtureServer, html, send, startFixtureServer } from './fixture-server';
 import { pdfText } from './pdf-text';
+import { bytes, text as asText } from '../utils/body-parsers';
 
 const DOT = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
 
@@ -129,12 +130,7 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
     request(t.server)
       .get(path)
       .buffer(true)
-      .parse((r, cb) => {
-        let s = '';
-        r.setEncoding('utf8');
-        r.on('data', (c: string) => (s += c));
-        r.on('end', () => cb(null, s));
-      });
+      .parse(asText);
 
   describe('score breakdown', () => {
     it('each failed rule has its cost; the costs add up to 100 minus the score, per page and per report', async () => {
@@ -263,11 +259,7 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       const res = await request(t.server)
         .get(`/api/report.pdf?id=${second.id}`)
         .buffer(true)
-        .parse((r, cb) => {
-          const chunks: Buffer[] = [];
-          r.on('data', (c: Buffer) => chunks.push(c));
-          r.on('end', () => cb(null, Buffer.concat(chunks)));
-        })
+        .parse(bytes)
         .expect(200);
       const pdf = await pdfText(res.body as Buffer);
       expect(pdf.text).toContain('What each fix is worth');
@@ -318,11 +310,7 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       request(t.server)
         .get(new URL(url).pathname)
         .buffer(true)
-        .parse((r, cb) => {
-          const chunks: Buffer[] = [];
-          r.on('data', (c: Buffer) => chunks.push(c));
-          r.on('end', () => cb(null, Buffer.concat(chunks)));
-        })
+        .parse(bytes)
         .expect(200)
         .expect('Content-Type', 'image/png');
     const pixel = async (buf: Buffer, x: number, y: number) => {

@@ -12,6 +12,7 @@ import { createTestApp, TestApp } from '../utils/test-app';
 /* eslint-disable @typescript-eslint/no-explicit-any -- page.evaluate callbacks reach the DOM through globalThis */
 import { BAD_PAGE, FixtureServer, GOOD_PAGE, html, send, startFixtureServer } from './fixture-server';
 import { pdfText } from './pdf-text';
+import { bytes, text } from '../utils/body-parsers';
 
 /** Hosts Chromium itself contacts in the background (not a scanned page's requests). */
 const CHROMIUM_SERVICE_HOST = /(^|\.)(google\.com|googleapis\.com|gstatic\.com|gvt1\.com)$/;
@@ -361,11 +362,7 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
 
     it('GET /api/report.pdf is a multi-page PDF with the score and page numbers', async () => {
       const report = (await request(t.server).get(`/api/scan/${id}`).expect(200)).body;
-      const res = await request(t.server).get(`/api/report.pdf?id=${id}`).buffer(true).parse((r, cb) => {
-        const chunks: Buffer[] = [];
-        r.on('data', (c: Buffer) => chunks.push(c));
-        r.on('end', () => cb(null, Buffer.concat(chunks)));
-      }).expect(200);
+      const res = await request(t.server).get(`/api/report.pdf?id=${id}`).buffer(true).parse(bytes).expect(200);
       expect(res.headers['content-type']).toBe('application/pdf');
       const pdf = await pdfText(res.body as Buffer);
       expect(pdf.pages).toBeGreaterThanOrEqual(2);
@@ -381,11 +378,7 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
 
     it('GET /api/badge/:id is a valid SVG with score, colour, date and a link to /r/:id', async () => {
       const report = (await request(t.server).get(`/api/scan/${id}`).expect(200)).body;
-      const res = await request(t.server).get(`/api/badge/${id}`).buffer(true).parse((r, cb) => {
-        let s = '';
-        r.on('data', (c: Buffer) => (s += c.toString()));
-        r.on('end', () => cb(null, s));
-      }).expect(200);
+      const res = await request(t.server).get(`/api/badge/${id}`).buffer(true).parse(text).expect(200);
       expect(res.headers['content-type']).toMatch(/^image\/svg\+xml/);
       expect(res.headers['cache-control']).toMatch(/max-age=\d+/);
       const svg = res.body as string;

@@ -4,6 +4,7 @@ import { BrowserPool } from '../../src/a11y/browser/browser-pool';
 import { MAX_CRAWL_PAGES } from '../../src/a11y/scan/crawl';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { coreWith, createTestApp, TestApp } from '../utils/test-app';
+import { text } from '../utils/body-parsers';
 
 /** No Chromium starts here: every request below is refused before the browser. */
 describe('Accessibility scans: SSRF refusals, validation, rate limit (e2e, module alone)', () => {
@@ -139,11 +140,7 @@ describe('Accessibility reports: renderings rate limited, badge from columns (e2
       `INSERT INTO a11y_reports (id, url, crawl, cache_key, score, report, created_at, expires_at) VALUES ($1, 'https://example.com/', false, $2, 87, '{"broken": true}', '2026-01-02T03:04:05Z', $3)`,
       [id, 'f'.repeat(64), future],
     );
-    const res = await request(t.server).get(`/api/badge/${id}`).buffer(true).parse((r, cb) => {
-      let s = '';
-      r.on('data', (c: Buffer) => (s += c.toString()));
-      r.on('end', () => cb(null, s));
-    });
+    const res = await request(t.server).get(`/api/badge/${id}`).buffer(true).parse(text);
     expect(res.status).toBe(200);
     expect(res.body).toContain('87/100');
     expect(res.body).toContain('2026-01-02');

@@ -7,6 +7,7 @@ import { linesPdf } from './fixtures';
 
 export { imagePdf } from './fixtures';
 import { createTestApp, TestApp, TestAppOptions } from '../utils/test-app';
+import { bytes } from '../utils/body-parsers';
 
 /** Settings for PDF e2e apps: trust loopback proxies so each test can be its own client IP. */
 export const PDF_TEST_ENV = { TRUST_PROXY: 'loopback', MCP_RATE_LIMIT: '100000', PDF_WORKERS: '2' };
@@ -158,11 +159,7 @@ export async function download(t: TestApp, file: { download_url: string }): Prom
   const res = await request(t.server)
     .get(new URL(file.download_url).pathname)
     .buffer(true)
-    .parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    })
+    .parse(bytes)
     .expect(200)
     .expect('Content-Type', 'application/pdf');
   return new Uint8Array(res.body as Buffer);

@@ -14,7 +14,8 @@ import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
 import { CSS, JS } from '../../src/web/render/assets';
 import { html as fixtureHtml, send, startFixtureServer, FixtureServer } from '../a11y/fixture-server';
 import { createTestApp, TestApp } from '../utils/test-app';
-import { CHROMIUM_ARGS, WebClient } from './web-client';
+import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
+import { WebClient } from './web-client';
 
 /** WEB_SCREENSHOTS=1 writes the documentation screenshots (docs/screenshots/). */
 const SHOTS = process.env.WEB_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'screenshots') : null;

@@ -84,14 +84,3 @@ export class WebClient {
     return r;
   }
 }
-
-/** Flags for Debian's Chromium as root, offline. */
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
