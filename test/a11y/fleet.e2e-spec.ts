@@ -191,7 +191,8 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
   it('SIGTERM to the last worker: its active scan finishes; the queued scans end in 503 "no scan worker" and leave the queue; it exits 0', async () => {
     expect(workers).toHaveLength(1);
     const [last] = workers;
-    const active = scan(apis[0], '/slow?ms=1500&last-active');
+    // long enough that both queued scans are on the queue before it ends, short enough to finish within the worker's SHUTDOWN_TIMEOUT_MS
+    const active = scan(apis[0], '/slow?ms=5000&last-active');
     await until(async () => (await queue.getActiveCount()) === 1, 30_000, 'the scan is running');
     const queued = [scan(apis[0], '/good?last-q1'), scan(apis[0], '/good?last-q2')];
     await until(async () => (await queue.getWaitingCount()) === 2, 30_000, 'two scans are queued');

@@ -88,6 +88,7 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
       '/hang-sub': (_q, res) =>
         send(res, 200, html(`<main><h1>Slow</h1></main><script>addEventListener('load', () => fetch('/never'))</script>`, 'Slow')),
       '/never': () => undefined,
+      '/held': (_q, res) => setTimeout(() => send(res, 200, GOOD_PAGE), 4000),
       '/hardened': (_q, res) =>
         send(
           res,
@@ -319,9 +320,10 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
   it('a full queue answers 503 service_unavailable', async () => {
     // concurrency 1, queue 1: one scan runs, one waits (in the pool, or on the Redis queue), the third is refused
     const queue = t.app.get(ScanQueue);
-    const slow = [scan(`${site.origin}/hang-sub?a`).then((r) => r), scan(`${site.origin}/hang-sub?b`).then((r) => r)];
+    // pages answered after 4 s each: the slot and the queue place stay taken long enough to be seen on a loaded machine
+    const slow = [scan(`${site.origin}/held?a`).then((r) => r), scan(`${site.origin}/held?b`).then((r) => r)];
     await until(() => queue.depth().then((d) => d.active === 1 && d.waiting === 1));
-    const third = await scan(`${site.origin}/hang-sub?c`);
+    const third = await scan(`${site.origin}/held?c`);
     expect(third.status).toBe(503);
     expect(third.body.error).toBe('service_unavailable');
     for (const r of await Promise.all(slow)) expect(r.status).toBe(200);
