@@ -93,8 +93,14 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(a.json().id).toBe(b.json().id);
     expect(hits.get('?shared')).toBe(1);
-    // distinct pages at once: one worker (one slot each) cannot take them all
-    const many = await Promise.all([0, 1, 2].map((i) => scan(apis[i % 2], `/slow?spread-${i}`)));
+    // distinct pages, each sent once the previous one runs (a job counts against SCAN_QUEUE_LIMIT until
+    // a worker takes it): three running at once means three workers (one slot each) took them
+    const running3: Promise<{ status: number; json(): Record<string, unknown> }>[] = [];
+    for (let i = 0; i < 3; i++) {
+      running3.push(scan(apis[i % 2], `/slow?ms=4000&spread-${i}`));
+      await until(async () => (await queue.getActiveCount()) === i + 1, 30_000, `scan ${i} running`);
+    }
+    const many = await Promise.all(running3);
     expect(many.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(workers.filter(running).length).toBeGreaterThanOrEqual(2); // the jobs spread over the workers
     const stored = await http(apis[1].port!, 'GET', `/api/scan/${String(many[0].json().id)}`);

@@ -320,8 +320,11 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
   it('a full queue answers 503 service_unavailable', async () => {
     // concurrency 1, queue 1: one scan runs, one waits (in the pool, or on the Redis queue), the third is refused
     const queue = t.app.get(ScanQueue);
-    // pages answered after 4 s each: the slot and the queue place stay taken long enough to be seen on a loaded machine
-    const slow = [scan(`${site.origin}/held?a`).then((r) => r), scan(`${site.origin}/held?b`).then((r) => r)];
+    // pages answered after 4 s each, sent one after the other: the first holds the slot, the second
+    // the one queue place (a job counts as waiting until a worker takes it, so they are not sent at once)
+    const slow = [scan(`${site.origin}/held?a`).then((r) => r)];
+    await until(() => queue.depth().then((d) => d.active === 1 && d.waiting === 0));
+    slow.push(scan(`${site.origin}/held?b`).then((r) => r));
     await until(() => queue.depth().then((d) => d.active === 1 && d.waiting === 1));
     const third = await scan(`${site.origin}/held?c`);
     expect(third.status).toBe(503);
