@@ -15,21 +15,15 @@ import { ScanQueueMetrics } from './scan-queue-metrics';
 /** How often a waiting request checks that its job still exists (Redis flushed, job removed). */
 export const JOB_CHECK_MS = 1000;
 /**
- * Reserves a place on the queue if jobs waiting (KEYS 1-4: wait, paused, prioritized, delayed) plus
- * places reserved by instances about to add (KEYS[5]) are below ARGV[1]; 1 if reserved. The
- * reservation count expires after ARGV[2] ms, so an instance that dies mid-add frees it.
+ * Whether the queue has room: jobs waiting (KEYS 1-4: wait, paused, prioritized, delayed) below
+ * ARGV[1], counted in one script. Instances adding at the same instant can each see the last free
+ * place, so the queue may exceed the limit by at most the number of simultaneous adds; a place
+ * reserved before the add would count the job twice until released, and refuse scans wrongly.
  */
-const RESERVE_SLOT = `
+const HAS_ROOM = `
 local n = redis.call('llen', KEYS[1]) + redis.call('llen', KEYS[2]) + redis.call('zcard', KEYS[3]) + redis.call('zcard', KEYS[4])
-local reserved = math.max(0, tonumber(redis.call('get', KEYS[5]) or '0'))
-if n + reserved >= tonumber(ARGV[1]) then return 0 end
-redis.call('incr', KEYS[5])
-redis.call('pexpire', KEYS[5], ARGV[2])
+if n >= tonumber(ARGV[1]) then return 0 end
 return 1`;
-/** Releases one reservation (never below zero). */
-const RELEASE_SLOT = `if tonumber(redis.call('get', KEYS[1]) or '0') > 0 then return redis.call('decr', KEYS[1]) end return 0`;
-/** Lifetime of the reservation count after the last reservation. */
-const RESERVATION_TTL_MS = 2 * REDIS_HARD_TIMEOUT_MS + 1000;
 /** Job states in which a job still needs a worker. */
 const UNFINISHED = new Set(['waiting', 'active', 'prioritized', 'delayed', 'waiting-children']);
 /** Checks in a row that must find the job gone before the wait ends with an error (its result may be on the way). */
@@ -131,12 +125,9 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
       const state = await within(this.queue.getJobState(id), REDIS_HARD_TIMEOUT_MS);
       if (state === 'completed' || state === 'failed') await within(this.queue.remove(id), REDIS_HARD_TIMEOUT_MS); // a finished run is no run to join
       else if (state !== 'unknown') return; // join the run in flight
-      // Check and reserve in one script, so instances adding at once never overshoot the limit;
-      // the reservation is released once the job is on the list it counted.
-      const reservations = this.redis.key('a11y', 'queue-reservations');
       const k = this.queue.keys;
       const room = (await within(
-        this.queueConnection.eval(RESERVE_SLOT, 5, k.wait, k.paused, k.prioritized, k.delayed, reservations, this.config.SCAN_QUEUE_LIMIT, RESERVATION_TTL_MS),
+        this.queueConnection.eval(HAS_ROOM, 4, k.wait, k.paused, k.prioritized, k.delayed, this.config.SCAN_QUEUE_LIMIT),
         REDIS_HARD_TIMEOUT_MS,
       )) as number;
       if (room !== 1) {
@@ -147,11 +138,7 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
           { 'Retry-After': String(QUEUE_RETRY_AFTER_S) },
         );
       }
-      try {
-        await within(this.queue.add('scan', data, { jobId: id }), REDIS_HARD_TIMEOUT_MS);
-      } finally {
-        await within(this.queueConnection.eval(RELEASE_SLOT, 1, reservations), REDIS_HARD_TIMEOUT_MS).catch(() => undefined);
-      }
+      await within(this.queue.add('scan', data, { jobId: id }), REDIS_HARD_TIMEOUT_MS);
     } catch (e) {
       if (e instanceof DomainError) throw e;
       throw this.unreachable(e);
