@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../utils/test-app';
 import { probeApp } from './probe.module';
-import { TcpProxy } from './tcp-proxy';
+import { TcpProxy } from '../utils/tcp-proxy';
 
 /**
  * PostgreSQL outages, simulated by a TCP proxy the test starts between the app and the shared

@@ -2,12 +2,14 @@ import { AddressInfo, createServer, connect, Server, Socket } from 'node:net';
 
 /**
  * A TCP proxy on a loopback port in front of a loopback service (PostgreSQL), for fault tests: it
- * can cut every open connection, refuse new ones (nothing listens on its port), and come back on
- * the same port. Never touches the service itself.
+ * can cut every open connection, refuse new ones (nothing listens on its port), come back on the
+ * same port, and slow down what clients send (a slow link). Never touches the service itself.
  */
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
   private server?: Server;
+  /** Bytes per second clients may send through, or unlimited. */
+  private rate?: number;
   port = 0;
 
   private constructor(private readonly targetPort: number) {}
@@ -26,7 +28,14 @@ export class TcpProxy {
         s.on('close', () => this.sockets.delete(s));
         s.on('error', () => undefined);
       }
-      client.pipe(upstream).pipe(client);
+      upstream.pipe(client);
+      // Client to service with backpressure, each chunk held for its time at the rate when throttled.
+      client.on('data', (chunk: Buffer) => {
+        client.pause();
+        const send = () => (upstream.write(chunk) ? client.resume() : upstream.once('drain', () => client.resume()));
+        if (this.rate) setTimeout(send, (chunk.length / this.rate) * 1000);
+        else send();
+      });
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
@@ -37,6 +46,11 @@ export class TcpProxy {
         resolve();
       });
     });
+  }
+
+  /** Lets clients send at most `bytesPerSecond` (each connection), or as fast as they can (undefined). */
+  throttle(bytesPerSecond: number | undefined): void {
+    this.rate = bytesPerSecond;
   }
 
   /** Drops every open connection (as a server crash or a network cut does). */
