@@ -19,6 +19,7 @@ import { plural } from '../common/text/plural';
 import { errorSummary, page, sendPage } from './render/layout';
 import { Anonymous, CSRF_FIELD, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
+import { describeValue } from './render/values';
 
 const MAX_FILES = 20;
 const slugOf = (tool: PdfTool): string => tool.name.replace(/_/g, '-');
@@ -272,7 +273,7 @@ ${errorSummary(o.error, o.errorField)}
 ${files.length
   ? html`<ul>${files.map((f) => html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${plural(f.pages, 'page')}, ${mb(f.bytes)}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`)}</ul>`
   : ''}
-${Object.keys(data).length ? html`<dl class="pairs">${Object.entries(data).map(([k, v]) => html`<dt>${k.replace(/_/g, ' ')}</dt><dd>${typeof v === 'string' ? v : JSON.stringify(v)}</dd>`)}</dl>` : ''}
+${Object.keys(data).length ? html`<dl class="pairs">${Object.entries(data).map(([k, v]) => html`<dt>${k.replace(/_/g, ' ')}</dt><dd>${describeValue(v)}</dd>`)}</dl>` : ''}
 </section>`;
   }
 }

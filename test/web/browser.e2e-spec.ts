@@ -502,6 +502,15 @@ describe('Website in Chromium (e2e)', () => {
     await anon.click('#run-form button[type=submit]');
     await anon.waitForSelector('.error-summary');
     await grade(anon, 'split without ranges (400)');
+    // A result with long lists (200 rotated pages): read as ranges, nothing wider than a phone.
+    await go(anon, '/pdf/rotate-pages');
+    await choose(anon, '#file', await pdfFile('long.pdf', await samplePdf(200)));
+    await anon.waitForSelector('#chosen li');
+    await anon.select('#opt-angle', '90');
+    await anon.click('#run-form button[type=submit]');
+    await anon.waitForSelector('#result dl.pairs');
+    expect(await anon.$eval('#result dl.pairs', (e) => e.textContent)).toContain('rotated pages1-200');
+    await grade(anon, 'tool result with 200 pages');
     await go(anon, '/pdf/add-page-numbers');
     await choose(anon, '#file', await pdfFile('numbers.pdf', await samplePdf(1)));
     await anon.waitForSelector('#chosen li');

@@ -73,7 +73,7 @@ progress{width:100%;max-width:32rem;height:1.25rem}
 #chosen li{overflow-wrap:anywhere}
 .tools{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:1rem;list-style:none;padding:0}
 .visually-hidden{position:absolute!important;top:0;left:0;width:1px!important;height:1px!important;min-width:0!important;padding:0!important;margin:-1px!important;border:0!important;overflow:hidden!important;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap}
-dl.pairs{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}
-dl.pairs dt{font-weight:600}dl.pairs dd{margin:0}
+dl.pairs{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.25rem 1rem}
+dl.pairs dt{font-weight:600}dl.pairs dd{margin:0;overflow-wrap:anywhere}
 @media (max-width:40rem){h1{font-size:1.4rem}.card .value{font-size:1.6rem}header.site .who{margin-left:0}}
 `;
