@@ -11,8 +11,8 @@
  *     GET /healthz and GET /api/public-stats at a steady 100 requests/s; target: their p99 stays
  *     under 50 ms.
  *  5. the whole MCP round trip (upload via POST /files, call with the file_id, download every result
- *     through its link) against the qpdf CLI on 200-page files: merge, rotate, split every 10 pages;
- *     target: within 1.5x of qpdf.
+ *     through its link; the agent in its own process, bench/pdf/roundtrip-client.ts) against the qpdf
+ *     CLI on 200-page files: merge, rotate, split every 10 pages; target: within 1.5x of qpdf.
  * BENCH_ONLY=tools | roundtrip | concurrency runs one part.
  * Database: DATABASE_URL (a fresh database of its own) or the embedded PGlite in memory.
  */
@@ -23,11 +23,13 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { InputFile } from '../../src/pdf-tools/core/pdf-open';
 import { BACKGROUND_NICENESS } from '../../src/common/workers/background-pool';
 import { PDF_TOOLS_BY_NAME } from '../../src/pdf-tools/tools';
 import { imagePdf, linesPdf } from '../../test/pdf-tools/fixtures';
 import { createTestApp } from '../../test/utils/test-app';
+import type { Request as RoundTripRequest } from './roundtrip-client';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const LIMITS = { maxBytes: 64 * 1024 * 1024, maxPages: 10_000 };
@@ -37,16 +39,21 @@ async function textPdf(pages: number): Promise<Uint8Array> {
   return (await linesPdf(pages, 45)).save();
 }
 
-/** Median of `runs` timed runs after `warmup` untimed ones (workers are long-lived: code is hot). */
-async function timeIt(fn: () => Promise<unknown>, runs = 5, warmup = 2): Promise<number> {
-  for (let i = 0; i < warmup; i++) await fn();
+/** Median of `runs` results of `measure` (each returns its own time in ms) after `warmup` untimed ones. */
+async function medianOf(measure: () => Promise<number>, runs = 5, warmup = 2): Promise<number> {
+  for (let i = 0; i < warmup; i++) await measure();
   const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
+  for (let i = 0; i < runs; i++) times.push(await measure());
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
+}
+
+/** Median of `runs` timed runs after `warmup` untimed ones (workers are long-lived: code is hot). */
+function timeIt(fn: () => Promise<unknown>, runs = 5, warmup = 2): Promise<number> {
+  return medianOf(async () => {
     const t0 = process.hrtime.bigint();
     await fn();
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
-  }
-  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  }, runs, warmup);
 }
 
 async function runTool(name: string, args: Record<string, unknown>, files: Uint8Array[]) {
@@ -162,14 +169,18 @@ async function probeProcess(url: string, seconds: number): Promise<autocannon.Re
   return JSON.parse(stdout.trim().split('\n').pop()!) as autocannon.Result;
 }
 
+/** Spawns bench/pdf/<name> (compiled when this runs from dist-bench, else from source under ts-node) with `args`. */
+function spawnScript(name: string, args: string[]) {
+  const compiled = __filename.endsWith('.js');
+  const entry = join(__dirname, `${name}.${compiled ? 'js' : 'ts'}`);
+  return spawn(process.execPath, [...(compiled ? [] : ['-r', 'ts-node/register/transpile-only']), entry, ...args], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+}
+
 /** Starts bench/pdf/mcp-load.ts against `url` in a child process; resolves once it is warmed up. */
 async function startLoad(url: string): Promise<{ stop(): Promise<string> }> {
-  // Compiled (npm run bench:pdf runs dist-bench) or from source under ts-node.
-  const compiled = __filename.endsWith('.js');
-  const entry = join(__dirname, compiled ? 'mcp-load.js' : 'mcp-load.ts');
-  const child = spawn(process.execPath, [...(compiled ? [] : ['-r', 'ts-node/register/transpile-only']), entry, url], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawnScript('mcp-load', [url]);
   let output = '';
   await new Promise<void>((resolve, reject) => {
     child.stdout.on('data', (d: Buffer) => {
@@ -184,6 +195,30 @@ async function startLoad(url: string): Promise<{ stop(): Promise<string> }> {
       child.kill('SIGTERM');
       await exited;
       return /calls (\d+) failed (\d+)/.exec(output)?.slice(1).join(' calls, ') ?? '?';
+    },
+  };
+}
+
+/** The agent of the round trip (bench/pdf/roundtrip-client.ts) in its own process: one request, one answer line. */
+async function startAgent(url: string): Promise<{ ask(request: RoundTripRequest | { upload: string }): Promise<string>; stop(): Promise<void> }> {
+  const child = spawnScript('roundtrip-client', [url]);
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async () => {
+    const line = await lines.next();
+    if (line.done) throw new Error('the round-trip client exited');
+    if (line.value.startsWith('error ')) throw new Error(line.value);
+    return line.value;
+  };
+  if ((await next()) !== 'ready') throw new Error('the round-trip client did not start');
+  return {
+    ask: (request) => {
+      child.stdin.write(`${JSON.stringify(request)}\n`);
+      return next();
+    },
+    stop: async () => {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.stdin.end();
+      await exited;
     },
   };
 }
@@ -233,12 +268,11 @@ async function concurrency(): Promise<void> {
  * The whole MCP round trip an agent makes, against the qpdf CLI on the same file in the same run:
  * upload the PDF (POST /files, raw body), call the tool with its file_id (official SDK client over
  * Streamable HTTP), download every result through its link (GET /files/{id}). Also without the
- * upload (the input already stored, e.g. a result of an earlier call). Median of 5 after 2 warm-up
- * runs each, alternating ours and qpdf's.
+ * upload (the input already stored, e.g. a result of an earlier call). The agent runs in its own
+ * process, as qpdf does (bench/pdf/roundtrip-client.ts) and times itself. Median of 5 after 2
+ * warm-up runs each.
  */
 async function roundTrip(dir: string): Promise<void> {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const t = await createTestApp({
     env: {
       MCP_RATE_LIMIT: '1000000',
@@ -249,34 +283,19 @@ async function roundTrip(dir: string): Promise<void> {
       LOG_LEVEL: 'silent',
     },
   });
-  const client = new Client({ name: 'bench-roundtrip', version: '1' });
+  const agent = await startAgent(`http://127.0.0.1:${(t.server.address() as AddressInfo).port}/mcp`);
   try {
-    const base = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`;
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
-    const upload = async (bytes: Uint8Array): Promise<string> => {
-      const res = await fetch(`${base}/files`, { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: bytes });
-      if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
-      return ((await res.json()) as { file_id: string }).file_id;
-    };
-    const callAndDownload = async (name: string, args: Record<string, unknown>): Promise<number> => {
-      const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
-      if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.structuredContent)}`);
-      const sc = r.structuredContent!;
-      const links = Array.isArray(sc.files) ? (sc.files as { download_url: string }[]).map((f) => f.download_url) : [sc.download_url as string];
-      const sizes = await Promise.all(links.map(async (u) => (await fetch(u.replace(/^https?:\/\/[^/]+/, base))).arrayBuffer().then((b) => b.byteLength)));
-      return sizes.length;
-    };
-    const ops: { op: string; args: (id: string) => [string, Record<string, unknown>]; qpdf: (inPath: string) => string[] }[] = [
-      { op: 'merge (x2)', args: (id) => ['merge_pdfs', { files: [{ file_id: id }, { file_id: id }] }], qpdf: (p) => ['--empty', '--pages', p, p, '--', join(dir, 'm.pdf')] },
-      { op: 'rotate +90', args: (id) => ['rotate_pages', { file: { file_id: id }, angle: 90 }], qpdf: (p) => [p, join(dir, 'r.pdf'), '--rotate=+90'] },
-      { op: 'split every 10 p', args: (id) => ['split_pdf', { file: { file_id: id }, mode: 'every', every: 10 }], qpdf: (p) => [p, '--split-pages=10', join(dir, 's-%d.pdf')] },
+    const ops: { op: string; tool: string; args: Record<string, unknown>; qpdf: (inPath: string) => string[] }[] = [
+      { op: 'merge (x2)', tool: 'merge_pdfs', args: { files: [{ file_id: '$FILE' }, { file_id: '$FILE' }] }, qpdf: (p) => ['--empty', '--pages', p, p, '--', join(dir, 'm.pdf')] },
+      { op: 'rotate +90', tool: 'rotate_pages', args: { file: { file_id: '$FILE' }, angle: 90 }, qpdf: (p) => [p, join(dir, 'r.pdf'), '--rotate=+90'] },
+      { op: 'split every 10 p', tool: 'split_pdf', args: { file: { file_id: '$FILE' }, mode: 'every', every: 10 }, qpdf: (p) => [p, '--split-pages=10', join(dir, 's-%d.pdf')] },
     ];
     const docs = [
       { name: 'text 200 p', bytes: await textPdf(200) },
       { name: 'images 200 p', bytes: await imagePdf(200, 420, 92) },
     ];
     out('\n### Whole MCP round trip vs the qpdf CLI, 200-page files (median of 5 after 2 warm-up runs, ms)\n');
-    out(`Machine load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (${cpus().length} cores). Client, app and PostgreSQL on this machine; the client runs in the app's process.\n`);
+    out(`Machine load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (${cpus().length} cores). Agent (official SDK client, its own process), app and PostgreSQL on this machine.\n`);
     // Our PDF workers run at BACKGROUND_NICENESS (the event loop keeps the CPU first); on a loaded
     // machine that alone slows them, so qpdf is also timed at the same niceness.
     out(`| input | operation | upload + call + download | call + download (input stored) | qpdf CLI | qpdf at nice ${BACKGROUND_NICENESS} | ratio with upload | ratio without | ratio without, vs qpdf at nice ${BACKGROUND_NICENESS} |`);
@@ -284,10 +303,12 @@ async function roundTrip(dir: string): Promise<void> {
     for (const doc of docs) {
       const inPath = join(dir, 'in.pdf');
       writeFileSync(inPath, doc.bytes);
-      const stored = await upload(doc.bytes);
+      const stored = await agent.ask({ upload: inPath });
       for (const op of ops) {
-        const withUpload = await timeIt(async () => callAndDownload(...op.args(await upload(doc.bytes))));
-        const withoutUpload = await timeIt(() => callAndDownload(...op.args(stored)));
+        // The agent's own timing of each round trip (the request to it and its answer are not counted).
+        const agentTime = (file_id?: string) => async () => Number(await agent.ask({ path: inPath, file_id, tool: op.tool, args: op.args }));
+        const withUpload = await medianOf(agentTime());
+        const withoutUpload = await medianOf(agentTime(stored));
         const qpdf = await timeIt(async () => execFileSync('qpdf', op.qpdf(inPath), { stdio: 'ignore' }));
         const niced = await timeIt(async () => execFileSync('nice', ['-n', String(BACKGROUND_NICENESS), 'qpdf', ...op.qpdf(inPath)], { stdio: 'ignore' }));
         const r = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
@@ -295,7 +316,7 @@ async function roundTrip(dir: string): Promise<void> {
       }
     }
   } finally {
-    await client.close();
+    await agent.stop();
     await t.close();
   }
 }

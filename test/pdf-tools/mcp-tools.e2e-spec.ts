@@ -29,6 +29,20 @@ import {
   withBookmarks,
 } from './helpers';
 
+/** Fake timers that move only the clock (Date): the app's own timers and I/O keep running. */
+const EVERYTHING_BUT_DATE: NonNullable<Extract<Parameters<typeof jest.useFakeTimers>[0], { doNotFake?: unknown }>['doNotFake']> = [
+  'hrtime',
+  'nextTick',
+  'performance',
+  'queueMicrotask',
+  'setImmediate',
+  'clearImmediate',
+  'setInterval',
+  'clearInterval',
+  'setTimeout',
+  'clearTimeout',
+];
+
 const NINE = ['merge_pdfs', 'split_pdf', 'rotate_pages', 'remove_pages', 'compress_pdf', 'add_watermark', 'add_page_numbers', 'pdf_metadata', 'flatten_form'];
 
 describe('PDF tools over MCP (e2e, official SDK client)', () => {
@@ -390,14 +404,19 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       expect(sc(unknown)).toMatchObject({ error: 'file_not_found', input: 'file' });
       await request(t.server).get(`/files/${'A'.repeat(43)}`).expect(404).expect((res) => expect(res.body.error).toBe('file_not_found'));
       const s = sc(await call(client, 'rotate_pages', { file: { base64: b64(three) }, angle: 90 }));
-      await t.dataSource.query(`UPDATE pdf_files SET expires_at = now() - interval '1 second' WHERE id = $1`, [s.file_id]);
-      const expired = await call(client, 'rotate_pages', { file: { file_id: s.file_id }, angle: 90 });
-      expect(sc(expired).error).toBe('file_not_found');
-      expect(sc(expired).message).toMatch(/expired/);
-      const res = await request(t.server).get(new URL(s.download_url).pathname).expect(404);
-      expect(res.body).toMatchObject({ ok: false, error: 'file_not_found', expired: true });
-      const { FileStoreService } = await import('../../src/pdf-tools/files/file-store.service');
-      expect(await t.app.get(FileStoreService).cleanup()).toBeGreaterThanOrEqual(1);
+      // The result's lifetime passes (only the clock moves: the instance still holds the file in memory).
+      jest.useFakeTimers({ now: Date.now() + (t.config.PDF_RESULT_TTL_S + 1) * 1000, doNotFake: EVERYTHING_BUT_DATE });
+      try {
+        const expired = await call(client, 'rotate_pages', { file: { file_id: s.file_id }, angle: 90 });
+        expect(sc(expired).error).toBe('file_not_found');
+        expect(sc(expired).message).toMatch(/expired/);
+        const res = await request(t.server).get(new URL(s.download_url).pathname).expect(404);
+        expect(res.body).toMatchObject({ ok: false, error: 'file_not_found', expired: true });
+        const { FileStoreService } = await import('../../src/pdf-tools/files/file-store.service');
+        expect(await t.app.get(FileStoreService).cleanup()).toBeGreaterThanOrEqual(1);
+      } finally {
+        jest.useRealTimers();
+      }
       const rows: unknown[] = await t.dataSource.query(`SELECT id FROM pdf_files WHERE id = $1`, [s.file_id]);
       expect(rows).toHaveLength(0);
     });

@@ -280,7 +280,9 @@ export class AppConfig {
 
   /**
    * Bytes of recently stored PDF files (results and uploads) kept in this instance's memory, so the
-   * download or the next call by file_id right after does not read them back from PostgreSQL; 0: off.
+   * download or the next call by file_id right after does not read them back from PostgreSQL; also
+   * the most bytes still being written to PostgreSQL after their answer (beyond it a save waits
+   * for its write). 0: no cache, and every save waits.
    */
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
   PDF_FILE_CACHE_BYTES: number = 64 * 1024 * 1024;

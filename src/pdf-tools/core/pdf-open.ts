@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream } from 'pdf-lib';
 import { bombFailure, decodedStreamCap, decodeTripped, guardPdfLibDecoding } from './decode-limits';
+import { speedUpPdfLib } from './pdf-lib-speed';
 import { qpdfRewrite } from './qpdf';
 import { ToolFailure } from './tool-failure';
 
@@ -36,6 +37,7 @@ interface Loaded {
 
 /** pdf-lib's load, with the warnings it prints about damaged objects collected instead of printed. */
 async function load(bytes: Uint8Array): Promise<Loaded> {
+  speedUpPdfLib();
   const warnings: string[] = [];
   const warn = console.warn;
   console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));

@@ -1,10 +1,12 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../../common/config/env';
 import type { StoredFileInfo } from '../tools/tool';
 import { StoredFile } from './stored-file.entity';
+import { plural } from '../../common/text/plural';
 
 export interface NewFile {
   name: string;
@@ -12,10 +14,6 @@ export interface NewFile {
   pages: number;
   sha256: string;
 }
-
-export type FileLookup =
-  | { status: 'ok'; file: StoredFile; bytes: Buffer }
-  | { status: 'expired' | 'missing' };
 
 /** A stored file's row without its bytes (size, pages, expiry), or why not. */
 export type FileInfoLookup = { status: 'ok'; file: StoredFile } | { status: 'expired' | 'missing' };
@@ -25,6 +23,28 @@ export type FileInfoLookup = { status: 'ok'; file: StoredFile } | { status: 'exp
  * 10 MB result is 10 queries (256 KB made it 40, a tenth of the round trip's time in bench/pdf).
  */
 export const FILE_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * How long a reader waits for the bytes of a file whose row is stored but whose bytes are still
+ * being written by the instance that made it; past this age a row without bytes is a file lost
+ * (that instance stopped before its write ended).
+ */
+export const FILE_WRITE_WAIT_MS = 30_000;
+
+/** Attempts at writing a file's bytes (after the first failure: 0.5 s, then 1 s later). */
+const WRITE_ATTEMPTS = 3;
+
+/** How often a reader looks again for bytes still being written (another instance's). */
+const WRITE_POLL_MS = 20;
+
+/** A file this instance holds in memory: its row and its bytes. */
+interface Held {
+  file: StoredFile;
+  bytes: Buffer;
+}
+
+/** Where a file's bytes are: in PostgreSQL, gone (unknown id, deleted) or lost (never written). */
+export type BytesState = 'stored' | 'missing' | 'lost';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
@@ -40,21 +60,32 @@ export function safeFilename(name: string): string {
 }
 
 /**
- * Stored tool results: bytes in PostgreSQL (shared by every instance), ids of 256 random bits,
- * expiry after PDF_RESULT_TTL_S, and a cleanup job that deletes expired rows every minute.
+ * Stored files (uploads and tool results): bytes in PostgreSQL (shared by every instance), ids of
+ * 256 random bits, expiry after PDF_RESULT_TTL_S, and a cleanup job that deletes expired rows
+ * every minute.
+ *
+ * A save stores the row first (name, size, pages, hash: small, so every instance knows the file at
+ * once) and writes the bytes right after, without the caller waiting for megabytes to reach
+ * PostgreSQL: meanwhile this instance serves them from memory, and a reader on another instance
+ * waits for them ({@link whenStored}). Bytes being written are bounded by PDF_FILE_CACHE_BYTES
+ * (beyond it a save waits for its write), retried on failure, and waited for at shutdown; only a
+ * crash of this instance within those milliseconds loses a file, which readers then report.
  */
 @Injectable()
-export class FileStoreService implements OnModuleInit, OnApplicationShutdown {
+export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('PdfFiles');
   private timer?: NodeJS.Timeout;
   /**
-   * Recently saved files' bytes (insertion order = age), at most PDF_FILE_CACHE_BYTES in total: the
-   * download of a result or the next call by file_id usually comes right after the save, and then
-   * skips reading megabytes back from PostgreSQL. PostgreSQL stays the record (other instances,
-   * restarts); an entry never outlives its file's expiry.
+   * Recently saved or used files (row and bytes; least recently used first), at most
+   * PDF_FILE_CACHE_BYTES in total: the download of a result or the next call by file_id usually
+   * comes right after the save, and then skips PostgreSQL. PostgreSQL stays the record (other
+   * instances, restarts); an entry never outlives its file's expiry.
    */
-  private readonly recent = new Map<string, { bytes: Buffer; expiresAt: number }>();
+  private readonly recent = new Map<string, Held>();
   private recentBytes = 0;
+  /** Files whose row is stored and whose bytes are being written: served from here until written. */
+  private readonly writing = new Map<string, Held & { done: Promise<boolean> }>();
+  private writingBytes = 0;
 
   constructor(
     @InjectRepository(StoredFile) private readonly files: Repository<StoredFile>,
@@ -69,6 +100,11 @@ export class FileStoreService implements OnModuleInit, OnApplicationShutdown {
     this.timer.unref();
   }
 
+  /** Before the database connection closes: every write in progress ends (written, or failed after its retries). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.writing.values()].map((w) => w.done));
+  }
+
   onApplicationShutdown(): void {
     if (this.timer) clearInterval(this.timer);
   }
@@ -78,46 +114,119 @@ export class FileStoreService implements OnModuleInit, OnApplicationShutdown {
   }
 
   async save(file: NewFile): Promise<StoredFileInfo> {
-    const id = randomBytes(32).toString('base64url');
+    return (await this.saveAll([file]))[0];
+  }
+
+  /** Saves the files of one call: their rows in one insert, then their bytes (see the class). */
+  async saveAll(files: NewFile[]): Promise<StoredFileInfo[]> {
+    if (!files.length) return [];
     const expiresAt = new Date(Date.now() + this.config.PDF_RESULT_TTL_S * 1000);
-    const filename = safeFilename(file.name);
-    const content = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-    await this.files.insert({ id, filename, content, size: file.bytes.length, pages: file.pages, sha256: file.sha256, expiresAt });
-    this.remember(id, content, expiresAt.getTime());
-    return {
-      file_id: id,
-      download_url: this.downloadUrl(id),
-      expires_at: expiresAt.toISOString(),
-      filename,
-      bytes: file.bytes.length,
-      pages: file.pages,
-      sha256: file.sha256,
-    };
+    const rows = files.map((f) =>
+      this.files.create({ id: randomBytes(32).toString('base64url'), filename: safeFilename(f.name), size: f.bytes.length, pages: f.pages, sha256: f.sha256, expiresAt }),
+    );
+    await this.files.insert(rows.map((row) => ({ ...row, content: null })));
+    const written = this.write(rows.map((file, i) => ({ file, bytes: Buffer.from(files[i].bytes.buffer, files[i].bytes.byteOffset, files[i].bytes.byteLength) })));
+    // Too many megabytes on their way to PostgreSQL already: this save waits for its own.
+    if (this.writingBytes > this.config.PDF_FILE_CACHE_BYTES && !(await written)) throw new Error('the bytes of the files could not be written');
+    return rows.map((row) => ({
+      file_id: row.id,
+      download_url: this.downloadUrl(row.id),
+      expires_at: row.expiresAt.toISOString(),
+      filename: row.filename,
+      bytes: row.size,
+      pages: row.pages,
+      sha256: row.sha256,
+    }));
+  }
+
+  /**
+   * Writes the bytes of stored rows (one statement, so one connection, however many files), retried;
+   * they are served from memory until written (then kept in the recent-files cache). After the last
+   * failed attempt the rows are deleted: the files are then unknown everywhere rather than waited for.
+   */
+  private write(batch: Held[]): Promise<boolean> {
+    const ids = batch.map((h) => h.file.id);
+    const size = batch.reduce((n, h) => n + h.bytes.length, 0);
+    const name = `${plural(batch.length, 'file')} (${ids[0].slice(0, 6)}…)`;
+    const done = (async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const values = batch.map((_, i) => `($${2 * i + 1}::varchar, $${2 * i + 2}::bytea)`).join(', ');
+          await this.files.query(
+            `UPDATE pdf_files AS f SET content = v.content FROM (VALUES ${values}) AS v(id, content) WHERE f.id = v.id`,
+            batch.flatMap((h) => [h.file.id, h.bytes]),
+          );
+          return true;
+        } catch (e) {
+          if (attempt >= WRITE_ATTEMPTS) {
+            this.logger.error(`${name}: the bytes could not be written (${(e as Error).message}); dropped`);
+            await this.files.delete(ids).catch(() => undefined);
+            return false;
+          }
+          this.logger.warn(`${name}: writing the bytes failed (${(e as Error).message}); retrying`);
+          await sleep(250 * 2 ** attempt);
+        }
+      }
+    })().then((ok) => {
+      for (const held of batch) this.writing.delete(held.file.id);
+      this.writingBytes -= size;
+      if (ok) batch.forEach((held) => this.remember(held));
+      return ok;
+    });
+    for (const held of batch) this.writing.set(held.file.id, { ...held, done });
+    this.writingBytes += size;
+    return done;
+  }
+
+  /**
+   * Waits until the bytes of a stored row are in PostgreSQL (another instance may still be writing
+   * them): 'stored', 'missing' (no such row) or 'lost' (no bytes after FILE_WRITE_WAIT_MS).
+   */
+  async whenStored(id: string): Promise<BytesState> {
+    for (;;) {
+      const rows: { stored: boolean; lost: boolean }[] = await this.files.query(
+        'SELECT content IS NOT NULL AS stored, now() - created_at > make_interval(secs => $2) AS lost FROM pdf_files WHERE id = $1',
+        [id, FILE_WRITE_WAIT_MS / 1000],
+      );
+      if (!rows[0]) return 'missing';
+      if (rows[0].stored) return 'stored';
+      if (rows[0].lost) return 'lost';
+      await sleep(WRITE_POLL_MS);
+    }
   }
 
   /** The file's row without its bytes: cheap, so limits and the quota are checked before any byte is read. */
   async info(id: string): Promise<FileInfoLookup> {
     if (!ID_PATTERN.test(id)) return { status: 'missing' };
-    const file = await this.files.findOne({ where: { id } });
+    const file = this.held(id)?.file ?? (await this.files.findOne({ where: { id } }));
     if (!file) return { status: 'missing' };
     if (file.expiresAt.getTime() <= Date.now()) return { status: 'expired' };
     return { status: 'ok', file };
   }
 
   /**
-   * The bytes of a file (undefined if it is gone). Call after {@link info} and the quota. The
-   * caller owns the buffer (it may move it to a worker): a cached file is handed out as a copy.
+   * The bytes of a file (undefined if it is gone or lost), waiting for them if another instance
+   * is still writing them; kept in memory afterwards. Call with the row {@link info} found, after
+   * the quota. The caller owns the buffer (it may move it to a worker): a cached file is handed out
+   * as a copy.
    */
-  async content(id: string): Promise<Buffer | undefined> {
-    const cached = this.cached(id);
+  async content(file: StoredFile): Promise<Buffer | undefined> {
+    const cached = this.cached(file.id);
     if (cached) return Buffer.from(cached);
-    const rows: { content: Buffer }[] = await this.files.query('SELECT content FROM pdf_files WHERE id = $1', [id]);
-    return rows[0]?.content;
+    if ((await this.whenStored(file.id)) !== 'stored') return undefined;
+    const rows: { content: Buffer | null }[] = await this.files.query('SELECT content FROM pdf_files WHERE id = $1', [file.id]);
+    const bytes = rows[0]?.content;
+    if (!bytes) return undefined;
+    // Read once from PostgreSQL (made on another instance, or no longer in memory): the next call
+    // chaining it finds it here.
+    this.remember({ file, bytes: Buffer.from(bytes) });
+    return bytes;
   }
 
   /**
    * The bytes of a file, `FILE_CHUNK_BYTES` per query, as an async iterable: a download holds one
-   * chunk in memory, not the file. Ends early (throws) if the row disappears mid-way.
+   * chunk in memory, not the file. Ends early (throws) if the row disappears mid-way. Call once
+   * {@link whenStored} said 'stored' (for a file not in this instance's memory).
    */
   async *chunks(id: string, size: number): AsyncGenerator<Buffer> {
     for (let offset = 0; offset < size; offset += FILE_CHUNK_BYTES) {
@@ -131,35 +240,33 @@ export class FileStoreService implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** The file with its bytes, or why not (unknown id, or past its expiry). */
-  async lookup(id: string): Promise<FileLookup> {
-    if (!ID_PATTERN.test(id)) return { status: 'missing' };
-    const file = await this.files
-      .createQueryBuilder('f')
-      .addSelect('f.content')
-      .where('f.id = :id', { id })
-      .getOne();
-    if (!file) return { status: 'missing' };
-    if (file.expiresAt.getTime() <= Date.now()) return { status: 'expired' };
-    return { status: 'ok', file, bytes: file.content };
-  }
-
   /** The bytes of a recently saved file still in this instance's memory (do not modify or transfer them). */
   cached(id: string): Buffer | undefined {
+    return this.held(id)?.bytes;
+  }
+
+  /** A file this instance holds in memory (being written, or recent and not expired). */
+  private held(id: string): Held | undefined {
+    const writing = this.writing.get(id);
+    if (writing) return writing;
     const entry = this.recent.get(id);
     if (!entry) return undefined;
-    if (entry.expiresAt <= Date.now()) {
+    if (entry.file.expiresAt.getTime() <= Date.now()) {
       this.forget(id);
       return undefined;
     }
-    return entry.bytes;
+    // Used again: the newest entry now (an input chained into call after call stays in memory).
+    this.recent.delete(id);
+    this.recent.set(id, entry);
+    return entry;
   }
 
-  private remember(id: string, bytes: Buffer, expiresAt: number): void {
+  private remember(held: Held): void {
     const cap = this.config.PDF_FILE_CACHE_BYTES;
-    if (bytes.length > cap) return;
-    this.recent.set(id, { bytes, expiresAt });
-    this.recentBytes += bytes.length;
+    if (held.bytes.length > cap) return;
+    this.forget(held.file.id); // read twice at once: kept once
+    this.recent.set(held.file.id, held);
+    this.recentBytes += held.bytes.length;
     for (const oldest of this.recent.keys()) {
       if (this.recentBytes <= cap) break;
       this.forget(oldest);
@@ -176,7 +283,7 @@ export class FileStoreService implements OnModuleInit, OnApplicationShutdown {
   /** Deletes expired results; returns how many. */
   async cleanup(): Promise<number> {
     const now = Date.now();
-    for (const [id, entry] of this.recent) if (entry.expiresAt <= now) this.forget(id);
+    for (const [id, entry] of this.recent) if (entry.file.expiresAt.getTime() <= now) this.forget(id);
     const res = await this.files.delete({ expiresAt: LessThan(new Date()) });
     return res.affected ?? 0;
   }

@@ -14,7 +14,8 @@ import { UploadResult, UploadService } from './upload.service';
  * Downloads of stored files. Anonymous: the 256-bit id is the capability. Rate-limited per client
  * IP; the bytes are streamed from PostgreSQL a chunk at a time with backpressure, so a download
  * holds one chunk in memory whatever the file size and however slow the client (a file this
- * instance saved recently is sent from its memory cache instead).
+ * instance saved recently is sent from its memory instead; one whose bytes another instance is
+ * still writing is waited for).
  */
 @Public()
 @Controller('files')
@@ -57,6 +58,19 @@ export class FilesController {
         { expired: found.status === 'expired' },
       );
     }
+    // Saved moments ago by this instance: straight from memory, no chunked reads from PostgreSQL.
+    const cached = this.store.cached(found.file.id);
+    // Else the bytes may still be on their way from the instance that stored the file.
+    const state = cached ? 'stored' : await this.store.whenStored(found.file.id);
+    if (state !== 'stored') {
+      throw new DomainError(
+        ErrorCode.FileNotFound,
+        state === 'lost'
+          ? 'This file was not stored completely (the server that made it stopped). Run the tool again.'
+          : 'No such file. Results are kept for a limited time; run the tool again.',
+        { expired: false },
+      );
+    }
     const { file } = found;
     const ascii = file.filename.replace(/[^\x20-\x7e]/g, '_');
     res.setHeader('Content-Type', 'application/pdf');
@@ -67,8 +81,6 @@ export class FilesController {
     res.setHeader('ETag', `"${file.sha256}"`);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     allowCors(res);
-    // Saved moments ago by this instance: straight from memory, no chunked reads from PostgreSQL.
-    const cached = this.store.cached(file.id);
     if (cached) {
       res.end(cached);
       return;

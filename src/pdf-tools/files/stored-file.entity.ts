@@ -14,8 +14,9 @@ export class StoredFile {
   @Column({ type: 'varchar', length: 255 })
   filename!: string;
 
-  @Column({ type: 'bytea', select: false })
-  content!: Buffer;
+  /** Null while the instance that stored the row is still writing the bytes (see FileStoreService). */
+  @Column({ type: 'bytea', select: false, nullable: true })
+  content!: Buffer | null;
 
   @Column({ type: 'integer' })
   size!: number;

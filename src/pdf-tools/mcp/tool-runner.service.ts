@@ -8,6 +8,7 @@ import { checkBase64Length, tooLarge } from '../core/base64';
 import type { InputFile, Limits } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { FileStoreService } from '../files/file-store.service';
+import type { StoredFile } from '../files/stored-file.entity';
 import type { CheckedUrl } from '../files/url-fetcher';
 import { UrlInputService } from '../files/url-input.service';
 import { QuotaChannel, QuotaService, QuotaState, QuotaTicket } from '../quota/quota.service';
@@ -38,7 +39,7 @@ type InputStep =
  * An input after the checks: its bytes (base64 decoded), a stored file whose bytes are read after
  * the quota, or a checked address downloaded after the quota.
  */
-type PreparedInput = InputFile | { label: string; name: string; storedId: string } | { label: string; name?: string; url: CheckedUrl };
+type PreparedInput = InputFile | { label: string; name: string; stored: StoredFile } | { label: string; name?: string; url: CheckedUrl };
 
 /**
  * The caller of a tool run: its IP (quota subject) and, for the website, its device id: a call
@@ -172,15 +173,8 @@ export class ToolRunnerService {
     let stored: StoredFileInfo[];
     try {
       const storing = progress.span(90, 100);
-      let saved = 0;
-      const files = result.files;
-      stored = await Promise.all(
-        files.map(async (f) => {
-          const info = await this.store.save(f);
-          storing(++saved, files.length, `Stored ${saved} of ${plural(files.length, 'result file')}`);
-          return info;
-        }),
-      );
+      stored = await this.store.saveAll(result.files);
+      if (stored.length) storing(1, 1, `Stored ${plural(stored.length, 'result file')}`);
     } catch (e) {
       this.logger.error(e);
       return this.refunded(tool, ticket, caller, new ToolFailure('internal_error', 'The result could not be stored. Retry in a moment.'));
@@ -295,7 +289,7 @@ export class ToolRunnerService {
     const found = await this.store.info(ref.file_id!);
     if (found.status !== 'ok') throw this.notFound(label, ref.file_id!, found.status);
     if (found.file.size > max) throw tooLarge(label, found.file.size, max);
-    return { label, name: ref.filename ?? found.file.filename, storedId: found.file.id };
+    return { label, name: ref.filename ?? found.file.filename, stored: found.file };
   }
 
   private notFound(label: string, id: string, status: 'expired' | 'missing'): ToolFailure {
@@ -326,17 +320,18 @@ export class ToolRunnerService {
         out.push({ label: p.label, name: p.name ?? got.filename ?? 'document.pdf', bytes: got.bytes });
         continue;
       }
-      if (!('storedId' in p)) {
+      if (!('stored' in p)) {
         out.push(p);
         continue;
       }
       // The same file given twice (e.g. merged with itself) is read once; the worker only reads input bytes.
-      let bytes = readOnce.get(p.storedId);
+      const id = p.stored.id;
+      let bytes = readOnce.get(id);
       if (!bytes) {
-        const read = await this.store.content(p.storedId);
-        if (!read) throw this.notFound(p.label, p.storedId, 'expired');
+        const read = await this.store.content(p.stored);
+        if (!read) throw this.notFound(p.label, id, 'expired');
         bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
-        readOnce.set(p.storedId, bytes);
+        readOnce.set(id, bytes);
       }
       out.push({ label: p.label, name: p.name, bytes });
     }

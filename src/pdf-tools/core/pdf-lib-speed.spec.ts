@@ -1,0 +1,99 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inflateSync } from 'node:zlib';
+import { PDFDocument, PDFName } from 'pdf-lib';
+import { imagePdf, linesPdf } from '../../../test/pdf-tools/fixtures';
+import { speedUpPdfLib } from './pdf-lib-speed';
+
+/**
+ * The same work (load, copy every page into a new document twice, save) in a plain Node process
+ * with pdf-lib as published, and here with the speed-ups: the saved bytes must not differ.
+ */
+const COPY_TWICE = `
+  const { PDFDocument } = require('pdf-lib');
+  const fs = require('fs');
+  (async () => {
+    const src = await PDFDocument.load(fs.readFileSync(process.argv[1]), { updateMetadata: false });
+    const out = await PDFDocument.create({ updateMetadata: false });
+    for (let n = 0; n < 2; n++) for (const p of await out.copyPages(src, src.getPageIndices())) out.addPage(p);
+    fs.writeFileSync(process.argv[2], await out.save({ useObjectStreams: process.argv[3] === 'true' }));
+  })();
+`;
+
+async function copyTwice(bytes: Uint8Array, objectStreams: boolean): Promise<Uint8Array> {
+  const src = await PDFDocument.load(bytes, { updateMetadata: false });
+  const out = await PDFDocument.create({ updateMetadata: false });
+  for (let n = 0; n < 2; n++) for (const p of await out.copyPages(src, src.getPageIndices())) out.addPage(p);
+  return out.save({ useObjectStreams: objectStreams });
+}
+
+describe('pdf-lib speed-ups', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'pdf-lib-speed-'));
+    speedUpPdfLib();
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** What pdf-lib as published saves for `input` (in its own process: no speed-ups there). */
+  function published(input: Uint8Array, objectStreams: boolean): Uint8Array {
+    writeFileSync(join(dir, 'in.pdf'), input);
+    execFileSync(process.execPath, ['-e', COPY_TWICE, join(dir, 'in.pdf'), join(dir, 'out.pdf'), String(objectStreams)], { cwd: process.cwd() });
+    return new Uint8Array(readFileSync(join(dir, 'out.pdf')));
+  }
+
+  it.each([
+    ['image', () => imagePdf(3, 300, 80)],
+    ['text', async () => (await linesPdf(3, 20)).save({ useObjectStreams: false })],
+  ])('copying pages of a %s PDF and saving it gives the same bytes as pdf-lib as published', async (_, make) => {
+    const input = await make();
+    const ours = await copyTwice(input, false);
+    expect(Buffer.from(ours).equals(Buffer.from(published(input, false)))).toBe(true);
+  });
+
+  it('names with # escapes and unusual characters parse and save as pdf-lib as published does them', async () => {
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    doc.addPage([100, 100]);
+    doc.catalog.set(PDFName.of('Beacon Key'), PDFName.of('Ünïcode#Name(1)'));
+    doc.catalog.set(PDFName.of('Plain'), PDFName.of('Value'));
+    const input = await doc.save({ useObjectStreams: false });
+    expect(Buffer.from(input).toString('latin1')).toMatch(/\/Beacon#20Key/);
+    const reloaded = await PDFDocument.load(input, { updateMetadata: false });
+    expect(reloaded.catalog.get(PDFName.of('Beacon Key'))).toBe(PDFName.of('Ünïcode#Name(1)'));
+    const ours = await copyTwice(input, false);
+    expect(Buffer.from(ours).equals(Buffer.from(published(input, false)))).toBe(true);
+  });
+
+  it("object streams compressed by Node's zlib hold the same objects as pako's", async () => {
+    const input = await (await linesPdf(5, 20)).save({ useObjectStreams: false });
+    const ours = await copyTwice(input, true);
+    const theirs = published(input, true);
+    // Each side's object streams, inflated, are the same bytes.
+    const inflated = (pdf: Uint8Array) => {
+      const text = Buffer.from(pdf).toString('latin1');
+      return [...text.matchAll(/\/Type \/ObjStm[^]*?stream\n/g)].map((m) => {
+        const length = Number(/\/Length (\d+)/.exec(m[0])![1]);
+        const start = m.index + m[0].length;
+        return inflateSync(Buffer.from(pdf.subarray(start, start + length))).toString('latin1');
+      });
+    };
+    expect(inflated(ours).length).toBeGreaterThan(0);
+    expect(inflated(ours)).toEqual(inflated(theirs));
+    // And the file reads back: every page, the same text.
+    const reread = await PDFDocument.load(ours);
+    expect(reread.getPageCount()).toBe(10);
+    writeFileSync(join(dir, 'ours.pdf'), ours);
+    expect(execFileSync('qpdf', ['--check', join(dir, 'ours.pdf')]).toString()).toMatch(/No syntax or stream encoding errors/);
+  });
+
+  it('a stream copied into another document shares bytes with its source, and the saved file does not', async () => {
+    const input = await imagePdf(1, 200, 80);
+    const saved = await copyTwice(input, false);
+    // Changing the input afterwards does not reach the saved file (it holds its own copy).
+    const snapshot = Buffer.from(saved);
+    input.fill(0);
+    expect(Buffer.from(saved).equals(snapshot)).toBe(true);
+  });
+});
