@@ -3,7 +3,7 @@ import type Piscina from 'piscina';
 import { AppConfig } from '../../common/config/env';
 import { ToolFailure } from '../core/tool-failure';
 import type { DecodeResult, DecodeTask } from './decode.worker';
-import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import type { WorkerProgress, WorkerResult, WorkerTask } from './pdf.worker';
 import { transferableBuffers } from '../../common/workers/transfer';
 import { BACKGROUND_NICENESS, backgroundPool } from '../../common/workers/background-pool';
@@ -45,7 +45,15 @@ export class PdfPoolService implements OnApplicationShutdown {
         task = { ...task, progress: channel.port2 };
         transferList.push(channel.port2);
       }
-      return await this.pool.run(task, { signal: AbortSignal.timeout(timeout), transferList: transferList as never });
+      const result = await this.pool.run(task, { signal: AbortSignal.timeout(timeout), transferList: transferList as never });
+      // The result and the steps travel on two ports, and messages of two ports are not ordered:
+      // steps the worker posted before its result may still be queued here. They are delivered
+      // now, before the caller goes on to its next phase (closing the port would drop them).
+      if (channel) for (let m = receiveMessageOnPort(channel.port1); m; m = receiveMessageOnPort(channel.port1)) {
+        const step = m.message as WorkerProgress;
+        onProgress!(step.done, step.total, step.message);
+      }
+      return result;
     } catch (e) {
       return this.failed(e, timeout);
     } finally {
