@@ -12,6 +12,7 @@ import { QuotaClock } from './quota/quota-clock';
 import { QuotaUsage } from './quota/quota-usage.entity';
 import { QuotaService } from './quota/quota.service';
 import { quotaStoreProvider } from './quota/quota-store.provider';
+import { fileBytesProvider } from './files/bytes/file-bytes.provider';
 import { DailyStat } from './stats/daily-stat.entity';
 import { PublicController } from './stats/public.controller';
 import { StatsService } from './stats/stats.service';
@@ -25,7 +26,7 @@ import { PdfPoolService } from './worker/pdf-pool.service';
 @Module({
   imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
   controllers: [McpController, FilesController, PublicController],
-  providers: [PdfPoolService, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
+  providers: [PdfPoolService, fileBytesProvider, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
   exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService],
 })
 export class PdfToolsModule {}

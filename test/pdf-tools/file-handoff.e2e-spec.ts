@@ -1,8 +1,12 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { FILE_WRITE_WAIT_MS } from '../../src/pdf-tools/files/file-store.service';
+import { FILE_WRITE_WAIT_MS, FileStoreService } from '../../src/pdf-tools/files/file-store.service';
 import { bytes } from '../utils/body-parsers';
 import { TcpProxy } from '../utils/tcp-proxy';
 import { createTestDatabase, TestApp, TestDatabase } from '../utils/test-app';
@@ -130,5 +134,75 @@ import { call, connect, createPdfTestApp, imagePdf, nextIp, sc } from './helpers
     const client = await connect(b);
     clients.push(client);
     expect(sc(await call(client, 'rotate_pages', { file: { file_id: id }, angle: 90 }))).toMatchObject({ error: 'file_not_found', input: 'file' });
+  });
+});
+
+/**
+ * PDF_FILE_DIR: the bytes as files in a directory the instances share (a volume), the rows in
+ * PostgreSQL. Two instances on one database and one directory (PostgreSQL only, like the block above).
+ */
+(process.env.DATABASE_URL ? describe : describe.skip)('Stored files in a shared directory (PDF_FILE_DIR, e2e)', () => {
+  let db: TestDatabase;
+  let dir: string;
+  let direct: Client;
+  let a: TestApp;
+  let b: TestApp;
+  let pdf: Uint8Array;
+  const clients: McpClient[] = [];
+  const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+  const pathOf = (id: string) => join(dir, id.slice(0, 2), id);
+  const get = (t: TestApp, id: string) => request(t.server).get(`/files/${id}`).buffer(true).parse(bytes);
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    dir = await mkdtemp(join(tmpdir(), 'beacon-files-'));
+    direct = new Client({ connectionString: db.env.DATABASE_URL });
+    await direct.connect();
+    const env = { PDF_FILE_DIR: dir, REDIS_KEY_PREFIX: `beacon-test:${randomBytes(4).toString('hex')}:`, PDF_UPLOAD_RATE_LIMIT: '1000', PDF_DOWNLOAD_RATE_LIMIT: '1000' };
+    a = await createPdfTestApp({ database: db, env });
+    b = await createPdfTestApp({ database: db, env });
+    pdf = await imagePdf(3, 300, 90);
+  });
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    await a?.close();
+    await b?.close();
+    await direct?.end();
+    await db?.drop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('an upload on A is a file in the directory (not in PostgreSQL); B serves it and chains it; A serves B\'s result', async () => {
+    const up = await request(a.server).post('/files').set('Content-Type', 'application/pdf').send(Buffer.from(pdf)).expect(201);
+    const file = up.body as { file_id: string; sha256: string };
+    await a.close().then(async () => (a = await createPdfTestApp({ database: db, env: { PDF_FILE_DIR: dir } }))); // its writes finished, its memory gone
+    expect(sha(await readFile(pathOf(file.file_id)))).toBe(file.sha256);
+    expect((await direct.query('SELECT content IS NULL AS empty FROM pdf_files WHERE id = $1', [file.file_id])).rows[0]).toEqual({ empty: true });
+    expect(sha((await get(b, file.file_id).expect(200)).body as Buffer)).toBe(file.sha256);
+    const cb = await connect(b, nextIp());
+    clients.push(cb);
+    const made = sc(await call(cb, 'rotate_pages', { file: { file_id: file.file_id }, angle: 90 }));
+    expect(made).toMatchObject({ pages: 3 });
+    const fromA = await get(a, made.file_id).expect(200);
+    expect(sha(fromA.body as Buffer)).toBe(made.sha256);
+  });
+
+  it('expired files leave the directory with their rows; bytes gone from the directory are reported, not waited for', async () => {
+    const up = await request(b.server).post('/files').set('Content-Type', 'application/pdf').send(Buffer.from(pdf)).expect(201);
+    const id = (up.body as { file_id: string }).file_id;
+    await b.app.get(FileStoreService).beforeApplicationShutdown(); // its write has ended
+    expect(existsSync(pathOf(id))).toBe(true);
+    await direct.query(`UPDATE pdf_files SET expires_at = now() - interval '1 second' WHERE id = $1`, [id]);
+    expect(await a.app.get(FileStoreService).cleanup()).toBeGreaterThanOrEqual(1);
+    expect(existsSync(pathOf(id))).toBe(false);
+    expect((await direct.query('SELECT 1 FROM pdf_files WHERE id = $1', [id])).rowCount).toBe(0);
+
+    const lost = await request(b.server).post('/files').set('Content-Type', 'application/pdf').send(Buffer.from(pdf)).expect(201);
+    const lostId = (lost.body as { file_id: string }).file_id;
+    await b.app.get(FileStoreService).beforeApplicationShutdown();
+    await rm(pathOf(lostId));
+    await direct.query('UPDATE pdf_files SET created_at = now() - make_interval(secs => $2) WHERE id = $1', [lostId, FILE_WRITE_WAIT_MS / 1000 + 1]);
+    const res = await get(a, lostId).expect(404);
+    expect(JSON.parse(String(res.body))).toMatchObject({ error: 'file_not_found', message: expect.stringMatching(/not stored completely/) });
   });
 });

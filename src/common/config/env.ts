@@ -287,6 +287,15 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(0)
   PDF_FILE_CACHE_BYTES: number = 64 * 1024 * 1024;
 
+  /**
+   * Directory for the bytes of stored PDF files (uploads, results), one file each. Unset: in the
+   * database (pdf_files.content), or on the embedded database in DATA_DIR/pdf-files. Several
+   * instances need the same directory (a shared volume) or the database. See docs/pdf-tools.md,
+   * "Where the bytes live".
+   */
+  @IsOptional() @IsString()
+  PDF_FILE_DIR: string = '';
+
   /** A `url` input: connecting to its server (each redirect hop) gives up after this long. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(100)
   PDF_URL_CONNECT_TIMEOUT_MS: number = 5000;

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -6,6 +6,7 @@ import { LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../../common/config/env';
 import type { StoredFileInfo } from '../tools/tool';
 import { StoredFile } from './stored-file.entity';
+import { FILE_BYTES, type FileBytes } from './bytes/file-bytes';
 import { plural } from '../../common/text/plural';
 
 export interface NewFile {
@@ -43,7 +44,7 @@ interface Held {
   bytes: Buffer;
 }
 
-/** Where a file's bytes are: in PostgreSQL, gone (unknown id, deleted) or lost (never written). */
+/** Where a file's bytes are: stored, gone (unknown id, deleted) or lost (never written). */
 export type BytesState = 'stored' | 'missing' | 'lost';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
@@ -60,14 +61,15 @@ export function safeFilename(name: string): string {
 }
 
 /**
- * Stored files (uploads and tool results): bytes in PostgreSQL (shared by every instance), ids of
- * 256 random bits, expiry after PDF_RESULT_TTL_S, and a cleanup job that deletes expired rows
+ * Stored files (uploads and tool results): rows in pdf_files, bytes where {@link FileBytes} keeps
+ * them (PostgreSQL, or the directory PDF_FILE_DIR; shared by every instance either way), ids of
+ * 256 random bits, expiry after PDF_RESULT_TTL_S, and a cleanup job that deletes expired files
  * every minute.
  *
  * A save stores the row first (name, size, pages, hash: small, so every instance knows the file at
- * once) and writes the bytes right after, without the caller waiting for megabytes to reach
- * PostgreSQL: meanwhile this instance serves them from memory, and a reader on another instance
- * waits for them ({@link whenStored}). Bytes being written are bounded by PDF_FILE_CACHE_BYTES
+ * once) and writes the bytes right after, without the caller waiting for megabytes to be written:
+ * meanwhile this instance serves them from memory, and a reader on another instance waits for
+ * them ({@link whenStored}). Bytes being written are bounded by PDF_FILE_CACHE_BYTES
  * (beyond it a save waits for its write), retried on failure, and waited for at shutdown; only a
  * crash of this instance within those milliseconds loses a file, which readers then report.
  */
@@ -89,10 +91,12 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
 
   constructor(
     @InjectRepository(StoredFile) private readonly files: Repository<StoredFile>,
+    @Inject(FILE_BYTES) private readonly bytes: FileBytes,
     private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
+    this.logger.log(`The bytes of stored PDF files are kept in ${this.bytes.where}`);
     const every = Math.min(60, this.config.PDF_RESULT_TTL_S) * 1000;
     this.timer = setInterval(() => {
       this.cleanup().catch((e: Error) => this.logger.warn(`cleanup failed: ${e.message}`));
@@ -122,7 +126,7 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
     if (!files.length) return [];
     const expiresAt = new Date(Date.now() + this.config.PDF_RESULT_TTL_S * 1000);
     const rows = files.map((f) =>
-      this.files.create({ id: randomBytes(32).toString('base64url'), filename: safeFilename(f.name), size: f.bytes.length, pages: f.pages, sha256: f.sha256, expiresAt }),
+      this.files.create({ id: randomBytes(32).toString('base64url'), filename: safeFilename(f.name), size: f.bytes.length, pages: f.pages, sha256: f.sha256, createdAt: new Date(), expiresAt }),
     );
     await this.files.insert(rows.map((row) => ({ ...row, content: null })));
     const written = this.write(rows.map((file, i) => ({ file, bytes: Buffer.from(files[i].bytes.buffer, files[i].bytes.byteOffset, files[i].bytes.byteLength) })));
@@ -140,7 +144,7 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
   }
 
   /**
-   * Writes the bytes of stored rows (one statement, so one connection, however many files), retried;
+   * Writes the bytes of stored rows (for PostgreSQL one statement, so one connection, however many files), retried;
    * they are served from memory until written (then kept in the recent-files cache). After the last
    * failed attempt the rows are deleted: the files are then unknown everywhere rather than waited for.
    */
@@ -151,16 +155,13 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
     const done = (async () => {
       for (let attempt = 1; ; attempt++) {
         try {
-          const values = batch.map((_, i) => `($${2 * i + 1}::varchar, $${2 * i + 2}::bytea)`).join(', ');
-          await this.files.query(
-            `UPDATE pdf_files AS f SET content = v.content FROM (VALUES ${values}) AS v(id, content) WHERE f.id = v.id`,
-            batch.flatMap((h) => [h.file.id, h.bytes]),
-          );
+          await this.bytes.write(batch.map((h) => ({ id: h.file.id, bytes: h.bytes })));
           return true;
         } catch (e) {
           if (attempt >= WRITE_ATTEMPTS) {
             this.logger.error(`${name}: the bytes could not be written (${(e as Error).message}); dropped`);
             await this.files.delete(ids).catch(() => undefined);
+            await this.bytes.remove(ids).catch(() => undefined);
             return false;
           }
           this.logger.warn(`${name}: writing the bytes failed (${(e as Error).message}); retrying`);
@@ -179,18 +180,16 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
   }
 
   /**
-   * Waits until the bytes of a stored row are in PostgreSQL (another instance may still be writing
-   * them): 'stored', 'missing' (no such row) or 'lost' (no bytes after FILE_WRITE_WAIT_MS).
+   * Waits until the bytes of a stored file are written (another instance may still be writing
+   * them): 'stored', 'missing' (its row is gone) or 'lost' (no bytes FILE_WRITE_WAIT_MS after the
+   * row was made: the instance writing them stopped).
    */
-  async whenStored(id: string): Promise<BytesState> {
+  async whenStored(file: StoredFile): Promise<BytesState> {
+    if (this.held(file.id)) return 'stored';
     for (;;) {
-      const rows: { stored: boolean; lost: boolean }[] = await this.files.query(
-        'SELECT content IS NOT NULL AS stored, now() - created_at > make_interval(secs => $2) AS lost FROM pdf_files WHERE id = $1',
-        [id, FILE_WRITE_WAIT_MS / 1000],
-      );
-      if (!rows[0]) return 'missing';
-      if (rows[0].stored) return 'stored';
-      if (rows[0].lost) return 'lost';
+      if (await this.bytes.has(file.id)) return 'stored';
+      if (!(await this.files.exists({ where: { id: file.id } }))) return 'missing';
+      if (Date.now() - file.createdAt.getTime() > FILE_WRITE_WAIT_MS) return 'lost';
       await sleep(WRITE_POLL_MS);
     }
   }
@@ -213,31 +212,22 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
   async content(file: StoredFile): Promise<Buffer | undefined> {
     const cached = this.cached(file.id);
     if (cached) return Buffer.from(cached);
-    if ((await this.whenStored(file.id)) !== 'stored') return undefined;
-    const rows: { content: Buffer | null }[] = await this.files.query('SELECT content FROM pdf_files WHERE id = $1', [file.id]);
-    const bytes = rows[0]?.content;
+    if ((await this.whenStored(file)) !== 'stored') return undefined;
+    const bytes = await this.bytes.read(file.id);
     if (!bytes) return undefined;
-    // Read once from PostgreSQL (made on another instance, or no longer in memory): the next call
+    // Read once from where the bytes are (made on another instance, or no longer in memory): the next call
     // chaining it finds it here.
     this.remember({ file, bytes: Buffer.from(bytes) });
     return bytes;
   }
 
   /**
-   * The bytes of a file, `FILE_CHUNK_BYTES` per query, as an async iterable: a download holds one
-   * chunk in memory, not the file. Ends early (throws) if the row disappears mid-way. Call once
+   * The bytes of a file, `FILE_CHUNK_BYTES` at a time, as an async iterable: a download holds one
+   * chunk in memory, not the file. Ends early (throws) if the file disappears mid-way. Call once
    * {@link whenStored} said 'stored' (for a file not in this instance's memory).
    */
-  async *chunks(id: string, size: number): AsyncGenerator<Buffer> {
-    for (let offset = 0; offset < size; offset += FILE_CHUNK_BYTES) {
-      const rows: { chunk: Buffer | null }[] = await this.files.query('SELECT substring(content FROM $2 FOR $3) AS chunk FROM pdf_files WHERE id = $1', [
-        id,
-        offset + 1,
-        FILE_CHUNK_BYTES,
-      ]);
-      if (!rows[0]?.chunk) throw new Error(`file ${id.slice(0, 6)}… disappeared while streaming`);
-      yield rows[0].chunk;
-    }
+  chunks(id: string, size: number): AsyncIterable<Buffer> {
+    return this.bytes.chunks(id, size, FILE_CHUNK_BYTES);
   }
 
   /** The bytes of a recently saved file still in this instance's memory (do not modify or transfer them). */
@@ -280,11 +270,23 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
     this.recentBytes -= entry.bytes.length;
   }
 
-  /** Deletes expired results; returns how many. */
+  /**
+   * Deletes expired files, rows and bytes; returns how many. Bytes older than a file's lifetime
+   * (plus the wait for bytes being written) go too, whatever their rows say: a directory shared by
+   * instances also holds what a stopped instance never got to delete.
+   */
   async cleanup(): Promise<number> {
     const now = Date.now();
     for (const [id, entry] of this.recent) if (entry.file.expiresAt.getTime() <= now) this.forget(id);
-    const res = await this.files.delete({ expiresAt: LessThan(new Date()) });
-    return res.affected ?? 0;
+    const expired = await this.files.find({ select: { id: true }, where: { expiresAt: LessThan(new Date()) } });
+    if (!expired.length) {
+      await this.bytes.sweep(this.config.PDF_RESULT_TTL_S * 1000 + FILE_WRITE_WAIT_MS);
+      return 0;
+    }
+    const ids = expired.map((f) => f.id);
+    await this.files.delete(ids);
+    await this.bytes.remove(ids);
+    await this.bytes.sweep(this.config.PDF_RESULT_TTL_S * 1000 + FILE_WRITE_WAIT_MS);
+    return ids.length;
   }
 }

@@ -12,7 +12,7 @@ import { UploadResult, UploadService } from './upload.service';
 
 /**
  * Downloads of stored files. Anonymous: the 256-bit id is the capability. Rate-limited per client
- * IP; the bytes are streamed from PostgreSQL a chunk at a time with backpressure, so a download
+ * IP; the bytes are streamed from where they are stored (PostgreSQL or PDF_FILE_DIR) a chunk at a time with backpressure, so a download
  * holds one chunk in memory whatever the file size and however slow the client (a file this
  * instance saved recently is sent from its memory instead; one whose bytes another instance is
  * still writing is waited for).
@@ -61,7 +61,7 @@ export class FilesController {
     // Saved moments ago by this instance: straight from memory, no chunked reads from PostgreSQL.
     const cached = this.store.cached(found.file.id);
     // Else the bytes may still be on their way from the instance that stored the file.
-    const state = cached ? 'stored' : await this.store.whenStored(found.file.id);
+    const state = cached ? 'stored' : await this.store.whenStored(found.file);
     if (state !== 'stored') {
       throw new DomainError(
         ErrorCode.FileNotFound,

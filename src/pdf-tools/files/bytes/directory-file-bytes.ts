@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { BytesToWrite, FileBytes } from './file-bytes';
+
+/** Ids are base64url (FileStoreService): nothing else may become a path. */
+const SAFE_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+/**
+ * Bytes as files in a directory (PDF_FILE_DIR): one file per id, in a sub-folder named by the id's
+ * first two characters. Several instances share it when it is a shared volume. A file is written
+ * under a temporary name and renamed, so a reader sees all of it or nothing. Not fsynced: the files
+ * live for PDF_RESULT_TTL_S, and a machine that crashes loses at most the last moments' results,
+ * which readers then report as not stored completely (as with a write cut off on PostgreSQL).
+ */
+export class DirectoryFileBytes implements FileBytes {
+  readonly where: string;
+  private readonly root: string;
+
+  constructor(dir: string) {
+    this.root = resolve(dir);
+    this.where = `the directory ${this.root}`;
+  }
+
+  private path(id: string): string {
+    if (!SAFE_ID.test(id)) throw new Error(`not a file id: ${JSON.stringify(id.slice(0, 70))}`);
+    return join(this.root, id.slice(0, 2), id);
+  }
+
+  async write(files: BytesToWrite[]): Promise<void> {
+    await Promise.all(
+      files.map(async ({ id, bytes }) => {
+        const path = this.path(id);
+        const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+        await mkdir(join(this.root, id.slice(0, 2)), { recursive: true });
+        try {
+          await writeFile(temporary, bytes);
+          await rename(temporary, path);
+        } catch (e) {
+          await rm(temporary, { force: true });
+          throw e;
+        }
+      }),
+    );
+  }
+
+  async has(id: string): Promise<boolean> {
+    return stat(this.path(id)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  async read(id: string): Promise<Buffer | undefined> {
+    return readFile(this.path(id)).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw e;
+    });
+  }
+
+  async *chunks(id: string, size: number, chunk: number): AsyncGenerator<Buffer> {
+    let sent = 0;
+    for await (const slice of createReadStream(this.path(id), { highWaterMark: chunk })) {
+      sent += (slice as Buffer).length;
+      yield slice as Buffer;
+    }
+    if (sent !== size) throw new Error(`file ${id.slice(0, 6)}… has ${sent} of its ${size} bytes`);
+  }
+
+  async remove(ids: string[]): Promise<void> {
+    await Promise.all(ids.filter((id) => SAFE_ID.test(id)).map((id) => rm(this.path(id), { force: true })));
+  }
+
+  /** Every file (and left-over temporary file) last written more than `ageMs` ago. */
+  async sweep(ageMs: number): Promise<number> {
+    const before = Date.now() - ageMs;
+    let removed = 0;
+    const folders = await readdir(this.root).catch(() => [] as string[]);
+    for (const folder of folders) {
+      const names = await readdir(join(this.root, folder)).catch(() => [] as string[]);
+      for (const name of names) {
+        const path = join(this.root, folder, name);
+        const info = await stat(path).catch(() => undefined);
+        if (info?.isFile() && info.mtimeMs < before && (await unlink(path).then(() => true, () => false))) removed++;
+      }
+    }
+    return removed;
+  }
+}
