@@ -55,3 +55,22 @@ describe('request logs', () => {
     expect(redactUrl('/filesystem/abc')).toBe('/filesystem/abc');
   });
 });
+
+describe('start-up lines', () => {
+  it("Nest's per-route and per-module lines are debug, other start-up lines stay info", () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const params = loggerParams(loadConfig({ LOG_LEVEL: 'debug' })).pinoHttp as Options;
+    const logger = pino({ level: 'debug', hooks: params.hooks }, sink);
+    logger.info({ context: 'RouterExplorer' }, 'Mapped {/healthz, GET} route');
+    logger.info({ context: 'InstanceLoader' }, 'CoreModule dependencies initialized');
+    logger.info({ context: 'DemoSeed' }, 'Demo workspace loaded');
+    const levels = lines.map((l) => (JSON.parse(l) as { level: number; msg: string }).level);
+    expect(levels).toEqual([20, 20, 30]);
+  });
+});

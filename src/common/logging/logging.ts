@@ -5,6 +5,11 @@ import { AppConfig } from '../config/env';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** pino's number for the info level. */
+const INFO = 30;
+/** Contexts of Nest's start-up lines, one per route or module. */
+export const STARTUP_DETAIL = new Set(['RouterExplorer', 'RoutesResolver', 'InstanceLoader']);
+
 /** Paths that set a secret in them, logged with the secret hidden. */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -43,6 +48,15 @@ export function loggerParams(config: AppConfig): Params {
   return {
     pinoHttp: {
       level: config.LOG_LEVEL,
+      hooks: {
+        // Nest's per-route and per-module start-up lines (about 100) are detail: debug, not info,
+        // so the start-up banner (demo key, one-time password) is not pushed off the screen.
+        logMethod(args, method, level) {
+          const context = (args[0] as { context?: unknown } | undefined)?.context;
+          if (level === INFO && typeof context === 'string' && STARTUP_DETAIL.has(context)) return this.debug(...(args as [object, string]));
+          return method.apply(this, args);
+        },
+      },
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       genReqId: (req: IncomingMessage, res: ServerResponse) => {
         const given = req.headers['x-request-id'];
