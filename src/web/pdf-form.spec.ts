@@ -8,6 +8,7 @@ describe('PDF tool forms from the tools\' input schemas', () => {
     const meta = optionFields(PDF_TOOLS_BY_NAME.get('pdf_metadata')!).map((f) => f.path.join('.'));
     expect(meta).toContain('set.title');
     expect(meta).not.toContain('set.custom');
+    expect(renderOption(optionFields(PDF_TOOLS_BY_NAME.get('pdf_metadata')!).find((f) => f.path.join('.') === 'set.title')!, {}).value).toContain('New title');
     expect(optionFields(PDF_TOOLS_BY_NAME.get('add_watermark')!).map((f) => f.path[0])).not.toContain('image_base64');
   });
 

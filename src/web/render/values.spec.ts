@@ -33,6 +33,7 @@ describe('describeValue', () => {
       ['Saved', '512 KB (25 %)'],
       ['Unchanged', 'no'],
     ]);
+    expect(describeResult({ saved_bytes: 6, saved_percent: 0.5 })).toEqual([['Saved', '6 bytes (0.5 %)']]);
     expect(describeResult({ changed: false, some_new_field: true })).toEqual([
       ['File changed', 'no: read only, your file is unchanged'],
       ['Some new field', 'yes'],
