@@ -6,6 +6,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { clientSubject } from '../common/http/client-ip';
 import { CsrfService } from './csrf.service';
+import { OneTimeProofService, PROOF_TTL_MS } from './one-time-proof.service';
 import { passwordPage, signInPage } from './pages/account.pages';
 import { sendPage } from './render/layout';
 import { Anonymous, field, PasswordChangePage, SESSION_COOKIE, WebRequest, WebUserParam } from './web-context';
@@ -23,6 +24,7 @@ export class AuthController {
     private readonly accounts: AccountsService,
     private readonly sessions: SessionsService,
     private readonly csrf: CsrfService,
+    private readonly proof: OneTimeProofService,
   ) {}
 
   private setSession(req: WebRequest, res: Response, id: string, expiresAt: Date): void {
@@ -45,8 +47,9 @@ export class AuthController {
     const email = field(req, 'email');
     const next = safeNext(field(req, 'next') || undefined);
     let user: UserView;
+    const password = field(req, 'password');
     try {
-      user = await this.accounts.signIn(email, field(req, 'password'), clientSubject(req));
+      user = await this.accounts.signIn(email, password, clientSubject(req));
     } catch (e) {
       if (!(e instanceof DomainError) || (e.code !== ErrorCode.Unauthorized && e.code !== ErrorCode.RateLimited)) throw e;
       for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
@@ -56,6 +59,8 @@ export class AuthController {
     // A new session id at every sign-in (the old session, if any, ends).
     const session = await this.sessions.start(user.id, req.sessionId);
     this.setSession(req, res, session.id, session.expiresAt);
+    // The password page will not ask again for the one-time password this sign-in just proved.
+    if (user.must_change_password) this.proof.issue(req, res, session.id, password);
     res.redirect(303, user.must_change_password ? '/account/password' : next);
   }
 
@@ -70,19 +75,31 @@ export class AuthController {
   @Get('account/password')
   @PasswordChangePage()
   passwordForm(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('done') done?: string): void {
-    sendPage(res, 200, passwordPage(user, this.csrf.token(req, res), { done: done === '1' }));
+    sendPage(res, 200, passwordPage(user, this.csrf.token(req, res), { done: done === '1', proven: this.proven(user, req) !== null }));
+  }
+
+  /** The one-time password this session proved at sign-in minutes ago, while it must still be replaced. */
+  private proven(user: UserView, req: WebRequest): string | null {
+    return user.must_change_password ? this.proof.proven(req) : null;
   }
 
   @Post('account/password')
   @PasswordChangePage()
   async changePassword(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const proven = this.proven(user, req);
+    const current = proven ?? field(req, 'current_password');
     try {
-      await this.accounts.changePassword(user.id, field(req, 'current_password'), field(req, 'new_password'), field(req, 'confirm_password'));
+      if (!current && user.must_change_password) {
+        // The form had no field for it (the proof expired meanwhile): the page now asks for it.
+        throw DomainError.badRequest(`Your sign-in is more than ${PROOF_TTL_MS / 60_000} minutes old: type the one-time password again.`, 'current_password');
+      }
+      await this.accounts.changePassword(user.id, current, field(req, 'new_password'), field(req, 'confirm_password'));
     } catch (e) {
       if (!(e instanceof DomainError) || e.code !== ErrorCode.BadRequest) throw e;
-      sendPage(res, 400, passwordPage(user, this.csrf.token(req, res), { error: { message: e.message, field: e.details.field as string | undefined } }));
+      sendPage(res, 400, passwordPage(user, this.csrf.token(req, res), { error: { message: e.message, field: e.details.field as string | undefined }, proven: proven !== null }));
       return;
     }
+    this.proof.clear(req, res);
     // Every session ended with the change; this browser gets a fresh one.
     const session = await this.sessions.start(user.id);
     this.setSession(req, res, session.id, session.expiresAt);

@@ -87,6 +87,7 @@ ${table(
   ['Prompt', 'Id', 'Tags', 'Intent', 'Country', 'Enabled', ['Answers', 'num'], ['Mention rate', 'num']],
   r.prompts.map((x) => [x.text, x.id, x.tags.join(', '), x.intent ?? '–', x.country ?? '–', x.enabled ? 'yes' : 'no', x.latest?.answers ?? '–', pct(x.latest?.mention_rate)]),
   'No prompt matches these filters.',
+  { stack: true },
 )}
 ${pager('/dashboard/prompts', params, r.next_cursor, r.total, r.prompts.length)}`);
     });
@@ -133,7 +134,7 @@ ${filterForm('/dashboard/sources', [
   { name: 'platform', label: 'Platform', value: params.platform },
 ], params.limit)}
 ${table('Domains cited in the latest scan, most cited first', ['Domain', 'Category', ['Citations', 'num'], ['Answers', 'num'], ['Prompts', 'num'], ['URLs', 'num'], 'Platforms'],
-  r.sources.map((x) => [x.domain, x.category, x.citations, x.answers, x.prompts, x.urls, x.platforms.join(', ')]), 'No source matches these filters.')}
+  r.sources.map((x) => [x.domain, x.category, x.citations, x.answers, x.prompts, x.urls, x.platforms.join(', ')]), 'No source matches these filters.', { stack: true })}
 ${pager('/dashboard/sources', params, r.next_cursor, r.total, r.sources.length)}`);
     });
   }
@@ -151,7 +152,7 @@ ${filterForm('/dashboard/urls', [
   { name: 'platform', label: 'Platform', value: params.platform },
 ], params.limit)}
 ${table('URLs cited in the latest scan, most cited first', ['URL', 'Domain', 'Category', ['Citations', 'num'], ['Answers', 'num'], ['Prompts', 'num'], 'Platforms'],
-  r.urls.map((x) => [x.url, x.domain, x.category, x.citations, x.answers, x.prompts, x.platforms.join(', ')]), 'No URL matches these filters.')}
+  r.urls.map((x) => [x.url, x.domain, x.category, x.citations, x.answers, x.prompts, x.platforms.join(', ')]), 'No URL matches these filters.', { stack: true })}
 ${pager('/dashboard/urls', params, r.next_cursor, r.total, r.urls.length)}`);
     });
   }
@@ -170,7 +171,7 @@ ${filterForm('/dashboard/gaps', [
   { name: 'platform', label: 'Platform', value: params.platform },
 ], params.limit)}
 ${table('Citation gaps of the latest scan', ['URL', 'Domain', 'Category', ['Answers', 'num'], 'Competitors', ['Prompts', 'num'], 'Platforms'],
-  r.gaps.map((x) => [x.url, x.domain, x.category, x.answers, x.competitors.join(', '), x.prompts, x.platforms.join(', ')]), 'No gap matches these filters.')}
+  r.gaps.map((x) => [x.url, x.domain, x.category, x.answers, x.competitors.join(', '), x.prompts, x.platforms.join(', ')]), 'No gap matches these filters.', { stack: true })}
 ${pager('/dashboard/gaps', params, r.next_cursor, r.total, r.gaps.length)}`);
     });
   }

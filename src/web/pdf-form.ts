@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { PdfTool } from '../pdf-tools/tools/tool';
 import { html, SafeHtml } from './render/html';
+import { pageRangeWords, WEB_TOOL_TEXT, WebFieldText } from './pdf-web-text';
 
 /** The JSON Schema subset the tools' input schemas use. */
 interface JsonSchema {
@@ -26,10 +27,13 @@ export interface OptionField {
   path: string[];
   schema: JsonSchema;
   required: boolean;
+  /** The website's own words for it (label, hint, choices, when it is shown), see pdf-web-text.ts. */
+  web: WebFieldText;
 }
 
-/** The option fields of a tool: every argument of its input schema except the files. */
+/** The option fields of a tool: every argument of its input schema except the files (and those the website does not offer). */
 export function optionFields(tool: PdfTool): OptionField[] {
+  const words = WEB_TOOL_TEXT[tool.name]?.fields ?? {};
   const root = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   const out: OptionField[] = [];
   const walk = (s: JsonSchema, prefix: string[]): void => {
@@ -39,7 +43,10 @@ export function optionFields(tool: PdfTool): OptionField[] {
         if (prop.properties) walk(prop, [...prefix, name]);
         continue; // free-form records (custom metadata keys) are for MCP clients
       }
-      out.push({ path: [...prefix, name], schema: prop, required: (s.required ?? []).includes(name) && prop.default === undefined });
+      const path = [...prefix, name];
+      const web = words[path.join('.')] ?? {};
+      if (web.hidden) continue;
+      out.push({ path, schema: prop, required: web.required === true || ((s.required ?? []).includes(name) && prop.default === undefined), web });
     }
   };
   walk(root, []);
@@ -47,6 +54,8 @@ export function optionFields(tool: PdfTool): OptionField[] {
 }
 
 export const label = (path: string[]): string => path.map((p) => p.replace(/_/g, ' ')).join(': ').replace(/^./, (c) => c.toUpperCase());
+/** A field's label: the website's own, or its argument path in words. */
+export const fieldLabel = (f: OptionField): string => f.web.label ?? label(f.path);
 export const idOf = (path: string[]): string => `opt-${path.join('-')}`;
 const nameOf = (path: string[]): string => `opt.${path.join('.')}`;
 
@@ -74,15 +83,15 @@ const fieldOf = (name: string, fields: OptionField[]): OptionField | undefined =
  * own text (src/pdf-tools) stays as MCP clients read it.
  */
 export function webWording(text: string, fields: OptionField[]): string {
-  return text
+  return pageRangeWords(text)
     .replace(JSON_STRINGS, (list) => `"${(JSON.parse(list) as string[]).join(', ')}"`)
     .replace(ARGUMENT, (whole, name: string) => {
       const f = fieldOf(name, fields);
-      return f ? `"${label(f.path)}"` : whole;
+      return f ? `"${fieldLabel(f)}"` : whole;
     })
     .replace(LEADING_PATH, (whole, name: string) => {
       const f = fieldOf(name, fields);
-      return f ? `${label(f.path)}: ` : whole;
+      return f ? `${fieldLabel(f)}: ` : whole;
     });
 }
 
@@ -94,9 +103,17 @@ export function webError(message: string, fields: OptionField[]): { message: str
   return { message: webWording(message, fields).replace(/^./, (c) => c.toUpperCase()), field: f ? idOf(f.path) : undefined };
 }
 
+/** A submitted form value: a checkbox sends its hidden "false" and then, when ticked, "true" (the last one counts). */
+const single = (v: unknown): string | undefined => {
+  const last: unknown = Array.isArray(v) ? v[v.length - 1] : v;
+  return typeof last === 'string' ? last : undefined;
+};
+
 /**
- * The field of one option: a select for choices, a number or text input otherwise; the schema's
- * description (in the form's words, see {@link webWording}) as its hint. `fields` are the tool's
+ * The field of one option: a checkbox for a yes/no, a select for choices, a number or text input
+ * otherwise; the website's hint or the schema's description (in the form's words, see
+ * {@link webWording}). A field shown for one choice of another (split's ranges for mode "ranges")
+ * says so in its hint; the page script hides it for the other choices. `fields` are the tool's
  * other options (named in descriptions), `invalid` the id of the field an error is about.
  */
 export function renderOption(f: OptionField, values: Record<string, string>, fields: OptionField[] = [f], invalid?: string): SafeHtml {
@@ -104,28 +121,38 @@ export function renderOption(f: OptionField, values: Record<string, string>, fie
   const name = nameOf(f.path);
   const d = f.schema.default;
   const value = values[name] ?? (typeof d === 'string' || typeof d === 'number' || typeof d === 'boolean' ? String(d) : '');
-  const hint = f.schema.description
-    ? html`<span class="hint" id="${id}-hint">${webWording(f.schema.description, fields)}${f.schema.type === 'array' ? ' Separate entries with commas.' : ''}</span>`
-    : '';
-  const described = html`${f.schema.description ? html` aria-describedby="${id}-hint"` : ''}${invalid === id ? html` aria-invalid="true"` : ''}`;
+  const hintText =
+    f.web.hint ?? (f.schema.description ? `${webWording(f.schema.description, fields)}${f.schema.type === 'array' ? ' Separate entries with commas.' : ''}` : undefined);
+  const hint = hintText ? html`<span class="hint" id="${id}-hint">${hintText}</span>` : '';
+  const described = html`${hintText ? html` aria-describedby="${id}-hint"` : ''}${invalid === id ? html` aria-invalid="true"` : ''}`;
+  const when = f.web.when ? html` data-when="${idOf(f.web.when.field.split('.'))}" data-when-value="${f.web.when.value}"` : '';
+  if (f.schema.type === 'boolean') {
+    return html`<div class="check"${when}><input type="hidden" name="${name}" value="false"><input type="checkbox" id="${id}" name="${name}" value="true"${value === 'true' ? html` checked` : ''}${described}> <label for="${id}">${fieldLabel(f)}</label>${hint ? html`<br>${hint}` : ''}</div>`;
+  }
   const opts = choices(f.schema);
   let control: SafeHtml;
   if (opts) {
-    control = html`<select id="${id}" name="${name}"${described}${f.required ? html` required` : ''}>${f.required ? '' : html`<option value="">(default)</option>`}${opts.map((o) => html`<option${String(o as string) === value ? html` selected` : ''}>${String(o as string)}</option>`)}</select>`;
+    control = html`<select id="${id}" name="${name}"${described}${f.required ? html` required` : ''}>${f.required ? '' : html`<option value="">(default)</option>`}${opts.map((o) => {
+      const v = String(o);
+      return html`<option value="${v}"${v === value ? html` selected` : ''}>${f.web.choices?.[v] ?? v}</option>`;
+    })}</select>`;
   } else if (f.schema.type === 'number' || f.schema.type === 'integer') {
     control = html`<input type="number" id="${id}" name="${name}" value="${value}"${f.schema.minimum !== undefined ? html` min="${f.schema.minimum}"` : ''}${f.schema.maximum !== undefined ? html` max="${f.schema.maximum}"` : ''} step="${f.schema.type === 'integer' ? '1' : 'any'}"${described}>`;
   } else {
     control = html`<input type="text" id="${id}" name="${name}" value="${value}"${described}${f.required ? html` required` : ''}>`;
   }
-  return html`<div><label for="${id}">${label(f.path)}${f.required ? '' : html` <span class="hint">(optional)</span>`}</label><br>${control}<br>${hint}</div>`;
+  // A field that depends on another choice says when it is needed in its hint, not "(optional)".
+  const optional = !f.required && !f.web.when;
+  return html`<div${when}><label for="${id}">${fieldLabel(f)}${optional ? html` <span class="hint">(optional)</span>` : ''}</label><br>${control}<br>${hint}</div>`;
 }
 
-/** Tool arguments from the submitted option fields (empty fields left to the tool's defaults). */
+/** Tool arguments from the submitted option fields (empty fields left to the tool's defaults; fields of another choice left out). */
 export function optionArgs(fields: OptionField[], body: Record<string, unknown>): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const f of fields) {
-    const raw = body[nameOf(f.path)];
-    if (typeof raw !== 'string' || raw.trim() === '') continue;
+    const raw = single(body[nameOf(f.path)]);
+    if (raw === undefined || raw.trim() === '') continue;
+    if (f.web.when && single(body[nameOf(f.web.when.field.split('.'))]) !== f.web.when.value) continue;
     const text = raw.trim();
     let v: unknown = text;
     const opts = choices(f.schema);
@@ -143,8 +170,8 @@ export function optionArgs(fields: OptionField[], body: Record<string, unknown>)
 export function optionValues(fields: OptionField[], body: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const f of fields) {
-    const v = body[nameOf(f.path)];
-    if (typeof v === 'string') out[nameOf(f.path)] = v;
+    const v = single(body[nameOf(f.path)]);
+    if (v !== undefined) out[nameOf(f.path)] = v;
   }
   return out;
 }

@@ -19,11 +19,36 @@ import { plural } from '../common/text/plural';
 import { errorSummary, page, sendPage } from './render/layout';
 import { Anonymous, CSRF_FIELD, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
-import { describeValue } from './render/values';
+import { describeResult, describeValue } from './render/values';
+import { firstSentence, WEB_TOOL_TEXT } from './pdf-web-text';
 
 const MAX_FILES = 20;
 const slugOf = (tool: PdfTool): string => tool.name.replace(/_/g, '-');
 const TOOLS = new Map(PDF_TOOLS.map((t) => [slugOf(t), { tool: t, fields: optionFields(t) }]));
+/**
+ * Other addresses people (and agents) try for a tool page, answered with a 301 to it: the tool's
+ * own name (`rotate_pages`) and short names (`rotate`, `merge`).
+ */
+const SHORT_NAMES: Record<string, string> = {
+  merge: 'merge_pdfs',
+  split: 'split_pdf',
+  rotate: 'rotate_pages',
+  remove: 'remove_pages',
+  delete: 'remove_pages',
+  'delete-pages': 'remove_pages',
+  compress: 'compress_pdf',
+  watermark: 'add_watermark',
+  'page-numbers': 'add_page_numbers',
+  number: 'add_page_numbers',
+  metadata: 'pdf_metadata',
+  flatten: 'flatten_form',
+};
+/** The tool page a name leads to (`/pdf/rotate_pages`, `/pdf/rotate`, case and `_`/`-` ignored), if it is not the page itself. */
+export function redirectOf(name: string): string | null {
+  const wanted = name.toLowerCase().replace(/_/g, '-');
+  const tool = TOOLS.has(wanted) ? wanted : SHORT_NAMES[wanted]?.replace(/_/g, '-');
+  return tool && tool !== name ? `/pdf/${tool}` : null;
+}
 
 /** HTTP status of a tool failure on the website (MCP carries the same code inside its result). */
 const STATUS: Record<ToolErrorCode, number> = {
@@ -50,6 +75,8 @@ interface StoredFile {
   bytes: number;
   pages: number;
   expires_at: string;
+  /** Split parts: the pages of the input in this part. */
+  source_pages?: number[];
 }
 
 /** An uploaded input file shown on the page (and carried as a hidden file_id). */
@@ -123,7 +150,7 @@ export class PdfController {
         csrf,
         body: html`<h1>PDF tools</h1>
 <p>Free, no account. Files up to ${mb(this.config.PDF_MAX_FILE_BYTES)} and ${plural(this.config.PDF_MAX_PAGES, 'page')}; results are kept ${plural(Math.round(this.config.PDF_RESULT_TTL_S / 60), 'minute')}. Each tool has a daily quota per device. AI agents use the same tools over <a href="/llms.txt">MCP</a>.</p>
-<ul class="tools">${PDF_TOOLS.map((t) => html`<li class="card"><h2><a href="/pdf/${slugOf(t)}">${t.title}</a></h2><p>${t.description.split('. ')[0]}.</p></li>`)}</ul>`,
+<ul class="tools">${PDF_TOOLS.map((t) => html`<li class="card"><h2><a href="/pdf/${slugOf(t)}">${t.title}</a></h2><p>${firstSentence(WEB_TOOL_TEXT[t.name]?.intro ?? t.description)}</p></li>`)}</ul>`,
       }),
       false,
     );
@@ -151,7 +178,7 @@ export class PdfController {
       user: req.webUser,
       csrf,
       body: html`<h1>${tool.title}</h1>
-<p>${tool.description}</p>
+<p>${WEB_TOOL_TEXT[tool.name]?.intro ?? tool.description}</p>
 ${this.quotaLine(q)}
 ${o.result ?? ''}
 ${errorSummary(o.error, o.errorField)}
@@ -176,7 +203,7 @@ ${errorSummary(o.error, o.errorField)}
     ${chosen.length ? html`<p><a href="/pdf/${slug}">Start again with other files</a></p>` : ''}
   </div>
   ${fields.map((f) => renderOption(f, o.values ?? {}, fields, o.errorField))}
-  <div><button type="submit">Run ${tool.title.toLowerCase()}</button></div>
+  <div><button type="submit">${WEB_TOOL_TEXT[tool.name]?.button ?? `Run: ${tool.title}`}</button></div>
 </form>`,
     });
   }
@@ -184,6 +211,12 @@ ${errorSummary(o.error, o.errorField)}
   @Get(':tool')
   @Anonymous()
   async form(@Param('tool') slug: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const moved = redirectOf(slug);
+    if (moved) {
+      const query = req.originalUrl.indexOf('?');
+      res.redirect(301, moved + (query >= 0 ? req.originalUrl.slice(query) : ''));
+      return;
+    }
     const { tool } = this.entry(slug);
     const q = await this.quota.status('web', tool.name, clientSubject(req), req.deviceId);
     sendPage(res, 200, this.toolPage(req, this.csrf.token(req, res), slug, q));
@@ -271,9 +304,9 @@ ${errorSummary(o.error, o.errorField)}
 <h2 id="result-title">Done</h2>
 <p>${summary}</p>
 ${files.length
-  ? html`<ul>${files.map((f) => html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${plural(f.pages, 'page')}, ${mb(f.bytes)}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`)}</ul>`
+  ? html`<ul>${files.map((f) => html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${plural(f.pages, 'page')}, ${mb(f.bytes)}${f.source_pages ? `; ${f.source_pages.length === 1 ? 'page' : 'pages'} ${describeValue(f.source_pages)} of your file` : ''}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`)}</ul>`
   : ''}
-${Object.keys(data).length ? html`<dl class="pairs">${Object.entries(data).map(([k, v]) => html`<dt>${k.replace(/_/g, ' ')}</dt><dd>${describeValue(v)}</dd>`)}</dl>` : ''}
+${Object.keys(data).length ? html`<dl class="pairs">${describeResult(data).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>` : ''}
 </section>`;
   }
 }

@@ -72,6 +72,7 @@ ${table(
     ...(admin ? [k.revoked ? '' : html`<a href="/dashboard/settings/api-keys/${k.id}/revoke">Revoke<span class="visually-hidden"> ${k.label ?? k.prefix}</span></a>`] : []),
   ]),
   'No API key yet.',
+  { stack: true },
 )}`,
     });
   }
@@ -175,6 +176,8 @@ ${table(
         ? ['']
         : []),
   ]),
+  'No member yet.',
+  { stack: true },
 )}`,
     });
   }

@@ -8,6 +8,7 @@ import { AuthController } from './auth.controller';
 import { CsrfService } from './csrf.service';
 import { DashboardController } from './dashboard.controller';
 import { HomeController, WebFallbackController } from './home.controller';
+import { OneTimeProofService } from './one-time-proof.service';
 import { PdfController } from './pdf.controller';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
@@ -21,6 +22,6 @@ import { WebGuard } from './web.guard';
 @Module({
   imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
   controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, ScanController, PdfController, WebFallbackController],
-  providers: [CsrfService, WebGuard],
+  providers: [CsrfService, OneTimeProofService, WebGuard],
 })
 export class WebModule {}

@@ -96,6 +96,48 @@ describe('Website accounts (e2e)', () => {
     expect(s2.location).toBe('/dashboard');
   });
 
+  it('does not ask again for the one-time password the sign-in just proved; the proof is sealed, bound to its session and cleared after use', async () => {
+    const otp = (await accounts.createUser('demo', 'proof@example.com', 'member')).one_time_password;
+    const c = WebClient.of(t.server);
+    await c.get('/signin');
+    const r = await c.post('/signin', { email: 'proof@example.com', password: otp });
+    expect(r.location).toBe('/account/password');
+    const set = r.headers.getSetCookie().find((x) => x.startsWith('beacon_otp_proof='))!;
+    expect(set).toMatch(/HttpOnly/i);
+    expect(set).toMatch(/SameSite=Strict/i);
+    expect(set).toMatch(/Path=\/account\/password/i);
+    expect(set).toMatch(/Max-Age=600\b/);
+    const proof = c.cookies.get('beacon_otp_proof')!;
+    expect(proof).not.toContain(otp); // sealed, not the password in clear
+    expect(Buffer.from(proof, 'base64url').toString('latin1')).not.toContain(otp);
+    const form = await c.get('/account/password');
+    expect(form.text).not.toContain('id="current_password"');
+    // Another session (the same one-time password typed elsewhere) cannot use this session's proof.
+    const other = WebClient.of(t.server);
+    await other.signIn('proof@example.com', otp);
+    other.cookies.set('beacon_otp_proof', proof);
+    expect((await other.get('/account/password')).text).toContain('id="current_password"');
+    const refused = await other.post('/account/password', { new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain('type the one-time password again');
+    // A forged proof is ignored the same way.
+    const forged = WebClient.of(t.server);
+    await forged.signIn('proof@example.com', otp);
+    forged.cookies.set('beacon_otp_proof', Buffer.from('x'.repeat(64)).toString('base64url'));
+    expect((await forged.get('/account/password')).text).toContain('id="current_password"');
+    // The proving session changes the password with only the new one; the proof is cleared.
+    await c.get('/account/password');
+    const ok = await c.post('/account/password', { new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
+    expect(ok.status).toBe(303);
+    expect(ok.location).toBe('/dashboard');
+    expect(c.cookies.has('beacon_otp_proof')).toBe(false);
+    expect((await c.get('/dashboard')).status).toBe(200);
+    // The one-time password is now worthless.
+    const again = new WebClient(c.origin);
+    await again.get('/signin');
+    expect((await again.post('/signin', { email: 'proof@example.com', password: otp })).status).toBe(401);
+  });
+
   it('shows the same mention rate as the API', async () => {
     const c = WebClient.of(t.server);
     await c.signIn('admin@example.com', NEW_PASSWORD);
@@ -114,7 +156,7 @@ describe('Website accounts (e2e)', () => {
     expect(page.text).toContain(`id="mention-rate-ci">${ci(api.latest.mention_rate_ci)}<`);
     expect(page.text).toContain(`id="share-of-voice-ci">${ci(api.latest.share_of_voice_ci)}<`);
     expect(page.text).toContain(`id="citation-rate-ci">${ci(api.funnel.citation_rate_ci)}<`);
-    const row = (figure: string) => new RegExp(`<th scope="row">${figure.replace(/[()]/g, '\\$&')}</th>(?:<td[^>]*>.*?</td>){3}<td>([^<]*)</td></tr>`).exec(page.text)?.[1];
+    const row = (figure: string) => new RegExp(`<th scope="row"[^>]*>${figure.replace(/[()]/g, '\\$&')}</th>(?:<td[^>]*>.*?</td>){3}<td[^>]*>([^<]*)</td></tr>`).exec(page.text)?.[1];
     const words = (d: Delta) => (d.significant === null ? 'not tested' : `${d.significant ? 'yes' : 'no'} (p = ${d.p_value})`);
     expect(row('Mention rate (%)')).toBe(words(api.comparison.mention_rate));
     expect(row('Share of voice (%)')).toBe(words(api.comparison.share_of_voice));

@@ -99,7 +99,8 @@ describe('Website in Chromium (e2e)', () => {
     await Promise.all([page.waitForNavigation(), page.click('button[type=submit]')]);
     expect(page.url()).toBe(`${origin}/account/password`);
     await shot(page, 'account-password');
-    await page.type('#current_password', (globalThis as { adminOtp?: string }).adminOtp!);
+    // The sign-in just proved the one-time password: the page does not ask for it again.
+    expect(await page.$('#current_password')).toBeNull();
     await page.type('#new_password', PASSWORD);
     await page.type('#confirm_password', PASSWORD);
     await Promise.all([page.waitForNavigation(), page.click('form.stack button[type=submit]')]);
@@ -118,6 +119,21 @@ describe('Website in Chromium (e2e)', () => {
     expect(significance).toEqual([`${api.comparison.mention_rate.significant ? 'yes' : 'no'} (p = ${api.comparison.mention_rate.p_value})`]);
     expect(await page.$('header.site form.signout[action="/signout"] button')).not.toBeNull();
     expect(await page.$('svg.chart[role=img]')).not.toBeNull();
+    // Every label of the history chart inside the picture; the first grade clear of the y axis.
+    const chart = (await page.evaluate(`(() => {
+      const svg = document.querySelector('svg.chart');
+      const width = svg.viewBox.baseVal.width;
+      const axis = Number(svg.querySelector('line.axis').getAttribute('x1'));
+      const boxes = [...svg.querySelectorAll('text')].map((t) => t.getBBox());
+      const notes = [...svg.querySelectorAll('circle.dot + text')].map((t) => t.getBBox());
+      return { outside: boxes.filter((b) => b.x < 0 || b.x + b.width > width).length, firstNoteGap: notes.length ? notes[0].x - axis : null };
+    })()`)) as { outside: number; firstNoteGap: number | null };
+    expect(chart.outside).toBe(0);
+    expect(chart.firstNoteGap).toBeGreaterThan(8);
+    // The history's changes in words, as the summary above says them: never the API's codes.
+    const changes = await page.$$eval('table tbody tr td:last-child', (cells) => cells.map((c) => c.textContent ?? ''));
+    expect(changes.join(' ')).toContain('gaps gained');
+    expect(changes.join(' ')).not.toMatch(/\w_\w/);
     await shot(page, 'dashboard');
     for (const tab of ['prompts', 'answers', 'sources', 'urls', 'gaps']) {
       await page.goto(`${origin}/dashboard/${tab}`);
@@ -217,6 +233,14 @@ describe('Website in Chromium (e2e)', () => {
     const doc = await PDFDocument.load(new Uint8Array(await res.arrayBuffer()));
     expect(doc.getPageCount()).toBe(2);
     expect(doc.getPage(0).getRotation()).toEqual(degrees(90));
+    // The result's details for people: what was done to which pages.
+    expect(await page.$$eval('#result dl.pairs dt, #result dl.pairs dd', (e) => e.map((x) => x.textContent))).toEqual([
+      'Pages rotated',
+      '1-2',
+      'Rotation of each page now',
+      '90° on pages 1-2',
+    ]);
+    expect(await page.$eval('#run-form button[type=submit]', (b) => b.textContent)).toBe('Rotate the pages');
     // The uploaded file stays chosen: the tool can run again with other options.
     expect(await page.$$eval('#chosen li', (l) => l.length)).toBe(1);
     await page.browserContext().close();
@@ -379,23 +403,102 @@ describe('Website in Chromium (e2e)', () => {
     const page = await fresh();
     await page.setViewport({ width: 1100, height: 900 });
     await page.goto(`${origin}/pdf/split-pdf`);
-    expect(await page.$eval('#opt-ranges-hint', (e) => e.textContent)).toBe('For mode "ranges": one page range per output document, e.g. "1-3, 4-, odd". Separate entries with commas.');
+    expect(await page.$eval('#opt-ranges-hint', (e) => e.textContent)).toBe(
+      'Needed when splitting by page ranges: one document per range, separated by commas; e.g. "1-3, 4-10, 11-last" makes three documents.',
+    );
+    // The page speaks to people: no MCP words, a button saying what it does, and only the field the mode needs.
+    const text = (await page.evaluate('document.querySelector("main").innerText')) as string;
+    expect(text).not.toMatch(/file_id|download link|Run split/);
+    expect(await page.$eval('#run-form button[type=submit]', (b) => b.textContent)).toBe('Split the PDF');
+    const shown = async () =>
+      page.$$eval('[data-when]', (boxes) => boxes.filter((b) => !(b as unknown as { hidden: boolean }).hidden).map((b) => b.querySelector('input')!.id));
+    expect(await shown()).toEqual(['opt-ranges']);
+    await page.select('#opt-mode', 'every');
+    expect(await shown()).toEqual(['opt-every']);
+    await page.select('#opt-mode', 'count');
+    expect(await shown()).toEqual(['opt-count']);
+    expect(await page.$$eval('#run-form label', (ls) => ls.filter((l) => /Page ranges|Pages per document|Number of documents/.test(l.textContent ?? '')).map((l) => l.textContent))).toEqual([
+      'Page ranges',
+      'Pages per document',
+      'Number of documents',
+    ]);
     await choose(page, '#file', await pdfFile('split.pdf', await samplePdf(4)));
     await page.waitForSelector('#chosen li input[name=file_id]', { timeout: 30_000 });
     await page.select('#opt-mode', 'ranges');
     await page.click('#run-form button[type=submit]');
     await page.waitForSelector('.error-summary', { timeout: 30_000 });
-    const [href, text] = await page.$eval('.error-summary a', (a) => [a.getAttribute('href'), a.textContent]);
+    const [href, error] = await page.$eval('.error-summary a', (a) => [a.getAttribute('href'), a.textContent]);
     expect(href).toBe('#opt-ranges');
-    expect(text).toMatch(/^Mode "ranges" needs "Ranges", e\.g\. "1-3, 4-"\./);
-    expect(text).not.toContain('[');
+    expect(error).toMatch(/^Mode "ranges" needs "Page ranges", e\.g\. "1-3, 4-"\./);
+    expect(error).not.toContain('[');
     expect(await page.$eval('#opt-ranges', (e) => e.getAttribute('aria-invalid'))).toBe('true');
     // As the form says: comma-separated ranges.
     await page.type('#opt-ranges', '1-3, 4-');
     await page.click('#run-form button[type=submit]');
     await page.waitForSelector('#result', { timeout: 30_000 });
     expect(await page.$$eval('#result a[href^="/files/"]', (as) => as.map((a) => a.textContent))).toHaveLength(2);
-    expect(await page.$eval('#result', (e) => e.textContent)).toMatch(/\(3 pages, [^)]*\)[\s\S]*\(1 page, /);
+    expect(await page.$eval('#result', (e) => e.textContent)).toMatch(/\(3 pages, [^)]*pages 1-3 of your file[^)]*\)[\s\S]*\(1 page, [^)]*page 4 of your file/);
+    await page.browserContext().close();
+  }, 60_000);
+
+  it('split without JavaScript: every mode\'s field is shown and says when it is needed; the one of the chosen mode is used', async () => {
+    const page = await fresh();
+    await page.setJavaScriptEnabled(false);
+    await page.goto(`${origin}/pdf/split-pdf`);
+    const hints = await page.$$eval('[data-when]', (boxes) => boxes.filter((b) => !(b as unknown as { hidden: boolean }).hidden).map((b) => b.querySelector('.hint')?.textContent ?? ''));
+    expect(hints).toHaveLength(3);
+    for (const hint of hints) expect(hint).toMatch(/^Needed when splitting/);
+    expect(await page.$$eval('[data-when] label', (ls) => ls.map((l) => l.textContent))).toEqual(['Page ranges', 'Pages per document', 'Number of documents']);
+    await choose(page, '#file', await pdfFile('split-nojs.pdf', await samplePdf(3)));
+    await Promise.all([page.waitForNavigation(), page.click('#upload-form button[type=submit]')]);
+    await page.select('#opt-mode', 'every');
+    await page.type('#opt-ranges', '1-2'); // filled for another mode: not sent
+    await page.type('#opt-every', '1');
+    await Promise.all([page.waitForNavigation(), page.click('#run-form button[type=submit]')]);
+    expect(await page.$$eval('#result a[href^="/files/"]', (as) => as.length)).toBe(3);
+    await page.browserContext().close();
+  }, 60_000);
+
+  it('/pdf shows each tool\'s first sentence whole; tool names and short names redirect (301) to the tool page; the watermark page offers what it can do', async () => {
+    const page = await fresh();
+    await page.goto(`${origin}/pdf`);
+    const summaries = await page.$$eval('.tools .card p', (ps) => ps.map((p) => p.textContent ?? ''));
+    expect(summaries).toHaveLength(PDF_TOOLS.length);
+    for (const text of summaries) {
+      expect(text).toMatch(/[^.]\.$/); // one full stop, never ".."
+      expect(text).not.toMatch(/\be\.g\.$|\(e\.g\.$/); // never cut at an abbreviation
+      expect(text.split('(').length).toBe(text.split(')').length);
+    }
+    expect(summaries.find((x) => x.startsWith('Delete chosen pages'))).toBe('Delete chosen pages from a PDF, for example "1, last" or "even".');
+    for (const [from, to] of [
+      ['/pdf/rotate_pages', '/pdf/rotate-pages'],
+      ['/pdf/rotate', '/pdf/rotate-pages'],
+      ['/pdf/merge', '/pdf/merge-pdfs'],
+      ['/pdf/split_pdf?x=1', '/pdf/split-pdf?x=1'],
+      ['/pdf/Watermark', '/pdf/add-watermark'],
+    ]) {
+      const r = await fetch(`${origin}${from}`, { redirect: 'manual', headers: { accept: 'text/html' } });
+      expect({ from, status: r.status, location: r.headers.get('location') }).toEqual({ from, status: 301, location: to });
+    }
+    expect((await fetch(`${origin}/pdf/rotation-of-doom`, { headers: { accept: 'text/html' } })).status).toBe(404);
+    const r = await page.goto(`${origin}/pdf/watermark`);
+    expect(r!.status()).toBe(200);
+    expect(page.url()).toBe(`${origin}/pdf/add-watermark`);
+    const text = (await page.evaluate('document.querySelector("main").innerText')) as string;
+    expect(text).not.toMatch(/image_base64|Image scale|file_id/);
+    expect(await page.$('#opt-image_scale')).toBeNull();
+    expect(await page.$eval('#opt-tiled', (e) => e.getAttribute('type'))).toBe('checkbox');
+    expect(await page.$eval('#opt-pages-hint', (e) => e.textContent)).toContain('"1-3, 7, 10-last"');
+    expect(await page.$eval('#opt-pages-hint', (e) => e.textContent)).not.toMatch(/N-M|"-M"|N-last/);
+    // Tiled, ticked, reaches the tool.
+    await choose(page, '#file', await pdfFile('wm.pdf', await samplePdf(1)));
+    await page.waitForSelector('#chosen li input[name=file_id]', { timeout: 30_000 });
+    await page.type('#opt-text', 'Draft');
+    await page.click('#opt-tiled');
+    await page.click('#run-form button[type=submit]');
+    await page.waitForSelector('#result', { timeout: 30_000 });
+    expect(await page.$eval('#opt-tiled', (e) => (e as unknown as { checked: boolean }).checked)).toBe(true);
+    expect(await page.$eval('#result dl.pairs', (e) => e.textContent)).toContain('Pages watermarked1');
     await page.browserContext().close();
   }, 60_000);
 
@@ -438,8 +541,22 @@ describe('Website in Chromium (e2e)', () => {
       }
       const wide = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
       if (wide > 0) overflow[label] = wide;
+      // On a phone no table scrolls sideways either: wide tables become one card per row.
+      await page.setViewport({ width: 375, height: 800 });
+      const tables = (await page.evaluate(`[...document.querySelectorAll('.table-wrap')].map((t) => t.scrollWidth - t.clientWidth).filter((d) => d > 0)`)) as number[];
+      if (tables.length) overflow[`${label}: tables @375`] = Math.max(...tables);
       if (phoneShot) await shot(page, phoneShot);
       await page.setViewport({ width: 1280, height: 800 });
+    };
+    /** At 375 px, every element matching `selector` is within the screen (not scrolled off to the side). */
+    const onPhoneScreen = async (page: Page, selector: string): Promise<boolean[]> => {
+      await page.setViewport({ width: 375, height: 800 });
+      const inside = (await page.evaluate(`[...document.querySelectorAll(${JSON.stringify(selector)})].map((e) => {
+        const r = e.getBoundingClientRect();
+        return r.width > 0 && r.left >= 0 && r.right <= document.documentElement.clientWidth;
+      })`)) as boolean[];
+      await page.setViewport({ width: 1280, height: 800 });
+      return inside;
     };
     const open = async (js = true): Promise<Page> => {
       const page = await fresh();
@@ -509,7 +626,8 @@ describe('Website in Chromium (e2e)', () => {
     await anon.select('#opt-angle', '90');
     await anon.click('#run-form button[type=submit]');
     await anon.waitForSelector('#result dl.pairs');
-    expect(await anon.$eval('#result dl.pairs', (e) => e.textContent)).toContain('rotated pages1-200');
+    expect(await anon.$eval('#result dl.pairs', (e) => e.textContent)).toContain('Pages rotated1-200');
+    expect(await anon.$eval('#result dl.pairs', (e) => e.textContent)).toContain('90° on pages 1-200');
     await grade(anon, 'tool result with 200 pages');
     await go(anon, '/pdf/add-page-numbers');
     await choose(anon, '#file', await pdfFile('numbers.pdf', await samplePdf(1)));
@@ -552,10 +670,22 @@ describe('Website in Chromium (e2e)', () => {
     await admin.type('#label', 'Graded key');
     await submit(admin, 'form.inline button[type=submit]', 201);
     await grade(admin, 'key created');
+    // On a phone: the Revoke links, Last used and Status are on the screen, not off to the side.
+    const revokes = await onPhoneScreen(admin, 'table a[href$="/revoke"]');
+    expect(revokes.length).toBeGreaterThan(0);
+    expect(revokes.every(Boolean)).toBe(true);
+    expect((await onPhoneScreen(admin, 'table td[data-label="Last used"], table td[data-label="Status"]')).every(Boolean)).toBe(true);
     await go(admin, '/dashboard/settings/members');
     await admin.type('#email', 'invited@example.com');
     await submit(admin, 'form.inline button[type=submit]', 201);
     await grade(admin, 'member invited');
+    const lastSignIn = await onPhoneScreen(admin, 'table td[data-label="Last sign-in"], table td[data-label="Actions"] button');
+    expect(lastSignIn.length).toBeGreaterThan(0);
+    expect(lastSignIn.every(Boolean)).toBe(true);
+    await go(admin, '/dashboard');
+    const weekOverWeek = await onPhoneScreen(admin, 'table td[data-label="Significant at 95 %"]');
+    expect(weekOverWeek.length).toBeGreaterThan(0);
+    expect(weekOverWeek.every(Boolean)).toBe(true);
     await go(admin, '/dashboard/settings/api-keys');
     await admin.setCookie({ name: 'beacon_session', value: 'A'.repeat(43), domain: '127.0.0.1', path: '/', httpOnly: true });
     await admin.type('#label', 'After the session ended');
@@ -563,6 +693,16 @@ describe('Website in Chromium (e2e)', () => {
     signedIn.delete(admin); // the session has ended: Sign in, not Sign out
     await grade(admin, 'session ended (401)', 'error-401');
     await admin.browserContext().close();
+
+    // The password change right after a sign-in with a one-time password (which it does not ask again).
+    const invited = await t.app.get(AccountsService).createUser('demo', 'fresh@example.com', 'member');
+    const fresher = await open();
+    await signIn(fresher, invited.email, invited.one_time_password);
+    signedIn.add(fresher);
+    expect(fresher.url()).toBe(`${origin}/account/password`);
+    expect(await fresher.$('#current_password')).toBeNull();
+    await grade(fresher, 'password change after a one-time password');
+    await fresher.browserContext().close();
 
     // A member on an admin action.
     const member = await open();

@@ -75,5 +75,19 @@ progress{width:100%;max-width:32rem;height:1.25rem}
 .visually-hidden{position:absolute!important;top:0;left:0;width:1px!important;height:1px!important;min-width:0!important;padding:0!important;margin:-1px!important;border:0!important;overflow:hidden!important;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap}
 dl.pairs{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.25rem 1rem}
 dl.pairs dt{font-weight:600}dl.pairs dd{margin:0;overflow-wrap:anywhere}
-@media (max-width:40rem){h1{font-size:1.4rem}.card .value{font-size:1.6rem}header.site .who{margin-left:0}}
+.card>:first-child,.notice>:first-child,.answer>:first-child{margin-top:0}
+.card>:last-child,.notice>:last-child{margin-bottom:0}
+.check input[type=checkbox]{vertical-align:-.15rem;margin:0 .4rem 0 0}
+@media (max-width:40rem){h1{font-size:1.4rem}.card .value{font-size:1.6rem}header.site .who{margin-left:0}
+table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap}
+table.stack,table.stack caption,table.stack tbody,table.stack tr,table.stack th,table.stack td{display:block}
+table.stack tr{border:1px solid var(--line);border-radius:.5rem;margin:0 0 .75rem}
+table.stack tbody th{border-radius:.5rem .5rem 0 0}
+table.stack td,table.stack td.num{border:0;text-align:left}
+table.stack th,table.stack td{overflow-wrap:anywhere}
+table.stack td:empty{display:none}
+table.stack td::before{content:attr(data-label) ": ";font-weight:600}
+table.stack td::before{content:attr(data-label) ": "/""}
+table.stack td form.inline{margin:.25rem 0}
+}
 `;

@@ -25,7 +25,23 @@ export const WEB_JS = `
   // with upload progress; its file_id joins the tool form, which is then sent in place.
   function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many || one + 's'); }
   function mb(n) { return n < 1048576 ? Math.max(1, Math.round(n / 1024)) + ' KB' : Math.round(n / 104857.6) / 10 + ' MB'; }
+  // Fields needed by one choice of another (split's ranges, every, count follow its mode): only
+  // the one the choice needs is shown and sent. Without the script all are shown, each saying when it is needed.
+  function conditional(root) {
+    root.querySelectorAll('[data-when]').forEach(function (box) {
+      var control = document.getElementById(box.getAttribute('data-when'));
+      if (!control) return;
+      function update() {
+        var on = control.value === box.getAttribute('data-when-value');
+        box.hidden = !on;
+        box.querySelectorAll('input, select, textarea').forEach(function (el) { el.disabled = !on; });
+      }
+      control.addEventListener('change', update);
+      update();
+    });
+  }
   function tools(root) {
+    conditional(root);
     root.querySelectorAll('form[data-upload]').forEach(function (form) {
       var run = document.getElementById('run-form');
       var list = document.getElementById('chosen');

@@ -49,6 +49,8 @@ export const interval = (ci: Ci): string => (ci ? `95 % interval ${ci.low}–${c
 export const significance = (d: Delta): string =>
   d.significant === null ? 'not tested' : `${d.significant ? 'yes' : 'no'} (p = ${d.p_value})`;
 const GRADE_REASONS: Record<string, string> = { insufficient_data: 'not graded: fewer than 20 successful answers in the scan' };
+/** The API's change codes (grade_up, gaps_gained, ...) in words, as the header above the table says them. */
+export const changeWords = (codes: string[] | undefined): string => (codes?.length ? codes.map((c) => c.replace(/_/g, ' ')).join(', ') : '–');
 const gradeText = (grade: string | null, reason: string | null): string => grade ?? `No grade (${reason ? (GRADE_REASONS[reason] ?? reason) : 'unknown'})`;
 
 export function dashboardNav(active: DashboardTab | 'settings' | 'members', user: UserView): SafeHtml {
@@ -60,13 +62,28 @@ ${TABS.map(([t, label, href]) => html`<li><a href="${href}"${cur(t === active)}>
 </ul></nav>`;
 }
 
-export function table(caption: string, head: Array<string | [string, 'num']>, rows: Renderable[][], empty = 'Nothing to show.'): SafeHtml {
+/**
+ * A data table with a caption, column headers and row headers. `stack`: on a phone (under 40rem)
+ * each row becomes a card of "Header: value" lines instead of a table wider than the screen; the
+ * roles are spelled out so the table keeps its semantics whatever the CSS display, and the visible
+ * labels are CSS content with empty alternative text (screen readers hear the column headers).
+ */
+export function table(caption: string, head: Array<string | [string, 'num']>, rows: Renderable[][], empty = 'Nothing to show.', o: { stack?: boolean } = {}): SafeHtml {
   if (rows.length === 0) return html`<p>${empty}</p>`;
   const isNum = head.map((h) => Array.isArray(h));
-  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}"><table>
+  const names = head.map((h) => (Array.isArray(h) ? h[0] : h));
+  const role = (r: string) => (o.stack ? html` role="${r}"` : '');
+  return html`<div class="table-wrap" tabindex="0" role="region" aria-label="${caption}"><table${o.stack ? html` class="stack" role="table"` : ''}>
 <caption>${caption}</caption>
-<thead><tr>${head.map((h) => (Array.isArray(h) ? html`<th scope="col" class="num">${h[0]}</th>` : html`<th scope="col">${h}</th>`))}</tr></thead>
-<tbody>${rows.map((r) => html`<tr>${r.map((c, i) => (i === 0 ? html`<th scope="row">${c}</th>` : isNum[i] ? html`<td class="num">${c}</td>` : html`<td>${c}</td>`))}</tr>`)}</tbody>
+<thead${role('rowgroup')}><tr${role('row')}>${head.map((h) => (Array.isArray(h) ? html`<th scope="col" class="num"${role('columnheader')}>${h[0]}</th>` : html`<th scope="col"${role('columnheader')}>${h}</th>`))}</tr></thead>
+<tbody${role('rowgroup')}>${rows.map(
+    (r) =>
+      html`<tr${role('row')}>${r.map((c, i) =>
+        i === 0
+          ? html`<th scope="row"${role('rowheader')}>${c}</th>`
+          : html`<td${isNum[i] ? html` class="num"` : ''}${o.stack ? html` role="cell" data-label="${names[i]}"` : ''}>${c}</td>`,
+      )}</tr>`,
+  )}</tbody>
 </table></div>`;
 }
 
@@ -104,7 +121,7 @@ ${dashboardNav('overview', user)}
   <li class="card"><span class="label">Share of voice</span><span class="value" id="share-of-voice">${pct(l.share_of_voice)}</span><span class="ci" id="share-of-voice-ci">${interval(l.share_of_voice_ci)}</span><span>of ${plural(l.share_of_voice_sample, 'mention')} of your brand and competitors</span></li>
   <li class="card"><span class="label">Citation rate</span><span class="value" id="citation-rate">${pct(s.funnel.citation_rate)}</span><span class="ci" id="citation-rate-ci">${interval(s.funnel.citation_rate_ci)}</span><span>${s.funnel.with_citations} of ${plural(s.funnel.answers, 'answer')} cite a source</span></li>
 </ul>
-${s.changes && s.changes.detected.length ? html`<p><strong>Changes since the previous scan:</strong> ${s.changes.detected.join(', ').replace(/_/g, ' ')}</p>` : ''}
+${s.changes && s.changes.detected.length ? html`<p><strong>Changes since the previous scan:</strong> ${changeWords(s.changes.detected)}</p>` : ''}
 <h2>Week over week</h2>
 ${c
   ? table(
@@ -120,6 +137,8 @@ ${c
         ...c.platforms.map((p) => deltaRow(`Mention rate on ${p.platform} (%)`, p)),
         ...c.competitors.map((p) => deltaRow(`${p.name}: mention rate (%)`, p)),
       ],
+      'Nothing to compare.',
+      { stack: true },
     )
   : html`<p>Only one scan so far: the comparison appears after the next scan.</p>`}
 <h2>Citation funnel</h2>
@@ -138,6 +157,8 @@ ${table(
   'Figures per AI platform in the latest scan',
   ['Platform', ['Answers', 'num'], ['Failed', 'num'], ['Mentions', 'num'], ['Mention rate', 'num'], ['Share of voice', 'num'], 'Grade'],
   s.by_platform.map((p) => [p.platform, p.answers, p.failed, p.mentions, pct(p.mention_rate), pct(p.share_of_voice), gradeText(p.grade, p.grade_reason)]),
+  'No platform yet.',
+  { stack: true },
 )}
 <h2>Competitors</h2>
 ${table(
@@ -145,6 +166,7 @@ ${table(
   ['Competitor', ['Answers mentioning', 'num'], ['Mention rate', 'num'], ['Share of voice', 'num']],
   s.competitors.map((x) => [x.name, x.mentions, pct(x.mention_rate), pct(x.share_of_voice)]),
   'No competitors are tracked.',
+  { stack: true },
 )}
 <h2 id="history">History</h2>
 ${lineChart(
@@ -158,7 +180,9 @@ ${lineChart(
 ${table(
   'Scan history (the data of the chart), newest first',
   ['Date', 'Scan', 'Grade', ['Mention rate', 'num'], ['Share of voice', 'num'], ['Citation rate', 'num'], ['Answers', 'num'], 'Changes'],
-  h.scans.map((x) => [x.date, x.scan_id, gradeText(x.grade, x.grade_reason), pct(x.mention_rate), pct(x.share_of_voice), pct(x.citation_rate), x.answers.successful, x.changes?.detected.join(', ') || '–']),
+  h.scans.map((x) => [x.date, x.scan_id, gradeText(x.grade, x.grade_reason), pct(x.mention_rate), pct(x.share_of_voice), pct(x.citation_rate), x.answers.successful, changeWords(x.changes?.detected)]),
+  'No scan yet.',
+  { stack: true },
 )}
 ${h.next_cursor ? html`<p>Older scans: <a href="/dashboard${qs({ history_cursor: h.next_cursor })}#history">next page</a>.</p>` : ''}`,
   });

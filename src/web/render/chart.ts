@@ -18,9 +18,15 @@ export function lineChart(points: ChartPoint[], o: { title: string; desc: string
   const right = 16;
   const top = 16;
   const bottom = 40;
+  // The points sit inside the axes: the first grade label clear of the y axis, the last date label
+  // (centred under its point, about 70 px wide) inside the picture.
+  const inset = 28;
+  const lastInset = 48 - right;
   const values = points.map((p) => p.value).filter((v): v is number => v !== null);
   const max = o.max ?? Math.max(10, Math.ceil(Math.max(0, ...values) / 10) * 10);
-  const x = (i: number): number => (points.length <= 1 ? left + (W - left - right) / 2 : left + (i * (W - left - right)) / (points.length - 1));
+  const x0 = left + inset;
+  const x1 = W - right - lastInset;
+  const x = (i: number): number => (points.length <= 1 ? (x0 + x1) / 2 : x0 + (i * (x1 - x0)) / (points.length - 1));
   const y = (v: number): number => top + (H - top - bottom) * (1 - v / max);
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(max * f * 10) / 10);
   const path = points

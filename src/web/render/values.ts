@@ -37,3 +37,74 @@ function ranges(numbers: number[]): string {
   }
   return out.join(', ');
 }
+
+/** Pages grouped by a value of each page: [180, 0, 180] -> "180° on pages 1, 3; 0° on page 2". */
+function perPage(values: unknown[], unit: string): string {
+  const groups = new Map<string, number[]>();
+  values.forEach((v, i) => {
+    const key = String(v);
+    groups.set(key, [...(groups.get(key) ?? []), i + 1]);
+  });
+  return [...groups].map(([v, pages]) => `${v}${unit} on ${pages.length === 1 ? 'page' : 'pages'} ${describeList(pages)}`).join('; ');
+}
+
+const yesNo = (v: unknown): string => (v === true ? 'yes' : v === false ? 'no' : describeValue(v));
+const size = (v: unknown): string =>
+  typeof v !== 'number' ? describeValue(v) : v < 1024 ? `${v} bytes` : v < 1024 * 1024 ? `${Math.round(v / 1024)} KB` : `${Math.round((v / 1024 / 1024) * 10) / 10} MB`;
+/** "files[0]" (an input's label in the tools' messages) -> "file 1". */
+const inputName = (s: string): string => s.replace(/files\[(\d+)\]/g, (_, n: string) => `file ${Number(n) + 1}`);
+
+/** Labels and formats for people of the tools' result fields (structuredContent); others get their name in words. */
+const RESULT_FIELDS: Record<string, { label: string; show?: (v: unknown, all: Record<string, unknown>) => string | null }> = {
+  rotated_pages: { label: 'Pages rotated' },
+  rotations: { label: 'Rotation of each page now', show: (v) => (Array.isArray(v) ? perPage(v, '°') : describeValue(v)) },
+  removed_pages: { label: 'Pages removed' },
+  kept_pages: { label: 'Pages kept' },
+  numbered_pages: { label: 'Pages numbered' },
+  first_number: { label: 'First number' },
+  last_number: { label: 'Last number' },
+  watermarked_pages: { label: 'Pages watermarked' },
+  inputs: {
+    label: 'Pages taken from each file',
+    show: (v) =>
+      Array.isArray(v)
+        ? v.map((x: { input?: string; pages?: number[] }) => `${inputName(String(x.input))}: ${x.pages?.length === 1 ? 'page' : 'pages'} ${describeValue(x.pages)}`).join('; ')
+        : describeValue(v),
+  },
+  bookmarks: { label: 'Bookmarks kept' },
+  level: { label: 'Level' },
+  original_bytes: { label: 'Size of your file', show: size },
+  saved_bytes: { label: 'Saved', show: (v, all) => `${size(v)}${typeof all.saved_percent === 'number' ? ` (${all.saved_percent} %)` : ''}` },
+  saved_percent: { label: '', show: () => null },
+  unchanged: { label: 'Unchanged', show: (v) => (v === true ? 'yes: it could not be made smaller, so this is your file as it was' : 'no') },
+  images_recompressed: { label: 'Images made smaller' },
+  duplicate_streams_removed: { label: 'Duplicate data removed' },
+  unused_objects_removed: { label: 'Unused objects removed' },
+  fields_flattened: { label: 'Form fields flattened' },
+  field_names: { label: 'Field names' },
+  widgets_removed: { label: 'Leftover field widgets removed' },
+  metadata: {
+    label: 'Metadata',
+    show: (v) =>
+      v && typeof v === 'object'
+        ? Object.entries(v as Record<string, unknown>)
+            .map(([k, x]) => `${k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())}: ${x === null || (typeof x === 'object' && !Object.keys(x).length) ? 'none' : describeValue(x)}`)
+            .join('; ')
+        : describeValue(v),
+  },
+  pages: { label: 'Pages' },
+  changed: { label: 'File changed', show: (v) => (v === true ? 'yes: download the new file' : 'no: read only, your file is unchanged') },
+  note: { label: 'Note', show: (v) => inputName(describeValue(v)) },
+};
+
+/** A tool result's own fields as label and text for people: "Pages rotated: 1, 3", "Rotation of each page now: 180° on pages 1, 3; 0° on page 2". */
+export function describeResult(data: Record<string, unknown>): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [key, value] of Object.entries(data)) {
+    const known = RESULT_FIELDS[key];
+    const text = known?.show ? known.show(value, data) : typeof value === 'boolean' ? yesNo(value) : describeValue(value);
+    if (text === null) continue;
+    out.push([known?.label ?? key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()), text]);
+  }
+  return out;
+}
