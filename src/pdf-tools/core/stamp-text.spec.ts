@@ -108,6 +108,54 @@ describe('stamp text, rendered (pdftoppm): every script puts ink where its text 
   });
 });
 
+describe('stamp text, rendered: right-to-left and mixed lines in visual order', () => {
+  // Each line, then what a reader sees from left to right: each piece is drawn alone and found in the
+  // line's ink by its column profile, and the places must come in this order. (Pieces are never
+  // Latin-1 only, which would be drawn alone in Helvetica; digits' order is checked with pdftotext.)
+  const LINES: [string, string, string[]][] = [
+    ['Hebrew', 'סודי ביותר', ['ביותר', 'סודי']],
+    ['Arabic', 'سري للغاية', ['للغاية', 'سري']],
+    ['Arabic first, then Cyrillic', 'سري Секретно', ['Секретно', 'سري']],
+    ['mixed', 'Черновик مسودة 2024 機密', ['Черновик', 'مسودة', '機密']],
+    ['Korean and Chinese', '비밀 機密', ['비밀', '機密']],
+  ];
+  const size = 28;
+  const row = 44;
+  let r: Raster;
+  /** Baseline of row i of the page: each line, followed by its pieces. */
+  const rows: string[] = LINES.flatMap(([, line, visual]) => [line, ...visual]);
+  const baseline = (i: number) => row * (rows.length - i);
+
+  beforeAll(async () => {
+    const doc = await PDFDocument.create();
+    const page = doc.addPage([600, row * (rows.length + 1)]);
+    const fonts = new StampFonts(doc);
+    for (const [i, text] of rows.entries()) (await StampText.build(fonts, text, size, 'text')).draw(page, { x: 20, y: baseline(i), rotate: 0 }, { size, color: rgb(0, 0, 0) });
+    r = render(await doc.save());
+  });
+
+  it.each(LINES)('%s: %s', (_name, line, visual) => {
+    const first = rows.indexOf(line);
+    // Dark pixels per column in a row's band.
+    const profile = (i: number): number[] => Array.from({ length: r.width }, (_, x) => inkPixels(r, x, x + 1, baseline(i) - 0.3 * size, baseline(i) + size));
+    const whole = profile(first);
+    const places = visual.map((piece, i) => {
+      const p = profile(first + 1 + i);
+      const ink = p.slice(p.findIndex((n) => n > 0), p.length - [...p].reverse().findIndex((n) => n > 0));
+      let best = { at: -1, error: Infinity };
+      for (let at = 0; at + ink.length <= whole.length; at++) {
+        let error = 0;
+        for (let k = 0; k < ink.length && error < best.error; k++) error += Math.abs(whole[at + k] - ink[k]);
+        if (error < best.error) best = { at, error };
+      }
+      // Found when the piece's ink matches that part of the line's to within a fifth (anti-aliasing, joins).
+      return { piece, at: best.at, found: best.error < 0.2 * ink.reduce((a, b) => a + b, 0) };
+    });
+    expect(places.filter((p) => !p.found)).toEqual([]);
+    expect([...places].sort((a, b) => a.at - b.at).map((p) => p.piece)).toEqual(visual);
+  });
+});
+
 /** Glyph offsets of a TrueType font's loca table (parsed by fontkit, not in its types). */
 const loca = (bytes: Uint8Array): number[] => (fontkit.create(bytes) as unknown as { loca: { offsets: number[] } }).loca.offsets;
 
