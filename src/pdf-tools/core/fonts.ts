@@ -12,8 +12,9 @@ import { ToolFailure } from './tool-failure';
  * (fonts-droid-fallback, Apache-2.0) for Chinese and Japanese (and Hanja): Noto's CJK fonts ship as
  * OpenType/CFF collections, which pdf-lib cannot embed, while these two are single TrueType fonts.
  * Each is embedded as a subset (only the glyphs used). A character takes the first font in this
- * order that covers it (`only`: the code points a font is used for, so that Chinese text is never
- * drawn half in Nanum's Hanja and half in Droid's).
+ * order that covers it (`only`: the code points a font is chosen for, so that Chinese text is never
+ * drawn half in Nanum's Hanja and half in Droid's; spaces, digits and punctuation next to them
+ * follow them into it).
  */
 export const FONT_DIR = '/usr/share/fonts/truetype';
 const hangul = (cp: number): boolean =>
@@ -44,7 +45,8 @@ function font(index: number): StampFont | undefined {
     try {
       const bytes = evenGlyphOffsets(new Uint8Array(readFileSync(join(FONT_DIR, spec.file))));
       const parsed = fontkit.create(bytes);
-      entry = { index, name: spec.name, bytes, has: (cp) => (spec.only?.(cp) ?? true) && parsed.hasGlyphForCodePoint(cp) };
+      // A font kept to some characters still draws the spaces, digits and punctuation next to them.
+      entry = { index, name: spec.name, bytes, has: (cp) => (!spec.only || spec.only(cp) || isNeutral(cp)) && parsed.hasGlyphForCodePoint(cp) };
     } catch {
       entry = undefined;
     }
