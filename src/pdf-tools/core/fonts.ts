@@ -31,6 +31,8 @@ export const STAMP_FONTS: readonly { name: string; file: string; package: string
 export interface StampFont {
   index: number;
   name: string;
+  /** The font's PostScript name, as its BaseFont in a PDF (after the subset tag). */
+  postscriptName: string;
   bytes: Uint8Array;
   has(codePoint: number): boolean;
 }
@@ -46,7 +48,7 @@ function font(index: number): StampFont | undefined {
       const bytes = evenGlyphOffsets(new Uint8Array(readFileSync(join(FONT_DIR, spec.file))));
       const parsed = fontkit.create(bytes);
       // A font kept to some characters still draws the spaces, digits and punctuation next to them.
-      entry = { index, name: spec.name, bytes, has: (cp) => (!spec.only || spec.only(cp) || isNeutral(cp)) && parsed.hasGlyphForCodePoint(cp) };
+      entry = { index, name: spec.name, postscriptName: parsed.postscriptName ?? spec.name.replace(/ /g, ''), bytes, has: (cp) => (!spec.only || spec.only(cp) || isNeutral(cp)) && parsed.hasGlyphForCodePoint(cp) };
     } catch {
       entry = undefined;
     }
@@ -139,12 +141,21 @@ export function fontFor(codePoint: number, argument: string): StampFont {
   );
 }
 
-/** Embeds (once per document) a stamp font as a subset. */
+/** Six random capitals: the tag that names a subset font in a PDF ("ABCDEF+NotoSans-Regular"). */
+function subsetTag(): string {
+  return Array.from({ length: 6 }, () => String.fromCharCode(65 + Math.floor(Math.random() * 26))).join('');
+}
+
+/**
+ * Embeds (once per document) a stamp font as a subset, named as PDF names subsets (a tag, "+", the
+ * PostScript name) so that readers and `pdffonts` see it is one; pdf-lib's own name is the
+ * PostScript name with a number after it.
+ */
 export async function embedStampFont(doc: PDFDocument, f: StampFont, cache: Map<number, PDFFont>): Promise<PDFFont> {
   let embedded = cache.get(f.index);
   if (!embedded) {
     doc.registerFontkit(fontkit);
-    embedded = await doc.embedFont(f.bytes, { subset: true });
+    embedded = await doc.embedFont(f.bytes, { subset: true, customName: `${subsetTag()}+${f.postscriptName}` });
     cache.set(f.index, embedded);
   }
   return embedded;
