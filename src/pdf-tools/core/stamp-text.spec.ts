@@ -2,7 +2,7 @@ import fontkit from '@pdf-lib/fontkit';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PDFDocument, rgb } from 'pdf-lib';
+import { decodePDFRawStream, PDFDict, PDFDocument, PDFName, PDFRawStream, rgb } from 'pdf-lib';
 import { evenGlyphOffsets, FONT_DIR } from './fonts';
 import { StampFonts, StampText } from './stamp-text';
 
@@ -58,7 +58,7 @@ describe('stamp text, rendered (pdftoppm): every script puts ink where its text 
   let raster: Raster;
   const chars: { script: string; char: string; x: number; y: number }[] = [];
   const words: { script: string; word: string; x: number; y: number; width: number }[] = [];
-  let pdfSize = 0;
+  let pdf: Uint8Array;
 
   beforeAll(async () => {
     // One page, one document, so each font's subset holds every glyph drawn (as a real stamp's does):
@@ -82,8 +82,7 @@ describe('stamp text, rendered (pdftoppm): every script puts ink where its text 
       line.draw(page, { x: cell, y, rotate: 0 }, black);
       words.push({ ...w, x: cell, y, width: line.width });
     }
-    const pdf = await doc.save();
-    pdfSize = pdf.length;
+    pdf = await doc.save();
     raster = render(pdf);
   });
 
@@ -91,7 +90,20 @@ describe('stamp text, rendered (pdftoppm): every script puts ink where its text 
     // A thin "l" at 28 pt is about 40 dark pixels; a glyph drawn blank, none.
     const blank = chars.filter((c) => inkPixels(raster, c.x, c.x + cell, c.y - cell, c.y) < 15);
     expect(blank.map((c) => `${c.script} ${c.char}`)).toEqual([]);
-    expect(pdfSize).toBeLessThan(120_000);
+    expect(pdf.length).toBeLessThan(120_000);
+  });
+
+  it('each embedded subset reads back in fontkit with every outline intact (the broken ones threw)', async () => {
+    const doc = await PDFDocument.load(pdf);
+    const fonts: string[] = [];
+    for (const [, obj] of doc.context.enumerateIndirectObjects()) {
+      if (!(obj instanceof PDFDict) || obj.get(PDFName.of('Type')) !== PDFName.of('FontDescriptor')) continue;
+      const file = doc.context.lookup(obj.get(PDFName.of('FontFile2'))) as PDFRawStream;
+      const subset = fontkit.create(Buffer.from(decodePDFRawStream(file).decode()));
+      for (let gid = 0; gid < subset.numGlyphs; gid++) expect(() => subset.getGlyph(gid).path).not.toThrow();
+      fonts.push(String(obj.get(PDFName.of('FontName'))).replace(/^\/[A-Z]{6}\+/, ''));
+    }
+    expect(fonts.sort()).toEqual(['DroidSansFallback', 'NanumGothic', 'NotoSans-Regular', 'NotoSansArabic-Regular', 'NotoSansDevanagari-Regular', 'NotoSansHebrew-Regular']);
   });
 
   it.each(SAMPLES.map(([script]) => script))('%s words: ink from the start to the end of each word, no glyph-wide hole', (script) => {
