@@ -61,7 +61,7 @@ function font(index: number): StampFont | undefined {
  * The font with every glyph's data padded to a multiple of 4 bytes (the same font when it already
  * is). Why: fontkit's TrueType subsetter copies each glyph's bytes as they are and then writes the
  * subset's `loca` table in the short format (offsets / 2) whenever the subset's glyph data is under
- * 128 KB, so a glyph of odd length shifts every glyph after it by one byte. Droid Sans Fallback and
+ * 64 KB, so a glyph of odd length shifts every glyph after it by one byte. Droid Sans Fallback and
  * Nanum Gothic have thousands of odd-length glyphs (the Noto fonts none): their subsets drew glyphs
  * from the wrong bytes, and viewers drew nothing for them (composite glyphs, most of Droid's CJK,
  * almost always, since their components come last). Padding with zeros after a glyph's data is
