@@ -62,9 +62,9 @@ const succeeds = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore' }).status
  * the browser for scans, then qpdf (the PDF tools' repairing pre-pass) and the stamp fonts.
  */
 const BROWSER_PACKAGES = ['chromium', 'fonts-dejavu-core'];
-const PDF_TOOL_PACKAGES = ['qpdf', 'fonts-noto-core', 'fonts-droid-fallback'];
+const PDF_TOOL_PACKAGES = ['qpdf', 'fonts-noto-core', 'fonts-nanum', 'fonts-droid-fallback'];
 /** Files that say the PDF tools' packages are installed. */
-const PDF_TOOL_FILES = ['/usr/bin/qpdf', '/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf', '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf'];
+const PDF_TOOL_FILES = ['/usr/bin/qpdf', '/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf', '/usr/share/fonts/truetype/nanum/NanumGothic.ttf', '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf'];
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 /**

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { execFileSync } from 'node:child_process';
 import { PDFDocument, PDFDict, PDFName } from 'pdf-lib';
 import type { TestApp } from '../utils/test-app';
 import { pdftotext } from './corpus';
@@ -11,10 +12,18 @@ const SCRIPTS: [string, string][] = [
   ['Greek', 'Εμπιστευτικό'],
   ['CJK', '機密文書'],
   ['Japanese', '社外秘です'],
+  ['Korean', '비밀 문서'],
   ['Arabic', 'سري للغاية'],
   ['Hebrew', 'סודי ביותר'],
   ['Devanagari', 'गोपनीय'],
 ];
+
+/** The first page rendered by poppler (pdftoppm) at 72 dpi, 1 pixel a point: grey levels, top row first. */
+function render(bytes: Uint8Array): { width: number; height: number; grey: Uint8Array } {
+  const pgm = execFileSync('pdftoppm', ['-gray', '-r', '72', '-singlefile', '-'], { input: bytes });
+  const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 40).toString('latin1'))!;
+  return { width: Number(header[1]), height: Number(header[2]), grey: pgm.subarray(header[0].length) };
+}
 
 /** pdftotext without the bidi embedding marks it puts around right-to-left runs, spaces collapsed. */
 const readBack = (bytes: Uint8Array): string => pdftotext(bytes).replace(/[\u202a-\u202e]/g, '').replace(/\s+/g, ' ');
@@ -54,8 +63,9 @@ describe('PDF engine: stamps in any script (e2e, official SDK client, read back 
       expect(r.isError).toBeFalsy();
       const out = await download(t, sc(r) as { download_url: string });
       expect(readBack(out)).toContain(text);
-      // Embedded (a Type0 font named after Noto or Droid), and a subset: the whole fonts are 0.5 to 4 MB.
-      expect((await fontsOf(out)).some((f) => /^\/(NotoSans|DroidSansFallback)/.test(f))).toBe(true);
+      // Embedded (a Type0 font named after Noto, Nanum or Droid), and a subset (named "ABCDEF+...",
+      // and small: the whole fonts are 0.5 to 5 MB).
+      expect((await fontsOf(out)).some((f) => /^\/[A-Z]{6}\+(NotoSans|NanumGothic|DroidSansFallback)/.test(f))).toBe(true);
       expect(out.length).toBeLessThan(150_000);
     }
   });
@@ -70,6 +80,50 @@ describe('PDF engine: stamps in any script (e2e, official SDK client, read back 
     const rtl = /[\u0590-\u08ff]/.test(word);
     expect(text).toContain(rtl ? `2 / 1 ${word}` : `${word} 1 / 2`);
     expect(text).toContain(rtl ? `2 / 2 ${word}` : `${word} 2 / 2`);
+  });
+
+  // pdftotext reads the text back even when a viewer draws nothing (CJK glyphs of a broken subset
+  // once): the page is rendered with and without the stamp, and the ink the stamp adds is checked.
+  /**
+   * The ink a stamp adds to page 1 (rendered with and without it) between `top` and `bottom`
+   * (pixel rows from the top): whether there is any, whether it is centred across the page, and the
+   * widest ink-free run of columns inside it. A glyph drawn blank at either end moves the ink off
+   * centre by half its advance (an em for CJK); one in the middle leaves a hole its width.
+   */
+  function stampInk(stamped: Uint8Array, top: number, bottom: number): { inked: boolean; offCentre: number; hole: number } {
+    const before = render(two);
+    const after = render(stamped);
+    const inked: boolean[] = [];
+    for (let x = 0; x < after.width; x++) {
+      let ink = false;
+      for (let y = Math.max(0, Math.round(top)); y < Math.min(after.height, bottom) && !ink; y++) ink = before.grey[y * after.width + x] - after.grey[y * after.width + x] > 100;
+      inked.push(ink);
+    }
+    const first = inked.indexOf(true);
+    const last = inked.lastIndexOf(true);
+    let hole = 0;
+    for (let x = first, run = 0; x <= last; x++) hole = Math.max(hole, (run = inked[x] ? 0 : run + 1));
+    return { inked: first >= 0, offCentre: Math.abs((first + last) / 2 - after.width / 2), hole };
+  }
+
+  // Measured when right, at 40 pt: off centre by 2 pt at most, holes (a space with its neighbours'
+  // side bearings) of 16 pt at most.
+  it.each([...SCRIPTS, ['CJK (the walkthrough\'s line)', '中文 機密 ABC'], ['Korean (another word)', '대외비']])('%s watermark renders: ink across the whole text, centred, no glyph left blank', async (_script, text) => {
+    const size = 40;
+    const r = await call(client, 'add_watermark', { file: { base64: b64(two) }, pages: '1', text, rotation: 0, font_size: size, color: '#000000', opacity: 1 });
+    expect(r.isError).toBeFalsy();
+    const page = await download(t, sc(r) as { download_url: string });
+    const ink = stampInk(page, 421 - size, 421 + size); // the line is centred on the 842 pt page
+    expect({ text, inked: ink.inked, centred: ink.offCentre < 0.25 * size, hole: ink.hole < 0.65 * size }).toEqual({ text, inked: true, centred: true, hole: true });
+  });
+
+  it('page numbers in Korean and Chinese render at the bottom, every glyph inked', async () => {
+    const size = 30;
+    const r = await call(client, 'add_page_numbers', { file: { base64: b64(two) }, format: '비밀 機密 {n}', position: 'bottom-center', font_size: size, color: '#000000' });
+    expect(r.isError).toBeFalsy();
+    const page = await download(t, sc(r) as { download_url: string });
+    const ink = stampInk(page, 842 - 24 - 1.5 * size, 842 - 24 + 0.5 * size); // the default margin: 24 pt from the bottom edge
+    expect({ inked: ink.inked, centred: ink.offCentre < 0.25 * size, hole: ink.hole < 0.65 * size }).toEqual({ inked: true, centred: true, hole: true });
   });
 
   it('mixed scripts on one line keep their order (Latin, Arabic with digits, CJK)', async () => {
