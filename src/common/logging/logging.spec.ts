@@ -6,15 +6,21 @@ import request from 'supertest';
 import { loadConfig } from '../config/env';
 import { loggerParams, REDACTED_PATHS, redactUrl } from './logging';
 
+/** A stream that keeps every line written to it. */
+function lineSink(): { lines: string[]; sink: Writable } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { lines, sink };
+}
+
 describe('log redaction', () => {
   it('hides Authorization headers, cookies and key-like fields', () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const { lines, sink } = lineSink();
     const logger = pino({ redact: { paths: REDACTED_PATHS, censor: '[redacted]' } }, sink);
     const key = 'bcn_0123456789abcdefghijABCDEFGHIJ012345';
     logger.info({ req: { id: 'r1', headers: { authorization: `Bearer ${key}`, cookie: 'sid=1' } } }, 'request');
@@ -30,13 +36,7 @@ describe('log redaction', () => {
 
 describe('request logs', () => {
   it('redact the id of download URLs (/files/{id}) and keep other paths', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const { lines, sink } = lineSink();
     const params = loggerParams(loadConfig({ LOG_LEVEL: 'info' })).pinoHttp as Options;
     const log = pinoHttp({ ...params }, sink);
     const server = createServer((req, res) => {
@@ -58,13 +58,7 @@ describe('request logs', () => {
 
 describe('start-up lines', () => {
   it("Nest's per-route and per-module lines are debug, other start-up lines stay info", () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
+    const { lines, sink } = lineSink();
     const params = loggerParams(loadConfig({ LOG_LEVEL: 'debug' })).pinoHttp as Options;
     const logger = pino({ level: 'debug', hooks: params.hooks }, sink);
     logger.info({ context: 'RouterExplorer' }, 'Mapped {/healthz, GET} route');
