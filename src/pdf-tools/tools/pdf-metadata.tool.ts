@@ -1,6 +1,7 @@
 import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { z } from 'zod';
 import { savePdf } from '../core/pdf-open';
+import { plural } from '../../common/text/plural';
 import { defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileShape, singleInput } from './tool';
 
 type StandardKey = 'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'creation_date' | 'modification_date';
@@ -110,6 +111,30 @@ export function readMetadata(doc: PDFDocument): Metadata {
   };
 }
 
+/** The metadata's key values for the text content, each value short: `title "Q3 report"; author "Ada"; 12 pages; ...`. */
+export function describeMetadata(m: Metadata, pages: number): string {
+  const short = (v: string): string => JSON.stringify([...v].length > 60 ? `${[...v].slice(0, 59).join('')}…` : v);
+  const fields: [string, string | null][] = [
+    ['title', m.title],
+    ['author', m.author],
+    ['subject', m.subject],
+    ['keywords', m.keywords],
+    ['creator', m.creator],
+    ['producer', m.producer],
+    ['created', m.creation_date],
+    ['modified', m.modification_date],
+  ];
+  const set = fields.filter(([, v]) => v !== null && v !== '').map(([k, v]) => `${k} ${short(v!)}`);
+  const custom = Object.keys(m.custom);
+  const empty = fields.filter(([, v]) => v === null || v === '').map(([k]) => k);
+  return [
+    plural(pages, 'page'),
+    ...set,
+    ...(custom.length ? [`custom ${custom.slice(0, 5).map((k) => `${k} ${short(m.custom[k])}`).join(', ')}${custom.length > 5 ? ` and ${custom.length - 5} more` : ''}`] : []),
+    ...(empty.length === fields.length ? ['no document information'] : empty.length ? [`no ${empty.join(', ')}`] : []),
+  ].join('; ');
+}
+
 export const pdfMetadataTool = defineTool({
   name: 'pdf_metadata',
   title: 'Read or edit PDF metadata',
@@ -133,7 +158,7 @@ export const pdfMetadataTool = defineTool({
     const clear = args.clear ?? [];
     const set = args.set;
     if (!set && clear.length === 0) {
-      return { files: [], data: { metadata: readMetadata(doc), pages, changed: false }, summary: 'Read the metadata; the file is unchanged.' };
+      return { files: [], data: { metadata: readMetadata(doc), pages, changed: false }, summary: `Metadata (the file is unchanged): ${describeMetadata(readMetadata(doc), pages)}.` };
     }
     const info = infoDict(doc, true)!;
     for (const key of clear) {
@@ -163,7 +188,7 @@ export const pdfMetadataTool = defineTool({
     return {
       files: [{ name: derivedName(inputs[0], 'metadata'), bytes, pages }],
       data: { metadata, changed: true },
-      summary: 'Updated the metadata.',
+      summary: `Updated the metadata: ${describeMetadata(metadata, pages)}.`,
     };
   },
 });

@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { InputFile, Limits, openPdf } from '../core/pdf-open';
+import { describeOpenNotes, InputFile, Limits, openPdf } from '../core/pdf-open';
 import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
 import type { PDFDocument } from 'pdf-lib';
 import { ToolFailure } from '../core/tool-failure';
@@ -144,8 +144,21 @@ export function singleInput(args: { file: FileRef }): { label: string; ref: File
   return [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }];
 }
 
+/**
+ * A tool as the registry holds it: its `run` followed by the note of what opening did to the inputs
+ * (decrypted, repaired, ...), the same note about several inputs said once, before the tool's own.
+ */
 export function defineTool<S extends z.ZodObject>(tool: PdfTool<S>): PdfTool<S> {
-  return tool;
+  return {
+    ...tool,
+    async run(args, inputs, ctx) {
+      const result = await tool.run(args, inputs, ctx);
+      const opened = describeOpenNotes(inputs.flatMap((i) => i.openNotes ?? []));
+      if (!opened.length) return result;
+      const note = [...opened, result.data.note].filter(Boolean).join(' ');
+      return { ...result, data: { ...result.data, note } };
+    },
+  };
 }
 
 /** Opens every input with the limit checks; with `steps`, each opening is one step of that many for progress (the tool's own steps follow). */
