@@ -19,7 +19,7 @@ import { decodeAll, type DecodeResult } from '../worker/decode.worker';
 import type { WorkerResult } from '../worker/pdf.worker';
 import { CallProgress, ProgressSink } from './progress';
 import { plural } from '../../common/text/plural';
-import { resultText } from './result-text';
+import { clip, resultText } from './result-text';
 
 export { decodeBase64 } from '../core/base64';
 
@@ -53,12 +53,29 @@ export interface Caller {
 
 const channelOf = (caller: Caller): QuotaChannel => (caller.deviceId === undefined ? 'mcp' : 'web');
 
-/** Readable summary of zod issues, naming each argument path. */
+/** Readable summary of zod issues, naming each argument path and what it accepts. */
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`)
+    .map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${issueMessage(i)}`)
     .join('; ');
+}
+
+/** zod's message, with what is allowed where zod only says "Invalid input" (a union of values, a record key). */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  const received = issue.input === undefined ? 'it is missing' : `received ${clip(JSON.stringify(issue.input) ?? typeof issue.input, 40)}`;
+  if (issue.code === 'invalid_union') {
+    const values = issue.errors.flat().flatMap((sub) => (sub.code === 'invalid_value' ? sub.values : []));
+    if (values.length && issue.errors.every((e) => e.every((sub) => sub.code === 'invalid_value'))) {
+      const list = values.map((v) => JSON.stringify(v));
+      return `must be ${list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}` : list[0]} (${received}).`.replace(/\.$/, '');
+    }
+  }
+  if (issue.code === 'invalid_key') {
+    const inner = issue.issues[0];
+    return `the key ${clip(JSON.stringify(issue.input ?? issue.path[issue.path.length - 1]), 70)} is not allowed${inner ? ` (${inner.message})` : ''}`;
+  }
+  return issue.message;
 }
 
 /**
@@ -116,7 +133,8 @@ export class ToolRunnerService {
     if (inline === 'invalid') {
       return this.failure(new ToolFailure('invalid_arguments', `Invalid arguments for ${tool.name}: inline: expected a boolean.`), await this.status(tool, caller));
     }
-    const parsed = tool.input.safeParse(rest);
+    // reportInput: the messages can quote a refused value (shortened).
+    const parsed = tool.input.safeParse(rest, { reportInput: true });
     if (!parsed.success) {
       return this.failure(new ToolFailure('invalid_arguments', `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}.`), await this.status(tool, caller));
     }
@@ -126,6 +144,9 @@ export class ToolRunnerService {
     try {
       refs = tool.inputs(args);
       prepared = await this.prepareInputs(tool, args, refs);
+      // Page counts of stored inputs come from their rows (0: unknown, e.g. an encrypted upload).
+      const pages = prepared.map((p) => ('stored' in p && p.stored.pages > 0 ? p.stored.pages : undefined));
+      tool.check?.(args, pages, refs.map((r) => r.label));
     } catch (e) {
       return this.failure(this.asFailure(e), await this.status(tool, caller));
     }

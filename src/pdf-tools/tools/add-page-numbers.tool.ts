@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { parsePageRange } from '../core/page-range';
+import { checkPageRange, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { anchor, parseColor, placeBox, POSITIONS, visibleFrame } from '../core/stamp';
 import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
+import { checkStampText, CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
 import { plural } from '../../common/text/plural';
 
 const input = z
@@ -25,6 +25,10 @@ const input = z
   })
   .strict();
 
+function checkFormat(format: string): void {
+  if (!format.includes('{n}')) throw new ToolFailure('invalid_arguments', '`format` must contain {n}, e.g. "Page {n} of {total}".');
+}
+
 export const addPageNumbersTool = defineTool({
   name: 'add_page_numbers',
   title: 'Add page numbers',
@@ -39,8 +43,13 @@ export const addPageNumbersTool = defineTool({
   annotations: CREATES_FILE,
   result: 'file',
   inputs: singleInput,
+  check(args, [pages], [label]) {
+    checkFormat(args.format);
+    checkStampText(args.format.replaceAll('{n}', '').replaceAll('{total}', ''), 'format');
+    checkPageRange(args.pages, pages, label);
+  },
   async run(args, inputs, ctx) {
-    if (!args.format.includes('{n}')) throw new ToolFailure('invalid_arguments', '`format` must contain {n}, e.g. "Page {n} of {total}".');
+    checkFormat(args.format);
     const [doc] = await openAll(inputs, ctx);
     const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label).sort((a, b) => a - b);
     const fonts = new StampFonts(doc);

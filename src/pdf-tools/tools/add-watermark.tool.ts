@@ -2,12 +2,12 @@ import { degrees, PDFDocument, PDFImage, PDFPage } from 'pdf-lib';
 import { z } from 'zod';
 import { decodedStreamCap, pngDecodedSize } from '../core/decode-limits';
 import { Limits } from '../core/pdf-open';
-import { parsePageRange } from '../core/page-range';
+import { checkPageRange, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { anchor, parseColor, placeBox, POSITIONS, rotatedExtent, visibleFrame } from '../core/stamp';
 import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
+import { checkStampText, CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
 import { plural } from '../../common/text/plural';
 
 const input = z
@@ -70,6 +70,12 @@ async function buildMark(doc: PDFDocument, args: Args, limits: Limits): Promise<
   };
 }
 
+function exactlyOneMark(args: Args): void {
+  if (!args.text === !args.image_base64) {
+    throw new ToolFailure('invalid_arguments', 'Give exactly one of `text` or `image_base64`.');
+  }
+}
+
 export const addWatermarkTool = defineTool({
   name: 'add_watermark',
   title: 'Add a watermark',
@@ -81,10 +87,13 @@ export const addWatermarkTool = defineTool({
   result: 'file',
   inputs: singleInput,
   extraBase64: (args) => (args.image_base64 ? [{ label: 'image_base64', base64: args.image_base64 }] : []),
+  check(args, [pages], [label]) {
+    exactlyOneMark(args);
+    if (args.text) checkStampText(args.text, 'text');
+    checkPageRange(args.pages, pages, label);
+  },
   async run(args, inputs, ctx) {
-    if (!args.text === !args.image_base64) {
-      throw new ToolFailure('invalid_arguments', 'Give exactly one of `text` or `image_base64`.');
-    }
+    exactlyOneMark(args);
     const [doc] = await openAll(inputs, ctx);
     const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label);
     const pages = doc.getPages();

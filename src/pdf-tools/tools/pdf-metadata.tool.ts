@@ -16,6 +16,7 @@ const PDF_KEY: Record<StandardKey, string> = {
   modification_date: 'ModDate',
 };
 const RESERVED = new Set([...Object.values(PDF_KEY), 'Trapped']);
+const ISO_DATE = 'expected an ISO 8601 date and time, e.g. "2024-05-01T12:00:00Z"';
 const CUSTOM_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 const input = z
@@ -29,10 +30,10 @@ const input = z
         keywords: z.array(z.string().max(200)).max(100).optional().describe('Keywords, stored comma-separated.'),
         creator: z.string().max(1000).optional().describe('The application that created the original document.'),
         producer: z.string().max(1000).optional().describe('The application that produced the PDF.'),
-        creation_date: z.iso.datetime({ offset: true }).optional().describe('e.g. "2024-05-01T12:00:00Z".'),
-        modification_date: z.iso.datetime({ offset: true }).optional().describe('ISO 8601. Default when changing anything: now.'),
+        creation_date: z.iso.datetime({ offset: true, error: ISO_DATE }).optional().describe('e.g. "2024-05-01T12:00:00Z".'),
+        modification_date: z.iso.datetime({ offset: true, error: ISO_DATE }).optional().describe('ISO 8601. Default when changing anything: now.'),
         custom: z
-          .record(z.string().regex(CUSTOM_KEY), z.string().max(1000))
+          .record(z.string().regex(CUSTOM_KEY, 'a custom key is 1-64 letters, digits, _ . -, starting with a letter'), z.string().max(1000))
           .optional()
           .describe('Custom document-information keys, e.g. {"Department": "Legal"} (letters, digits, _ . -).'),
       })

@@ -1,6 +1,6 @@
 import { degrees } from 'pdf-lib';
 import { z } from 'zod';
-import { parsePageRange } from '../core/page-range';
+import { checkPageRange, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
 import { plural } from '../../common/text/plural';
@@ -26,6 +26,7 @@ export const rotatePagesTool = defineTool({
   annotations: CREATES_FILE,
   result: 'file',
   inputs: singleInput,
+  check: (args, [pages], [label]) => checkPageRange(args.pages, pages, label),
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label);
