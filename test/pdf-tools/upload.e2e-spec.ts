@@ -4,6 +4,7 @@ import { connect as tcpConnect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { TestApp } from '../utils/test-app';
+import { qpdf } from './corpus';
 import { call, connect, createPdfTestApp, download, nextIp, sc, textPdf } from './helpers';
 
 /** POST /files: uploads outside MCP (raw body or multipart), limits, slow clients, rate limit. */
@@ -41,6 +42,45 @@ describe('PDF upload, POST /files (e2e)', () => {
   it('multipart field "file" (a browser form) works the same', async () => {
     const res = await request(t.server).post('/files').set('X-Forwarded-For', nextIp()).attach('file', Buffer.from(pdf), 'form.pdf').expect(201);
     expect(res.body).toMatchObject({ bytes: pdf.length, pages: 3, filename: 'form.pdf' });
+  });
+
+  it('a raw body takes its name from ?filename= or Content-Disposition (else upload.pdf); results are named after it', async () => {
+    const post = () => request(t.server).post('/files').set('X-Forwarded-For', nextIp()).set('Content-Type', 'application/pdf');
+    const byQuery = await post().query({ filename: 'Q3 report.pdf' }).send(Buffer.from(pdf)).expect(201);
+    expect(byQuery.body.filename).toBe('Q3 report.pdf');
+    const byHeader = await post().set('Content-Disposition', 'attachment; filename="minutes.pdf"').send(Buffer.from(pdf)).expect(201);
+    expect(byHeader.body.filename).toBe('minutes.pdf');
+    const utf8 = await post().set('Content-Disposition', `attachment; filename="x.pdf"; filename*=UTF-8''${encodeURIComponent('отчёт.pdf')}`).send(Buffer.from(pdf)).expect(201);
+    expect(utf8.body.filename).toBe('отчёт.pdf');
+    const unnamed = await post().send(Buffer.from(pdf)).expect(201);
+    expect(unnamed.body.filename).toBe('upload.pdf');
+    const client = await connect(t, nextIp());
+    clients.push(client);
+    expect(sc(await call(client, 'rotate_pages', { file: { file_id: byHeader.body.file_id }, angle: 90 })).filename).toBe('minutes-rotated.pdf');
+  });
+
+  it('a file encrypted with a user password is stored as sent; the tools open its file_id with `password`', async () => {
+    const ip = nextIp();
+    const enc = qpdf(pdf, ['--encrypt', 'user', 'owner', '256', '--']);
+    const res = await request(t.server).post('/files').set('X-Forwarded-For', ip).set('Content-Type', 'application/pdf').send(Buffer.from(enc)).expect(201);
+    expect(res.body).toMatchObject({ encrypted: true, pages: null, bytes: enc.length });
+    expect(res.body.note).toContain(`{"file_id": "${res.body.file_id}", "password": "..."}`);
+    const client = await connect(t, ip);
+    clients.push(client);
+    const none = await call(client, 'rotate_pages', { file: { file_id: res.body.file_id }, angle: 90 });
+    expect(sc(none)).toMatchObject({ error: 'encrypted', password_given: false });
+    expect(sc(none).message).toMatch(/Pass it as `password` next to the file/);
+    const wrong = await call(client, 'rotate_pages', { file: { file_id: res.body.file_id, password: 'nope' }, angle: 90 });
+    expect(sc(wrong)).toMatchObject({ error: 'encrypted', password_given: true });
+    const right = await call(client, 'rotate_pages', { file: { file_id: res.body.file_id, password: 'user' }, angle: 90 });
+    expect(right.isError).toBeFalsy();
+    expect(sc(right).pages).toBe(3);
+    expect(sc(right).note).toMatch(/^File was opened with the given password; the result is not encrypted\.$/);
+    // An owner-password-only file opens without a password: checked and counted at upload.
+    const owner = qpdf(pdf, ['--encrypt', '', 'owner', '256', '--']);
+    const ownerRes = await request(t.server).post('/files').set('X-Forwarded-For', ip).set('Content-Type', 'application/pdf').send(Buffer.from(owner)).expect(201);
+    expect(ownerRes.body.pages).toBe(3);
+    expect(ownerRes.body.encrypted).toBeUndefined();
   });
 
   it('not a PDF, another media type, a multipart body without "file": clear errors, nothing stored', async () => {
