@@ -4,7 +4,7 @@ import { describeOpenNotes, InputFile, Limits, openPdf } from '../core/pdf-open'
 import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
 import type { PDFDocument } from 'pdf-lib';
 import { ToolFailure } from '../core/tool-failure';
-import { fontFor, isNeutral } from '../core/fonts';
+import { fontFor } from '../core/fonts';
 
 /** Where an input file comes from: an earlier result or upload (`file_id`), an address the server downloads (`url`), or the bytes themselves (`base64`). */
 export const fileRefSchema = z
@@ -177,8 +177,8 @@ export function defineTool<S extends z.ZodObject>(tool: PdfTool<S>): PdfTool<S> 
 export function checkStampText(text: string, argument: string): void {
   for (const c of text) {
     const cp = c.codePointAt(0)!;
-    if (cp >= 0x20 && cp < 0x7f) continue;
-    if (!isNeutral(cp)) fontFor(cp, argument);
+    // Every other character needs a stamp font with its glyph (spaces and punctuation too).
+    if (cp < 0x20 || cp >= 0x7f) fontFor(cp, argument);
   }
 }
 
