@@ -118,11 +118,24 @@ describe('PDF upload, POST /files (e2e)', () => {
 
   it('llms.txt and the server instructions show the one curl line, then file_id', async () => {
     const text = (await request(t.server).get('/llms.txt').expect(200)).text;
-    expect(text).toContain(`curl -sS -H 'Content-Type: application/pdf' --data-binary @file.pdf ${t.config.publicBaseUrl()}/files`);
+    const base = t.config.publicBaseUrl();
+    expect(text).toContain(`curl -sS -H 'Content-Type: application/pdf' --data-binary @file.pdf '${base}/files?filename=file.pdf'`);
     expect(text).toMatch(/pass the `file_id` to any tool/);
+    // The scan API is POST only: llms.txt links the scan form, which answers.
+    expect(text).not.toContain(`](${base}/api/scan)`);
+    expect(text).toContain(`[Accessibility scans](${base}/scan)`);
     const client = await connect(t, nextIp());
     clients.push(client);
-    expect(client.getInstructions()).toMatch(/curl .*--data-binary @file\.pdf .*\/files, then pass the file_id/);
+    // The real address, not a placeholder.
+    expect(client.getInstructions()).toContain(`--data-binary @file.pdf "${base}/files?filename=file.pdf", then pass the file_id`);
+    expect(client.getInstructions()).not.toContain('<server>');
+    // Clients that drop the instructions still see where a file_id comes from, on every file argument.
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      const props = tool.inputSchema.properties as Record<string, { description?: string; items?: { description?: string } }>;
+      const file = props.file ?? props.files?.items;
+      expect({ tool: tool.name, description: file?.description }).toEqual({ tool: tool.name, description: 'file_id (from a result or POST /files), url or base64.' });
+    }
   });
 
   it('uploads are rate-limited per client IP', async () => {

@@ -18,7 +18,7 @@ const input = z
       .default('{n}')
       .describe('Text of the number: {n} is the page number, {total} the last number, e.g. "Page {n} of {total}"; any script.'),
     start: z.number().int().min(0).max(100000).default(1).describe('Number of the first numbered page.'),
-    pages: pagesSchema('Pages to number (e.g. "2-" to skip a cover page); they are numbered in order from `start`.'),
+    pages: pagesSchema('Pages to number, in order from `start` ("2-" skips a cover page).'),
     font_size: z.number().min(4).max(72).default(10),
     margin: z.number().min(0).max(200).default(24).describe('Distance from the page edge in points.'),
     color: z.string().default('#000000').describe('"#RRGGBB".'),

@@ -23,7 +23,7 @@ const input = z
     opacity: z.number().min(0.05).max(1).default(0.3).describe('0.05 (faint) to 1 (opaque).'),
     rotation: z.number().min(-360).max(360).default(45).describe('Angle in degrees, counter-clockwise as seen by the reader (0 = horizontal).'),
     image_scale: z.number().min(0.01).max(1).default(0.5).describe('Image width as a fraction of the page width.'),
-    margin: z.number().min(0).max(200).default(36).describe('Distance from the page edge in points for edge positions.'),
+    margin: z.number().min(0).max(200).default(36).describe('Distance from the page edge, in points.'),
   })
   .strict();
 

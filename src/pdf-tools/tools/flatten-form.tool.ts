@@ -11,7 +11,7 @@ export const flattenFormTool = defineTool({
   name: 'flatten_form',
   title: 'Flatten a form',
   description:
-    'Turn the fillable form fields of a PDF into ordinary page content: the filled-in values stay visible, nothing can be edited any more, and no form is left in the file.',
+    'Turn the form fields of a PDF into ordinary page content: the values stay visible, nothing stays editable, and no form is left.',
   input,
   output: singleFileOutput({
     fields_flattened: z.number().int(),

@@ -9,10 +9,10 @@ import { plural } from '../../common/text/plural';
 const input = z
   .object({
     files: z
-      .array(fileRefSchema.extend({ pages: pagesSchema('Pages of this input to include, in this order.') }))
+      .array(fileRefSchema.extend({ pages: pagesSchema('Pages of this input, in this order.') }))
       .min(2)
       .max(20)
-      .describe('2 to 20 PDFs, merged in this order. Each: file_id, url or base64, optional pages.'),
+      .describe('2 to 20 PDFs, merged in this order.'),
     keep_bookmarks: z.boolean().default(true).describe('Keep the inputs\' bookmarks (outlines) that point to included pages. Default true.'),
     filename: z.string().max(200).optional().describe('Name of the merged file. Default: "<first input>-merged.pdf".'),
   })

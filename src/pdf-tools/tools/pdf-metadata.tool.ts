@@ -140,7 +140,7 @@ export const pdfMetadataTool = defineTool({
   name: 'pdf_metadata',
   title: 'Read or edit PDF metadata',
   description:
-    'Read a PDF\'s document information (title, author, subject, keywords, creator, producer, dates, custom keys) and page count, or set/clear fields. Reading alone returns no new file and never changes the input; setting or clearing returns a new file.',
+    'Read a PDF\'s document information (title, author, subject, keywords, creator, producer, dates, custom keys) and page count, or set/clear fields (returns a new file; reading alone changes nothing).',
   input,
   output: z.object({
     metadata: metadataSchema.describe('The metadata of the result (after any change).'),

@@ -17,7 +17,7 @@ export const rotatePagesTool = defineTool({
   name: 'rotate_pages',
   title: 'Rotate pages',
   description:
-    'Rotate chosen pages of a PDF clockwise by 90, 180 or 270 degrees, added to any rotation they already have (a page at 90 rotated by 90 ends at 180). Other pages are unchanged.',
+    'Rotate chosen pages of a PDF clockwise by 90, 180 or 270 degrees, added to any rotation they already have. Other pages are unchanged.',
   input,
   output: singleFileOutput({
     rotated_pages: z.array(z.number().int()).describe('The pages rotated (resolved from `pages`).'),
