@@ -87,6 +87,7 @@ describe('PDF quotas (e2e)', () => {
       await call(c, 'split_pdf', { file: stored, mode: 'count', count: 3 }),
       await call(c, 'split_pdf', { file: { base64: pdf }, mode: 'ranges' }),
       await call(c, 'add_watermark', { file: stored }),
+      await call(c, 'add_page_numbers', { file: stored, color: 'blue' }),
     ];
     for (const r of refused) {
       expect(r.isError).toBe(true);

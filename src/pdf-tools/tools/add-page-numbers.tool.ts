@@ -46,6 +46,7 @@ export const addPageNumbersTool = defineTool({
   check(args, [pages], [label]) {
     checkFormat(args.format);
     checkStampText(args.format.replaceAll('{n}', '').replaceAll('{total}', ''), 'format');
+    parseColor(args.color);
     checkPageRange(args.pages, pages, label);
   },
   async run(args, inputs, ctx) {

@@ -90,6 +90,7 @@ export const addWatermarkTool = defineTool({
   check(args, [pages], [label]) {
     exactlyOneMark(args);
     if (args.text) checkStampText(args.text, 'text');
+    parseColor(args.color);
     checkPageRange(args.pages, pages, label);
   },
   async run(args, inputs, ctx) {
