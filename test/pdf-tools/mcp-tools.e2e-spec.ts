@@ -515,6 +515,7 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       await expectError({ file: { base64: '%%%' }, angle: 90 }, 'rotate_pages', 'invalid_arguments', undefined, /base64/);
       await expectError({ file: { base64: b64(three), file_id: 'A'.repeat(43) }, angle: 90 }, 'rotate_pages', 'invalid_arguments', undefined, /exactly one/);
       await expectError({ file: {}, angle: 45 }, 'rotate_pages', 'invalid_arguments', undefined, /angle: must be 90, 180 or 270 \(received 45\)/);
+      await expectError({ file: 'A'.repeat(43), angle: 90 }, 'rotate_pages', 'invalid_arguments', undefined, /file: .*give an object: \{"file_id": "\.\.\."\}, \{"url": "https:\/\/\.\.\."\} or \{"base64": "\.\.\."\}/);
     });
 
     it('large base64 (decoded off the event loop) gives the same errors, in argument order, before the quota', async () => {

@@ -71,6 +71,11 @@ function issueMessage(issue: z.core.$ZodIssue): string {
       return `must be ${list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}` : list[0]} (${received}).`.replace(/\.$/, '');
     }
   }
+  // A file given as a bare string (an id, an address, the content): say what shape it takes.
+  const fileArgument = issue.path[0] === 'file' ? issue.path.length === 1 : issue.path[0] === 'files' && issue.path.length === 2;
+  if (issue.code === 'invalid_type' && issue.expected === 'object' && fileArgument) {
+    return `${issue.message}; give an object: {"file_id": "..."}, {"url": "https://..."} or {"base64": "..."}`;
+  }
   if (issue.code === 'invalid_key') {
     const inner = issue.issues[0];
     return `the key ${clip(JSON.stringify(issue.input ?? issue.path[issue.path.length - 1]), 70)} is not allowed${inner ? ` (${inner.message})` : ''}`;
