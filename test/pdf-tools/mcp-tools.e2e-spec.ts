@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import sharp from 'sharp';
 import request from 'supertest';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { expectedResponse, loggerParams } from '../../src/common/logging/logging';
 import { QuotaService } from '../../src/pdf-tools/quota/quota.service';
 import { PdfPoolService } from '../../src/pdf-tools/worker/pdf-pool.service';
 import type { TestApp } from '../utils/test-app';
@@ -123,12 +126,23 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool "no_such_tool"/);
     });
 
-    it('GET and DELETE /mcp answer 405 with a JSON-RPC error body', async () => {
+    it('GET and DELETE /mcp answer 405 with a JSON-RPC error body: expected (every SDK client probes GET), so no rate limit unit and a debug log line', async () => {
       for (const method of ['get', 'delete'] as const) {
         const res = await request(t.server)[method]('/mcp').expect(405);
         expect(res.headers.allow).toBe('POST');
         expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+        expect(res.headers['ratelimit-limit']).toBeUndefined();
       }
+      const post = await request(t.server).post('/mcp').set('Accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'tools/list' }).expect(200);
+      expect(post.headers['ratelimit-limit']).toBeDefined();
+      const level = (loggerParams(t.config).pinoHttp as { customLogLevel: (req: unknown, res: ServerResponse, err?: Error) => string }).customLogLevel;
+      const answer = (status: number, expected: boolean) => {
+        const res = new ServerResponse(new IncomingMessage(new Socket()));
+        res.statusCode = status;
+        if (expected) expectedResponse(res);
+        return res;
+      };
+      expect([level({}, answer(405, true)), level({}, answer(405, false)), level({}, answer(500, true))]).toEqual(['debug', 'warn', 'error']);
     });
 
     it('CORS: preflight and responses allow any origin (anonymous endpoint, no cookies)', async () => {
@@ -209,6 +223,12 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       const count = sc(await call(client, 'split_pdf', { file: { base64: b64(five) }, mode: 'count', count: 2 }));
       expect(count.files.map((f: { source_pages: number[] }) => f.source_pages)).toEqual([[1, 2, 3], [4, 5]]);
       expect(new Set(count.files.map((f: { file_id: string }) => f.file_id)).size).toBe(2);
+      // Three parts fit in the text: each with its link and file_id.
+      const r = await call(client, 'split_pdf', { file: { base64: b64(five) }, mode: 'every', every: 2 });
+      const text = (r.content[0] as { text: string }).text;
+      sc(r).files.forEach((f: { filename: string; download_url: string; file_id: string }, i: number) =>
+        expect(text).toContain(`${i + 1}. ${f.filename}: ${f.download_url} (file_id ${f.file_id}, ${i < 2 ? '2 pages' : '1 page'})`),
+      );
     });
 
     it('rotate_pages adds to the existing rotation of the chosen pages', async () => {
@@ -294,9 +314,10 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       expect(sc(bad).error).toBe('invalid_image');
       const neither = await call(client, 'add_watermark', { file: { base64: b64(three) } });
       expect(sc(neither).error).toBe('invalid_arguments');
-      // Any script is drawn (scripts.e2e-spec.ts); a character no stamp font has is refused.
+      // Any script is drawn (scripts.e2e-spec.ts); a character no stamp font has is refused, before the quota.
       const emoji = await call(client, 'add_watermark', { file: { base64: b64(three) }, text: 'Draft \u{1F642}' });
-      expect(sc(emoji)).toMatchObject({ error: 'invalid_arguments', refunded: true });
+      expect(sc(emoji)).toMatchObject({ error: 'invalid_arguments' });
+      expect(sc(emoji).refunded).toBeUndefined();
       expect(sc(emoji).message).toMatch(/`text` has the character .* \(U\+1F642\), which no stamp font can draw/);
     });
 
@@ -315,6 +336,8 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       expect(sc(read)).toMatchObject({ changed: false, pages: 1, metadata: { title: 'Original' } });
       expect(sc(read).file_id).toBeUndefined();
       expect(read.content.some((c) => c.type === 'resource_link')).toBe(false);
+      // Clients that show only the text get the values too.
+      expect((read.content[0] as { text: string }).text.split('\n')[0]).toMatch(/^Metadata \(the file is unchanged\): 1 page; title "Original"; .*no author/);
 
       const set = sc(
         await call(client, 'pdf_metadata', {
@@ -323,6 +346,7 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
         }),
       );
       expect(set.changed).toBe(true);
+      expect(set.note).toBeUndefined();
       expect(set.metadata).toMatchObject({ title: 'Quarterly report', author: 'Ada', keywords: 'finance, q3', creation_date: '2024-05-01T12:00:00.000Z', custom: { Department: 'Legal' } });
       const doc = await PDFDocument.load(await download(t, set as { download_url: string }), { updateMetadata: false });
       expect(doc.getTitle()).toBe('Quarterly report');
@@ -386,6 +410,10 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       const big = await call(client, 'compress_pdf', { file: { base64: b64(await imagePdf(3, 900)) }, level: 'lossless', inline: true });
       expect(sc(big).bytes).toBeGreaterThan(t.config.PDF_INLINE_MAX_BYTES);
       expect(big.content.some((c) => c.type === 'resource')).toBe(false);
+      // ... and says why, in the text and the note.
+      const why = `Not embedded (inline): ${sc(big).filename} is ${sc(big).bytes} bytes, over the inline limit of ${t.config.PDF_INLINE_MAX_BYTES} bytes; download it from its link.`;
+      expect((big.content[0] as { text: string }).text).toContain(why);
+      expect(sc(big).note).toContain(why);
       const bad = await call(client, 'rotate_pages', { file: { base64: b64(three) }, angle: 90, inline: 'yes' });
       expect(sc(bad)).toMatchObject({ error: 'invalid_arguments', message: expect.stringMatching(/inline: expected a boolean/) });
     });
@@ -397,6 +425,10 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       expect(texts).toHaveLength(1);
       expect(Buffer.byteLength(texts[0].text)).toBeLessThan(1024);
       expect(r.content.filter((c) => c.type === 'resource_link')).toHaveLength(60);
+      // As many links as fit, then how many more.
+      const shown = texts[0].text.split('\n').filter((l) => /^\d+\. .*file_id /.test(l)).length;
+      expect(shown).toBeGreaterThan(2);
+      expect(texts[0].text).toContain(`…and ${60 - shown} more files: see structuredContent.files.`);
     });
 
     it('unknown and expired file ids: file_not_found, as tool error and on GET /files/{id}', async () => {
@@ -446,7 +478,13 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
     });
 
     it('more than 200 pages: too_many_pages', async () => {
-      await expectError({ file: { base64: b64(await textPdf(201)) }, angle: 90 }, 'rotate_pages', 'too_many_pages', true, /201 pages; the limit is 200/);
+      await expectError(
+        { file: { base64: b64(await textPdf(201)) }, angle: 90 },
+        'rotate_pages',
+        'too_many_pages',
+        true,
+        /201 pages; every tool \(split_pdf too\) takes at most 200 pages per file\. Split it on your side first, e\.g\. `qpdf in\.pdf --pages \. 1-200 -- part-1\.pdf`/,
+      );
     });
 
     it('encrypted (qpdf --encrypt): encrypted', async () => {
@@ -472,10 +510,12 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
 
     it('invalid page ranges name the page count; bad base64 and both/neither inputs are argument errors', async () => {
       await expectError({ file: { base64: b64(three) }, angle: 90, pages: '2-7' }, 'rotate_pages', 'invalid_page_range', true, /3 pages/);
-      await expectError({ file: { base64: b64(three) }, angle: 90, pages: 'first' }, 'rotate_pages', 'invalid_page_range', true, /Cannot read "first"/);
+      // A syntax error needs no page count: answered before the quota.
+      await expectError({ file: { base64: b64(three) }, angle: 90, pages: 'first' }, 'rotate_pages', 'invalid_page_range', undefined, /Cannot read "first"/);
       await expectError({ file: { base64: '%%%' }, angle: 90 }, 'rotate_pages', 'invalid_arguments', undefined, /base64/);
       await expectError({ file: { base64: b64(three), file_id: 'A'.repeat(43) }, angle: 90 }, 'rotate_pages', 'invalid_arguments', undefined, /exactly one/);
-      await expectError({ file: {}, angle: 45 }, 'rotate_pages', 'invalid_arguments', undefined, /angle/);
+      await expectError({ file: {}, angle: 45 }, 'rotate_pages', 'invalid_arguments', undefined, /angle: must be 90, 180 or 270 \(received 45\)/);
+      await expectError({ file: 'A'.repeat(43), angle: 90 }, 'rotate_pages', 'invalid_arguments', undefined, /file: .*give an object: \{"file_id": "\.\.\."\}, \{"url": "https:\/\/\.\.\."\} or \{"base64": "\.\.\."\}/);
     });
 
     it('large base64 (decoded off the event loop) gives the same errors, in argument order, before the quota', async () => {

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import request from 'supertest';
 import { PdfToolsModule } from '../../src/pdf-tools/pdf-tools.module';
 import { QuotaClock } from '../../src/pdf-tools/quota/quota-clock';
 import { QuotaService } from '../../src/pdf-tools/quota/quota.service';
@@ -67,6 +68,39 @@ describe('PDF quotas (e2e)', () => {
     expect([first.refunded, second.refunded, third.refunded]).toEqual([true, true, false]);
     expect([first.quota.remaining, second.quota.remaining, third.quota.remaining]).toEqual([3, 3, 2]);
     expect(third.message).toMatch(/refund allowance is used up/);
+  });
+
+  it('argument errors seen without opening the file are answered before the quota: nothing reserved, no refund used', async () => {
+    const ip = nextIp();
+    const c = await client(ip);
+    const up = await request(t.server).post('/files').set('X-Forwarded-For', ip).set('Content-Type', 'application/pdf').send(Buffer.from(pdf, 'base64')).expect(201);
+    const stored = { file_id: up.body.file_id as string };
+    const refused = [
+      // a character no stamp font draws
+      await call(c, 'add_watermark', { file: { base64: pdf }, text: 'secret 😀' }),
+      await call(c, 'add_page_numbers', { file: stored, format: '{n} 😀' }),
+      // page ranges: syntax on any input; out of range and "every page" on a stored file (its row knows 2 pages)
+      await call(c, 'rotate_pages', { file: { base64: pdf }, angle: 90, pages: '1-x' }),
+      await call(c, 'remove_pages', { file: stored, pages: '9' }),
+      await call(c, 'remove_pages', { file: stored, pages: 'all' }),
+      await call(c, 'merge_pdfs', { files: [stored, { ...stored, pages: '3' }] }),
+      await call(c, 'split_pdf', { file: stored, mode: 'count', count: 3 }),
+      await call(c, 'split_pdf', { file: { base64: pdf }, mode: 'ranges' }),
+      await call(c, 'add_watermark', { file: stored }),
+      await call(c, 'add_page_numbers', { file: stored, color: 'blue' }),
+    ];
+    for (const r of refused) {
+      expect(r.isError).toBe(true);
+      expect(['invalid_arguments', 'invalid_page_range']).toContain(sc(r).error);
+      expect({ i: refused.indexOf(r), refunded: sc(r).refunded }).toEqual({ i: refused.indexOf(r) });
+      expect(sc(r).message).not.toMatch(/refund/);
+    }
+    expect(sc(refused[0]).message).toMatch(/U\+1F600/);
+    expect(sc(refused[3]).message).toMatch(/out of range: file has 2 pages/);
+    expect(sc(refused[4]).message).toMatch(/at least one page must remain/);
+    expect(sc(refused[5]).message).toMatch(/files\[1\] has 2 pages/);
+    expect(await quota.refundsUsed(ip)).toBe(0);
+    expect(sc(await rotate(c)).quota.remaining).toBe(2); // the first call that counted
   });
 
   it('the IP pool is shared with the website: MCP is rejected once combined usage reaches the daily limit', async () => {

@@ -103,7 +103,9 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
         expect(latin1(enc)).toContain('/Encrypt');
         const r = await rotate(enc);
         expect(r.isError).toBeFalsy();
-        expect(sc(r).note).toMatch(/owner password only.*not encrypted.*restrictions \(printing, copying, editing\) were removed/);
+        expect(sc(r).note).toMatch(/^File was encrypted with an owner password only.*not encrypted.*restrictions \(printing, copying, editing\) were removed\.$/);
+        // A clean encrypted file is not "damaged": only the decryption is noted.
+        expect(sc(r).note).not.toMatch(/damaged|repaired/);
         expect((r.content[0] as { text: string }).text).toMatch(/restrictions .* were removed/);
         const out = await download(t, sc(r) as { download_url: string });
         const doc = await PDFDocument.load(out);
@@ -125,7 +127,7 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
       expect(sc(wrong).message).toMatch(/the given password is not correct/);
       const right = await rotate(enc, { password: 'open sesame' });
       expect(right.isError).toBeFalsy();
-      expect(sc(right).note).toMatch(/opened with the given password; the result is not encrypted/);
+      expect(sc(right).note).toBe('File was opened with the given password; the result is not encrypted.');
       const out = await download(t, sc(right) as { download_url: string });
       expect((await PDFDocument.load(out)).isEncrypted).toBe(false);
       expect(pdftotext(out)).toContain('Page 3 of real');
@@ -138,7 +140,23 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
       const r = await call(client, 'merge_pdfs', { files: [{ base64: b64(a), password: 'a-pass' }, { base64: b64(b) }] });
       expect(r.isError).toBeFalsy();
       expect(sc(r).pages).toBe(5);
-      expect(sc(r).note).toMatch(/files\[0\] was opened with the given password.*files\[1\] was encrypted with an owner password only/);
+      expect(sc(r).note).toMatch(/^Files\[0\] was opened with the given password.*Files\[1\] was encrypted with an owner password only/);
+      expect(sc(r).note).not.toMatch(/damaged/);
+    });
+
+    it('20 encrypted inputs: the text leads with the link and file_id, the note said once for all, under 1 KB', async () => {
+      const owner = qpdf(plain, ['--encrypt', '', 'owner', '256', '--']);
+      const r = await call(client, 'merge_pdfs', { files: Array.from({ length: 20 }, () => ({ base64: b64(owner) })) });
+      expect(r.isError).toBeFalsy();
+      const text = (r.content[0] as { text: string }).text;
+      expect(Buffer.byteLength(text)).toBeLessThan(1024);
+      const lines = text.split('\n');
+      expect(lines[0]).toBe('Merged 20 PDFs into 60 pages.');
+      expect(lines[1]).toBe(`${sc(r).filename}: ${sc(r).download_url} (file_id ${sc(r).file_id}, 60 pages, ${sc(r).bytes} bytes, until ${sc(r).expires_at})`);
+      expect(lines[2]).toMatch(/^Quota: /);
+      expect(lines[3]).toMatch(/^Files\[0\.\.19\] were encrypted with an owner password only \(they open without a password\)/);
+      expect(text.match(/encrypted/g)).toHaveLength(2);
+      expect(sc(r).note).toBe(lines[3]);
     });
   });
 
@@ -167,7 +185,7 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
       const r = await rotate(withJunk(plain));
       expect(r.isError).toBeFalsy();
       expect(sc(r).pages).toBe(3);
-      expect(sc(r).note).toMatch(/had 44 byte\(s\) before its %PDF- header; they were ignored/);
+      expect(sc(r).note).toBe('File had 44 bytes before its %PDF- header; they were ignored.');
       const out = await download(t, sc(r) as { download_url: string });
       expect(latin1(out.subarray(0, 5))).toBe('%PDF-');
       expectValid(out);
@@ -186,6 +204,10 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
       const r = await rotate(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x7b)]));
       expect(sc(r)).toMatchObject({ error: 'corrupt_pdf', input: 'file' });
       expect(sc(r).message).toMatch(/damaged/);
+      // A file cut short: qpdf's reason, not its first warning ("file is damaged").
+      const cut = await rotate(plain.subarray(0, Math.floor(plain.length * 0.6)));
+      expect(sc(cut)).toMatchObject({ error: 'corrupt_pdf', input: 'file' });
+      expect(sc(cut).message).toMatch(/cannot be repaired \(unable to find trailer dictionary while recovering damaged file\)/);
     });
   });
 

@@ -4,6 +4,7 @@ import { connect as tcpConnect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { TestApp } from '../utils/test-app';
+import { qpdf } from './corpus';
 import { call, connect, createPdfTestApp, download, nextIp, sc, textPdf } from './helpers';
 
 /** POST /files: uploads outside MCP (raw body or multipart), limits, slow clients, rate limit. */
@@ -43,6 +44,45 @@ describe('PDF upload, POST /files (e2e)', () => {
     expect(res.body).toMatchObject({ bytes: pdf.length, pages: 3, filename: 'form.pdf' });
   });
 
+  it('a raw body takes its name from ?filename= or Content-Disposition (else upload.pdf); results are named after it', async () => {
+    const post = () => request(t.server).post('/files').set('X-Forwarded-For', nextIp()).set('Content-Type', 'application/pdf');
+    const byQuery = await post().query({ filename: 'Q3 report.pdf' }).send(Buffer.from(pdf)).expect(201);
+    expect(byQuery.body.filename).toBe('Q3 report.pdf');
+    const byHeader = await post().set('Content-Disposition', 'attachment; filename="minutes.pdf"').send(Buffer.from(pdf)).expect(201);
+    expect(byHeader.body.filename).toBe('minutes.pdf');
+    const utf8 = await post().set('Content-Disposition', `attachment; filename="x.pdf"; filename*=UTF-8''${encodeURIComponent('отчёт.pdf')}`).send(Buffer.from(pdf)).expect(201);
+    expect(utf8.body.filename).toBe('отчёт.pdf');
+    const unnamed = await post().send(Buffer.from(pdf)).expect(201);
+    expect(unnamed.body.filename).toBe('upload.pdf');
+    const client = await connect(t, nextIp());
+    clients.push(client);
+    expect(sc(await call(client, 'rotate_pages', { file: { file_id: byHeader.body.file_id }, angle: 90 })).filename).toBe('minutes-rotated.pdf');
+  });
+
+  it('a file encrypted with a user password is stored as sent; the tools open its file_id with `password`', async () => {
+    const ip = nextIp();
+    const enc = qpdf(pdf, ['--encrypt', 'user', 'owner', '256', '--']);
+    const res = await request(t.server).post('/files').set('X-Forwarded-For', ip).set('Content-Type', 'application/pdf').send(Buffer.from(enc)).expect(201);
+    expect(res.body).toMatchObject({ encrypted: true, pages: null, bytes: enc.length });
+    expect(res.body.note).toContain(`{"file_id": "${res.body.file_id}", "password": "..."}`);
+    const client = await connect(t, ip);
+    clients.push(client);
+    const none = await call(client, 'rotate_pages', { file: { file_id: res.body.file_id }, angle: 90 });
+    expect(sc(none)).toMatchObject({ error: 'encrypted', password_given: false });
+    expect(sc(none).message).toMatch(/Pass it as `password` next to the file/);
+    const wrong = await call(client, 'rotate_pages', { file: { file_id: res.body.file_id, password: 'nope' }, angle: 90 });
+    expect(sc(wrong)).toMatchObject({ error: 'encrypted', password_given: true });
+    const right = await call(client, 'rotate_pages', { file: { file_id: res.body.file_id, password: 'user' }, angle: 90 });
+    expect(right.isError).toBeFalsy();
+    expect(sc(right).pages).toBe(3);
+    expect(sc(right).note).toMatch(/^File was opened with the given password; the result is not encrypted\.$/);
+    // An owner-password-only file opens without a password: checked and counted at upload.
+    const owner = qpdf(pdf, ['--encrypt', '', 'owner', '256', '--']);
+    const ownerRes = await request(t.server).post('/files').set('X-Forwarded-For', ip).set('Content-Type', 'application/pdf').send(Buffer.from(owner)).expect(201);
+    expect(ownerRes.body.pages).toBe(3);
+    expect(ownerRes.body.encrypted).toBeUndefined();
+  });
+
   it('not a PDF, another media type, a multipart body without "file": clear errors, nothing stored', async () => {
     const before = await storedCount();
     const notPdf = await request(t.server).post('/files').set('X-Forwarded-For', nextIp()).set('Content-Type', 'application/pdf').send(Buffer.from('hello')).expect(415);
@@ -78,11 +118,24 @@ describe('PDF upload, POST /files (e2e)', () => {
 
   it('llms.txt and the server instructions show the one curl line, then file_id', async () => {
     const text = (await request(t.server).get('/llms.txt').expect(200)).text;
-    expect(text).toContain(`curl -sS -H 'Content-Type: application/pdf' --data-binary @file.pdf ${t.config.publicBaseUrl()}/files`);
+    const base = t.config.publicBaseUrl();
+    expect(text).toContain(`curl -sS -H 'Content-Type: application/pdf' --data-binary @file.pdf '${base}/files?filename=file.pdf'`);
     expect(text).toMatch(/pass the `file_id` to any tool/);
+    // The scan API is POST only: llms.txt links the scan form, which answers.
+    expect(text).not.toContain(`](${base}/api/scan)`);
+    expect(text).toContain(`[Accessibility scans](${base}/scan)`);
     const client = await connect(t, nextIp());
     clients.push(client);
-    expect(client.getInstructions()).toMatch(/curl .*--data-binary @file\.pdf .*\/files, then pass the file_id/);
+    // The real address, not a placeholder.
+    expect(client.getInstructions()).toContain(`--data-binary @file.pdf "${base}/files?filename=file.pdf", then pass the file_id`);
+    expect(client.getInstructions()).not.toContain('<server>');
+    // Clients that drop the instructions still see where a file_id comes from, on every file argument.
+    const { tools } = await client.listTools();
+    for (const tool of tools) {
+      const props = tool.inputSchema.properties as Record<string, { description?: string; items?: { description?: string } }>;
+      const file = props.file ?? props.files?.items;
+      expect({ tool: tool.name, description: file?.description }).toEqual({ tool: tool.name, description: 'file_id (from a result or POST /files), url or base64.' });
+    }
   });
 
   it('uploads are rate-limited per client IP', async () => {

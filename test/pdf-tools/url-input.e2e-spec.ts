@@ -197,6 +197,17 @@ describe('PDF tools, url input and progress (e2e)', () => {
       for (const url of ['http://localhost/a.pdf', 'http://10.0.0.7/a.pdf', 'http://[fd00::1]/a.pdf', 'http://169.254.169.254/', 'file:///etc/passwd']) {
         expect(sc(await call(c, 'rotate_pages', { file: { url }, angle: 90 }))).toMatchObject({ error: 'url_not_allowed', input: 'file' });
       }
+      // Plain words, the address not repeated, and what works instead.
+      const words: [string, string][] = [
+        ['http://169.254.169.254/latest', 'it is a link-local address'],
+        ['http://[::ffff:a9fe:a9fe]/', 'it is an IPv4 address written as IPv6'],
+        ['http://10.0.0.7/a.pdf', 'it is a private network address'],
+        ['http://127.0.0.1/a.pdf', 'it is a loopback address (the server itself)'],
+      ];
+      for (const [url, why] of words) {
+        const { message } = sc(await call(c, 'rotate_pages', { file: { url }, angle: 90 }));
+        expect(message).toBe(`file: the url is not fetched: ${why}, and this service only fetches public internet addresses. To send a file from your own machine or network, upload it with POST /files (raw PDF body) and pass the file_id it answers.`);
+      }
       expect(site.connections).toBe(connections);
     });
   });

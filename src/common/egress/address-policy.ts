@@ -66,6 +66,31 @@ export function refusalOf(address: string | ipaddr.IPv4 | ipaddr.IPv6, policy: A
   return range;
 }
 
+/** Plain words for the ranges of {@link rangeOf} ("a link-local address"), for messages to people and agents. */
+const RANGE_WORDS: Record<string, string> = {
+  loopback: 'a loopback address (the server itself)',
+  private: 'a private network address',
+  linkLocal: 'a link-local address',
+  uniqueLocal: 'a private (unique local) IPv6 address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  unspecified: 'the unspecified address',
+  broadcast: 'a broadcast address',
+  multicast: 'a multicast address',
+  ipv4Mapped: 'an IPv4 address written as IPv6',
+  rfc6145: 'an IPv4 address written as IPv6',
+  rfc6052: 'an IPv4 address written as IPv6',
+  '6to4': 'a 6to4 tunnel address',
+  teredo: 'a Teredo tunnel address',
+  reserved: 'a reserved address',
+  benchmarking: 'a benchmarking address',
+  invalid: 'not a valid address',
+};
+
+/** {@link rangeOf}'s range in plain words; other special ranges are "a special-purpose address". */
+export function describeRange(range: string): string {
+  return RANGE_WORDS[range] ?? 'a special-purpose address';
+}
+
 /** Hosts that name this machine whatever DNS says (RFC 6761): never looked up. */
 export function isLocalhostName(host: string): boolean {
   const h = host.toLowerCase().replace(/\.+$/, '');

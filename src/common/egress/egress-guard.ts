@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { AddressPolicy, isLocalhostName, parseIpLiteral, refusalOf } from './address-policy';
+import { AddressPolicy, describeRange, isLocalhostName, parseIpLiteral, refusalOf } from './address-policy';
 
 /** Resolves a host name to every address it has (no IP literals are passed in). */
 export type Resolver = (host: string) => Promise<string[]>;
@@ -28,6 +28,11 @@ export class EgressRefusal extends Error {
     readonly unresolvable = false,
     /** DNS error code when unresolvable (ENOTFOUND, EAI_AGAIN...). */
     readonly dnsCode?: string,
+    /**
+     * Why, for the client in plain words without internal detail: "a link-local address" for an
+     * IP literal, "does not resolve to a public address" for a name.
+     */
+    readonly plainReason?: string,
   ) {
     super(`${host}: ${detail}`);
     this.name = 'EgressRefusal';
@@ -79,7 +84,8 @@ export class EgressGuard {
       const refusal = ip ? refusalOf(ip, this.policy) : 'invalid';
       if (refusal || !ip) {
         const detail = `${h} is ${refusal} (${raw})`;
-        throw new EgressRefusal(host, named ? `${h} does not resolve to a public address` : detail, detail);
+        const plain = named ? 'it does not resolve to a public internet address' : `it is ${describeRange(refusal ?? 'invalid')}`;
+        throw new EgressRefusal(host, named ? `${h} does not resolve to a public address` : detail, detail, false, undefined, plain);
       }
       const address = ip.toString();
       pinned.push({ address, family: isIP(address) === 6 ? 6 : 4 });

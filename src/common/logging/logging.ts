@@ -39,6 +39,22 @@ export function redactUrl(url: string): string {
   return out;
 }
 
+const EXPECTED = Symbol('beacon:expectedResponse');
+
+/**
+ * Marks a 4xx answer as expected behaviour (e.g. the 405 every MCP client gets when it probes
+ * GET /mcp on a stateless server): its request line is logged at debug, not warn.
+ */
+export function expectedResponse(res: ServerResponse): void {
+  (res as ServerResponse & { [EXPECTED]?: boolean })[EXPECTED] = true;
+}
+
+function levelOf(res: ServerResponse, err: unknown): 'error' | 'warn' | 'info' | 'debug' {
+  if (err || res.statusCode >= 500) return 'error';
+  if ((res as ServerResponse & { [EXPECTED]?: boolean })[EXPECTED]) return 'debug';
+  return res.statusCode >= 400 ? 'warn' : 'info';
+}
+
 /**
  * Structured JSON logs (pino): one line per event, the request id on every line logged while a
  * request is handled, secrets redacted. The request id is the caller's X-Request-Id when it is
@@ -64,7 +80,7 @@ export function loggerParams(config: AppConfig): Params {
         res.setHeader('X-Request-Id', id);
         return id;
       },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      customLogLevel: (_req, res, err) => levelOf(res, err),
       serializers: {
         req: (req: { id: unknown; method: string; url: string; headers: Record<string, unknown> }) => ({
           id: req.id,

@@ -12,9 +12,36 @@ export const PAGE_RANGE_GRAMMAR =
 
 const TOKEN = /^(?:(\d+|last)?\s*-\s*(\d+|last)?|(\d+|last|all|odd|even))$/i;
 
+/**
+ * The tokens of `spec`, or the syntax error (`page_count` when known): checkable before the
+ * document is open, and the first step of {@link parsePageRange}.
+ */
+export function pageRangeTokens(spec: string | undefined, pageCount?: number): RegExpExecArray[] {
+  const text = (spec ?? 'all').trim();
+  if (text === '') return [];
+  return text.split(',').map((raw) => {
+    const token = raw.trim();
+    const m = TOKEN.exec(token);
+    if (!m || token === '-') {
+      throw new ToolFailure('invalid_page_range', `Cannot read "${token}" in page range "${text}". ${PAGE_RANGE_GRAMMAR}`, pageCount === undefined ? {} : { page_count: pageCount });
+    }
+    return m;
+  });
+}
+
+/**
+ * The checks of `spec` possible before opening the document: its syntax, and with `pageCount`
+ * (known from a stored file's row) the whole resolution. Throws what {@link parsePageRange} would.
+ */
+export function checkPageRange(spec: string | undefined, pageCount: number | undefined, label = 'the file'): void {
+  if (pageCount === undefined) pageRangeTokens(spec);
+  else parsePageRange(spec, pageCount, label);
+}
+
 /** Resolves `spec` against a document of `pageCount` pages; `label` names the input in errors. */
 export function parsePageRange(spec: string | undefined, pageCount: number, label = 'the file'): number[] {
   const text = (spec ?? 'all').trim();
+  const tokens = pageRangeTokens(spec, pageCount);
   if (text === '') return range(1, pageCount);
   const seen = new Set<number>();
   const out: number[] = [];
@@ -29,20 +56,13 @@ export function parsePageRange(spec: string | undefined, pageCount: number, labe
     if (n < 1 || n > pageCount) {
       throw new ToolFailure(
         'invalid_page_range',
-        `Page ${n} in "${text}" is out of range: ${label} has ${pageCount} page${pageCount === 1 ? '' : 's'} (1-${pageCount}).`,
+        `Page ${n} in "${text}" is out of range: ${label} has ${plural(pageCount, 'page')} (1-${pageCount}).`,
         { page_count: pageCount },
       );
     }
     return n;
   };
-  for (const raw of text.split(',')) {
-    const token = raw.trim();
-    const m = TOKEN.exec(token);
-    if (!m || token === '-') {
-      throw new ToolFailure('invalid_page_range', `Cannot read "${token}" in page range "${text}". ${PAGE_RANGE_GRAMMAR}`, {
-        page_count: pageCount,
-      });
-    }
+  for (const m of tokens) {
     const [, from, to, single] = m;
     if (single !== undefined) {
       const word = single.toLowerCase();

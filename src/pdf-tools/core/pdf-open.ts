@@ -4,6 +4,7 @@ import { bombFailure, decodedStreamCap, decodeTripped, guardPdfLibDecoding } fro
 import { speedUpPdfLib } from './pdf-lib-speed';
 import { qpdfRewrite } from './qpdf';
 import { ToolFailure } from './tool-failure';
+import { plural } from '../../common/text/plural';
 
 /** An input file as the worker receives it: its bytes and a label for messages ("files[2]", "file"). */
 export interface InputFile {
@@ -14,10 +15,51 @@ export interface InputFile {
   /** Password of an encrypted input (its `password` argument). */
   password?: string;
   /**
-   * What opening did to the input, for the result's note (decrypted, repaired, bytes before the
-   * header ignored). Set by {@link openPdf}, which also replaces `bytes` with what it processed.
+   * What opening did to the input (decrypted, repaired, bytes before the header ignored), for the
+   * result's note. Set by {@link openPdf}, which also replaces `bytes` with what it processed; the
+   * tools' wrapper (defineTool) turns them into the note with {@link describeOpenNotes}.
    */
+  openNotes?: OpenNote[];
+  /** Sentences the worker appends to the result; left empty (opening notes are `openNotes`). */
   notes?: string[];
+}
+
+/** One thing opening did to an input: the sentence after its label, for one input and for several. */
+export interface OpenNote {
+  label: string;
+  one: string;
+  many: string;
+}
+
+/**
+ * The sentences of `notes`, the same note about several inputs said once ("Files[0..19] were
+ * encrypted ..."), each starting with a capital letter.
+ */
+export function describeOpenNotes(notes: readonly OpenNote[]): string[] {
+  const groups = new Map<string, OpenNote[]>();
+  for (const n of notes) groups.set(n.one, [...(groups.get(n.one) ?? []), n]);
+  return [...groups.values()].map((group) => {
+    const labels = [...new Set(group.map((n) => n.label))];
+    const sentence = labels.length === 1 ? `${labels[0]} ${group[0].one}` : `${joinLabels(labels)} ${group[0].many}`;
+    return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+  });
+}
+
+/** "files[0..3, 7]" for list entries (their names left out), else "a, b and c". */
+function joinLabels(labels: string[]): string {
+  const indexes = labels.map((l) => /^(\w+)\[(\d+)\]/.exec(l));
+  if (indexes.every((m) => m && m[1] === indexes[0]![1])) {
+    const nums = [...new Set(indexes.map((m) => Number(m![2])))].sort((a, b) => a - b);
+    const spans: string[] = [];
+    for (let i = 0; i < nums.length; ) {
+      let j = i;
+      while (j + 1 < nums.length && nums[j + 1] === nums[j] + 1) j++;
+      spans.push(j > i ? `${nums[i]}..${nums[j]}` : `${nums[i]}`);
+      i = j + 1;
+    }
+    return `${indexes[0]![1]}[${spans.join(', ')}]`;
+  }
+  return labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
 
 export interface Limits {
@@ -105,7 +147,7 @@ function pageCount(doc: PDFDocument): number | undefined {
 export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocument> {
   const { label } = input;
   let bytes = input.bytes;
-  const notes: string[] = (input.notes = []);
+  const notes: OpenNote[] = (input.openNotes = []);
   if (bytes.length > limits.maxBytes) {
     throw new ToolFailure('file_too_large', `${label} is ${bytes.length} bytes; the limit is ${limits.maxBytes} bytes (${mb(limits.maxBytes)}) per file.`, {
       input: label,
@@ -122,7 +164,7 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
   }
   if (header > 0) {
     bytes = bytes.subarray(header);
-    notes.push(`${label} had ${header} byte(s) before its %PDF- header; they were ignored.`);
+    notes.push({ label, one: `had ${plural(header, 'byte')} before its %PDF- header; they were ignored.`, many: `had ${plural(header, 'byte')} before their %PDF- headers; they were ignored.` });
   }
   const cap = decodedStreamCap(limits);
   guardPdfLibDecoding(cap);
@@ -131,8 +173,9 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
   if (decodeTripped()) throw bombFailure(label, cap);
   const firstPages = first.doc ? pageCount(first.doc) : undefined;
   const encrypted = first.doc?.isEncrypted ?? false;
+  // pdf-lib cannot read the objects of an encrypted file: its damage is judged after decryption.
   const intact = first.doc !== undefined && first.warnings.length === 0 && !!firstPages && pagesIntact(first.doc);
-  const damaged = !intact || !xrefPointerValid(bytes);
+  const damaged = !xrefPointerValid(bytes) || (!encrypted && !intact);
   let doc = first.doc;
   if (encrypted || damaged) {
     const rewritten = await qpdfRewrite(bytes, input.password);
@@ -140,7 +183,7 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
       throw new ToolFailure(
         'encrypted',
         input.password === undefined
-          ? `${label} is encrypted with a password (needed to open it). Pass it as \`password\` next to the file, or send a decrypted file.`
+          ? `${label} is encrypted with a password (needed to open it). Pass it as \`password\` next to the file (e.g. {"file_id": "...", "password": "..."}), or send a decrypted file.`
           : `${label} is encrypted and the given password is not correct. Check the \`password\` argument.`,
         { input: label, password_given: input.password !== undefined },
       );
@@ -156,15 +199,26 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
       if (encrypted) {
         notes.push(
           input.password
-            ? `${label} was opened with the given password; the result is not encrypted.`
-            : `${label} was encrypted with an owner password only (it opens without a password): the result is not encrypted, and its restrictions (printing, copying, editing) were removed.`,
+            ? { label, one: 'was opened with the given password; the result is not encrypted.', many: 'were opened with the given passwords; the result is not encrypted.' }
+            : {
+                label,
+                one: 'was encrypted with an owner password only (it opens without a password): the result is not encrypted, and its restrictions (printing, copying, editing) were removed.',
+                many: 'were encrypted with an owner password only (they open without a password): the result is not encrypted, and their restrictions (printing, copying, editing) were removed.',
+              },
         );
       }
-      if (damaged && firstPages !== pageCount(doc)) {
+      // qpdf reports what it repaired (exit 3); an encrypted file it decrypted without a word was not damaged.
+      const repaired = damaged || rewritten.warnings.length > 0;
+      // An encrypted file's pages could not be counted before decryption: whether any was lost is unknown.
+      if (repaired && (encrypted || firstPages !== pageCount(doc))) {
         const why = rewritten.warnings[0] ?? (first.doc ? 'its cross-reference table was wrong' : shortMessage(first.error));
-        notes.push(`${label} was damaged and was repaired (with qpdf) before processing (${why}); check the result.`);
-      } else if (damaged) {
-        notes.push(`${label} had a damaged structure and was repaired (with qpdf) before processing; no page was lost.`);
+        notes.push({ label, one: `was damaged and was repaired (with qpdf) before processing (${why}); check the result.`, many: `were damaged and were repaired (with qpdf) before processing (${why}); check the result.` });
+      } else if (repaired) {
+        notes.push({
+          label,
+          one: 'had a damaged structure and was repaired (with qpdf) before processing; no page was lost.',
+          many: 'had a damaged structure and were repaired (with qpdf) before processing; no page was lost.',
+        });
       }
     } else if (encrypted || !intact) {
       // qpdf failed or is missing: an encrypted file, or one pdf-lib could not read whole, cannot be processed.
@@ -186,7 +240,7 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
     throw new ToolFailure('corrupt_pdf', `${label} has no pages (its page tree is empty): there is nothing to process.`, { input: label, reason: 'no_pages' });
   }
   if (pages > limits.maxPages) {
-    throw new ToolFailure('too_many_pages', `${label} has ${pages} pages; the limit is ${limits.maxPages} pages per file. Split it first.`, {
+    throw new ToolFailure('too_many_pages', `${label} has ${pages} pages; every tool (split_pdf too) takes at most ${limits.maxPages} pages per file. Split it on your side first, e.g. \`qpdf in.pdf --pages . 1-${limits.maxPages} -- part-1.pdf\` and \`qpdf in.pdf --pages . ${limits.maxPages + 1}-z -- part-2.pdf\`, then send the parts.`, {
       input: label,
       pages,
       limit: limits.maxPages,

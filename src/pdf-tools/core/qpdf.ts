@@ -49,7 +49,7 @@ export async function qpdfRewrite(bytes: Uint8Array, password: string | undefine
     if (/invalid password/i.test(stderr)) return { status: 'bad_password' };
     if (run.code !== 0) {
       const killed = run.error?.killed;
-      return { status: 'failed', message: killed ? `repair took longer than ${QPDF_TIMEOUT_MS / 1000} s` : firstLine(stderr) || 'qpdf could not read it' };
+      return { status: 'failed', message: killed ? `repair took longer than ${QPDF_TIMEOUT_MS / 1000} s` : errorLine(stderr) || 'qpdf could not read it' };
     }
     const warnings = stderr
       .split('\n')
@@ -61,8 +61,17 @@ export async function qpdfRewrite(bytes: Uint8Array, password: string | undefine
   }
 }
 
-function firstLine(s: string): string {
-  const line = s.split('\n').find((l) => l.trim()) ?? '';
-  const clean = line.replace(/^qpdf:\s*/, '').replace(/^input(?: \([^)]*\))?:\s*/, '').trim();
+/**
+ * qpdf's reason for failing: its error line (the last one not a warning: qpdf warns about the damage
+ * it sees first, e.g. "file is damaged", then gives up with the reason), or its first line.
+ */
+export function errorLine(s: string): string {
+  const lines = s.split('\n').filter((l) => l.trim());
+  const line = [...lines].reverse().find((l) => !/^\s*WARNING:/i.test(l)) ?? lines[0] ?? '';
+  const clean = line
+    .replace(/^qpdf:\s*/, '')
+    .replace(/^WARNING:\s*/i, '')
+    .replace(/^input(?: \([^)]*\))?:\s*/, '')
+    .trim();
   return clean.length > 200 ? `${clean.slice(0, 197)}...` : clean;
 }

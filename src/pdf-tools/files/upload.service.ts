@@ -16,8 +16,18 @@ interface ReadBody {
   sha256: string;
 }
 
-/** What POST /files answers (201). */
-export type UploadResult = Pick<StoredFileInfo, 'file_id' | 'expires_at' | 'bytes' | 'pages' | 'sha256'> & { download_url: string; filename: string };
+/**
+ * What POST /files answers (201). An upload encrypted with a password (needed to open it) is stored
+ * as sent: `encrypted: true`, `pages: null` (unknown until opened), and the tools open it with the
+ * `password` given next to its file_id. The password never reaches the upload.
+ */
+export type UploadResult = Pick<StoredFileInfo, 'file_id' | 'expires_at' | 'bytes' | 'sha256'> & {
+  download_url: string;
+  filename: string;
+  pages: number | null;
+  encrypted?: true;
+  note?: string;
+};
 
 /**
  * Uploads outside MCP: the PDF as the raw body (`application/pdf`) or as the multipart field
@@ -38,7 +48,7 @@ export class UploadService {
     const declared = Number(req.headers['content-length']);
     if (req.is('application/pdf')) {
       if (declared > max) throw this.tooLarge(declared);
-      return this.accept(await this.read(req, req), 'upload.pdf');
+      return this.accept(await this.read(req, req), rawUploadName(req));
     }
     if (req.is('multipart/form-data')) return this.multipart(req);
     throw new DomainError(
@@ -131,20 +141,29 @@ export class UploadService {
       inputs: [{ label: 'the upload', name, bytes: new Uint8Array(bytes) }],
       limits: { maxBytes: this.config.PDF_MAX_FILE_BYTES, maxPages: this.config.PDF_MAX_PAGES },
     });
-    if (!checked.ok) {
+    // Encrypted with a password the upload does not carry: stored as is, opened by the tools with `password`.
+    const encrypted = !checked.ok && checked.code === 'encrypted' && checked.details.password_given === false;
+    if (!checked.ok && !encrypted) {
       const status = checked.code === 'busy' || checked.code === 'timeout' ? ErrorCode.ServiceUnavailable : ErrorCode.BadRequest;
-      throw new DomainError(status, checked.message, { error_detail: checked.code });
+      throw new DomainError(status, sentence(checked.message), { error_detail: checked.code });
     }
-    const pages = Number((checked.data as { pages?: number }).pages ?? 0);
+    // 0 pages in the row: not known until the file is opened with its password.
+    const pages = checked.ok ? Number((checked.data as { pages?: number }).pages ?? 0) : 0;
     const saved = await this.store.save({ name, bytes, pages, sha256 });
     return {
       file_id: saved.file_id,
       expires_at: saved.expires_at,
       bytes: saved.bytes,
-      pages: saved.pages,
+      pages: encrypted ? null : saved.pages,
       sha256: saved.sha256,
       download_url: saved.download_url,
       filename: saved.filename,
+      ...(encrypted
+        ? {
+            encrypted: true as const,
+            note: `The file is encrypted with a password (needed to open it). It is stored as sent: pass its password next to the file_id in each tool call, e.g. {"file_id": "${saved.file_id}", "password": "..."}. Its pages are counted and checked when a tool opens it.`,
+          }
+        : {}),
     };
   }
 
@@ -154,4 +173,34 @@ export class UploadService {
       limit: max,
     });
   }
+}
+
+/** A message that starts with an input's label ("the upload is ...") as a sentence: capitalised. */
+function sentence(message: string): string {
+  return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+/**
+ * The name of a raw-body upload: `?filename=` or `Content-Disposition: attachment; filename=...`
+ * (`filename*=UTF-8''...` preferred), else "upload.pdf". The store makes it a safe file name.
+ */
+export function rawUploadName(req: Pick<Request, 'query' | 'headers'>): string {
+  const query = req.query?.filename;
+  if (typeof query === 'string' && query.trim()) return query.trim();
+  const header = req.headers['content-disposition'];
+  if (typeof header === 'string') {
+    const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+    if (extended) {
+      try {
+        const name = decodeURIComponent(extended[1].trim());
+        if (name) return name;
+      } catch {
+        // A bad percent-encoding: the plain filename (if any) instead.
+      }
+    }
+    const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/.exec(header);
+    const name = (plain?.[1]?.replace(/\\(.)/g, '$1') ?? plain?.[2])?.trim();
+    if (name) return name;
+  }
+  return 'upload.pdf';
 }

@@ -37,6 +37,8 @@ export interface FetchedPdf {
 export type FetchProgress = (received: number, total: number | undefined) => void;
 
 const MAX_URL_LENGTH = 2048;
+/** What works instead of a url the service does not fetch. */
+const UPLOAD_HINT = 'To send a file from your own machine or network, upload it with POST /files (raw PDF body) and pass the file_id it answers.';
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const USER_AGENT = 'BeaconPdfTools/1.0 (url input of an MCP tool call)';
 
@@ -104,7 +106,7 @@ export class UrlFetcher {
   private async allowed(url: URL, label: string, redirected: boolean): Promise<PinnedAddress> {
     const where = redirected ? `the url redirects to ${shortUrl(url)}, which` : 'the url';
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ToolFailure('url_not_allowed', `${label}: ${where} is not http or https (${url.protocol}).`, { input: label, reason: 'scheme' });
+      throw new ToolFailure('url_not_allowed', `${label}: ${where} is not http or https (${url.protocol}). ${UPLOAD_HINT}`, { input: label, reason: 'scheme' });
     }
     if (url.username || url.password) {
       throw new ToolFailure('url_not_allowed', `${label}: ${where} carries credentials; those are not sent.`, { input: label, reason: 'credentials' });
@@ -124,7 +126,7 @@ export class UrlFetcher {
       if (e.unresolvable) {
         throw new ToolFailure('download_failed', `${label}: the host ${url.hostname} could not be resolved (${e.publicReason}).`, { input: label, reason: 'dns' });
       }
-      throw new ToolFailure('url_not_allowed', `${label}: ${where} is not allowed: ${e.publicReason} (only public internet addresses are fetched).`, {
+      throw new ToolFailure('url_not_allowed', `${label}: ${where} is not fetched: ${e.plainReason ?? e.publicReason}, and this service only fetches public internet addresses. ${UPLOAD_HINT}`, {
         input: label,
         reason: 'address',
       });

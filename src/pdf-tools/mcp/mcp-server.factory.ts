@@ -19,7 +19,7 @@ export function serverInstructions(config: AppConfig): string {
   return [
     'PDF tools: merge, split, rotate, remove pages, compress, watermark, page numbers, metadata, form flatten.',
     `Pass an input as {"file_id": ...} (an earlier result or an upload, kept ${kept}), {"url": "https://..."} (the server downloads it; public addresses only) or {"base64": ...} (small files): exactly one; prefer file_id to chain tools. Optional per input: "filename" (download name) and "password" (an encrypted PDF).`,
-    'With a shell, upload first: curl -sS -H "Content-Type: application/pdf" --data-binary @file.pdf <server>/files, then pass the file_id it answers.',
+    `With a shell, upload first: curl -sS -H "Content-Type: application/pdf" --data-binary @file.pdf "${config.publicBaseUrl()}/files?filename=file.pdf", then pass the file_id it answers (a file encrypted with a password is stored as sent: give its "password" next to the file_id).`,
     'A result is a download link (resource_link) and structuredContent {file_id, download_url, expires_at, filename, bytes, pages, sha256, quota, ...}; the bytes of small files are embedded only with "inline": true.',
     'Pages use one grammar everywhere: "1-3,7,9-", "last", "odd", "even", "all".',
     `Limits: ${mb} MB and ${config.PDF_MAX_PAGES} pages per file; a daily quota per tool (see \`quota\` in every result). Failed calls are refunded.`,
@@ -39,7 +39,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
 export const INLINE_ARGUMENT = { type: 'boolean' };
 
 /** The page grammar in full is in the server instructions; each argument gets the short form. */
-const SHORT_GRAMMAR = 'e.g. "1-3,7,9-", "odd", "last".';
+const SHORT_GRAMMAR = 'e.g. "1-3,7,9-", "odd".';
 
 /**
  * Keys that carry nothing a model needs to make a good call: zod's safe-integer bounds, a
@@ -55,6 +55,12 @@ function noise(key: string, value: unknown, node: Json): boolean {
 }
 
 type Json = Record<string, unknown>;
+
+/**
+ * The one description of an input file argument in tools/list (the rest is in the server
+ * instructions): clients that drop the instructions still learn where a file_id comes from.
+ */
+export const FILE_ARGUMENT = 'file_id (from a result or POST /files), url or base64.';
 
 /** Is `node` the JSON Schema of an input file (file_id / base64 / url / filename)? */
 function isFileRef(node: Json): boolean {
@@ -78,7 +84,7 @@ function compactInput(node: unknown): unknown {
   if (isFileRef(out)) {
     const props = out.properties as Record<string, Json>;
     out.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, k === 'pages' ? v : { type: v.type }]));
-    delete out.description;
+    out.description = FILE_ARGUMENT;
   }
   return constantsAsEnum(out);
 }
@@ -104,7 +110,7 @@ function constantsAsEnum(node: Json): Json {
  * `structuredContent` even then: typescript-sdk issue #1943).
  */
 /** Result fields every file result has, described once in the server instructions. */
-const SAID_IN_INSTRUCTIONS = new Set(['expires_at', 'filename', 'sha256', 'note']);
+const SAID_IN_INSTRUCTIONS = new Set(['expires_at', 'filename', 'sha256', 'note', 'bytes', 'quota']);
 
 function compactOutput(schema: Json): Json {
   const properties = Object.fromEntries(

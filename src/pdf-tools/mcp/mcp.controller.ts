@@ -5,21 +5,24 @@ import type { Request, Response } from 'express';
 import { Public } from '../../common/decorators/public.decorator';
 import { RateLimit } from '../../common/decorators/rate-limit.decorator';
 import { clientSubject } from '../../common/http/client-ip';
+import { expectedResponse } from '../../common/logging/logging';
 import { McpServerFactory } from './mcp-server.factory';
 
 /**
  * POST /mcp: MCP Streamable HTTP, stateless, JSON responses (SSE for a tool call with a progressToken),
  * anonymous (quota per client IP).
  * A new server and transport per request; both are closed when the response closes.
- * GET and DELETE /mcp (SSE stream, session end) don't exist without sessions: 405.
+ * GET and DELETE /mcp (SSE stream, session end) don't exist without sessions: 405, which every SDK
+ * client gets when it probes for the stream: expected, so logged at debug and not rate limited
+ * (only POST spends units of the `mcp` bucket; the 405 and the preflight are constant answers).
  */
 @Public()
-@RateLimit('mcp')
 @Controller('mcp')
 export class McpController {
   constructor(private readonly factory: McpServerFactory) {}
 
   @Post()
+  @RateLimit('mcp')
   async post(@Req() req: Request, @Res() res: Response): Promise<void> {
     allowCors(res);
     if (Array.isArray(req.body)) {
@@ -82,6 +85,7 @@ function wantsProgress(body: unknown): boolean {
 }
 
 function methodNotAllowed(res: Response): void {
+  expectedResponse(res);
   res
     .status(405)
     .setHeader('Allow', 'POST')

@@ -19,6 +19,7 @@ import { decodeAll, type DecodeResult } from '../worker/decode.worker';
 import type { WorkerResult } from '../worker/pdf.worker';
 import { CallProgress, ProgressSink } from './progress';
 import { plural } from '../../common/text/plural';
+import { clip, resultText } from './result-text';
 
 export { decodeBase64 } from '../core/base64';
 
@@ -52,12 +53,34 @@ export interface Caller {
 
 const channelOf = (caller: Caller): QuotaChannel => (caller.deviceId === undefined ? 'mcp' : 'web');
 
-/** Readable summary of zod issues, naming each argument path. */
+/** Readable summary of zod issues, naming each argument path and what it accepts. */
 export function describeIssues(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
-    .map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`)
+    .map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${issueMessage(i)}`)
     .join('; ');
+}
+
+/** zod's message, with what is allowed where zod only says "Invalid input" (a union of values, a record key). */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  const received = issue.input === undefined ? 'it is missing' : `received ${clip(JSON.stringify(issue.input) ?? typeof issue.input, 40)}`;
+  if (issue.code === 'invalid_union') {
+    const values = issue.errors.flat().flatMap((sub) => (sub.code === 'invalid_value' ? sub.values : []));
+    if (values.length && issue.errors.every((e) => e.every((sub) => sub.code === 'invalid_value'))) {
+      const list = values.map((v) => JSON.stringify(v));
+      return `must be ${list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}` : list[0]} (${received}).`.replace(/\.$/, '');
+    }
+  }
+  // A file given as a bare string (an id, an address, the content): say what shape it takes.
+  const fileArgument = issue.path[0] === 'file' ? issue.path.length === 1 : issue.path[0] === 'files' && issue.path.length === 2;
+  if (issue.code === 'invalid_type' && issue.expected === 'object' && fileArgument) {
+    return `${issue.message}; give an object: {"file_id": "..."}, {"url": "https://..."} or {"base64": "..."}`;
+  }
+  if (issue.code === 'invalid_key') {
+    const inner = issue.issues[0];
+    return `the key ${clip(JSON.stringify(issue.input ?? issue.path[issue.path.length - 1]), 70)} is not allowed${inner ? ` (${inner.message})` : ''}`;
+  }
+  return issue.message;
 }
 
 /**
@@ -115,7 +138,8 @@ export class ToolRunnerService {
     if (inline === 'invalid') {
       return this.failure(new ToolFailure('invalid_arguments', `Invalid arguments for ${tool.name}: inline: expected a boolean.`), await this.status(tool, caller));
     }
-    const parsed = tool.input.safeParse(rest);
+    // reportInput: the messages can quote a refused value (shortened).
+    const parsed = tool.input.safeParse(rest, { reportInput: true });
     if (!parsed.success) {
       return this.failure(new ToolFailure('invalid_arguments', `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}.`), await this.status(tool, caller));
     }
@@ -125,6 +149,9 @@ export class ToolRunnerService {
     try {
       refs = tool.inputs(args);
       prepared = await this.prepareInputs(tool, args, refs);
+      // Page counts of stored inputs come from their rows (0: unknown, e.g. an encrypted upload).
+      const pages = prepared.map((p) => ('stored' in p && p.stored.pages > 0 ? p.stored.pages : undefined));
+      tool.check?.(args, pages, refs.map((r) => r.label));
     } catch (e) {
       return this.failure(this.asFailure(e), await this.status(tool, caller));
     }
@@ -340,7 +367,7 @@ export class ToolRunnerService {
 
   /**
    * The result: `structuredContent` (every field), one `resource_link` per file and one short text
-   * (under TEXT_MAX_CHARS whatever the number of files). The bytes are embedded only when the call
+   * (under TEXT_MAX_BYTES whatever the number of files and notes, see resultText). The bytes are embedded only when the call
    * asked (`inline: true`) and the file is at most PDF_INLINE_MAX_BYTES.
    */
   private success(tool: PdfTool, result: Extract<WorkerResult, { ok: true }>, stored: StoredFileInfo[], quota: QuotaState, inline: boolean): CallToolResult {
@@ -348,34 +375,42 @@ export class ToolRunnerService {
     let structured: Record<string, unknown>;
     if (tool.result === 'files') structured = { files: stored.map((s, i) => ({ ...s, ...(perFile?.[i] ?? {}) })), ...data, quota };
     else structured = { ...data, ...(stored[0] ?? {}), ...(tool.result === 'optional-file' && stored[0] ? { changed: true } : {}), quota };
-    const content: CallToolResult['content'] = [];
-    const files =
-      stored.length === 1
-        ? `${stored[0].filename}: ${stored[0].download_url} (file_id ${stored[0].file_id}, ${plural(stored[0].pages, 'page')}, ${stored[0].bytes} bytes, until ${stored[0].expires_at})`
-        : stored.length
-          ? `${stored.length} files: download links and file_ids in the resource links and structuredContent.files.`
-          : '';
-    const text = [result.summary, files, `Quota: ${quota.remaining} of ${quota.limit} ${tool.name} calls left today.`].filter(Boolean).join('\n');
-    content.push({ type: 'text', text: text.length > TEXT_MAX_CHARS ? `${text.slice(0, TEXT_MAX_CHARS - 1)}…` : text });
+    const limit = this.config.PDF_INLINE_MAX_BYTES;
+    const tooBig = inline ? stored.filter((_, i) => result.files[i].bytes.length > limit) : [];
+    const remarks = tooBig.length
+      ? [
+          `Not embedded (inline): ${tooBig.map((s) => `${s.filename} is ${plural(s.bytes, 'byte')}`).join(', ')}, over the inline limit of ${plural(limit, 'byte')}; download ${tooBig.length === 1 ? 'it from its link' : 'them from their links'}.`,
+        ]
+      : [];
+    if (remarks.length) structured.note = [structured.note, ...remarks].filter(Boolean).join(' ');
+    const content: CallToolResult['content'] = [
+      {
+        type: 'text',
+        text: resultText({
+          summary: result.summary,
+          files: stored,
+          quota: `Quota: ${quota.remaining} of ${quota.limit} ${tool.name} calls left today.`,
+          remarks,
+          note: typeof data.note === 'string' ? data.note : undefined,
+        }),
+      },
+    ];
     stored.forEach((s, i) => {
       content.push({
         type: 'resource_link',
         uri: s.download_url,
         name: s.filename,
         mimeType: 'application/pdf',
-        description: `${plural(s.pages, 'page')}, ${s.bytes} bytes; file_id ${s.file_id}; available until ${s.expires_at}.`,
+        description: `${plural(s.pages, 'page')}, ${plural(s.bytes, 'byte')}; file_id ${s.file_id}; available until ${s.expires_at}.`,
       });
       const bytes = result.files[i].bytes;
-      if (inline && bytes.length <= this.config.PDF_INLINE_MAX_BYTES) {
+      if (inline && bytes.length <= limit) {
         content.push({ type: 'resource', resource: { uri: s.download_url, mimeType: 'application/pdf', blob: Buffer.from(bytes).toString('base64') } });
       }
     });
     return { content, structuredContent: structured };
   }
 }
-
-/** Most characters of a result's text content (the issue's bound: under 1 KB whatever the files). */
-export const TEXT_MAX_CHARS = 900;
 
 /** Takes the `inline` argument (every tool has it) off the arguments before the tool's own checks. */
 function takeInline(raw: unknown): { inline: boolean | 'invalid'; rest: unknown } {

@@ -75,7 +75,7 @@ ${clientConfig}
 \`\`\`
 
 - Inputs: \`{"file_id": "..."}\` (an earlier result or an upload), \`{"url": "https://..."}\` (the server downloads the PDF itself: public http(s) addresses only, redirects followed up to ${config.PDF_URL_MAX_REDIRECTS}, at most ${Math.round(config.PDF_URL_TIMEOUT_MS / 1000)} s) or \`{"base64": "..."}\` (the PDF's bytes, small files); optional \`filename\`, \`password\`.
-- Upload (agents with a shell, browser forms), anonymous, no tool quota: \`curl -sS -H 'Content-Type: application/pdf' --data-binary @file.pdf ${base}/files\` answers 201 \`{file_id, expires_at, bytes, pages, sha256}\`; pass the \`file_id\` to any tool. Also multipart/form-data with the field \`file\`.
+- Upload (agents with a shell, browser forms), anonymous, no tool quota: \`curl -sS -H 'Content-Type: application/pdf' --data-binary @file.pdf '${base}/files?filename=file.pdf'\` answers 201 \`{file_id, expires_at, filename, bytes, pages, sha256}\`; pass the \`file_id\` to any tool. The name (used for the results' names) comes from \`?filename=\` or \`Content-Disposition: attachment; filename=...\`, else "upload.pdf". Also multipart/form-data with the field \`file\` (its own file name). A PDF encrypted with a password is stored as sent (\`encrypted: true\`, \`pages: null\`): pass \`{"file_id": "...", "password": "..."}\` to the tools.
 - Outputs: a \`resource_link\` to \`GET ${base}/files/{file_id}\` and \`structuredContent\` \`{file_id, download_url, expires_at, bytes, pages, sha256, quota, ...}\`; with \`"inline": true\` results up to ${Math.round(config.PDF_INLINE_MAX_BYTES / 1024)} KB are also embedded.
 - Page ranges (every tool): \`1-3,7,9-\`, \`last\`, \`odd\`, \`even\`, \`all\`; the resolved pages are echoed back.
 - Errors are tool results with \`isError: true\` and \`structuredContent\` \`{error, message, quota}\`; codes: invalid_arguments, file_too_large, too_many_pages, encrypted, not_a_pdf, corrupt_pdf, invalid_image, invalid_page_range, file_not_found, url_not_allowed, download_failed, quota_exceeded, timeout, busy, internal_error.
@@ -89,7 +89,7 @@ ${tools.join('\n')}
 
 - At most ${mb} MB and ${config.PDF_MAX_PAGES} pages per input file.
 - Daily quota per client IP and tool: ${config.PDF_MCP_DAILY_CAP} MCP calls, within a pool of ${config.PDF_DAILY_LIMIT} calls per tool shared with the website. Quotas reset at 00:00 UTC.
-- Only successful calls count: failed calls are refunded automatically, up to ${config.PDF_DAILY_REFUNDS} refunds per day.
+- Only successful calls count: argument errors that need no file bytes (types, page ranges, stamp text, and pages beyond a stored file's count) are answered before the quota; other failed calls are refunded automatically, up to ${config.PDF_DAILY_REFUNDS} refunds per day.
 - Every result carries \`quota {tool, limit, remaining, resets_at}\`.
 - Rate limit: ${config.MCP_RATE_LIMIT} requests per ${config.MCP_RATE_WINDOW_S} s per IP on /mcp.
 
@@ -97,7 +97,7 @@ ${tools.join('\n')}
 
 - [Public stats](${base}/api/public-stats): \`{window_days: 30, success: N}\`, successful tool runs in the last 30 days, anonymous.
 - [Visibility reporting API (OpenAPI)](${base}/api/v1/openapi.json): AI-answer visibility metrics, API key required.
-- [Accessibility scan API](${base}/api/scan): \`POST\` a URL to scan, anonymous, rate limited.
+- [Accessibility scans](${base}/scan): the scan form; its API is \`POST ${base}/api/scan\` with \`{"url": "https://..."}\` (JSON), anonymous, rate limited.
 
 ## Optional
 

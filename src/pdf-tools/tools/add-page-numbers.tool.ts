@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { parsePageRange } from '../core/page-range';
+import { checkPageRange, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { anchor, parseColor, placeBox, POSITIONS, visibleFrame } from '../core/stamp';
 import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
+import { checkStampText, CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
 import { plural } from '../../common/text/plural';
 
 const input = z
@@ -18,12 +18,16 @@ const input = z
       .default('{n}')
       .describe('Text of the number: {n} is the page number, {total} the last number, e.g. "Page {n} of {total}"; any script.'),
     start: z.number().int().min(0).max(100000).default(1).describe('Number of the first numbered page.'),
-    pages: pagesSchema('Pages to number (e.g. "2-" to skip a cover page); they are numbered in order from `start`.'),
+    pages: pagesSchema('Pages to number, in order from `start` ("2-" skips a cover page).'),
     font_size: z.number().min(4).max(72).default(10),
     margin: z.number().min(0).max(200).default(24).describe('Distance from the page edge in points.'),
     color: z.string().default('#000000').describe('"#RRGGBB".'),
   })
   .strict();
+
+function checkFormat(format: string): void {
+  if (!format.includes('{n}')) throw new ToolFailure('invalid_arguments', '`format` must contain {n}, e.g. "Page {n} of {total}".');
+}
 
 export const addPageNumbersTool = defineTool({
   name: 'add_page_numbers',
@@ -39,8 +43,14 @@ export const addPageNumbersTool = defineTool({
   annotations: CREATES_FILE,
   result: 'file',
   inputs: singleInput,
+  check(args, [pages], [label]) {
+    checkFormat(args.format);
+    checkStampText(args.format.replaceAll('{n}', '').replaceAll('{total}', ''), 'format');
+    parseColor(args.color);
+    checkPageRange(args.pages, pages, label);
+  },
   async run(args, inputs, ctx) {
-    if (!args.format.includes('{n}')) throw new ToolFailure('invalid_arguments', '`format` must contain {n}, e.g. "Page {n} of {total}".');
+    checkFormat(args.format);
     const [doc] = await openAll(inputs, ctx);
     const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label).sort((a, b) => a - b);
     const fonts = new StampFonts(doc);

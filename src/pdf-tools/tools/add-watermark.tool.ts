@@ -2,12 +2,12 @@ import { degrees, PDFDocument, PDFImage, PDFPage } from 'pdf-lib';
 import { z } from 'zod';
 import { decodedStreamCap, pngDecodedSize } from '../core/decode-limits';
 import { Limits } from '../core/pdf-open';
-import { parsePageRange } from '../core/page-range';
+import { checkPageRange, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { anchor, parseColor, placeBox, POSITIONS, rotatedExtent, visibleFrame } from '../core/stamp';
 import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
+import { checkStampText, CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
 import { plural } from '../../common/text/plural';
 
 const input = z
@@ -23,7 +23,7 @@ const input = z
     opacity: z.number().min(0.05).max(1).default(0.3).describe('0.05 (faint) to 1 (opaque).'),
     rotation: z.number().min(-360).max(360).default(45).describe('Angle in degrees, counter-clockwise as seen by the reader (0 = horizontal).'),
     image_scale: z.number().min(0.01).max(1).default(0.5).describe('Image width as a fraction of the page width.'),
-    margin: z.number().min(0).max(200).default(36).describe('Distance from the page edge in points for edge positions.'),
+    margin: z.number().min(0).max(200).default(36).describe('Distance from the page edge, in points.'),
   })
   .strict();
 
@@ -70,6 +70,12 @@ async function buildMark(doc: PDFDocument, args: Args, limits: Limits): Promise<
   };
 }
 
+function exactlyOneMark(args: Args): void {
+  if (!args.text === !args.image_base64) {
+    throw new ToolFailure('invalid_arguments', 'Give exactly one of `text` or `image_base64`.');
+  }
+}
+
 export const addWatermarkTool = defineTool({
   name: 'add_watermark',
   title: 'Add a watermark',
@@ -81,10 +87,14 @@ export const addWatermarkTool = defineTool({
   result: 'file',
   inputs: singleInput,
   extraBase64: (args) => (args.image_base64 ? [{ label: 'image_base64', base64: args.image_base64 }] : []),
+  check(args, [pages], [label]) {
+    exactlyOneMark(args);
+    if (args.text) checkStampText(args.text, 'text');
+    parseColor(args.color);
+    checkPageRange(args.pages, pages, label);
+  },
   async run(args, inputs, ctx) {
-    if (!args.text === !args.image_base64) {
-      throw new ToolFailure('invalid_arguments', 'Give exactly one of `text` or `image_base64`.');
-    }
+    exactlyOneMark(args);
     const [doc] = await openAll(inputs, ctx);
     const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label);
     const pages = doc.getPages();

@@ -58,7 +58,7 @@ export const compressPdfTool = defineTool({
         ...(unchanged ? { note: 'The PDF is already compact: compression would not make it smaller, so the input is returned unchanged.' } : {}),
       },
       summary: unchanged
-        ? 'Compression would not make this PDF smaller; returned the input unchanged.'
+        ? 'Returned the input unchanged.'
         : `Compressed from ${original.length} to ${bytes.length} bytes (${percent}% smaller).`,
     };
   },

@@ -1,5 +1,6 @@
 import { PDFDict, PDFDocument, PDFName } from 'pdf-lib';
 import { z } from 'zod';
+import { plural } from '../../common/text/plural';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
@@ -10,7 +11,7 @@ export const flattenFormTool = defineTool({
   name: 'flatten_form',
   title: 'Flatten a form',
   description:
-    'Turn the fillable form fields of a PDF into ordinary page content: the filled-in values stay visible, nothing can be edited any more, and no form is left in the file.',
+    'Turn the form fields of a PDF into ordinary page content: the values stay visible, nothing stays editable, and no form is left.',
   input,
   output: singleFileOutput({
     fields_flattened: z.number().int(),
@@ -43,7 +44,7 @@ export const flattenFormTool = defineTool({
     return {
       files: [{ name: derivedName(inputs[0], 'flattened'), bytes, pages: doc.getPageCount() }],
       data: { fields_flattened: names.length, field_names: names.slice(0, 200), widgets_removed: widgets },
-      summary: names.length ? `Flattened ${names.length} form field(s).` : 'The PDF had no form fields; returned it without a form.',
+      summary: names.length ? `Flattened ${plural(names.length, 'form field')}.` : 'The PDF had no form fields; returned it without a form.',
     };
   },
 });

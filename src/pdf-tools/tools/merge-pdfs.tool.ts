@@ -1,7 +1,7 @@
 import { PDFDocument, PDFRef } from 'pdf-lib';
 import { z } from 'zod';
 import { OutlineNode, readOutline, writeOutline } from '../core/outline';
-import { parsePageRange } from '../core/page-range';
+import { checkPageRange, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { CREATES_FILE, defineTool, fileRefSchema, openAll, pagesSchema, singleFileOutput } from './tool';
 import { plural } from '../../common/text/plural';
@@ -9,10 +9,10 @@ import { plural } from '../../common/text/plural';
 const input = z
   .object({
     files: z
-      .array(fileRefSchema.extend({ pages: pagesSchema('Pages of this input to include, in this order.') }))
+      .array(fileRefSchema.extend({ pages: pagesSchema('Pages of this input, in this order.') }))
       .min(2)
       .max(20)
-      .describe('2 to 20 PDFs, merged in this order. Each: file_id, url or base64, optional pages.'),
+      .describe('2 to 20 PDFs, merged in this order.'),
     keep_bookmarks: z.boolean().default(true).describe('Keep the inputs\' bookmarks (outlines) that point to included pages. Default true.'),
     filename: z.string().max(200).optional().describe('Name of the merged file. Default: "<first input>-merged.pdf".'),
   })
@@ -31,6 +31,7 @@ export const mergePdfsTool = defineTool({
   annotations: CREATES_FILE,
   result: 'file',
   inputs: (args) => args.files.map((f, i) => ({ label: `files[${i}]${f.filename ? ` (${f.filename})` : ''}`, ref: f })),
+  check: (args, pages, labels) => args.files.forEach((f, i) => checkPageRange(f.pages, pages[i], labels[i])),
   async run(args, inputs, ctx) {
     // Progress steps: open each input, copy each input's pages.
     const steps = inputs.length * 2;

@@ -1,6 +1,7 @@
 import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { z } from 'zod';
 import { savePdf } from '../core/pdf-open';
+import { plural } from '../../common/text/plural';
 import { defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileShape, singleInput } from './tool';
 
 type StandardKey = 'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'creation_date' | 'modification_date';
@@ -15,6 +16,7 @@ const PDF_KEY: Record<StandardKey, string> = {
   modification_date: 'ModDate',
 };
 const RESERVED = new Set([...Object.values(PDF_KEY), 'Trapped']);
+const ISO_DATE = 'expected an ISO 8601 date and time, e.g. "2024-05-01T12:00:00Z"';
 const CUSTOM_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 const input = z
@@ -28,10 +30,10 @@ const input = z
         keywords: z.array(z.string().max(200)).max(100).optional().describe('Keywords, stored comma-separated.'),
         creator: z.string().max(1000).optional().describe('The application that created the original document.'),
         producer: z.string().max(1000).optional().describe('The application that produced the PDF.'),
-        creation_date: z.iso.datetime({ offset: true }).optional().describe('e.g. "2024-05-01T12:00:00Z".'),
-        modification_date: z.iso.datetime({ offset: true }).optional().describe('ISO 8601. Default when changing anything: now.'),
+        creation_date: z.iso.datetime({ offset: true, error: ISO_DATE }).optional().describe('e.g. "2024-05-01T12:00:00Z".'),
+        modification_date: z.iso.datetime({ offset: true, error: ISO_DATE }).optional().describe('ISO 8601. Default when changing anything: now.'),
         custom: z
-          .record(z.string().regex(CUSTOM_KEY), z.string().max(1000))
+          .record(z.string().regex(CUSTOM_KEY, 'a custom key is 1-64 letters, digits, _ . -, starting with a letter'), z.string().max(1000))
           .optional()
           .describe('Custom document-information keys, e.g. {"Department": "Legal"} (letters, digits, _ . -).'),
       })
@@ -110,11 +112,35 @@ export function readMetadata(doc: PDFDocument): Metadata {
   };
 }
 
+/** The metadata's key values for the text content, each value short: `title "Q3 report"; author "Ada"; 12 pages; ...`. */
+export function describeMetadata(m: Metadata, pages: number): string {
+  const short = (v: string): string => JSON.stringify([...v].length > 60 ? `${[...v].slice(0, 59).join('')}…` : v);
+  const fields: [string, string | null][] = [
+    ['title', m.title],
+    ['author', m.author],
+    ['subject', m.subject],
+    ['keywords', m.keywords],
+    ['creator', m.creator],
+    ['producer', m.producer],
+    ['created', m.creation_date],
+    ['modified', m.modification_date],
+  ];
+  const set = fields.filter(([, v]) => v !== null && v !== '').map(([k, v]) => `${k} ${short(v!)}`);
+  const custom = Object.keys(m.custom);
+  const empty = fields.filter(([, v]) => v === null || v === '').map(([k]) => k);
+  return [
+    plural(pages, 'page'),
+    ...set,
+    ...(custom.length ? [`custom ${custom.slice(0, 5).map((k) => `${k} ${short(m.custom[k])}`).join(', ')}${custom.length > 5 ? ` and ${custom.length - 5} more` : ''}`] : []),
+    ...(empty.length === fields.length ? ['no document information'] : empty.length ? [`no ${empty.join(', ')}`] : []),
+  ].join('; ');
+}
+
 export const pdfMetadataTool = defineTool({
   name: 'pdf_metadata',
   title: 'Read or edit PDF metadata',
   description:
-    'Read a PDF\'s document information (title, author, subject, keywords, creator, producer, dates, custom keys) and page count, or set/clear fields. Reading alone returns no new file and never changes the input; setting or clearing returns a new file.',
+    'Read a PDF\'s document information (title, author, subject, keywords, creator, producer, dates, custom keys) and page count, or set/clear fields (returns a new file; reading alone changes nothing).',
   input,
   output: z.object({
     metadata: metadataSchema.describe('The metadata of the result (after any change).'),
@@ -133,7 +159,7 @@ export const pdfMetadataTool = defineTool({
     const clear = args.clear ?? [];
     const set = args.set;
     if (!set && clear.length === 0) {
-      return { files: [], data: { metadata: readMetadata(doc), pages, changed: false }, summary: 'Read the metadata; the file is unchanged.' };
+      return { files: [], data: { metadata: readMetadata(doc), pages, changed: false }, summary: `Metadata (the file is unchanged): ${describeMetadata(readMetadata(doc), pages)}.` };
     }
     const info = infoDict(doc, true)!;
     for (const key of clear) {
@@ -163,7 +189,7 @@ export const pdfMetadataTool = defineTool({
     return {
       files: [{ name: derivedName(inputs[0], 'metadata'), bytes, pages }],
       data: { metadata, changed: true },
-      summary: 'Updated the metadata.',
+      summary: `Updated the metadata: ${describeMetadata(metadata, pages)}.`,
     };
   },
 });

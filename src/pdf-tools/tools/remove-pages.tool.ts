@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAGE_RANGE_GRAMMAR, parsePageRange } from '../core/page-range';
+import { PAGE_RANGE_GRAMMAR, pageRangeTokens, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
@@ -11,6 +11,17 @@ const input = z
     pages: z.string().min(1).max(500).describe(`Pages to remove. ${PAGE_RANGE_GRAMMAR} At least one page must remain.`),
   })
   .strict();
+
+/** The pages to remove, ascending; at least one page must remain. */
+function toRemove(spec: string, count: number, label: string): number[] {
+  const removed = parsePageRange(spec, count, label).sort((a, b) => a - b);
+  if (removed.length >= count) {
+    throw new ToolFailure('invalid_page_range', `"${spec}" selects every page of ${label}; at least one page must remain.`, {
+      page_count: count,
+    });
+  }
+  return removed;
+}
 
 export const removePagesTool = defineTool({
   name: 'remove_pages',
@@ -24,15 +35,11 @@ export const removePagesTool = defineTool({
   annotations: CREATES_FILE,
   result: 'file',
   inputs: singleInput,
+  check: (args, [pages], [label]) => (pages === undefined ? void pageRangeTokens(args.pages) : void toRemove(args.pages, pages, label)),
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const count = doc.getPageCount();
-    const removed = parsePageRange(args.pages, count, inputs[0].label).sort((a, b) => a - b);
-    if (removed.length >= count) {
-      throw new ToolFailure('invalid_page_range', `"${args.pages}" selects every page of ${inputs[0].label}; at least one page must remain.`, {
-        page_count: count,
-      });
-    }
+    const removed = toRemove(args.pages, count, inputs[0].label);
     for (const p of [...removed].reverse()) doc.removePage(p - 1);
     const gone = new Set(removed);
     const kept = Array.from({ length: count }, (_, i) => i + 1).filter((p) => !gone.has(p));

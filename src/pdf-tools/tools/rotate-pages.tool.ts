@@ -1,6 +1,6 @@
 import { degrees } from 'pdf-lib';
 import { z } from 'zod';
-import { parsePageRange } from '../core/page-range';
+import { checkPageRange, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
 import { plural } from '../../common/text/plural';
@@ -17,7 +17,7 @@ export const rotatePagesTool = defineTool({
   name: 'rotate_pages',
   title: 'Rotate pages',
   description:
-    'Rotate chosen pages of a PDF clockwise by 90, 180 or 270 degrees, added to any rotation they already have (a page at 90 rotated by 90 ends at 180). Other pages are unchanged.',
+    'Rotate chosen pages of a PDF clockwise by 90, 180 or 270 degrees, added to any rotation they already have. Other pages are unchanged.',
   input,
   output: singleFileOutput({
     rotated_pages: z.array(z.number().int()).describe('The pages rotated (resolved from `pages`).'),
@@ -26,6 +26,7 @@ export const rotatePagesTool = defineTool({
   annotations: CREATES_FILE,
   result: 'file',
   inputs: singleInput,
+  check: (args, [pages], [label]) => checkPageRange(args.pages, pages, label),
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label);

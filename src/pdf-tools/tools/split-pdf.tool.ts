@@ -1,6 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import { z } from 'zod';
-import { parsePageRange } from '../core/page-range';
+import { pageRangeTokens, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { checkOutputs, CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileSchema, singleInput } from './tool';
@@ -23,31 +23,37 @@ const input = z
   })
   .strict();
 
+/** The argument a mode needs, present (checked before the quota too). */
+function checkMode(args: z.infer<typeof input>): void {
+  if (args.mode === 'ranges' && !args.ranges) throw new ToolFailure('invalid_arguments', 'mode "ranges" needs `ranges`, e.g. ["1-3", "4-"].');
+  if (args.mode === 'every' && !args.every) throw new ToolFailure('invalid_arguments', 'mode "every" needs `every`, the number of pages per part.');
+  if (args.mode === 'count' && !args.count) throw new ToolFailure('invalid_arguments', 'mode "count" needs `count`, the number of parts.');
+}
+
 /** Page lists (1-based) of every part. */
 function plan(args: z.infer<typeof input>, pageCount: number, label: string): number[][] {
+  checkMode(args);
   switch (args.mode) {
     case 'ranges':
-      if (!args.ranges) throw new ToolFailure('invalid_arguments', 'mode "ranges" needs `ranges`, e.g. ["1-3", "4-"].');
-      return args.ranges.map((r) => parsePageRange(r, pageCount, label));
+      return args.ranges!.map((r) => parsePageRange(r, pageCount, label));
     case 'every': {
-      if (!args.every) throw new ToolFailure('invalid_arguments', 'mode "every" needs `every`, the number of pages per part.');
       const parts: number[][] = [];
-      for (let start = 1; start <= pageCount; start += args.every) {
-        parts.push(Array.from({ length: Math.min(args.every, pageCount - start + 1) }, (_, i) => start + i));
+      for (let start = 1; start <= pageCount; start += args.every!) {
+        parts.push(Array.from({ length: Math.min(args.every!, pageCount - start + 1) }, (_, i) => start + i));
       }
       return parts;
     }
     case 'count': {
-      if (!args.count) throw new ToolFailure('invalid_arguments', 'mode "count" needs `count`, the number of parts.');
-      if (args.count > pageCount) {
-        throw new ToolFailure('invalid_page_range', `Cannot split ${label} (${plural(pageCount, 'page')}) into ${args.count} parts: at most ${pageCount}.`, {
+      const count = args.count!;
+      if (count > pageCount) {
+        throw new ToolFailure('invalid_page_range', `Cannot split ${label} (${plural(pageCount, 'page')}) into ${count} parts: at most ${pageCount}.`, {
           page_count: pageCount,
         });
       }
       const parts: number[][] = [];
       let next = 1;
-      for (let i = 0; i < args.count; i++) {
-        const size = Math.floor(pageCount / args.count) + (i < pageCount % args.count ? 1 : 0);
+      for (let i = 0; i < count; i++) {
+        const size = Math.floor(pageCount / count) + (i < pageCount % count ? 1 : 0);
         parts.push(Array.from({ length: size }, (_, k) => next + k));
         next += size;
       }
@@ -70,6 +76,11 @@ export const splitPdfTool = defineTool({
   annotations: CREATES_FILE,
   result: 'files',
   inputs: singleInput,
+  check(args, [pages], [label]) {
+    checkMode(args);
+    if (pages === undefined) args.ranges?.forEach((r) => pageRangeTokens(r));
+    else plan(args, pages, label);
+  },
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const parts = plan(args, doc.getPageCount(), inputs[0].label);

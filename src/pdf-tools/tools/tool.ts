@@ -1,9 +1,10 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { InputFile, Limits, openPdf } from '../core/pdf-open';
+import { describeOpenNotes, InputFile, Limits, openPdf } from '../core/pdf-open';
 import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
 import type { PDFDocument } from 'pdf-lib';
 import { ToolFailure } from '../core/tool-failure';
+import { fontFor } from '../core/fonts';
 
 /** Where an input file comes from: an earlier result or upload (`file_id`), an address the server downloads (`url`), or the bytes themselves (`base64`). */
 export const fileRefSchema = z
@@ -134,6 +135,13 @@ export interface PdfTool<S extends z.ZodObject = z.ZodObject> {
   result: 'file' | 'files' | 'optional-file';
   /** The input files of a call, in order, with their labels for messages. */
   inputs(args: z.infer<S>): { label: string; ref: FileRef }[];
+  /**
+   * Checks of the arguments that need no file bytes, run before the quota is reserved (a failure
+   * then costs nothing): requirements between arguments, stamp text, page ranges, and with
+   * `pages` (each input's page count, in the order of `inputs()`, when known from a stored file's
+   * row) whether the pages exist. `run` still does every check itself.
+   */
+  check?(args: z.infer<S>, pages: readonly (number | undefined)[], labels: readonly string[]): void;
   /** Images or other non-PDF base64 arguments to size-check before the run. */
   extraBase64?(args: z.infer<S>): { label: string; base64: string }[];
   run(args: z.infer<S>, inputs: InputFile[], ctx: ToolRunContext): Promise<ToolRunResult>;
@@ -144,8 +152,34 @@ export function singleInput(args: { file: FileRef }): { label: string; ref: File
   return [{ label: `file${args.file.filename ? ` (${args.file.filename})` : ''}`, ref: args.file }];
 }
 
+/**
+ * A tool as the registry holds it: its `run` followed by the note of what opening did to the inputs
+ * (decrypted, repaired, ...), the same note about several inputs said once, before the tool's own.
+ */
 export function defineTool<S extends z.ZodObject>(tool: PdfTool<S>): PdfTool<S> {
-  return tool;
+  return {
+    ...tool,
+    async run(args, inputs, ctx) {
+      const result = await tool.run(args, inputs, ctx);
+      const opened = describeOpenNotes(inputs.flatMap((i) => i.openNotes ?? []));
+      if (!opened.length) return result;
+      const note = [...opened, result.data.note].filter(Boolean).join(' ');
+      return { ...result, data: { ...result.data, note } };
+    },
+  };
+}
+
+/**
+ * Throws the error stamping would for a character of `text` no stamp font draws (plain ASCII is
+ * always drawn, by the standard Helvetica): checked before the quota. Loads the stamp fonts' glyph
+ * tables once per process, on the first non-ASCII text.
+ */
+export function checkStampText(text: string, argument: string): void {
+  for (const c of text) {
+    const cp = c.codePointAt(0)!;
+    // Every other character needs a stamp font with its glyph (spaces and punctuation too).
+    if (cp < 0x20 || cp >= 0x7f) fontFor(cp, argument);
+  }
 }
 
 /** Opens every input with the limit checks; with `steps`, each opening is one step of that many for progress (the tool's own steps follow). */
