@@ -10,7 +10,7 @@ data=$(mktemp -d)
 log=$(mktemp)
 trap 'rm -rf "$data" "$log"' EXIT
 env -u DATABASE_URL -u REDIS_URL DATA_DIR="$data" PORT=0 HOST=127.0.0.1 SEED_DEMO=false LOG_LEVEL=warn \
-  "$node_bin" dist/src/main.js >"$log" 2>&1 &
+  "$node_bin" $(node -p "require('./package.json').config.server_node_flags") dist/src/main.js >"$log" 2>&1 &
 pid=$!
 port=""
 for _ in $(seq 1 1800); do
