@@ -20,8 +20,6 @@ export interface InputFile {
    * tools' wrapper (defineTool) turns them into the note with {@link describeOpenNotes}.
    */
   openNotes?: OpenNote[];
-  /** Sentences the worker appends to the result; left empty (opening notes are `openNotes`). */
-  notes?: string[];
 }
 
 /** One thing opening did to an input: the sentence after its label, for one input and for several. */
@@ -141,7 +139,7 @@ function pageCount(doc: PDFDocument): number | undefined {
  *   tree is unreadable or empty): rewritten by qpdf first; what qpdf cannot repair -> corrupt_pdf;
  * - a page tree with no pages -> corrupt_pdf; a stream that decodes past the cap -> file_too_large;
  * - over the limits -> file_too_large / too_many_pages.
- * What was done is added to `input.notes`, and `input.bytes` becomes the bytes processed.
+ * What was done is added to `input.openNotes`, and `input.bytes` becomes the bytes processed.
  * `updateMetadata: false` so opening never rewrites Producer or ModDate.
  */
 export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocument> {

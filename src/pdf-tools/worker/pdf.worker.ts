@@ -77,13 +77,6 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
     withPasswords(tool, task);
     const result = await tool.run(task.args as never, task.inputs, { limits: task.limits, progress: progressTo(task.progress) });
     const files = result.files.map((f) => ({ ...f, sha256: sha256(f.bytes) }));
-    // What opening did to the inputs (decrypted, repaired, junk before the header) goes into the note and text.
-    const notes = task.inputs.flatMap((i) => i.notes ?? []);
-    if (notes.length) {
-      const note = [...notes, result.data.note].filter(Boolean).join(' ');
-      result.data = { ...result.data, note };
-      result.summary = `${result.summary} ${notes.join(' ')}`;
-    }
     task.progress?.close();
     // The output bytes move to the main thread instead of being copied.
     return moving<WorkerResult>({ ok: true, files, data: result.data, summary: result.summary }, files.map((f) => f.bytes));
