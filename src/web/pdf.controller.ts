@@ -13,7 +13,7 @@ import { QuotaService, QuotaState } from '../pdf-tools/quota/quota.service';
 import { PDF_TOOLS } from '../pdf-tools/tools';
 import type { PdfTool } from '../pdf-tools/tools/tool';
 import { CsrfService } from './csrf.service';
-import { optionArgs, OptionField, optionFields, optionValues, renderOption, webError } from './pdf-form';
+import { optionArgs, OptionField, optionFields, optionValues, renderOption, single, webError } from './pdf-form';
 import { html, SafeHtml } from './render/html';
 import { plural } from '../common/text/plural';
 import { errorSummary, page, sendPage } from './render/layout';
@@ -101,12 +101,6 @@ const passwordId = (i: number): string => `password-${i + 1}`;
 
 /** A size for people: KB under a megabyte (a small PDF is not "0 MB"). */
 const mb = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`);
-
-/** The last value of a form field (a string), if any. */
-const single = (v: unknown): string | undefined => {
-  const last: unknown = Array.isArray(v) ? v[v.length - 1] : v;
-  return typeof last === 'string' ? last : undefined;
-};
 
 /**
  * A locked file's password field: type=password, no autocomplete, labelled with the file's name.
