@@ -104,7 +104,7 @@ export function webError(message: string, fields: OptionField[]): { message: str
 }
 
 /** A submitted form value: a checkbox sends its hidden "false" and then, when ticked, "true" (the last one counts). */
-const single = (v: unknown): string | undefined => {
+export const single = (v: unknown): string | undefined => {
   const last: unknown = Array.isArray(v) ? v[v.length - 1] : v;
   return typeof last === 'string' ? last : undefined;
 };

@@ -13,14 +13,14 @@ import { QuotaService, QuotaState } from '../pdf-tools/quota/quota.service';
 import { PDF_TOOLS } from '../pdf-tools/tools';
 import type { PdfTool } from '../pdf-tools/tools/tool';
 import { CsrfService } from './csrf.service';
-import { optionArgs, OptionField, optionFields, optionValues, renderOption, webError } from './pdf-form';
+import { optionArgs, OptionField, optionFields, optionValues, renderOption, single, webError } from './pdf-form';
 import { html, SafeHtml } from './render/html';
 import { plural } from '../common/text/plural';
 import { errorSummary, page, sendPage } from './render/layout';
 import { Anonymous, CSRF_FIELD, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 import { describeResult, describeValue } from './render/values';
-import { firstSentence, WEB_TOOL_TEXT } from './pdf-web-text';
+import { firstSentence, WEB_TOOL_TEXT, webNote } from './pdf-web-text';
 
 const MAX_FILES = 20;
 const slugOf = (tool: PdfTool): string => tool.name.replace(/_/g, '-');
@@ -85,10 +85,31 @@ interface ChosenFile {
   filename: string;
   pages: number;
   bytes: number;
+  /**
+   * Protected by a password needed to open it (an upload encrypted with a user password: stored as
+   * sent, its row holds 0 pages until a tool opens it). The form asks for the password.
+   */
+  locked: boolean;
 }
+
+/** Longest password the tools take (their `password` argument). */
+const MAX_PASSWORD = 1024;
+/** The form field of a locked file's password: named by its file_id, so each file's password travels with it. */
+const passwordName = (fileId: string): string => `password.${fileId}`;
+/** The id of the password field of the i-th chosen file (0-based). */
+const passwordId = (i: number): string => `password-${i + 1}`;
 
 /** A size for people: KB under a megabyte (a small PDF is not "0 MB"). */
 const mb = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`);
+
+/**
+ * A locked file's password field: type=password, no autocomplete, labelled with the file's name.
+ * Always rendered empty: a password is never written back into a page.
+ */
+function passwordField(f: ChosenFile, i: number, invalid?: string): SafeHtml {
+  const id = passwordId(i);
+  return html`<div class="password"><label for="${id}">Password of ${f.filename}</label><br><input type="password" id="${id}" name="${passwordName(f.file_id)}" autocomplete="off" maxlength="${MAX_PASSWORD}" aria-describedby="${id}-hint"${invalid === id ? html` aria-invalid="true"` : ''}><br><span class="hint" id="${id}-hint">Needed to open the file. Used for this run only: it is not kept.</span></div>`;
+}
 
 /** The file_id values of a form body or query string (one or many). */
 function fileIds(v: unknown): string[] {
@@ -161,7 +182,7 @@ export class PdfController {
     const out: ChosenFile[] = [];
     for (const id of ids.slice(0, MAX_FILES)) {
       const found = await this.files.info(id);
-      if (found.status === 'ok') out.push({ file_id: found.file.id, filename: found.file.filename, pages: found.file.pages, bytes: found.file.size });
+      if (found.status === 'ok') out.push({ file_id: found.file.id, filename: found.file.filename, pages: found.file.pages, bytes: found.file.size, locked: found.file.pages === 0 });
     }
     return out;
   }
@@ -197,7 +218,8 @@ ${errorSummary(o.error, o.errorField)}
   <div>
     <h2 id="chosen-title">2. ${many ? 'Files' : 'File'} and options</h2>
     <ul id="chosen" aria-labelledby="chosen-title">${chosen.map(
-      (f) => html`<li><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${plural(f.pages, 'page')}, ${mb(f.bytes)})</span></li>`,
+      (f, i) =>
+        html`<li><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${f.locked ? 'password-protected' : plural(f.pages, 'page')}, ${mb(f.bytes)})</span>${f.locked ? passwordField(f, i, o.errorField) : ''}</li>`,
     )}</ul>
     <p class="hint" id="none-chosen"${chosen.length ? html` hidden` : ''}>No file uploaded yet.</p>
     ${chosen.length ? html`<p><a href="/pdf/${slug}">Start again with other files</a></p>` : ''}
@@ -272,14 +294,27 @@ ${errorSummary(o.error, o.errorField)}
     const csrf = this.csrf.token(req, res);
     const ids = fileIds(body.file_id);
     const chosen = await this.chosen(ids);
-    const again = async (status: number, error: string): Promise<void> => {
+    const again = async (status: number, error: string, errorField = 'file'): Promise<void> => {
       const q = await this.quota.status('web', tool.name, caller.ip, caller.deviceId);
-      sendPage(res, status, this.toolPage(req, csrf, slug, q, { error, errorField: 'file', values, chosen }));
+      sendPage(res, status, this.toolPage(req, csrf, slug, q, { error, errorField, values, chosen }));
     };
     if (ids.length === 0) return again(400, 'Choose a PDF file first.');
     if (ids.length > MAX_FILES) return again(400, `At most ${plural(MAX_FILES, 'file')} at once.`);
     if (tool.name !== 'merge_pdfs' && ids.length > 1) return again(400, 'This tool takes one file: choose a single PDF.');
-    const refs = ids.map((file_id) => ({ file_id }));
+    // Each locked file's password, from the field named by its file_id: sent with it, never kept or shown.
+    const passwords = ids.map((id) => single(body[passwordName(id)]) ?? '');
+    const lockedAt = (i: number): number => chosen.findIndex((f) => f.file_id === ids[i] && f.locked);
+    const passwordError = (i: number, status: number, message: string): Promise<void> => {
+      const at = lockedAt(i);
+      return again(status, message, at >= 0 ? passwordId(at) : 'file');
+    };
+    for (let i = 0; i < ids.length; i++) {
+      const name = chosen[lockedAt(i)]?.filename;
+      if (name === undefined) continue;
+      if (passwords[i] === '') return passwordError(i, 400, `${name} is protected by a password: enter it in "Password of ${name}".`);
+      if (passwords[i].length > MAX_PASSWORD) return passwordError(i, 400, `The password of ${name} is too long: at most ${MAX_PASSWORD} characters.`);
+    }
+    const refs = ids.map((file_id, i) => ({ file_id, ...(passwords[i] ? { password: passwords[i] } : {}) }));
     const args = { ...optionArgs(fields, body), ...(tool.name === 'merge_pdfs' ? { files: refs } : { file: refs[0] }) };
     const result = await this.runner.call(tool, args, caller);
     const sc = (result.structuredContent ?? {}) as Record<string, unknown> & { quota?: QuotaState };
@@ -287,22 +322,47 @@ ${errorSummary(o.error, o.errorField)}
     if (result.isError) {
       const code = sc.error as ToolErrorCode;
       if (code === 'quota_exceeded') res.setHeader('Retry-After', String(Math.max(1, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 1000))));
+      const locked = code === 'encrypted' && typeof sc.password_given === 'boolean' ? this.lockedInput(sc.input, ids, chosen) : undefined;
+      if (locked) {
+        const { name, index } = locked;
+        const message = sc.password_given
+          ? `The password of ${name} is not correct: type it again in "Password of ${name}".`
+          : `${name} is protected by a password: enter it in "Password of ${name}".`;
+        const spent = sc.refunded === true ? ' This try did not use your quota.' : sc.refunded === false ? ' This try counted against your quota (the daily refunds are used up).' : '';
+        return passwordError(index, STATUS[code], message + spent);
+      }
       // The tool's message in the form's words (comma-separated text, field labels), linked to its field.
       const shown = webError(String(sc.message), fields);
       sendPage(res, STATUS[code] ?? 500, this.toolPage(req, csrf, slug, q, { error: shown.message, errorField: code === 'file_not_found' ? 'file' : shown.field, values, chosen }));
       return;
     }
-    sendPage(res, 200, this.toolPage(req, csrf, slug, q, { values, chosen, result: this.resultBlock(result, sc) }));
+    const names = ids.map((id) => chosen.find((f) => f.file_id === id)?.filename ?? 'your file');
+    sendPage(res, 200, this.toolPage(req, csrf, slug, q, { values, chosen, result: this.resultBlock(result, sc, names) }));
   }
 
-  private resultBlock(result: CallToolResult, sc: Record<string, unknown>): SafeHtml {
+  /** The chosen file an input label of a tool message ("file", "files[2] (a.pdf)") names, if it is a locked one. */
+  private lockedInput(label: unknown, ids: string[], chosen: ChosenFile[]): { name: string; index: number } | undefined {
+    if (typeof label !== 'string') return undefined;
+    const m = /^files\[(\d+)\]/.exec(label);
+    const index = m ? Number(m[1]) : /^file\b/.test(label) ? 0 : -1;
+    const f = chosen.find((c) => c.file_id === ids[index] && c.locked);
+    return f ? { name: f.filename, index } : undefined;
+  }
+
+  /**
+   * The result: the tool's sentence, then what opening did to the inputs (decrypted, repaired: the
+   * result's `note`, in the page's words), the files to download and the tool's own details.
+   * `names` are the input files' names in the order of the call.
+   */
+  private resultBlock(result: CallToolResult, sc: Record<string, unknown>, names: string[]): SafeHtml {
     const first = result.content[0];
     const summary = first && first.type === 'text' ? first.text.split('\n')[0] : 'Done.';
     const files: StoredFile[] = Array.isArray(sc.files) ? (sc.files as StoredFile[]) : typeof sc.file_id === 'string' ? [sc as unknown as StoredFile] : [];
-    const { quota: _q, files: _f, file_id: _i, download_url: _u, expires_at: _e, filename: _n, bytes: _b, pages: _p, sha256: _s, ...data } = sc;
+    const { quota: _q, files: _f, file_id: _i, download_url: _u, expires_at: _e, filename: _n, bytes: _b, pages: _p, sha256: _s, note, ...data } = sc;
     return html`<section class="notice" aria-labelledby="result-title" id="result">
 <h2 id="result-title">Done</h2>
 <p>${summary}</p>
+${typeof note === 'string' && note ? html`<p id="result-note">${webNote(note, names)}</p>` : ''}
 ${files.length
   ? html`<ul>${files.map((f) => html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${plural(f.pages, 'page')}, ${mb(f.bytes)}${f.source_pages ? `; ${f.source_pages.length === 1 ? 'page' : 'pages'} ${describeValue(f.source_pages)} of your file` : ''}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`)}</ul>`
   : ''}

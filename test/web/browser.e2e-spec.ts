@@ -1,4 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import escapeHtml from 'escape-html';
 import { join } from 'node:path';
 import { PDFDocument, degrees } from 'pdf-lib';
@@ -27,6 +29,29 @@ async function samplePdf(pages = 2): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   for (let i = 0; i < pages; i++) doc.addPage([300, 400]).drawText(`Page ${i + 1}`, { x: 40, y: 300, size: 24 });
   return doc.save();
+}
+
+/** A 2-page PDF encrypted with the user password "user" (`qpdf --encrypt user owner 256`). */
+async function lockedPdf(): Promise<Buffer> {
+  const dir = mkdtempSync(join(tmpdir(), 'web-locked-'));
+  try {
+    writeFileSync(join(dir, 'in.pdf'), await samplePdf(2));
+    execFileSync('qpdf', ['--encrypt', 'user', 'owner', '256', '--', join(dir, 'in.pdf'), join(dir, 'out.pdf')], { stdio: 'pipe' });
+    return readFileSync(join(dir, 'out.pdf'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What `qpdf <option> file` prints about a PDF (--check, --show-encryption). */
+function qpdfSays(bytes: Uint8Array, option: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'web-qpdf-'));
+  try {
+    writeFileSync(join(dir, 'f.pdf'), bytes);
+    return execFileSync('qpdf', [option, join(dir, 'f.pdf')], { stdio: 'pipe' }).toString();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** The website in real Chromium on the full app, and every page graded by Beacon's own scanner. */
@@ -274,6 +299,61 @@ describe('Website in Chromium (e2e)', () => {
     expect((await fetch(`${origin}${href}`)).status).toBe(200);
     await page.browserContext().close();
   }, 60_000);
+
+  it('a password-protected PDF: the page says so, asks for its password, names the field when it is missing or wrong, and the right one decrypts it (with and without JavaScript)', async () => {
+    const file = await pdfFile('report.pdf', await lockedPdf());
+    const page = await fresh();
+    await page.setViewport({ width: 1100, height: 900 });
+    await page.goto(`${origin}/pdf/rotate-pages`);
+    await choose(page, '#file', file);
+    await page.waitForSelector('#chosen li #password-1', { timeout: 30_000 });
+    expect(await page.$eval('#upload-status', (e) => e.textContent)).toBe('report.pdf uploaded (password-protected: enter its password below). Set the options and run the tool.');
+    expect(await page.$eval('#chosen li .hint', (e) => e.textContent)).toMatch(/^\(password-protected, \d+ KB\)$/);
+    const field = () => page.$eval('#password-1', (e) => [e.getAttribute('type'), e.getAttribute('autocomplete'), e.getAttribute('aria-invalid'), (e as unknown as { labels: { textContent: string }[] }).labels[0].textContent]);
+    expect(await field()).toEqual(['password', 'off', null, 'Password of report.pdf']);
+    await shot(page, 'pdf-password');
+    // Wrong: the summary names the field and links to it; focus moves to it; the typed password is gone.
+    await page.type('#password-1', 'not the password');
+    await page.click('#run-form button[type=submit]');
+    await page.waitForSelector('.error-summary', { timeout: 30_000 });
+    expect(await page.$eval('.error-summary a', (a) => [a.getAttribute('href'), a.textContent])).toEqual([
+      '#password-1',
+      expect.stringMatching(/^The password of report\.pdf is not correct: type it again in "Password of report\.pdf"\./),
+    ]);
+    expect(await page.evaluate('document.activeElement.className')).toBe('error-summary');
+    expect(await field()).toEqual(['password', 'off', 'true', 'Password of report.pdf']);
+    expect(await page.$eval('#password-1', (e) => (e as unknown as { value: string }).value)).toBe('');
+    expect(await page.content()).not.toContain('not the password');
+    await shot(page, 'pdf-password-wrong');
+    // Right: the result says the file was decrypted; the download is a valid PDF without encryption.
+    await page.type('#password-1', 'user');
+    await page.click('#run-form button[type=submit]');
+    await page.waitForSelector('#result', { timeout: 30_000 });
+    expect(await page.$eval('#result-note', (e) => e.textContent)).toBe('report.pdf was decrypted with your password: the result has no password.');
+    await shot(page, 'pdf-password-result');
+    const href = await page.$eval('#result a[href^="/files/"]', (a) => a.getAttribute('href'));
+    const out = new Uint8Array(await (await fetch(`${origin}${href}`)).arrayBuffer());
+    expect(qpdfSays(out, '--check')).toMatch(/No syntax or stream encoding errors found/);
+    expect(qpdfSays(out, '--show-encryption')).toMatch(/File is not encrypted/);
+    expect((await PDFDocument.load(out)).getPage(0).getRotation()).toEqual(degrees(90));
+    await page.browserContext().close();
+
+    // Without JavaScript: the upload form, then the same field and run.
+    const noJs = await fresh();
+    await noJs.setJavaScriptEnabled(false);
+    await noJs.goto(`${origin}/pdf/rotate-pages`);
+    await choose(noJs, '#file', file);
+    await Promise.all([noJs.waitForNavigation(), noJs.click('#upload-form button[type=submit]')]);
+    expect(await noJs.$eval('#chosen li .hint', (e) => e.textContent)).toMatch(/^\(password-protected, /);
+    const [missing] = await Promise.all([noJs.waitForNavigation(), noJs.click('#run-form button[type=submit]')]);
+    expect(missing!.status()).toBe(400);
+    expect(await noJs.$eval('.error-summary a', (a) => [a.getAttribute('href'), a.textContent])).toEqual(['#password-1', 'report.pdf is protected by a password: enter it in "Password of report.pdf".']);
+    await noJs.type('#password-1', 'user');
+    const [done] = await Promise.all([noJs.waitForNavigation(), noJs.click('#run-form button[type=submit]')]);
+    expect(done!.status()).toBe(200);
+    expect(await noJs.$eval('#result-note', (e) => e.textContent)).toContain('was decrypted with your password');
+    await noJs.browserContext().close();
+  }, 90_000);
 
   it('counts per device with an IP pool cap of 4x the daily limit, and shows the quota', async () => {
     const up = await agentUpload(await samplePdf(1), 'a.pdf');
@@ -644,6 +724,25 @@ describe('Website in Chromium (e2e)', () => {
     }
     await grade(anon, 'tool quota reached (429)', 'pdf-quota');
     await anon.browserContext().close();
+
+    // A password-protected file: chosen (its password field), password missing (400), wrong (422), the decrypted result.
+    const locked = await open();
+    await go(locked, '/pdf/compress-pdf');
+    await choose(locked, '#file', await pdfFile('locked.pdf', await lockedPdf()));
+    await locked.waitForSelector('#password-1');
+    await grade(locked, 'password-protected file chosen', 'pdf-password-phone');
+    await locked.click('#run-form button[type=submit]');
+    await locked.waitForSelector('.error-summary');
+    await grade(locked, 'password missing (400)');
+    await locked.type('#password-1', 'wrong');
+    await locked.click('#run-form button[type=submit]');
+    await locked.waitForFunction("(document.querySelector('.error-summary a') || {}).textContent?.includes('not correct')", { timeout: 30_000 });
+    await grade(locked, 'wrong password (422)', 'pdf-password-wrong-phone');
+    await locked.type('#password-1', 'user');
+    await locked.click('#run-form button[type=submit]');
+    await locked.waitForSelector('#result-note');
+    await grade(locked, 'result of a password-protected file', 'pdf-password-result-phone');
+    await locked.browserContext().close();
 
     const noJs = await open(false);
     await go(noJs, '/pdf/rotate-pages');

@@ -71,6 +71,7 @@ progress{width:100%;max-width:32rem;height:1.25rem}
 #run-form h2{margin-top:0}
 #chosen{margin:.25rem 0;padding-left:1.25rem}
 #chosen li{overflow-wrap:anywhere}
+#chosen .password{margin:.4rem 0 .75rem}
 .tools{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:1rem;list-style:none;padding:0}
 .visually-hidden{position:absolute!important;top:0;left:0;width:1px!important;height:1px!important;min-width:0!important;padding:0!important;margin:-1px!important;border:0!important;overflow:hidden!important;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap}
 dl.pairs{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.25rem 1rem}

@@ -55,6 +55,24 @@ export const WEB_JS = `
       form.querySelectorAll('[data-nojs]').forEach(function (el) { el.hidden = true; });
       if (max > 1) input.multiple = true;
       function fail(text) { if (bar) bar.hidden = true; status.classList.add('bad'); say(status, text); input.value = ''; }
+      function password(info, n) {
+        var box = document.createElement('div');
+        box.className = 'password';
+        var label = document.createElement('label');
+        label.htmlFor = 'password-' + n;
+        label.textContent = 'Password of ' + info.filename;
+        var field = document.createElement('input');
+        field.type = 'password'; field.id = 'password-' + n; field.name = 'password.' + info.file_id;
+        field.autocomplete = 'off'; field.maxLength = 1024;
+        field.setAttribute('aria-describedby', field.id + '-hint');
+        var hint = document.createElement('span');
+        hint.className = 'hint'; hint.id = field.id + '-hint';
+        hint.textContent = 'Needed to open the file. Used for this run only: it is not kept.';
+        box.appendChild(label); box.appendChild(document.createElement('br'));
+        box.appendChild(field); box.appendChild(document.createElement('br'));
+        box.appendChild(hint);
+        return box;
+      }
       function add(info) {
         if (max === 1) list.textContent = '';
         var li = document.createElement('li');
@@ -62,10 +80,12 @@ export const WEB_JS = `
         id.type = 'hidden'; id.name = 'file_id'; id.value = info.file_id;
         var hint = document.createElement('span');
         hint.className = 'hint';
-        hint.textContent = '(' + plural(info.pages, 'page') + ', ' + mb(info.bytes) + ')';
+        hint.textContent = '(' + (info.encrypted ? 'password-protected' : plural(info.pages, 'page')) + ', ' + mb(info.bytes) + ')';
         li.appendChild(id);
         li.appendChild(document.createTextNode(info.filename + ' '));
         li.appendChild(hint);
+        // A file that needs its password to open: a field for it, sent with its file_id (as the server renders it).
+        if (info.encrypted) li.appendChild(password(info, list.children.length + 1));
         list.appendChild(li);
         if (none) none.hidden = true;
       }
@@ -86,7 +106,7 @@ export const WEB_JS = `
           var r = xhr.response || {};
           if (xhr.status !== 201 || !r.file_id) { fail(f.name + ' was refused: ' + (r.message || 'the server answered ' + xhr.status + '.')); return; }
           add(r);
-          say(status, f.name + ' uploaded (' + plural(r.pages, 'page') + ').' + (i + 1 < files.length ? '' : ' Set the options and run the tool.'));
+          say(status, f.name + ' uploaded (' + (r.encrypted ? 'password-protected: enter its password below' : plural(r.pages, 'page')) + ').' + (i + 1 < files.length ? '' : ' Set the options and run the tool.'));
           send(files, i + 1);
         });
         xhr.addEventListener('error', function () { fail('The upload of ' + f.name + ' failed: check the connection and try again.'); });

@@ -94,7 +94,6 @@ const RESULT_FIELDS: Record<string, { label: string; show?: (v: unknown, all: Re
   },
   pages: { label: 'Pages' },
   changed: { label: 'File changed', show: (v) => (v === true ? 'yes: download the new file' : 'no: read only, your file is unchanged') },
-  note: { label: 'Note', show: (v) => inputName(describeValue(v)) },
 };
 
 /** A tool result's own fields as label and text for people: "Pages rotated: 1, 3", "Rotation of each page now: 180° on pages 1, 3; 0° on page 2". */
