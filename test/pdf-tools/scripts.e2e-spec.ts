@@ -117,6 +117,32 @@ describe('PDF engine: stamps in any script (e2e, official SDK client, read back 
     expect({ text, inked: ink.inked, centred: ink.offCentre < 0.25 * size, hole: ink.hole < 0.65 * size }).toEqual({ text, inked: true, centred: true, hole: true });
   });
 
+  it('a watermark wider than the page is drawn smaller so that all of it stays on the page, and the result says so', async () => {
+    const text = '機密 비밀 Конфиденциально Confidential';
+    const r = await call(client, 'add_watermark', { file: { base64: b64(two) }, pages: '1', text, font_size: 60, color: '#000000', opacity: 1 });
+    expect(r.isError).toBeFalsy();
+    const s = sc(r) as { download_url: string; note?: string };
+    expect(s.note).toMatch(/drawn smaller on 1 page \(down to [\d.]+ pt instead of 60\)/);
+    const page = await download(t, s);
+    // Ink on the whole page, every column and row of it inside the 36 pt margin (a few pixels of
+    // anti-aliasing aside), and the line centred.
+    const before = render(two);
+    const after = render(page);
+    let [left, right, top, bottom] = [after.width, -1, after.height, -1];
+    for (let y = 0; y < after.height; y++) {
+      for (let x = 0; x < after.width; x++) {
+        if (before.grey[y * after.width + x] - after.grey[y * after.width + x] <= 100) continue;
+        [left, right, top, bottom] = [Math.min(left, x), Math.max(right, x), Math.min(top, y), Math.max(bottom, y)];
+      }
+    }
+    expect(right).toBeGreaterThan(left);
+    expect({ left: left >= 33, right: right <= after.width - 33, top: top >= 33, bottom: bottom <= after.height - 33 }).toEqual({ left: true, right: true, top: true, bottom: true });
+    expect(Math.abs((left + right) / 2 - after.width / 2)).toBeLessThan(8);
+    // Fits as given: no note.
+    const small = sc(await call(client, 'add_watermark', { file: { base64: b64(two) }, pages: '1', text: 'DRAFT', font_size: 60 })) as { note?: string };
+    expect(small.note ?? '').not.toMatch(/smaller/);
+  });
+
   it('page numbers in Korean and Chinese render at the bottom, every glyph inked', async () => {
     const size = 30;
     const r = await call(client, 'add_page_numbers', { file: { base64: b64(two) }, format: '비밀 機密 {n}', position: 'bottom-center', font_size: size, color: '#000000' });

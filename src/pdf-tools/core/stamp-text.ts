@@ -50,12 +50,14 @@ export class StampText {
     private readonly runs: Run[],
     readonly width: number,
     readonly height: number,
+    /** The size `width` and `height` are measured at. */
+    readonly size: number,
   ) {}
 
   static async build(fonts: StampFonts, text: string, size: number, argument: string): Promise<StampText> {
     const helvetica = await fonts.standard();
     if (winAnsi(helvetica, text)) {
-      return new StampText([{ text, font: helvetica, width: helvetica.widthOfTextAtSize(text, size) }], helvetica.widthOfTextAtSize(text, size), helvetica.heightAtSize(size, { descender: false }));
+      return new StampText([{ text, font: helvetica, width: helvetica.widthOfTextAtSize(text, size) }], helvetica.widthOfTextAtSize(text, size), helvetica.heightAtSize(size, { descender: false }), size);
     }
     const chars = [...text];
     // Font per character: the first font with the glyph; neutral characters take a neighbour's font when it has them.
@@ -108,12 +110,16 @@ export class StampText {
       runs.push({ text: s, font, width });
       height = Math.max(height, font.heightAtSize(size, { descender: false }));
     }
-    return new StampText(runs, runs.reduce((w, r) => w + r.width, 0), height);
+    return new StampText(runs, runs.reduce((w, r) => w + r.width, 0), height, size);
   }
 
-  /** Draws the line with its start at (x, y), turned by `rotate` degrees. */
+  /**
+   * Draws the line with its start at (x, y), turned by `rotate` degrees, at `style.size` (the runs'
+   * widths scale with it when it is not the size the line was built at).
+   */
   draw(page: PDFPage, at: { x: number; y: number; rotate: number }, style: { size: number; color: Color; opacity?: number }): void {
     const a = (at.rotate * Math.PI) / 180;
+    const scale = style.size / this.size;
     let dx = 0;
     for (const run of this.runs) {
       page.drawText(run.text, {
@@ -125,7 +131,7 @@ export class StampText {
         opacity: style.opacity,
         rotate: degrees(at.rotate),
       });
-      dx += run.width;
+      dx += run.width * scale;
     }
   }
 }

@@ -18,7 +18,7 @@ const input = z
     pages: pagesSchema('Pages to watermark.'),
     position: z.enum(POSITIONS).default('center').describe('Where on the page, as seen by the reader (9-grid). Ignored when tiled.'),
     tiled: z.boolean().default(false).describe('Repeat the watermark over the whole page.'),
-    font_size: z.number().min(4).max(300).default(48).describe('Text size in points.'),
+    font_size: z.number().min(4).max(300).default(48).describe('Text size in points (smaller where the text would leave the page).'),
     color: z.string().default('#808080').describe('Text colour, "#RRGGBB".'),
     opacity: z.number().min(0.05).max(1).default(0.3).describe('0.05 (faint) to 1 (opaque).'),
     rotation: z.number().min(-360).max(360).default(45).describe('Angle in degrees, counter-clockwise as seen by the reader (0 = horizontal).'),
@@ -32,7 +32,17 @@ type Args = z.infer<typeof input>;
 interface Mark {
   /** Size of the mark on a page of this visible width. */
   sizeFor(pageWidth: number): { width: number; height: number };
+  /** Draws the mark at `size` (its {@link sizeFor}, or smaller to fit the page). */
   draw(page: PDFPage, at: { x: number; y: number; rotate: number }, size: { width: number; height: number }): void;
+}
+
+/**
+ * How much a mark of `extent` (turned, as drawn) must shrink to stay inside the page within its
+ * margin: 1 when it fits. Tiled marks are cut at the page edge on purpose and are not fitted.
+ */
+export function fitScale(frame: { width: number; height: number }, extent: { width: number; height: number }, margin: number): number {
+  const room = { width: Math.max(1, frame.width - 2 * margin), height: Math.max(1, frame.height - 2 * margin) };
+  return Math.min(1, room.width / extent.width, room.height / extent.height);
 }
 
 async function buildMark(doc: PDFDocument, args: Args, limits: Limits): Promise<Mark> {
@@ -41,7 +51,7 @@ async function buildMark(doc: PDFDocument, args: Args, limits: Limits): Promise<
     const line = await StampText.build(new StampFonts(doc), args.text, args.font_size, 'text');
     return {
       sizeFor: () => ({ width: line.width, height: line.height }),
-      draw: (page, at) => line.draw(page, at, { size: args.font_size, color, opacity: args.opacity }),
+      draw: (page, at, size) => line.draw(page, at, { size: args.font_size * (size.width / line.width), color, opacity: args.opacity }),
     };
   }
   const bytes = Buffer.from(args.image_base64 ?? '', 'base64');
@@ -99,12 +109,21 @@ export const addWatermarkTool = defineTool({
     const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label);
     const pages = doc.getPages();
     const mark = await buildMark(doc, args, ctx.limits);
+    /** Pages where the mark was drawn smaller to fit, and the smallest scale used. */
+    const fitted = { pages: 0, scale: 1 };
     for (const [i, p] of selected.entries()) {
       ctx.progress?.(i, selected.length, `Watermarking page ${p}`);
       const page = pages[p - 1];
       const frame = visibleFrame(page);
-      const size = mark.sizeFor(frame.width);
-      const extent = rotatedExtent(size.width, size.height, args.rotation);
+      let size = mark.sizeFor(frame.width);
+      let extent = rotatedExtent(size.width, size.height, args.rotation);
+      const fit = args.tiled ? 1 : fitScale(frame, extent, args.margin);
+      if (fit < 1) {
+        size = { width: size.width * fit, height: size.height * fit };
+        extent = rotatedExtent(size.width, size.height, args.rotation);
+        fitted.pages++;
+        fitted.scale = Math.min(fitted.scale, fit);
+      }
       if (args.tiled) {
         const gap = Math.max(24, size.height);
         const stepX = extent.width + gap;
@@ -120,9 +139,14 @@ export const addWatermarkTool = defineTool({
       }
     }
     const bytes = await savePdf(doc);
+    const shrunk = fitted.pages
+      ? args.text
+        ? `The text was drawn smaller on ${plural(fitted.pages, 'page')} (down to ${Math.floor(args.font_size * fitted.scale * 10) / 10} pt instead of ${args.font_size}) so that it stays on the page; give a smaller font_size or a shorter text to choose the size yourself.`
+        : `The image was drawn smaller on ${plural(fitted.pages, 'page')} (down to ${Math.round(fitted.scale * 100)} % of image_scale) so that it stays on the page.`
+      : undefined;
     return {
       files: [{ name: derivedName(inputs[0], 'watermarked'), bytes, pages: pages.length }],
-      data: { watermarked_pages: selected },
+      data: { watermarked_pages: selected, ...(shrunk ? { note: shrunk } : {}) },
       summary: `Watermarked ${plural(selected.length, 'page')}.`,
     };
   },
