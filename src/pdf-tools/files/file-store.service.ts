@@ -130,7 +130,7 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
     );
     await this.files.insert(rows.map((row) => ({ ...row, content: null })));
     const written = this.write(rows.map((file, i) => ({ file, bytes: Buffer.from(files[i].bytes.buffer, files[i].bytes.byteOffset, files[i].bytes.byteLength) })));
-    // Too many megabytes on their way to PostgreSQL already: this save waits for its own.
+    // Too many megabytes still being written already: this save waits for its own.
     if (this.writingBytes > this.config.PDF_FILE_CACHE_BYTES && !(await written)) throw new Error('the bytes of the files could not be written');
     return rows.map((row) => ({
       file_id: row.id,
@@ -278,14 +278,11 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
   async cleanup(): Promise<number> {
     const now = Date.now();
     for (const [id, entry] of this.recent) if (entry.file.expiresAt.getTime() <= now) this.forget(id);
-    const expired = await this.files.find({ select: { id: true }, where: { expiresAt: LessThan(new Date()) } });
-    if (!expired.length) {
-      await this.bytes.sweep(this.config.PDF_RESULT_TTL_S * 1000 + FILE_WRITE_WAIT_MS);
-      return 0;
+    const ids = (await this.files.find({ select: { id: true }, where: { expiresAt: LessThan(new Date()) } })).map((f) => f.id);
+    if (ids.length) {
+      await this.files.delete(ids);
+      await this.bytes.remove(ids);
     }
-    const ids = expired.map((f) => f.id);
-    await this.files.delete(ids);
-    await this.bytes.remove(ids);
     await this.bytes.sweep(this.config.PDF_RESULT_TTL_S * 1000 + FILE_WRITE_WAIT_MS);
     return ids.length;
   }

@@ -58,7 +58,7 @@ export class FilesController {
         { expired: found.status === 'expired' },
       );
     }
-    // Saved moments ago by this instance: straight from memory, no chunked reads from PostgreSQL.
+    // Saved or used moments ago by this instance: straight from memory, no chunked reads.
     const cached = this.store.cached(found.file.id);
     // Else the bytes may still be on their way from the instance that stored the file.
     const state = cached ? 'stored' : await this.store.whenStored(found.file);

@@ -1,8 +1,9 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * A tool result kept for PDF_RESULT_TTL_S: the bytes live in PostgreSQL, so any instance behind a
- * load balancer serves GET /files/{id} and accepts the id for chaining.
+ * A stored file (upload or tool result) kept for PDF_RESULT_TTL_S: the row is in PostgreSQL and the
+ * bytes in PostgreSQL or a shared directory (FileBytes), so any instance behind a load balancer
+ * serves GET /files/{id} and accepts the id for chaining.
  */
 @Entity({ name: 'pdf_files' })
 @Index('IDX_pdf_files_expires_at', ['expiresAt'])
@@ -14,7 +15,10 @@ export class StoredFile {
   @Column({ type: 'varchar', length: 255 })
   filename!: string;
 
-  /** Null while the instance that stored the row is still writing the bytes (see FileStoreService). */
+  /**
+   * The bytes when they are kept in PostgreSQL (PostgresFileBytes); null while the instance that
+   * stored the row is still writing them, and always null when they are kept in PDF_FILE_DIR.
+   */
   @Column({ type: 'bytea', select: false, nullable: true })
   content!: Buffer | null;
 
