@@ -5,6 +5,7 @@ import { speedUpPdfLib } from './pdf-lib-speed';
 import { qpdfRewrite } from './qpdf';
 import { ToolFailure } from './tool-failure';
 import { plural } from '../../common/text/plural';
+import { numberRuns } from '../../common/text/number-runs';
 
 /** An input file as the worker receives it: its bytes and a label for messages ("files[2]", "file"). */
 export interface InputFile {
@@ -48,14 +49,7 @@ function joinLabels(labels: string[]): string {
   const indexes = labels.map((l) => /^(\w+)\[(\d+)\]/.exec(l));
   if (indexes.every((m) => m && m[1] === indexes[0]![1])) {
     const nums = [...new Set(indexes.map((m) => Number(m![2])))].sort((a, b) => a - b);
-    const spans: string[] = [];
-    for (let i = 0; i < nums.length; ) {
-      let j = i;
-      while (j + 1 < nums.length && nums[j + 1] === nums[j] + 1) j++;
-      spans.push(j > i ? `${nums[i]}..${nums[j]}` : `${nums[i]}`);
-      i = j + 1;
-    }
-    return `${indexes[0]![1]}[${spans.join(', ')}]`;
+    return `${indexes[0]![1]}[${numberRuns(nums, '..')}]`;
   }
   return labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
 }
