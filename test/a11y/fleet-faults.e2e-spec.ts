@@ -49,8 +49,11 @@ describe('Scan queue faults (e2e, own redis-server, real Chromium)', () => {
     });
     expect(t.app.get(ScanQueue).kind).toBe('bullmq');
     const running = scan(t, '/slow?flushed-a');
-    const queued = scan(t, '/slow?flushed-b'); // waits for the one slot
     await until(() => seen.has('/slow?flushed-a'), 30_000, 'the first scan is in the browser');
+    // sent once the first holds the one slot, so it is the one that waits in the queue
+    const queued = scan(t, '/slow?flushed-b');
+    const queue = t.app.get(ScanQueue);
+    await until(async () => (await queue.depth()).waiting === 1, 30_000, 'the second scan waits in the queue');
     const admin = new Redis(own.url);
     await admin.flushdb();
     admin.disconnect();
