@@ -54,7 +54,9 @@ async function buildMark(doc: PDFDocument, args: Args, limits: Limits): Promise<
       draw: (page, at, size) => line.draw(page, at, { size: args.font_size * (size.width / line.width), color, opacity: args.opacity }),
     };
   }
-  const bytes = Buffer.from(args.image_base64 ?? '', 'base64');
+  // In an ArrayBuffer of its own: pdf-lib reads a JPEG through a DataView of the whole ArrayBuffer,
+  // which for a small image decoded into Node's shared pool starts at another buffer's bytes.
+  const bytes = Buffer.from(new Uint8Array(Buffer.from(args.image_base64 ?? '', 'base64')).buffer);
   let image: PDFImage;
   const isPng = bytes[0] === 0x89 && bytes.subarray(1, 4).toString('latin1') === 'PNG';
   // A PNG is decoded to pixels to embed it: refuse from its header one that would decode beyond the cap.
