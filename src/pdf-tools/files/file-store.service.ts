@@ -8,6 +8,7 @@ import type { StoredFileInfo } from '../tools/tool';
 import { StoredFile } from './stored-file.entity';
 import { FILE_BYTES, type FileBytes } from './bytes/file-bytes';
 import { plural } from '../../common/text/plural';
+import { isShared, toShared } from '../../common/workers/shared-bytes';
 
 export interface NewFile {
   name: string;
@@ -42,6 +43,16 @@ const WRITE_POLL_MS = 20;
 interface Held {
   file: StoredFile;
   bytes: Buffer;
+}
+
+/**
+ * The bytes of a held file in shared memory, for a tool: uploads already are; a tool's result is
+ * copied there the first time a tool reads it (only chained results pay that copy; a result that
+ * is only downloaded never does) and held so from then on.
+ */
+function inSharedMemory(held: Held): Buffer {
+  if (!isShared(held.bytes)) held.bytes = toShared(held.bytes);
+  return held.bytes;
 }
 
 /** Where a file's bytes are: stored, gone (unknown id, deleted) or lost (never written). */
@@ -169,9 +180,13 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
         }
       }
     })().then((ok) => {
-      for (const held of batch) this.writing.delete(held.file.id);
+      for (const held of batch) {
+        // The bytes as held meanwhile (a tool may have read them, and put them in shared memory).
+        const bytes = this.writing.get(held.file.id)?.bytes ?? held.bytes;
+        this.writing.delete(held.file.id);
+        if (ok) this.remember({ file: held.file, bytes });
+      }
       this.writingBytes -= size;
-      if (ok) batch.forEach((held) => this.remember(held));
       return ok;
     });
     for (const held of batch) this.writing.set(held.file.id, { ...held, done });
@@ -206,18 +221,19 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
   /**
    * The bytes of a file (undefined if it is gone or lost), waiting for them if another instance
    * is still writing them; kept in memory afterwards. Call with the row {@link info} found, after
-   * the quota. The caller owns the buffer (it may move it to a worker): a cached file is handed out
-   * as a copy.
+   * the quota. The bytes are in shared memory and shared with this instance's memory of the file
+   * (see common/workers/shared-bytes.ts): read them, hand them to a PDF worker, never write into them.
    */
   async content(file: StoredFile): Promise<Buffer | undefined> {
-    const cached = this.cached(file.id);
-    if (cached) return Buffer.from(cached);
+    const held = this.held(file.id);
+    if (held) return inSharedMemory(held);
     if ((await this.whenStored(file)) !== 'stored') return undefined;
-    const bytes = await this.bytes.read(file.id);
-    if (!bytes) return undefined;
+    const read = await this.bytes.read(file.id);
+    if (!read) return undefined;
     // Read once from where the bytes are (made on another instance, or no longer in memory): the next call
     // chaining it finds it here.
-    this.remember({ file, bytes: Buffer.from(bytes) });
+    const bytes = toShared(read);
+    this.remember({ file, bytes });
     return bytes;
   }
 
@@ -230,7 +246,7 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
     return this.bytes.chunks(id, size, FILE_CHUNK_BYTES);
   }
 
-  /** The bytes of a recently saved file still in this instance's memory (do not modify or transfer them). */
+  /** The bytes of a recently saved file still in this instance's memory (shared memory: never write into them). */
   cached(id: string): Buffer | undefined {
     return this.held(id)?.bytes;
   }

@@ -6,11 +6,12 @@ import type { Readable } from 'node:stream';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { concatShared, sharedBytes } from '../../common/workers/shared-bytes';
 import { PdfPoolService } from '../worker/pdf-pool.service';
 import type { StoredFileInfo } from '../tools/tool';
 import { FileStoreService } from './file-store.service';
 
-/** An upload's body as read: its bytes and their sha256. */
+/** An upload's body as read: its bytes (in shared memory) and their sha256. */
 interface ReadBody {
   bytes: Buffer;
   sha256: string;
@@ -48,7 +49,7 @@ export class UploadService {
     const declared = Number(req.headers['content-length']);
     if (req.is('application/pdf')) {
       if (declared > max) throw this.tooLarge(declared);
-      return this.accept(await this.read(req, req), rawUploadName(req));
+      return this.accept(await this.read(req, req, declared), rawUploadName(req));
     }
     if (req.is('multipart/form-data')) return this.multipart(req);
     throw new DomainError(
@@ -85,13 +86,15 @@ export class UploadService {
   }
 
   /**
-   * The bytes of `stream` and their sha256, cut off past the file limit and on the idle and total
-   * deadlines. The hash is updated chunk by chunk as the bytes arrive: no single multi-millisecond
-   * hashing block on the event loop at the end of a large upload.
+   * The bytes of `stream` (in shared memory, see shared-bytes.ts) and their sha256, cut off past
+   * the file limit and on the idle and total deadlines. The hash is updated, and with a known
+   * length (`expected`: a raw body's Content-Length) the bytes copied into place, chunk by chunk as
+   * they arrive: no single multi-millisecond block on the event loop at the end of a large upload.
    */
-  private read(stream: Readable, req: Request): Promise<ReadBody> {
+  private read(stream: Readable, req: Request, expected?: number): Promise<ReadBody> {
     const max = this.config.PDF_MAX_FILE_BYTES;
     return new Promise<ReadBody>((resolve, reject) => {
+      const into = expected !== undefined && Number.isSafeInteger(expected) && expected > 0 && expected <= max ? sharedBytes(expected) : undefined;
       const chunks: Buffer[] = [];
       const hash = createHash('sha256');
       let size = 0;
@@ -108,7 +111,10 @@ export class UploadService {
           req.unpipe();
           req.pause();
           reject(e);
-        } else resolve({ bytes: Buffer.concat(chunks, size), sha256: hash.digest('hex') });
+        } else {
+          const bytes = into ? into.subarray(0, size) : concatShared(chunks, size);
+          resolve({ bytes, sha256: hash.digest('hex') });
+        }
       };
       const timeout = (what: string) =>
         finish(new DomainError(ErrorCode.RequestTimeout, `The upload was too slow (${what}). Send the whole file at once.`));
@@ -117,7 +123,9 @@ export class UploadService {
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > max) return finish(this.tooLarge());
-        chunks.push(chunk);
+        if (into && size <= into.length) into.set(chunk, size - chunk.length);
+        else if (into) return finish(new DomainError(ErrorCode.BadRequest, `The upload is longer than its Content-Length (${into.length} bytes).`));
+        else chunks.push(chunk);
         hash.update(chunk);
         clearTimeout(idle);
         idle = setTimeout(() => timeout(`no data for ${this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS} ms`), this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS);
@@ -134,11 +142,11 @@ export class UploadService {
     if (!bytes.subarray(0, 1024).toString('latin1').includes('%PDF-')) {
       throw new DomainError(ErrorCode.UnsupportedMediaType, 'The upload is not a PDF (no %PDF- header).', { error_detail: 'not_a_pdf' });
     }
-    // The worker gets its own copy (its input moves to the worker thread); ours is stored.
+    // In shared memory: the worker reads the bytes we store, no copy on the event loop.
     const checked = await this.pool.run({
       tool: 'pdf_metadata',
       args: { file: {} },
-      inputs: [{ label: 'the upload', name, bytes: new Uint8Array(bytes) }],
+      inputs: [{ label: 'the upload', name, bytes }],
       limits: { maxBytes: this.config.PDF_MAX_FILE_BYTES, maxPages: this.config.PDF_MAX_PAGES },
     });
     // Encrypted with a password the upload does not carry: stored as is, opened by the tools with `password`.

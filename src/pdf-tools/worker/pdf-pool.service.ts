@@ -32,7 +32,8 @@ export class PdfPoolService implements OnApplicationShutdown {
 
   /**
    * Runs a task; a failure inside the tool comes back as `{ok:false}`, pool failures throw {@link ToolFailure}.
-   * The input bytes move to the worker (they are unusable here afterwards) instead of being copied.
+   * Input bytes in shared memory (stored files) are shared with the worker; other input bytes move
+   * to it (they are unusable here afterwards). Neither is copied on the event loop.
    */
   async run(task: WorkerTask, onProgress?: (done: number, total: number, message: string) => void): Promise<WorkerResult> {
     const timeout = this.config.PDF_TOOL_TIMEOUT_MS;

@@ -10,6 +10,7 @@ import { sha256 } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { PDF_TOOLS_BY_NAME } from '../tools';
 import type { PdfTool } from '../tools/tool';
+import { privateCopy } from '../../common/workers/shared-bytes';
 import { moving } from '../../common/workers/transfer';
 import type { MessagePort } from 'node:worker_threads';
 
@@ -75,6 +76,14 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
   if (!tool) return { ok: false, code: 'internal_error', message: `Unknown tool ${task.tool}.`, details: {} };
   try {
     withPasswords(tool, task);
+    // Stored files come in shared memory: the tool works on this thread's own copy, so nothing
+    // it does can change a stored file, and the copy is made here, not on the event loop.
+    const copies = new Map<Uint8Array, Uint8Array>(); // a file given twice (merged with itself) is copied once
+    for (const input of task.inputs) {
+      const copy = copies.get(input.bytes) ?? privateCopy(input.bytes);
+      copies.set(input.bytes, copy);
+      input.bytes = copy;
+    }
     const result = await tool.run(task.args as never, task.inputs, { limits: task.limits, progress: progressTo(task.progress) });
     const files = result.files.map((f) => ({ ...f, sha256: sha256(f.bytes) }));
     task.progress?.close();
