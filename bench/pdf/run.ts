@@ -281,9 +281,10 @@ async function concurrency(): Promise<void> {
  * Streamable HTTP), download every result through its link (GET /files/{id}). Also without the
  * upload (the input already stored, e.g. a result of an earlier call). The agent runs in its own
  * process, as qpdf does (bench/pdf/roundtrip-client.ts) and times itself. ROUND_TRIPS in a row
- * each, read at two points (EARLY, STEADY); qpdf: median of 5 after 2 warm-ups. Once per place for the bytes of stored files: PostgreSQL (the default with
- * DATABASE_URL, or PGlite in memory) and a directory (PDF_FILE_DIR; the default of `npm start`
- * on the embedded database), one app at a time.
+ * each, read at two points (EARLY, STEADY); qpdf: median of 5 after 2 warm-ups. Once per place
+ * for the bytes of stored files: PostgreSQL (the default with DATABASE_URL, or PGlite in memory)
+ * and a directory (PDF_FILE_DIR; the default of `npm start` on the embedded database), one app at
+ * a time.
  */
 async function roundTrip(dir: string): Promise<void> {
   out('\n### Whole MCP round trip vs the qpdf CLI, 200-page files (ms; qpdf: median of 5 after 2 warm-up runs)\n');
