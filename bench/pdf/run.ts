@@ -28,6 +28,7 @@ import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:pe
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { InputFile } from '../../src/pdf-tools/core/pdf-open';
+import { median } from '../common/median';
 import { BACKGROUND_NICENESS } from '../../src/common/workers/background-pool';
 import { PDF_TOOLS_BY_NAME } from '../../src/pdf-tools/tools';
 import { imagePdf, linesPdf } from '../../test/pdf-tools/fixtures';
@@ -41,11 +42,6 @@ const REAL_WORLD = ['/usr/share/doc/libtasn1-doc/libtasn1.pdf', '/usr/share/doc/
 
 async function textPdf(pages: number): Promise<Uint8Array> {
   return (await linesPdf(pages, 45)).save();
-}
-
-/** The median of `times` (the lower middle one of an even count). */
-function median(times: number[]): number {
-  return [...times].sort((a, b) => a - b)[Math.floor((times.length - 1) / 2)];
 }
 
 /** Median of `runs` results of `measure` (each returns its own time in ms) after `warmup` untimed ones. */

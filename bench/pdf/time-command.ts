@@ -5,6 +5,7 @@
  * argv[2]: JSON {@link TimeCommand}; prints the median of `runs` timed runs after `warmup` untimed ones, in ms.
  */
 import { execFileSync } from 'node:child_process';
+import { median } from '../common/median';
 
 export interface TimeCommand {
   command: string[];
@@ -19,5 +20,4 @@ const once = (): number => {
   return Number(process.hrtime.bigint() - t0) / 1e6;
 };
 for (let i = 0; i < warmup; i++) once();
-const times = Array.from({ length: runs }, once).sort((a, b) => a - b);
-process.stdout.write(`${times[Math.floor((runs - 1) / 2)]}\n`);
+process.stdout.write(`${median(Array.from({ length: runs }, once))}\n`);
