@@ -28,6 +28,23 @@ export async function imagePdf(pages: number, size = 1600, quality = 95): Promis
   return doc.save();
 }
 
+/**
+ * A PDF of `pages` full A4 pages, each showing one size x size photo made distinct by a JPEG comment
+ * (so compress_pdf cannot merge them as duplicates) and each worth re-encoding: lossy compression has
+ * a lot of real work to do, while building it costs one JPEG.
+ */
+export async function photoPagesPdf(pages: number, size = 1200, quality = 75): Promise<Uint8Array> {
+  const jpeg = await photoJpeg(size, 0, quality);
+  const doc = await PDFDocument.create();
+  for (let i = 0; i < pages; i++) {
+    const note = Buffer.from(`page ${i + 1}`);
+    const comment = Buffer.concat([Buffer.from([0xff, 0xfe, 0, note.length + 2]), note]); // COM segment
+    const img = await doc.embedJpg(Buffer.concat([jpeg.subarray(0, 2), comment, jpeg.subarray(2)]));
+    doc.addPage([595, 842]).drawImage(img, { x: 0, y: 0, width: 595, height: 842 });
+  }
+  return doc.save();
+}
+
 /** A text PDF of `pages` A4 pages with `lines` lines each ("Page i of <name>" first). */
 export async function linesPdf(pages: number, lines: number, name = 'doc'): Promise<PDFDocument> {
   const doc = await PDFDocument.create();

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { degrees, PDFDocument } from 'pdf-lib';
 import { linesPdf } from './fixtures';
 
-export { imagePdf } from './fixtures';
+export { imagePdf, photoPagesPdf } from './fixtures';
 import { createTestApp, TestApp, TestAppOptions } from '../utils/test-app';
 import { bytes } from '../utils/body-parsers';
 

@@ -1,6 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import type { TestApp } from '../utils/test-app';
-import { b64, call, connect, createPdfTestApp, imagePdf, nextIp, sc, textPdf } from './helpers';
+import { b64, call, connect, createPdfTestApp, nextIp, photoPagesPdf, sc, textPdf } from './helpers';
 
 /** A run over PDF_TOOL_TIMEOUT_MS (here its minimum, 1 s) ends with `timeout` and is refunded. */
 describe('PDF tool time limit (e2e)', () => {
@@ -11,8 +11,9 @@ describe('PDF tool time limit (e2e)', () => {
   afterAll(async () => t.close());
 
   it('a compression that takes longer than the limit is stopped, answered with timeout and refunded', async () => {
-    // 8 different 1600x1600 photos: re-encoding them takes seconds (about 0.2 s each in bench/pdf).
-    const heavy = b64(await imagePdf(8));
+    // 160 distinct full-page photos (8 MB): re-encoding them takes about 7 s on a CI machine (2 cores),
+    // far beyond the 1 s limit however fast the machine is (8 photos, once used here, took 0.25 s).
+    const heavy = b64(await photoPagesPdf(160));
     const ip = nextIp();
     const client = await connect(t, ip);
     const started = Date.now();
