@@ -83,13 +83,10 @@ interface StoredFile {
 interface ChosenFile {
   file_id: string;
   filename: string;
-  pages: number;
+  /** Null for a file protected by a password needed to open it (an upload encrypted with a user
+   * password, stored as sent: its pages are counted when a tool opens it). The form asks for the password. */
+  pages: number | null;
   bytes: number;
-  /**
-   * Protected by a password needed to open it (an upload encrypted with a user password: stored as
-   * sent, its row holds 0 pages until a tool opens it). The form asks for the password.
-   */
-  locked: boolean;
 }
 
 /** Longest password the tools take (their `password` argument). */
@@ -182,7 +179,7 @@ export class PdfController {
     const out: ChosenFile[] = [];
     for (const id of ids.slice(0, MAX_FILES)) {
       const found = await this.files.info(id);
-      if (found.status === 'ok') out.push({ file_id: found.file.id, filename: found.file.filename, pages: found.file.pages, bytes: found.file.size, locked: found.file.pages === 0 });
+      if (found.status === 'ok') out.push({ file_id: found.file.id, filename: found.file.filename, pages: found.file.pages, bytes: found.file.size });
     }
     return out;
   }
@@ -219,7 +216,7 @@ ${errorSummary(o.error, o.errorField)}
     <h2 id="chosen-title">2. ${many ? 'Files' : 'File'} and options</h2>
     <ul id="chosen" aria-labelledby="chosen-title">${chosen.map(
       (f, i) =>
-        html`<li><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${f.locked ? 'password-protected' : plural(f.pages, 'page')}, ${mb(f.bytes)})</span>${f.locked ? passwordField(f, i, o.errorField) : ''}</li>`,
+        html`<li><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${f.pages === null ? 'password-protected' : plural(f.pages, 'page')}, ${mb(f.bytes)})</span>${f.pages === null ? passwordField(f, i, o.errorField) : ''}</li>`,
     )}</ul>
     <p class="hint" id="none-chosen"${chosen.length ? html` hidden` : ''}>No file uploaded yet.</p>
     ${chosen.length ? html`<p><a href="/pdf/${slug}">Start again with other files</a></p>` : ''}
@@ -303,7 +300,7 @@ ${errorSummary(o.error, o.errorField)}
     if (tool.name !== 'merge_pdfs' && ids.length > 1) return again(400, 'This tool takes one file: choose a single PDF.');
     // Each locked file's password, from the field named by its file_id: sent with it, never kept or shown.
     const passwords = ids.map((id) => single(body[passwordName(id)]) ?? '');
-    const lockedAt = (i: number): number => chosen.findIndex((f) => f.file_id === ids[i] && f.locked);
+    const lockedAt = (i: number): number => chosen.findIndex((f) => f.file_id === ids[i] && f.pages === null);
     const passwordError = (i: number, status: number, message: string): Promise<void> => {
       const at = lockedAt(i);
       return again(status, message, at >= 0 ? passwordId(at) : 'file');
@@ -345,7 +342,7 @@ ${errorSummary(o.error, o.errorField)}
     if (typeof label !== 'string') return undefined;
     const m = /^files\[(\d+)\]/.exec(label);
     const index = m ? Number(m[1]) : /^file\b/.test(label) ? 0 : -1;
-    const f = chosen.find((c) => c.file_id === ids[index] && c.locked);
+    const f = chosen.find((c) => c.file_id === ids[index] && c.pages === null);
     return f ? { name: f.filename, index } : undefined;
   }
 

@@ -32,4 +32,29 @@ describe('Migrations', () => {
       await db.drop();
     }
   });
+
+  it('turn the 0 pages of a stored encrypted upload into null (not known), and back', async () => {
+    const db = await createTestDatabase();
+    const embedded = db.env.DATABASE_URL ? undefined : await openEmbeddedDatabase('memory://', false);
+    const ds = new DataSource(dataSourceOptions(db.env.DATABASE_URL ?? embedded!.url, 2));
+    const pages = async () => (await ds.query<{ id: string; pages: number | null }[]>(`SELECT id, pages FROM pdf_files ORDER BY id`)).map((r) => [r.id, r.pages]);
+    try {
+      await ds.initialize();
+      await runMigrations(ds);
+      await ds.undoLastMigration(); // the newest: PdfFilesPagesUnknown
+      await ds.query(
+        `INSERT INTO pdf_files (id, filename, size, pages, sha256, expires_at) VALUES
+           ('a-locked', 'locked.pdf', 10, 0, repeat('0', 64), now() + interval '1 hour'),
+           ('b-open', 'open.pdf', 10, 3, repeat('0', 64), now() + interval '1 hour')`,
+      );
+      expect(await runMigrations(ds)).toEqual(['PdfFilesPagesUnknown1763781200000']);
+      expect(await pages()).toEqual([['a-locked', null], ['b-open', 3]]);
+      await ds.undoLastMigration();
+      expect(await pages()).toEqual([['a-locked', 0], ['b-open', 3]]);
+    } finally {
+      if (ds.isInitialized) await ds.destroy();
+      await embedded?.stop();
+      await db.drop();
+    }
+  });
 });

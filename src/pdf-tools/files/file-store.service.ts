@@ -10,12 +10,16 @@ import { FILE_BYTES, type FileBytes } from './bytes/file-bytes';
 import { plural } from '../../common/text/plural';
 import { isShared, toShared } from '../../common/workers/shared-bytes';
 
-export interface NewFile {
+/** A file to store; `Pages` is null for an upload encrypted with a password (pages not known yet). */
+export interface NewFile<Pages extends number | null = number> {
   name: string;
   bytes: Uint8Array;
-  pages: number;
+  pages: Pages;
   sha256: string;
 }
+
+/** A stored file as the APIs show it, with the page count it was saved with. */
+export type SavedFile<Pages extends number | null = number> = Omit<StoredFileInfo, 'pages'> & { pages: Pages };
 
 /** A stored file's row without its bytes (size, pages, expiry), or why not. */
 export type FileInfoLookup = { status: 'ok'; file: StoredFile } | { status: 'expired' | 'missing' };
@@ -128,12 +132,12 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
     return `${this.config.publicBaseUrl()}/files/${id}`;
   }
 
-  async save(file: NewFile): Promise<StoredFileInfo> {
+  async save<Pages extends number | null>(file: NewFile<Pages>): Promise<SavedFile<Pages>> {
     return (await this.saveAll([file]))[0];
   }
 
   /** Saves the files of one call: their rows in one insert, then their bytes (see the class). */
-  async saveAll(files: NewFile[]): Promise<StoredFileInfo[]> {
+  async saveAll<Pages extends number | null>(files: NewFile<Pages>[]): Promise<SavedFile<Pages>[]> {
     if (!files.length) return [];
     const expiresAt = new Date(Date.now() + this.config.PDF_RESULT_TTL_S * 1000);
     const rows = files.map((f) =>
@@ -143,13 +147,13 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
     const written = this.write(rows.map((file, i) => ({ file, bytes: Buffer.from(files[i].bytes.buffer, files[i].bytes.byteOffset, files[i].bytes.byteLength) })));
     // Too many megabytes still being written already: this save waits for its own.
     if (this.writingBytes > this.config.PDF_FILE_CACHE_BYTES && !(await written)) throw new Error('the bytes of the files could not be written');
-    return rows.map((row) => ({
+    return rows.map((row, i) => ({
       file_id: row.id,
       download_url: this.downloadUrl(row.id),
       expires_at: row.expiresAt.toISOString(),
       filename: row.filename,
       bytes: row.size,
-      pages: row.pages,
+      pages: files[i].pages,
       sha256: row.sha256,
     }));
   }

@@ -25,8 +25,9 @@ export class StoredFile {
   @Column({ type: 'integer' })
   size!: number;
 
-  @Column({ type: 'integer' })
-  pages!: number;
+  /** Null while not known: an upload encrypted with a password is counted when a tool opens it. */
+  @Column({ type: 'integer', nullable: true })
+  pages!: number | null;
 
   @Column({ type: 'char', length: 64 })
   sha256!: string;

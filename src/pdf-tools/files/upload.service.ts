@@ -155,14 +155,14 @@ export class UploadService {
       const status = checked.code === 'busy' || checked.code === 'timeout' ? ErrorCode.ServiceUnavailable : ErrorCode.BadRequest;
       throw new DomainError(status, sentence(checked.message), { error_detail: checked.code });
     }
-    // 0 pages in the row: not known until the file is opened with its password.
-    const pages = checked.ok ? Number((checked.data as { pages?: number }).pages ?? 0) : 0;
+    // Encrypted: its pages are not known until a tool opens it with its password.
+    const pages = checked.ok ? Number((checked.data as { pages: number }).pages) : null;
     const saved = await this.store.save({ name, bytes, pages, sha256 });
     return {
       file_id: saved.file_id,
       expires_at: saved.expires_at,
       bytes: saved.bytes,
-      pages: encrypted ? null : saved.pages,
+      pages: saved.pages,
       sha256: saved.sha256,
       download_url: saved.download_url,
       filename: saved.filename,

@@ -149,8 +149,8 @@ export class ToolRunnerService {
     try {
       refs = tool.inputs(args);
       prepared = await this.prepareInputs(tool, args, refs);
-      // Page counts of stored inputs come from their rows (0: unknown, e.g. an encrypted upload).
-      const pages = prepared.map((p) => ('stored' in p && p.stored.pages > 0 ? p.stored.pages : undefined));
+      // Page counts of stored inputs come from their rows (null: not known, e.g. an encrypted upload).
+      const pages = prepared.map((p) => ('stored' in p ? (p.stored.pages ?? undefined) : undefined));
       tool.check?.(args, pages, refs.map((r) => r.label));
     } catch (e) {
       return this.failure(this.asFailure(e), await this.status(tool, caller));
