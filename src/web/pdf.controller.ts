@@ -16,6 +16,7 @@ import { CsrfService } from './csrf.service';
 import { optionArgs, OptionField, optionFields, optionValues, renderOption, single, webError } from './pdf-form';
 import { html, SafeHtml } from './render/html';
 import { plural } from '../common/text/plural';
+import { fileSize } from '../common/text/file-size';
 import { errorSummary, page, sendPage } from './render/layout';
 import { Anonymous, CSRF_FIELD, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -97,7 +98,6 @@ const passwordName = (fileId: string): string => `password.${fileId}`;
 const passwordId = (i: number): string => `password-${i + 1}`;
 
 /** A size for people: KB under a megabyte (a small PDF is not "0 MB"). */
-const mb = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.max(1, Math.round(bytes / 1024))} KB` : `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`);
 
 /**
  * A locked file's password field: type=password, no autocomplete, labelled with the file's name.
@@ -167,7 +167,7 @@ export class PdfController {
         user: req.webUser,
         csrf,
         body: html`<h1>PDF tools</h1>
-<p>Free, no account. Files up to ${mb(this.config.PDF_MAX_FILE_BYTES)} and ${plural(this.config.PDF_MAX_PAGES, 'page')}; results are kept ${plural(Math.round(this.config.PDF_RESULT_TTL_S / 60), 'minute')}. Each tool has a daily quota per device. AI agents use the same tools over <a href="/llms.txt">MCP</a>.</p>
+<p>Free, no account. Files up to ${fileSize(this.config.PDF_MAX_FILE_BYTES)} and ${plural(this.config.PDF_MAX_PAGES, 'page')}; results are kept ${plural(Math.round(this.config.PDF_RESULT_TTL_S / 60), 'minute')}. Each tool has a daily quota per device. AI agents use the same tools over <a href="/llms.txt">MCP</a>.</p>
 <ul class="tools">${PDF_TOOLS.map((t) => html`<li class="card"><h2><a href="/pdf/${slugOf(t)}">${t.title}</a></h2><p>${firstSentence(WEB_TOOL_TEXT[t.name]?.intro ?? t.description)}</p></li>`)}</ul>`,
       }),
       false,
@@ -204,7 +204,7 @@ ${errorSummary(o.error, o.errorField)}
   <div class="dropzone">
     <label for="file">1. ${many ? `PDF files (2 to ${MAX_FILES}, merged in the order added)` : 'PDF file'}</label>
     <input type="file" id="file" name="file" accept="application/pdf,.pdf" aria-describedby="file-hint">
-    <span class="hint" id="file-hint">Choose ${many ? 'a file, then the next one,' : 'a file'} or drop ${many ? 'files' : 'it'} here. At most ${mb(this.config.PDF_MAX_FILE_BYTES)} and ${plural(this.config.PDF_MAX_PAGES, 'page')} per file.</span>
+    <span class="hint" id="file-hint">Choose ${many ? 'a file, then the next one,' : 'a file'} or drop ${many ? 'files' : 'it'} here. At most ${fileSize(this.config.PDF_MAX_FILE_BYTES)} and ${plural(this.config.PDF_MAX_PAGES, 'page')} per file.</span>
     <div data-nojs><button type="submit" class="secondary">Upload</button></div>
   </div>
   <progress hidden max="100" value="0" aria-label="Upload progress"></progress>
@@ -216,7 +216,7 @@ ${errorSummary(o.error, o.errorField)}
     <h2 id="chosen-title">2. ${many ? 'Files' : 'File'} and options</h2>
     <ul id="chosen" aria-labelledby="chosen-title">${chosen.map(
       (f, i) =>
-        html`<li><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${f.pages === null ? 'password-protected' : plural(f.pages, 'page')}, ${mb(f.bytes)})</span>${f.pages === null ? passwordField(f, i, o.errorField) : ''}</li>`,
+        html`<li><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${f.pages === null ? 'password-protected' : plural(f.pages, 'page')}, ${fileSize(f.bytes)})</span>${f.pages === null ? passwordField(f, i, o.errorField) : ''}</li>`,
     )}</ul>
     <p class="hint" id="none-chosen"${chosen.length ? html` hidden` : ''}>No file uploaded yet.</p>
     ${chosen.length ? html`<p><a href="/pdf/${slug}">Start again with other files</a></p>` : ''}
@@ -361,7 +361,7 @@ ${errorSummary(o.error, o.errorField)}
 <p>${summary}</p>
 ${typeof note === 'string' && note ? html`<p id="result-note">${webNote(note, names)}</p>` : ''}
 ${files.length
-  ? html`<ul>${files.map((f) => html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${plural(f.pages, 'page')}, ${mb(f.bytes)}${f.source_pages ? `; ${f.source_pages.length === 1 ? 'page' : 'pages'} ${describeValue(f.source_pages)} of your file` : ''}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`)}</ul>`
+  ? html`<ul>${files.map((f) => html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${plural(f.pages, 'page')}, ${fileSize(f.bytes)}${f.source_pages ? `; ${f.source_pages.length === 1 ? 'page' : 'pages'} ${describeValue(f.source_pages)} of your file` : ''}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`)}</ul>`
   : ''}
 ${Object.keys(data).length ? html`<dl class="pairs">${describeResult(data).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>` : ''}
 </section>`;

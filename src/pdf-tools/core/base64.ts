@@ -1,10 +1,11 @@
 import { ToolFailure } from './tool-failure';
+import { fileSize } from '../../common/text/file-size';
 
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 const DATA_URL = /^data:[\w/.+-]*;base64,/;
 
 export function tooLarge(label: string, size: number, max: number): ToolFailure {
-  return new ToolFailure('file_too_large', `${label} is ${size} bytes; the limit is ${max} bytes (${Math.round(max / 1048576)} MB) per file.`, {
+  return new ToolFailure('file_too_large', `${label} is ${size} bytes; the limit is ${max} bytes (${fileSize(max)}) per file.`, {
     input: label,
     bytes: size,
     limit: max,

@@ -3,6 +3,7 @@ import { resourceLimits } from 'node:worker_threads';
 import { inflateSync } from 'node:zlib';
 import type { Limits } from './pdf-open';
 import { ToolFailure } from './tool-failure';
+import { fileSize } from '../../common/text/file-size';
 
 /**
  * Output caps for every decompression in the PDF engine (deflate bombs, issue #9).
@@ -83,7 +84,7 @@ export function bombFailure(label: string | undefined, cap: number): ToolFailure
   const who = label ?? 'An input';
   return new ToolFailure(
     'file_too_large',
-    `${who} has a compressed stream that expands beyond ${Math.round(cap / 1024 / 1024)} MB when decompressed (a decompression bomb, or far more content than a PDF of the size limit holds); it was not processed.`,
+    `${who} has a compressed stream that expands beyond ${fileSize(cap)} when decompressed (a decompression bomb, or far more content than a PDF of the size limit holds); it was not processed.`,
     { ...(label ? { input: label } : {}), reason: 'decompressed_stream_too_large', decoded_limit: cap },
   );
 }

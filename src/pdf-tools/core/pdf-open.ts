@@ -6,6 +6,7 @@ import { qpdfRewrite } from './qpdf';
 import { ToolFailure } from './tool-failure';
 import { plural } from '../../common/text/plural';
 import { numberRuns } from '../../common/text/number-runs';
+import { fileSize } from '../../common/text/file-size';
 
 /** An input file as the worker receives it: its bytes and a label for messages ("files[2]", "file"). */
 export interface InputFile {
@@ -141,7 +142,7 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
   let bytes = input.bytes;
   const notes: OpenNote[] = (input.openNotes = []);
   if (bytes.length > limits.maxBytes) {
-    throw new ToolFailure('file_too_large', `${label} is ${bytes.length} bytes; the limit is ${limits.maxBytes} bytes (${mb(limits.maxBytes)}) per file.`, {
+    throw new ToolFailure('file_too_large', `${label} is ${bytes.length} bytes; the limit is ${limits.maxBytes} bytes (${fileSize(limits.maxBytes)}) per file.`, {
       input: label,
       bytes: bytes.length,
       limit: limits.maxBytes,
@@ -248,10 +249,6 @@ export async function savePdf(doc: PDFDocument): Promise<Uint8Array> {
 
 export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
-}
-
-function mb(n: number): string {
-  return `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 }
 
 function shortMessage(e: unknown): string {

@@ -9,20 +9,20 @@ import { PDF_TOOLS, PDF_TOOLS_BY_NAME } from '../tools';
 import type { PdfTool } from '../tools/tool';
 import type { ProgressSink } from './progress';
 import { ToolRunnerService } from './tool-runner.service';
+import { fileSize } from '../../common/text/file-size';
 
 export const SERVER_INFO = { name: 'beacon-pdf-tools', title: 'Beacon PDF tools', version: '1.0.0' };
 
 /** The server instructions: what every tool shares, said once (limits read from the settings). */
 export function serverInstructions(config: AppConfig): string {
   const kept = config.PDF_RESULT_TTL_S % 3600 === 0 ? `${config.PDF_RESULT_TTL_S / 3600} h` : `${Math.round(config.PDF_RESULT_TTL_S / 60)} min`;
-  const mb = Math.round((config.PDF_MAX_FILE_BYTES / 1024 / 1024) * 10) / 10;
   return [
     'PDF tools: merge, split, rotate, remove pages, compress, watermark, page numbers, metadata, form flatten.',
     `Pass an input as {"file_id": ...} (an earlier result or an upload, kept ${kept}), {"url": "https://..."} (the server downloads it; public addresses only) or {"base64": ...} (small files): exactly one; prefer file_id to chain tools. Optional per input: "filename" (download name) and "password" (an encrypted PDF).`,
     `With a shell, upload first: curl -sS -H "Content-Type: application/pdf" --data-binary @file.pdf "${config.publicBaseUrl()}/files?filename=file.pdf", then pass the file_id it answers (a file encrypted with a password is stored as sent: give its "password" next to the file_id).`,
     'A result is a download link (resource_link) and structuredContent {file_id, download_url, expires_at, filename, bytes, pages, sha256, quota, ...}; the bytes of small files are embedded only with "inline": true.',
     'Pages use one grammar everywhere: "1-3,7,9-", "last", "odd", "even", "all".',
-    `Limits: ${mb} MB and ${config.PDF_MAX_PAGES} pages per file; a daily quota per tool (see \`quota\` in every result). Failed calls are refunded.`,
+    `Limits: ${fileSize(config.PDF_MAX_FILE_BYTES)} and ${config.PDF_MAX_PAGES} pages per file; a daily quota per tool (see \`quota\` in every result). Failed calls are refunded.`,
     'Long calls send notifications/progress when the request has _meta.progressToken.',
   ].join(' ');
 }

@@ -3,6 +3,7 @@ import { AppConfig } from '../../common/config/env';
 import { Public } from '../../common/decorators/public.decorator';
 import { TOOL_LIST } from '../mcp/mcp-server.factory';
 import { StatsService } from './stats.service';
+import { fileSize } from '../../common/text/file-size';
 
 /** GET /api/public-stats and GET /llms.txt: anonymous, not rate limited (cheap, cached). */
 @Public()
@@ -51,7 +52,6 @@ function optionLine(name: string, s: JsonSchemaLike, required: boolean): string 
 /** The llms.txt document (llmstxt.org): title, summary, sections of links and facts. */
 export function buildLlmsTxt(config: AppConfig): string {
   const base = config.publicBaseUrl();
-  const mb = Math.round(config.PDF_MAX_FILE_BYTES / 1048576);
   const clientConfig = JSON.stringify({ mcpServers: { 'beacon-pdf': { type: 'http', url: `${base}/mcp` } } }, null, 2);
   const tools = TOOL_LIST.map((t) => {
     const schema = t.inputSchema as JsonSchemaLike;
@@ -87,7 +87,7 @@ ${tools.join('\n')}
 
 ## Limits and quotas
 
-- At most ${mb} MB and ${config.PDF_MAX_PAGES} pages per input file.
+- At most ${fileSize(config.PDF_MAX_FILE_BYTES)} and ${config.PDF_MAX_PAGES} pages per input file.
 - Daily quota per client IP and tool: ${config.PDF_MCP_DAILY_CAP} MCP calls, within a pool of ${config.PDF_DAILY_LIMIT} calls per tool shared with the website. Quotas reset at 00:00 UTC.
 - Only successful calls count: argument errors that need no file bytes (types, page ranges, stamp text, and pages beyond a stored file's count) are answered before the quota; other failed calls are refunded automatically, up to ${config.PDF_DAILY_REFUNDS} refunds per day.
 - Every result carries \`quota {tool, limit, remaining, resets_at}\`.

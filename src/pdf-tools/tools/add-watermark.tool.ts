@@ -9,6 +9,7 @@ import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
 import { checkStampText, CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
 import { plural } from '../../common/text/plural';
+import { fileSize } from '../../common/text/file-size';
 
 const input = z
   .object({
@@ -65,7 +66,7 @@ async function buildMark(doc: PDFDocument, args: Args, limits: Limits): Promise<
   if (decoded !== undefined && decoded > cap) {
     throw new ToolFailure(
       'invalid_image',
-      `image_base64 is a PNG of ${bytes.readUInt32BE(16)} x ${bytes.readUInt32BE(20)} pixels, which decodes to more than ${Math.round(cap / 1024 / 1024)} MB; use a smaller image.`,
+      `image_base64 is a PNG of ${bytes.readUInt32BE(16)} x ${bytes.readUInt32BE(20)} pixels, which decodes to more than ${fileSize(cap)}; use a smaller image.`,
       { input: 'image_base64', decoded_limit: cap },
     );
   }

@@ -24,7 +24,7 @@ export const WEB_JS = `
   // PDF tool pages: each chosen or dropped file goes to POST /files (the upload an agent uses)
   // with upload progress; its file_id joins the tool form, which is then sent in place.
   function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many || one + 's'); }
-  function mb(n) { return n < 1048576 ? Math.max(1, Math.round(n / 1024)) + ' KB' : Math.round(n / 104857.6) / 10 + ' MB'; }
+  function fileSize(n) { return n < 1048576 ? Math.max(1, Math.round(n / 1024)) + ' KB' : Math.round(n / 104857.6) / 10 + ' MB'; }
   // Fields needed by one choice of another (split's ranges, every, count follow its mode): only
   // the one the choice needs is shown and sent. Without the script all are shown, each saying when it is needed.
   function conditional(root) {
@@ -80,7 +80,7 @@ export const WEB_JS = `
         id.type = 'hidden'; id.name = 'file_id'; id.value = info.file_id;
         var hint = document.createElement('span');
         hint.className = 'hint';
-        hint.textContent = '(' + (info.encrypted ? 'password-protected' : plural(info.pages, 'page')) + ', ' + mb(info.bytes) + ')';
+        hint.textContent = '(' + (info.encrypted ? 'password-protected' : plural(info.pages, 'page')) + ', ' + fileSize(info.bytes) + ')';
         li.appendChild(id);
         li.appendChild(document.createTextNode(info.filename + ' '));
         li.appendChild(hint);

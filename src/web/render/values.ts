@@ -1,4 +1,5 @@
 import { numberRuns } from '../../common/text/number-runs';
+import { fileSize } from '../../common/text/file-size';
 
 /**
  * A tool result's field as a person reads it: page lists as ranges ("1-200", "1-3, 7"), a list of
@@ -39,7 +40,7 @@ function perPage(values: unknown[], unit: string): string {
 
 const yesNo = (v: unknown): string => (v === true ? 'yes' : v === false ? 'no' : describeValue(v));
 const size = (v: unknown): string =>
-  typeof v !== 'number' ? describeValue(v) : v < 1024 ? `${v} bytes` : v < 1024 * 1024 ? `${Math.round(v / 1024)} KB` : `${Math.round((v / 1024 / 1024) * 10) / 10} MB`;
+  typeof v !== 'number' ? describeValue(v) : v < 1024 ? `${v} bytes` : fileSize(v);
 /** "files[0]" (an input's label in the tools' messages) -> "file 1". */
 const inputName = (s: string): string => s.replace(/files\[(\d+)\]/g, (_, n: string) => `file ${Number(n) + 1}`);
 
