@@ -49,4 +49,17 @@ describe('Graceful shutdown and hostile input (e2e)', () => {
       await t.close();
     }
   });
+
+  it('the whole app (every module; with REDIS_URL, Redis and the scan queue) leaves no timer or connection behind once closed', async () => {
+    // Active (ref'd) resources only: what would keep a process alive after its app closed.
+    const held = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout' || r.startsWith('TCP'));
+    await new Promise((r) => setTimeout(r, 300));
+    const before = held();
+    const t = await createTestApp();
+    expect((await request(t.server).get('/healthz')).status).toBe(200);
+    await t.close();
+    // Sockets end a moment after close() resolves; a timer of a finished wait would stay for seconds.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(held()).toEqual(before);
+  });
 });

@@ -11,6 +11,7 @@ import { ScanRunner } from '../scan/scan-runner';
 import { decodeJobError, jobIdOf, QUEUE_RETRY_AFTER_S, SCAN_JOB_VERSION, SCAN_QUEUE_NAME, scanAnswerWithinMs, ScanJobData, ScanJobResult } from './scan-job';
 import { QueueDepth, ScanQueue, shuttingDownError } from './scan-queue';
 import { ScanQueueMetrics } from './scan-queue-metrics';
+import { settledWithin } from '../../common/async/settled-within';
 
 /** How often a waiting request checks that its job still exists (Redis flushed, job removed). */
 export const JOB_CHECK_MS = 1000;
@@ -156,8 +157,8 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
           `The scan did not finish within its time limit (${scanAnswerWithinMs(this.config)} ms, waiting for a worker included); please try again.`,
         );
       }
-      const tick = await Promise.race([result.then((r) => ({ r })), sleep(Math.min(left, JOB_CHECK_MS))]);
-      if (tick) return tick.r;
+      const tick = await settledWithin(result, Math.min(left, JOB_CHECK_MS));
+      if (tick) return tick.value;
       if (this.closed) throw shuttingDownError();
       const state = await within(this.queue.getJobState(id), REDIS_HARD_TIMEOUT_MS).catch(() => undefined);
       gone = state === 'unknown' ? gone + 1 : 0;
@@ -170,8 +171,8 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
         );
       }
       if (gone >= LOST_AFTER_CHECKS) {
-        const late = await Promise.race([result.then((r) => ({ r })), sleep(0)]);
-        if (late) return late.r;
+        const late = await settledWithin(result, 0);
+        if (late) return late.value;
         throw new DomainError(ErrorCode.ScanFailed, 'The scan job was lost from the queue (Redis was emptied or restarted); please try again.');
       }
     }
@@ -239,21 +240,14 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
   }
 }
 
-const sleep = (ms: number): Promise<undefined> => new Promise((r) => setTimeout(() => r(undefined), ms));
-
-/** `p`, or a rejection after `ms`. */
-export function within<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms);
-    p.then(
-      (v) => {
-        clearTimeout(t);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(t);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
+/** `p`, or a rejection after `ms` (its timer cleared as soon as `p` settles). */
+export async function within<T>(p: Promise<T>, ms: number): Promise<T> {
+  let answer: { value: T } | undefined;
+  try {
+    answer = await settledWithin(p, ms);
+  } catch (e) {
+    throw e instanceof Error ? e : new Error(String(e));
+  }
+  if (!answer) throw new Error(`no answer from Redis within ${ms} ms`);
+  return answer.value;
 }

@@ -8,6 +8,7 @@ import { RedisService } from '../../common/redis/redis.service';
 import { ScanAborted, ScanRunner } from '../scan/scan-runner';
 import { bullPrefixOf } from './bullmq-scan-queue';
 import { decodeJobError, encodeJobError, parseScanJob, SCAN_QUEUE_NAME, UNREADABLE_PAYLOAD, SCAN_RUN_GRACE_MS, ScanJobData, ScanJobResult } from './scan-job';
+import { settledWithin } from '../../common/async/settled-within';
 
 /** Injection token: true in the worker process (`npm run worker`), which always runs scan jobs. */
 export const SCAN_WORKER_STANDALONE = 'SCAN_WORKER_STANDALONE';
@@ -94,12 +95,11 @@ export class ScanWorker implements OnApplicationBootstrap, BeforeApplicationShut
     const worker = this.worker;
     if (!worker) return;
     const closing = worker.close(); // takes no new job; waits for the active ones
-    const finished = await Promise.race([closing.then(() => true), sleep(this.config.SHUTDOWN_TIMEOUT_MS).then(() => false)]);
-    if (!finished) {
+    if (!(await settledWithin(closing, this.config.SHUTDOWN_TIMEOUT_MS))) {
       this.logger.warn('Shutting down: scans still running are stopped and handed back to the queue.');
       this.releasing = true;
       worker.cancelAllJobs('worker shutting down');
-      await Promise.race([closing, sleep(SCAN_RUN_GRACE_MS)]);
+      await settledWithin(closing, SCAN_RUN_GRACE_MS);
     }
     this.connection?.disconnect();
   }
@@ -121,4 +121,3 @@ class ScanJobWorker extends Worker<ScanJobData, ScanJobResult> {
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
