@@ -84,8 +84,11 @@ interface StoredFile {
 interface ChosenFile {
   file_id: string;
   filename: string;
-  /** Null for a file protected by a password needed to open it (an upload encrypted with a user
-   * password, stored as sent: its pages are counted when a tool opens it). The form asks for the password. */
+  /**
+   * Null for a locked file: protected by a password needed to open it (an upload encrypted with a
+   * user password, stored as sent: its pages are counted when a tool opens it). The form asks for
+   * the password.
+   */
   pages: number | null;
   bytes: number;
 }
@@ -96,8 +99,6 @@ const MAX_PASSWORD = 1024;
 const passwordName = (fileId: string): string => `password.${fileId}`;
 /** The id of the password field of the i-th chosen file (0-based). */
 const passwordId = (i: number): string => `password-${i + 1}`;
-
-/** A size for people: KB under a megabyte (a small PDF is not "0 MB"). */
 
 /**
  * A locked file's password field: type=password, no autocomplete, labelled with the file's name.
