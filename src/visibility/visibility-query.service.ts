@@ -7,7 +7,7 @@ import { Grade, percent } from './derive/metrics';
 import { wilson } from './derive/stats';
 import { AnswersQuery, GapsQuery, HistoryQuery, PromptsQuery, SourcesQuery, UrlsQuery } from './dto/query.dto';
 import { MemoCache } from './memo-cache';
-import { CursorKey, decodeCursor, Page, toPage } from './pagination';
+import { decodeCursor, Page, toPage } from './pagination';
 import { ProjectState, ProjectStateCache } from './store/project-state.cache';
 import { RANKED, RankedKind, ScanRow, VisibilityReadStore } from './store/visibility-read.store';
 import { markImmutable } from '../common/http/immutable-body';
@@ -208,7 +208,7 @@ export class VisibilityQueryService {
     const total = await this.count(scope, kind, filters(q), () => this.store.countRanked(kind, p.latestScanId, q));
     const [rows, scan] = await Promise.all([this.store.ranked(kind, p.latestScanId, q, q.limit + 1, after), this.scanRef(p)]);
     const { count, key } = RANKED[kind];
-    const page = toPage(rows, q.limit, scope, (r) => [r[count] as number, r[key] as string] as CursorKey, (r) => r);
+    const page = toPage(rows, q.limit, scope, (r) => [Reflect.get(r, count) as number, Reflect.get(r, key) as string], (r) => r);
     return { scan, total, ...rename(page, kind) };
   }
 

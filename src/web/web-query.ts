@@ -1,5 +1,7 @@
 import type { ArgumentMetadata } from '@nestjs/common';
 import { createValidationPipe } from '../common/config/validation';
+import { DomainError } from '../common/errors/domain-error';
+import { ErrorCode } from '../common/errors/error-code';
 
 const pipe = createValidationPipe();
 
@@ -20,4 +22,31 @@ export function keptParams(raw: Record<string, unknown>): Record<string, string 
   const out: Record<string, string | undefined> = {};
   for (const [k, v] of Object.entries(raw)) if (typeof v === 'string' && v !== '') out[k] = v;
   return out;
+}
+
+/** What to do about a refused filter, in the page's words, by parameter (others: the generic advice). */
+const ADVICE: Record<string, string> = {
+  limit: 'choose how many to show from the list',
+  cursor: 'this page link is out of date: start again from the first page',
+  country: 'enter a two-letter country code, such as US',
+  platform: 'choose a platform from the list',
+  competitor: 'choose a competitor from the list',
+  category: 'choose a category from the list',
+  brand_status: 'choose a status from the list',
+  enabled: 'choose yes or no',
+  mentioned: 'choose yes or no',
+};
+
+/**
+ * A filter the API refused (its 400 bad_request naming the parameter) as a problem to show on the
+ * page's form, in the page's words: "Country (2 letters): enter a two-letter country code, such as
+ * US". `labels` are the form's labels by parameter. Any other error: null (the caller rethrows).
+ */
+export function filterProblem(e: unknown, labels: Record<string, string>): { field: string; message: string } | null {
+  if (!(e instanceof DomainError) || e.code !== ErrorCode.BadRequest) return null;
+  const field = typeof e.details.field === 'string' ? e.details.field : '';
+  const label = labels[field];
+  if (field === 'cursor') return { field, message: `Next page: ${ADVICE.cursor}.` };
+  if (!label) return { field, message: `The link has a filter this page does not have${field ? ` (${field})` : ''}: use the filters below.` };
+  return { field, message: `${label}: ${ADVICE[field] ?? 'this value cannot be used: change or clear it'}.` };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ScanChanges } from '../derive/changes';
-import type { AnswerMention, ScanSummary } from '../derive/metrics';
+import type { AnswerMention, GapRow, ScanSummary, SourceRow, UrlRow } from '../derive/metrics';
 import type { MentionStatus } from '../derive/classify';
 import type { AnswersQuery, GapsQuery, PromptsQuery, SourcesQuery, UrlsQuery } from '../dto/query.dto';
 import type { StoredBrand } from '../entities/vis-project.entity';
@@ -82,6 +82,12 @@ export const RANKED = {
   gaps: { table: 'vis_gaps', columns: GAP_COLUMNS, count: 'answers', key: 'url' },
 } satisfies Record<string, Ranked>;
 export type RankedKind = keyof typeof RANKED;
+/** The row of each ranked list (its columns in columns.ts are the fields of these types). */
+export interface RankedRows {
+  sources: SourceRow;
+  urls: UrlRow;
+  gaps: GapRow;
+}
 
 const SCAN_SELECT = `SELECT id, scan_key, to_char(date, 'YYYY-MM-DD') AS date, platforms, summary, changes FROM vis_scans`;
 
@@ -211,7 +217,7 @@ export class VisibilityReadStore {
   }
 
   /** Rows of one scan sorted by a count (desc) then a text key (asc, bytewise), after the cursor key [count, key]. */
-  ranked(kind: RankedKind, scanId: string, q: SourcesQuery, limit: number, after: CursorKey | null): Promise<Array<Record<string, unknown>>> {
+  ranked<N extends RankedKind>(kind: N, scanId: string, q: SourcesQuery, limit: number, after: CursorKey | null): Promise<Array<RankedRows[N]>> {
     const o = RANKED[kind];
     const w = this.rankedFilter(kind, scanId, q);
     if (after) {

@@ -7,7 +7,7 @@ html{font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:va
 body{margin:0}
 a{color:var(--accent)}
 a:hover{text-decoration-thickness:2px}
-:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
+:focus-visible{outline:3px solid #b45309;outline-offset:2px}
 .skip{position:absolute;left:-9999px;top:0;background:var(--fg);color:#fff;padding:.5rem 1rem;z-index:10}
 .skip:focus{left:0}
 header.site{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;align-items:center;padding:.75rem 1rem;border-bottom:1px solid var(--line);background:var(--soft)}
@@ -51,6 +51,8 @@ button.danger{background:var(--bad);border-color:var(--bad)}
 .notice{border-left:5px solid var(--accent);background:var(--soft);padding:.75rem 1rem;margin:0 0 1rem}
 .secret{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:1rem;padding:.5rem;background:var(--soft);border:1px solid var(--line);word-break:break-all;display:block;margin:.5rem 0}
 mark{background:var(--mark);color:var(--fg);font-weight:600}
+mark.own{background:#d3e3fd;font-weight:800;box-shadow:inset 0 -2px 0 var(--accent)}
+mark.own .you{font-weight:600;font-size:.85em}
 .excluded{text-decoration:underline dotted;color:var(--muted)}
 .answer{border:1px solid var(--line);border-radius:.5rem;padding:.75rem 1rem;margin:0 0 1rem}
 .answer p.text{white-space:pre-wrap}
@@ -62,6 +64,10 @@ mark{background:var(--mark);color:var(--fg);font-weight:600}
 .chart .line{fill:none;stroke:var(--accent);stroke-width:3}
 .chart .dot{fill:var(--accent)}
 .chart text{font-size:12px;fill:#333a44}
+.chart-scroll{overflow-x:auto;margin:.5rem 0 1rem}
+.chart-scroll .chart{max-width:none;display:block}
+.answer .failure{color:var(--bad)}
+.field-error{color:var(--bad);font-weight:600;font-size:.9rem;max-width:20rem}
 .dropzone{border:2px dashed #6b7480;border-radius:.5rem;padding:1.25rem;display:grid;gap:.5rem}
 .dropzone.over{border-color:var(--accent);background:var(--soft)}
 progress{width:100%;max-width:32rem;height:1.25rem}

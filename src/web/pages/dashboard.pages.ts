@@ -1,11 +1,13 @@
 import type { UserView } from '../../accounts/accounts.service';
-import type { Comparison, Delta } from '../../visibility/derive/changes';
+import type { Comparison, Delta, ScanChanges } from '../../visibility/derive/changes';
 import type { Ci, FunnelWithCi } from '../../visibility/derive/intervals';
 import type { ScanStub } from '../../visibility/visibility-query.service';
+import type { AnswerItem } from '../../visibility/store/visibility-read.store';
 import { scanImportCommand } from '../../visibility/visibility.cli';
 import { lineChart } from '../render/chart';
 import { html, qs, Renderable, SafeHtml } from '../render/html';
-import { page } from '../render/layout';
+import { errorSummary, page } from '../render/layout';
+import { oneDecimal, percent } from '../render/values';
 import { plural } from '../../common/text/plural';
 
 // The shapes the dashboard reads from VisibilityQueryService (the API's bodies), with the API's own types.
@@ -21,11 +23,11 @@ export interface SummaryView {
   by_platform: Array<{ platform: string; answers: number; failed: number; mentions: number; mention_rate: number | null; share_of_voice: number | null; grade: string | null; grade_reason: string | null }>;
   competitors: Array<{ name: string; answers: number; mentions: number; mention_rate: number | null; share_of_voice: number | null }>;
   comparison: Comparison | null;
-  changes: null | { detected: string[] };
+  changes: ScanChanges | null;
 }
 export interface HistoryView {
   scans_total: number;
-  scans: Array<{ scan_id: string; date: string; answers: { successful: number }; grade: string | null; grade_reason: string | null; mention_rate: number | null; share_of_voice: number | null; citation_rate: number | null; changes: null | { detected: string[] } }>;
+  scans: Array<{ scan_id: string; date: string; answers: { successful: number }; grade: string | null; grade_reason: string | null; mention_rate: number | null; share_of_voice: number | null; citation_rate: number | null; changes: ScanChanges | null }>;
   next_cursor: string | null;
 }
 
@@ -40,17 +42,45 @@ const TABS: Array<[DashboardTab, string, string]> = [
   ['gaps', 'Gaps', '/dashboard/gaps'],
 ];
 
-export const pct = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : `${v}%`);
-const signed = (v: number | null): SafeHtml =>
-  v === null ? html`–` : v > 0 ? html`<span class="up">+${v}</span>` : v < 0 ? html`<span class="down">${v}</span>` : html`0`;
+/** A count as it is; a rate (percent or percentage points) with the one decimal of every percentage on the dashboard. */
+type Format = (v: number) => string;
+const count: Format = (v) => String(v);
+const signed = (v: number | null, f: Format): SafeHtml =>
+  v === null ? html`–` : v > 0 ? html`<span class="up">+${f(v)}</span>` : v < 0 ? html`<span class="down">${f(v)}</span>` : html`${f(0)}`;
 /** A rate's 95 % Wilson interval as the API gives it (`<rate>_ci`), e.g. "95 % interval 19.6–43.1 %". */
-export const interval = (ci: Ci): string => (ci ? `95 % interval ${ci.low}–${ci.high} %` : 'no interval (no sample)');
+export const interval = (ci: Ci): string => (ci ? `95 % interval ${oneDecimal(ci.low)}–${oneDecimal(ci.high)} %` : 'no interval (no sample)');
 /** Whether a week-over-week change is statistically significant (the API's two-proportion test at 95 %), in words. */
 export const significance = (d: Delta): string =>
   d.significant === null ? 'not tested' : `${d.significant ? 'yes' : 'no'} (p = ${d.p_value})`;
 const GRADE_REASONS: Record<string, string> = { insufficient_data: 'not graded: fewer than 20 successful answers in the scan' };
-/** The API's change codes (grade_up, gaps_gained, ...) in words, as the header above the table says them. */
-export const changeWords = (codes: string[] | undefined): string => (codes?.length ? codes.map((c) => c.replace(/_/g, ' ')).join(', ') : '–');
+/**
+ * The API's change codes (grade_up, gaps_gained, ...) in words, as the header above the table says
+ * them, each with what changed as the API counts it: "grade up (C to B), gaps gained: 3, gaps lost: 1".
+ */
+export function changeWords(changes: ScanChanges | null | undefined): string {
+  if (!changes?.detected.length) return '–';
+  const detail = (code: string): string => {
+    const [what, how] = [code.slice(0, code.lastIndexOf('_')), code.slice(code.lastIndexOf('_') + 1)];
+    if (what === 'grade' && changes.grade) return ` (${changes.grade.from ?? 'no grade'} to ${changes.grade.to ?? 'no grade'})`;
+    if (what === 'mention_rate' && changes.mention_rate.delta !== null) return ` (${changes.mention_rate.delta > 0 ? '+' : ''}${oneDecimal(changes.mention_rate.delta)} points)`;
+    const set = what === 'sources' ? changes.sources : what === 'gaps' ? changes.gaps : null;
+    if (set && how === 'gained') return `: ${set.gained_count}`;
+    if (set && how === 'lost') return `: ${set.lost_count}`;
+    return '';
+  };
+  return changes.detected.map((c) => `${c.replace(/_/g, ' ')}${detail(c)}`).join(', ');
+}
+
+/** Why a failed answer failed, from the status stored with it (import: "ok" or a failure status such as "error"). */
+const FAILURES: Record<string, string> = {
+  error: 'the platform answered with an error',
+  timeout: 'the platform did not answer in time',
+  refused: 'the platform refused to answer',
+  rate_limited: 'the platform refused more questions for a while (rate limit)',
+  blocked: 'the question was blocked',
+  empty: 'the platform gave an empty answer',
+};
+export const failureReason = (status: string): string => FAILURES[status] ?? `the platform's status was "${status.replace(/_/g, ' ')}"`;
 const gradeText = (grade: string | null, reason: string | null): string => grade ?? `No grade (${reason ? (GRADE_REASONS[reason] ?? reason) : 'unknown'})`;
 
 export function dashboardNav(active: DashboardTab | 'settings' | 'members', user: UserView): SafeHtml {
@@ -105,7 +135,7 @@ export function overviewPage(user: UserView, csrf: string, s: SummaryView, h: Hi
   const l = s.latest;
   const c = s.comparison;
   const scans = [...h.scans].reverse();
-  const deltaRow = (label: string, d: Delta) => [label, d.latest ?? '–', d.previous ?? '–', signed(d.delta), significance(d)];
+  const deltaRow = (label: string, d: Delta, f: Format = oneDecimal) => [label, d.latest === null ? '–' : f(d.latest), d.previous === null ? '–' : f(d.previous), signed(d.delta, f), significance(d)];
   return page({
     title: 'Dashboard',
     section: 'dashboard',
@@ -117,11 +147,11 @@ ${dashboardNav('overview', user)}
 <h2>Overview</h2>
 <ul class="cards">
   <li class="card"><span class="label">Grade</span><span class="value grade" id="grade">${l.grade ?? '–'}</span><span>${l.grade ? 'Mention-rate grade (A best, F worst)' : gradeText(l.grade, l.grade_reason)}</span></li>
-  <li class="card"><span class="label">Mention rate</span><span class="value" id="mention-rate">${pct(l.mention_rate)}</span><span class="ci" id="mention-rate-ci">${interval(l.mention_rate_ci)}</span><span>${l.mentions} of ${plural(l.answers, 'successful answer')} (${s.answers.failed} failed, not counted)</span></li>
-  <li class="card"><span class="label">Share of voice</span><span class="value" id="share-of-voice">${pct(l.share_of_voice)}</span><span class="ci" id="share-of-voice-ci">${interval(l.share_of_voice_ci)}</span><span>of ${plural(l.share_of_voice_sample, 'mention')} of your brand and competitors</span></li>
-  <li class="card"><span class="label">Citation rate</span><span class="value" id="citation-rate">${pct(s.funnel.citation_rate)}</span><span class="ci" id="citation-rate-ci">${interval(s.funnel.citation_rate_ci)}</span><span>${s.funnel.with_citations} of ${plural(s.funnel.answers, 'answer')} cite a source</span></li>
+  <li class="card"><span class="label">Mention rate</span><span class="value" id="mention-rate">${percent(l.mention_rate)}</span><span class="ci" id="mention-rate-ci">${interval(l.mention_rate_ci)}</span><span>${l.mentions} of ${plural(l.answers, 'successful answer')} (${s.answers.failed} failed, not counted)</span></li>
+  <li class="card"><span class="label">Share of voice</span><span class="value" id="share-of-voice">${percent(l.share_of_voice)}</span><span class="ci" id="share-of-voice-ci">${interval(l.share_of_voice_ci)}</span><span>of ${plural(l.share_of_voice_sample, 'mention')} of your brand and competitors</span></li>
+  <li class="card"><span class="label">Citation rate</span><span class="value" id="citation-rate">${percent(s.funnel.citation_rate)}</span><span class="ci" id="citation-rate-ci">${interval(s.funnel.citation_rate_ci)}</span><span>${s.funnel.with_citations} of ${plural(s.funnel.answers, 'answer')} cite a source</span></li>
 </ul>
-${s.changes && s.changes.detected.length ? html`<p><strong>Changes since the previous scan:</strong> ${changeWords(s.changes.detected)}</p>` : ''}
+${s.changes && s.changes.detected.length ? html`<p id="changes"><strong>Changes since the previous scan:</strong> ${changeWords(s.changes)}</p>` : ''}
 <h2>Week over week</h2>
 ${c
   ? table(
@@ -133,7 +163,7 @@ ${c
         deltaRow('Share of voice (%)', c.share_of_voice),
         deltaRow('Citation rate (%)', c.citation_rate),
         deltaRow('Owned citation rate (%)', c.owned_citation_rate),
-        deltaRow('Successful answers', c.answers),
+        deltaRow('Successful answers', c.answers, count),
         ...c.platforms.map((p) => deltaRow(`Mention rate on ${p.platform} (%)`, p)),
         ...c.competitors.map((p) => deltaRow(`${p.name}: mention rate (%)`, p)),
       ],
@@ -147,16 +177,16 @@ ${table(
   ['Step', ['Answers', 'num'], ['Rate', 'num']],
   [
     ['Successful answers', s.funnel.answers, ''],
-    ['Citing any source', s.funnel.with_citations, pct(s.funnel.citation_rate)],
-    ['Citing your domains', s.funnel.with_owned_citation, pct(s.funnel.owned_citation_rate)],
-    ['Mentioning you and citing your domains', s.funnel.mentioned_with_owned_citation, pct(s.funnel.mentioned_with_owned_citation_rate)],
+    ['Citing any source', s.funnel.with_citations, percent(s.funnel.citation_rate)],
+    ['Citing your domains', s.funnel.with_owned_citation, percent(s.funnel.owned_citation_rate)],
+    ['Mentioning you and citing your domains', s.funnel.mentioned_with_owned_citation, percent(s.funnel.mentioned_with_owned_citation_rate)],
   ],
 )}
 <h2>Platforms</h2>
 ${table(
   'Figures per AI platform in the latest scan',
   ['Platform', ['Answers', 'num'], ['Failed', 'num'], ['Mentions', 'num'], ['Mention rate', 'num'], ['Share of voice', 'num'], 'Grade'],
-  s.by_platform.map((p) => [p.platform, p.answers, p.failed, p.mentions, pct(p.mention_rate), pct(p.share_of_voice), gradeText(p.grade, p.grade_reason)]),
+  s.by_platform.map((p) => [p.platform, p.answers, p.failed, p.mentions, percent(p.mention_rate), percent(p.share_of_voice), gradeText(p.grade, p.grade_reason)]),
   'No platform yet.',
   { stack: true },
 )}
@@ -164,23 +194,23 @@ ${table(
 ${table(
   'Tracked competitors in the latest scan',
   ['Competitor', ['Answers mentioning', 'num'], ['Mention rate', 'num'], ['Share of voice', 'num']],
-  s.competitors.map((x) => [x.name, x.mentions, pct(x.mention_rate), pct(x.share_of_voice)]),
+  s.competitors.map((x) => [x.name, x.mentions, percent(x.mention_rate), percent(x.share_of_voice)]),
   'No competitors are tracked.',
   { stack: true },
 )}
 <h2 id="history">History</h2>
-${lineChart(
+<div class="chart-scroll" tabindex="0" role="region" aria-label="History chart (scrolls sideways on a narrow screen)">${lineChart(
   scans.map((x) => ({ label: x.date, value: x.mention_rate, note: x.grade })),
   {
     title: 'Mention rate and grade per scan',
     desc: `Mention rate in percent for ${plural(scans.length, 'scan')} from ${scans[0]?.date ?? ''} to ${scans[scans.length - 1]?.date ?? ''}, with the grade above each point. The table below has the same data.`,
     unit: '%',
   },
-)}
+)}</div>
 ${table(
   'Scan history (the data of the chart), newest first',
   ['Date', 'Scan', 'Grade', ['Mention rate', 'num'], ['Share of voice', 'num'], ['Citation rate', 'num'], ['Answers', 'num'], 'Changes'],
-  h.scans.map((x) => [x.date, x.scan_id, gradeText(x.grade, x.grade_reason), pct(x.mention_rate), pct(x.share_of_voice), pct(x.citation_rate), x.answers.successful, changeWords(x.changes?.detected)]),
+  h.scans.map((x) => [x.date, x.scan_id, gradeText(x.grade, x.grade_reason), percent(x.mention_rate), percent(x.share_of_voice), percent(x.citation_rate), x.answers.successful, changeWords(x.changes)]),
   'No scan yet.',
   { stack: true },
 )}
@@ -188,15 +218,42 @@ ${h.next_cursor ? html`<p>Older scans: <a href="/dashboard${qs({ history_cursor:
   });
 }
 
-/** Filters as a GET form: every field labelled, values kept. */
-export function filterForm(action: string, fields: Array<{ name: string; label: string; value?: string; options?: string[] }>, limit?: string): SafeHtml {
-  return html`<form class="inline" method="get" action="${action}" aria-label="Filters">
-${fields.map((f) =>
-  f.options
-    ? html`<div class="field"><label for="f-${f.name}">${f.label}</label><select id="f-${f.name}" name="${f.name}"><option value="">Any</option>${f.options.map((o) => html`<option${o === f.value ? html` selected` : ''}>${o}</option>`)}</select></div>`
-    : html`<div class="field"><label for="f-${f.name}">${f.label}</label><input type="text" id="f-${f.name}" name="${f.name}" value="${f.value ?? ''}"></div>`,
-)}
-<div class="field"><label for="f-limit">Per page</label><select id="f-limit" name="limit">${['25', '50', '100', '500'].map((n) => html`<option${(limit ?? '50') === n ? html` selected` : ''}>${n}</option>`)}</select></div>
+/** A filter of a list page: a text field, or a list of the values the data has (value, or [value, words]). */
+export interface FilterField {
+  name: string;
+  label: string;
+  value?: string;
+  options?: Array<string | [string, string]>;
+}
+/** A filter the API refused, in the page's words, on the form field `field` (the parameter's name). */
+export interface FilterProblem {
+  field: string;
+  message: string;
+}
+export const PER_PAGE = ['25', '50', '100', '500'];
+
+/**
+ * Filters as a GET form: every field labelled, values kept. A refused filter is named in an error
+ * summary above the form and on its field (aria-invalid, its message beside it), the others kept.
+ * A list shows the value in use even when the data does not have it (the filter is still applied).
+ */
+export function filterForm(action: string, fields: FilterField[], limit?: string, problem?: FilterProblem | null): SafeHtml {
+  const all: FilterField[] = [...fields, { name: 'limit', label: 'Per page', value: limit ?? '50', options: PER_PAGE }];
+  const onForm = problem && all.some((f) => f.name === problem.field);
+  const invalid = (f: FilterField): SafeHtml =>
+    problem?.field === f.name ? html` aria-invalid="true" aria-describedby="f-${f.name}-error"` : html``;
+  const fieldError = (f: FilterField): SafeHtml =>
+    problem?.field === f.name ? html`<span class="field-error" id="f-${f.name}-error">${problem.message}</span>` : html``;
+  const control = (f: FilterField): SafeHtml => {
+    if (!f.options) return html`<input type="text" id="f-${f.name}" name="${f.name}" value="${f.value ?? ''}"${invalid(f)}>`;
+    const options = f.options.map((o): [string, string] => (Array.isArray(o) ? o : [o, o]));
+    if (f.value && !options.some(([v]) => v === f.value)) options.push([f.value, f.value]);
+    return html`<select id="f-${f.name}" name="${f.name}"${invalid(f)}>${f.name === 'limit' ? '' : html`<option value="">Any</option>`}${options.map(
+      ([v, words]) => html`<option value="${v}"${v === f.value ? html` selected` : ''}>${words}</option>`,
+    )}</select>`;
+  };
+  return html`${problem ? errorSummary(problem.message, onForm ? `f-${problem.field}` : undefined) : ''}<form class="inline" method="get" action="${action}" aria-label="Filters">
+${all.map((f) => html`<div class="field"><label for="f-${f.name}">${f.label}</label>${fieldError(f)}${control(f)}</div>`)}
 <button type="submit">Apply</button> <a href="${action}">Clear</a>
 </form>`;
 }
@@ -210,6 +267,7 @@ ${next ? html`<a href="${action}${qs({ ...params, cursor: next })}">Next page</a
 /** One tracked brand in one answer, as `/api/v1/answers` returns it (only the fields the page reads). */
 export interface AnswerMention {
   name: string;
+  kind: 'brand' | 'competitor';
   status: string;
   evidence: Array<{ matched: string; offset: number; rule: string }>;
   excluded: Array<{ matched: string; offset: number; reason: string }>;
@@ -218,14 +276,16 @@ export interface AnswerMention {
 /**
  * Answer text with the API's own evidence marked: counted mentions as <mark>, matches that did not
  * count (an absence statement, a common word) as <span class="excluded"> with their reason,
- * so a reader sees exactly why the numbers are what they are. Offsets are code points of the NFC text.
+ * so a reader sees exactly why the numbers are what they are. The own brand's mentions are told
+ * from the competitors' by more than colour: bold, and "(you)" after the name. Offsets are code
+ * points of the NFC text.
  */
 export function highlight(text: string, mentions: AnswerMention[]): SafeHtml {
   const chars = [...text.normalize('NFC')];
   const spans = mentions
     .flatMap((m) => [
-      ...m.evidence.map((e) => ({ at: e.offset, len: [...e.matched].length, title: `${m.name}: counted (${e.rule})`, counted: true })),
-      ...m.excluded.map((e) => ({ at: e.offset, len: [...e.matched].length, title: `${m.name}: not counted (${e.reason})`, counted: false })),
+      ...m.evidence.map((e) => ({ at: e.offset, len: [...e.matched].length, title: `${m.name}: counted (${e.rule})`, counted: true, own: m.kind === 'brand' })),
+      ...m.excluded.map((e) => ({ at: e.offset, len: [...e.matched].length, title: `${m.name}: not counted (${e.reason})`, counted: false, own: m.kind === 'brand' })),
     ])
     .sort((a, b) => a.at - b.at);
   const out: SafeHtml[] = [];
@@ -234,9 +294,39 @@ export function highlight(text: string, mentions: AnswerMention[]): SafeHtml {
     if (sp.at < last || sp.len === 0) continue;
     const word = chars.slice(sp.at, sp.at + sp.len).join('');
     out.push(html`${chars.slice(last, sp.at).join('')}`);
-    out.push(sp.counted ? html`<mark title="${sp.title}">${word}</mark>` : html`<span class="excluded" title="${sp.title}">${word}</span>`);
+    out.push(
+      !sp.counted
+        ? html`<span class="excluded" title="${sp.title}">${word}</span>`
+        : sp.own
+          ? html`<mark class="own" title="${sp.title}">${word}<span class="you"> (you)</span></mark>`
+          : html`<mark class="competitor" title="${sp.title}">${word}</mark>`,
+    );
     last = sp.at + sp.len;
   }
   out.push(html`${chars.slice(last).join('')}`);
   return html`${out}`;
+}
+
+/**
+ * One answer of the latest scan: its prompt, platform, what it says of the brand, the text with the
+ * mentions marked. A failed answer says why it failed (the status stored with it) and that it
+ * counts in no rate.
+ */
+export function answerItem(a: AnswerItem, brand: string): SafeHtml {
+  const ok = a.status === 'ok';
+  const about = ok
+    ? html`${a.brand_mentioned ? `mentions ${brand}` : `does not mention ${brand}`}${a.competitors_mentioned.length ? ` · competitors: ${a.competitors_mentioned.join(', ')}` : ''}${a.cites_owned ? ' · cites your domain' : ''}`
+    : html`failed`;
+  return html`<article class="answer${ok ? '' : ' failed'}" aria-labelledby="answer-${a.index}">
+<h3 id="answer-${a.index}">${a.prompt ?? a.prompt_id}</h3>
+<p class="meta">${a.platform}${a.model ? ` (${a.model})` : ''} · ${about}</p>
+${ok ? '' : html`<p class="failure" id="answer-${a.index}-failure"><strong>Failed:</strong> ${failureReason(a.status)} (status “${a.status}”). A failed answer counts in no rate.</p>`}
+${a.text || ok ? html`<p class="text">${ok ? '' : html`<span class="label">What the platform returned: </span>`}${highlight(a.text, a.mentions)}</p>` : ''}
+${a.citations.length ? html`<details><summary>${plural(a.citations.length, 'citation')}</summary><ul>${a.citations.map((c) => html`<li>${c}</li>`)}</ul></details>` : ''}
+</article>`;
+}
+
+/** A gap's prompt ids, each a link to the prompt's answers in the latest scan, comma-separated. */
+export function promptLinks(ids: string[]): SafeHtml {
+  return html`${ids.map((id, i) => html`${i ? ', ' : ''}<a href="/dashboard/answers${qs({ prompt_id: id })}">${id}</a>`)}`;
 }

@@ -97,3 +97,13 @@ export function describeResult(data: Record<string, unknown>): Array<[string, st
   }
   return out;
 }
+
+/**
+ * A percentage as the website shows it, the same on every figure: one decimal, always ("17.0%",
+ * "38.3%"), "–" when there is none. The API rounds its rates to one decimal, so the page shows
+ * exactly the API's figure.
+ */
+export const percent = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : `${oneDecimal(v)}%`);
+
+/** A figure in percent or percentage points without its unit, with the one decimal of {@link percent}: "17.0", "-2.5". */
+export const oneDecimal = (v: number): string => v.toFixed(1);
