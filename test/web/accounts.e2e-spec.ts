@@ -166,7 +166,7 @@ describe('Website accounts (e2e)', () => {
       expect(r.status).toBe(200);
     }
     const answers = await c.get('/dashboard/answers?mentioned=true&limit=5');
-    expect(answers.text).toMatch(/<mark title="[^"]+: counted \((name|alias)\)">/);
+    expect(answers.text).toMatch(/<mark class="(own|competitor)" title="[^"]+: counted \((name|alias)\)">/);
     expect(answers.text).toContain('5 shown on this page');
     // The API's validation, as a readable page.
     const bad = await c.get('/dashboard/answers?limit=9999');
