@@ -1,6 +1,7 @@
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AccountsService, IssuedPassword, parseRole, UserView } from '../accounts/accounts.service';
+import { SessionsService } from '../accounts/sessions.service';
 import { ApiKeysService, ApiKeyView, CreatedApiKey } from '../common/api-keys/api-keys.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
@@ -25,6 +26,7 @@ export class SettingsController {
   constructor(
     private readonly apiKeys: ApiKeysService,
     private readonly accounts: AccountsService,
+    private readonly sessions: SessionsService,
     private readonly csrf: CsrfService,
   ) {}
 
@@ -40,7 +42,7 @@ export class SettingsController {
       csrf,
       body: html`<h1>Settings: API keys</h1>
 ${dashboardNav('settings', user)}
-${o.created ? html`<div class="notice" role="status" aria-labelledby="new-key-title">
+${o.created ? html`<div class="notice" role="status" aria-labelledby="new-key-title" tabindex="-1" autofocus>
   <h2 id="new-key-title">Your new API key</h2>
   <p>Copy it now: this is the only time it is shown. Only its SHA-256 hash is stored.</p>
   <code class="secret" id="new-key">${o.created.key}</code>
@@ -48,7 +50,7 @@ ${o.created ? html`<div class="notice" role="status" aria-labelledby="new-key-ti
   <p id="copy-status" role="status"></p>
   <p>Use it as <code>Authorization: Bearer &lt;key&gt;</code> on <a href="/api/v1">/api/v1</a>.</p>
 </div>` : ''}
-${o.revoked ? html`<p class="notice" role="status">Key ${o.revoked} is revoked: the API refuses it from the next request on.</p>` : ''}
+${o.revoked ? html`<p class="notice" role="status" tabindex="-1" autofocus>Key ${o.revoked} is revoked: the API refuses it from the next request on.</p>` : ''}
 ${errorSummary(o.error?.message, o.error?.field)}
 ${admin
   ? html`<h2>Create a key</h2>
@@ -85,8 +87,11 @@ ${table(
   }
 
   @Get('api-keys')
-  async keys(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('revoked') revoked?: string): Promise<void> {
-    sendPage(res, 200, await this.keysPage(user, this.csrf.token(req, res), { revoked: typeof revoked === 'string' ? revoked.slice(0, 20) : undefined }));
+  async keys(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('revoked') revoked?: string, @Query('created') created?: string): Promise<void> {
+    // The key created by the POST before the redirect, kept for this page only (a reload shows the list).
+    const flash = created ? await this.sessions.takeFlash(req.sessionId) : null;
+    const key = flash ? (JSON.parse(flash) as { newApiKey?: CreatedApiKey }).newApiKey : undefined;
+    sendPage(res, 200, await this.keysPage(user, this.csrf.token(req, res), { created: key, revoked: typeof revoked === 'string' ? revoked.slice(0, 20) : undefined }));
   }
 
   @Post('api-keys')
@@ -99,8 +104,11 @@ ${table(
       return;
     }
     const created = await this.apiKeys.createKey(user.workspace, label);
-    // The key is in this response only (no redirect, no caching).
-    sendPage(res, 201, await this.keysPage(user, csrf, { created }));
+    // Post/redirect/get: the key waits in a short-lived, sealed server-side flash of this session and
+    // is shown once by the page the redirect leads to (never in a URL); reloading that page does not
+    // post again.
+    await this.sessions.flash(req.sessionId!, JSON.stringify({ newApiKey: created }));
+    res.redirect(303, '/dashboard/settings/api-keys?created=1');
   }
 
   @Get('api-keys/:id/revoke')

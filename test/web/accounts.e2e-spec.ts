@@ -179,12 +179,17 @@ describe('Website accounts (e2e)', () => {
     const c = WebClient.of(t.server);
     await c.signIn('admin@example.com', NEW_PASSWORD);
     await c.get('/dashboard/settings/api-keys');
-    const created = await c.post('/dashboard/settings/api-keys', { label: 'CI export' });
-    expect(created.status).toBe(201);
+    // Post/redirect/get: the key is on the page the redirect leads to, once.
+    const posted = await c.post('/dashboard/settings/api-keys', { label: 'CI export' });
+    expect(posted.status).toBe(303);
+    expect(posted.location).toBe('/dashboard/settings/api-keys?created=1');
+    const created = await c.get(posted.location!);
+    expect(created.status).toBe(200);
     expect(created.headers.get('cache-control')).toBe('no-store');
     const key = /<code class="secret" id="new-key">(bcn_[A-Za-z0-9]+)<\/code>/.exec(created.text)![1];
     const call = () => fetch(`${c.origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${key}` } });
     expect((await call()).status).toBe(200);
+    expect((await c.get(posted.location!)).text).not.toContain(key);
     const list = await c.get('/dashboard/settings/api-keys');
     expect(list.text).toContain('CI export');
     expect(list.text).not.toContain(key);
