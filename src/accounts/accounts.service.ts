@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { IsNull, QueryFailedError, Repository } from 'typeorm';
 import { Counter } from 'prom-client';
 import { ApiKeysService } from '../common/api-keys/api-keys.service';
@@ -9,6 +9,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { MetricsService } from '../common/metrics/metrics.service';
 import { InstanceSecretsService } from '../common/secrets/instance-secrets.service';
+import { WebInvitation } from './entities/web-invitation.entity';
 import { WebUser, Role, ROLES } from './entities/web-user.entity';
 import { LoginThrottleStore, ThrottleEntry, ThrottleRule } from './login-throttle-store';
 import { hashPassword, needsRehash, oneTimePassword, passwordProblem, verifyPassword } from './password-hasher';
@@ -28,6 +29,14 @@ export interface UserView {
   last_sign_in_at: string | null;
 }
 
+/** An invitation not claimed yet, as the members page lists it. */
+export interface InvitationView {
+  email: string;
+  role: Role;
+  created_at: string;
+  expires_at: string;
+}
+
 /** The result of creating a user or issuing a new one-time password: the only time it is shown. */
 export interface IssuedPassword extends UserView {
   one_time_password: string;
@@ -41,6 +50,9 @@ export const SIGN_IN_FAILED = 'Wrong email or password.';
 
 /** How long a device where an account signed in stays known to it (exempt from the account-wide sign-in ceiling). */
 const KNOWN_DEVICE_S = 90 * 86400;
+
+/** One-time passwords of invitations are 119 random bits: a plain SHA-256 keeps them safe and findable. */
+const otpHash = (password: string): string => createHash('sha256').update(password).digest('hex');
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,189}$/;
 
@@ -73,6 +85,7 @@ export class AccountsService implements OnModuleInit {
 
   constructor(
     @InjectRepository(WebUser) private readonly users: Repository<WebUser>,
+    @InjectRepository(WebInvitation) private readonly invitations: Repository<WebInvitation>,
     private readonly apiKeys: ApiKeysService,
     private readonly sessions: SessionsService,
     private readonly throttle: LoginThrottleStore,
@@ -108,6 +121,44 @@ export class AccountsService implements OnModuleInit {
       if (isUniqueViolation(e)) throw new DomainError(ErrorCode.Conflict, `A user with the email ${email} already exists.`);
       throw e;
     }
+  }
+
+  /**
+   * An admin invites an address to their workspace: the answer (a one-time password) is the same
+   * whether or not the address has an account in another workspace, and nothing is created or
+   * changed for it: the invitation waits until the invited person signs in with the one-time password
+   * (see signIn). Inviting again replaces the password (for a member who has not replaced theirs
+   * too). Only an active member of this very workspace (whom the admin sees in the list anyway) is a
+   * 409.
+   */
+  async invite(actor: UserView, rawEmail: string, role: Role): Promise<InvitationView & { one_time_password: string }> {
+    const email = normaliseEmail(rawEmail);
+    const password = oneTimePassword();
+    const member = await this.users.findOne({ where: { email, workspaceId: actor.workspace_id } });
+    if (member) {
+      // A member who never replaced their one-time password (e.g. it expired) gets a new one.
+      if (!member.mustChangePassword || member.disabledAt) throw new DomainError(ErrorCode.Conflict, `${email} is already a member of this workspace.`, { field: 'email' });
+      const now = new Date();
+      await this.users.update({ id: member.id }, { passwordHash: await hashPassword(password), oneTimePasswordAt: now });
+      return { ...this.invitationView({ email, role: member.role, createdAt: now } as WebInvitation), one_time_password: password };
+    }
+    await this.invitations.upsert({ workspaceId: actor.workspace_id, email, role, otpHash: otpHash(password), createdAt: new Date() }, ['workspaceId', 'email']);
+    const row = await this.invitations.findOneByOrFail({ workspaceId: actor.workspace_id, email });
+    return { ...this.invitationView(row), one_time_password: password };
+  }
+
+  async listInvitations(workspaceId: string): Promise<InvitationView[]> {
+    const rows = await this.invitations.find({ where: { workspaceId }, order: { email: 'ASC' } });
+    return rows.map((r) => this.invitationView(r));
+  }
+
+  private invitationView(r: WebInvitation): InvitationView {
+    return {
+      email: r.email,
+      role: parseRole(r.role),
+      created_at: r.createdAt.toISOString(),
+      expires_at: new Date(r.createdAt.getTime() + this.config.ONE_TIME_PASSWORD_TTL_DAYS * 86400_000).toISOString(),
+    };
   }
 
   async listUsers(workspaceSlug: string): Promise<UserView[]> {
@@ -231,21 +282,23 @@ export class AccountsService implements OnModuleInit {
     const device = this.subject('dev', `${email}\n${client.device}`);
     const entries = this.throttleEntries(email, client.ip, client.device !== '' && (await this.throttle.known(device)));
     let user = null as WebUser | null;
+    let invitation = null as WebInvitation | null;
     const ok = await this.throttled(entries, async () => {
       user = email ? await this.users.findOne({ where: { email }, relations: { workspace: true } }) : null;
+      // No account yet: the one-time password of an invitation (the same argon2 work is done).
+      invitation = email && !user ? await this.invitations.findOne({ where: { email, otpHash: otpHash(password.slice(0, 1024)) }, relations: { workspace: true } }) : null;
       const right = await verifyPassword(user?.passwordHash ?? this.decoyHash, password.slice(0, 1024));
-      return right && user !== null && !user.disabledAt;
+      return invitation !== null || (right && user !== null && !user.disabledAt);
     });
+    const pending: WebInvitation | null = invitation;
+    if (ok && !user && pending) {
+      if (this.expired(pending.createdAt)) throw this.oneTimePasswordExpired();
+      user = await this.claim(pending, password);
+    }
     if (!ok || !user) throw new DomainError(ErrorCode.Unauthorized, SIGN_IN_FAILED, { field: 'email' });
     const signedIn: WebUser = user;
     // Only who knows the one-time password learns that it expired.
-    if (signedIn.mustChangePassword && this.oneTimePasswordExpired(signedIn)) {
-      throw new DomainError(
-        ErrorCode.Unauthorized,
-        `This one-time password has expired: one-time passwords work for ${plural(this.config.ONE_TIME_PASSWORD_TTL_DAYS, 'day')}. Ask an admin of your workspace for a new one.`,
-        { field: 'password', reason: 'one_time_password_expired' },
-      );
-    }
+    if (signedIn.mustChangePassword && this.expired(signedIn.oneTimePasswordAt ?? signedIn.createdAt)) throw this.oneTimePasswordExpired();
     if (client.device) await this.throttle.remember(device, KNOWN_DEVICE_S);
     signedIn.lastSignInAt = new Date();
     const patch: Partial<WebUser> = { lastSignInAt: signedIn.lastSignInAt };
@@ -254,9 +307,32 @@ export class AccountsService implements OnModuleInit {
     return this.view(signedIn, signedIn.workspace!.slug);
   }
 
-  private oneTimePasswordExpired(u: WebUser): boolean {
-    const issued = (u.oneTimePasswordAt ?? u.createdAt).getTime();
-    return Date.now() - issued > this.config.ONE_TIME_PASSWORD_TTL_DAYS * 86400_000;
+  /** The first sign-in with an invitation's one-time password makes the account (null if another sign-in just did). */
+  private async claim(inv: WebInvitation, password: string): Promise<WebUser | null> {
+    try {
+      const user = await this.users.save(
+        this.users.create({ workspaceId: inv.workspaceId, email: inv.email, role: parseRole(inv.role), passwordHash: await hashPassword(password), mustChangePassword: true, oneTimePasswordAt: inv.createdAt, disabledAt: null, lastSignInAt: null }),
+      );
+      await this.invitations.delete({ email: inv.email });
+      user.workspace = inv.workspace;
+      return user;
+    } catch (e) {
+      if (isUniqueViolation(e)) return null;
+      throw e;
+    }
+  }
+
+  /** Whether a one-time password issued then has expired (ONE_TIME_PASSWORD_TTL_DAYS). */
+  private expired(issued: Date): boolean {
+    return Date.now() - issued.getTime() > this.config.ONE_TIME_PASSWORD_TTL_DAYS * 86400_000;
+  }
+
+  private oneTimePasswordExpired(): DomainError {
+    return new DomainError(
+      ErrorCode.Unauthorized,
+      `This one-time password has expired: one-time passwords work for ${plural(this.config.ONE_TIME_PASSWORD_TTL_DAYS, 'day')}. Ask an admin of your workspace for a new one.`,
+      { field: 'password', reason: 'one_time_password_expired' },
+    );
   }
 
   /** The user of a session, or null when the account is gone or disabled. */

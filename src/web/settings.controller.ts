@@ -1,6 +1,6 @@
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AccountsService, IssuedPassword, parseRole, UserView } from '../accounts/accounts.service';
+import { AccountsService, parseRole, UserView } from '../accounts/accounts.service';
 import { SessionsService } from '../accounts/sessions.service';
 import { ApiKeysService, ApiKeyView, CreatedApiKey } from '../common/api-keys/api-keys.service';
 import { DomainError } from '../common/errors/domain-error';
@@ -142,8 +142,9 @@ ${table(
 
   // ---- members ----------------------------------------------------------------------------------
 
-  private async membersPage(user: UserView, csrf: string, o: { issued?: IssuedPassword; error?: FormError; notice?: string } = {}): Promise<string> {
+  private async membersPage(user: UserView, csrf: string, o: { issued?: { email: string; one_time_password: string; expires_at: string }; error?: FormError; notice?: string } = {}): Promise<string> {
     const members = await this.accounts.listInWorkspace(user.workspace_id);
+    const invited = await this.accounts.listInvitations(user.workspace_id);
     const admin = user.role === 'admin';
     return page({
       title: 'Members',
@@ -152,8 +153,8 @@ ${table(
       csrf,
       body: html`<h1>Members of ${user.workspace}</h1>
 ${dashboardNav('members', user)}
-${o.issued ? html`<div class="notice" role="status"><h2>Invitation for ${o.issued.email}</h2>
-<p>Give them this one-time password (shown once). They sign in at <a href="/signin">/signin</a> and must choose their own password.</p>
+${o.issued ? html`<div class="notice" role="status" tabindex="-1" autofocus><h2>Invitation for ${o.issued.email}</h2>
+<p>Give them this one-time password (shown once). They sign in at <a href="/signin">/signin</a> with this email and choose their own password. It works until ${when(o.issued.expires_at)}; invite them again for a new one.</p>
 <code class="secret" id="otp">${o.issued.one_time_password}</code>
 <button type="button" class="secondary" data-copy="otp" data-status="copy-status" hidden>Copy the password</button><p id="copy-status" role="status"></p></div>` : ''}
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
@@ -186,7 +187,18 @@ ${table(
   ]),
   'No member yet.',
   { stack: true },
-)}`,
+)}
+${invited.length
+  ? html`<h2>Invitations</h2>
+<p>No account exists until the invited person signs in with their one-time password.</p>
+${table(
+  'Invitations not used yet',
+  ['Email', 'Role', 'One-time password works until'],
+  invited.map((i) => [i.email, i.role, when(i.expires_at)]),
+  'No invitation.',
+  { stack: true },
+)}`
+  : ''}`,
     });
   }
 
@@ -200,7 +212,7 @@ ${table(
   async invite(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
     const csrf = this.csrf.token(req, res);
     try {
-      const issued = await this.accounts.createUser(user.workspace, field(req, 'email'), parseRole(field(req, 'role') || 'member'));
+      const issued = await this.accounts.invite(user, field(req, 'email'), parseRole(field(req, 'role') || 'member'));
       sendPage(res, 201, await this.membersPage(user, csrf, { issued }));
     } catch (e) {
       if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.Conflict)) throw e;
