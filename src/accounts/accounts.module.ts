@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { RedisService } from '../common/redis/redis.service';
 import { AccountsService } from './accounts.service';
 import { LoginThrottle } from './entities/login-throttle.entity';
+import { WebInvitation } from './entities/web-invitation.entity';
 import { WebSession } from './entities/web-session.entity';
 import { WebUser } from './entities/web-user.entity';
 import { LoginThrottleStore, PgLoginThrottleStore, RedisLoginThrottleStore } from './login-throttle-store';
@@ -15,7 +16,7 @@ import { SessionsService } from './sessions.service';
  * sign-in counters live in Redis when REDIS_URL is set, in PostgreSQL otherwise.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([WebUser, WebSession, LoginThrottle])],
+  imports: [TypeOrmModule.forFeature([WebUser, WebSession, LoginThrottle, WebInvitation])],
   providers: [
     {
       provide: SessionStore,

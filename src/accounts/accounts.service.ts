@@ -1,14 +1,17 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { IsNull, QueryFailedError, Repository } from 'typeorm';
+import { Counter } from 'prom-client';
 import { ApiKeysService } from '../common/api-keys/api-keys.service';
 import { AppConfig } from '../common/config/env';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { MetricsService } from '../common/metrics/metrics.service';
 import { InstanceSecretsService } from '../common/secrets/instance-secrets.service';
+import { WebInvitation } from './entities/web-invitation.entity';
 import { WebUser, Role, ROLES } from './entities/web-user.entity';
-import { LoginThrottleStore } from './login-throttle-store';
+import { LoginThrottleStore, ThrottleEntry, ThrottleRule } from './login-throttle-store';
 import { hashPassword, needsRehash, oneTimePassword, passwordProblem, verifyPassword } from './password-hasher';
 import { SessionsService } from './sessions.service';
 import { plural } from '../common/text/plural';
@@ -26,6 +29,14 @@ export interface UserView {
   last_sign_in_at: string | null;
 }
 
+/** An invitation not claimed yet, as the members page lists it. */
+export interface InvitationView {
+  email: string;
+  role: Role;
+  created_at: string;
+  expires_at: string;
+}
+
 /** The result of creating a user or issuing a new one-time password: the only time it is shown. */
 export interface IssuedPassword extends UserView {
   one_time_password: string;
@@ -36,6 +47,12 @@ export const DEMO_USER_EMAIL = 'demo@example.com';
 
 /** The one answer to every failed sign-in, whatever failed (unknown email, wrong password, disabled). */
 export const SIGN_IN_FAILED = 'Wrong email or password.';
+
+/** How long a device where an account signed in stays known to it (exempt from the account-wide sign-in ceiling). */
+const KNOWN_DEVICE_S = 90 * 86400;
+
+/** One-time passwords of invitations are 119 random bits: a plain SHA-256 keeps them safe and findable. */
+const otpHash = (password: string): string => createHash('sha256').update(password).digest('hex');
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,189}$/;
 
@@ -63,15 +80,26 @@ export class AccountsService implements OnModuleInit {
   /** A real argon2id hash verified for unknown emails, so they take as long as known ones. */
   private decoyHash = '';
   private throttleKey = '';
+  /** Password attempts (sign-in, password change) by outcome: right, wrong, or refused by the limits unverified. */
+  private readonly checks: Counter<'outcome'>;
 
   constructor(
     @InjectRepository(WebUser) private readonly users: Repository<WebUser>,
+    @InjectRepository(WebInvitation) private readonly invitations: Repository<WebInvitation>,
     private readonly apiKeys: ApiKeysService,
     private readonly sessions: SessionsService,
     private readonly throttle: LoginThrottleStore,
     private readonly secrets: InstanceSecretsService,
     private readonly config: AppConfig,
-  ) {}
+    metrics: MetricsService,
+  ) {
+    this.checks = new Counter({
+      name: 'web_password_checks_total',
+      help: 'Website password attempts (sign-in, password change): right, wrong (both verified with argon2) or refused by the sign-in limits without verifying',
+      labelNames: ['outcome'] as const,
+      registers: [metrics.registry],
+    });
+  }
 
   async onModuleInit(): Promise<void> {
     this.decoyHash = await hashPassword(oneTimePassword());
@@ -86,13 +114,51 @@ export class AccountsService implements OnModuleInit {
     const password = oneTimePassword();
     try {
       const user = await this.users.save(
-        this.users.create({ workspaceId: ws.id, email, role, passwordHash: await hashPassword(password), mustChangePassword: true, disabledAt: null, lastSignInAt: null }),
+        this.users.create({ workspaceId: ws.id, email, role, passwordHash: await hashPassword(password), mustChangePassword: true, oneTimePasswordAt: new Date(), disabledAt: null, lastSignInAt: null }),
       );
       return { ...this.view(user, ws.slug), one_time_password: password };
     } catch (e) {
       if (isUniqueViolation(e)) throw new DomainError(ErrorCode.Conflict, `A user with the email ${email} already exists.`);
       throw e;
     }
+  }
+
+  /**
+   * An admin invites an address to their workspace: the answer (a one-time password) is the same
+   * whether or not the address has an account in another workspace, and nothing is created or
+   * changed for it: the invitation waits until the invited person signs in with the one-time password
+   * (see signIn). Inviting again replaces the password (for a member who has not replaced theirs
+   * too). Only an active member of this very workspace (whom the admin sees in the list anyway) is a
+   * 409.
+   */
+  async invite(actor: UserView, rawEmail: string, role: Role): Promise<InvitationView & { one_time_password: string }> {
+    const email = normaliseEmail(rawEmail);
+    const password = oneTimePassword();
+    const member = await this.users.findOne({ where: { email, workspaceId: actor.workspace_id } });
+    if (member) {
+      // A member who never replaced their one-time password (e.g. it expired) gets a new one.
+      if (!member.mustChangePassword || member.disabledAt) throw new DomainError(ErrorCode.Conflict, `${email} is already a member of this workspace.`, { field: 'email' });
+      const now = new Date();
+      await this.users.update({ id: member.id }, { passwordHash: await hashPassword(password), oneTimePasswordAt: now });
+      return { ...this.invitationView({ email, role: member.role, createdAt: now } as WebInvitation), one_time_password: password };
+    }
+    await this.invitations.upsert({ workspaceId: actor.workspace_id, email, role, otpHash: otpHash(password), createdAt: new Date() }, ['workspaceId', 'email']);
+    const row = await this.invitations.findOneByOrFail({ workspaceId: actor.workspace_id, email });
+    return { ...this.invitationView(row), one_time_password: password };
+  }
+
+  async listInvitations(workspaceId: string): Promise<InvitationView[]> {
+    const rows = await this.invitations.find({ where: { workspaceId }, order: { email: 'ASC' } });
+    return rows.map((r) => this.invitationView(r));
+  }
+
+  private invitationView(r: WebInvitation): InvitationView {
+    return {
+      email: r.email,
+      role: parseRole(r.role),
+      created_at: r.createdAt.toISOString(),
+      expires_at: new Date(r.createdAt.getTime() + this.config.ONE_TIME_PASSWORD_TTL_DAYS * 86400_000).toISOString(),
+    };
   }
 
   async listUsers(workspaceSlug: string): Promise<UserView[]> {
@@ -146,50 +212,127 @@ export class AccountsService implements OnModuleInit {
 
   // ---- sign-in ----------------------------------------------------------------------------------
 
-  private subject(kind: 'acct' | 'ip', value: string): string {
+  private subject(kind: 'pair' | 'acct' | 'ip' | 'dev', value: string): string {
     return `${kind}:${createHmac('sha256', this.throttleKey).update(value).digest('hex').slice(0, 40)}`;
   }
 
-  private locked(until: Date): DomainError {
+  /**
+   * The subjects a password attempt for `email` from this client is counted on: the account from
+   * this IP (LOGIN_MAX_FAILURES), the IP (LOGIN_IP_MAX_FAILURES) and, unless the device is known to
+   * the account, the account from everywhere (LOGIN_ACCOUNT_MAX_FAILURES).
+   */
+  private throttleEntries(email: string, ip: string, knownDevice: boolean): ThrottleEntry[] {
+    const c = this.config;
+    const rule = (maxFailures: number): ThrottleRule => ({ maxFailures, windowS: c.LOGIN_LOCKOUT_S, lockoutS: c.LOGIN_LOCKOUT_S, maxLockoutS: c.LOGIN_LOCKOUT_MAX_S });
+    return [
+      { subject: this.subject('pair', `${email}\n${ip}`), rule: rule(c.LOGIN_MAX_FAILURES), clearOnSuccess: true },
+      { subject: this.subject('ip', ip), rule: rule(c.LOGIN_IP_MAX_FAILURES), clearOnSuccess: false },
+      ...(knownDevice ? [] : [{ subject: this.subject('acct', email), rule: rule(c.LOGIN_ACCOUNT_MAX_FAILURES), clearOnSuccess: false }]),
+    ];
+  }
+
+  private locked(until: Date, signedOut = false): DomainError {
     const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
+    const minutes = Math.ceil(seconds / 60);
+    const wait = minutes > 90 ? plural(Math.ceil(minutes / 60), 'hour') : plural(minutes, 'minute');
+    const at = `${until.toISOString().slice(11, 16)} UTC${minutes > 90 ? ` on ${until.toISOString().slice(0, 10)}` : ''}`;
     return new DomainError(
       ErrorCode.RateLimited,
-      `Too many failed sign-ins. Try again in ${plural(Math.ceil(seconds / 60), 'minute')}, after ${until.toISOString().slice(11, 16)} UTC.`,
-      { retry_after: seconds, retry_at: until.toISOString() },
+      signedOut
+        ? `Too many wrong passwords: you are signed out. Sign in again in ${wait}, after ${at}.`
+        : `Too many failed sign-ins. Try again in ${wait}, after ${at}.`,
+      { retry_after: seconds, retry_at: until.toISOString(), ...(signedOut ? { signed_out: true } : {}) },
       { 'Retry-After': String(seconds) },
     );
   }
 
   /**
-   * Checks an email and password. Failures are counted per account (also for unknown emails, so a
-   * lockout reveals nothing) and per IP; at the limit the subject is locked for LOGIN_LOCKOUT_S and
-   * 429 says when to retry. Unknown emails, wrong passwords and disabled accounts get the same
-   * message after the same argon2 work.
+   * Verifies one password attempt under the sign-in limits: the attempt takes its slot before the
+   * (argon2) verification, so parallel attempts verify at most the limit; a failure keeps the slot
+   * and may lock, a success gives it back. Locked: 429 without verifying anything.
    */
-  async signIn(rawEmail: string, password: string, ip: string): Promise<UserView> {
-    const email = rawEmail.trim().toLowerCase().slice(0, 254);
-    const acct = this.subject('acct', email);
-    const byIp = this.subject('ip', ip);
-    const lock = await this.throttle.lockedUntil([acct, byIp]);
-    if (lock) throw this.locked(lock);
-    const user = email ? await this.users.findOne({ where: { email }, relations: { workspace: true } }) : null;
-    const ok = await verifyPassword(user?.passwordHash ?? this.decoyHash, password.slice(0, 1024));
-    if (!user || !ok || user.disabledAt) {
-      const window = { windowS: this.config.LOGIN_LOCKOUT_S, lockoutS: this.config.LOGIN_LOCKOUT_S };
-      const locks = await Promise.all([
-        this.throttle.recordFailure(acct, { maxFailures: this.config.LOGIN_MAX_FAILURES, ...window }),
-        this.throttle.recordFailure(byIp, { maxFailures: this.config.LOGIN_IP_MAX_FAILURES, ...window }),
-      ]);
-      const until = locks.filter((d): d is Date => d !== null).sort((a, b) => b.getTime() - a.getTime())[0];
-      if (until) throw this.locked(until);
-      throw new DomainError(ErrorCode.Unauthorized, SIGN_IN_FAILED, { field: 'email' });
+  private async throttled(entries: ThrottleEntry[], verify: () => Promise<boolean>, signedOut = false): Promise<boolean> {
+    const r = await this.throttle.reserve(entries);
+    if (!r.ok) {
+      this.checks.inc({ outcome: 'refused' });
+      throw this.locked(r.until, signedOut);
     }
-    await this.throttle.clear(acct);
-    user.lastSignInAt = new Date();
-    const patch: Partial<WebUser> = { lastSignInAt: user.lastSignInAt };
-    if (needsRehash(user.passwordHash)) patch.passwordHash = await hashPassword(password);
-    await this.users.update({ id: user.id }, patch);
-    return this.view(user, user.workspace!.slug);
+    let ok = false;
+    try {
+      ok = await verify();
+      this.checks.inc({ outcome: ok ? 'right' : 'wrong' });
+    } catch (e) {
+      await this.throttle.settle(entries, false);
+      throw e;
+    }
+    const until = await this.throttle.settle(entries, ok);
+    if (!ok && until) throw this.locked(until, signedOut);
+    return ok;
+  }
+
+  /**
+   * Checks an email and password. Attempts are counted (before the verification) per account and
+   * IP, per IP, and per account from devices it never signed in on; also for unknown emails, so a
+   * lockout reveals nothing. Each lock of a subject lasts twice the one before; 429 says when to
+   * retry. Unknown emails, wrong passwords and disabled accounts get the same message after the same
+   * argon2 work. Sessions already signed in are never affected.
+   */
+  async signIn(rawEmail: string, password: string, client: { ip: string; device: string }): Promise<UserView> {
+    const email = rawEmail.trim().toLowerCase().slice(0, 254);
+    const device = this.subject('dev', `${email}\n${client.device}`);
+    const entries = this.throttleEntries(email, client.ip, client.device !== '' && (await this.throttle.known(device)));
+    let user = null as WebUser | null;
+    let invitation = null as WebInvitation | null;
+    const ok = await this.throttled(entries, async () => {
+      user = email ? await this.users.findOne({ where: { email }, relations: { workspace: true } }) : null;
+      // No account yet: the one-time password of an invitation (the same argon2 work is done).
+      invitation = email && !user ? await this.invitations.findOne({ where: { email, otpHash: otpHash(password.slice(0, 1024)) }, relations: { workspace: true } }) : null;
+      const right = await verifyPassword(user?.passwordHash ?? this.decoyHash, password.slice(0, 1024));
+      return invitation !== null || (right && user !== null && !user.disabledAt);
+    });
+    const pending: WebInvitation | null = invitation;
+    if (ok && !user && pending) {
+      if (this.expired(pending.createdAt)) throw this.oneTimePasswordExpired();
+      user = await this.claim(pending, password);
+    }
+    if (!ok || !user) throw new DomainError(ErrorCode.Unauthorized, SIGN_IN_FAILED, { field: 'email' });
+    const signedIn: WebUser = user;
+    // Only who knows the one-time password learns that it expired.
+    if (signedIn.mustChangePassword && this.expired(signedIn.oneTimePasswordAt ?? signedIn.createdAt)) throw this.oneTimePasswordExpired();
+    if (client.device) await this.throttle.remember(device, KNOWN_DEVICE_S);
+    signedIn.lastSignInAt = new Date();
+    const patch: Partial<WebUser> = { lastSignInAt: signedIn.lastSignInAt };
+    if (needsRehash(signedIn.passwordHash)) patch.passwordHash = await hashPassword(password);
+    await this.users.update({ id: signedIn.id }, patch);
+    return this.view(signedIn, signedIn.workspace!.slug);
+  }
+
+  /** The first sign-in with an invitation's one-time password makes the account (null if another sign-in just did). */
+  private async claim(inv: WebInvitation, password: string): Promise<WebUser | null> {
+    try {
+      const user = await this.users.save(
+        this.users.create({ workspaceId: inv.workspaceId, email: inv.email, role: parseRole(inv.role), passwordHash: await hashPassword(password), mustChangePassword: true, oneTimePasswordAt: inv.createdAt, disabledAt: null, lastSignInAt: null }),
+      );
+      await this.invitations.delete({ email: inv.email });
+      user.workspace = inv.workspace;
+      return user;
+    } catch (e) {
+      if (isUniqueViolation(e)) return null;
+      throw e;
+    }
+  }
+
+  /** Whether a one-time password issued then has expired (ONE_TIME_PASSWORD_TTL_DAYS). */
+  private expired(issued: Date): boolean {
+    return Date.now() - issued.getTime() > this.config.ONE_TIME_PASSWORD_TTL_DAYS * 86400_000;
+  }
+
+  private oneTimePasswordExpired(): DomainError {
+    return new DomainError(
+      ErrorCode.Unauthorized,
+      `This one-time password has expired: one-time passwords work for ${plural(this.config.ONE_TIME_PASSWORD_TTL_DAYS, 'day')}. Ask an admin of your workspace for a new one.`,
+      { field: 'password', reason: 'one_time_password_expired' },
+    );
   }
 
   /** The user of a session, or null when the account is gone or disabled. */
@@ -199,17 +342,18 @@ export class AccountsService implements OnModuleInit {
   }
 
   /** Changes a password after checking the current one; every session of the user ends. */
-  async changePassword(userId: string, current: string, next: string, confirm: string): Promise<void> {
+  async changePassword(userId: string, current: string, next: string, confirm: string, ip: string): Promise<void> {
     const user = await this.users.findOne({ where: { id: userId } });
     if (!user || user.disabledAt) throw new DomainError(ErrorCode.Unauthorized, 'Sign in again.');
-    if (!(await verifyPassword(user.passwordHash, current.slice(0, 1024)))) {
-      throw DomainError.badRequest('The current password is wrong.', 'current_password');
-    }
+    // The same limits as the sign-in (a session is a known device: no account-wide ceiling); past
+    // them the caller ends the session (429 with `signed_out`).
+    const right = await this.throttled(this.throttleEntries(user.email, ip, true), () => verifyPassword(user.passwordHash, current.slice(0, 1024)), true);
+    if (!right) throw DomainError.badRequest('The current password is wrong.', 'current_password');
     const problem = passwordProblem(next);
     if (problem) throw DomainError.badRequest(`New password: ${problem}`, 'new_password');
     if (next !== confirm) throw DomainError.badRequest('The two new passwords differ.', 'confirm_password');
     if (next === current) throw DomainError.badRequest('Choose a password different from the current one.', 'new_password');
-    await this.users.update({ id: user.id }, { passwordHash: await hashPassword(next), mustChangePassword: false });
+    await this.users.update({ id: user.id }, { passwordHash: await hashPassword(next), mustChangePassword: false, oneTimePasswordAt: null });
     await this.sessions.endAllFor(user.id);
   }
 

@@ -18,6 +18,10 @@ export abstract class SessionStore {
   abstract delete(idHash: string): Promise<void>;
   /** Ends every session of a user (password change, disabled account). */
   abstract deleteForUser(userId: string): Promise<void>;
+  /** Keeps one short-lived value for the session's next page (post/redirect/get), replacing any earlier one. */
+  abstract setFlash(idHash: string, value: string, ttlMs: number): Promise<void>;
+  /** The flash value, removed as it is read (null when none or expired). */
+  abstract takeFlash(idHash: string): Promise<string | null>;
 }
 
 export class PgSessionStore extends SessionStore {
@@ -51,6 +55,22 @@ export class PgSessionStore extends SessionStore {
 
   async deleteForUser(userId: string): Promise<void> {
     await this.db.query('DELETE FROM web_sessions WHERE user_id = $1', [userId]);
+  }
+
+  async setFlash(idHash: string, value: string, ttlMs: number): Promise<void> {
+    await this.db.query('UPDATE web_sessions SET flash = $2, flash_expires_at = now() + make_interval(secs => $3) WHERE id_hash = $1', [idHash, value, ttlMs / 1000]);
+  }
+
+  async takeFlash(idHash: string): Promise<string | null> {
+    const rows = await this.db.query<Array<[Array<{ flash: string | null }>, number]> | Array<{ flash: string | null }>>(
+      `WITH old AS (SELECT flash, flash_expires_at FROM web_sessions WHERE id_hash = $1 AND flash IS NOT NULL FOR UPDATE)
+       UPDATE web_sessions s SET flash = NULL, flash_expires_at = NULL FROM old WHERE s.id_hash = $1
+       RETURNING CASE WHEN old.flash_expires_at > now() THEN old.flash END AS flash`,
+      [idHash],
+    );
+    // TypeORM's pg driver answers an UPDATE ... RETURNING with [rows, count].
+    const list = (Array.isArray(rows[0]) ? rows[0] : rows) as Array<{ flash: string | null }>;
+    return list[0]?.flash ?? null;
   }
 }
 
@@ -89,12 +109,20 @@ export class RedisSessionStore extends SessionStore {
   }
 
   async delete(idHash: string): Promise<void> {
-    await this.redis.required().del(this.sessionKey(idHash));
+    await this.redis.required().del(this.sessionKey(idHash), this.redis.key('sessf', idHash));
   }
 
   async deleteForUser(userId: string): Promise<void> {
     const client = this.redis.required();
     const ids = await client.smembers(this.userKey(userId));
-    await client.del(this.userKey(userId), ...ids.map((id) => this.sessionKey(id)));
+    await client.del(this.userKey(userId), ...ids.flatMap((id) => [this.sessionKey(id), this.redis.key('sessf', id)]));
+  }
+
+  async setFlash(idHash: string, value: string, ttlMs: number): Promise<void> {
+    await this.redis.required().set(this.redis.key('sessf', idHash), value, 'PX', Math.max(1, Math.round(ttlMs)));
+  }
+
+  takeFlash(idHash: string): Promise<string | null> {
+    return this.redis.required().getdel(this.redis.key('sessf', idHash));
   }
 }

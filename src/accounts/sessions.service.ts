@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { AppConfig } from '../common/config/env';
 import { SessionStore } from './session-store';
 
@@ -11,6 +11,11 @@ export interface StartedSession {
 
 /** Cookie ids are 256 random bits in base64url (43 characters). */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+
+/** How long a flash value waits for the page after the redirect. */
+export const FLASH_TTL_MS = 2 * 60_000;
+
+const flashKey = (id: string): Buffer => createHash('sha256').update(`flash\n${id}`).digest();
 
 export const hashSessionId = (id: string): string => createHash('sha256').update(id).digest('hex');
 
@@ -52,5 +57,33 @@ export class SessionsService {
 
   endAllFor(userId: string): Promise<void> {
     return this.store.deleteForUser(userId);
+  }
+
+  /**
+   * Keeps a value for this session's next page only (post/redirect/get: a secret shown once after a
+   * redirect, never in a URL), for FLASH_TTL_MS. It is sealed with a key derived from the session id,
+   * which the store never sees: the stored bytes are useless without the cookie.
+   */
+  async flash(id: string, value: string): Promise<void> {
+    if (!SESSION_ID.test(id)) return;
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', flashKey(id), iv);
+    const sealed = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+    await this.store.setFlash(hashSessionId(id), Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64'), FLASH_TTL_MS);
+  }
+
+  /** The flash value of this session, removed as it is read. */
+  async takeFlash(id: string | undefined): Promise<string | null> {
+    if (!id || !SESSION_ID.test(id)) return null;
+    const raw = await this.store.takeFlash(hashSessionId(id));
+    if (!raw) return null;
+    try {
+      const bytes = Buffer.from(raw, 'base64');
+      const decipher = createDecipheriv('aes-256-gcm', flashKey(id), bytes.subarray(0, 12));
+      decipher.setAuthTag(bytes.subarray(12, 28));
+      return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+    } catch {
+      return null;
+    }
   }
 }

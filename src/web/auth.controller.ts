@@ -49,11 +49,12 @@ export class AuthController {
     let user: UserView;
     const password = field(req, 'password');
     try {
-      user = await this.accounts.signIn(email, password, clientSubject(req));
+      user = await this.accounts.signIn(email, password, { ip: clientSubject(req), device: req.deviceId });
     } catch (e) {
       if (!(e instanceof DomainError) || (e.code !== ErrorCode.Unauthorized && e.code !== ErrorCode.RateLimited)) throw e;
       for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
-      sendPage(res, e.status, signInPage(this.csrf.token(req, res), { next, email, error: { message: e.message, field: 'email' } }));
+      const field = e.details.field === 'password' ? 'password' : 'email';
+      sendPage(res, e.status, signInPage(this.csrf.token(req, res), { next, email, error: { message: e.message, field } }));
       return;
     }
     // A new session id at every sign-in (the old session, if any, ends).
@@ -67,9 +68,17 @@ export class AuthController {
   @Post('signout')
   @Anonymous()
   async signOut(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    await this.endSession(req, res);
+    res.redirect(303, '/signin?signed_out=1');
+  }
+
+  /** Ends this browser's session; later tokens bind to the device again. */
+  private async endSession(req: WebRequest, res: Response): Promise<void> {
     if (req.sessionId) await this.sessions.end(req.sessionId);
     res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
-    res.redirect(303, '/signin?signed_out=1');
+    delete req.cookies[SESSION_COOKIE];
+    delete req.sessionId;
+    delete req.webUser;
   }
 
   @Get('account/password')
@@ -93,8 +102,16 @@ export class AuthController {
         // The form had no field for it (the proof expired meanwhile): the page now asks for it.
         throw DomainError.badRequest(`Your sign-in is more than ${PROOF_TTL_MS / 60_000} minutes old: type the one-time password again.`, 'current_password');
       }
-      await this.accounts.changePassword(user.id, current, field(req, 'new_password'), field(req, 'confirm_password'));
+      await this.accounts.changePassword(user.id, current, field(req, 'new_password'), field(req, 'confirm_password'), clientSubject(req));
     } catch (e) {
+      if (e instanceof DomainError && e.code === ErrorCode.RateLimited) {
+        // Too many wrong current passwords: this session ends (whoever holds it must sign in again).
+        await this.endSession(req, res);
+        this.proof.clear(req, res);
+        for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
+        sendPage(res, e.status, signInPage(this.csrf.token(req, res), { email: user.email, error: { message: e.message, field: 'password' } }));
+        return;
+      }
       if (!(e instanceof DomainError) || e.code !== ErrorCode.BadRequest) throw e;
       sendPage(res, 400, passwordPage(user, this.csrf.token(req, res), { error: { message: e.message, field: e.details.field as string | undefined }, proven: proven !== null }));
       return;

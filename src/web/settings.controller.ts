@@ -1,6 +1,7 @@
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AccountsService, IssuedPassword, parseRole, UserView } from '../accounts/accounts.service';
+import { AccountsService, parseRole, UserView } from '../accounts/accounts.service';
+import { SessionsService } from '../accounts/sessions.service';
 import { ApiKeysService, ApiKeyView, CreatedApiKey } from '../common/api-keys/api-keys.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
@@ -25,6 +26,7 @@ export class SettingsController {
   constructor(
     private readonly apiKeys: ApiKeysService,
     private readonly accounts: AccountsService,
+    private readonly sessions: SessionsService,
     private readonly csrf: CsrfService,
   ) {}
 
@@ -40,7 +42,7 @@ export class SettingsController {
       csrf,
       body: html`<h1>Settings: API keys</h1>
 ${dashboardNav('settings', user)}
-${o.created ? html`<div class="notice" role="status" aria-labelledby="new-key-title">
+${o.created ? html`<div class="notice" role="status" aria-labelledby="new-key-title" tabindex="-1" autofocus>
   <h2 id="new-key-title">Your new API key</h2>
   <p>Copy it now: this is the only time it is shown. Only its SHA-256 hash is stored.</p>
   <code class="secret" id="new-key">${o.created.key}</code>
@@ -48,7 +50,7 @@ ${o.created ? html`<div class="notice" role="status" aria-labelledby="new-key-ti
   <p id="copy-status" role="status"></p>
   <p>Use it as <code>Authorization: Bearer &lt;key&gt;</code> on <a href="/api/v1">/api/v1</a>.</p>
 </div>` : ''}
-${o.revoked ? html`<p class="notice" role="status">Key ${o.revoked} is revoked: the API refuses it from the next request on.</p>` : ''}
+${o.revoked ? html`<p class="notice" role="status" tabindex="-1" autofocus>Key ${o.revoked} is revoked: the API refuses it from the next request on.</p>` : ''}
 ${errorSummary(o.error?.message, o.error?.field)}
 ${admin
   ? html`<h2>Create a key</h2>
@@ -85,8 +87,11 @@ ${table(
   }
 
   @Get('api-keys')
-  async keys(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('revoked') revoked?: string): Promise<void> {
-    sendPage(res, 200, await this.keysPage(user, this.csrf.token(req, res), { revoked: typeof revoked === 'string' ? revoked.slice(0, 20) : undefined }));
+  async keys(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('revoked') revoked?: string, @Query('created') created?: string): Promise<void> {
+    // The key created by the POST before the redirect, kept for this page only (a reload shows the list).
+    const flash = created ? await this.sessions.takeFlash(req.sessionId) : null;
+    const key = flash ? (JSON.parse(flash) as { newApiKey?: CreatedApiKey }).newApiKey : undefined;
+    sendPage(res, 200, await this.keysPage(user, this.csrf.token(req, res), { created: key, revoked: typeof revoked === 'string' ? revoked.slice(0, 20) : undefined }));
   }
 
   @Post('api-keys')
@@ -99,8 +104,11 @@ ${table(
       return;
     }
     const created = await this.apiKeys.createKey(user.workspace, label);
-    // The key is in this response only (no redirect, no caching).
-    sendPage(res, 201, await this.keysPage(user, csrf, { created }));
+    // Post/redirect/get: the key waits in a short-lived, sealed server-side flash of this session and
+    // is shown once by the page the redirect leads to (never in a URL); reloading that page does not
+    // post again.
+    await this.sessions.flash(req.sessionId!, JSON.stringify({ newApiKey: created }));
+    res.redirect(303, '/dashboard/settings/api-keys?created=1');
   }
 
   @Get('api-keys/:id/revoke')
@@ -134,8 +142,9 @@ ${table(
 
   // ---- members ----------------------------------------------------------------------------------
 
-  private async membersPage(user: UserView, csrf: string, o: { issued?: IssuedPassword; error?: FormError; notice?: string } = {}): Promise<string> {
+  private async membersPage(user: UserView, csrf: string, o: { issued?: { email: string; one_time_password: string; expires_at: string }; error?: FormError; notice?: string } = {}): Promise<string> {
     const members = await this.accounts.listInWorkspace(user.workspace_id);
+    const invited = await this.accounts.listInvitations(user.workspace_id);
     const admin = user.role === 'admin';
     return page({
       title: 'Members',
@@ -144,8 +153,8 @@ ${table(
       csrf,
       body: html`<h1>Members of ${user.workspace}</h1>
 ${dashboardNav('members', user)}
-${o.issued ? html`<div class="notice" role="status"><h2>Invitation for ${o.issued.email}</h2>
-<p>Give them this one-time password (shown once). They sign in at <a href="/signin">/signin</a> and must choose their own password.</p>
+${o.issued ? html`<div class="notice" role="status" tabindex="-1" autofocus><h2>Invitation for ${o.issued.email}</h2>
+<p>Give them this one-time password (shown once). They sign in at <a href="/signin">/signin</a> with this email and choose their own password. It works until ${when(o.issued.expires_at)}; invite them again for a new one.</p>
 <code class="secret" id="otp">${o.issued.one_time_password}</code>
 <button type="button" class="secondary" data-copy="otp" data-status="copy-status" hidden>Copy the password</button><p id="copy-status" role="status"></p></div>` : ''}
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
@@ -178,7 +187,18 @@ ${table(
   ]),
   'No member yet.',
   { stack: true },
-)}`,
+)}
+${invited.length
+  ? html`<h2>Invitations</h2>
+<p>No account exists until the invited person signs in with their one-time password.</p>
+${table(
+  'Invitations not used yet',
+  ['Email', 'Role', 'One-time password works until'],
+  invited.map((i) => [i.email, i.role, when(i.expires_at)]),
+  'No invitation.',
+  { stack: true },
+)}`
+  : ''}`,
     });
   }
 
@@ -192,7 +212,7 @@ ${table(
   async invite(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
     const csrf = this.csrf.token(req, res);
     try {
-      const issued = await this.accounts.createUser(user.workspace, field(req, 'email'), parseRole(field(req, 'role') || 'member'));
+      const issued = await this.accounts.invite(user, field(req, 'email'), parseRole(field(req, 'role') || 'member'));
       sendPage(res, 201, await this.membersPage(user, csrf, { issued }));
     } catch (e) {
       if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.Conflict)) throw e;

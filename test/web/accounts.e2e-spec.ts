@@ -179,12 +179,17 @@ describe('Website accounts (e2e)', () => {
     const c = WebClient.of(t.server);
     await c.signIn('admin@example.com', NEW_PASSWORD);
     await c.get('/dashboard/settings/api-keys');
-    const created = await c.post('/dashboard/settings/api-keys', { label: 'CI export' });
-    expect(created.status).toBe(201);
+    // Post/redirect/get: the key is on the page the redirect leads to, once.
+    const posted = await c.post('/dashboard/settings/api-keys', { label: 'CI export' });
+    expect(posted.status).toBe(303);
+    expect(posted.location).toBe('/dashboard/settings/api-keys?created=1');
+    const created = await c.get(posted.location!);
+    expect(created.status).toBe(200);
     expect(created.headers.get('cache-control')).toBe('no-store');
     const key = /<code class="secret" id="new-key">(bcn_[A-Za-z0-9]+)<\/code>/.exec(created.text)![1];
     const call = () => fetch(`${c.origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${key}` } });
     expect((await call()).status).toBe(200);
+    expect((await c.get(posted.location!)).text).not.toContain(key);
     const list = await c.get('/dashboard/settings/api-keys');
     expect(list.text).toContain('CI export');
     expect(list.text).not.toContain(key);
@@ -345,8 +350,11 @@ describe('Website accounts (e2e)', () => {
       'GET /dashboard/settings/members': () => clean(c.get('/dashboard/settings/members')),
       'POST /dashboard/settings/members': async () => {
         await form('/dashboard/settings/members', '/dashboard/settings/members', { email: 'probe@other.example', role: 'admin' });
-        expect((await accounts.listUsers('other')).map((u) => u.email)).toContain('probe@other.example');
-        expect((await accounts.listUsers('demo')).map((u) => u.email)).not.toContain('probe@other.example');
+        // An invitation of this workspace (the account is made when the person first signs in).
+        const otherWs = (await accounts.listUsers('other'))[0].workspace_id;
+        const demoWs = demoAdmin.workspace_id;
+        expect((await accounts.listInvitations(otherWs)).map((u) => u.email)).toContain('probe@other.example');
+        expect((await accounts.listInvitations(demoWs)).map((u) => u.email)).not.toContain('probe@other.example');
       },
       'POST /dashboard/settings/members/:id/role': async () => {
         await clean(form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/role`, { role: 'member' }), 404);
@@ -386,11 +394,20 @@ describe('Website accounts (e2e)', () => {
     await admin.get('/dashboard/settings/members');
     const invited = await admin.post('/dashboard/settings/members', { email: 'new@example.com', role: 'member' });
     expect(invited.status).toBe(201);
-    const otp = /<code class="secret" id="otp">([^<]+)<\/code>/.exec(invited.text)![1];
+    const first = /<code class="secret" id="otp">([^<]+)<\/code>/.exec(invited.text)![1];
+    // Inviting again gives a new one-time password; the first one no longer works.
+    const again = await admin.post('/dashboard/settings/members', { email: 'NEW@example.com', role: 'member' });
+    expect(again.status).toBe(201);
+    const otp = /<code class="secret" id="otp">([^<]+)<\/code>/.exec(again.text)![1];
+    expect(otp).not.toBe(first);
+    const person = WebClient.of(t.server);
+    await person.get('/signin');
+    expect((await person.post('/signin', { email: 'new@example.com', password: first })).status).toBe(401);
+    await person.signIn('new@example.com', otp, 'a new member password');
+    await admin.get('/dashboard/settings/members');
     const dup = await admin.post('/dashboard/settings/members', { email: 'NEW@example.com', role: 'member' });
     expect(dup.status).toBe(409);
-    const person = WebClient.of(t.server);
-    await person.signIn('new@example.com', otp, 'a new member password');
+    expect(dup.text).toContain('new@example.com is already a member of this workspace.');
     expect((await person.get('/dashboard')).status).toBe(200);
     const id = (await accounts.listUsers('demo')).find((u) => u.email === 'new@example.com')!.id;
     await admin.get('/dashboard/settings/members');
@@ -398,6 +415,44 @@ describe('Website accounts (e2e)', () => {
     await admin.get('/dashboard/settings/members');
     expect((await admin.post(`/dashboard/settings/members/${id}/disable`)).status).toBe(200);
     expect((await person.get('/dashboard')).status).toBe(303);
+  });
+
+  it('an invitation answers the same whether or not the address has an account elsewhere, and never touches that account', async () => {
+    const boss = WebClient.of(t.server);
+    await boss.signIn('boss@other.example', 'other admin password 2');
+    const invite = async (email: string) => {
+      await boss.get('/dashboard/settings/members');
+      const r = await boss.post('/dashboard/settings/members', { email, role: 'admin' });
+      const otp = /<code class="secret" id="otp">([^<]+)<\/code>/.exec(r.text)?.[1] ?? '';
+      const notice = /<div class="notice"[\s\S]*?<\/div>/.exec(r.text)?.[0] ?? '';
+      const shape = notice.split(email).join('EMAIL').replace(otp, 'OTP').replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g, 'DATE');
+      return { status: r.status, otp, shape };
+    };
+    const elsewhere = await invite('admin@example.com'); // a demo admin
+    const nowhere = await invite('nobody-yet@example.com');
+    expect(elsewhere.status).toBe(201);
+    expect(nowhere.status).toBe(201);
+    expect(elsewhere.shape).toBe(nowhere.shape);
+    expect(elsewhere.otp).toMatch(/^[A-Za-z0-9]{20}$/);
+    // The demo admin is untouched: same workspace, same role, same password; the invitation signs nobody in as them.
+    const demoAdmin = (await accounts.listUsers('demo')).find((u) => u.email === 'admin@example.com')!;
+    expect(demoAdmin.role).toBe('admin');
+    const stranger = WebClient.of(t.server);
+    await stranger.get('/signin');
+    expect((await stranger.post('/signin', { email: 'admin@example.com', password: elsewhere.otp })).status).toBe(401);
+    await WebClient.of(t.server).signIn('admin@example.com', NEW_PASSWORD);
+    // Nothing was pre-registered: no account exists for the new address until its owner signs in,
+    // and the demo workspace can still invite (and get) it.
+    expect((await accounts.listUsers('other')).map((u) => u.email)).not.toContain('nobody-yet@example.com');
+    const demo = WebClient.of(t.server);
+    await demo.signIn('admin@example.com', NEW_PASSWORD);
+    await demo.get('/dashboard/settings/members');
+    const ours = await demo.post('/dashboard/settings/members', { email: 'nobody-yet@example.com', role: 'member' });
+    expect(ours.status).toBe(201);
+    const ourOtp = /<code class="secret" id="otp">([^<]+)<\/code>/.exec(ours.text)![1];
+    const person = WebClient.of(t.server);
+    await person.signIn('nobody-yet@example.com', ourOtp, 'my very own password');
+    expect((await accounts.listUsers('demo')).map((u) => u.email)).toContain('nobody-yet@example.com');
   });
 
   it('puts Sign out in the header of every page a signed-in user sees, error pages included, and it works from there', async () => {

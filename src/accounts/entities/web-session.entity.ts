@@ -19,4 +19,11 @@ export class WebSession {
   @Index('IDX_web_sessions_expires')
   @Column({ name: 'expires_at', type: 'timestamptz' })
   expiresAt!: Date;
+
+  /** A value for the session's next page only (sealed with a key from the session id; see SessionsService.flash). */
+  @Column({ type: 'text', nullable: true })
+  flash!: string | null;
+
+  @Column({ name: 'flash_expires_at', type: 'timestamptz', nullable: true })
+  flashExpiresAt!: Date | null;
 }

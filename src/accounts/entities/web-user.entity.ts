@@ -36,6 +36,10 @@ export class WebUser {
   @Column({ name: 'must_change_password', type: 'boolean', default: true })
   mustChangePassword!: boolean;
 
+  /** When the current one-time password was issued (it expires after ONE_TIME_PASSWORD_TTL_DAYS); null once replaced. */
+  @Column({ name: 'one_time_password_at', type: 'timestamptz', nullable: true })
+  oneTimePasswordAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

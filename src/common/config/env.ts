@@ -318,7 +318,7 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   SESSION_TTL_H: number = 12;
 
-  /** Failed sign-ins of one account within LOGIN_LOCKOUT_S that lock it for LOGIN_LOCKOUT_S. */
+  /** Failed sign-ins (and password changes) of one account from one IP within LOGIN_LOCKOUT_S that lock that pair. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   LOGIN_MAX_FAILURES: number = 5;
 
@@ -326,8 +326,21 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   LOGIN_IP_MAX_FAILURES: number = 20;
 
+  /** Window and first lock of the sign-in limits (seconds); each further lock of the same subject doubles. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   LOGIN_LOCKOUT_S: number = 900;
+
+  /** Failed sign-ins of one account from all IPs within LOGIN_LOCKOUT_S that lock it for devices it never signed in on. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  LOGIN_ACCOUNT_MAX_FAILURES: number = 100;
+
+  /** Longest sign-in lock (seconds); a subject quiet this long starts again from LOGIN_LOCKOUT_S. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  LOGIN_LOCKOUT_MAX_S: number = 86400;
+
+  /** Days a one-time password (user:create, an invitation) can be used for the first sign-in. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  ONE_TIME_PASSWORD_TTL_DAYS: number = 7;
 
   /** The public address links should use, without trailing slash. */
   publicBaseUrl(): string {

@@ -22,12 +22,12 @@ ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
   <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
   ${o.next ? html`<input type="hidden" name="next" value="${o.next}">` : ''}
   <div><label for="email">Email</label><br>
-  <input type="email" id="email" name="email" autocomplete="username" required value="${o.email ?? ''}"${o.error ? html` aria-invalid="true" aria-describedby="error-title"` : ''}></div>
+  <input type="email" id="email" name="email" autocomplete="username" required value="${o.email ?? ''}"${o.error && o.error.field !== 'password' ? html` aria-invalid="true" aria-describedby="error-title"` : ''}></div>
   <div><label for="password">Password</label><br>
-  <input type="password" id="password" name="password" autocomplete="current-password" required></div>
+  <input type="password" id="password" name="password" autocomplete="current-password" required${o.error?.field === 'password' ? html` aria-invalid="true" aria-describedby="error-title"` : ''}></div>
   <div><button type="submit">Sign in</button></div>
 </form>
-<p class="hint">Accounts are created by an admin of your workspace, with a one-time password you replace at the first sign-in.</p>`,
+<p class="hint">Accounts are created by an admin of your workspace, with a one-time password you replace at the first sign-in (it works for a limited number of days).</p>`,
   });
 }
 
