@@ -7,9 +7,12 @@ import { clientSubject } from '../common/http/client-ip';
 import { MAX_CRAWL_PAGES } from './scan/crawl';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
-import { ReportsService } from './report/reports.service';
+import { BadgeFields, cacheKeyOf, ReportsService } from './report/reports.service';
+import { parseTargetUrl } from '../common/egress/target-guard';
+import { page as sitePage, WEB_CSP } from '../web/render/layout';
+import { html, qs } from '../web/render/html';
 import type { Report, ScanResponse } from './report/report.types';
-import { renderBadge } from './render/badge-svg';
+import { renderBadge, renderMissingBadge } from './render/badge-svg';
 import { renderReportHtml } from './render/report-html';
 import { renderReportPdf } from './render/report-pdf';
 import { RenderCache } from './render/render-cache';
@@ -19,6 +22,18 @@ import { ResultsService } from './export/results.service';
 
 /** Stored reports never change: clients and CDNs may keep them for an hour. */
 export const REPORT_CACHE = 'public, max-age=3600';
+
+/** What changes with each new scan of an address (its stable badge, the badge fallbacks): five minutes. */
+export const ADDRESS_BADGE_CACHE = 'public, max-age=300';
+
+/**
+ * Headers of the exports of a report (badge, JUnit, SARIF, diff): no content sniffing, no active
+ * content, never framed (an <img> of the badge is not a frame: it stays embeddable).
+ */
+export const EXPORT_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'" } as const;
+
+/** The PDF's: the browser's PDF viewer needs its own resources, so only framing is refused. */
+export const PDF_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "frame-ancestors 'none'" } as const;
 
 /** The accessibility scan API (anonymous; POST /api/scan is rate limited per IP). */
 @Public()
@@ -61,20 +76,63 @@ export class A11yController {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="accessibility-report-${head.id}.pdf"`,
         'Cache-Control': REPORT_CACHE,
+        ...PDF_HEADERS,
       })
       .send(pdf);
   }
 
+  /**
+   * The badge of a report. When the report expired, the badge of the latest report of the same
+   * address (and crawl flag); when there is none, an "expired" or "no report" badge (an image, not
+   * an error: it is embedded in READMEs).
+   */
   @Get('api/badge/:id')
   @RateLimit('report')
   async badge(@Param('id') id: string, @Res() res: Response): Promise<void> {
-    const fields = await this.reports.badgeFields(id); // columns only, the report is not parsed
-    const svg = await this.cached('badge', fields, async () => Buffer.from(renderBadge(fields, this.publicUrl(fields.id))));
-    res
-      .status(200)
-      .set({ 'Cache-Control': REPORT_CACHE, ETag: `"${fields.id}"`, 'X-Content-Type-Options': 'nosniff' })
-      .type('image/svg+xml')
-      .send(svg);
+    const own = await this.reports.badgeFields(id).catch((e: unknown) => {
+      if (e instanceof DomainError && e.code === ErrorCode.ReportNotFound) return undefined;
+      throw e;
+    });
+    if (own) return this.sendBadge(res, own, REPORT_CACHE); // columns only, the report is not parsed
+    const key = await this.reports.cacheKeyOfId(id);
+    const latest = key ? await this.reports.latestBadgeFields(key) : undefined;
+    if (latest) return this.sendBadge(res, latest, ADDRESS_BADGE_CACHE);
+    this.sendMissingBadge(res, key ? 'expired' : 'none', '/scan');
+  }
+
+  /** The stable badge of an address: its latest report's (`crawl=true`: of its crawls). */
+  @Get('api/badge')
+  @RateLimit('report')
+  async addressBadge(@Query('url') url: unknown, @Query('crawl') crawl: unknown, @Res() res: Response): Promise<void> {
+    const address = parseAddress(url, crawl);
+    const latest = await this.reports.latestBadgeFields(cacheKeyOf(address.url, address.crawl));
+    if (latest) return this.sendBadge(res, latest, ADDRESS_BADGE_CACHE);
+    this.sendMissingBadge(res, 'none', `/scan${qs({ url: address.url, crawl: address.crawl || undefined })}`);
+  }
+
+  /** The stable address of an address's latest report (what the embed snippet links to): a redirect to it. */
+  @Get('r')
+  @RateLimit('report')
+  async latestPage(@Query('url') url: unknown, @Query('crawl') crawl: unknown, @Res() res: Response): Promise<void> {
+    const address = parseAddress(url, crawl);
+    const latest = await this.reports.latestBadgeFields(cacheKeyOf(address.url, address.crawl));
+    if (latest) {
+      res.set('Cache-Control', ADDRESS_BADGE_CACHE).redirect(302, `/r/${encodeURIComponent(latest.id)}`);
+      return;
+    }
+    this.sendReportPage(
+      res,
+      404,
+      sitePage({
+        title: 'No current report',
+        section: 'scan',
+        csrf: '',
+        body: html`<h1>No current report of this address</h1>
+<p>${address.url} has no stored report${address.crawl ? ' of a crawl' : ''}: reports are kept 30 days.</p>
+<p><a class="button" href="/scan${qs({ url: address.url, crawl: address.crawl || undefined })}">Scan it now</a></p>`,
+      }),
+      'no-cache',
+    );
   }
 
   @Get('r/:id')
@@ -85,33 +143,65 @@ export class A11yController {
       report = await this.reports.get(id);
     } catch (e) {
       if (e instanceof DomainError && e.code === ErrorCode.ReportNotFound) {
-        res.status(404).type('html').send(notFoundHtml());
+        this.sendReportPage(res, 404, notFoundHtml(), 'no-cache');
         return;
       }
       throw e;
     }
     const base = this.config.publicBaseUrl();
     const enc = encodeURIComponent(report.id);
+    const address = qs({ url: report.url, crawl: report.crawl || undefined });
+    const markup = await this.cached('html', report, async () =>
+      Buffer.from(
+        renderReportHtml(
+          report,
+          {
+            pdf: `/api/report.pdf?id=${enc}`,
+            json: `/api/scan/${enc}`,
+            badge: `/api/badge/${enc}`,
+            self: this.publicUrl(report.id),
+            stableBadge: `${base}/api/badge${address}`,
+            stableReport: `${base}/r${address}`,
+            scanAgain: `/scan${address}`,
+          },
+          await this.results.extras(report),
+        ),
+      ),
+    );
+    this.sendReportPage(res, 200, markup, REPORT_CACHE);
+  }
+
+  /** A report page in the website's layout, with the website's CSP (no framing), cacheable as given. */
+  private sendReportPage(res: Response, status: number, markup: string | Buffer, cacheControl: string): void {
+    res
+      .status(status)
+      .set({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': WEB_CSP,
+        'X-Content-Type-Options': 'nosniff',
+        'X-Frame-Options': 'DENY',
+        'Referrer-Policy': 'same-origin',
+        'X-Robots-Tag': 'noindex',
+        'Cache-Control': cacheControl,
+      })
+      .send(markup);
+  }
+
+  private async sendBadge(res: Response, fields: BadgeFields, cacheControl: string): Promise<void> {
+    const svg = await this.cached('badge', fields, async () => Buffer.from(renderBadge(fields, this.publicUrl(fields.id))));
     res
       .status(200)
-      .set({ 'Cache-Control': REPORT_CACHE, 'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'" })
-      .type('html')
-      .send(
-        await this.cached('html', report, async () =>
-          Buffer.from(
-            renderReportHtml(
-              report,
-              {
-                pdf: `${base}/api/report.pdf?id=${enc}`,
-                json: `${base}/api/scan/${enc}`,
-                badge: `${base}/api/badge/${enc}`,
-                self: this.publicUrl(report.id),
-              },
-              await this.results.extras(report),
-            ),
-          ),
-        ),
-      );
+      .set({ 'Cache-Control': cacheControl, ETag: `"${fields.id}"`, ...EXPORT_HEADERS })
+      .type('image/svg+xml')
+      .send(svg);
+  }
+
+  private sendMissingBadge(res: Response, kind: 'expired' | 'none', scanPath: string): void {
+    res
+      .status(200)
+      .set({ 'Cache-Control': ADDRESS_BADGE_CACHE, ...EXPORT_HEADERS })
+      .type('image/svg+xml')
+      .send(renderMissingBadge(kind, `${this.config.publicBaseUrl()}${scanPath}`));
   }
 
   /** A rendering of an immutable report, from the bounded in-memory cache when there. */
@@ -125,5 +215,17 @@ export class A11yController {
 }
 
 function notFoundHtml(): string {
-  return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Report not found</title></head><body><main><h1>Report not found</h1><p>No report has this address. Reports are kept 30 days.</p></main></body></html>`;
+  return sitePage({
+    title: 'Report not found',
+    section: 'scan',
+    csrf: '',
+    body: html`<h1>Report not found</h1>
+<p>No report has this address. Reports are kept 30 days.</p>
+<p><a href="/scan">Scan a page</a></p>`,
+  });
+}
+
+/** The address (normalised as scans store it) and crawl flag of `?url=&crawl=`. */
+function parseAddress(url: unknown, crawl: unknown): { url: string; crawl: boolean } {
+  return { url: parseTargetUrl(url).href, crawl: crawl === 'true' };
 }

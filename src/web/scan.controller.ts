@@ -55,7 +55,9 @@ export class ScanController {
   @Get()
   @Anonymous()
   form(@Req() req: WebRequest, @Res() res: Response): void {
-    sendPage(res, 200, scanPage(this.csrf.token(req, res), {}, req.webUser), false);
+    // prefilled by the report page's "Scan this address again" (/scan?url=...&crawl=true)
+    const { url, crawl } = req.query;
+    sendPage(res, 200, scanPage(this.csrf.token(req, res), { url: typeof url === 'string' ? url : undefined, crawl: crawl === 'true' }, req.webUser), false);
   }
 
   @Post()

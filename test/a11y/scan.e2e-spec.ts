@@ -411,7 +411,10 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
       } finally {
         await page.close();
       }
-      expect((await request(t.server).get('/api/badge/unknownunknownunknownunknown0000').expect(404)).body.error).toBe('report_not_found');
+      // issue #20: an unknown id is a "not scanned" badge (an image in a README), not a JSON 404
+      const unknown = await request(t.server).get('/api/badge/unknownunknownunknownunknown0000').buffer(true).parse(text).expect(200);
+      expect(unknown.headers['content-type']).toMatch(/^image\/svg\+xml/);
+      expect(unknown.body).toContain('not scanned');
     });
 
     it('GET /r/:id is server-rendered and scanning it with this service gives 100 with no violations', async () => {

@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { AppConfig } from '../../common/config/env';
 import { Public } from '../../common/decorators/public.decorator';
 import { RateLimit } from '../../common/decorators/rate-limit.decorator';
-import { REPORT_CACHE } from '../a11y.controller';
+import { EXPORT_HEADERS, REPORT_CACHE } from '../a11y.controller';
 import type { ReportDiff } from '../diff/diff';
 import { gateCases } from './gate';
 import { renderJunit } from './junit';
@@ -29,7 +29,7 @@ export class ResultsController {
   @Get('diff')
   async diff(@Param('id') id: string, @Query('against') against: unknown, @Res({ passthrough: true }) res: Response): Promise<ReportDiff> {
     const { diff } = await this.results.diff(id, against);
-    res.set('Cache-Control', REPORT_CACHE);
+    res.set({ 'Cache-Control': REPORT_CACHE, ...EXPORT_HEADERS });
     return diff;
   }
 
@@ -38,7 +38,7 @@ export class ResultsController {
     const { report, cases } = await this.cases(id, q);
     res
       .status(200)
-      .set({ 'Cache-Control': REPORT_CACHE, [FAILURES_HEADER]: String(cases.filter((c) => c.outcome === 'failed').length) })
+      .set({ 'Cache-Control': REPORT_CACHE, [FAILURES_HEADER]: String(cases.filter((c) => c.outcome === 'failed').length), ...EXPORT_HEADERS })
       .type('application/xml')
       .send(renderJunit(report, cases, this.publicUrl(report.id)));
   }
@@ -48,7 +48,7 @@ export class ResultsController {
     const { report, cases } = await this.cases(id, q);
     res
       .status(200)
-      .set({ 'Cache-Control': REPORT_CACHE, [FAILURES_HEADER]: String(cases.filter((c) => c.outcome === 'failed').length) })
+      .set({ 'Cache-Control': REPORT_CACHE, [FAILURES_HEADER]: String(cases.filter((c) => c.outcome === 'failed').length), ...EXPORT_HEADERS })
       .type('application/sarif+json')
       .send(JSON.stringify(renderSarif(report, cases, this.publicUrl(report.id)), null, 2));
   }

@@ -1,36 +1,35 @@
 import type { Report, ReportPage, ReportRule } from '../report/report.types';
 import { nodeCount } from '../report/from-axe';
 import { scoreBand } from '../scoring/score';
+import { page as sitePage } from '../../web/render/layout';
+import { raw } from '../../web/render/html';
 import { escapeXml as e } from './escape';
 import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
 import { nodeShotHtml, pageShotHtml, RenderExtras, resultsSectionsHtml } from './results-sections';
 
-const STYLE = `
-*{box-sizing:border-box}
-body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#fff}
-header,main,footer{max-width:60rem;margin:0 auto;padding:1rem}
-header{border-bottom:1px solid #767676}
-footer{border-top:1px solid #767676;font-size:.9rem}
-a{color:#0645ad;text-decoration:underline}
-a:focus{outline:3px solid #1a1a1a;outline-offset:2px}
-.score{display:inline-block;min-width:4.5rem;padding:.25rem .75rem;border-radius:.25rem;color:#fff;font-size:2rem;font-weight:700;text-align:center}
-.good{background:#0b6b2e}.average{background:#8a4b00}.poor{background:#b3261e}
-table{border-collapse:collapse;margin:1rem 0}
-th,td{border:1px solid #767676;padding:.25rem .75rem;text-align:left}
-code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.875rem}
-pre{white-space:pre-wrap;word-break:break-all;background:#f3f3f3;padding:.5rem;margin:.25rem 0 .75rem}
-.rule{border-left:4px solid #767676;padding-left:1rem;margin:1.5rem 0}
-.note{background:#fff4ce;border:1px solid #8a6d00;padding:.75rem}
-ul.links li{margin:.5rem 0}
-`;
+/** Addresses the report page links to. */
+export interface ReportLinks {
+  /** The PDF, JSON and badge of this report (same-site paths). */
+  pdf: string;
+  json: string;
+  badge: string;
+  /** The absolute address of this page. */
+  self: string;
+  /** Absolute, stable addresses of the address's badge and latest report (for READMEs). */
+  stableBadge: string;
+  stableReport: string;
+  /** The scan form, prefilled with this report's address and crawl flag. */
+  scanAgain: string;
+}
 
-function rule(r: ReportRule, level: number): string {
+function rule(r: ReportRule, level: number, pageIndex: number): string {
+  const id = `p${pageIndex}-rule-${r.id}`;
   const criteria = wcagCriteria(r.tags);
   const nodes = r.nodes
     .map((n) => `<li><p>Selector: <code>${e(n.target.join(' | '))}</code></p><pre><code>${e(n.html)}</code></pre>${nodeShotHtml(n)}</li>`)
     .join('');
-  return `<section class="rule" aria-labelledby="r-${level}-${e(r.id)}">
-<h${level} id="r-${level}-${e(r.id)}">${e(r.help)}</h${level}>
+  return `<section class="rule" aria-labelledby="${e(id)}">
+<h${level} id="${e(id)}">${e(r.help)}</h${level}>
 <dl>
 <dt>Rule</dt><dd><code>${e(r.id)}</code> (<a href="${e(r.helpUrl)}" rel="noopener noreferrer">how to fix ${e(r.id)}</a>)</dd>
 <dt>Impact</dt><dd>${e(r.impact)}</dd>
@@ -45,7 +44,7 @@ function rule(r: ReportRule, level: number): string {
 function page(p: ReportPage, index: number, total: number): string {
   const heading = total > 1 ? `Page ${index + 1}: ${p.url}` : `Page: ${p.url}`;
   const violations = p.violations.length
-    ? p.violations.map((r) => rule(r, 4)).join('\n')
+    ? p.violations.map((r) => rule(r, 4, index)).join('\n')
     : '<p>No violations of the automated checks were found on this page.</p>';
   const review = p.incomplete.length
     ? `<ul>${p.incomplete.map((r) => `<li>${e(r.help)} (<code>${e(r.id)}</code>, ${nodeCount(r)} element${nodeCount(r) === 1 ? '' : 's'})</li>`).join('')}</ul>`
@@ -62,35 +61,46 @@ ${review}
 </section>`;
 }
 
-/** The public report page /r/{id}: server-rendered, no script, itself accessible (scans at 100). */
-export function renderReportHtml(report: Report, links: { pdf: string; json: string; badge: string; self: string }, extras: RenderExtras = {}): string {
+/** The embed snippets of the stable badge (Markdown and HTML), each with a copy button. */
+function embedHtml(links: ReportLinks): string {
+  const alt = 'Accessibility score (automated)';
+  const snippets = [
+    ['markdown', 'Markdown', `[![${alt}](${links.stableBadge})](${links.stableReport})`],
+    ['html', 'HTML', `<a href="${links.stableReport}"><img src="${links.stableBadge}" alt="${alt}"></a>`],
+  ];
+  return `<h2 id="embed">Badge for your README or site</h2>
+<p>This badge always shows the latest report of this address (it is not tied to this report, which is kept 30 days); it links to that report.</p>
+<p><img src="${e(links.badge)}" alt="The score badge of this report"></p>
+${snippets
+  .map(
+    ([key, label, code]) => `<h3 id="embed-${key}-title">${label}</h3>
+<pre><code id="embed-${key}">${e(code)}</code></pre>
+<p><button type="button" class="secondary" data-copy="embed-${key}" data-status="embed-${key}-status" aria-describedby="embed-${key}-title" hidden>Copy the ${label} snippet</button> <span id="embed-${key}-status" role="status"></span></p>`,
+  )
+  .join('\n')}`;
+}
+
+/**
+ * The public report page /r/{id}: server-rendered inside the website's layout (skip link, site
+ * navigation); works without script (the site script only adds the copy buttons); itself
+ * accessible (scans at 100). Pictures and downloads are same-site paths, so the page works under
+ * any host name the site answers on.
+ */
+export function renderReportHtml(report: Report, links: ReportLinks, extras: RenderExtras = {}): string {
   const band = scoreBand(report.score);
   const rows = impactSummary(report)
     .map((s) => `<tr><th scope="row">${e(s.impact)}</th><td>${s.rules}</td><td>${s.nodes}</td></tr>`)
     .join('');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Accessibility report: ${e(report.url)} (score ${report.score})</title>
-<meta name="robots" content="noindex">
-<style>${STYLE}</style>
-</head>
-<body>
-<header>
-<p>Beacon accessibility scan</p>
-</header>
-<main>
-<h1>Accessibility report</h1>
+  const body = `<h1>Accessibility report</h1>
 <p><span class="score ${band}">${report.score}</span> <strong>Automated score ${report.score} out of 100</strong> (${band}).</p>
 <dl>
 <dt>Scanned address</dt><dd>${e(report.url)}</dd>
 <dt>Scan date</dt><dd>${e(report.scannedAt.replace('T', ' ').slice(0, 19))} UTC</dd>
-<dt>Pages scanned</dt><dd>${report.pages.length}</dd>
+<dt>Pages scanned</dt><dd>${report.pages.length}${report.crawl ? ' (crawl of the site)' : ''}</dd>
 <dt>Failing elements</dt><dd>${report.totalNodes}</dd>
 <dt>Distinct failed rules</dt><dd>${report.violationTypes}</dd>
 </dl>
+<p><a class="button" href="${e(links.scanAgain)}">Scan this address again</a></p>
 <p class="note">${e(COVERAGE_NOTE)}</p>
 <h2>Summary by impact</h2>
 <table>
@@ -103,14 +113,10 @@ ${resultsSectionsHtml(report, extras)}
 <ul class="links">
 <li><a href="${e(links.pdf)}">PDF audit of this report</a></li>
 <li><a href="${e(links.json)}">This report as JSON</a></li>
-<li><a href="${e(links.badge)}">Score badge (SVG)</a></li>
+<li><a href="${e(links.badge)}">Score badge of this report (SVG)</a></li>
 </ul>
+${embedHtml(links)}
 ${report.pages.map((p, i) => page(p, i, report.pages.length)).join('\n')}
-</main>
-<footer>
-<p>Checked with axe-core ${e(report.meta.axeVersion)} in ${e(report.meta.browser)}, rules tagged ${e(report.meta.tags.join(', '))}, viewport ${report.meta.viewport.width}x${report.meta.viewport.height}. Report ${e(report.id)}, kept until ${e(report.expiresAt.slice(0, 10))}. Address of this page: ${e(links.self)}</p>
-</footer>
-</body>
-</html>
-`;
+<p class="meta">Checked with axe-core ${e(report.meta.axeVersion)} in ${e(report.meta.browser)}, rules tagged ${e(report.meta.tags.join(', '))}, viewport ${report.meta.viewport.width}x${report.meta.viewport.height}. Report ${e(report.id)}, kept until ${e(report.expiresAt.slice(0, 10))}. Address of this page: ${e(links.self)}</p>`;
+  return sitePage({ title: `Accessibility report: ${report.url} (score ${report.score})`, section: 'scan', user: null, csrf: '', body: raw(body) });
 }

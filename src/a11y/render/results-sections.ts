@@ -72,16 +72,27 @@ ${breakdown}
 ${since}`;
 }
 
+/**
+ * The address of a stored picture as the HTML page uses it: a same-site path (`/api/screenshots/{id}.png`)
+ * for this service's pictures, whatever host name the report was stored or is viewed under (the
+ * page's CSP allows images from 'self' only); anything else unchanged. The JSON and the PDF keep
+ * the absolute address.
+ */
+export function sameSiteSrc(url: string): string {
+  const m = /^https?:\/\/[^/]+(\/api\/screenshots\/[A-Za-z0-9_-]{16}\.png)$/.exec(url);
+  return m ? m[1] : url;
+}
+
 /** The crop of a failing element on /r/{id} (nothing when there is none). */
 export function nodeShotHtml(n: ReportNode): string {
   if (!n.screenshot) return '';
   const alt = `Screenshot of failing element ${n.marker ?? ''} (${n.target.join(' | ')}), outlined`;
-  return `<p><img src="${e(n.screenshot)}" alt="${e(alt)}" width="${n.crop?.width ?? ''}" height="${n.crop?.height ?? ''}" style="max-width:100%;height:auto;border:1px solid #767676"></p>`;
+  return `<p><img class="shot" src="${e(sameSiteSrc(n.screenshot))}" alt="${e(alt)}"${n.crop ? ` width="${n.crop.width}" height="${n.crop.height}"` : ''}></p>`;
 }
 
 /** The annotated full-page screenshot of a page on /r/{id}. */
 export function pageShotHtml(p: ReportPage): string {
   if (!p.screenshot) return '';
   return `<details><summary>Full-page screenshot with every failing element outlined and numbered${p.screenshot.cut ? ' (cut at the height limit)' : ''}</summary>
-<p><img src="${e(p.screenshot.url)}" alt="Screenshot of ${e(p.url)} with the failing elements outlined and numbered as in the lists below" width="${p.screenshot.width}" height="${p.screenshot.height}" style="max-width:100%;height:auto;border:1px solid #767676"></p></details>`;
+<p><img class="shot" src="${e(sameSiteSrc(p.screenshot.url))}" alt="Screenshot of ${e(p.url)} with the failing elements outlined and numbered as in the lists below" width="${p.screenshot.width}" height="${p.screenshot.height}"></p></details>`;
 }

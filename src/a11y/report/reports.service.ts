@@ -6,6 +6,7 @@ import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { A11yReport } from './a11y-report.entity';
+import { A11yReportAddress } from './a11y-report-address.entity';
 import { Clock } from './clock';
 import type { Report } from './report.types';
 
@@ -18,6 +19,12 @@ export const cacheKeyOf = (normalizedUrl: string, crawl: boolean): string =>
 
 /** Recent reports kept in memory per instance (immutable, so never stale; only TTLs matter). */
 export const MEMORY_CACHE_SIZE = 200;
+
+/** How long the address of a purged report is remembered (for its badge's fallback). */
+export const ADDRESS_RECORD_DAYS = 365;
+
+/** What a badge shows. */
+export type BadgeFields = Pick<Report, 'id' | 'score' | 'scannedAt' | 'expiresAt'>;
 
 /** How often expired reports are deleted. */
 export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -83,12 +90,37 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
    * What the badge shows (id, score, scan time) from the table's columns: the report's jsonb is
    * neither read nor parsed. 404 report_not_found like {@link get}.
    */
-  async badgeFields(id: string): Promise<Pick<Report, 'id' | 'score' | 'scannedAt' | 'expiresAt'>> {
+  async badgeFields(id: string): Promise<BadgeFields> {
     const row = ID_SHAPE.test(id)
       ? await this.repo.findOne({ where: { id, expiresAt: MoreThan(this.clock.now()) }, select: { id: true, score: true, createdAt: true, expiresAt: true } })
       : null;
     if (!row) throw new DomainError(ErrorCode.ReportNotFound, 'No report with this id (reports are kept 30 days).');
     return { id: row.id, score: row.score, scannedAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
+  }
+
+  /**
+   * The badge fields of the newest unexpired report of a cache key (an address and crawl flag),
+   * whatever its age; undefined when there is none. Columns only, like {@link badgeFields}.
+   */
+  async latestBadgeFields(cacheKey: string): Promise<BadgeFields | undefined> {
+    const row = await this.repo.findOne({
+      where: { cacheKey, expiresAt: MoreThan(this.clock.now()) },
+      order: { createdAt: 'DESC' },
+      select: { id: true, score: true, createdAt: true, expiresAt: true },
+    });
+    return row ? { id: row.id, score: row.score, scannedAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() } : undefined;
+  }
+
+  /** The cache key of a report id, stored or purged (remembered ADDRESS_RECORD_DAYS); undefined when unknown. */
+  async cacheKeyOfId(id: string): Promise<string | undefined> {
+    if (!ID_SHAPE.test(id)) return undefined;
+    const row = await this.repo.findOne({ where: { id }, select: { id: true, cacheKey: true } });
+    if (row) return row.cacheKey;
+    return (await this.addresses.findOne({ where: { id }, select: { id: true, cacheKey: true } }))?.cacheKey;
+  }
+
+  private get addresses(): Repository<A11yReportAddress> {
+    return this.repo.manager.getRepository(A11yReportAddress);
   }
 
   /** The newest report of this cache key made within SCAN_CACHE_TTL_S, if any. */
@@ -112,10 +144,19 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
     if (this.recent.size > MEMORY_CACHE_SIZE) this.recent.delete(this.recent.keys().next().value!);
   }
 
-  /** Deletes reports past their retention; returns how many. */
+  /**
+   * Deletes reports past their retention, remembering each one's cache key (in the same statement)
+   * for its badge; forgets addresses older than ADDRESS_RECORD_DAYS. Returns how many reports.
+   */
   async purgeExpired(now: Date = this.clock.now()): Promise<number> {
     for (const [key, r] of this.recent) if (Date.parse(r.expiresAt) <= now.getTime()) this.recent.delete(key);
-    const res = await this.repo.delete({ expiresAt: LessThanOrEqual(now) });
-    return res.affected ?? 0;
+    const rows: { n: number }[] = await this.repo.query(
+      `WITH gone AS (DELETE FROM a11y_reports WHERE expires_at <= $1 RETURNING id, cache_key, created_at),
+       kept AS (INSERT INTO a11y_report_addresses (id, cache_key, created_at) SELECT id, cache_key, created_at FROM gone ON CONFLICT (id) DO NOTHING)
+       SELECT count(*)::int AS n FROM gone`,
+      [now],
+    );
+    await this.addresses.delete({ createdAt: LessThanOrEqual(new Date(now.getTime() - ADDRESS_RECORD_DAYS * 86400_000)) });
+    return rows[0]?.n ?? 0;
   }
 }

@@ -25,7 +25,7 @@ export class ScreenshotsController {
     if (!png) throw new DomainError(ErrorCode.ReportNotFound, 'No screenshot with this address (screenshots are kept as long as their report).');
     res
       .status(200)
-      .set({ 'Cache-Control': REPORT_CACHE, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'" })
+      .set({ 'Cache-Control': REPORT_CACHE, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'" })
       .type('image/png')
       .send(png);
   }

@@ -85,6 +85,13 @@ dl.pairs dt{font-weight:600}dl.pairs dd{margin:0;overflow-wrap:anywhere}
 .card>:first-child,.notice>:first-child,.answer>:first-child{margin-top:0}
 .card>:last-child,.notice>:last-child{margin-bottom:0}
 .check input[type=checkbox]{vertical-align:-.15rem;margin:0 .4rem 0 0}
+.score{display:inline-block;min-width:4.5rem;padding:.25rem .75rem;border-radius:.25rem;color:#fff;font-size:2rem;font-weight:700;text-align:center}
+.score.good{background:#0b6b2e}.score.average{background:#8a4b00}.score.poor{background:#b3261e}
+.rule{border-left:4px solid #767676;padding-left:1rem;margin:1.5rem 0}
+.note{background:#fff4ce;border:1px solid #8a6d00;padding:.75rem}
+pre{white-space:pre-wrap;word-break:break-all;background:#f3f3f3;padding:.5rem;margin:.25rem 0 .75rem;font-size:.875rem}
+img.shot{max-width:100%;height:auto;border:1px solid #767676}
+ul.links li{margin:.5rem 0}
 @media (max-width:40rem){h1{font-size:1.4rem}.card .value{font-size:1.6rem}header.site .who{margin-left:0}
 table.stack thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap}
 table.stack,table.stack caption,table.stack tbody,table.stack tr,table.stack th,table.stack td{display:block}
