@@ -5,6 +5,7 @@ import { SessionsService } from '../accounts/sessions.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { clientSubject } from '../common/http/client-ip';
+import { cookieName, cookieOptions } from '../common/http/transport-security';
 import { CsrfService } from './csrf.service';
 import { OneTimeProofService, PROOF_TTL_MS } from './one-time-proof.service';
 import { passwordPage, signInPage } from './pages/account.pages';
@@ -28,7 +29,7 @@ export class AuthController {
   ) {}
 
   private setSession(req: WebRequest, res: Response, id: string, expiresAt: Date): void {
-    res.cookie(SESSION_COOKIE, id, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/', expires: expiresAt });
+    res.cookie(cookieName(req, SESSION_COOKIE), id, cookieOptions(req, { expires: expiresAt }));
   }
 
   @Get('signin')
@@ -75,8 +76,8 @@ export class AuthController {
   /** Ends this browser's session; later tokens bind to the device again. */
   private async endSession(req: WebRequest, res: Response): Promise<void> {
     if (req.sessionId) await this.sessions.end(req.sessionId);
-    res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: req.secure, path: '/' });
-    delete req.cookies[SESSION_COOKIE];
+    res.clearCookie(cookieName(req, SESSION_COOKIE), cookieOptions(req));
+    delete req.cookies[cookieName(req, SESSION_COOKIE)];
     delete req.sessionId;
     delete req.webUser;
   }

@@ -2,6 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import type { Response } from 'express';
 import { hashSessionId } from '../accounts/sessions.service';
+import { cookieName, cookieOptions } from '../common/http/transport-security';
 import { InstanceSecretsService } from '../common/secrets/instance-secrets.service';
 import { WebRequest } from './web-context';
 
@@ -46,12 +47,12 @@ export class OneTimeProofService implements OnModuleInit {
     const cipher = createCipheriv('aes-256-gcm', this.key!, iv);
     const sealed = Buffer.concat([cipher.update(JSON.stringify(proof), 'utf8'), cipher.final()]);
     const value = Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
-    res.cookie(PROOF_COOKIE, value, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: PROOF_PATH, maxAge: PROOF_TTL_MS });
+    res.cookie(cookieName(req, PROOF_COOKIE, PROOF_PATH), value, cookieOptions(req, { sameSite: 'strict', path: PROOF_PATH, maxAge: PROOF_TTL_MS }));
   }
 
   /** The one-time password proven at sign-in in this session, if the proof is still valid. */
   proven(req: WebRequest): string | null {
-    const raw = req.cookies?.[PROOF_COOKIE];
+    const raw = req.cookies?.[cookieName(req, PROOF_COOKIE, PROOF_PATH)];
     if (!raw || !req.sessionId || !this.key) return null;
     try {
       const bytes = Buffer.from(raw, 'base64url');
@@ -66,6 +67,7 @@ export class OneTimeProofService implements OnModuleInit {
   }
 
   clear(req: WebRequest, res: Response): void {
-    if (req.cookies?.[PROOF_COOKIE]) res.clearCookie(PROOF_COOKIE, { httpOnly: true, sameSite: 'strict', secure: req.secure, path: PROOF_PATH });
+    const name = cookieName(req, PROOF_COOKIE, PROOF_PATH);
+    if (req.cookies?.[name]) res.clearCookie(name, cookieOptions(req, { sameSite: 'strict', path: PROOF_PATH }));
   }
 }

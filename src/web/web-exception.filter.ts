@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { sendError, toDomainError } from '../common/filters/all-exceptions.filter';
+import { ErrorPages } from '../common/filters/error-pages';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { CsrfService } from './csrf.service';
@@ -104,5 +105,22 @@ export class WebExceptionFilter implements ExceptionFilter {
     }
     for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
     sendPage(res, err.status, errorPage(req, err, this.token(req, res)));
+  }
+}
+
+/**
+ * The website's error pages for errors raised before any route ran (a form body over the field
+ * limit: 413), used by the global filter (ErrorPages). No user is known there yet: the page shows
+ * the signed-out header.
+ */
+@Injectable()
+export class WebErrorPages extends ErrorPages {
+  wants(req: Request): boolean {
+    return wantsHtml(req);
+  }
+
+  send(req: Request, res: Response, err: DomainError): void {
+    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
+    sendPage(res, err.status, errorPage(req as WebRequest, err, ''));
   }
 }

@@ -7,6 +7,7 @@ import { AccountsService } from '../accounts/accounts.service';
 import { SessionsService } from '../accounts/sessions.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { cookieName, cookieOptions } from '../common/http/transport-security';
 import { CsrfService } from './csrf.service';
 import {
   ADMIN_ONLY,
@@ -48,17 +49,19 @@ export class WebGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<WebRequest>();
     const res = context.switchToHttp().getResponse<Response>();
     req.cookies = req.headers.cookie ? parseCookies(req.headers.cookie) : {};
-    const cookie = { httpOnly: true, sameSite: 'lax' as const, secure: req.secure, path: '/' };
+    // Over https the names carry the __Host- prefix (src/common/http/transport-security.ts).
+    const deviceCookie = cookieName(req, DEVICE_COOKIE);
+    const sessionCookie = cookieName(req, SESSION_COOKIE);
 
-    let device = req.cookies[DEVICE_COOKIE];
+    let device = req.cookies[deviceCookie];
     if (!device || !DEVICE_ID.test(device)) {
       device = randomBytes(16).toString('base64url');
-      res.cookie(DEVICE_COOKIE, device, { ...cookie, maxAge: YEAR_MS });
-      req.cookies[DEVICE_COOKIE] = device;
+      res.cookie(deviceCookie, device, cookieOptions(req, { maxAge: YEAR_MS }));
+      req.cookies[deviceCookie] = device;
     }
     req.deviceId = device;
 
-    const sessionId = req.cookies[SESSION_COOKIE];
+    const sessionId = req.cookies[sessionCookie];
     if (sessionId) {
       const userId = await this.sessions.userOf(sessionId);
       const user = userId ? await this.accounts.activeUser(userId) : null;
@@ -67,8 +70,8 @@ export class WebGuard implements CanActivate {
         req.sessionId = sessionId;
       } else {
         // Forged, expired or ended: forget it, so CSRF tokens bind to the device again.
-        res.clearCookie(SESSION_COOKIE, cookie);
-        delete req.cookies[SESSION_COOKIE];
+        res.clearCookie(sessionCookie, cookieOptions(req));
+        delete req.cookies[sessionCookie];
       }
     }
 

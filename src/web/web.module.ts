@@ -13,6 +13,8 @@ import { PdfController } from './pdf.controller';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
 import { WebGuard } from './web.guard';
+import { ErrorPages } from '../common/filters/error-pages';
+import { WebErrorPages } from './web-exception.filter';
 
 /**
  * The website (docs/web.md): sign-in, the dashboard on the visibility API's services, settings
@@ -22,6 +24,6 @@ import { WebGuard } from './web.guard';
 @Module({
   imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
   controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, ScanController, PdfController, WebFallbackController],
-  providers: [CsrfService, OneTimeProofService, WebGuard],
+  providers: [CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

@@ -2,7 +2,7 @@ import { Job, Queue, QueueEvents } from 'bullmq';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { SCAN_QUEUE_NAME } from '../../src/a11y/queue/scan-job';
-import { createTestDatabase, TestDatabase } from '../utils/test-app';
+import { createTestDatabase, METRICS_AUTH, TEST_METRICS_TOKEN, TestDatabase } from '../utils/test-app';
 import { FixtureServer, GOOD_PAGE, send, startFixtureServer } from './fixture-server';
 import { Child, childEnv, chromiumPidsUnder, http, startServer, startWorker, until } from './fleet-processes';
 
@@ -54,6 +54,7 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
       SCAN_JOB_LOCK_MS: '3000',
       SCAN_PAGE_TIMEOUT_MS: '20000',
       TRUST_PROXY: '1',
+      METRICS_TOKEN: TEST_METRICS_TOKEN,
     };
     const api = { ...common, SCAN_WORKER_IN_PROCESS: 'false', SHUTDOWN_TIMEOUT_MS: '3000' };
     const worker = { ...common, SHUTDOWN_TIMEOUT_MS: '8000' };
@@ -82,7 +83,7 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
   const scan = (api: Child, path: string) =>
     http(api.port!, 'POST', '/api/scan', { url: `${site.origin}${path}` }, { 'X-Forwarded-For': `198.51.100.${++clients % 250}` });
   const metric = async (name: string): Promise<number> => {
-    const text = (await http(apis[0].port!, 'GET', '/metrics')).body;
+    const text = (await http(apis[0].port!, 'GET', '/metrics', undefined, METRICS_AUTH)).body;
     const line = text.split('\n').find((l) => l.startsWith(name));
     return line ? Number(line.split(' ').pop()) : NaN;
   };

@@ -12,7 +12,7 @@ import { Socket } from 'node:net';
 import { expectedResponse, loggerParams } from '../../src/common/logging/logging';
 import { QuotaService } from '../../src/pdf-tools/quota/quota.service';
 import { PdfPoolService } from '../../src/pdf-tools/worker/pdf-pool.service';
-import type { TestApp } from '../utils/test-app';
+import { METRICS_AUTH, type TestApp } from '../utils/test-app';
 import {
   allStreams,
   b64,
@@ -564,7 +564,7 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
     });
 
     it('GET /metrics counts tool calls by tool and outcome', async () => {
-      const res = await request(t.server).get('/metrics').expect(200);
+      const res = await request(t.server).get('/metrics').set(METRICS_AUTH).expect(200);
       expect(res.text).toMatch(/pdf_tool_calls_total\{tool="rotate_pages",outcome="success"\} [1-9]/);
       expect(res.text).toMatch(/pdf_tool_calls_total\{tool="rotate_pages",outcome="encrypted"\} 1/);
       expect(res.text).toMatch(/pdf_tool_duration_seconds_count\{tool="merge_pdfs"\} [1-9]/);

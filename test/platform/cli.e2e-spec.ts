@@ -1,4 +1,6 @@
-import { CliTestEnv, createCliTestEnv, runCliCaptured } from '../utils/cli';
+import { CLI_TEST_TIMEOUT_MS, CliTestEnv, createCliTestEnv, runCliCaptured } from '../utils/cli';
+
+jest.setTimeout(CLI_TEST_TIMEOUT_MS);
 
 /** Admin CLI commands end to end, in-process, against a real database of their own. */
 /* eslint-disable @typescript-eslint/no-explicit-any -- parsed CLI JSON is checked field by field */

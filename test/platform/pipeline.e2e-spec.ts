@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { JSON_OFF_THREAD_MIN_BYTES, JsonBodyParser } from '../../src/common/http/json-body';
 import { JSON_MAX_DEPTH } from '../../src/common/http/json-body.worker';
-import { createTestApp, TestApp } from '../utils/test-app';
+import { createTestApp, METRICS_AUTH, TestApp } from '../utils/test-app';
 import { probeApp } from './probe.module';
 
 describe('Platform request pipeline (e2e)', () => {
@@ -125,9 +125,9 @@ describe('Platform request pipeline (e2e)', () => {
     expect(JSON.stringify(res.body)).not.toMatch(/secret internal detail|at .*\.ts/);
   });
 
-  it('GET /metrics exposes request counts and latency by route and status', async () => {
+  it('GET /metrics exposes request counts and latency by route and status, to METRICS_TOKEN only', async () => {
     await request(t.server).get('/healthz');
-    const res = await request(t.server).get('/metrics').expect(200);
+    const res = await request(t.server).get('/metrics').set(METRICS_AUTH).expect(200);
     expect(res.headers['content-type']).toMatch(/text\/plain/);
     expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+/);
     expect(res.text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz",status="200"\}/);

@@ -1,4 +1,4 @@
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,16 @@ import { join } from 'node:path';
  */
 const ROOT = join(__dirname, '..', '..');
 const TS_NODE = ['-r', 'ts-node/register/transpile-only'];
+/**
+ * Every child here is a fresh Node process that transpiles the TypeScript sources with ts-node
+ * (7.5 s of CPU for the CLI's modules alone) and opens the embedded database: about 5 s each on a
+ * quiet machine, 43-58 s for a CLI call at load 7 on two cores, and over 300 s for the server's
+ * start at load 30. These are hang guards, not expectations: each wait ends as soon as its child
+ * exits or listens.
+ */
+const CHILD_DEADLINE_MS = 600_000;
+/** The embedded test runs five children one after the other (each far below its guard unless hung). */
+const EMBEDDED_TEST_TIMEOUT_MS = 3 * CHILD_DEADLINE_MS;
 // A child's environment: the suite's own settings, without jest's VM flag.
 const baseEnv = (): NodeJS.ProcessEnv => ({ ...process.env, NODE_OPTIONS: '', LOG_LEVEL: 'warn', SEED_DEMO: 'false' });
 
@@ -26,7 +36,7 @@ function get(port: number, path: string): Promise<{ status: number; body: string
 }
 
 async function waitForListening(child: ChildProcess, output: { text: string }): Promise<number> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + CHILD_DEADLINE_MS;
   while (Date.now() < deadline) {
     const m = /listening on http:\/\/localhost:(\d+)/.exec(output.text);
     if (m) return Number(m[1]);
@@ -39,23 +49,44 @@ async function waitForListening(child: ChildProcess, output: { text: string }): 
 /** The owner named in DATA_DIR/beacon.lock (informative: the lock itself is an flock). */
 const ownerOf = (dataDir: string): unknown => JSON.parse(readFileSync(join(dataDir, 'beacon.lock'), 'utf8'));
 
-function cli(args: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [...TS_NODE, 'src/cli.ts', ...args], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+interface Exited {
+  status: number | null;
+  stdout: string;
+  stderr: string;
 }
 
-describe('Processes (e2e)', () => {
-  it('the server refuses to start on a bad setting and names it', () => {
-    const r = spawnSync(process.execPath, [...TS_NODE, 'src/main.ts'], {
-      cwd: ROOT,
-      env: { ...baseEnv(), PORT: 'eighty', DATA_DIR: 'memory://' },
-      encoding: 'utf8',
-      timeout: 60_000,
+/** Runs a child to its exit (killed past CHILD_DEADLINE_MS: status null, said in stderr). */
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<Exited> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const guard = setTimeout(() => {
+      stderr += `\n[test] killed after ${CHILD_DEADLINE_MS} ms`;
+      child.kill('SIGKILL');
+    }, CHILD_DEADLINE_MS);
+    child.on('error', (e) => {
+      clearTimeout(guard);
+      reject(e);
     });
+    child.on('close', (status) => {
+      clearTimeout(guard);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
+const cli = (args: string[], env: NodeJS.ProcessEnv): Promise<Exited> => run([...TS_NODE, 'src/cli.ts', ...args], env);
+
+describe('Processes (e2e)', () => {
+  it('the server refuses to start on a bad setting and names it', async () => {
+    const r = await run([...TS_NODE, 'src/main.ts'], { ...baseEnv(), PORT: 'eighty', DATA_DIR: 'memory://' });
     expect(r.status).toBe(78);
     expect(r.stderr).toMatch(/Invalid configuration:\n {2}PORT="eighty": /);
     expect(r.stderr).toMatch(/did not start/);
-  });
+  }, CHILD_DEADLINE_MS + 10_000);
 
   it('embedded database: the CLI shares the running server\'s folder, then opens it alone; SIGTERM exits 0', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'beacon-embedded-'));
@@ -65,7 +96,7 @@ describe('Processes (e2e)', () => {
     let server: ChildProcess | undefined;
     try {
       // 1. CLI alone: opens the folder, applies migrations, creates a workspace.
-      const created = cli(['workspace:create', 'embedded-co', '--name', 'Embedded Co', '--json'], env);
+      const created = await cli(['workspace:create', 'embedded-co', '--name', 'Embedded Co', '--json'], env);
       expect(created.stderr).toBe('');
       expect(created.status).toBe(0);
       expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'embedded-co', name: 'Embedded Co' });
@@ -79,12 +110,12 @@ describe('Processes (e2e)', () => {
       child.stderr.on('data', (c: Buffer) => (output.text += c.toString()));
       const port = await waitForListening(child, output);
       expect(ownerOf(dataDir)).toEqual({ pid: child.pid, socketDir: join(dataDir, 'run') });
-      const key = cli(['key:create', 'embedded-co', '--label', 'shared', '--json'], env);
+      const key = await cli(['key:create', 'embedded-co', '--label', 'shared', '--json'], env);
       expect(key.status).toBe(0);
       const parsed = JSON.parse(key.stdout) as { id: string; key: string; prefix: string; workspace: string };
       expect(Object.keys(parsed).sort()).toEqual(['id', 'key', 'prefix', 'workspace']);
       expect(parsed.key).toMatch(/^bcn_/);
-      const listed = cli(['workspace:list', '--json'], env);
+      const listed = await cli(['workspace:list', '--json'], env);
       expect(JSON.parse(listed.stdout).workspaces.map((w: { slug: string }) => w.slug)).toEqual(['embedded-co']);
       expect((await get(port, '/readyz')).status).toBe(200);
 
@@ -95,12 +126,12 @@ describe('Processes (e2e)', () => {
       expect(ownerOf(dataDir)).toEqual({ pid: child.pid, socketDir: null });
 
       // 4. The data survived: the CLI reopens the folder alone and sees the key.
-      const keys = cli(['key:list', 'embedded-co', '--json'], env);
+      const keys = await cli(['key:list', 'embedded-co', '--json'], env);
       expect(keys.status).toBe(0);
       expect(JSON.parse(keys.stdout).keys).toEqual([expect.objectContaining({ id: parsed.id, label: 'shared', revoked: false })]);
     } finally {
       if (server && server.exitCode === null) server.kill('SIGKILL'); // never leave a server behind
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 180_000);
+  }, EMBEDDED_TEST_TIMEOUT_MS);
 });

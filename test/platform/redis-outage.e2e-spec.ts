@@ -4,7 +4,7 @@ import request from 'supertest';
 import { demoImports } from '../../src/visibility/demo/demo-data';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
 import { freePort, startRedis, stopRedis } from '../utils/own-redis';
-import { createTestApp, TestApp } from '../utils/test-app';
+import { createTestApp, METRICS_AUTH, TestApp } from '../utils/test-app';
 
 const p99 = (ms: number[]): number => [...ms].sort((a, b) => a - b)[Math.ceil(ms.length * 0.99) - 1];
 
@@ -65,7 +65,7 @@ describe('Redis outage (e2e, a Redis server of the test\'s own)', () => {
 
     const ready = await request(t.server).get('/readyz').expect(200);
     expect(ready.body).toMatchObject({ status: 'degraded', database: 'up', redis: 'down' });
-    const metrics = (await request(t.server).get('/metrics')).text;
+    const metrics = (await request(t.server).get('/metrics').set(METRICS_AUTH)).text;
     expect(metrics).toMatch(/^redis_up 0$/m);
     expect(Number(/^redis_fallbacks_total\{use="rate_limit"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(200);
 
@@ -80,7 +80,7 @@ describe('Redis outage (e2e, a Redis server of the test\'s own)', () => {
     const back = new Redis({ port, host: '127.0.0.1' });
     expect(await back.keys('*rl*')).not.toHaveLength(0);
     back.disconnect();
-    expect((await request(t.server).get('/metrics')).text).toMatch(/^redis_up 1$/m);
+    expect((await request(t.server).get('/metrics').set(METRICS_AUTH)).text).toMatch(/^redis_up 1$/m);
   }, 120_000);
 
   it('a Redis that hangs (SIGSTOP) costs a request at most REDIS_COMMAND_TIMEOUT_MS, then is skipped', async () => {
@@ -101,7 +101,7 @@ describe('Redis outage (e2e, a Redis server of the test\'s own)', () => {
       redis.kill('SIGCONT');
     }
     const deadline = Date.now() + 10_000;
-    while (!/^redis_up 1$/m.test((await request(t.server).get('/metrics')).text)) {
+    while (!/^redis_up 1$/m.test((await request(t.server).get('/metrics').set(METRICS_AUTH)).text)) {
       await visibility().expect(200); // a successful command marks Redis up again
       if (Date.now() > deadline) throw new Error('Redis was not used again after it resumed');
       await new Promise((r) => setTimeout(r, 100));

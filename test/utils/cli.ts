@@ -4,6 +4,14 @@ import { join } from 'node:path';
 import { runCli } from '../../src/cli';
 import { createTestDatabase } from './test-app';
 
+/**
+ * Jest's deadline for a CLI test: each in-process CLI call opens its database (on the embedded
+ * PGlite: the WASM start-up and the folder, about a second alone) and a test makes up to eight
+ * calls; on two cores at load 30 a test of seven calls took over 300 s. A hang guard, not an
+ * expectation.
+ */
+export const CLI_TEST_TIMEOUT_MS = 600_000;
+
 /** What one CLI invocation printed and returned. */
 export interface CliRun {
   code: number;

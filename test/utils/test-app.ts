@@ -41,6 +41,11 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** METRICS_TOKEN of every test app (GET /metrics answers only it) unless the test sets its own. */
+export const TEST_METRICS_TOKEN = 'test-metrics-token-4f1c9b2e';
+/** The header that opens GET /metrics of a test app. */
+export const METRICS_AUTH = { Authorization: `Bearer ${TEST_METRICS_TOKEN}` };
+
 /** A Redis namespace of its own (REDIS_URL set) or none. */
 export function testRedisEnv(prefix = `beacon-test:${randomBytes(4).toString('hex')}:`): Record<string, string> {
   return process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: prefix } : {};
@@ -77,6 +82,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const config = loadConfig({
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SEED_DEMO: 'false',
+    METRICS_TOKEN: TEST_METRICS_TOKEN,
     ...testRedisEnv(),
     ...database.env,
     ...options.env,

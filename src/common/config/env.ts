@@ -11,6 +11,7 @@ import {
   Matches,
   Max,
   Min,
+  MinLength,
   validateSync,
   ValidationError,
 } from 'class-validator';
@@ -82,6 +83,13 @@ export class AppConfig {
 
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL: string = 'info';
+
+  /**
+   * Bearer token of GET /metrics (Prometheus: `authorization: { credentials_file: ... }`), at
+   * least 16 characters. Unset: /metrics is not served (404). See docs/operations.md, "Metrics".
+   */
+  @IsOptional() @Transform(emptyToUndefined) @IsString() @MinLength(16, { message: 'METRICS_TOKEN must be at least 16 characters (e.g. openssl rand -hex 32)' })
+  METRICS_TOKEN?: string;
 
   // ---- Database ---------------------------------------------------------------------------------
   /** PostgreSQL URL. Unset: an embedded PostgreSQL (PGlite) in DATA_DIR. */
@@ -367,7 +375,7 @@ export class ConfigError extends Error {}
 
 function describe(errors: ValidationError[]): string[] {
   return errors.flatMap((e) => {
-    const value = e.property.includes('SECRET') || e.property.includes('URL') ? '(hidden)' : JSON.stringify(e.value);
+    const value = /SECRET|URL|TOKEN/.test(e.property) ? '(hidden)' : JSON.stringify(e.value);
     return Object.values(e.constraints ?? {}).map((msg) => `${e.property}=${value}: ${msg}`);
   });
 }

@@ -5,11 +5,19 @@ import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/Postgres
 const ROOT = join(__dirname, '..', '..', '..');
 
 /**
+ * How long a query waits for a connection of the pool (a new one, or a busy pool's next free one)
+ * before it fails as "database unavailable" (503 with Retry-After, see database-errors.ts).
+ */
+export const CONNECTION_WAIT_MS = 10_000;
+
+/**
  * TypeORM options shared by the server, the admin CLI, `migration:run` and the tests.
  * Entities are every `*.entity` file under src/, migrations every file in migrations/:
  * the schema only ever changes through those files (`synchronize` stays off).
+ * `connectionWaitMs`: see {@link CONNECTION_WAIT_MS}; a test that queues hundreds of queries on
+ * purpose passes a longer one (it measures correctness, not latency).
  */
-export function dataSourceOptions(url: string, poolSize: number): PostgresConnectionOptions {
+export function dataSourceOptions(url: string, poolSize: number, connectionWaitMs = CONNECTION_WAIT_MS): PostgresConnectionOptions {
   return {
     type: 'postgres',
     url,
@@ -22,7 +30,7 @@ export function dataSourceOptions(url: string, poolSize: number): PostgresConnec
     installExtensions: false,
     uuidExtension: 'pgcrypto',
     logging: false,
-    extra: { max: poolSize, connectionTimeoutMillis: 10000 },
+    extra: { max: poolSize, connectionTimeoutMillis: connectionWaitMs },
   };
 }
 

@@ -1,10 +1,13 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger, Optional } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { DATABASE_RETRY_AFTER_S, isDatabaseUnavailable } from '../database/database-errors';
 import { DomainError, errorBody, NOT_FOUND_MESSAGE } from '../errors/domain-error';
 import { ErrorCode } from '../errors/error-code';
 import { isRedisUnavailable, REDIS_RETRY_AFTER_S } from '../redis/redis-errors';
+import { FORM_FIELD_LIMIT, TOO_MANY_FIELDS_MESSAGE } from '../http/form-limits';
 import { JSON_MAX_DEPTH } from '../http/json-body.worker';
+import { ErrorPages } from './error-pages';
 
 /** Status of an HttpException that is not a DomainError -> our code. */
 function codeOfStatus(status: HttpStatus): ErrorCode {
@@ -47,7 +50,12 @@ interface BodyParserError {
   status?: number;
   limit?: number;
   charset?: string;
+  /** http-errors: true for a client error whose message may be shown. */
+  expose?: boolean;
 }
+
+/** An error of a body parser (body-parser, the JSON parser): raised in middleware, before any route ran. */
+const isBodyParserError = (e: unknown): e is BodyParserError => !!e && typeof e === 'object' && typeof (e as BodyParserError).type === 'string' && !(e instanceof DomainError);
 
 /**
  * Turns anything thrown while handling an HTTP request into a {@link DomainError}. Unknown errors
@@ -73,8 +81,8 @@ export function toDomainError(exception: unknown, logger?: Logger): DomainError 
     }
     return new DomainError(code, message);
   }
-  const bp = exception as BodyParserError;
-  if (bp && typeof bp === 'object' && typeof bp.type === 'string') {
+  if (isBodyParserError(exception)) {
+    const bp = exception;
     switch (bp.type) {
       case 'entity.too.large':
         return new DomainError(ErrorCode.PayloadTooLarge, `Request body exceeds the limit of ${bp.limit ?? '?'} bytes.`, { limit: bp.limit });
@@ -86,11 +94,18 @@ export function toDomainError(exception: unknown, logger?: Logger): DomainError 
         return new DomainError(ErrorCode.UnsupportedMediaType, `Unsupported charset${bp.charset ? ` "${bp.charset.toUpperCase()}"` : ''}: send JSON in UTF-8.`);
       case 'encoding.unsupported':
         return new DomainError(ErrorCode.UnsupportedMediaType, 'Unsupported Content-Encoding: send the body as is, or gzip, deflate or br.');
+      case 'parameters.too.many': // a form body over FORM_FIELD_LIMIT fields
+        return new DomainError(ErrorCode.PayloadTooLarge, TOO_MANY_FIELDS_MESSAGE, { limit: FORM_FIELD_LIMIT });
       case 'request.aborted':
       case 'request.size.invalid':
       case 'stream.encoding.set':
         return new DomainError(ErrorCode.BadRequest, 'The request body could not be read.');
       default:
+        // Another client error of a body parser: its status, a plain message, nothing logged as an error.
+        if (bp.expose === true && typeof bp.status === 'number' && bp.status >= 400 && bp.status < 500) {
+          logger?.warn(`Request body refused (${bp.type}, ${bp.status})`);
+          return new DomainError(codeOfStatus(bp.status), 'The request body could not be used.');
+        }
         break;
     }
   }
@@ -129,16 +144,38 @@ export function sendError(res: Response, req: Request | undefined, err: DomainEr
   res.status(err.status).json(body);
 }
 
-/** The one exception filter of the application (registered as APP_FILTER in CoreModule). */
+/**
+ * The one exception filter of the application (registered as APP_FILTER in CoreModule). Errors
+ * raised before any route ran (body parsers) go to the website's {@link ErrorPages} when the
+ * application has a website and the request wants a page.
+ */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Exceptions');
+  private pages?: ErrorPages | null;
+
+  constructor(@Optional() private readonly moduleRef?: ModuleRef) {}
+
+  private errorPages(): ErrorPages | null {
+    if (this.pages === undefined) {
+      try {
+        this.pages = this.moduleRef?.get(ErrorPages, { strict: false }) ?? null;
+      } catch {
+        this.pages = null; // no website in this application
+      }
+    }
+    return this.pages;
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     if (host.getType() !== 'http') throw exception;
     const ctx = host.switchToHttp();
     const res = ctx.getResponse<Response>();
     const req = ctx.getRequest<Request>();
-    sendError(res, req, toDomainError(exception, this.logger));
+    const err = toDomainError(exception, this.logger);
+    // A body parser's error comes before any route (and its filters): a website form gets the site's page.
+    const pages = isBodyParserError(exception) && err.status < 500 && !res.headersSent ? this.errorPages() : null;
+    if (pages?.wants(req)) pages.send(req, res, err);
+    else sendError(res, req, err);
   }
 }

@@ -1,5 +1,6 @@
-import { Controller, Get, Header, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Controller, Get, Header, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/env';
 import { Public } from '../decorators/public.decorator';
@@ -9,7 +10,18 @@ import { MetricsService } from '../metrics/metrics.service';
 import { RedisService } from '../redis/redis.service';
 import { browserFixHint, browserInstalled } from './browser-check';
 
-/** Liveness, readiness and Prometheus metrics. Public: they carry no tenant data. */
+const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
+
+/** Whether `header` is `Bearer <token>` (compared in constant time). */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const m = /^Bearer +(\S+)\s*$/i.exec(header ?? '');
+  return !!m && timingSafeEqual(digest(m[1]), digest(token));
+}
+
+/**
+ * Liveness, readiness and Prometheus metrics. No API key: the probes carry no tenant data and
+ * answer anyone; /metrics (route names, traffic, queue sizes) answers only METRICS_TOKEN.
+ */
 @Public()
 @Controller()
 export class HealthController {
@@ -50,9 +62,18 @@ export class HealthController {
     return { ok: true, ...state };
   }
 
+  /**
+   * Prometheus text, for `Authorization: Bearer <METRICS_TOKEN>` only; without METRICS_TOKEN the
+   * route does not exist (404), so a default deployment exposes nothing.
+   */
   @Get('metrics')
   @Header('Cache-Control', 'no-store')
-  async metricsText(@Res() res: Response): Promise<void> {
+  async metricsText(@Req() req: Request, @Res() res: Response): Promise<void> {
+    const token = this.config.METRICS_TOKEN;
+    if (!token) throw DomainError.notFound();
+    if (!bearerMatches(req.headers.authorization, token)) {
+      throw new DomainError(ErrorCode.Unauthorized, 'Metrics need the header "Authorization: Bearer <METRICS_TOKEN>".', {}, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+    }
     res.setHeader('Content-Type', this.metrics.registry.contentType);
     res.send(await this.metrics.registry.metrics());
   }

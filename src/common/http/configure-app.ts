@@ -4,7 +4,9 @@ import { urlencoded } from 'express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from '../config/env';
 import { IPV6_PREFIX_SETTING } from './client-ip';
+import { FORM_FIELD_LIMIT } from './form-limits';
 import { JsonBodyParser, jsonBody } from './json-body';
+import { PUBLIC_HTTPS_SETTING, strictTransportSecurity } from './transport-security';
 
 /**
  * HTTP settings that live outside Nest's DI: trust proxy, keep-alive, body parsers with their limits, logger.
@@ -17,7 +19,9 @@ export function configureApp(app: INestApplication): NestExpressApplication {
   express.useLogger(app.get(Logger));
   express.set('trust proxy', config.trustProxy());
   express.set(IPV6_PREFIX_SETTING, config.IPV6_CLIENT_PREFIX); // read by clientSubject()
+  express.set(PUBLIC_HTTPS_SETTING, config.publicBaseUrl().startsWith('https:')); // HSTS, cookie names and flags
   express.disable('x-powered-by');
+  express.use(strictTransportSecurity);
   const server = express.getHttpServer();
   server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
   server.headersTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS + 1000; // must exceed keepAliveTimeout
@@ -26,6 +30,7 @@ export function configureApp(app: INestApplication): NestExpressApplication {
   const parser = app.get(JsonBodyParser);
   express.use('/mcp', ...jsonBody(parser, config.MCP_BODY_LIMIT));
   express.use(...jsonBody(parser, config.JSON_BODY_LIMIT));
-  express.use(urlencoded({ extended: false, limit: config.JSON_BODY_LIMIT }));
+  // More fields than FORM_FIELD_LIMIT: 413 payload_too_large (see the exception filter).
+  express.use(urlencoded({ extended: false, limit: config.JSON_BODY_LIMIT, parameterLimit: FORM_FIELD_LIMIT }));
   return express;
 }

@@ -78,6 +78,14 @@ export class UploadService {
           .then(resolve, reject);
       });
       parser.on('error', (e: Error) => reject(new DomainError(ErrorCode.BadRequest, `Malformed multipart body: ${e.message}.`)));
+      // More parts or fields than a file upload has: 413, like a form over the field limit.
+      const tooMany = (): void => {
+        req.unpipe(parser);
+        req.pause(); // nothing more is read: the connection is closed once the answer is out
+        reject(new DomainError(ErrorCode.PayloadTooLarge, 'The upload has too many parts: send the PDF alone in the field "file".'));
+      };
+      parser.on('partsLimit', tooMany);
+      parser.on('fieldsLimit', tooMany);
       parser.on('close', () => {
         if (!seen) reject(new DomainError(ErrorCode.BadRequest, 'No file in the multipart body: send the PDF in the field "file".'));
       });
