@@ -62,7 +62,7 @@ export class UploadService {
     return new Promise<UploadResult>((resolve, reject) => {
       let parser: busboy.Busboy;
       try {
-        parser = busboy({ headers: req.headers, limits: { files: 1, fields: 10, fileSize: this.config.PDF_MAX_FILE_BYTES + 1, parts: 12 } });
+        parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 10, fileSize: this.config.PDF_MAX_FILE_BYTES + 1, parts: 12 } });
       } catch (e) {
         return reject(new DomainError(ErrorCode.BadRequest, `Malformed multipart body: ${(e as Error).message}.`));
       }
