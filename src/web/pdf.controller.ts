@@ -61,6 +61,7 @@ const STATUS: Record<ToolErrorCode, number> = {
   invalid_image: 415,
   encrypted: 422,
   corrupt_pdf: 422,
+  no_pages: 422,
   file_not_found: 404,
   url_not_allowed: 400,
   download_failed: 502,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, PDFStream } from 'pdf-lib';
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNull, PDFNumber, PDFPageLeaf, PDFPageTree, PDFRef, PDFStream } from 'pdf-lib';
 import { bombFailure, decodedStreamCap, decodeTripped, guardPdfLibDecoding } from './decode-limits';
 import { speedUpPdfLib } from './pdf-lib-speed';
 import { qpdfRewrite } from './qpdf';
@@ -14,6 +14,16 @@ export interface InputFile {
   /** File name (given by the caller or of the stored result), for derived output names. */
   name: string;
   bytes: Uint8Array;
+  /**
+   * The bytes as the caller sent them, kept by {@link openPdf} when it replaces `bytes` (compress_pdf
+   * measures against them and returns them when it cannot do better).
+   */
+  sent?: Uint8Array;
+  /**
+   * Set by the worker when the tool failed on this input as pdf-lib read it (pdf-lib's error): the
+   * next {@link openPdf} has qpdf rewrite it with a rebuilt page tree first, and says so.
+   */
+  rebuild?: string;
   /** Password of an encrypted input (its `password` argument). */
   password?: string;
   /**
@@ -60,8 +70,17 @@ export interface Limits {
   maxPages: number;
 }
 
-/** How far into a file the `%PDF-` header is looked for (readers accept junk before it). */
-export const HEADER_SEARCH_BYTES = 1024;
+/**
+ * How far into a file the `%PDF-` header is looked for. Readers accept junk before it (Acrobat
+ * 1 KB; qpdf finds the header in the first 1 KB and reads a file with any amount of junk before it
+ * by reconstructing it): 64 KB covers a mail or HTTP header saved in front of the file.
+ */
+export const HEADER_SEARCH_BYTES = 64 * 1024;
+
+/** Where the `%PDF-` header starts (at most {@link HEADER_SEARCH_BYTES} in), or -1. */
+export function findPdfHeader(bytes: Uint8Array): number {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, HEADER_SEARCH_BYTES + 5)).indexOf('%PDF-', 0, 'latin1');
+}
 
 interface Loaded {
   doc?: PDFDocument;
@@ -100,17 +119,78 @@ export function xrefPointerValid(bytes: Uint8Array): boolean {
 }
 
 /**
- * Whether every page is a dictionary whose content streams exist: a file cut short leaves pages
- * pointing at objects that are gone, and pdf-lib would write them out as broken references.
+ * Whether every page is a dictionary whose content streams exist (a file cut short leaves pages
+ * pointing at objects that are gone, and pdf-lib would write them out as broken references), and
+ * whose /Parent chain leads through page tree nodes to the root (pdf-lib reads inherited attributes,
+ * e.g. the page size, up that chain, and fails on anything else in it).
  */
 function pagesIntact(doc: PDFDocument): boolean {
   try {
+    const root = doc.catalog.lookup(PDFName.of('Pages'));
     return doc.getPages().every((page) => {
       if (!(page.node instanceof PDFDict) || (page.node as unknown) instanceof PDFStream) return false;
+      let node: PDFDict = page.node;
+      for (let depth = 0; node !== root; depth++) {
+        const parent = node.lookup(PDFName.of('Parent'));
+        if (!(parent instanceof PDFPageTree) || depth > 64) return false;
+        node = parent;
+      }
       const contents = page.node.get(PDFName.of('Contents'));
       const refs = contents instanceof PDFArray ? contents.asArray() : contents === undefined ? [] : [contents];
       return refs.every((r) => !(r instanceof PDFRef) || doc.context.lookup(r) instanceof PDFStream);
     });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Drops the entries of the page tree that are not pages (a kid that is missing, or not a page or
+ * page tree node: pdf-lib skips them, qpdf turns a missing one into a blank page, and either writes
+ * them back as broken references) and corrects each node's /Count. Returns how many it changed.
+ */
+function pruneKids(doc: PDFDocument): number {
+  let changed = 0;
+  const walk = (node: PDFPageTree, depth: number): number => {
+    const kids = node.lookup(PDFName.of('Kids'));
+    if (!(kids instanceof PDFArray) || depth > 64) return 0;
+    let leaves = 0;
+    for (let i = kids.size() - 1; i >= 0; i--) {
+      const kid = kids.lookup(i);
+      if (kid instanceof PDFPageLeaf) leaves++;
+      else if (kid instanceof PDFPageTree && kid !== node) leaves += walk(kid, depth + 1);
+      else {
+        kids.remove(i);
+        changed++;
+      }
+    }
+    const count = node.lookup(PDFName.of('Count'));
+    if (!(count instanceof PDFNumber) || count.asNumber() !== leaves) {
+      node.set(PDFName.of('Count'), PDFNumber.of(leaves));
+      changed++;
+    }
+    return leaves;
+  };
+  try {
+    const root = doc.catalog.lookup(PDFName.of('Pages'));
+    if (root instanceof PDFPageTree) walk(root, 0);
+  } catch {
+    // A tree pdf-lib cannot walk was refused or rebuilt before: nothing more to correct here.
+  }
+  return changed;
+}
+
+/**
+ * Whether the catalog has no page tree, or its root has no kids: a document without pages (a page
+ * tree that is there but points at an object that is gone is damage, not this).
+ */
+function pageTreeEmpty(doc: PDFDocument): boolean {
+  try {
+    if (!doc.catalog.has(PDFName.of('Pages'))) return true;
+    const root = doc.catalog.lookup(PDFName.of('Pages'));
+    if (!(root instanceof PDFDict)) return root === PDFNull;
+    const kids = root.lookup(PDFName.of('Kids'));
+    return !(kids instanceof PDFArray) || kids.size() === 0;
   } catch {
     return false;
   }
@@ -127,19 +207,24 @@ function pageCount(doc: PDFDocument): number | undefined {
 /**
  * Opens a PDF as a repairing reader would, with every check the tools rely on, each failure with
  * the code and the input's name:
- * - empty, or no `%PDF-` header in the first 1 KB -> not_a_pdf; bytes before the header are ignored;
+ * - empty, or no `%PDF-` header in the first 64 KB -> not_a_pdf; bytes before the header are ignored;
  * - encrypted: decrypted by qpdf with `password`, or with the empty user password of an
  *   owner-password-only file; a missing or wrong password -> encrypted;
  * - damaged (pdf-lib cannot parse it, skips objects, the cross-reference pointer is wrong, the page
- *   tree is unreadable or empty): rewritten by qpdf first; what qpdf cannot repair -> corrupt_pdf;
- * - a page tree with no pages -> corrupt_pdf; a stream that decodes past the cap -> file_too_large;
+ *   tree is unreadable, empty or has a broken /Parent chain): rewritten by qpdf first, and when
+ *   pdf-lib still cannot walk its page tree (or `input.rebuild` is set: the tool failed on the file
+ *   as read), rewritten with a rebuilt page tree (`qpdf --pages . --`); what qpdf cannot repair ->
+ *   corrupt_pdf;
+ * - no pages (no page tree, or an empty one, also after repair) -> no_pages; a stream that decodes
+ *   past the cap -> file_too_large;
  * - over the limits -> file_too_large / too_many_pages.
- * What was done is added to `input.openNotes`, and `input.bytes` becomes the bytes processed.
- * `updateMetadata: false` so opening never rewrites Producer or ModDate.
+ * What was done is added to `input.openNotes`, `input.sent` keeps the bytes sent and `input.bytes`
+ * becomes the bytes processed. `updateMetadata: false` so opening never rewrites Producer or ModDate.
  */
 export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocument> {
   const { label } = input;
-  let bytes = input.bytes;
+  const sent = (input.sent ??= input.bytes);
+  let bytes = sent;
   const notes: OpenNote[] = (input.openNotes = []);
   if (bytes.length > limits.maxBytes) {
     throw new ToolFailure('file_too_large', `${label} is ${bytes.length} bytes; the limit is ${limits.maxBytes} bytes (${fileSize(limits.maxBytes)}) per file.`, {
@@ -151,7 +236,7 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
   if (bytes.length === 0) {
     throw new ToolFailure('not_a_pdf', `${label} is empty (0 bytes). Send the PDF's content, base64-encoded, or a file_id.`, { input: label });
   }
-  const header = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, HEADER_SEARCH_BYTES)).indexOf('%PDF-', 0, 'latin1');
+  const header = findPdfHeader(bytes);
   if (header < 0) {
     throw new ToolFailure('not_a_pdf', `${label} is not a PDF (no %PDF- header). Check that the base64 decodes to a PDF file.`, { input: label });
   }
@@ -168,10 +253,10 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
   const encrypted = first.doc?.isEncrypted ?? false;
   // pdf-lib cannot read the objects of an encrypted file: its damage is judged after decryption.
   const intact = first.doc !== undefined && first.warnings.length === 0 && !!firstPages && pagesIntact(first.doc);
-  const damaged = !xrefPointerValid(bytes) || (!encrypted && !intact);
+  const damaged = input.rebuild !== undefined || !xrefPointerValid(bytes) || (!encrypted && !intact);
   let doc = first.doc;
   if (encrypted || damaged) {
-    const rewritten = await qpdfRewrite(bytes, input.password);
+    let rewritten = await qpdfRewrite(bytes, input.password, input.rebuild !== undefined);
     if (rewritten.status === 'bad_password') {
       throw new ToolFailure(
         'encrypted',
@@ -182,8 +267,21 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
       );
     }
     if (rewritten.status === 'ok') {
-      const second = await load(rewritten.bytes);
+      let second = await load(rewritten.bytes);
       if (decodeTripped()) throw bombFailure(label, cap);
+      let rebuilt = input.rebuild !== undefined;
+      // qpdf's plain rewrite keeps the page tree as it is: pdf-lib still cannot walk it (a page
+      // without /Type, a /Parent that is no page tree node): rewritten again with a new page tree.
+      if (!rebuilt && second.doc && !pageTreeEmpty(second.doc) && !(pageCount(second.doc) && pagesIntact(second.doc))) {
+        const again = await qpdfRewrite(rewritten.bytes, undefined, true);
+        const third = again.status === 'ok' ? await load(again.bytes) : undefined;
+        if (decodeTripped()) throw bombFailure(label, cap);
+        if (again.status === 'ok' && third?.doc) {
+          rewritten = { ...again, warnings: [...rewritten.warnings, ...again.warnings] };
+          second = third;
+          rebuilt = true;
+        }
+      }
       if (!second.doc) {
         throw new ToolFailure('corrupt_pdf', `${label} is damaged and cannot be read, even after repair (${shortMessage(second.error)}).`, { input: label });
       }
@@ -201,12 +299,19 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
         );
       }
       // qpdf reports what it repaired (exit 3); an encrypted file it decrypted without a word was not damaged.
-      const repaired = damaged || rewritten.warnings.length > 0;
-      // An encrypted file's pages could not be counted before decryption: whether any was lost is unknown.
-      if (repaired && (encrypted || firstPages !== pageCount(doc))) {
+      const repaired = damaged || rebuilt || rewritten.warnings.length > 0;
+      const pagesNow = pageCount(doc);
+      if (input.rebuild !== undefined) {
+        notes.push({
+          label,
+          one: `could not be processed as sent (${input.rebuild}) and was repaired (with qpdf, its page tree rebuilt) before processing; check the result.`,
+          many: `could not be processed as sent (${input.rebuild}) and were repaired (with qpdf, their page trees rebuilt) before processing; check the result.`,
+        });
+      } else if (repaired && (encrypted || firstPages !== pagesNow) && pagesNow) {
+        // An encrypted file's pages could not be counted before decryption: whether any was lost is unknown.
         const why = rewritten.warnings[0] ?? (first.doc ? 'its cross-reference table was wrong' : shortMessage(first.error));
         notes.push({ label, one: `was damaged and was repaired (with qpdf) before processing (${why}); check the result.`, many: `were damaged and were repaired (with qpdf) before processing (${why}); check the result.` });
-      } else if (repaired) {
+      } else if (repaired && pagesNow) {
         notes.push({
           label,
           one: 'had a damaged structure and was repaired (with qpdf) before processing; no page was lost.',
@@ -218,6 +323,7 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
       if (encrypted) {
         throw new ToolFailure('encrypted', `${label} is encrypted and could not be decrypted (${rewritten.message}). Send a decrypted file.`, { input: label });
       }
+      if (first.doc && pageTreeEmpty(first.doc)) throw noPages(label);
       throw new ToolFailure('corrupt_pdf', `${label} is damaged and cannot be repaired (${rewritten.status === 'failed' ? rewritten.message : shortMessage(first.error)}).`, {
         input: label,
       });
@@ -226,11 +332,21 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
   input.bytes = bytes;
   if (!doc) throw new ToolFailure('corrupt_pdf', `${label} is damaged and cannot be read.`, { input: label });
   const pages = pageCount(doc);
+  if (pages === 0 || (pages === undefined && pageTreeEmpty(doc))) {
+    // qpdf drops a /Pages that points at an object that is gone: the file as sent tells an empty
+    // document from one whose pages were lost.
+    if (first.doc ? pageTreeEmpty(first.doc) : pages === 0) throw noPages(label);
+    throw new ToolFailure('corrupt_pdf', `${label} is damaged: its page tree is missing.`, { input: label });
+  }
   if (pages === undefined) {
     throw new ToolFailure('corrupt_pdf', `${label} is damaged: its page tree cannot be read.`, { input: label });
   }
-  if (pages === 0) {
-    throw new ToolFailure('corrupt_pdf', `${label} has no pages (its page tree is empty): there is nothing to process.`, { input: label, reason: 'no_pages' });
+  if (pruneKids(doc) > 0) {
+    notes.push({
+      label,
+      one: `had a damaged page tree (entries that are not pages, or a wrong page count); it was corrected, and its ${plural(pages, 'page')} kept.`,
+      many: 'had damaged page trees (entries that are not pages, or a wrong page count); they were corrected, and their pages kept.',
+    });
   }
   if (pages > limits.maxPages) {
     throw new ToolFailure('too_many_pages', `${label} has ${pages} pages; every tool (split_pdf too) takes at most ${limits.maxPages} pages per file. Split it on your side first, e.g. \`qpdf in.pdf --pages . 1-${limits.maxPages} -- part-1.pdf\` and \`qpdf in.pdf --pages . ${limits.maxPages + 1}-z -- part-2.pdf\`, then send the parts.`, {
@@ -240,6 +356,12 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
     });
   }
   return doc;
+}
+
+/** A document without pages (no page tree, or an empty one): nothing for a tool to work on. */
+function noPages(label: string): ToolFailure {
+  const sentence = `${label.charAt(0).toUpperCase()}${label.slice(1)} has no pages: there is nothing to process. Send a PDF with at least one page.`;
+  return new ToolFailure('no_pages', sentence, { input: label });
 }
 
 /** Saves a document the way every tool does (object streams on, form appearances left alone). */

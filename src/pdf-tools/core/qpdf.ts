@@ -25,9 +25,12 @@ export type QpdfOutcome =
 /**
  * Rewrites `bytes` through `qpdf --decrypt`: reconstructs a damaged cross-reference table, drops
  * what cannot be read, removes encryption (with `password`, or the empty user password of an
- * owner-password-only file).
+ * owner-password-only file). With `rebuildPages`, the page tree is rebuilt too (`--pages . --`:
+ * the pages as qpdf finds them from the root, each with its inherited attributes, under one new
+ * page tree node), for a tree pdf-lib cannot walk (a page without /Type, a /Parent that is not a
+ * page tree node).
  */
-export async function qpdfRewrite(bytes: Uint8Array, password: string | undefined): Promise<QpdfOutcome> {
+export async function qpdfRewrite(bytes: Uint8Array, password: string | undefined, rebuildPages = false): Promise<QpdfOutcome> {
   const dir = await mkdtemp(join(tmpdir(), 'beacon-qpdf-'));
   try {
     const input = join(dir, 'in.pdf');
@@ -35,7 +38,7 @@ export async function qpdfRewrite(bytes: Uint8Array, password: string | undefine
     const pwFile = join(dir, 'password');
     await writeFile(input, bytes, { mode: 0o600 });
     await writeFile(pwFile, password ?? '', { mode: 0o600 });
-    const args = ['--decrypt', `--password-file=${pwFile}`, '--warning-exit-0', '--no-original-object-ids', input, output];
+    const args = ['--decrypt', `--password-file=${pwFile}`, '--warning-exit-0', '--no-original-object-ids', input, ...(rebuildPages ? ['--pages', '.', '--'] : []), output];
     const run = await new Promise<{ code: number | null; stderr: string; error?: { killed?: boolean } }>((resolve) => {
       execFile(
         '/bin/sh',

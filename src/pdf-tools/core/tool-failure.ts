@@ -12,6 +12,8 @@ export type ToolErrorCode =
   | 'encrypted'
   | 'not_a_pdf'
   | 'corrupt_pdf'
+  /** A PDF without pages (no page tree, or an empty one): there is nothing to process. */
+  | 'no_pages'
   | 'invalid_image'
   | 'invalid_page_range'
   | 'file_not_found'

@@ -8,6 +8,7 @@ import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { concatShared, sharedBytes } from '../../common/workers/shared-bytes';
 import { PdfPoolService } from '../worker/pdf-pool.service';
+import { findPdfHeader } from '../core/pdf-open';
 import type { StoredFileInfo } from '../tools/tool';
 import { FileStoreService } from './file-store.service';
 
@@ -62,7 +63,7 @@ export class UploadService {
     return new Promise<UploadResult>((resolve, reject) => {
       let parser: busboy.Busboy;
       try {
-        parser = busboy({ headers: req.headers, limits: { files: 1, fields: 10, fileSize: this.config.PDF_MAX_FILE_BYTES + 1, parts: 12 } });
+        parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 10, fileSize: this.config.PDF_MAX_FILE_BYTES + 1, parts: 12 } });
       } catch (e) {
         return reject(new DomainError(ErrorCode.BadRequest, `Malformed multipart body: ${(e as Error).message}.`));
       }
@@ -147,7 +148,7 @@ export class UploadService {
   /** Checks the bytes in a PDF worker (a PDF, page limit) and stores them. */
   private async accept({ bytes, sha256 }: ReadBody, name: string): Promise<UploadResult> {
     if (bytes.length === 0) throw new DomainError(ErrorCode.BadRequest, 'The upload is empty (0 bytes).');
-    if (!bytes.subarray(0, 1024).toString('latin1').includes('%PDF-')) {
+    if (findPdfHeader(bytes) < 0) {
       throw new DomainError(ErrorCode.UnsupportedMediaType, 'The upload is not a PDF (no %PDF- header).', { error_detail: 'not_a_pdf' });
     }
     // In shared memory: the worker reads the bytes we store, no copy on the event loop.

@@ -5,7 +5,7 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { EgressGuard, EgressRefusal, PinnedAddress } from '../../common/egress/egress-guard';
 import { tooLarge } from '../core/base64';
-import { HEADER_SEARCH_BYTES } from '../core/pdf-open';
+import { findPdfHeader, HEADER_SEARCH_BYTES } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 
 export interface UrlFetchLimits {
@@ -218,8 +218,8 @@ export class UrlFetcher {
         const checkHeader = (final: boolean): boolean => {
           if (headerSeen) return true;
           const head = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-          if (head.subarray(0, HEADER_SEARCH_BYTES).indexOf('%PDF-', 0, 'latin1') >= 0) return (headerSeen = true);
-          if (final || size >= HEADER_SEARCH_BYTES) notPdf();
+          if (findPdfHeader(head) >= 0) return (headerSeen = true);
+          if (final || size >= HEADER_SEARCH_BYTES + 5) notPdf();
           return false;
         };
         body.on('data', (chunk: Buffer) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { compressDocument, COMPRESSION_LEVELS } from '../core/compress';
 import { decodedStreamCap } from '../core/decode-limits';
 import { savePdf } from '../core/pdf-open';
+import { plural } from '../../common/text/plural';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
 
 const input = z
@@ -37,29 +38,37 @@ export const compressPdfTool = defineTool({
   inputs: singleInput,
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
-    const original = inputs[0].bytes;
+    // Measured against the bytes sent (not the repaired or decrypted bytes processed): never larger than them.
+    const sent = inputs[0].sent ?? inputs[0].bytes;
     const stats = await compressDocument(doc, args.level, decodedStreamCap(ctx.limits));
     const compressed = await savePdf(doc);
-    const unchanged = compressed.length >= original.length;
-    const bytes = unchanged ? original : compressed;
-    const saved = original.length - bytes.length;
-    const percent = original.length ? Math.round((saved / original.length) * 1000) / 10 : 0;
+    const unchanged = compressed.length >= sent.length;
+    const bytes = unchanged ? sent : compressed;
+    const saved = sent.length - bytes.length;
+    const percent = sent.length ? Math.round((saved / sent.length) * 1000) / 10 : 0;
+    // Returned as sent: what opening did (repair, decryption, junk dropped) is not in the result.
+    const asSent = unchanged && (inputs[0].openNotes?.length ?? 0) > 0;
+    if (unchanged) inputs[0].openNotes = [];
     return {
       files: [{ name: derivedName(inputs[0], 'compressed'), bytes, pages: doc.getPageCount() }],
       data: {
         level: args.level,
-        original_bytes: original.length,
+        original_bytes: sent.length,
         saved_bytes: saved,
         saved_percent: percent,
         unchanged,
         images_recompressed: unchanged ? 0 : stats.images_recompressed,
         duplicate_streams_removed: unchanged ? 0 : stats.duplicate_streams_removed,
         unused_objects_removed: unchanged ? 0 : stats.unused_objects_removed,
-        ...(unchanged ? { note: 'The PDF is already compact: compression would not make it smaller, so the input is returned unchanged.' } : {}),
+        ...(unchanged
+          ? {
+              note: asSent
+                ? `Compression would not make the PDF smaller than the ${plural(sent.length, 'byte')} sent, so the file is returned exactly as sent (not repaired, decrypted or otherwise changed).`
+                : 'The PDF is already compact: compression would not make it smaller, so the input is returned unchanged.',
+            }
+          : {}),
       },
-      summary: unchanged
-        ? 'Returned the input unchanged.'
-        : `Compressed from ${original.length} to ${bytes.length} bytes (${percent}% smaller).`,
+      summary: unchanged ? 'Returned the input unchanged.' : `Compressed from ${sent.length} to ${bytes.length} bytes (${percent}% smaller).`,
     };
   },
 });

@@ -84,7 +84,21 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
       copies.set(input.bytes, copy);
       input.bytes = copy;
     }
-    const result = await tool.run(task.args as never, task.inputs, { limits: task.limits, progress: progressTo(task.progress) });
+    const ctx = { limits: task.limits, progress: progressTo(task.progress) };
+    let result: Awaited<ReturnType<PdfTool['run']>>;
+    try {
+      result = await tool.run(task.args as never, task.inputs, ctx);
+    } catch (e) {
+      // pdf-lib failed on an input as it read it (a crash, not a refusal with a code): once more,
+      // on qpdf's repair of every input with a rebuilt page tree, which the note then tells.
+      if (e instanceof ToolFailure || e instanceof DecodeLimitExceeded || task.inputs.some((i) => i.rebuild !== undefined)) throw e;
+      const reason = shortError(e);
+      for (const input of task.inputs) {
+        input.bytes = input.sent ?? input.bytes;
+        input.rebuild = reason;
+      }
+      result = await tool.run(task.args as never, task.inputs, ctx);
+    }
     const files = result.files.map((f) => ({ ...f, sha256: sha256(f.bytes) }));
     task.progress?.close();
     // The output bytes move to the main thread instead of being copied.
@@ -100,8 +114,14 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
     return {
       ok: false,
       code: 'corrupt_pdf',
-      message: `The PDF could not be processed (${message.slice(0, 200)}). It may be damaged; repair or re-save it and try again.`,
+      message: `The PDF could not be processed, even after repair (${message.slice(0, 200)}). It may be damaged; re-save it and try again.`,
       details: {},
     };
   }
+}
+
+/** A program's error in a few words for a note ("Parent.ascend is not a function"). */
+function shortError(e: unknown): string {
+  const m = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+  return m.length > 120 ? `${m.slice(0, 117)}...` : m;
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DirectoryFileBytes } from './directory-file-bytes';
@@ -65,5 +65,47 @@ describe('DirectoryFileBytes', () => {
     expect(await store.sweep(60_000)).toBe(2);
     expect(await store.has(b)).toBe(false);
     expect(await store.has(c)).toBe(true);
+  });
+});
+
+describe('DirectoryFileBytes: modes', () => {
+  let parent: string;
+  let umask: number;
+  beforeEach(async () => {
+    parent = await mkdtemp(join(tmpdir(), 'beacon-bytes-modes-'));
+    umask = process.umask(0); // the widest umask: nothing narrows what is created
+  });
+  afterEach(async () => {
+    process.umask(umask);
+    await rm(parent, { recursive: true, force: true });
+  });
+  const mode = async (path: string) => (await stat(path)).mode & 0o777;
+
+  it('creates the root and its folders 0700 and the files 0600, whatever the umask', async () => {
+    const root = join(parent, 'files');
+    const store = new DirectoryFileBytes(root);
+    await store.narrowing;
+    const [a, b] = [id(), id()];
+    await store.write([{ id: a, bytes: randomBytes(10) }]);
+    await store.write([{ id: b, bytes: randomBytes(10) }]);
+    expect(await mode(root)).toBe(0o700);
+    for (const x of [a, b]) {
+      expect(await mode(join(root, x.slice(0, 2)))).toBe(0o700);
+      expect(await mode(join(root, x.slice(0, 2), x))).toBe(0o600);
+    }
+  });
+
+  it('narrows folders and files an earlier version left readable to others, at start-up', async () => {
+    const root = join(parent, 'files');
+    const a = id();
+    await mkdir(join(root, a.slice(0, 2)), { recursive: true, mode: 0o755 });
+    await writeFile(join(root, a.slice(0, 2), a), 'x', { mode: 0o644 });
+    await chmod(root, 0o755);
+    const store = new DirectoryFileBytes(root);
+    expect(await store.narrowing).toBe(3);
+    expect(await mode(root)).toBe(0o700);
+    expect(await mode(join(root, a.slice(0, 2)))).toBe(0o700);
+    expect(await mode(join(root, a.slice(0, 2), a))).toBe(0o600);
+    expect((await store.read(a))!.toString()).toBe('x');
   });
 });

@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { BytesToWrite, FileBytes } from './file-bytes';
 
 /** Ids are base64url (FileStoreService): nothing else may become a path. */
 const SAFE_ID = /^[A-Za-z0-9_-]{16,64}$/;
+/** Modes of what is stored: readable by this service's user only, whatever the umask. */
+const DIR_MODE = 0o700;
+const FILE_MODE = 0o600;
 
 /**
  * Bytes as files in a directory (PDF_FILE_DIR): one file per id, in a sub-folder named by the id's
@@ -13,6 +16,8 @@ const SAFE_ID = /^[A-Za-z0-9_-]{16,64}$/;
  * under a temporary name and renamed, so a reader sees all of it or nothing. Not fsynced: the files
  * live for PDF_RESULT_TTL_S, and a machine that crashes loses at most the last moments' results,
  * which readers then report as not stored completely (as with a write cut off on PostgreSQL).
+ * Folders are 0700 and files 0600 (set explicitly, not left to the umask); folders and files made
+ * wider by an earlier version are narrowed at start-up.
  */
 export class DirectoryFileBytes implements FileBytes {
   readonly where: string;
@@ -21,6 +26,41 @@ export class DirectoryFileBytes implements FileBytes {
   constructor(dir: string) {
     this.root = resolve(dir);
     this.where = `the directory ${this.root}`;
+    // At start-up: folders (and files) left readable to others by an earlier version are narrowed.
+    this.narrowing = this.narrowModes().catch(() => 0);
+  }
+
+  /** The start-up pass of {@link narrowModes} (tests wait for it). */
+  readonly narrowing: Promise<number>;
+
+  /** A folder, created (with its parents) 0700 whatever the umask. */
+  private async folder(path: string): Promise<void> {
+    const created = await mkdir(path, { recursive: true, mode: DIR_MODE });
+    if (created === undefined) return;
+    // mkdir's mode is cut by the umask, and only the first folder created is returned: the root may be new too.
+    for (const dir of new Set([this.root, path])) if (dir.startsWith(created)) await chmod(dir, DIR_MODE);
+  }
+
+  /**
+   * Narrows the root, every folder to 0700 and every file to 0600 where they are wider; returns how
+   * many it changed. One stat per folder and file, as a sweep does.
+   */
+  async narrowModes(): Promise<number> {
+    let changed = 0;
+    const narrow = async (path: string, mode: number): Promise<void> => {
+      const info = await stat(path).catch(() => undefined);
+      if (info && (info.mode & 0o777 & ~mode) !== 0) {
+        await chmod(path, mode).catch(() => undefined);
+        changed++;
+      }
+    };
+    await narrow(this.root, DIR_MODE);
+    for (const folder of await readdir(this.root).catch(() => [] as string[])) {
+      const dir = join(this.root, folder);
+      await narrow(dir, DIR_MODE);
+      for (const name of await readdir(dir).catch(() => [] as string[])) await narrow(join(dir, name), FILE_MODE);
+    }
+    return changed;
   }
 
   private path(id: string): string {
@@ -33,9 +73,10 @@ export class DirectoryFileBytes implements FileBytes {
       files.map(async ({ id, bytes }) => {
         const path = this.path(id);
         const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-        await mkdir(join(this.root, id.slice(0, 2)), { recursive: true });
+        await this.folder(join(this.root, id.slice(0, 2)));
         try {
-          await writeFile(temporary, bytes);
+          // Created 0600: the mode is cut by the umask, which can only narrow it.
+          await writeFile(temporary, bytes, { mode: FILE_MODE });
           await rename(temporary, path);
         } catch (e) {
           await rm(temporary, { force: true });
