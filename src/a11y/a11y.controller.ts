@@ -4,7 +4,6 @@ import { AppConfig } from '../common/config/env';
 import { Public } from '../common/decorators/public.decorator';
 import { RateLimit, RateLimitCostOf } from '../common/decorators/rate-limit.decorator';
 import { clientSubject } from '../common/http/client-ip';
-import { MAX_CRAWL_PAGES } from './scan/crawl';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { BadgeFields, cacheKeyOf, ReportsService } from './report/reports.service';
@@ -16,7 +15,7 @@ import { renderBadge, renderMissingBadge } from './render/badge-svg';
 import { renderReportHtml } from './render/report-html';
 import { renderReportPdf } from './render/report-pdf';
 import { RenderCache } from './render/render-cache';
-import { ScanService } from './scan/scan.service';
+import { scanCost, ScanService } from './scan/scan.service';
 import { ScanRequestDto } from './scan-request.dto';
 import { ResultsService } from './export/results.service';
 
@@ -51,14 +50,18 @@ export class A11yController {
   @Post('api/scan')
   @HttpCode(200)
   @RateLimit('scan')
-  @RateLimitCostOf((req) => ((req.body as { crawl?: unknown } | undefined)?.crawl === true ? MAX_CRAWL_PAGES : 1)) // a crawl loads up to MAX_CRAWL_PAGES pages
+  @RateLimitCostOf((req) => scanCost((req.body as { crawl?: unknown } | undefined)?.crawl === true))
   scan(@Body() body: ScanRequestDto, @Req() req: Request): Promise<ScanResponse> {
     return this.scans.scan(body.url, body.crawl ?? false, clientSubject(req));
   }
 
+  /** The stored report as JSON: rate limited and cached like its other renderings (/r/{id}, the PDF, the badge). */
   @Get('api/scan/:id')
-  report(@Param('id') id: string): Promise<Report> {
-    return this.reports.get(id);
+  @RateLimit('report')
+  async report(@Param('id') id: string, @Res() res: Response): Promise<void> {
+    const head = await this.reports.badgeFields(id); // 404 without reading the report
+    const json = await this.cached('json', head, async () => Buffer.from(JSON.stringify(await this.reports.get(id))));
+    res.status(200).set({ 'Cache-Control': REPORT_CACHE }).type('application/json').send(json);
   }
 
   @Get('api/report.pdf')

@@ -1,80 +1,112 @@
-import { Get, Post, Req, Res } from '@nestjs/common';
+import { ArgumentsHost, Catch, Get, Injectable, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
+import { parse as parseCookies } from 'cookie';
 import type { Response } from 'express';
-import { ScanService } from '../a11y/scan/scan.service';
-import { MAX_CRAWL_PAGES } from '../a11y/scan/crawl';
-import { RateLimit } from '../common/decorators/rate-limit.decorator';
+import { ScanService, scanCost } from '../a11y/scan/scan.service';
+import { ReportsService } from '../a11y/report/reports.service';
+import { AppConfig } from '../common/config/env';
+import { RateLimit, RateLimitCostOf } from '../common/decorators/rate-limit.decorator';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { clientSubject } from '../common/http/client-ip';
 import { CsrfService } from './csrf.service';
-import { FormError } from './pages/account.pages';
-import { html } from './render/html';
-import { plural } from '../common/text/plural';
-import { errorSummary, page, sendPage } from './render/layout';
-import { Anonymous, CSRF_FIELD, field, WebRequest } from './web-context';
+import { CachedScan, scanPage, ScanForm, scanErrorInWords, withScheme } from './pages/scan.pages';
+import { sendPage } from './render/layout';
+import { Anonymous, field, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
+import { WebExceptionFilter, wantsHtml } from './web-exception.filter';
 
-/** What a visitor should do about each refusal of the scan service. */
-const ADVICE: Partial<Record<ErrorCode, string>> = {
-  [ErrorCode.TargetNotAllowed]: 'Beacon only scans public web addresses (http or https, not private or local networks).',
-  [ErrorCode.TargetBlocked]: 'The site refused the scanner (a bot check or firewall). Scan a page that allows automated visits.',
-  [ErrorCode.TargetHttpError]: 'The page answered with an error status. Check the address in a browser.',
-  [ErrorCode.TargetUnreachable]: 'The site could not be reached. Check the address, or try again later.',
-  [ErrorCode.RateLimited]: 'You started many scans in a short time.',
-  [ErrorCode.ServiceUnavailable]: 'Many scans are running right now.',
-  [ErrorCode.ScanFailed]: 'The browser could not finish the scan.',
-};
+/** The form's crawl checkbox: the one reading of it, for the rate-limit cost and for the scan. */
+const crawlOf = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as Record<string, unknown>).crawl === 'true';
 
-function scanPage(csrf: string, o: { url?: string; crawl?: boolean; error?: FormError } = {}, user?: WebRequest['webUser']): string {
-  return page({
-    title: 'Accessibility scan',
-    section: 'scan',
-    user,
-    csrf,
-    body: html`<h1>Accessibility scan</h1>
-<p>Scans a page in a real browser with axe-core (WCAG 2.2 A and AA) and gives a public report you can share. The API (<code>POST /api/scan</code>) uses the same engine.</p>
-${errorSummary(o.error?.message, o.error?.field)}
-<form class="stack" method="post" action="/scan">
-  <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
-  <div><label for="url">Page address</label><br>
-  <input type="url" id="url" name="url" required placeholder="https://example.com/" value="${o.url ?? ''}" aria-describedby="url-hint"${o.error ? html` aria-invalid="true"` : ''}>
-  <br><span class="hint" id="url-hint">A public http or https address.</span></div>
-  <div><input type="checkbox" id="crawl" name="crawl" value="true"${o.crawl ? html` checked` : ''}> <label for="crawl">Also scan up to ${plural(MAX_CRAWL_PAGES - 1, 'more page', 'more pages')} of the same site (crawl)</label></div>
-  <div><button type="submit">Scan</button> <span class="hint">A scan takes a few seconds (longer with crawl).</span></div>
-</form>`,
-  });
+/** What the form sent, to show it again on any refusal. */
+function formOf(req: WebRequest): ScanForm {
+  return { url: field(req, 'url').trim(), crawl: crawlOf(req.body) };
 }
 
-/** The scan page: a URL and the crawl option, then the public report /r/{id}. Anonymous. */
+/**
+ * The scan form's errors raised before its handler runs (the throttler's 429): the form comes back
+ * with what was entered and when to try again, instead of a bare error page. Anything else is the
+ * website's usual error page.
+ */
+@Catch()
+@Injectable()
+export class ScanFormFilter extends WebExceptionFilter {
+  constructor(
+    private readonly tokens: CsrfService,
+    private readonly config: AppConfig,
+  ) {
+    super(tokens);
+  }
+
+  override catch(exception: unknown, host: ArgumentsHost): void {
+    const req = host.switchToHttp().getRequest<WebRequest>();
+    const res = host.switchToHttp().getResponse<Response>();
+    if (!(exception instanceof DomainError) || exception.code !== ErrorCode.RateLimited || res.headersSent || !wantsHtml(req)) {
+      super.catch(exception, host);
+      return;
+    }
+    // The throttler runs before the website's guard: the cookies are read here for the form's CSRF token.
+    req.cookies ??= req.headers.cookie ? parseCookies(req.headers.cookie) : {};
+    sendScanRefusal(res, this.tokens.token(req, res), req, formOf(req), exception, this.config, true);
+  }
+}
+
+/** A refusal shown on the form: status and headers (Retry-After) of the error, its text in the page's words. */
+function sendScanRefusal(res: Response, csrf: string, req: WebRequest, form: ScanForm, e: DomainError, config: AppConfig, throttled = false): void {
+  for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
+  const error = scanErrorInWords(e, { ...form, limit: config.SCAN_RATE_LIMIT, windowS: config.SCAN_RATE_WINDOW_S, throttled });
+  sendPage(res, e.status, scanPage(csrf, { ...form, error }, req.webUser));
+}
+
+/**
+ * The scan page: a URL and the crawl option, then the public report /r/{id}; a cached answer lands
+ * on this page again, saying so, with "Scan again now". Anonymous. POST /scan goes through the same
+ * limits as POST /api/scan: the `scan` bucket at a crawl's cost, and one scan at a time per client.
+ */
 @WebController('scan')
 export class ScanController {
   constructor(
     private readonly scans: ScanService,
+    private readonly reports: ReportsService,
     private readonly csrf: CsrfService,
+    private readonly config: AppConfig,
   ) {}
 
+  /** The form; `?report=<id>` (after a cached answer): that report's notice; `?url=&crawl=true`: the form filled in. */
   @Get()
   @Anonymous()
-  form(@Req() req: WebRequest, @Res() res: Response): void {
-    // prefilled by the report page's "Scan this address again" (/scan?url=...&crawl=true)
-    const { url, crawl } = req.query;
-    sendPage(res, 200, scanPage(this.csrf.token(req, res), { url: typeof url === 'string' ? url : undefined, crawl: crawl === 'true' }, req.webUser), false);
+  async form(@Req() req: WebRequest, @Res() res: Response, @Query('report') reportId: unknown, @Query('url') url: unknown, @Query('crawl') crawl: unknown): Promise<void> {
+    let cached: CachedScan | undefined;
+    if (typeof reportId === 'string' && reportId) {
+      try {
+        cached = await this.reports.head(reportId);
+      } catch (e) {
+        if (!(e instanceof DomainError) || e.code !== ErrorCode.ReportNotFound) throw e;
+      }
+    }
+    const form: ScanForm = cached
+      ? { url: cached.url, crawl: cached.crawl, cached, now: new Date() }
+      : { url: typeof url === 'string' ? url.slice(0, 2048) : '', crawl: crawl === 'true' };
+    sendPage(res, 200, scanPage(this.csrf.token(req, res), form, req.webUser), false);
   }
 
   @Post()
   @Anonymous()
   @RateLimit('scan')
+  @RateLimitCostOf((req) => scanCost(crawlOf(req.body)))
+  @UseFilters(ScanFormFilter)
   async scan(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const url = field(req, 'url').trim();
-    const crawl = field(req, 'crawl') === 'true';
+    const form = formOf(req);
+    const fresh = field(req, 'fresh') === 'true';
+    const target = withScheme(form.url);
     try {
-      if (!url) throw DomainError.badRequest('Enter the address of the page to scan.', 'url');
-      const report = await this.scans.scan(url, crawl);
-      res.redirect(303, `/r/${encodeURIComponent(report.id)}`);
+      if (!target.url) throw DomainError.badRequest('Enter the address of the page to scan.', 'url');
+      const report = await this.scans.scan(target.url, form.crawl, clientSubject(req), { fresh });
+      // A cached answer is older than this request: the scan page says so and offers a new scan.
+      res.redirect(303, report.cached ? `/scan?report=${encodeURIComponent(report.id)}` : `/r/${encodeURIComponent(report.id)}`);
     } catch (e) {
       if (!(e instanceof DomainError) || e.code === ErrorCode.InternalError) throw e;
-      for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
-      const advice = ADVICE[e.code];
-      sendPage(res, e.status, scanPage(this.csrf.token(req, res), { url, crawl, error: { message: `${e.message}${advice ? ` ${advice}` : ''}`, field: 'url' } }, req.webUser));
+      sendScanRefusal(res, this.csrf.token(req, res), req, { ...form, assumed: target.assumed ? target.url : undefined }, e, this.config);
     }
   }
 }

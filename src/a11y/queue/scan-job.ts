@@ -82,12 +82,32 @@ export function encodeJobError(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-/** The API-side error for a failed job's reason. Anything that is not a domain error is 502 scan_failed. */
+/**
+ * The only header a job's failure may put on the API's answer (an allow-list: a reason is data read
+ * back from Redis, so any other header it names is dropped), and the shape its value must have.
+ */
+const JOB_ERROR_HEADERS: Readonly<Record<string, RegExp>> = { 'Retry-After': /^\d{1,6}$/ };
+
+/** The allowed headers of a decoded failure, with well-formed values only. */
+function allowedHeaders(headers: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (typeof headers !== 'object' || headers === null) return out;
+  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+    const allowed = Object.keys(JOB_ERROR_HEADERS).find((h) => h.toLowerCase() === name.toLowerCase());
+    if (allowed && typeof value === 'string' && JOB_ERROR_HEADERS[allowed].test(value)) out[allowed] = value;
+  }
+  return out;
+}
+
+/**
+ * The API-side error for a failed job's reason. Anything that is not a domain error is 502
+ * scan_failed. Of the headers it carries, only a numeric Retry-After is kept.
+ */
 export function decodeJobError(reason: string | undefined): DomainError {
   if (reason?.startsWith(ERROR_TAG)) {
     try {
-      const e = JSON.parse(reason.slice(ERROR_TAG.length)) as { code: string; message: string; details?: Record<string, unknown>; headers?: Record<string, string> };
-      if (CODES.has(e.code) && typeof e.message === 'string') return new DomainError(e.code as ErrorCode, e.message, e.details ?? {}, e.headers ?? {});
+      const e = JSON.parse(reason.slice(ERROR_TAG.length)) as { code: string; message: string; details?: Record<string, unknown>; headers?: unknown };
+      if (CODES.has(e.code) && typeof e.message === 'string') return new DomainError(e.code as ErrorCode, e.message, e.details ?? {}, allowedHeaders(e.headers));
     } catch {
       // fall through: an unreadable reason is reported as it is
     }

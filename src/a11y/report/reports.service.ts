@@ -123,6 +123,21 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
     return this.repo.manager.getRepository(A11yReportAddress);
   }
 
+  /**
+   * What the scan page says of a report (address, crawl, score, scan time) from the table's
+   * columns: the report's jsonb is neither read nor parsed. 404 report_not_found like {@link get}.
+   */
+  async head(id: string): Promise<Pick<Report, 'id' | 'url' | 'crawl' | 'score' | 'scannedAt' | 'expiresAt'>> {
+    const row = ID_SHAPE.test(id)
+      ? await this.repo.findOne({
+          where: { id, expiresAt: MoreThan(this.clock.now()) },
+          select: { id: true, url: true, crawl: true, score: true, createdAt: true, expiresAt: true },
+        })
+      : null;
+    if (!row) throw new DomainError(ErrorCode.ReportNotFound, 'No report with this id (reports are kept 30 days).');
+    return { id: row.id, url: row.url, crawl: row.crawl, score: row.score, scannedAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
+  }
+
   /** The newest report of this cache key made within SCAN_CACHE_TTL_S, if any. */
   async findFresh(cacheKey: string): Promise<Report | undefined> {
     if (this.config.SCAN_CACHE_TTL_S === 0) return undefined;

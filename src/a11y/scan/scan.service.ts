@@ -10,9 +10,16 @@ import { parseTargetUrl, Resolver, TargetGuard } from '../../common/egress/targe
 import { ScanQueue } from '../queue/scan-queue';
 import { scanAnswerWithinMs } from '../queue/scan-job';
 import { ScanEgress } from '../security/scan-egress';
+import { MAX_CRAWL_PAGES } from './crawl';
 
 /** Releases a Redis lock only if it still holds our token. */
 const RELEASE_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+/**
+ * Rate-limit units a scan request costs in the `scan` bucket, for POST /api/scan and the website's
+ * POST /scan alike: a crawl loads up to MAX_CRAWL_PAGES pages, so it counts as that many scans.
+ */
+export const scanCost = (crawl: boolean): number => (crawl ? MAX_CRAWL_PAGES : 1);
+
 /** Retry-After of a client's second concurrent scan. */
 export const CLIENT_BUSY_RETRY_S = 5;
 
@@ -52,12 +59,13 @@ export class ScanService {
   /**
    * `client` (the caller's client subject: IP, IPv6 by network; from the controller): one scan that needs the browser at a time per
    * client, in this instance and, with Redis, across instances; a second is 429 rate_limited.
-   * Cached answers are never refused.
+   * Cached answers are never refused. `fresh` (the website's "Scan again now"): the cache is not
+   * looked up, the page is scanned again (an identical scan in flight is still joined).
    */
-  async scan(rawUrl: unknown, crawl: boolean, client?: string): Promise<ScanResponse> {
+  async scan(rawUrl: unknown, crawl: boolean, client?: string, opts: { fresh?: boolean } = {}): Promise<ScanResponse> {
     const url = parseTargetUrl(rawUrl);
     const key = cacheKeyOf(url.href, crawl);
-    const hit = await this.reports.findFresh(key);
+    const hit = opts.fresh ? undefined : await this.reports.findFresh(key);
     if (hit) return { ...hit, cached: true };
     const release = client === undefined ? undefined : await this.claimClient(client);
     try {
