@@ -256,7 +256,9 @@ interface Issue {
 export function validationError(tool: PdfTool, fields: OptionField[], args: Record<string, unknown>): FormError | undefined {
   const parsed = tool.input.safeParse(args);
   if (parsed.success) return undefined;
-  const issue = parsed.error.issues[0] as Issue;
+  // The number of files first: a merge of one file is about that, whatever else is wrong.
+  const issues = parsed.error.issues as Issue[];
+  const issue = issues.find((i) => i.path.length === 1 && i.path[0] === 'files') ?? issues[0];
   const path = issue.path.map(String);
   if (path[0] === 'files' || path[0] === 'file') {
     if (path.length === 1 && issue.code === 'too_small') return { message: `Choose at least ${Number(issue.minimum) === 2 ? 'two PDFs' : plural(Number(issue.minimum), 'PDF')} to merge.`, field: 'file' };

@@ -106,12 +106,12 @@ describe('PDF merge on the website: uploads in progress, order, reorder and remo
     await choose(page, await file('c.pdf', 'Charlie', 1));
     const held = await third;
 
-    // c.pdf is listed in its place, still uploading; the run button is disabled and says why.
+    // c.pdf is shown as uploading (it joins the list when it is in); the run button is disabled and says why.
     expect(await listed(page)).toEqual([
       ['a.pdf', true],
       ['b.pdf', true],
-      ['c.pdf', false],
     ]);
+    expect(await page.$$eval('#uploading li', (l) => l.map((li) => li.textContent))).toEqual(['c.pdf (uploading…)']);
     const button = '#run-form button[type=submit]';
     expect(await page.$eval(button, (b) => [(b as unknown as { disabled: boolean }).disabled, b.getAttribute('aria-describedby')])).toEqual([true, 'run-wait']);
     expect(await page.$eval('#run-wait', (e) => [(e as unknown as Hideable).hidden, e.textContent])).toEqual([false, 'Wait: c.pdf is still uploading.']);

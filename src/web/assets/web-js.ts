@@ -72,6 +72,7 @@ export const WEB_JS = `
       try { refusals = JSON.parse(form.getAttribute('data-refusals') || '{}'); } catch (e) { refusals = {}; }
       // Files chosen and not uploaded yet, in the order chosen: the tool does not run until they are in.
       var waiting = [];
+      var uploading = null;
       var running = false;
       var seq = 0;
       if (!run || !list || !input || !window.XMLHttpRequest || !window.FormData) return;
@@ -93,6 +94,7 @@ export const WEB_JS = `
           say(wait, busy ? 'Wait: ' + names(waiting.map(function (w) { return w.name; })) + (waiting.length === 1 ? ' is' : ' are') + ' still uploading.' : '');
         }
         if (busy) button.setAttribute('aria-describedby', 'run-wait'); else button.removeAttribute('aria-describedby');
+        if (uploading) uploading.hidden = !busy;
       }
       function password(info, n) {
         var box = document.createElement('div');
@@ -137,7 +139,6 @@ export const WEB_JS = `
         var at = all.indexOf(li);
         if (what === 'remove') {
           var next = all[at + 1] || all[at - 1];
-          waiting = waiting.filter(function (w) { return w.li !== li; });
           li.remove();
           var left = items().length;
           if (none) none.hidden = left > 0;
@@ -160,45 +161,48 @@ export const WEB_JS = `
         tell(nameOf(li) + ' moved ' + what + ': ' + (at + 1) + ' of ' + all.length + '.');
         if (document.activeElement !== el) el.focus();
       }
-      // A chosen file's place in the list, at once and in the order chosen; filled in when its upload is done.
-      function placeholder(f) {
-        var li = document.createElement('li');
-        li.setAttribute('data-name', f.name);
-        li.setAttribute('data-pending', '');
-        li.appendChild(document.createTextNode(f.name + ' '));
-        var hint = document.createElement('span');
-        hint.className = 'hint';
-        hint.textContent = '(uploading…)';
-        li.appendChild(hint);
-        list.appendChild(li);
-        controls(li);
-        if (none) none.hidden = true;
-        return li;
+      // Files waiting for their upload are listed apart (their names, "uploading…"); uploads go one at
+      // a time, in the order chosen, so each joins the list of chosen files in that order.
+      uploading = document.getElementById('uploading');
+      if (!uploading) {
+        uploading = document.createElement('ul');
+        uploading.id = 'uploading';
+        uploading.className = 'hint';
+        uploading.setAttribute('aria-label', 'Uploading');
+        uploading.hidden = true;
+        list.parentNode.insertBefore(uploading, list.nextSibling);
       }
-      function fill(li, info) {
-        // Everything but the buttons is replaced: a button with the focus keeps it.
-        var box = li.querySelector('.order');
-        Array.prototype.slice.call(li.childNodes).forEach(function (n) { if (n !== box) li.removeChild(n); });
-        li.removeAttribute('data-pending');
+      var queue = [];
+      var current = null;
+      function add(info) {
+        if (max === 1) list.textContent = '';
+        var li = document.createElement('li');
         li.setAttribute('data-name', info.filename);
         var id = document.createElement('input');
         id.type = 'hidden'; id.name = 'file_id'; id.value = info.file_id;
         var hint = document.createElement('span');
         hint.className = 'hint';
         hint.textContent = '(' + (info.encrypted ? 'password-protected' : plural(info.pages, 'page')) + ', ' + fileSize(info.bytes) + ')';
-        li.insertBefore(id, box);
-        li.insertBefore(document.createTextNode(info.filename + ' '), box);
-        li.insertBefore(hint, box);
-        if (box) box.querySelectorAll('button').forEach(function (b) { b.setAttribute('aria-label', b.textContent + ': ' + info.filename); });
+        li.appendChild(id);
+        li.appendChild(document.createTextNode(info.filename + ' '));
+        li.appendChild(hint);
         // A file that needs its password to open: a field for it, sent with its file_id (as the server renders it).
         if (info.encrypted) li.appendChild(password(info, ++seq));
+        list.appendChild(li);
+        controls(li);
+        if (none) none.hidden = true;
       }
-      function done(item) { waiting = waiting.filter(function (w) { return w !== item; }); update(); }
-      function send(queue, i) {
-        if (i >= queue.length) { input.value = ''; return; }
-        var item = queue[i];
+      function done(item) {
+        waiting = waiting.filter(function (w) { return w !== item; });
+        if (item.row.parentNode) item.row.parentNode.removeChild(item.row);
+        current = null;
+        update();
+        next();
+      }
+      function next() {
+        if (current || !queue.length) { if (!current) input.value = ''; return; }
+        var item = current = queue.shift();
         var f = item.file;
-        if (!item.li.isConnected) { done(item); send(queue, i + 1); return; }
         var xhr = new XMLHttpRequest();
         xhr.open('POST', form.getAttribute('data-upload'));
         xhr.responseType = 'json';
@@ -211,25 +215,13 @@ export const WEB_JS = `
         });
         xhr.addEventListener('load', function () {
           var r = xhr.response || {};
-          if (xhr.status !== 201 || !r.file_id) {
-            item.li.remove();
-            if (none) none.hidden = items().length > 0;
-            done(item);
-            fail(refusal(f.name, r));
-            return;
-          }
-          // Removed while it was uploading: not added back.
-          if (item.li.isConnected) fill(item.li, r);
+          if (xhr.status !== 201 || !r.file_id) { fail(refusal(f.name, r)); done(item); return; }
+          add(r);
+          var last = waiting.length === 1;
+          say(status, f.name + ' uploaded (' + (r.encrypted ? 'password-protected: enter its password below' : plural(r.pages, 'page')) + ').' + (last ? ' Set the options and run the tool.' : ''));
           done(item);
-          say(status, f.name + ' uploaded (' + (r.encrypted ? 'password-protected: enter its password below' : plural(r.pages, 'page')) + ').' + (waiting.length ? '' : ' Set the options and run the tool.'));
-          send(queue, i + 1);
         });
-        xhr.addEventListener('error', function () {
-          item.li.remove();
-          if (none) none.hidden = items().length > 0;
-          done(item);
-          fail('The upload of ' + f.name + ' failed: check the connection and try again.');
-        });
+        xhr.addEventListener('error', function () { fail('The upload of ' + f.name + ' failed: check the connection and try again.'); done(item); });
         var data = new FormData();
         data.append('file', f, f.name);
         xhr.send(data);
@@ -238,11 +230,17 @@ export const WEB_JS = `
         var all = Array.prototype.slice.call(files || []);
         if (!all.length) return;
         if (max === 1 && all.length > 1) { fail('This tool takes one file: choose a single PDF.'); return; }
-        if (max > 1 && items().length + all.length > max) { fail('At most ' + plural(max, 'file') + ' at once.'); return; }
-        if (max === 1) { list.textContent = ''; waiting = []; }
-        var queue = all.map(function (f) { var item = { file: f, name: f.name, li: placeholder(f) }; waiting.push(item); return item; });
+        if (max > 1 && items().length + waiting.length + all.length > max) { fail('At most ' + plural(max, 'file') + ' at once.'); return; }
+        all.forEach(function (f) {
+          var row = document.createElement('li');
+          row.textContent = f.name + ' (uploading…)';
+          uploading.appendChild(row);
+          var item = { file: f, name: f.name, row: row };
+          waiting.push(item);
+          queue.push(item);
+        });
         update();
-        send(queue, 0);
+        next();
       }
       items().forEach(controls);
       seq = items().length;
