@@ -194,3 +194,27 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     }, 60_000);
   });
 });
+
+describe('PDF tools on the website: the daily quota in words (e2e)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PDF_DAILY_LIMIT: '1' } });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('a run over the quota says so without the tool\'s name or ISO times', async () => {
+    const c = WebClient.of(t.server);
+    await c.get('/pdf/flatten-form');
+    const form = new FormData();
+    form.set('file', new Blob([Buffer.from(await samplePdf(1))], { type: 'application/pdf' }), 'a.pdf');
+    const up = await c.request('POST', `/pdf/flatten-form/upload?_csrf=${encodeURIComponent(c.csrf())}`, { body: form });
+    const id = /name="file_id" value="([^"]+)"/.exec(up.text)![1];
+    expect((await c.post('/pdf/flatten-form', { file_id: id })).status).toBe(200);
+    const over = await c.post('/pdf/flatten-form', { file_id: id });
+    expect(over.status).toBe(429);
+    expect(summary(over.text).message).toMatch(/^You have used all 1 run of this tool for today on this device\. It resets at \d\d:\d\d UTC\.$/);
+    expect(summary(over.text).message).not.toMatch(/flatten_form|\d{4}-\d\d-\d\dT/);
+  }, 60_000);
+});
