@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { PdfTool } from '../pdf-tools/tools/tool';
 import { html, SafeHtml } from './render/html';
-import { pageRangeWords, WEB_TOOL_TEXT, WebFieldText } from './pdf-web-text';
+import { PAGE_EXAMPLES, pageRangeWords, WEB_TOOL_TEXT, WebFieldText } from './pdf-web-text';
+import { pageRangeTokens, parsePageRange } from '../pdf-tools/core/page-range';
+import { plural } from '../common/text/plural';
 
 /** The JSON Schema subset the tools' input schemas use. */
 interface JsonSchema {
@@ -57,7 +59,7 @@ export const label = (path: string[]): string => path.map((p) => p.replace(/_/g,
 /** A field's label: the website's own, or its argument path in words. */
 export const fieldLabel = (f: OptionField): string => f.web.label ?? label(f.path);
 export const idOf = (path: string[]): string => `opt-${path.join('-')}`;
-const nameOf = (path: string[]): string => `opt.${path.join('.')}`;
+export const nameOf = (path: string[]): string => `opt.${path.join('.')}`;
 
 function choices(s: JsonSchema): unknown[] | null {
   if (s.enum) return s.enum;
@@ -119,8 +121,7 @@ export const single = (v: unknown): string | undefined => {
 export function renderOption(f: OptionField, values: Record<string, string>, fields: OptionField[] = [f], invalid?: string): SafeHtml {
   const id = idOf(f.path);
   const name = nameOf(f.path);
-  const d = f.schema.default;
-  const value = values[name] ?? (typeof d === 'string' || typeof d === 'number' || typeof d === 'boolean' ? String(d) : '');
+  const value = values[name] ?? shownDefault(f);
   const hintText =
     f.web.hint ?? (f.schema.description ? `${webWording(f.schema.description, fields)}${f.schema.type === 'array' ? ' Separate entries with commas.' : ''}` : undefined);
   const hint = hintText ? html`<span class="hint" id="${id}-hint">${hintText}</span>` : '';
@@ -136,8 +137,15 @@ export function renderOption(f: OptionField, values: Record<string, string>, fie
       const v = String(o);
       return html`<option value="${v}"${v === value ? html` selected` : ''}>${f.web.choices?.[v] ?? v}</option>`;
     })}</select>`;
+  } else if (f.web.kind === 'colour') {
+    // A colour picker (a text field where the browser has none); the page script adds a field for the colour's code.
+    const colour = COLOUR.test(value) ? value.toLowerCase() : '#000000';
+    control = html`<input type="color" id="${id}" name="${name}" value="${colour}"${described}><span class="colour-code" data-colour-code="${id}" hidden> <label for="${id}-code">Colour code</label> <input type="text" id="${id}-code" value="${colour}" size="8" maxlength="7" spellcheck="false" autocomplete="off"></span>`;
+  } else if (f.web.kind === 'datetime') {
+    control = html`<input type="datetime-local" id="${id}" name="${name}" value="${value}" step="1"${described}>`;
   } else if (f.schema.type === 'number' || f.schema.type === 'integer') {
-    control = html`<input type="number" id="${id}" name="${name}" value="${value}"${f.schema.minimum !== undefined ? html` min="${f.schema.minimum}"` : ''}${f.schema.maximum !== undefined ? html` max="${f.schema.maximum}"` : ''} step="${f.schema.type === 'integer' ? '1' : 'any'}"${described}>`;
+    const { min, max } = shownRange(f);
+    control = html`<input type="number" id="${id}" name="${name}" value="${value}"${min !== undefined ? html` min="${min}"` : ''}${max !== undefined ? html` max="${max}"` : ''} step="${f.schema.type === 'integer' ? '1' : 'any'}"${described}>`;
   } else {
     control = html`<input type="text" id="${id}" name="${name}" value="${value}"${described}${f.required ? html` required` : ''}>`;
   }
@@ -157,7 +165,8 @@ export function optionArgs(fields: OptionField[], body: Record<string, unknown>)
     let v: unknown = text;
     const opts = choices(f.schema);
     if (opts) v = opts.find((o) => String(o as string) === text) ?? text;
-    else if (f.schema.type === 'number' || f.schema.type === 'integer') v = /^-?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
+    else if (f.schema.type === 'number' || f.schema.type === 'integer') v = /^-?\d+(\.\d+)?$/.test(text) ? (f.web.kind === 'percent' ? Number(text) / 100 : Number(text)) : text;
+    else if (f.web.kind === 'datetime') v = LOCAL_DATETIME.test(text) ? `${text}${text.length === 16 ? ':00' : ''}Z` : text;
     else if (f.schema.type === 'array') v = text.split(',').map((s) => s.trim()).filter(Boolean);
     let target = args;
     for (const p of f.path.slice(0, -1)) target = (target[p] ??= {}) as Record<string, unknown>;
@@ -174,4 +183,147 @@ export function optionValues(fields: OptionField[], body: Record<string, unknown
     if (v !== undefined) out[nameOf(f.path)] = v;
   }
   return out;
+}
+
+/** A colour code as the tools take it. */
+const COLOUR = /^#[0-9a-f]{6}$/i;
+/** What `<input type=datetime-local>` sends ("2024-05-01T12:00", seconds optional), read as UTC. */
+const LOCAL_DATETIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/;
+
+/** A percent field shows the tool's fraction times 100 (0.3 is 30 %). */
+const shown = (f: OptionField, n: number | undefined): number | undefined => (n === undefined ? undefined : f.web.kind === 'percent' ? Math.round(n * 100 * 1000) / 1000 : n);
+/** The smallest and largest value of a number field, as the form shows them. */
+const shownRange = (f: OptionField): { min?: number; max?: number } => ({ min: shown(f, f.schema.minimum), max: shown(f, f.schema.maximum) });
+
+/** The value a field shows before anything is typed: the tool's default, in the form's terms. */
+function shownDefault(f: OptionField): string {
+  const d = f.schema.default;
+  if (typeof d === 'number') return String(shown(f, d));
+  return typeof d === 'string' || typeof d === 'boolean' ? String(d) : '';
+}
+
+/** An error the form shows: the message and the id of the field it is about. */
+export interface FormError {
+  message: string;
+  field?: string;
+}
+
+/** A quoted field label for messages: "Font size". */
+const quoted = (f: OptionField): string => `"${fieldLabel(f)}"`;
+
+/** A number field's range in words: "between 4 and 300", "between 5 and 100 %", "at least 0". */
+function rangeWords(f: OptionField): string {
+  const { min, max } = shownRange(f);
+  const unit = f.web.kind === 'percent' ? ' %' : '';
+  if (min !== undefined && max !== undefined) return `between ${min} and ${max}${unit}`;
+  if (min !== undefined) return `at least ${min}${unit}`;
+  return max !== undefined ? `at most ${max}${unit}` : 'a number';
+}
+
+/**
+ * What the website checks before a run, in the page's words, from the form itself: a required field
+ * left empty, a colour that is not a colour code. (A field of another mode, e.g. split's ranges, is
+ * the tool's own check; the tools' argument checks follow in {@link validationError}.)
+ */
+export function formError(fields: OptionField[], body: Record<string, unknown>): FormError | undefined {
+  for (const f of fields) {
+    const raw = (single(body[nameOf(f.path)]) ?? '').trim();
+    if (f.web.when && single(body[nameOf(f.web.when.field.split('.'))]) !== f.web.when.value) continue;
+    if (raw === '' && f.required) return { message: `Fill in ${quoted(f)}.`, field: idOf(f.path) };
+    if (raw !== '' && f.web.kind === 'colour' && !COLOUR.test(raw)) {
+      return { message: `${fieldLabel(f)} must be a colour code such as #808080, or pick the colour.`, field: idOf(f.path) };
+    }
+  }
+  return undefined;
+}
+
+/** A zod issue as the website reads it (the fields it uses). */
+interface Issue {
+  code: string;
+  path: PropertyKey[];
+  origin?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  format?: string;
+}
+
+/**
+ * The first problem of a tool's arguments in the page's words, from the tool's own input schema
+ * (its typed issue: code, path, limits), linked to its field: "Opacity must be between 5 and 100 %",
+ * "Choose at least two PDFs to merge". Undefined when the arguments are valid. The MCP message of
+ * the same problem ("Invalid arguments for ...: opacity: Too big ...") stays as it is for MCP clients.
+ */
+export function validationError(tool: PdfTool, fields: OptionField[], args: Record<string, unknown>): FormError | undefined {
+  const parsed = tool.input.safeParse(args);
+  if (parsed.success) return undefined;
+  // The number of files first: a merge of one file is about that, whatever else is wrong.
+  const issues = parsed.error.issues as Issue[];
+  const issue = issues.find((i) => i.path.length === 1 && i.path[0] === 'files') ?? issues[0];
+  const path = issue.path.map(String);
+  if (path[0] === 'files' || path[0] === 'file') {
+    if (path.length === 1 && issue.code === 'too_small') return { message: `Choose at least ${Number(issue.minimum) === 2 ? 'two PDFs' : plural(Number(issue.minimum), 'PDF')} to merge.`, field: 'file' };
+    if (path.length === 1 && issue.code === 'too_big') return { message: `Choose at most ${plural(Number(issue.maximum), 'PDF')}.`, field: 'file' };
+    return { message: 'Choose the PDF files again: one of them could not be used.', field: 'file' };
+  }
+  // The field of the issue's path (an entry of a list field belongs to the list).
+  const f = fields.find((x) => x.path.join('.') === path.slice(0, x.path.length).join('.') && path.length - x.path.length <= 1);
+  if (!f) return { message: 'The options could not be used: check them and try again.' };
+  const field = idOf(f.path);
+  const name = fieldLabel(f);
+  const entry = path.length > f.path.length;
+  const type = f.schema.type;
+  if (type === 'number' || type === 'integer') {
+    return { message: `${name} must be ${type === 'integer' ? 'a whole number ' : ''}${rangeWords(f)}.`, field };
+  }
+  if (issue.code === 'invalid_format' && f.web.kind === 'datetime') return { message: `${name} must be a date and a time of day.`, field };
+  if (issue.code === 'too_big' && issue.maximum !== undefined) {
+    const max = Number(issue.maximum);
+    if (issue.origin === 'array') return { message: `${name}: at most ${plural(max, 'entry', 'entries')}.`, field };
+    return { message: `${entry ? `An entry of ${quoted(f)}` : name} is too long: at most ${plural(max, 'character')}.`, field };
+  }
+  if (issue.code === 'too_small') return { message: `Fill in ${quoted(f)}.`, field };
+  if (issue.code === 'invalid_value') return { message: `Choose one of the values offered for ${quoted(f)}.`, field };
+  return { message: `${name} is not valid: check it and try again.`, field };
+}
+
+/**
+ * A page-range field checked before the run, in the page's words: an entry that is not a page or a
+ * range, a range written backwards ("5-3" is refused: the website asks for "3-5", where MCP would
+ * list pages 5, 4, 3), a page the file does not have, a range that selects no page. `pageCount` is
+ * the file's (null when not known: a password-protected file); `list` checks each entry on its own
+ * (split's ranges, one document per entry).
+ */
+export function pageRangeError(f: OptionField, text: string, pageCount: number | null, fileName: string, list = false): FormError | undefined {
+  const field = idOf(f.path);
+  const entries = text.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    let m: RegExpExecArray | undefined;
+    try {
+      m = pageRangeTokens(entry)[0];
+    } catch {
+      m = undefined;
+    }
+    if (!m) return { message: `${entry === '' ? 'An empty entry' : `"${entry}"`} in ${quoted(f)} is not a page or a range of pages. ${PAGE_EXAMPLES}`, field };
+    const [, from, to, one] = m;
+    const page = (s: string | undefined): number | undefined => (s === undefined ? undefined : s.toLowerCase() === 'last' ? (pageCount ?? undefined) : Number(s));
+    const a = page(from);
+    const b = page(to);
+    if (a !== undefined && b !== undefined && a > b) {
+      return { message: `The range "${entry}" in ${quoted(f)} runs backwards: write its lower page first, "${to}-${from}".`, field };
+    }
+    for (const n of [a, b, one && /^\d+$/.test(one) ? Number(one) : undefined]) {
+      if (n !== undefined && (n < 1 || (pageCount !== null && n > pageCount))) {
+        return { message: `There is no page ${n} in ${fileName}${pageCount !== null ? `: it has ${plural(pageCount, 'page')}` : ''}.`, field };
+      }
+    }
+  }
+  if (pageCount === null) return undefined;
+  for (const spec of list ? entries : [text]) {
+    try {
+      parsePageRange(spec, pageCount);
+    } catch {
+      return { message: `"${spec}" selects no page of ${fileName}, which has ${plural(pageCount, 'page')}.`, field };
+    }
+  }
+  return undefined;
 }

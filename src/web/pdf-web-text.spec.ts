@@ -1,5 +1,5 @@
 import { PDF_TOOLS } from '../pdf-tools/tools';
-import { firstSentence, WEB_TOOL_TEXT, webNote } from './pdf-web-text';
+import { dateWords, firstSentence, toolRefusal, uploadRefusal, WEB_TOOL_TEXT, webNote, webResultData, webSummary } from './pdf-web-text';
 import { redirectOf } from './pdf.controller';
 
 describe('The website\'s words for the PDF tools', () => {
@@ -59,5 +59,50 @@ describe('The website\'s words for the PDF tools', () => {
     expect(webNote('File had 12 bytes before its %PDF- header; they were ignored. The PDF is already compact.', ['mail.pdf'])).toBe(
       'mail.pdf had 12 bytes before its %PDF- header; they were ignored. The PDF is already compact.',
     );
+  });
+
+  const limits = { maxBytes: 10 * 1024 * 1024, maxPages: 200, keptMinutes: 60 };
+  const PROGRAM = /qpdf|%PDF-|\d{4,} bytes|\bbytes\b|file_id|`|Invalid arguments|files\[/;
+
+  it('words upload refusals by error code and detail: sizes with fileSize, no byte counts, headers or commands', () => {
+    expect(uploadRefusal('big.pdf', 'payload_too_large', undefined, limits)).toBe('big.pdf is larger than 10 MB, the most a file may be here.');
+    expect(uploadRefusal('notes.txt', 'unsupported_media_type', 'not_a_pdf', limits)).toBe('notes.txt is not a PDF file: choose a PDF.');
+    expect(uploadRefusal('long.pdf', 'bad_request', 'too_many_pages', limits)).toBe('long.pdf has more than 200 pages, the most a file may have here: split it into smaller files first.');
+    expect(uploadRefusal('x.pdf', 'bad_request', 'corrupt_pdf', limits)).toBe('x.pdf is damaged and cannot be read, even after an attempt to repair it.');
+    expect(uploadRefusal('x.pdf', 'bad_request', undefined, limits)).toBe('x.pdf could not be read: it is empty or did not arrive whole. Try again.');
+    expect(uploadRefusal('x.pdf', 'something_new', undefined, limits)).toBe('x.pdf could not be uploaded. Try again.');
+  });
+
+  it('words tool failures by code and typed details, with the input\'s file name', () => {
+    const names = ['a.pdf', 'b.pdf'];
+    expect(toolRefusal('too_many_pages', { input: 'files[1] (b.pdf)', pages: 250, limit: 200 }, names, limits)).toBe(
+      'b.pdf has 250 pages; the tools take at most 200 pages per file: split it into smaller files first.',
+    );
+    expect(toolRefusal('file_too_large', { input: 'file', bytes: 10485761, limit: 10485760 }, ['a.pdf'], limits)).toBe('a.pdf is larger than 10 MB, the most a file may be here.');
+    expect(toolRefusal('file_too_large', { bytes: 20000000, limit: 10485760 }, ['a.pdf'], limits)).toMatch(/^The result would be larger than 10 MB/);
+    expect(toolRefusal('not_a_pdf', { input: 'file' }, ['a.pdf'], limits)).toBe('a.pdf is not a PDF file: choose a PDF.');
+    expect(toolRefusal('corrupt_pdf', { input: 'file', reason: 'no_pages' }, ['a.pdf'], limits)).toBe('a.pdf has no pages: there is nothing to work on.');
+    expect(toolRefusal('invalid_arguments', { files: 300, limit: 200 }, ['a.pdf'], limits)).toBe('This would make 300 files; at most 200 files at once: ask for fewer parts.');
+    expect(toolRefusal('invalid_arguments', {}, ['a.pdf'], limits)).toBeUndefined();
+    for (const code of ['too_many_pages', 'file_too_large', 'not_a_pdf', 'corrupt_pdf', 'encrypted', 'invalid_page_range', 'file_not_found', 'timeout', 'busy', 'internal_error']) {
+      expect(toolRefusal(code, { input: 'files[0] (a.pdf)', pages: 300, limit: 200, page_count: 3 }, names, limits)).not.toMatch(PROGRAM);
+    }
+  });
+
+  it('summarises results from their typed fields: counts pluralised, sizes in KB/MB, dates in words, choices in the form\'s words', () => {
+    expect(webSummary('split_pdf', { files: [{}] }, 'Split into 1 documents.')).toBe('Split into 1 document.');
+    expect(webSummary('split_pdf', { files: [{}, {}] }, '')).toBe('Split into 2 documents.');
+    expect(webSummary('compress_pdf', { original_bytes: 2 * 1048576, saved_bytes: 1048576, saved_percent: 50, unchanged: false }, 'Compressed from 2097152 to 1048576 bytes (50% smaller).')).toBe(
+      'Compressed from 2 MB to 1 MB (50 % smaller).',
+    );
+    expect(webSummary('compress_pdf', { original_bytes: 1300, saved_bytes: 6, saved_percent: 0.5, unchanged: false }, '')).toBe('Compressed a little (0.5 % smaller): still about 1 KB.');
+    expect(webSummary('compress_pdf', { original_bytes: 1300, saved_bytes: 0, unchanged: true }, 'Returned the input unchanged.')).toBe('Your file could not be made smaller: you get it back unchanged.');
+    expect(webSummary('rotate_pages', {}, 'Rotated 1 page by 90 degrees.')).toBe('Rotated 1 page by 90 degrees.');
+    expect(dateWords('2024-05-01T12:00:00Z')).toBe('1 May 2024, 12:00 UTC');
+    expect(dateWords('not a date')).toBe('not a date');
+    expect(webResultData('pdf_metadata', { metadata: { title: 'R', creation_date: '2024-05-01T12:00:00.000Z', modification_date: null } })).toEqual({
+      metadata: { title: 'R', creation_date: '1 May 2024, 12:00 UTC', modification_date: null },
+    });
+    expect(webResultData('compress_pdf', { level: 'recommended', saved_bytes: 6 })).toEqual({ level: 'Recommended', saved_bytes: 'less than 1 KB' });
   });
 });

@@ -1,4 +1,6 @@
 import { PAGE_RANGE_GRAMMAR } from '../pdf-tools/core/page-range';
+import { fileSize } from '../common/text/file-size';
+import { plural } from '../common/text/plural';
 
 /**
  * The website's own words for the PDF tools. The tools' descriptions (src/pdf-tools) are written
@@ -17,6 +19,14 @@ export interface WebFieldText {
   when?: { field: string; value: string };
   /** What people read for each choice (the submitted value stays the tool's). */
   choices?: Record<string, string>;
+  /**
+   * How the form shows the value: `colour` a colour picker (`<input type=color>`, a text field where
+   * the browser has none), `percent` the tool's 0-1 fraction as 0-100 %, `datetime` a date and time
+   * field read as UTC (sent to the tool as ISO 8601).
+   */
+  kind?: 'colour' | 'percent' | 'datetime';
+  /** Page ranges ("1-3, 7, 10-last"): checked against the chosen file's pages before the run. */
+  pageRange?: true;
 }
 
 export interface WebToolText {
@@ -31,7 +41,20 @@ export interface WebToolText {
 /** Page ranges as people write them, instead of the grammar's "N-M", "-M", "N-last". */
 export const PAGE_EXAMPLES = 'For example "1-3, 7, 10-last", "odd", "even" or "all".';
 
-const pages = (what: string, empty = 'Leave empty for every page.'): WebFieldText => ({ label: 'Pages', hint: `${what} ${PAGE_EXAMPLES} ${empty}` });
+/** The nine stamp positions (watermark, page numbers) as people read them; the submitted value stays the tool's token. */
+export const POSITION_WORDS: Record<string, string> = {
+  'top-left': 'Top left',
+  'top-center': 'Top centre',
+  'top-right': 'Top right',
+  'middle-left': 'Middle left',
+  center: 'Centre',
+  'middle-right': 'Middle right',
+  'bottom-left': 'Bottom left',
+  'bottom-center': 'Bottom centre',
+  'bottom-right': 'Bottom right',
+};
+
+const pages = (what: string, empty = 'Leave empty for every page.'): WebFieldText => ({ label: 'Pages', hint: `${what} ${PAGE_EXAMPLES} ${empty}`, pageRange: true });
 
 export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
   merge_pdfs: {
@@ -55,6 +78,7 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
         label: 'Page ranges',
         hint: 'Needed when splitting by page ranges: one document per range, separated by commas; e.g. "1-3, 4-10, 11-last" makes three documents.',
         when: { field: 'mode', value: 'ranges' },
+        pageRange: true,
       },
       every: { label: 'Pages per document', hint: 'Needed when splitting every so many pages, e.g. 1 for single pages.', when: { field: 'mode', value: 'every' } },
       count: { label: 'Number of documents', hint: 'Needed when splitting into equal parts, e.g. 3.', when: { field: 'mode', value: 'count' } },
@@ -71,7 +95,7 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
   remove_pages: {
     intro: 'Delete chosen pages from a PDF, for example "1, last" or "even". At least one page must remain.',
     button: 'Remove the pages',
-    fields: { pages: { label: 'Pages to remove', hint: `${PAGE_EXAMPLES} At least one page must remain.` } },
+    fields: { pages: { label: 'Pages to remove', hint: `${PAGE_EXAMPLES} At least one page must remain.`, pageRange: true } },
   },
   compress_pdf: {
     intro: 'Make a PDF smaller: lossless restructuring, or smaller images. The result is never larger than your file: if nothing can be saved, you get your file back unchanged.',
@@ -91,11 +115,11 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
       text: { label: 'Text', hint: 'The words to stamp, in any script (Latin, Cyrillic, Greek, Arabic, ...).', required: true },
       image_scale: { hidden: true },
       pages: pages('Pages to watermark.'),
-      position: { hint: 'Where on the page, as the reader sees it. Not used when tiled.' },
+      position: { hint: 'Where on the page, as the reader sees it. Not used when tiled.', choices: POSITION_WORDS },
       tiled: { label: 'Repeat it over the whole page (tiled)', hint: 'The position is then not used.' },
       font_size: { label: 'Font size', hint: 'In points.' },
-      color: { label: 'Colour', hint: 'As "#RRGGBB", e.g. "#808080" for grey.' },
-      opacity: { hint: 'From 0.05 (faint) to 1 (opaque).' },
+      color: { label: 'Colour', hint: 'Pick the colour, or type its code, e.g. #808080 for grey.', kind: 'colour' },
+      opacity: { label: 'Opacity', hint: 'In per cent: from 5 % (faint) to 100 % (opaque).', kind: 'percent' },
       rotation: { label: 'Angle', hint: 'In degrees, counter-clockwise as the reader sees it (0 is horizontal).' },
       margin: { hint: 'Distance from the page edge in points, for positions at an edge.' },
     },
@@ -104,11 +128,12 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
     intro: 'Print page numbers on chosen pages: position, a format such as "Page {n} of {total}", first number, font size and margin. Numbers appear upright on rotated pages.',
     button: 'Add page numbers',
     fields: {
+      position: { hint: 'Where on the page, as the reader sees it.', choices: POSITION_WORDS },
       format: { hint: '{n} is the page number and {total} the last number, e.g. "Page {n} of {total}".' },
       start: { label: 'First number', hint: 'The number printed on the first numbered page.' },
       pages: pages('Pages to number, in order from the first number; e.g. "2-last" skips a cover page.'),
       font_size: { label: 'Font size', hint: 'In points.' },
-      color: { label: 'Colour', hint: 'As "#RRGGBB", e.g. "#000000" for black.' },
+      color: { label: 'Colour', hint: 'Pick the colour, or type its code, e.g. #000000 for black.', kind: 'colour' },
       margin: { hint: 'Distance from the page edge in points.' },
     },
   },
@@ -122,8 +147,8 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
       'set.keywords': { label: 'New keywords', hint: 'Separate them with commas, e.g. "report, 2026".' },
       'set.creator': { label: 'New creator', hint: 'The application that created the original document.' },
       'set.producer': { label: 'New producer', hint: 'The application that produced the PDF.' },
-      'set.creation_date': { label: 'New creation date', hint: 'e.g. "2024-05-01T12:00:00Z".' },
-      'set.modification_date': { label: 'New modification date', hint: 'e.g. "2024-05-01T12:00:00Z". Leave empty for now, when anything changes.' },
+      'set.creation_date': { label: 'New creation date (UTC)', hint: 'A date and a time of day, in UTC.', kind: 'datetime' },
+      'set.modification_date': { label: 'New modification date (UTC)', hint: 'A date and a time of day, in UTC. Leave empty for now, when anything changes.', kind: 'datetime' },
       clear: { label: 'Fields to remove', hint: 'e.g. "author, keywords", or "all". Separate entries with commas.' },
     },
   },
@@ -195,4 +220,165 @@ export function webNote(note: string, names: string[]): string {
       .replace(/\): the result is not encrypted, and (its|their) restrictions/g, (_, whose: string) => `): ${whose === 'its' ? 'it was' : 'they were'} decrypted, so the result has no password and ${whose} restrictions`)
       .replace(/ \(with qpdf\)/g, '')
   );
+}
+
+/** The limits the website's messages name (from the settings). */
+export interface WebLimits {
+  maxBytes: number;
+  maxPages: number;
+  /** How long uploads and results are kept, in minutes. */
+  keptMinutes: number;
+}
+
+/**
+ * Why an upload was refused, in the page's words, keyed by the upload's `error_detail` (the tool
+ * code of its PDF check) or else its error code; `{name}` is the file's name. The same table serves
+ * the upload without JavaScript (the server) and the page script (a data attribute of the upload form).
+ * The JSON answer of `POST /files` keeps its own message for agents.
+ */
+export function uploadRefusals(l: WebLimits): Record<string, string> {
+  const tooLarge = `{name} is larger than ${fileSize(l.maxBytes)}, the most a file may be here.`;
+  const notPdf = '{name} is not a PDF file: choose a PDF.';
+  const busy = 'The PDF tools are busy: try {name} again in a few seconds.';
+  return {
+    not_a_pdf: notPdf,
+    unsupported_media_type: notPdf,
+    corrupt_pdf: '{name} is damaged and cannot be read, even after an attempt to repair it.',
+    too_many_pages: `{name} has more than ${plural(l.maxPages, 'page')}, the most a file may have here: split it into smaller files first.`,
+    file_too_large: tooLarge,
+    payload_too_large: tooLarge,
+    encrypted: '{name} is encrypted in a way that cannot be opened here.',
+    busy,
+    timeout: busy,
+    service_unavailable: busy,
+    request_timeout: 'The upload of {name} was too slow and was stopped: try again on a faster connection.',
+    rate_limited: 'Too many uploads from your address in a short time: wait a minute, then try again.',
+    bad_request: '{name} could not be read: it is empty or did not arrive whole. Try again.',
+    default: '{name} could not be uploaded. Try again.',
+  };
+}
+
+/** An upload's refusal in the page's words (see {@link uploadRefusals}), from its error code and detail. */
+export function uploadRefusal(name: string, code: string, detail: unknown, l: WebLimits): string {
+  const table = uploadRefusals(l);
+  const text = (typeof detail === 'string' ? table[detail] : undefined) ?? table[code] ?? table.default;
+  return text.split('{name}').join(name);
+}
+
+/** What a tool failure's details carry (structuredContent of an error result). */
+export interface ToolFailureDetails {
+  /** The input's label: "file", "files[2] (a.pdf)". */
+  input?: unknown;
+  pages?: unknown;
+  limit?: unknown;
+  bytes?: unknown;
+  files?: unknown;
+  page_count?: unknown;
+  reason?: unknown;
+  output?: unknown;
+  refunded?: unknown;
+}
+
+/** The input a failure names (its label "file" or "files[i] ..."): its file name, else "your file". */
+export function inputName(label: unknown, names: string[]): string {
+  if (typeof label !== 'string') return names.length === 1 ? names[0] : 'one of your files';
+  const m = /^files\[(\d+)\]/.exec(label);
+  return (m ? names[Number(m[1])] : names[0]) ?? 'your file';
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/**
+ * A tool's failure in the page's words, by its error code and typed details (never from the MCP
+ * message): sizes with fileSize, counts with plural, no argument names, commands or byte counts.
+ * `names` are the input files' names in the order of the call. Undefined for a code whose only
+ * account is the tool's message (an argument problem the form could not foresee).
+ */
+export function toolRefusal(code: string, d: ToolFailureDetails, names: string[], l: WebLimits): string | undefined {
+  const name = inputName(d.input, names);
+  const limit = num(d.limit);
+  switch (code) {
+    case 'file_too_large':
+      if (d.input === undefined) return `The result would be larger than ${fileSize(limit ?? l.maxBytes)}, the most a file may be here: use fewer or smaller files, or compress them first.`;
+      return `${name} is larger than ${fileSize(limit ?? l.maxBytes)}, the most a file may be here.`;
+    case 'too_many_pages':
+      return `${name} has ${num(d.pages) !== undefined ? plural(num(d.pages)!, 'page') : 'too many pages'}; the tools take at most ${plural(limit ?? l.maxPages, 'page')} per file: split it into smaller files first.`;
+    case 'not_a_pdf':
+      return `${name} is not a PDF file: choose a PDF.`;
+    case 'corrupt_pdf':
+      return d.reason === 'no_pages' ? `${name} has no pages: there is nothing to work on.` : `${name} is damaged and cannot be read, even after an attempt to repair it.`;
+    case 'encrypted':
+      return `${name} is encrypted in a way that cannot be opened here.`;
+    case 'invalid_page_range': {
+      const pages = num(d.page_count);
+      return `The pages you chose do not fit ${name}${pages !== undefined ? `, which has ${plural(pages, 'page')}` : ''}. ${PAGE_EXAMPLES}`;
+    }
+    case 'file_not_found':
+      return `${name === 'your file' || name === 'one of your files' ? 'A file you chose' : name} is no longer kept (files are kept ${plural(l.keptMinutes, 'minute')}): upload it again.`;
+    case 'timeout':
+      return 'The tool took too long with this file: try fewer pages or a lighter option (e.g. "Lossless" compression).';
+    case 'busy':
+      return 'The PDF tools are busy: try again in a few seconds.';
+    case 'internal_error':
+      return 'Something went wrong while running the tool: try again. If it keeps failing, try another file.';
+    case 'invalid_arguments':
+      if (num(d.files) !== undefined && limit !== undefined) return `This would make ${plural(num(d.files)!, 'file')}; at most ${plural(limit, 'file')} at once: ask for fewer parts.`;
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Whether a failed run used the quota, in the page's words (the result's typed `refunded`). */
+export function refundWords(refunded: unknown): string {
+  return refunded === true ? ' This try did not use your quota.' : refunded === false ? ' This try counted against your quota (the daily refunds are used up).' : '';
+}
+
+/** A date and time in words, in UTC: "1 May 2024, 12:00 UTC" (the text itself when it is not a date). */
+export function dateWords(iso: string): string {
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return iso;
+  const d = new Date(t);
+  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(d);
+  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(d);
+  return `${day}, ${time} UTC`;
+}
+
+/**
+ * The first line of a result in the page's words, from the result's typed fields where the tool's
+ * sentence is written for MCP clients (byte counts, "1 documents"); else the tool's sentence.
+ */
+export function webSummary(tool: string, sc: Record<string, unknown>, toolSentence: string): string {
+  if (tool === 'split_pdf' && Array.isArray(sc.files)) return `Split into ${plural(sc.files.length, 'document')}.`;
+  if (tool === 'compress_pdf' && num(sc.original_bytes) !== undefined) {
+    if (sc.unchanged === true) return 'Your file could not be made smaller: you get it back unchanged.';
+    const from = num(sc.original_bytes)!;
+    const to = from - (num(sc.saved_bytes) ?? 0);
+    const percent = num(sc.saved_percent) !== undefined ? ` (${sc.saved_percent as number} % smaller)` : '';
+    // Sizes that round alike would read "from 1 KB to 1 KB".
+    if (fileSize(from) === fileSize(to)) return `Compressed a little${percent}: still about ${fileSize(to)}.`;
+    return `Compressed from ${fileSize(from)} to ${fileSize(to)}${percent}.`;
+  }
+  if (tool === 'pdf_metadata') return sc.changed === true ? 'Saved the new metadata: download the file below.' : 'The metadata of your file (it is unchanged):';
+  return toolSentence;
+}
+
+/**
+ * A result's own fields made for people before they are listed (render/values.ts): metadata dates
+ * in words, a choice in the words the form offered it ("Recommended"), a saving under a kilobyte as
+ * such rather than in bytes.
+ */
+export function webResultData(tool: string, data: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...data };
+  const meta = data.metadata;
+  if (meta && typeof meta === 'object') {
+    const m = { ...(meta as Record<string, unknown>) };
+    for (const k of ['creation_date', 'modification_date']) if (typeof m[k] === 'string') m[k] = dateWords(m[k]);
+    out.metadata = m;
+  }
+  const level = WEB_TOOL_TEXT[tool]?.fields?.level?.choices?.[String(data.level)];
+  if (level) out.level = level;
+  const saved = num(data.saved_bytes);
+  if (saved !== undefined && saved < 1024) out.saved_bytes = saved === 0 ? 'nothing' : 'less than 1 KB';
+  return out;
 }

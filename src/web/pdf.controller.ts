@@ -13,7 +13,7 @@ import { QuotaService, QuotaState } from '../pdf-tools/quota/quota.service';
 import { PDF_TOOLS } from '../pdf-tools/tools';
 import type { PdfTool } from '../pdf-tools/tools/tool';
 import { CsrfService } from './csrf.service';
-import { optionArgs, OptionField, optionFields, optionValues, renderOption, single, webError } from './pdf-form';
+import { formError, FormError, idOf, nameOf, optionArgs, OptionField, optionFields, optionValues, pageRangeError, renderOption, single, validationError, webError } from './pdf-form';
 import { html, SafeHtml } from './render/html';
 import { plural } from '../common/text/plural';
 import { fileSize } from '../common/text/file-size';
@@ -21,7 +21,7 @@ import { errorSummary, page, sendPage } from './render/layout';
 import { Anonymous, CSRF_FIELD, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 import { describeResult, describeValue } from './render/values';
-import { firstSentence, WEB_TOOL_TEXT, webNote } from './pdf-web-text';
+import { firstSentence, refundWords, toolRefusal, uploadRefusal, uploadRefusals, WEB_TOOL_TEXT, WebLimits, webNote, webResultData, webSummary } from './pdf-web-text';
 
 const MAX_FILES = 20;
 const slugOf = (tool: PdfTool): string => tool.name.replace(/_/g, '-');
@@ -151,6 +151,12 @@ export class PdfController {
     return e;
   }
 
+  /** The limits the page's messages name. */
+  private limits(): WebLimits {
+    const c = this.config;
+    return { maxBytes: c.PDF_MAX_FILE_BYTES, maxPages: c.PDF_MAX_PAGES, keptMinutes: Math.round(c.PDF_RESULT_TTL_S / 60) };
+  }
+
   private quotaLine(q: QuotaState): SafeHtml {
     const hours = Math.max(0, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 3600_000));
     return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${plural(q.limit, 'run')}</strong> of this tool left today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC on ${q.resets_at.slice(0, 10)}, in about ${hours} h.</p>`;
@@ -202,9 +208,9 @@ export class PdfController {
 ${this.quotaLine(q)}
 ${o.result ?? ''}
 ${errorSummary(o.error, o.errorField)}
-<form class="stack" id="upload-form" method="post" action="/pdf/${slug}/upload?${upload.toString()}" enctype="multipart/form-data" data-upload="/files"${many ? html` data-many="${MAX_FILES}"` : ''}>
+<form class="stack" id="upload-form" method="post" action="/pdf/${slug}/upload?${upload.toString()}" enctype="multipart/form-data" data-upload="/files"${many ? html` data-many="${MAX_FILES}"` : ''} data-refusals="${JSON.stringify(uploadRefusals(this.limits()))}">
   <div class="dropzone">
-    <label for="file">1. ${many ? `PDF files (2 to ${MAX_FILES}, merged in the order added)` : 'PDF file'}</label>
+    <label for="file">1. ${many ? `PDF files (2 to ${MAX_FILES}, merged in the order listed under "Files")` : 'PDF file'}</label>
     <input type="file" id="file" name="file" accept="application/pdf,.pdf" aria-describedby="file-hint">
     <span class="hint" id="file-hint">Choose ${many ? 'a file, then the next one,' : 'a file'} or drop ${many ? 'files' : 'it'} here. At most ${fileSize(this.config.PDF_MAX_FILE_BYTES)} and ${plural(this.config.PDF_MAX_PAGES, 'page')} per file.</span>
     <div data-nojs><button type="submit" class="secondary">Upload</button></div>
@@ -218,13 +224,14 @@ ${errorSummary(o.error, o.errorField)}
     <h2 id="chosen-title">2. ${many ? 'Files' : 'File'} and options</h2>
     <ul id="chosen" aria-labelledby="chosen-title">${chosen.map(
       (f, i) =>
-        html`<li><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${f.pages === null ? 'password-protected' : plural(f.pages, 'page')}, ${fileSize(f.bytes)})</span>${f.pages === null ? passwordField(f, i, o.errorField) : ''}</li>`,
+        html`<li data-name="${f.filename}"><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${f.pages === null ? 'password-protected' : plural(f.pages, 'page')}, ${fileSize(f.bytes)})</span>${f.pages === null ? passwordField(f, i, o.errorField) : ''}</li>`,
     )}</ul>
     <p class="hint" id="none-chosen"${chosen.length ? html` hidden` : ''}>No file uploaded yet.</p>
+    ${many ? html`<p class="hint" id="chosen-status" role="status" aria-live="polite"></p>` : ''}
     ${chosen.length ? html`<p><a href="/pdf/${slug}">Start again with other files</a></p>` : ''}
   </div>
   ${fields.map((f) => renderOption(f, o.values ?? {}, fields, o.errorField))}
-  <div><button type="submit">${WEB_TOOL_TEXT[tool.name]?.button ?? `Run: ${tool.title}`}</button></div>
+  <div><button type="submit">${WEB_TOOL_TEXT[tool.name]?.button ?? `Run: ${tool.title}`}</button> <span class="hint" id="run-wait" hidden></span></div>
 </form>`,
     });
   }
@@ -278,7 +285,8 @@ ${errorSummary(o.error, o.errorField)}
       if (!req.complete) res.setHeader('Connection', 'close');
       for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
       const q = await this.quota.status('web', tool.name, caller, req.deviceId);
-      sendPage(res, e.status, this.toolPage(req, csrf, slug, q, { error: e.message, errorField: 'file', chosen: await this.chosen(before) }));
+      const error = uploadRefusal('Your file', e.code, e.details.error_detail, this.limits());
+      sendPage(res, e.status, this.toolPage(req, csrf, slug, q, { error, errorField: 'file', chosen: await this.chosen(before) }));
     }
   }
 
@@ -297,9 +305,13 @@ ${errorSummary(o.error, o.errorField)}
       const q = await this.quota.status('web', tool.name, caller.ip, caller.deviceId);
       sendPage(res, status, this.toolPage(req, csrf, slug, q, { error, errorField, values, chosen }));
     };
-    if (ids.length === 0) return again(400, 'Choose a PDF file first.');
+    if (ids.length === 0) return again(400, tool.name === 'merge_pdfs' ? 'Choose at least two PDFs to merge.' : 'Choose a PDF file first.');
     if (ids.length > MAX_FILES) return again(400, `At most ${plural(MAX_FILES, 'file')} at once.`);
     if (tool.name !== 'merge_pdfs' && ids.length > 1) return again(400, 'This tool takes one file: choose a single PDF.');
+    // What the form itself shows to be wrong, in the page's words, before anything is run.
+    const names = ids.map((id) => chosen.find((f) => f.file_id === id)?.filename ?? 'your file');
+    const before = formError(fields, body) ?? (tool.name === 'merge_pdfs' ? undefined : this.pageProblem(fields, body, chosen[0]));
+    if (before) return again(400, before.message, before.field);
     // Each locked file's password, from the field named by its file_id: sent with it, never kept or shown.
     const passwords = ids.map((id) => single(body[passwordName(id)]) ?? '');
     const lockedAt = (i: number): number => chosen.findIndex((f) => f.file_id === ids[i] && f.pages === null);
@@ -315,6 +327,9 @@ ${errorSummary(o.error, o.errorField)}
     }
     const refs = ids.map((file_id, i) => ({ file_id, ...(passwords[i] ? { password: passwords[i] } : {}) }));
     const args = { ...optionArgs(fields, body), ...(tool.name === 'merge_pdfs' ? { files: refs } : { file: refs[0] }) };
+    // The tool's own argument checks, read from its schema's typed issues (the MCP message stays the tool's).
+    const invalid = validationError(tool, fields, args);
+    if (invalid) return again(400, invalid.message, invalid.field ?? 'file');
     const result = await this.runner.call(tool, args, caller);
     const sc = (result.structuredContent ?? {}) as Record<string, unknown> & { quota?: QuotaState };
     const q = sc.quota ?? (await this.quota.status('web', tool.name, caller.ip, caller.deviceId));
@@ -327,16 +342,50 @@ ${errorSummary(o.error, o.errorField)}
         const message = sc.password_given
           ? `The password of ${name} is not correct: type it again in "Password of ${name}".`
           : `${name} is protected by a password: enter it in "Password of ${name}".`;
-        const spent = sc.refunded === true ? ' This try did not use your quota.' : sc.refunded === false ? ' This try counted against your quota (the daily refunds are used up).' : '';
-        return passwordError(index, STATUS[code], message + spent);
+        return passwordError(index, STATUS[code], message + refundWords(sc.refunded));
       }
-      // The tool's message in the form's words (comma-separated text, field labels), linked to its field.
-      const shown = webError(String(sc.message), fields);
-      sendPage(res, STATUS[code] ?? 500, this.toolPage(req, csrf, slug, q, { error: shown.message, errorField: code === 'file_not_found' ? 'file' : shown.field, values, chosen }));
+      const shown = this.failureWords(code, sc, names, fields, q);
+      sendPage(res, STATUS[code] ?? 500, this.toolPage(req, csrf, slug, q, { error: shown.message, errorField: shown.field, values, chosen }));
       return;
     }
-    const names = ids.map((id) => chosen.find((f) => f.file_id === id)?.filename ?? 'your file');
-    sendPage(res, 200, this.toolPage(req, csrf, slug, q, { values, chosen, result: this.resultBlock(result, sc, names) }));
+    sendPage(res, 200, this.toolPage(req, csrf, slug, q, { values, chosen, result: this.resultBlock(tool, result, sc, names) }));
+  }
+
+  /**
+   * A tool failure in the page's words: by its code and typed details (pdf-web-text), linked to the
+   * field it is about; only an argument problem the form could not foresee falls back to the tool's
+   * message in the form's words.
+   */
+  private failureWords(code: ToolErrorCode, sc: Record<string, unknown>, names: string[], fields: OptionField[], q: QuotaState): FormError {
+    if (code === 'quota_exceeded') {
+      return { message: `You have used all ${plural(q.limit, 'run')} of this tool for today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC.`, field: 'file' };
+    }
+    const words = toolRefusal(code, sc, names, this.limits());
+    const pageField = fields.find((f) => f.web.pageRange);
+    if (words) return { message: words + refundWords(sc.refunded), field: code === 'invalid_page_range' && pageField ? idOf(pageField.path) : 'file' };
+    const shown = webError(String(sc.message), fields);
+    return { message: shown.message, field: shown.field ?? 'file' };
+  }
+
+  /**
+   * The page-range fields of a one-file tool checked against the chosen file (its pages, null when
+   * it is locked), and split's number of parts against its pages.
+   */
+  private pageProblem(fields: OptionField[], body: Record<string, unknown>, file: ChosenFile | undefined): FormError | undefined {
+    if (!file) return undefined;
+    for (const f of fields) {
+      const text = (single(body[nameOf(f.path)]) ?? '').trim();
+      const when = f.web.when;
+      if (text === '' || (when && single(body[nameOf(when.field.split('.'))]) !== when.value)) continue;
+      if (f.web.pageRange) {
+        const problem = pageRangeError(f, text, file.pages, file.filename, f.schema.type === 'array');
+        if (problem) return problem;
+      }
+      if (f.path.join('.') === 'count' && when && file.pages !== null && Number(text) > file.pages) {
+        return { message: `${file.filename} has ${plural(file.pages, 'page')}: it cannot be split into ${text} parts.`, field: idOf(f.path) };
+      }
+    }
+    return undefined;
   }
 
   /** The chosen file an input label of a tool message ("file", "files[2] (a.pdf)") names, if it is a locked one. */
@@ -353,9 +402,9 @@ ${errorSummary(o.error, o.errorField)}
    * result's `note`, in the page's words), the files to download and the tool's own details.
    * `names` are the input files' names in the order of the call.
    */
-  private resultBlock(result: CallToolResult, sc: Record<string, unknown>, names: string[]): SafeHtml {
+  private resultBlock(tool: PdfTool, result: CallToolResult, sc: Record<string, unknown>, names: string[]): SafeHtml {
     const first = result.content[0];
-    const summary = first && first.type === 'text' ? first.text.split('\n')[0] : 'Done.';
+    const summary = webSummary(tool.name, sc, first && first.type === 'text' ? first.text.split('\n')[0] : 'Done.');
     const files: StoredFile[] = Array.isArray(sc.files) ? (sc.files as StoredFile[]) : typeof sc.file_id === 'string' ? [sc as unknown as StoredFile] : [];
     const { quota: _q, files: _f, file_id: _i, download_url: _u, expires_at: _e, filename: _n, bytes: _b, pages: _p, sha256: _s, note, ...data } = sc;
     return html`<section class="notice" aria-labelledby="result-title" id="result">
@@ -365,7 +414,7 @@ ${typeof note === 'string' && note ? html`<p id="result-note">${webNote(note, na
 ${files.length
   ? html`<ul>${files.map((f) => html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${plural(f.pages, 'page')}, ${fileSize(f.bytes)}${f.source_pages ? `; ${f.source_pages.length === 1 ? 'page' : 'pages'} ${describeValue(f.source_pages)} of your file` : ''}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`)}</ul>`
   : ''}
-${Object.keys(data).length ? html`<dl class="pairs">${describeResult(data).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>` : ''}
+${Object.keys(data).length ? html`<dl class="pairs">${describeResult(webResultData(tool.name, data)).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>` : ''}
 </section>`;
   }
 }

@@ -78,6 +78,9 @@ progress{width:100%;max-width:32rem;height:1.25rem}
 #chosen{margin:.25rem 0;padding-left:1.25rem}
 #chosen li{overflow-wrap:anywhere}
 #chosen .password{margin:.4rem 0 .75rem}
+#chosen .order button{padding:.1rem .5rem;margin:.15rem 0;font-size:.9rem}
+#run-form button:disabled{opacity:.6;cursor:not-allowed}
+input[type=color]{width:3.5rem;height:2.25rem;padding:.1rem;vertical-align:middle}
 .tools{display:grid;grid-template-columns:repeat(auto-fit,minmax(15rem,1fr));gap:1rem;list-style:none;padding:0}
 .visually-hidden{position:absolute!important;top:0;left:0;width:1px!important;height:1px!important;min-width:0!important;padding:0!important;margin:-1px!important;border:0!important;overflow:hidden!important;clip:rect(0 0 0 0);clip-path:inset(50%);white-space:nowrap}
 dl.pairs{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.25rem 1rem}

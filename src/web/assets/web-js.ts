@@ -40,8 +40,22 @@ export const WEB_JS = `
       update();
     });
   }
+  // Colour fields: the picker (<input type=color>) gets a field for the colour's code beside it,
+  // kept in step both ways. A browser without a picker shows a text field already: nothing to add.
+  function colours(root) {
+    root.querySelectorAll('[data-colour-code]').forEach(function (box) {
+      var picker = document.getElementById(box.getAttribute('data-colour-code'));
+      var code = box.querySelector('input');
+      if (!picker || !code || picker.type !== 'color') return;
+      box.hidden = false;
+      code.value = picker.value;
+      picker.addEventListener('input', function () { code.value = picker.value; });
+      code.addEventListener('input', function () { if (/^#[0-9a-f]{6}$/i.test(code.value.trim())) picker.value = code.value.trim().toLowerCase(); });
+    });
+  }
   function tools(root) {
     conditional(root);
+    colours(root);
     root.querySelectorAll('form[data-upload]').forEach(function (form) {
       var run = document.getElementById('run-form');
       var list = document.getElementById('chosen');
@@ -50,11 +64,38 @@ export const WEB_JS = `
       var zone = form.querySelector('.dropzone');
       var bar = form.querySelector('progress');
       var status = document.getElementById('upload-status');
+      var order = document.getElementById('chosen-status');
+      var button = run && run.querySelector('button[type=submit]');
+      var wait = document.getElementById('run-wait');
       var max = Number(form.getAttribute('data-many')) || 1;
+      var refusals = {};
+      try { refusals = JSON.parse(form.getAttribute('data-refusals') || '{}'); } catch (e) { refusals = {}; }
+      // Files chosen and not uploaded yet, in the order chosen: the tool does not run until they are in.
+      var waiting = [];
+      var uploading = null;
+      var running = false;
+      var seq = 0;
       if (!run || !list || !input || !window.XMLHttpRequest || !window.FormData) return;
       form.querySelectorAll('[data-nojs]').forEach(function (el) { el.hidden = true; });
       if (max > 1) input.multiple = true;
       function fail(text) { if (bar) bar.hidden = true; status.classList.add('bad'); say(status, text); input.value = ''; }
+      function refusal(name, r) {
+        var text = (r && (refusals[r.error_detail] || refusals[r.error])) || refusals['default'] || '{name} could not be uploaded. Try again.';
+        return text.split('{name}').join(name);
+      }
+      function names(items) { return items.length < 2 ? items.join('') : items.slice(0, -1).join(', ') + ' and ' + items[items.length - 1]; }
+      // The run button is disabled while a file is uploading, and says why.
+      function update() {
+        if (!button) return;
+        var busy = waiting.length > 0;
+        button.disabled = busy || running;
+        if (wait) {
+          wait.hidden = !busy;
+          say(wait, busy ? 'Wait: ' + names(waiting.map(function (w) { return w.name; })) + (waiting.length === 1 ? ' is' : ' are') + ' still uploading.' : '');
+        }
+        if (busy) button.setAttribute('aria-describedby', 'run-wait'); else button.removeAttribute('aria-describedby');
+        if (uploading) uploading.hidden = !busy;
+      }
       function password(info, n) {
         var box = document.createElement('div');
         box.className = 'password';
@@ -73,9 +114,70 @@ export const WEB_JS = `
         box.appendChild(hint);
         return box;
       }
+      function items() { return Array.prototype.slice.call(list.children); }
+      function nameOf(li) { return li.getAttribute('data-name') || ''; }
+      function tell(text) { say(order || status, text); }
+      // Merge: each file gets buttons to move it up or down and to remove it (the order of the list is the order merged).
+      function controls(li) {
+        if (max === 1 || li.querySelector('.order')) return;
+        var box = document.createElement('span');
+        box.className = 'order';
+        [['up', 'Move up'], ['down', 'Move down'], ['remove', 'Remove']].forEach(function (b) {
+          var el = document.createElement('button');
+          el.type = 'button'; el.className = 'secondary'; el.setAttribute('data-order', b[0]);
+          el.textContent = b[1];
+          el.setAttribute('aria-label', b[1] + ': ' + nameOf(li));
+          el.addEventListener('click', function () { act(li, b[0], el); });
+          box.appendChild(document.createTextNode(' '));
+          box.appendChild(el);
+        });
+        var hint = li.querySelector('.hint');
+        if (hint && hint.nextSibling) li.insertBefore(box, hint.nextSibling); else li.appendChild(box);
+      }
+      function act(li, what, el) {
+        var all = items();
+        var at = all.indexOf(li);
+        if (what === 'remove') {
+          var next = all[at + 1] || all[at - 1];
+          li.remove();
+          var left = items().length;
+          if (none) none.hidden = left > 0;
+          update();
+          tell(nameOf(li) + ' removed. ' + plural(left, 'file') + ' left.');
+          var target = next && next.querySelector('button[data-order=remove]');
+          (target || input).focus();
+          return;
+        }
+        // The neighbour moves, not the focused item: its button keeps the focus.
+        if (what === 'up') {
+          if (at === 0) { tell(nameOf(li) + ' is already first.'); return; }
+          list.insertBefore(all[at - 1], li.nextSibling);
+          at--;
+        } else {
+          if (at === all.length - 1) { tell(nameOf(li) + ' is already last.'); return; }
+          list.insertBefore(all[at + 1], li);
+          at++;
+        }
+        tell(nameOf(li) + ' moved ' + what + ': ' + (at + 1) + ' of ' + all.length + '.');
+        if (document.activeElement !== el) el.focus();
+      }
+      // Files waiting for their upload are listed apart (their names, "uploading…"); uploads go one at
+      // a time, in the order chosen, so each joins the list of chosen files in that order.
+      uploading = document.getElementById('uploading');
+      if (!uploading) {
+        uploading = document.createElement('ul');
+        uploading.id = 'uploading';
+        uploading.className = 'hint';
+        uploading.setAttribute('aria-label', 'Uploading');
+        uploading.hidden = true;
+        list.parentNode.insertBefore(uploading, list.nextSibling);
+      }
+      var queue = [];
+      var current = null;
       function add(info) {
         if (max === 1) list.textContent = '';
         var li = document.createElement('li');
+        li.setAttribute('data-name', info.filename);
         var id = document.createElement('input');
         id.type = 'hidden'; id.name = 'file_id'; id.value = info.file_id;
         var hint = document.createElement('span');
@@ -85,13 +187,22 @@ export const WEB_JS = `
         li.appendChild(document.createTextNode(info.filename + ' '));
         li.appendChild(hint);
         // A file that needs its password to open: a field for it, sent with its file_id (as the server renders it).
-        if (info.encrypted) li.appendChild(password(info, list.children.length + 1));
+        if (info.encrypted) li.appendChild(password(info, ++seq));
         list.appendChild(li);
+        controls(li);
         if (none) none.hidden = true;
       }
-      function send(files, i) {
-        if (i >= files.length) { input.value = ''; return; }
-        var f = files[i];
+      function done(item) {
+        waiting = waiting.filter(function (w) { return w !== item; });
+        if (item.row.parentNode) item.row.parentNode.removeChild(item.row);
+        current = null;
+        update();
+        next();
+      }
+      function next() {
+        if (current || !queue.length) { if (!current) input.value = ''; return; }
+        var item = current = queue.shift();
+        var f = item.file;
         var xhr = new XMLHttpRequest();
         xhr.open('POST', form.getAttribute('data-upload'));
         xhr.responseType = 'json';
@@ -104,12 +215,13 @@ export const WEB_JS = `
         });
         xhr.addEventListener('load', function () {
           var r = xhr.response || {};
-          if (xhr.status !== 201 || !r.file_id) { fail(f.name + ' was refused: ' + (r.message || 'the server answered ' + xhr.status + '.')); return; }
+          if (xhr.status !== 201 || !r.file_id) { fail(refusal(f.name, r)); done(item); return; }
           add(r);
-          say(status, f.name + ' uploaded (' + (r.encrypted ? 'password-protected: enter its password below' : plural(r.pages, 'page')) + ').' + (i + 1 < files.length ? '' : ' Set the options and run the tool.'));
-          send(files, i + 1);
+          var last = waiting.length === 1;
+          say(status, f.name + ' uploaded (' + (r.encrypted ? 'password-protected: enter its password below' : plural(r.pages, 'page')) + ').' + (last ? ' Set the options and run the tool.' : ''));
+          done(item);
         });
-        xhr.addEventListener('error', function () { fail('The upload of ' + f.name + ' failed: check the connection and try again.'); });
+        xhr.addEventListener('error', function () { fail('The upload of ' + f.name + ' failed: check the connection and try again.'); done(item); });
         var data = new FormData();
         data.append('file', f, f.name);
         xhr.send(data);
@@ -118,9 +230,20 @@ export const WEB_JS = `
         var all = Array.prototype.slice.call(files || []);
         if (!all.length) return;
         if (max === 1 && all.length > 1) { fail('This tool takes one file: choose a single PDF.'); return; }
-        if (max > 1 && list.children.length + all.length > max) { fail('At most ' + plural(max, 'file') + ' at once.'); return; }
-        send(all, 0);
+        if (max > 1 && items().length + waiting.length + all.length > max) { fail('At most ' + plural(max, 'file') + ' at once.'); return; }
+        all.forEach(function (f) {
+          var row = document.createElement('li');
+          row.textContent = f.name + ' (uploading…)';
+          uploading.appendChild(row);
+          var item = { file: f, name: f.name, row: row };
+          waiting.push(item);
+          queue.push(item);
+        });
+        update();
+        next();
       }
+      items().forEach(controls);
+      seq = items().length;
       input.addEventListener('change', function () { choose(input.files); });
       form.addEventListener('submit', function (e) { e.preventDefault(); choose(input.files); });
       if (zone) {
@@ -130,18 +253,21 @@ export const WEB_JS = `
       }
       run.addEventListener('submit', function (e) {
         e.preventDefault();
-        var button = run.querySelector('button[type=submit]');
+        // Never run on part of the files: the ones still uploading would be left out.
+        if (waiting.length || running) { update(); if (wait && waiting.length) say(status, wait.textContent); return; }
         var xhr = new XMLHttpRequest();
         xhr.open('POST', run.action);
         xhr.responseType = 'document';
         xhr.setRequestHeader('Content-Type', 'application/x-www-form-urlencoded');
-        if (button) button.disabled = true;
+        running = true;
+        update();
         status.classList.remove('bad');
         say(status, 'Running…');
         xhr.addEventListener('load', function () {
           var doc = xhr.response;
           var next = doc && doc.querySelector('main');
-          if (button) button.disabled = false;
+          running = false;
+          update();
           if (!next) { fail('The server answered ' + xhr.status + '. Try again.'); return; }
           document.title = doc.title;
           var main = document.importNode(next, true);
@@ -150,7 +276,7 @@ export const WEB_JS = `
           var h = main.querySelector('#result h2, .error-summary') || main.querySelector('h1');
           if (h) { h.setAttribute('tabindex', '-1'); h.focus(); }
         });
-        xhr.addEventListener('error', function () { if (button) button.disabled = false; fail('The request failed: check the connection and try again.'); });
+        xhr.addEventListener('error', function () { running = false; update(); fail('The request failed: check the connection and try again.'); });
         xhr.send(new URLSearchParams(new FormData(run)).toString());
       });
     });
