@@ -16,7 +16,7 @@ const SPINNERS: Record<string, string> = {
   progressbar: `<div role="progressbar" aria-label="Loading" style="${SIZE}"></div>`,
   'aria-busy': `<section aria-busy="true" style="min-height:40px;border:1px solid #ddd"></section>`,
   'class loader': `<div class="page-loader" style="${SIZE}"></div>`,
-  'svg spinner': `<svg class="spinner" width="40" height="40" viewBox="0 0 40 40" aria-hidden="true"><circle cx="20" cy="20" r="16" fill="none" stroke="#888" stroke-width="4"></circle></svg>`,
+  'svg spinner (Tailwind animate-spin)': `<svg class="animate-spin h-8 w-8" width="40" height="40" viewBox="0 0 40 40" aria-hidden="true"><circle cx="20" cy="20" r="16" fill="none" stroke="#888" stroke-width="4"></circle></svg>`,
   'image spinner': `<img src="${DOT}" alt="Loading…" width="40" height="40">`,
   progress: '<progress></progress>',
   skeleton: '<div class="skeleton-card" style="width:300px;height:80px;background:#eee"></div><div class="skeleton-line" style="width:200px;height:16px;background:#eee"></div>',
@@ -65,14 +65,15 @@ describe('Render wait: app shells are graded on their rendered content (e2e, rea
           200,
           html(
             `<div id="root"></div><script>addEventListener('load', () => setTimeout(() => {
-              fetch('/api/items').then((r) => r.json()).then((d) => { document.getElementById('root').innerHTML = d.html; });
+              fetch('/api/items?ms=600').then((r) => r.json()).then((d) => { document.getElementById('root').innerHTML = d.html; });
             }, 300));</script>`,
             'Fetch shell',
           ),
         ),
-      // answers 1.5 s after the request
-      '/api/items': (_q, res) => {
-        const timer = setTimeout(() => send(res, 200, JSON.stringify({ html: CONTENT }), { 'Content-Type': 'application/json' }), 1500);
+      // answers 1.5 s (or ?ms=) after the request
+      '/api/items': (q, res) => {
+        const ms = Number(new URL(q.url ?? '/', 'http://x').searchParams.get('ms') ?? 1500);
+        const timer = setTimeout(() => send(res, 200, JSON.stringify({ html: CONTENT }), { 'Content-Type': 'application/json' }), ms);
         res.on('close', () => clearTimeout(timer));
       },
       // never gets past "Loading…": its dots change every 100 ms and it polls the server every 300 ms

@@ -34,7 +34,8 @@ interface Look {
  * without a charset) or starts with one and ends with an ellipsis ("Loading your dashboard…"); a
  * busy marker is a visible element with aria-busy="true", role="progressbar", an indeterminate
  * <progress>, an aria-label or image alt starting with "Loading", an image whose address names a
- * spinner/loader, or a class or id naming a loader, loading state, spinner, skeleton or shimmer.
+ * spinner/loader, or a class or id naming a loader, loading state, spinner (`spinner`, `fa-spin`,
+ * `animate-spin`), skeleton or shimmer (`skeleton`, `shimmer`, `animate-pulse`).
  */
 function look(emptyText: number, loadingText: number): Look {
   const g = globalThis as any;
@@ -56,12 +57,12 @@ function look(emptyText: number, loadingText: number): Look {
   const line = new RegExp(`^[^\\p{L}\\p{N}]*(?:${phrase})(?!(?!â€¦)[\\p{L}\\p{N}])(?:${end}|\\s*\\d{1,3}\\s?%${end}|.{0,80}?(?:\\.\\.|…|â€¦)${end})$`, 'iu');
   const lines = raw.split(/\n/).map((l) => l.replace(/\s+/g, ' ').trim());
   if (lines.some((l) => line.test(l) || (l.length < 100 && /please wait/i.test(l)))) return { empty, loading: true };
-  const named = /load(?:er|ing)|spinner|skeleton|shimmer/i;
+  const named = /load(?:er|ing)|spinner|(?:^|[-_])spin(?:[-_]|$)|skeleton|shimmer|^animate-pulse$/i;
   const notLoader = /upload|download|lazy|reload|payload|overload|offload|unload/i;
   const marker = (v: unknown): boolean => typeof v === 'string' && v.split(/\s+/).some((t) => named.test(t) && !notLoader.test(t));
   const busy =
     '[aria-busy="true" i],[role="progressbar" i],progress:not([value]),[aria-label^="loading" i],img[alt^="loading" i],img[src*="spinner" i],img[src*="loader" i],img[src*="loading" i]';
-  const candidates = body.querySelectorAll(`${busy},[class*="load" i],[class*="spin" i],[class*="skeleton" i],[class*="shimmer" i],[id*="load" i],[id*="spin" i],[id*="skeleton" i]`) as ArrayLike<any>;
+  const candidates = body.querySelectorAll(`${busy},[class*="load" i],[class*="spin" i],[class*="skeleton" i],[class*="shimmer" i],[class*="pulse" i],[id*="load" i],[id*="spin" i],[id*="skeleton" i]`) as ArrayLike<any>;
   const loading = Array.from(candidates).some((el: any) => (el.matches(busy) || marker(el.getAttribute('class')) || marker(el.getAttribute('id'))) && visible(el));
   return { empty, loading };
 }
