@@ -283,7 +283,7 @@ export class Scanner {
       await page.waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: Math.max(1, Math.min(SETTLE_MAX_MS, remaining)) }).catch(() => undefined);
     }
     if (refused.reason) throw this.refusedError(refused.reason); // a script navigated the page elsewhere
-    const render = await waitForRender(page, timeoutMs - (Date.now() - t0)); // client-rendered pages
+    const render = await waitForRender(page, timeoutMs - (Date.now() - t0), t1); // client-rendered pages
     if (refused.reason) throw this.refusedError(refused.reason);
     const t2 = Date.now();
     const status = response.status();
