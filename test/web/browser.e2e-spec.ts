@@ -371,7 +371,7 @@ describe('Website in Chromium (e2e)', () => {
       if (d === 0) {
         const last = await run(device);
         expect(last.text).toContain(`0 of ${PDF_LIMIT}`);
-        expect(last.text).toContain('Daily quota of flatten_form reached');
+        expect(last.text).toContain(`You have used all ${PDF_LIMIT} runs of this tool for today on this device.`);
         expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
       }
     }
@@ -389,16 +389,17 @@ describe('Website in Chromium (e2e)', () => {
       return c.request('POST', `/pdf/compress-pdf/upload${token ? `?_csrf=${encodeURIComponent(c.csrf())}` : ''}`, { body: form });
     };
     const summary = (text: string) => /<div class="error-summary"[\s\S]*?<a href="#file">([^<]*)<\/a>/.exec(text)?.[1];
-    for (const [bytes, name, status] of [
-      [new Uint8Array(400_000), 'big.pdf', 413],
-      [Buffer.from('hello, not a PDF'), 'notes.txt', 415],
-      [Buffer.from('%PDF-1.7 but nothing else'), 'broken.pdf', 400],
+    for (const [bytes, name, status, words] of [
+      [new Uint8Array(400_000), 'big.pdf', 413, /^(?:Your file|big\.pdf) is larger than \d+ KB, the most a file may be here\.$/],
+      [Buffer.from('hello, not a PDF'), 'notes.txt', 415, /^(?:Your file|notes\.txt) is not a PDF file: choose a PDF\.$/],
+      [Buffer.from('%PDF-1.7 but nothing else'), 'broken.pdf', 400, /^(?:Your file|broken\.pdf) is damaged and cannot be read, even after an attempt to repair it\.$/],
     ] as const) {
       const page = await post(bytes, name);
       const agent = await agentUpload(bytes, name);
       expect([page.status, agent.status]).toEqual([status, status]);
-      // One code path: the page says exactly what an agent gets.
-      expect(summary(page.text)).toBe(escapeHtml(agent.body.message ?? ''));
+      // One code path with the page's own words: the same refusal, worded for a person (issue #20 item 9).
+      expect(summary(page.text)).toMatch(words);
+      expect(summary(page.text)).not.toBe(escapeHtml(agent.body.message ?? ''));
       expect(page.text).not.toMatch(/\bat \S+\.(ts|js):\d+/);
     }
     expect((await post(await samplePdf(1), 'ok.pdf', false)).status).toBe(403);
@@ -413,7 +414,7 @@ describe('Website in Chromium (e2e)', () => {
     await page.goto(`${origin}/pdf/compress-pdf`);
     await choose(page, '#file', await pdfFile('notes.pdf', Buffer.from('hello, not a PDF')));
     await page.waitForSelector('#upload-status.bad');
-    expect(await page.$eval('#upload-status', (e) => e.textContent)).toBe('notes.pdf was refused: The upload is not a PDF (no %PDF- header).');
+    expect(await page.$eval('#upload-status', (e) => e.textContent)).toBe('notes.pdf is not a PDF file: choose a PDF.');
     await shot(page, 'pdf-upload-error');
     await page.browserContext().close();
   }, 60_000);
