@@ -1,15 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestApp } from '../utils/test-app';
 import { PDFDocument } from 'pdf-lib';
 import { PDF_TOOLS_BY_NAME } from '../../src/pdf-tools/tools';
 import runTask from '../../src/pdf-tools/worker/pdf.worker';
 import { ACROFORM_MISSING, damagedCorpus } from './damaged';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { b64, connect, createPdfTestApp, download, sc } from './helpers';
+import { b64, connect, createPdfTestApp, download, sc, checkValid } from './helpers';
 
 /** Arguments of each tool for one input `f` (merge takes it twice). */
 const TOOL_ARGS: Record<string, (f: object) => Record<string, unknown>> = {
@@ -26,19 +22,6 @@ const TOOL_ARGS: Record<string, (f: object) => Record<string, unknown>> = {
 
 const LIMITS = { maxBytes: 20 * 1024 * 1024, maxPages: 200 };
 
-/** qpdf --check of an output: '' when valid. */
-function checkValid(bytes: Uint8Array): string {
-  const dir = mkdtempSync(join(tmpdir(), 'beacon-damaged-'));
-  try {
-    writeFileSync(join(dir, 'out.pdf'), bytes);
-    const out = execFileSync('qpdf', ['--check', join(dir, 'out.pdf')], { stdio: 'pipe' }).toString();
-    return /No syntax or stream encoding errors found/.test(out) ? '' : out.slice(0, 300);
-  } catch (e) {
-    return String((e as { stderr?: Buffer }).stderr ?? e).slice(0, 300);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 /** The page count a tool's result must have for an input of `pages` pages. */
 function expectedPages(tool: string, pages: number): number[] {

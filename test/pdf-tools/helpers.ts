@@ -1,7 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { degrees, PDFDocument } from 'pdf-lib';
 import { linesPdf } from './fixtures';
 
@@ -163,4 +167,18 @@ export async function download(t: TestApp, file: { download_url: string }): Prom
     .expect(200)
     .expect('Content-Type', 'application/pdf');
   return new Uint8Array(res.body as Buffer);
+}
+
+/** qpdf --check of an output: '' for a valid PDF without errors or warnings, else qpdf's complaint. */
+export function checkValid(bytes: Uint8Array): string {
+  const dir = mkdtempSync(join(tmpdir(), 'beacon-check-'));
+  try {
+    writeFileSync(join(dir, 'out.pdf'), bytes);
+    const out = execFileSync('qpdf', ['--check', join(dir, 'out.pdf')], { stdio: 'pipe' }).toString();
+    return /No syntax or stream encoding errors found/.test(out) ? '' : out.slice(0, 300);
+  } catch (e) {
+    return String((e as { stderr?: Buffer }).stderr ?? e).slice(0, 300);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -7,7 +7,7 @@ import { PDFDocument } from 'pdf-lib';
 import PDFKit from 'pdfkit';
 import type { TestApp } from '../utils/test-app';
 import { pdftotext, qpdf, qpdfProcesses, zeroPagePdf } from './corpus';
-import { b64, call, connect, createPdfTestApp, download, sc, textPdf } from './helpers';
+import { b64, call, connect, createPdfTestApp, download, sc, textPdf, checkValid } from './helpers';
 
 /** A pdfkit PDF of `pages` pages, page i saying "pdfkit page i". */
 async function pdfkitPdf(pages: number): Promise<Buffer> {
@@ -36,19 +36,6 @@ function qpdfPages(bytes: Uint8Array): number {
   }
 }
 
-/** qpdf --check of an output: '' for a valid PDF without errors or warnings, else qpdf's complaint. */
-function checkValid(bytes: Uint8Array): string {
-  const dir = mkdtempSync(join(tmpdir(), 'beacon-check-'));
-  try {
-    writeFileSync(join(dir, 'out.pdf'), bytes);
-    const out = execFileSync('qpdf', ['--check', join(dir, 'out.pdf')], { stdio: 'pipe' }).toString();
-    return /No syntax or stream encoding errors found/.test(out) ? '' : out.slice(0, 300);
-  } catch (e) {
-    return String((e as { stderr?: Buffer }).stderr ?? e).slice(0, 300);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
 
 function expectValid(bytes: Uint8Array): void {
   expect(checkValid(bytes)).toBe('');
