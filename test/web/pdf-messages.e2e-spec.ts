@@ -6,7 +6,7 @@ import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
 import { ToolRunnerService } from '../../src/pdf-tools/mcp/tool-runner.service';
 import { PDF_TOOLS_BY_NAME } from '../../src/pdf-tools/tools';
 import { createTestApp, TestApp } from '../utils/test-app';
-import { WebClient, WebResponse } from './web-client';
+import { fileIdsOf, uploadThroughForm, WebClient } from './web-client';
 
 const MAX_BYTES = 300_000;
 const MAX_PAGES = 8;
@@ -42,16 +42,7 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     await t?.close();
   });
 
-  /** Uploads through the page's own upload form (no JavaScript). */
-  const upload = async (c: WebClient, slug: string, bytes: Uint8Array, name: string, before: string[] = []): Promise<WebResponse> => {
-    await c.get(`/pdf/${slug}`);
-    const form = new FormData();
-    form.set('file', new Blob([Buffer.from(bytes)], { type: 'application/pdf' }), name);
-    const query = new URLSearchParams({ _csrf: c.csrf() });
-    for (const id of before) query.append('file_id', id);
-    return c.request('POST', `/pdf/${slug}/upload?${query.toString()}`, { body: form });
-  };
-  const fileIdsOf = (text: string): string[] => [...text.matchAll(/name="file_id" value="([^"]+)"/g)].map((m) => m[1]);
+  const upload = uploadThroughForm;
   const uploaded = async (c: WebClient, slug: string, pages: number, name = 'doc.pdf'): Promise<string> => {
     const up = await upload(c, slug, await samplePdf(pages), name);
     expect(up.status).toBe(200);

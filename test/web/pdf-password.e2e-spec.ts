@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { createTestApp, TestApp } from '../utils/test-app';
-import { WebClient, WebResponse } from './web-client';
+import { fileIdsOf, uploadThroughForm, WebClient } from './web-client';
 
 const USER_PASSWORD = 'user';
 
@@ -55,16 +55,7 @@ describe('PDF tools on the website: password-protected PDFs (e2e)', () => {
     await t?.close();
   });
 
-  /** Uploads through the page's own upload form (no JavaScript), with the files already chosen on a merge page. */
-  const upload = async (c: WebClient, slug: string, bytes: Uint8Array, name: string, before: string[] = []): Promise<WebResponse> => {
-    await c.get(`/pdf/${slug}`);
-    const form = new FormData();
-    form.set('file', new Blob([Buffer.from(bytes)], { type: 'application/pdf' }), name);
-    const query = new URLSearchParams({ _csrf: c.csrf() });
-    for (const id of before) query.append('file_id', id);
-    return c.request('POST', `/pdf/${slug}/upload?${query.toString()}`, { body: form });
-  };
-  const fileIdsOf = (text: string): string[] => [...text.matchAll(/name="file_id" value="([^"]+)"/g)].map((m) => m[1]);
+  const upload = uploadThroughForm;
 
   it('asks for the password of a protected upload; missing and wrong are errors naming its field; the right one decrypts', async () => {
     const c = WebClient.of(t.server);

@@ -84,3 +84,16 @@ export class WebClient {
     return r;
   }
 }
+
+/** Uploads through a PDF tool page's own upload form (no JavaScript), with the files already chosen on a merge page. */
+export async function uploadThroughForm(c: WebClient, slug: string, bytes: Uint8Array, name: string, before: string[] = []): Promise<WebResponse> {
+  await c.get(`/pdf/${slug}`);
+  const form = new FormData();
+  form.set('file', new Blob([Buffer.from(bytes)], { type: 'application/pdf' }), name);
+  const query = new URLSearchParams({ _csrf: c.csrf() });
+  for (const id of before) query.append('file_id', id);
+  return c.request('POST', `/pdf/${slug}/upload?${query.toString()}`, { body: form });
+}
+
+/** The stored files' ids a PDF tool page carries in its form. */
+export const fileIdsOf = (text: string): string[] => [...text.matchAll(/name="file_id" value="([^"]+)"/g)].map((m) => m[1]);
