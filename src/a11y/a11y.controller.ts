@@ -8,7 +8,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { BadgeFields, cacheKeyOf, ReportsService } from './report/reports.service';
 import { parseTargetUrl } from '../common/egress/target-guard';
-import { page as sitePage, WEB_CSP } from '../web/render/layout';
+import { page as sitePage, sendPage } from '../web/render/layout';
 import { html, qs } from '../web/render/html';
 import type { Report, ScanResponse } from './report/report.types';
 import { renderBadge, renderMissingBadge } from './render/badge-svg';
@@ -174,20 +174,10 @@ export class A11yController {
     this.sendReportPage(res, 200, markup, REPORT_CACHE);
   }
 
-  /** A report page in the website's layout, with the website's CSP (no framing), cacheable as given. */
+  /** A report page in the website's layout, with the website's headers, kept out of search engines, cacheable as given. */
   private sendReportPage(res: Response, status: number, markup: string | Buffer, cacheControl: string): void {
-    res
-      .status(status)
-      .set({
-        'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy': WEB_CSP,
-        'X-Content-Type-Options': 'nosniff',
-        'X-Frame-Options': 'DENY',
-        'Referrer-Policy': 'same-origin',
-        'X-Robots-Tag': 'noindex',
-        'Cache-Control': cacheControl,
-      })
-      .send(markup);
+    res.set('X-Robots-Tag', 'noindex');
+    sendPage(res, status, markup, cacheControl);
   }
 
   private async sendBadge(res: Response, fields: BadgeFields, cacheControl: string): Promise<void> {

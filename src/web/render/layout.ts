@@ -78,8 +78,11 @@ ${o.body}
 </html>`.value;
 }
 
-/** Sends a page with the website's headers (CSP, no caching of personal pages, no sniffing). */
-export function sendPage(res: Response, status: number, markup: string, personal = true): void {
+/**
+ * Sends a page with the website's headers (CSP, no framing, no sniffing). `cache`: true for a
+ * personal page (never stored), false for a public one (revalidated), or a Cache-Control value.
+ */
+export function sendPage(res: Response, status: number, markup: string | Buffer, cache: boolean | string = true): void {
   res
     .status(status)
     .set({
@@ -88,7 +91,7 @@ export function sendPage(res: Response, status: number, markup: string, personal
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'same-origin',
       'X-Frame-Options': 'DENY',
-      'Cache-Control': personal ? 'no-store' : 'no-cache',
+      'Cache-Control': typeof cache === 'string' ? cache : cache ? 'no-store' : 'no-cache',
     })
     .send(markup);
 }
