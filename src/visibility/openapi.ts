@@ -1,11 +1,13 @@
 /**
  * The index document (GET /api/v1) and the OpenAPI 3.1 description (GET /api/v1/openapi.json),
- * hand-written from one endpoint table so the two never disagree.
+ * from one endpoint table so the two never disagree; the response schemas are those of
+ * dto/responses.ts (zod), converted by dto/json-schema.ts.
  */
 import { SOURCE_CATEGORIES } from './derive/domains';
 import { MENTION_STATUSES } from './derive/classify';
-import { GRADES } from './derive/metrics';
+import { jsonSchemaOf } from './dto/json-schema';
 import { DEFAULT_LIMIT, MAX_LIMIT } from './dto/query.dto';
+import { ApiIndex, SCHEMAS } from './dto/responses';
 
 type Schema = Record<string, unknown>;
 
@@ -26,31 +28,8 @@ interface Endpoint {
 
 const str: Schema = { type: 'string' };
 const int: Schema = { type: 'integer' };
-const bool: Schema = { type: 'boolean' };
-const nullable = (s: Schema): Schema => ({ anyOf: [s, { type: 'null' }] });
-const rate: Schema = { ...nullable({ type: 'number', minimum: 0, maximum: 100 }), description: 'percent, 0.1 precision; null without sample' };
-const arr = (items: Schema): Schema => ({ type: 'array', items });
-const ci: Schema = {
-  anyOf: [
-    { type: 'object', required: ['low', 'high'], properties: { low: { type: 'number' }, high: { type: 'number' } } },
-    { type: 'null' },
-  ],
-  description: '95 % Wilson score interval of the rate beside it (percent, 0.1); null without sample',
-};
-const test = {
-  significant: { ...nullable(bool), description: 'two-proportion z-test at 95 %; null when a sample is empty or the figure is not a rate' },
-  p_value: nullable({ type: 'number' }),
-};
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const obj = (properties: Record<string, Schema>, description?: string): Schema => ({
-  type: 'object',
-  ...(description ? { description } : {}),
-  required: Object.keys(properties),
-  properties,
-});
-const grade: Schema = { ...nullable({ type: 'string', enum: GRADES }), description: 'null below the minimum sample (see grade_reason)' };
 const category: Schema = { type: 'string', enum: [...SOURCE_CATEGORIES] };
-const date: Schema = { type: 'string', format: 'date' };
 
 const page: Param[] = [
   {
@@ -132,203 +111,8 @@ export const ENDPOINTS: Endpoint[] = [
   },
 ];
 
-const funnel = obj({
-  answers: int,
-  with_citations: int,
-  with_owned_citation: int,
-  mentioned_with_owned_citation: int,
-  citation_rate: rate,
-  owned_citation_rate: rate,
-  mentioned_with_owned_citation_rate: rate,
-  citation_rate_ci: ci,
-  owned_citation_rate_ci: ci,
-  mentioned_with_owned_citation_rate_ci: ci,
-});
-const evidence = { term: { type: 'string', description: 'the configured name or alias that matched' }, matched: { type: 'string', description: 'the text as written in the answer' }, offset: { ...int, description: 'code-point offset in the NFC answer text' } };
-const mention = obj(
-  {
-    name: str,
-    kind: { type: 'string', enum: ['brand', 'competitor'] },
-    status: { type: 'string', enum: [...MENTION_STATUSES], description: 'only mentioned counts in any rate' },
-    position: { ...nullable(int), description: 'offset of the first counted match' },
-    evidence: arr(obj({ ...evidence, rule: { type: 'string', enum: ['name', 'alias', 'domain_form', 'proper_noun'] } }, 'A counted match.')),
-    excluded: arr(obj({ ...evidence, reason: { type: 'string', enum: ['absent', 'absent_context', 'common_word'] } }, 'A match that does not count, and why.')),
-    counted: int,
-    excluded_count: int,
-  },
-  'One tracked brand in one answer; evidence and excluded keep at most 10 items each, the counts are complete.',
-);
-const stub = obj({
-  scan_id: str,
-  date,
-  grade,
-  grade_reason: nullable(str),
-  mention_rate: rate,
-  mention_rate_ci: ci,
-  share_of_voice: rate,
-  share_of_voice_sample: { ...int, description: 'mentions of all tracked brands: the sample of share_of_voice' },
-  share_of_voice_ci: ci,
-  answers: int,
-  mentions: int,
-  absences: { ...nullable(int), description: 'successful answers saying they do not know the brand (not mentions)' },
-});
-const delta = { latest: nullable({ type: 'number' }), previous: nullable({ type: 'number' }), delta: nullable({ type: 'number' }), ...test };
-const setChange = obj({ gained: arr(str), lost: arr(str), gained_count: int, lost_count: int });
-const changes = nullable(
-  obj({
-    previous_scan_id: str,
-    detected: arr(str),
-    grade: nullable(obj({ from: grade, to: grade })),
-    mention_rate: obj({
-      from: rate,
-      to: rate,
-      delta: nullable({ type: 'number' }),
-      relative_change: nullable({ type: 'number' }),
-      ...test,
-      moved: { ...bool, description: 'significant at 95 % and at least 1 point' },
-    }),
-    sources: setChange,
-    gaps: setChange,
-  }),
-);
-const scanRef = obj({ scan_id: str, date });
-const list = (name: string, item: Schema, extra: Record<string, Schema> = { scan: scanRef }): Schema =>
-  obj({ ok: { const: true }, ...extra, total: int, [name]: arr(item), next_cursor: nullable(str) });
-const counts = { citations: int, answers: int, prompts: int };
-
-const SCHEMAS: Record<string, Schema> = {
-  Error: obj({ ok: { const: false }, error: str, message: str }, 'Errors may add fields: field (bad_request), retry_after (rate_limited), problems.'),
-  Index: obj({
-    ok: { const: true },
-    name: str,
-    version: str,
-    openapi: str,
-    authentication: str,
-    rate_limit: obj({ requests: int, window_seconds: int }),
-    conventions: { type: 'object' },
-    endpoints: arr(obj({ method: str, path: str, url: str, auth: bool, description: str, parameters: arr(str) })),
-  }),
-  OpenApi: { type: 'object', description: 'This document.' },
-  Visibility: obj({
-    ok: { const: true },
-    business: str,
-    brand: obj({ name: str, aliases: arr(str), domains: arr(str) }),
-    platforms: arr(str),
-    latest: stub,
-    previous: nullable(stub),
-    scans_total: int,
-    answers: obj({ total: int, successful: int, failed: int }),
-    funnel,
-    by_platform: arr(
-      obj({
-        platform: str,
-        answers: int,
-        failed: int,
-        mentions: int,
-        mention_rate: rate,
-        mention_rate_ci: ci,
-        share_of_voice: rate,
-        share_of_voice_sample: int,
-        share_of_voice_ci: ci,
-        grade,
-        grade_reason: nullable(str),
-        funnel,
-      }),
-    ),
-    competitors: arr(
-      obj({
-        name: str,
-        domains: arr(str),
-        answers: int,
-        mentions: int,
-        absences: { ...int, description: 'successful answers saying they do not know this competitor' },
-        mention_rate: rate,
-        mention_rate_ci: ci,
-        share_of_voice: rate,
-        share_of_voice_sample: int,
-        share_of_voice_ci: ci,
-        platforms: arr(obj({ platform: str, answers: int, mentions: int, mention_rate: rate, mention_rate_ci: ci })),
-      }),
-    ),
-    comparison: nullable(
-      obj({
-        latest_scan_id: str,
-        previous_scan_id: str,
-        grade: obj({ latest: grade, previous: grade, direction: { type: 'string', enum: ['up', 'down', 'same', 'unknown'] } }),
-        mention_rate: obj(delta),
-        share_of_voice: obj(delta),
-        citation_rate: obj(delta),
-        owned_citation_rate: obj(delta),
-        answers: obj(delta),
-        platforms: arr(obj({ platform: str, ...delta })),
-        competitors: arr(obj({ name: str, ...delta })),
-      }),
-    ),
-    changes,
-  }),
-  History: obj({
-    ok: { const: true },
-    scans_total: int,
-    scans: arr(
-      obj({
-        scan_id: str,
-        date,
-        platforms: arr(str),
-        answers: obj({ total: int, successful: int, failed: int }),
-        grade,
-        grade_reason: nullable(str),
-        mention_rate: rate,
-        mention_rate_ci: ci,
-        share_of_voice: rate,
-        share_of_voice_sample: int,
-        share_of_voice_ci: ci,
-        citation_rate: rate,
-        citation_rate_ci: ci,
-        owned_citation_rate: rate,
-        owned_citation_rate_ci: ci,
-        changes,
-      }),
-    ),
-    next_cursor: nullable(str),
-  }),
-  Prompts: list(
-    'prompts',
-    obj({
-      id: str,
-      text: str,
-      tags: arr(str),
-      intent: nullable(str),
-      country: nullable(str),
-      enabled: bool,
-      latest: nullable(obj({ answers: int, mentions: int, mention_rate: rate, mention_rate_ci: ci })),
-    }),
-    {},
-  ),
-  Answers: list(
-    'answers',
-    obj({
-      index: int,
-      prompt_id: str,
-      prompt: nullable(str),
-      platform: str,
-      model: nullable(str),
-      status: { type: 'string', description: '"ok" or a failure status; failed answers count in no rate' },
-      text: str,
-      brand_mentioned: bool,
-      brand_position: { ...nullable(int), description: 'code-point offset of the first mention' },
-      brand_status: { type: 'string', enum: [...MENTION_STATUSES] },
-      competitors_mentioned: arr(str),
-      competitors_absent: { ...arr(str), description: 'competitors the answer says it does not know' },
-      competitor_mentions: arr(obj({ name: str, position: int })),
-      citations: arr(str),
-      cites_owned: bool,
-      mentions: { ...arr(mention), description: 'every tracked brand, the brand first; empty for failed answers' },
-    }),
-  ),
-  Sources: list('sources', obj({ domain: str, category, ...counts, urls: int, platforms: arr(str) })),
-  Urls: list('urls', obj({ url: str, domain: str, category, ...counts, platforms: arr(str) })),
-  Gaps: list('gaps', obj({ url: str, domain: str, category, answers: int, competitors: arr(str), prompts: arr(str), platforms: arr(str) })),
-};
+/** components.schemas: the response bodies of dto/responses.ts, converted once. */
+const COMPONENT_SCHEMAS: Record<string, Schema> = Object.fromEntries(Object.entries(SCHEMAS).map(([name, z]) => [name, jsonSchemaOf(z)]));
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
 const RATE_HEADERS = {
@@ -386,13 +170,13 @@ export function openApiDocument(baseUrl: string): Schema {
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
-      schemas: SCHEMAS,
+      schemas: COMPONENT_SCHEMAS,
     },
   };
 }
 
 /** The index document of GET /api/v1. */
-export function apiIndex(baseUrl: string, limit: { requests: number; window_seconds: number }) {
+export function apiIndex(baseUrl: string, limit: { requests: number; window_seconds: number }): ApiIndex {
   return {
     name: 'Beacon visibility reporting API',
     version: 'v1',

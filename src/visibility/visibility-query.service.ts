@@ -2,10 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { compareScans, Comparison } from './derive/changes';
-import { Ci, voiceSample, withIntervals } from './derive/intervals';
-import { Grade, percent } from './derive/metrics';
+import { voiceSample, withIntervals } from './derive/intervals';
+import { percent } from './derive/metrics';
 import { wilson } from './derive/stats';
 import { AnswersQuery, GapsQuery, HistoryQuery, PromptsQuery, SourcesQuery, UrlsQuery } from './dto/query.dto';
+import type { Answers, Gaps, History, Prompts, ScanRef, ScanStub, Sources, Urls, Visibility } from './dto/responses';
 import { MemoCache } from './memo-cache';
 import { decodeCursor, Page, toPage } from './pagination';
 import { ProjectState, ProjectStateCache } from './store/project-state.cache';
@@ -15,30 +16,7 @@ import { markImmutable } from '../common/http/immutable-body';
 export { PROJECT_STATE_TTL_MS } from './store/project-state.cache';
 export type { ProjectState } from './store/project-state.cache';
 
-export interface ScanStub {
-  scan_id: string;
-  date: string;
-  grade: Grade | null;
-  grade_reason: string | null;
-  mention_rate: number | null;
-  /** 95 % Wilson interval of mention_rate (percent), null without sample. */
-  mention_rate_ci: Ci;
-  share_of_voice: number | null;
-  /** Mentions of all tracked brands: the sample of share_of_voice. */
-  share_of_voice_sample: number;
-  share_of_voice_ci: Ci;
-  /** Successful answers: the sample of mention_rate. */
-  answers: number;
-  /** Successful answers mentioning the brand (the numerator of mention_rate). */
-  mentions: number;
-  /** Successful answers saying they do not know the brand; null for scans classified before absences existed. */
-  absences: number | null;
-}
-
-export interface ScanRef {
-  scan_id: string;
-  date: string;
-}
+export type { ScanRef, ScanStub } from './dto/responses';
 
 const stub = (s: ScanRow): ScanStub => ({
   scan_id: s.scan_key,
@@ -62,7 +40,7 @@ const stub = (s: ScanRow): ScanStub => ({
 @Injectable()
 export class VisibilityQueryService {
   /** Summary bodies by workspace and data version. */
-  private readonly summaries = new MemoCache<object>(1000);
+  private readonly summaries = new MemoCache<Visibility>(1000);
   /** Scan references by scan id, and list totals by scope (scan id or data version) and filter. */
   private readonly scans = new MemoCache<ScanRef>(1000);
   private readonly totals = new MemoCache<number>(5000);
@@ -101,12 +79,12 @@ export class VisibilityQueryService {
     });
   }
 
-  summary(p: ProjectState): Promise<object> {
+  summary(p: ProjectState): Promise<Visibility> {
     // Immutable per data version: the API serializes it once (common/http/immutable-body).
     return this.summaries.get(`${p.workspaceId}:${p.version}`, async () => markImmutable(await this.loadSummary(p)));
   }
 
-  private async loadSummary(p: ProjectState) {
+  private async loadSummary(p: ProjectState): Promise<Visibility> {
     const [project, [latest, previous]] = await Promise.all([this.store.project(p.workspaceId), this.store.scans(p.workspaceId, 2)]);
     const s = withIntervals(latest.summary);
     const comparison: Comparison | null = compareScans(
@@ -129,7 +107,7 @@ export class VisibilityQueryService {
     };
   }
 
-  async history(p: ProjectState, q: HistoryQuery) {
+  async history(p: ProjectState, q: HistoryQuery): Promise<History> {
     const scope = String(p.version);
     const after = decodeCursor(q.cursor, scope, ['string', 'string']);
     const rows = await this.store.scans(p.workspaceId, q.limit + 1, after);
@@ -155,7 +133,7 @@ export class VisibilityQueryService {
     return { scans_total: scansTotal, ...rename(page, 'scans') };
   }
 
-  async prompts(p: ProjectState, q: PromptsQuery) {
+  async prompts(p: ProjectState, q: PromptsQuery): Promise<Prompts> {
     const scope = String(p.version);
     const after = decodeCursor(q.cursor, scope, ['string']);
     const total = await this.count(scope, 'prompts', filters(q), () => this.store.countPrompts(p.workspaceId, q));
@@ -173,14 +151,14 @@ export class VisibilityQueryService {
           : {
               answers: r.latest_answers,
               mentions: r.latest_mentions,
-              mention_rate: percent(r.latest_mentions ?? 0, r.latest_answers),
-              mention_rate_ci: wilson(r.latest_mentions ?? 0, r.latest_answers),
+              mention_rate: percent(r.latest_mentions, r.latest_answers),
+              mention_rate_ci: wilson(r.latest_mentions, r.latest_answers),
             },
     }));
     return { total, ...rename(page, 'prompts') };
   }
 
-  async answers(p: ProjectState, q: AnswersQuery) {
+  async answers(p: ProjectState, q: AnswersQuery): Promise<Answers> {
     const scope = p.latestScanId;
     const after = decodeCursor(q.cursor, scope, ['number']);
     const total = await this.count(scope, 'answers', filters(q), () => this.store.countAnswers(p.workspaceId, p.latestScanId, q));
@@ -189,15 +167,15 @@ export class VisibilityQueryService {
     return { scan, total, ...rename(page, 'answers') };
   }
 
-  sources(p: ProjectState, q: SourcesQuery) {
+  sources(p: ProjectState, q: SourcesQuery): Promise<Sources> {
     return this.rankedList(p, q, 'sources');
   }
 
-  urls(p: ProjectState, q: UrlsQuery) {
+  urls(p: ProjectState, q: UrlsQuery): Promise<Urls> {
     return this.rankedList(p, q, 'urls');
   }
 
-  gaps(p: ProjectState, q: GapsQuery) {
+  gaps(p: ProjectState, q: GapsQuery): Promise<Gaps> {
     return this.rankedList(p, q, 'gaps');
   }
 

@@ -82,7 +82,7 @@ export class DashboardController {
     const csrf = this.csrf.token(req, res);
     const p = await this.project(user);
     if (!p) return sendPage(res, 200, emptyDashboard(user, csrf));
-    const v = view(p, (await this.query.summary(p)) as SummaryView);
+    const v = view(p, await this.query.summary(p));
     const params = keptParams(o.raw);
     let results: Renderable = '';
     let problem: FilterProblem | null = null;
@@ -113,7 +113,7 @@ ${problem ? html`<p id="no-results">No results are shown until the filter is cor
     const q = await apiQuery(HistoryQuery, { limit: String(HISTORY_CHART_SCANS), cursor: raw.history_cursor });
     await this.withProject(req, res, user, async (p, csrf) => {
       const [summary, history] = await Promise.all([this.query.summary(p), this.query.history(p, q)]);
-      return overviewPage(user, csrf, summary as SummaryView, history);
+      return overviewPage(user, csrf, summary, history);
     });
   }
 

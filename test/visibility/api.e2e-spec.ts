@@ -3,6 +3,7 @@ import request from 'supertest';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
 import { demoImports } from '../../src/visibility/demo/demo-data';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
+import { recordApiResponses } from '../utils/openapi-responses';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { scan1, scan2 } from './fixtures';
 
@@ -10,6 +11,8 @@ const DATA = ['/visibility', '/history', '/prompts', '/answers', '/sources', '/u
 
 describe('Visibility API (e2e)', () => {
   let t: TestApp;
+  // Every response of every test is validated against the published OpenAPI document.
+  let api: ReturnType<typeof recordApiResponses>;
   let keyA: string; // fixture project "acme" (scans s1, s2)
   let keyB: string; // demo project "other" (4 weekly scans)
   let keyEmpty: string; // workspace without data
@@ -21,6 +24,7 @@ describe('Visibility API (e2e)', () => {
   beforeAll(async () => {
     // A high per-key limit: the pagination walks send many requests (the limit itself is tested below).
     t = await createTestApp({ env: { VISIBILITY_RATE_LIMIT: '100000' } });
+    api = recordApiResponses(t.server);
     const ingest = t.app.get(VisibilityIngestService);
     keyA = (await t.createKey('acme')).key;
     // Out of order on purpose: the older scan after the latest.
@@ -30,6 +34,7 @@ describe('Visibility API (e2e)', () => {
     for (const f of demoImports({ scans: 4, prompts: 21, seed: 7, scanPrefix: 'b' })) await ingest.importScan('other', f);
     keyEmpty = (await t.createKey('empty')).key;
   });
+  afterEach(async () => api.expectValid());
   afterAll(async () => t.close());
 
   describe('index and OpenAPI (no key)', () => {
@@ -474,9 +479,12 @@ describe('Visibility API (e2e)', () => {
 
 describe('Visibility API rate limit (e2e)', () => {
   let t: TestApp;
+  let api: ReturnType<typeof recordApiResponses>;
   beforeAll(async () => {
     t = await createTestApp({ env: { VISIBILITY_RATE_LIMIT: '3' } });
+    api = recordApiResponses(t.server);
   });
+  afterEach(async () => api.expectValid());
   afterAll(async () => t.close());
 
   it('429 rate_limited with Retry-After: 60 above the per-key limit; keys are counted apart', async () => {

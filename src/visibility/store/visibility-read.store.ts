@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { ScanChanges } from '../derive/changes';
-import type { AnswerMention, GapRow, ScanSummary, SourceRow, UrlRow } from '../derive/metrics';
-import type { MentionStatus } from '../derive/classify';
+import type { GapRow, ScanSummary, SourceRow, UrlRow } from '../derive/metrics';
 import type { AnswersQuery, GapsQuery, PromptsQuery, SourcesQuery, UrlsQuery } from '../dto/query.dto';
+import type { AnswerItem } from '../dto/responses';
 import type { StoredBrand } from '../entities/vis-project.entity';
 import type { CursorKey } from '../pagination';
 import { GAP_COLUMNS, selectList, SOURCE_COLUMNS, URL_COLUMNS } from './columns';
@@ -30,37 +30,18 @@ export interface ScanRow {
   changes: ScanChanges | null;
 }
 
-export interface PromptRow {
+/** A prompt and its latest-scan figures: both set (the latest scan asked it) or both null (setPromptFigures). */
+export type PromptRow = {
   prompt_key: string;
   text: string;
   tags: string[];
   intent: string | null;
   country: string | null;
   enabled: boolean;
-  latest_answers: number | null;
-  latest_mentions: number | null;
-}
+} & ({ latest_answers: number; latest_mentions: number } | { latest_answers: null; latest_mentions: null });
 
-/** One item of GET /answers, built by Postgres (field order of the API). */
-export interface AnswerItem {
-  index: number;
-  prompt_id: string;
-  prompt: string | null;
-  platform: string;
-  model: string | null;
-  status: string;
-  text: string;
-  brand_mentioned: boolean;
-  brand_position: number | null;
-  brand_status: MentionStatus;
-  competitors_mentioned: string[];
-  competitors_absent: string[];
-  competitor_mentions: Array<{ name: string; position: number }>;
-  citations: string[];
-  cites_owned: boolean;
-  /** Classification and evidence of every tracked brand (brand first). */
-  mentions: AnswerMention[];
-}
+/** One item of GET /answers, built by Postgres (field order of the API); its type is the API's. */
+export type { AnswerItem };
 
 export interface ProjectRow {
   business: string;

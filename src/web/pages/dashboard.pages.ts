@@ -1,8 +1,7 @@
 import type { UserView } from '../../accounts/accounts.service';
-import type { Comparison, Delta, ScanChanges } from '../../visibility/derive/changes';
-import type { Ci, FunnelWithCi } from '../../visibility/derive/intervals';
-import type { ScanStub } from '../../visibility/visibility-query.service';
-import type { AnswerItem } from '../../visibility/store/visibility-read.store';
+import type { Delta, ScanChanges } from '../../visibility/derive/changes';
+import type { Ci } from '../../visibility/derive/intervals';
+import type { AnswerItem, History, Visibility } from '../../visibility/dto/responses';
 import { scanImportCommand } from '../../visibility/visibility.cli';
 import { lineChart } from '../render/chart';
 import { html, qs, Renderable, SafeHtml } from '../render/html';
@@ -10,26 +9,9 @@ import { errorSummary, page } from '../render/layout';
 import { oneDecimal, percent } from '../render/values';
 import { plural } from '../../common/text/plural';
 
-// The shapes the dashboard reads from VisibilityQueryService (the API's bodies), with the API's own types.
-export interface SummaryView {
-  business: string;
-  brand: { name: string; aliases?: string[] };
-  platforms: string[];
-  latest: ScanStub;
-  previous: ScanStub | null;
-  scans_total: number;
-  answers: { total: number; successful: number; failed: number };
-  funnel: FunnelWithCi;
-  by_platform: Array<{ platform: string; answers: number; failed: number; mentions: number; mention_rate: number | null; share_of_voice: number | null; grade: string | null; grade_reason: string | null }>;
-  competitors: Array<{ name: string; answers: number; mentions: number; mention_rate: number | null; share_of_voice: number | null }>;
-  comparison: Comparison | null;
-  changes: ScanChanges | null;
-}
-export interface HistoryView {
-  scans_total: number;
-  scans: Array<{ scan_id: string; date: string; answers: { successful: number }; grade: string | null; grade_reason: string | null; mention_rate: number | null; share_of_voice: number | null; citation_rate: number | null; changes: ScanChanges | null }>;
-  next_cursor: string | null;
-}
+// The bodies the dashboard reads from VisibilityQueryService: the API's own types (visibility/dto/responses.ts).
+export type SummaryView = Visibility;
+export type HistoryView = History;
 
 export type DashboardTab = 'overview' | 'prompts' | 'answers' | 'sources' | 'urls' | 'gaps';
 
@@ -265,13 +247,11 @@ ${next ? html`<a href="${action}${qs({ ...params, cursor: next })}">Next page</a
 }
 
 /** One tracked brand in one answer, as `/api/v1/answers` returns it (only the fields the page reads). */
-export interface AnswerMention {
-  name: string;
-  kind: 'brand' | 'competitor';
-  status: string;
-  evidence: Array<{ matched: string; offset: number; rule: string }>;
-  excluded: Array<{ matched: string; offset: number; reason: string }>;
-}
+type ApiMention = AnswerItem['mentions'][number];
+export type AnswerMention = Pick<ApiMention, 'name' | 'kind' | 'status'> & {
+  evidence: Array<Pick<ApiMention['evidence'][number], 'matched' | 'offset' | 'rule'>>;
+  excluded: Array<Pick<ApiMention['excluded'][number], 'matched' | 'offset' | 'reason'>>;
+};
 
 /**
  * Answer text with the API's own evidence marked: counted mentions as <mark>, matches that did not
