@@ -146,7 +146,7 @@ describe('Accessibility reports: renderings rate limited, badge from columns (e2
     expect(res.body).toContain('2026-01-02');
   });
 
-  it('/r/{id}, /api/report.pdf and /api/badge/{id} share a per-IP limit (REPORT_RATE_LIMIT)', async () => {
+  it('/r/{id}, /api/report.pdf, /api/badge/{id} and /api/scan/{id} share a per-IP limit (REPORT_RATE_LIMIT)', async () => {
     const id = 'D'.repeat(32);
     const answers: number[] = [];
     for (const path of [`/r/${id}`, `/api/report.pdf?id=${id}`, `/api/badge/${id}`, `/r/${id}`, `/api/badge/${id}`]) {
@@ -156,6 +156,6 @@ describe('Accessibility reports: renderings rate limited, badge from columns (e2
     expect(answers).toEqual([404, 404, 200, 429, 429]); // the badge of an unknown id is a "not scanned" image
     const limited = await request(t.server).get(`/api/report.pdf?id=${id}`);
     expect([limited.status, limited.body.error]).toEqual([429, 'rate_limited']);
-    await request(t.server).get(`/api/scan/${id}`).expect(404); // the JSON report is not in this bucket
+    await request(t.server).get(`/api/scan/${id}`).expect(429); // the JSON report shares this bucket (issue #20 item 4)
   });
 });
