@@ -82,7 +82,7 @@ describe('Website in Chromium (e2e)', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '100', PDF_DAILY_LIMIT: String(PDF_LIMIT), PDF_MAX_FILE_BYTES: '300000', LOGIN_MAX_FAILURES: String(LOGIN_MAX), LOGIN_IP_MAX_FAILURES: '1000' },
+      env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '100', PDF_DAILY_LIMIT: String(PDF_LIMIT), PDF_MAX_FILE_BYTES: '300000', LOGIN_MAX_FAILURES: String(LOGIN_MAX), LOGIN_IP_MAX_FAILURES: '1000', PDF_UPLOAD_RATE_LIMIT: '1000' },
     });
     origin = WebClient.of(t.server).origin;
     demoKey = (await t.app.get(DemoSeedService).seed()).key;
