@@ -9,7 +9,7 @@ import { ErrorCode } from '../common/errors/error-code';
 import { BadgeFields, cacheKeyOf, ReportsService } from './report/reports.service';
 import { parseTargetUrl } from '../common/egress/target-guard';
 import { page as sitePage, sendPage } from '../web/render/layout';
-import { html, qs } from '../web/render/html';
+import { html, qs } from '../common/html/html';
 import type { Report, ScanResponse } from './report/report.types';
 import { renderBadge, renderMissingBadge } from './render/badge-svg';
 import { renderReportHtml } from './render/report-html';

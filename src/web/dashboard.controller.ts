@@ -22,7 +22,7 @@ import {
   SummaryView,
   table,
 } from './pages/dashboard.pages';
-import { html, Renderable } from './render/html';
+import { html, Renderable } from '../common/html/html';
 import { page, sendPage } from './render/layout';
 import { percent } from './render/values';
 import { apiQuery, filterProblem, keptParams } from './web-query';

@@ -2,7 +2,7 @@ import { Get, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '../common/errors/domain-error';
 import { CsrfService } from './csrf.service';
-import { html } from './render/html';
+import { html } from '../common/html/html';
 import { page, sendPage } from './render/layout';
 import { Anonymous, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';

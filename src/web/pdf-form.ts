@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { PdfTool } from '../pdf-tools/tools/tool';
-import { html, SafeHtml } from './render/html';
+import { html, SafeHtml } from '../common/html/html';
 import { PAGE_EXAMPLES, pageRangeWords, WEB_TOOL_TEXT, WebFieldText } from './pdf-web-text';
 import { pageRangeTokens, parsePageRange } from '../pdf-tools/core/page-range';
 import { plural } from '../common/text/plural';

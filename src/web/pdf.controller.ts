@@ -14,7 +14,7 @@ import { PDF_TOOLS } from '../pdf-tools/tools';
 import type { PdfTool } from '../pdf-tools/tools/tool';
 import { CsrfService } from './csrf.service';
 import { formError, FormError, idOf, nameOf, optionArgs, OptionField, optionFields, optionValues, pageRangeError, renderOption, single, validationError, webError } from './pdf-form';
-import { html, SafeHtml } from './render/html';
+import { html, SafeHtml } from '../common/html/html';
 import { plural } from '../common/text/plural';
 import { fileSize } from '../common/text/file-size';
 import { errorSummary, page, sendPage } from './render/layout';

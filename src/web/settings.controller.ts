@@ -8,7 +8,7 @@ import { ErrorCode } from '../common/errors/error-code';
 import { CsrfService } from './csrf.service';
 import { dashboardNav, table } from './pages/dashboard.pages';
 import { FormError } from './pages/account.pages';
-import { html } from './render/html';
+import { html } from '../common/html/html';
 import { errorSummary, page, sendPage } from './render/layout';
 import { AdminOnly, CSRF_FIELD, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';

@@ -5,7 +5,7 @@ import { ErrorPages } from '../common/filters/error-pages';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { CsrfService } from './csrf.service';
-import { html } from './render/html';
+import { html } from '../common/html/html';
 import { plural } from '../common/text/plural';
 import { page, sendPage } from './render/layout';
 import { PasswordChangeRequired, SignInRequired, WebRequest } from './web-context';

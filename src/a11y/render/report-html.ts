@@ -2,7 +2,7 @@ import type { Report, ReportPage, ReportRule } from '../report/report.types';
 import { nodeCount } from '../report/from-axe';
 import { scoreBand } from '../scoring/score';
 import { page as sitePage } from '../../web/render/layout';
-import { raw } from '../../web/render/html';
+import { raw } from '../../common/html/html';
 import { escapeXml as e } from './escape';
 import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
 import { nodeShotHtml, pageShotHtml, RenderExtras, resultsSectionsHtml } from './results-sections';

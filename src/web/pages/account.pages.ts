@@ -1,6 +1,6 @@
 import type { UserView } from '../../accounts/accounts.service';
 import { MIN_PASSWORD_LENGTH } from '../../accounts/password-hasher';
-import { html } from '../render/html';
+import { html } from '../../common/html/html';
 import { errorSummary, page } from '../render/layout';
 import { plural } from '../../common/text/plural';
 import { CSRF_FIELD } from '../web-context';

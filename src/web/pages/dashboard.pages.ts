@@ -4,7 +4,7 @@ import type { Ci } from '../../visibility/derive/intervals';
 import type { AnswerItem, History, Visibility } from '../../visibility/dto/responses';
 import { scanImportCommand } from '../../visibility/visibility.cli';
 import { lineChart } from '../render/chart';
-import { html, qs, Renderable, SafeHtml } from '../render/html';
+import { html, qs, Renderable, SafeHtml } from '../../common/html/html';
 import { errorSummary, page } from '../render/layout';
 import { oneDecimal, percent } from '../render/values';
 import { plural } from '../../common/text/plural';

@@ -3,7 +3,7 @@ import type { Report } from '../../a11y/report/report.types';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { plural } from '../../common/text/plural';
-import { html } from '../render/html';
+import { html } from '../../common/html/html';
 import { errorSummary, page } from '../render/layout';
 import { CSRF_FIELD, WebRequest } from '../web-context';
 import type { FormError } from './account.pages';

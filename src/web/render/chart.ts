@@ -1,4 +1,4 @@
-import { html, SafeHtml } from './html';
+import { html, SafeHtml } from '../../common/html/html';
 
 export interface ChartPoint {
   label: string;

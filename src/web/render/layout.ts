@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { UserView } from '../../accounts/accounts.service';
 import { CSS, FAVICON, JS } from './assets';
 import { CSRF_FIELD } from '../web-context';
-import { html, Renderable, SafeHtml } from './html';
+import { html, Renderable, SafeHtml } from '../../common/html/html';
 
 /**
  * Strict CSP of every website page: scripts and styles only from the app's own files, no inline
