@@ -16,6 +16,7 @@ import { fileBytesProvider } from './files/bytes/file-bytes.provider';
 import { DailyStat } from './stats/daily-stat.entity';
 import { PublicController } from './stats/public.controller';
 import { StatsService } from './stats/stats.service';
+import { StatsStore } from './stats/stats.store';
 import { PdfPoolService } from './worker/pdf-pool.service';
 
 /**
@@ -26,7 +27,7 @@ import { PdfPoolService } from './worker/pdf-pool.service';
 @Module({
   imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
   controllers: [McpController, FilesController, PublicController],
-  providers: [PdfPoolService, fileBytesProvider, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
+  providers: [PdfPoolService, fileBytesProvider, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsStore, StatsService, ToolRunnerService, McpServerFactory],
   exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService],
 })
 export class PdfToolsModule {}

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { loadConfig } from '../../src/common/config/env';
 import { dataSourceOptions, runMigrations } from '../../src/common/database/data-source-options';
 import { EmbeddedDatabaseHandle, openEmbeddedDatabase } from '../../src/common/database/embedded-postgres';
+import { AppSecretsStore } from '../../src/common/secrets/app-secrets.store';
 import { InstanceSecretsService } from '../../src/common/secrets/instance-secrets.service';
 import { QuotaClock } from '../../src/pdf-tools/quota/quota-clock';
 import { QuotaScope, QuotaStore, REFUNDS_TOOL } from '../../src/pdf-tools/quota/quota-store';
@@ -195,7 +196,7 @@ describe.each(backends)('QuotaStore contract: %s', (_name, open) => {
     const nextIp = (): string => `203.0.113.${++ipCounter}`;
     beforeAll(async () => {
       clocks = [new QuotaClock(), new QuotaClock()];
-      const secrets = new InstanceSecretsService(backend.db);
+      const secrets = new InstanceSecretsService(new AppSecretsStore(backend.db));
       services = [new QuotaService(config, a, clocks[0], secrets), new QuotaService(config, b, clocks[1], secrets)];
       await Promise.all(services.map((s) => s.onModuleInit()));
     });

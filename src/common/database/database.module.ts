@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { AppSecretsStore } from '../secrets/app-secrets.store';
 import { InstanceSecretsService } from '../secrets/instance-secrets.service';
 import { DATABASE_ATTACH, DatabaseRuntime } from './database-runtime';
 
@@ -17,6 +18,7 @@ import { DATABASE_ATTACH, DatabaseRuntime } from './database-runtime';
       inject: [DatabaseRuntime, DATABASE_ATTACH],
       useFactory: (runtime: DatabaseRuntime, attach: boolean) => runtime.open(attach),
     },
+    AppSecretsStore,
     InstanceSecretsService,
   ],
   exports: [DataSource, DatabaseRuntime, InstanceSecretsService],

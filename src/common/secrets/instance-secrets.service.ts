@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
+import { AppSecretsStore } from './app-secrets.store';
 
 /**
  * Deployment secrets that need no configuration: generated once (256 random bits), stored in the
@@ -9,14 +9,9 @@ import { DataSource } from 'typeorm';
  */
 @Injectable()
 export class InstanceSecretsService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly store: AppSecretsStore) {}
 
   async get(name: string): Promise<string> {
-    await this.dataSource.query('INSERT INTO app_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
-      name,
-      randomBytes(32).toString('hex'),
-    ]);
-    const rows = await this.dataSource.query<Array<{ value: string }>>('SELECT value FROM app_secrets WHERE name = $1', [name]);
-    return rows[0].value;
+    return this.store.getOrCreate(name, randomBytes(32).toString('hex'));
   }
 }
