@@ -10,6 +10,7 @@ import { WebUser } from './entities/web-user.entity';
 import { LoginThrottleStore, PgLoginThrottleStore, RedisLoginThrottleStore } from './login-throttle-store';
 import { PgSessionStore, RedisSessionStore, SessionStore } from './session-store';
 import { SessionsService } from './sessions.service';
+import { UsersStore } from './users.store';
 
 /**
  * Website accounts (a platform concern: the website and the admin CLI use it). Sessions and
@@ -28,6 +29,7 @@ import { SessionsService } from './sessions.service';
       inject: [RedisService, DataSource],
       useFactory: (redis: RedisService, db: DataSource) => (redis.client ? new RedisLoginThrottleStore(redis) : new PgLoginThrottleStore(db)),
     },
+    UsersStore,
     SessionsService,
     AccountsService,
   ],

@@ -1,7 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, createHmac } from 'node:crypto';
-import { IsNull, QueryFailedError, Repository } from 'typeorm';
 import { Counter } from 'prom-client';
 import { ApiKeysService } from '../common/api-keys/api-keys.service';
 import { AppConfig } from '../common/config/env';
@@ -10,37 +8,15 @@ import { ErrorCode } from '../common/errors/error-code';
 import { MetricsService } from '../common/metrics/metrics.service';
 import { InstanceSecretsService } from '../common/secrets/instance-secrets.service';
 import { WebInvitation } from './entities/web-invitation.entity';
-import { WebUser, Role, ROLES } from './entities/web-user.entity';
+import { WebUser, Role } from './entities/web-user.entity';
 import { LoginThrottleStore, ThrottleEntry, ThrottleRule } from './login-throttle-store';
 import { hashPassword, needsRehash, oneTimePassword, passwordProblem, verifyPassword } from './password-hasher';
 import { SessionsService } from './sessions.service';
+import { UsersStore } from './users.store';
+import { InvitationView, IssuedPassword, normaliseEmail, parseRole, toInvitationView, toUserView, UserView } from './user-view';
 import { plural } from '../common/text/plural';
 
-/** A user as pages, the CLI and the guard see it. */
-export interface UserView {
-  id: string;
-  email: string;
-  role: Role;
-  workspace_id: string;
-  workspace: string;
-  must_change_password: boolean;
-  disabled: boolean;
-  created_at: string;
-  last_sign_in_at: string | null;
-}
-
-/** An invitation not claimed yet, as the members page lists it. */
-export interface InvitationView {
-  email: string;
-  role: Role;
-  created_at: string;
-  expires_at: string;
-}
-
-/** The result of creating a user or issuing a new one-time password: the only time it is shown. */
-export interface IssuedPassword extends UserView {
-  one_time_password: string;
-}
+export { normaliseEmail, parseRole, type InvitationView, type IssuedPassword, type UserView } from './user-view';
 
 /** The demo workspace's admin, created with the demo data on a fresh embedded database (main.ts). */
 export const DEMO_USER_EMAIL = 'demo@example.com';
@@ -53,22 +29,6 @@ const KNOWN_DEVICE_S = 90 * 86400;
 
 /** One-time passwords of invitations are 119 random bits: a plain SHA-256 keeps them safe and findable. */
 const otpHash = (password: string): string => createHash('sha256').update(password).digest('hex');
-
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,189}$/;
-
-const isUniqueViolation = (e: unknown): boolean =>
-  e instanceof QueryFailedError && (e.driverError as { code?: string } | undefined)?.code === '23505';
-
-export function normaliseEmail(raw: string): string {
-  const email = raw.trim().toLowerCase();
-  if (!EMAIL.test(email) || email.length > 254) throw DomainError.badRequest(`"${raw}" is not an email address.`, 'email');
-  return email;
-}
-
-export function parseRole(raw: unknown): Role {
-  if (typeof raw === 'string' && (ROLES as readonly string[]).includes(raw)) return raw as Role;
-  throw DomainError.badRequest(`Role must be one of: ${ROLES.join(', ')}.`, 'role');
-}
 
 /**
  * Website accounts: users of one workspace with a role, sign-in with a per-account and per-IP
@@ -84,8 +44,7 @@ export class AccountsService implements OnModuleInit {
   private readonly checks: Counter<'outcome'>;
 
   constructor(
-    @InjectRepository(WebUser) private readonly users: Repository<WebUser>,
-    @InjectRepository(WebInvitation) private readonly invitations: Repository<WebInvitation>,
+    private readonly users: UsersStore,
     private readonly apiKeys: ApiKeysService,
     private readonly sessions: SessionsService,
     private readonly throttle: LoginThrottleStore,
@@ -112,15 +71,9 @@ export class AccountsService implements OnModuleInit {
     const email = normaliseEmail(rawEmail);
     const ws = await this.apiKeys.findWorkspace(workspaceSlug);
     const password = oneTimePassword();
-    try {
-      const user = await this.users.save(
-        this.users.create({ workspaceId: ws.id, email, role, passwordHash: await hashPassword(password), mustChangePassword: true, oneTimePasswordAt: new Date(), disabledAt: null, lastSignInAt: null }),
-      );
-      return { ...this.view(user, ws.slug), one_time_password: password };
-    } catch (e) {
-      if (isUniqueViolation(e)) throw new DomainError(ErrorCode.Conflict, `A user with the email ${email} already exists.`);
-      throw e;
-    }
+    const user = await this.users.insert({ workspaceId: ws.id, email, role, passwordHash: await hashPassword(password), mustChangePassword: true, oneTimePasswordAt: new Date() });
+    if (!user) throw new DomainError(ErrorCode.Conflict, `A user with the email ${email} already exists.`);
+    return { ...toUserView(user, ws.slug), one_time_password: password };
   }
 
   /**
@@ -134,42 +87,36 @@ export class AccountsService implements OnModuleInit {
   async invite(actor: UserView, rawEmail: string, role: Role): Promise<InvitationView & { one_time_password: string }> {
     const email = normaliseEmail(rawEmail);
     const password = oneTimePassword();
-    const member = await this.users.findOne({ where: { email, workspaceId: actor.workspace_id } });
+    const member = await this.users.findMember(actor.workspace_id, email);
     if (member) {
       // A member who never replaced their one-time password (e.g. it expired) gets a new one.
       if (!member.mustChangePassword || member.disabledAt) throw new DomainError(ErrorCode.Conflict, `${email} is already a member of this workspace.`, { field: 'email' });
       const now = new Date();
-      await this.users.update({ id: member.id }, { passwordHash: await hashPassword(password), oneTimePasswordAt: now });
-      return { ...this.invitationView({ email, role: member.role, createdAt: now } as WebInvitation), one_time_password: password };
+      await this.users.update(member.id, { passwordHash: await hashPassword(password), oneTimePasswordAt: now });
+      return { ...this.invitationView({ email, role: member.role, createdAt: now }), one_time_password: password };
     }
-    await this.invitations.upsert({ workspaceId: actor.workspace_id, email, role, otpHash: otpHash(password), createdAt: new Date() }, ['workspaceId', 'email']);
-    const row = await this.invitations.findOneByOrFail({ workspaceId: actor.workspace_id, email });
+    const row = await this.users.upsertInvitation(actor.workspace_id, email, role, otpHash(password));
     return { ...this.invitationView(row), one_time_password: password };
   }
 
   async listInvitations(workspaceId: string): Promise<InvitationView[]> {
-    const rows = await this.invitations.find({ where: { workspaceId }, order: { email: 'ASC' } });
+    const rows = await this.users.listInvitations(workspaceId);
     return rows.map((r) => this.invitationView(r));
   }
 
-  private invitationView(r: WebInvitation): InvitationView {
-    return {
-      email: r.email,
-      role: parseRole(r.role),
-      created_at: r.createdAt.toISOString(),
-      expires_at: new Date(r.createdAt.getTime() + this.config.ONE_TIME_PASSWORD_TTL_DAYS * 86400_000).toISOString(),
-    };
+  private invitationView(r: Pick<WebInvitation, 'email' | 'role' | 'createdAt'>): InvitationView {
+    return toInvitationView(r, this.config.ONE_TIME_PASSWORD_TTL_DAYS);
   }
 
   async listUsers(workspaceSlug: string): Promise<UserView[]> {
     const ws = await this.apiKeys.findWorkspace(workspaceSlug);
-    const rows = await this.users.find({ where: { workspaceId: ws.id }, order: { email: 'ASC' } });
-    return rows.map((u) => this.view(u, ws.slug));
+    const rows = await this.users.listInWorkspace(ws.id);
+    return rows.map((u) => toUserView(u, ws.slug));
   }
 
   /** Disables by email (CLI): the user's sessions end at once. */
   async disableByEmail(rawEmail: string): Promise<UserView> {
-    const user = await this.users.findOne({ where: { email: normaliseEmail(rawEmail) }, relations: { workspace: true } });
+    const user = await this.users.findByEmail(normaliseEmail(rawEmail));
     if (!user) throw new DomainError(ErrorCode.NotFound, `No user has the email ${rawEmail.trim().toLowerCase()}.`);
     return this.disable(user);
   }
@@ -177,7 +124,7 @@ export class AccountsService implements OnModuleInit {
   /** A user of this workspace, or 404 (a user of another workspace does not exist from here). */
   async userInWorkspace(workspaceId: string, userId: string): Promise<WebUser> {
     const valid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(userId);
-    const user = valid ? await this.users.findOne({ where: { id: userId, workspaceId }, relations: { workspace: true } }) : null;
+    const user = valid ? await this.users.findInWorkspace(workspaceId, userId) : null;
     if (!user) throw new DomainError(ErrorCode.NotFound, 'No such member in this workspace.');
     return user;
   }
@@ -192,22 +139,22 @@ export class AccountsService implements OnModuleInit {
     const user = await this.userInWorkspace(actor.workspace_id, userId);
     if (user.id === actor.id) throw DomainError.badRequest('You cannot change your own role.', 'role');
     user.role = role;
-    await this.users.update({ id: user.id }, { role });
-    return this.view(user, user.workspace!.slug);
+    await this.users.update(user.id, { role });
+    return toUserView(user, user.workspace!.slug);
   }
 
   async listInWorkspace(workspaceId: string): Promise<UserView[]> {
-    const rows = await this.users.find({ where: { workspaceId }, relations: { workspace: true }, order: { email: 'ASC' } });
-    return rows.map((u) => this.view(u, u.workspace!.slug));
+    const rows = await this.users.listInWorkspace(workspaceId, true);
+    return rows.map((u) => toUserView(u, u.workspace!.slug));
   }
 
   private async disable(user: WebUser): Promise<UserView> {
     if (!user.disabledAt) {
       user.disabledAt = new Date();
-      await this.users.update({ id: user.id, disabledAt: IsNull() }, { disabledAt: user.disabledAt });
+      await this.users.disable(user.id, user.disabledAt);
     }
     await this.sessions.endAllFor(user.id);
-    return this.view(user, user.workspace!.slug);
+    return toUserView(user, user.workspace!.slug);
   }
 
   // ---- sign-in ----------------------------------------------------------------------------------
@@ -284,9 +231,9 @@ export class AccountsService implements OnModuleInit {
     let user = null as WebUser | null;
     let invitation = null as WebInvitation | null;
     const ok = await this.throttled(entries, async () => {
-      user = email ? await this.users.findOne({ where: { email }, relations: { workspace: true } }) : null;
+      user = email ? await this.users.findByEmail(email) : null;
       // No account yet: the one-time password of an invitation (the same argon2 work is done).
-      invitation = email && !user ? await this.invitations.findOne({ where: { email, otpHash: otpHash(password.slice(0, 1024)) }, relations: { workspace: true } }) : null;
+      invitation = email && !user ? await this.users.findInvitation(email, otpHash(password.slice(0, 1024))) : null;
       const right = await verifyPassword(user?.passwordHash ?? this.decoyHash, password.slice(0, 1024));
       return invitation !== null || (right && user !== null && !user.disabledAt);
     });
@@ -303,23 +250,17 @@ export class AccountsService implements OnModuleInit {
     signedIn.lastSignInAt = new Date();
     const patch: Partial<WebUser> = { lastSignInAt: signedIn.lastSignInAt };
     if (needsRehash(signedIn.passwordHash)) patch.passwordHash = await hashPassword(password);
-    await this.users.update({ id: signedIn.id }, patch);
-    return this.view(signedIn, signedIn.workspace!.slug);
+    await this.users.update(signedIn.id, patch);
+    return toUserView(signedIn, signedIn.workspace!.slug);
   }
 
   /** The first sign-in with an invitation's one-time password makes the account (null if another sign-in just did). */
   private async claim(inv: WebInvitation, password: string): Promise<WebUser | null> {
-    try {
-      const user = await this.users.save(
-        this.users.create({ workspaceId: inv.workspaceId, email: inv.email, role: parseRole(inv.role), passwordHash: await hashPassword(password), mustChangePassword: true, oneTimePasswordAt: inv.createdAt, disabledAt: null, lastSignInAt: null }),
-      );
-      await this.invitations.delete({ email: inv.email });
-      user.workspace = inv.workspace;
-      return user;
-    } catch (e) {
-      if (isUniqueViolation(e)) return null;
-      throw e;
-    }
+    const user = await this.users.insert({ workspaceId: inv.workspaceId, email: inv.email, role: parseRole(inv.role), passwordHash: await hashPassword(password), mustChangePassword: true, oneTimePasswordAt: inv.createdAt });
+    if (!user) return null;
+    await this.users.deleteInvitations(inv.email);
+    user.workspace = inv.workspace;
+    return user;
   }
 
   /** Whether a one-time password issued then has expired (ONE_TIME_PASSWORD_TTL_DAYS). */
@@ -337,13 +278,13 @@ export class AccountsService implements OnModuleInit {
 
   /** The user of a session, or null when the account is gone or disabled. */
   async activeUser(userId: string): Promise<UserView | null> {
-    const user = await this.users.findOne({ where: { id: userId }, relations: { workspace: true } });
-    return user && !user.disabledAt ? this.view(user, user.workspace!.slug) : null;
+    const user = await this.users.findById(userId, true);
+    return user && !user.disabledAt ? toUserView(user, user.workspace!.slug) : null;
   }
 
   /** Changes a password after checking the current one; every session of the user ends. */
   async changePassword(userId: string, current: string, next: string, confirm: string, ip: string): Promise<void> {
-    const user = await this.users.findOne({ where: { id: userId } });
+    const user = await this.users.findById(userId);
     if (!user || user.disabledAt) throw new DomainError(ErrorCode.Unauthorized, 'Sign in again.');
     // The same limits as the sign-in (a session is a known device: no account-wide ceiling); past
     // them the caller ends the session (429 with `signed_out`).
@@ -353,21 +294,7 @@ export class AccountsService implements OnModuleInit {
     if (problem) throw DomainError.badRequest(`New password: ${problem}`, 'new_password');
     if (next !== confirm) throw DomainError.badRequest('The two new passwords differ.', 'confirm_password');
     if (next === current) throw DomainError.badRequest('Choose a password different from the current one.', 'new_password');
-    await this.users.update({ id: user.id }, { passwordHash: await hashPassword(next), mustChangePassword: false, oneTimePasswordAt: null });
+    await this.users.update(user.id, { passwordHash: await hashPassword(next), mustChangePassword: false, oneTimePasswordAt: null });
     await this.sessions.endAllFor(user.id);
-  }
-
-  private view(u: WebUser, workspace: string): UserView {
-    return {
-      id: u.id,
-      email: u.email,
-      role: u.role,
-      workspace_id: u.workspaceId,
-      workspace,
-      must_change_password: u.mustChangePassword,
-      disabled: u.disabledAt !== null,
-      created_at: u.createdAt.toISOString(),
-      last_sign_in_at: u.lastSignInAt?.toISOString() ?? null,
-    };
   }
 }
