@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, MoreThan, Repository } from 'typeorm';
-import { A11yReport } from '../report/a11y-report.entity';
 import { Clock } from '../report/clock';
+import { ReportStore } from '../report/report.store';
 import type { Report } from '../report/report.types';
 import { cacheKeyOf } from '../report/reports.service';
 
-/** Earlier stored reports of the same address (the store side of the diff). */
+/** Earlier stored reports of the same address (the history side of the diff, on the one ReportStore). */
 @Injectable()
 export class ReportHistory {
   constructor(
-    @InjectRepository(A11yReport) private readonly repo: Repository<A11yReport>,
+    private readonly store: ReportStore,
     private readonly clock: Clock,
   ) {}
 
@@ -20,15 +18,6 @@ export class ReportHistory {
    * predecessor.
    */
   async previous(report: Report): Promise<Report | undefined> {
-    const row = await this.repo.findOne({
-      where: {
-        cacheKey: cacheKeyOf(report.url, report.crawl),
-        createdAt: LessThan(new Date(report.scannedAt)),
-        expiresAt: MoreThan(this.clock.now()),
-      },
-      order: { createdAt: 'DESC' },
-      select: { id: true, report: true },
-    });
-    return row?.report;
+    return this.store.newest(cacheKeyOf(report.url, report.crawl), this.clock.now(), { before: new Date(report.scannedAt) });
   }
 }

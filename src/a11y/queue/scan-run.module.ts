@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { BrowserPool } from '../browser/browser-pool';
 import { A11yReport } from '../report/a11y-report.entity';
 import { Clock } from '../report/clock';
+import { ReportStore } from '../report/report.store';
 import { ReportsService } from '../report/reports.service';
 import { ScanRunner } from '../scan/scan-runner';
 import { Scanner } from '../scan/scanner';
@@ -12,7 +13,7 @@ import { Screenshots } from '../screenshots/screenshots';
 import { ScanEgress } from '../security/scan-egress';
 import { SCAN_WORKER_STANDALONE, ScanWorker } from './scan-worker';
 
-const RUN_PROVIDERS = [ScanEgress, BrowserPool, Scanner, Clock, ReportsService, ScreenshotStore, Screenshots, ScanRunner, ScanWorker];
+const RUN_PROVIDERS = [ScanEgress, BrowserPool, Scanner, Clock, ReportStore, ReportsService, ScreenshotStore, Screenshots, ScanRunner, ScanWorker];
 
 /**
  * What running a scan needs (egress, browser pool, scanner, report and screenshot stores) and the

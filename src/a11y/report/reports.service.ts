@@ -1,13 +1,10 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
-import { LessThanOrEqual, MoreThan, Repository } from 'typeorm';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { A11yReport } from './a11y-report.entity';
-import { A11yReportAddress } from './a11y-report-address.entity';
 import { Clock } from './clock';
+import { BadgeFields, ReportHead, ReportStore } from './report.store';
 import type { Report } from './report.types';
 
 /** Report ids: 24 random bytes in base64url (192 bits, 32 URL-safe characters). */
@@ -23,14 +20,16 @@ export const MEMORY_CACHE_SIZE = 200;
 /** How long the address of a purged report is remembered (for its badge's fallback). */
 export const ADDRESS_RECORD_DAYS = 365;
 
-/** What a badge shows. */
-export type BadgeFields = Pick<Report, 'id' | 'score' | 'scannedAt' | 'expiresAt'>;
+export type { BadgeFields } from './report.store';
 
 /** How often expired reports are deleted. */
 export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
+/** The answer to an unknown, malformed or expired report id. */
+const notFound = (): DomainError => new DomainError(ErrorCode.ReportNotFound, 'No report with this id (reports are kept 30 days).');
+
 /**
- * Stored reports in PostgreSQL: saved after each browser run, looked up by id (404
+ * Stored reports in PostgreSQL ({@link ReportStore}): saved after each browser run, looked up by id (404
  * report_not_found for unknown or expired ids) and by cache key, deleted after
  * REPORT_RETENTION_DAYS by a scheduled job.
  */
@@ -42,7 +41,7 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
   private readonly recent = new Map<string, Report>();
 
   constructor(
-    @InjectRepository(A11yReport) private readonly repo: Repository<A11yReport>,
+    private readonly store: ReportStore,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
@@ -63,27 +62,16 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
     const now = this.clock.now();
     const expires = new Date(now.getTime() + this.config.REPORT_RETENTION_DAYS * 86400_000);
     const report: Report = { id: newReportId(), ...body, scannedAt: now.toISOString(), expiresAt: expires.toISOString() };
-    await this.repo.insert({
-      id: report.id,
-      url: report.url,
-      crawl: report.crawl,
-      cacheKey,
-      score: report.score,
-      report,
-      createdAt: now,
-      expiresAt: expires,
-    });
+    await this.store.insert(report, cacheKey, now, expires);
     this.remember(cacheKey, report);
     return report;
   }
 
   /** The stored report, or 404 report_not_found (unknown, malformed or expired id). */
   async get(id: string): Promise<Report> {
-    const row = ID_SHAPE.test(id)
-      ? await this.repo.findOne({ where: { id, expiresAt: MoreThan(this.clock.now()) }, select: { id: true, report: true } })
-      : null;
-    if (!row) throw new DomainError(ErrorCode.ReportNotFound, 'No report with this id (reports are kept 30 days).');
-    return row.report;
+    const report = ID_SHAPE.test(id) ? await this.store.find(id, this.clock.now()) : undefined;
+    if (!report) throw notFound();
+    return report;
   }
 
   /**
@@ -91,11 +79,9 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
    * neither read nor parsed. 404 report_not_found like {@link get}.
    */
   async badgeFields(id: string): Promise<BadgeFields> {
-    const row = ID_SHAPE.test(id)
-      ? await this.repo.findOne({ where: { id, expiresAt: MoreThan(this.clock.now()) }, select: { id: true, score: true, createdAt: true, expiresAt: true } })
-      : null;
-    if (!row) throw new DomainError(ErrorCode.ReportNotFound, 'No report with this id (reports are kept 30 days).');
-    return { id: row.id, score: row.score, scannedAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
+    const badge = ID_SHAPE.test(id) ? await this.store.badge(id, this.clock.now()) : undefined;
+    if (!badge) throw notFound();
+    return badge;
   }
 
   /**
@@ -103,39 +89,23 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
    * whatever its age; undefined when there is none. Columns only, like {@link badgeFields}.
    */
   async latestBadgeFields(cacheKey: string): Promise<BadgeFields | undefined> {
-    const row = await this.repo.findOne({
-      where: { cacheKey, expiresAt: MoreThan(this.clock.now()) },
-      order: { createdAt: 'DESC' },
-      select: { id: true, score: true, createdAt: true, expiresAt: true },
-    });
-    return row ? { id: row.id, score: row.score, scannedAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() } : undefined;
+    return this.store.latestBadge(cacheKey, this.clock.now());
   }
 
   /** The cache key of a report id, stored or purged (remembered ADDRESS_RECORD_DAYS); undefined when unknown. */
   async cacheKeyOfId(id: string): Promise<string | undefined> {
     if (!ID_SHAPE.test(id)) return undefined;
-    const row = await this.repo.findOne({ where: { id }, select: { id: true, cacheKey: true } });
-    if (row) return row.cacheKey;
-    return (await this.addresses.findOne({ where: { id }, select: { id: true, cacheKey: true } }))?.cacheKey;
-  }
-
-  private get addresses(): Repository<A11yReportAddress> {
-    return this.repo.manager.getRepository(A11yReportAddress);
+    return this.store.cacheKeyOfId(id);
   }
 
   /**
    * What the scan page says of a report (address, crawl, score, scan time) from the table's
    * columns: the report's jsonb is neither read nor parsed. 404 report_not_found like {@link get}.
    */
-  async head(id: string): Promise<Pick<Report, 'id' | 'url' | 'crawl' | 'score' | 'scannedAt' | 'expiresAt'>> {
-    const row = ID_SHAPE.test(id)
-      ? await this.repo.findOne({
-          where: { id, expiresAt: MoreThan(this.clock.now()) },
-          select: { id: true, url: true, crawl: true, score: true, createdAt: true, expiresAt: true },
-        })
-      : null;
-    if (!row) throw new DomainError(ErrorCode.ReportNotFound, 'No report with this id (reports are kept 30 days).');
-    return { id: row.id, url: row.url, crawl: row.crawl, score: row.score, scannedAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() };
+  async head(id: string): Promise<ReportHead> {
+    const head = ID_SHAPE.test(id) ? await this.store.head(id, this.clock.now()) : undefined;
+    if (!head) throw notFound();
+    return head;
   }
 
   /** The newest report of this cache key made within SCAN_CACHE_TTL_S, if any. */
@@ -144,13 +114,9 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
     const since = new Date(this.clock.now().getTime() - this.config.SCAN_CACHE_TTL_S * 1000);
     const mine = this.recent.get(cacheKey);
     if (mine && Date.parse(mine.scannedAt) > since.getTime() && Date.parse(mine.expiresAt) > this.clock.now().getTime()) return mine;
-    const row = await this.repo.findOne({
-      where: { cacheKey, createdAt: MoreThan(since), expiresAt: MoreThan(this.clock.now()) },
-      order: { createdAt: 'DESC' },
-      select: { id: true, report: true },
-    });
-    if (row) this.remember(cacheKey, row.report);
-    return row?.report;
+    const report = await this.store.newest(cacheKey, this.clock.now(), { after: since });
+    if (report) this.remember(cacheKey, report);
+    return report;
   }
 
   private remember(cacheKey: string, report: Report): void {
@@ -165,13 +131,6 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
    */
   async purgeExpired(now: Date = this.clock.now()): Promise<number> {
     for (const [key, r] of this.recent) if (Date.parse(r.expiresAt) <= now.getTime()) this.recent.delete(key);
-    const rows: { n: number }[] = await this.repo.query(
-      `WITH gone AS (DELETE FROM a11y_reports WHERE expires_at <= $1 RETURNING id, cache_key, created_at),
-       kept AS (INSERT INTO a11y_report_addresses (id, cache_key, created_at) SELECT id, cache_key, created_at FROM gone ON CONFLICT (id) DO NOTHING)
-       SELECT count(*)::int AS n FROM gone`,
-      [now],
-    );
-    await this.addresses.delete({ createdAt: LessThanOrEqual(new Date(now.getTime() - ADDRESS_RECORD_DAYS * 86400_000)) });
-    return rows[0]?.n ?? 0;
+    return this.store.purge(now, new Date(now.getTime() - ADDRESS_RECORD_DAYS * 86400_000));
   }
 }
