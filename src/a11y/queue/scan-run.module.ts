@@ -8,12 +8,13 @@ import { ReportsService } from '../report/reports.service';
 import { ScanRunner } from '../scan/scan-runner';
 import { Scanner } from '../scan/scanner';
 import { A11yScreenshot } from '../screenshots/a11y-screenshot.entity';
+import { ScreenshotRowsStore } from '../screenshots/screenshot-rows.store';
 import { ScreenshotStore } from '../screenshots/screenshot-store';
 import { Screenshots } from '../screenshots/screenshots';
 import { ScanEgress } from '../security/scan-egress';
 import { SCAN_WORKER_STANDALONE, ScanWorker } from './scan-worker';
 
-const RUN_PROVIDERS = [ScanEgress, BrowserPool, Scanner, Clock, ReportStore, ReportsService, ScreenshotStore, Screenshots, ScanRunner, ScanWorker];
+const RUN_PROVIDERS = [ScanEgress, BrowserPool, Scanner, Clock, ReportStore, ReportsService, ScreenshotRowsStore, ScreenshotStore, Screenshots, ScanRunner, ScanWorker];
 
 /**
  * What running a scan needs (egress, browser pool, scanner, report and screenshot stores) and the

@@ -1,23 +1,21 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { In, LessThanOrEqual, MoreThan, Repository } from 'typeorm';
 import { AppConfig } from '../../common/config/env';
 import { Clock } from '../report/clock';
 import { PURGE_INTERVAL_MS } from '../report/reports.service';
-import { A11yScreenshot } from './a11y-screenshot.entity';
+import { ScreenshotRowsStore } from './screenshot-rows.store';
 
 export const newScreenshotId = (): string => randomBytes(12).toString('base64url');
 const ID_SHAPE = /^[A-Za-z0-9_-]{16}$/;
 
-/** Screenshots in PostgreSQL (bytea), kept REPORT_RETENTION_DAYS like the reports; purged hourly. */
+/** Screenshots in PostgreSQL (bytea, rows in {@link ScreenshotRowsStore}), kept REPORT_RETENTION_DAYS like the reports; purged hourly. */
 @Injectable()
 export class ScreenshotStore implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('A11yScreenshots');
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    @InjectRepository(A11yScreenshot) private readonly repo: Repository<A11yScreenshot>,
+    private readonly rows: ScreenshotRowsStore,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
@@ -38,26 +36,23 @@ export class ScreenshotStore implements OnModuleInit, OnApplicationShutdown {
     if (shots.length === 0) return;
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + this.config.REPORT_RETENTION_DAYS * 86400_000);
-    await this.repo.insert(shots.map((s) => ({ id: s.id, png: s.png, createdAt: now, expiresAt })));
+    await this.rows.insert(shots, now, expiresAt);
   }
 
   /** The PNG, or undefined (unknown, malformed or expired id). */
   async get(id: string): Promise<Buffer | undefined> {
     if (!ID_SHAPE.test(id)) return undefined;
-    const row = await this.repo.findOne({ where: { id, expiresAt: MoreThan(this.clock.now()) }, select: { id: true, png: true } });
-    return row?.png;
+    return this.rows.findOne(id, this.clock.now());
   }
 
   /** Several PNGs at once (for the PDF); missing ids are left out. */
   async many(ids: readonly string[]): Promise<Map<string, Buffer>> {
     const valid = ids.filter((id) => ID_SHAPE.test(id));
     if (valid.length === 0) return new Map();
-    const rows = await this.repo.find({ where: { id: In(valid), expiresAt: MoreThan(this.clock.now()) }, select: { id: true, png: true } });
-    return new Map(rows.map((r) => [r.id, r.png]));
+    return this.rows.findMany(valid, this.clock.now());
   }
 
   async purgeExpired(now: Date = this.clock.now()): Promise<number> {
-    const res = await this.repo.delete({ expiresAt: LessThanOrEqual(now) });
-    return res.affected ?? 0;
+    return this.rows.deleteExpired(now);
   }
 }
