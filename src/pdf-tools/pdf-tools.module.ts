@@ -5,6 +5,7 @@ import { FilesController } from './files/files.controller';
 import { UploadService } from './files/upload.service';
 import { UrlInputService } from './files/url-input.service';
 import { StoredFile } from './files/stored-file.entity';
+import { StoredFileStore } from './files/stored-file.store';
 import { McpServerFactory } from './mcp/mcp-server.factory';
 import { McpController } from './mcp/mcp.controller';
 import { ToolRunnerService } from './mcp/tool-runner.service';
@@ -27,7 +28,7 @@ import { PdfPoolService } from './worker/pdf-pool.service';
 @Module({
   imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
   controllers: [McpController, FilesController, PublicController],
-  providers: [PdfPoolService, fileBytesProvider, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsStore, StatsService, ToolRunnerService, McpServerFactory],
+  providers: [PdfPoolService, fileBytesProvider, StoredFileStore, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsStore, StatsService, ToolRunnerService, McpServerFactory],
   exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService],
 })
 export class PdfToolsModule {}

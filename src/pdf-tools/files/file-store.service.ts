@@ -1,11 +1,11 @@
 import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LessThan, Repository } from 'typeorm';
 import { AppConfig } from '../../common/config/env';
 import type { StoredFileInfo } from '../tools/tool';
 import { StoredFile } from './stored-file.entity';
+import { StoredFileStore } from './stored-file.store';
+import { safeFilename } from './safe-filename';
 import { FILE_BYTES, type FileBytes } from './bytes/file-bytes';
 import { plural } from '../../common/text/plural';
 import { isShared, toShared } from '../../common/workers/shared-bytes';
@@ -64,19 +64,8 @@ export type BytesState = 'stored' | 'missing' | 'lost';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** File names as we hand them out: no paths or control characters, ending in .pdf. */
-export function safeFilename(name: string): string {
-  const base = name
-    .replace(/[\\/]+/g, '_')
-    .replace(/["\p{Cc}]/gu, '')
-    .trim()
-    .slice(0, 200);
-  const withExt = /\.pdf$/i.test(base) ? base : `${base || 'document'}.pdf`;
-  return withExt.startsWith('.') ? `document${withExt}` : withExt;
-}
-
 /**
- * Stored files (uploads and tool results): rows in pdf_files, bytes where {@link FileBytes} keeps
+ * Stored files (uploads and tool results): rows in pdf_files ({@link StoredFileStore}), bytes where {@link FileBytes} keeps
  * them (PostgreSQL, or the directory PDF_FILE_DIR; shared by every instance either way), ids of
  * 256 random bits, expiry after PDF_RESULT_TTL_S, and a cleanup job that deletes expired files
  * every minute.
@@ -105,7 +94,7 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
   private writingBytes = 0;
 
   constructor(
-    @InjectRepository(StoredFile) private readonly files: Repository<StoredFile>,
+    private readonly files: StoredFileStore,
     @Inject(FILE_BYTES) private readonly bytes: FileBytes,
     private readonly config: AppConfig,
   ) {}
@@ -140,10 +129,9 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
   async saveAll<Pages extends number | null>(files: NewFile<Pages>[]): Promise<SavedFile<Pages>[]> {
     if (!files.length) return [];
     const expiresAt = new Date(Date.now() + this.config.PDF_RESULT_TTL_S * 1000);
-    const rows = files.map((f) =>
-      this.files.create({ id: randomBytes(32).toString('base64url'), filename: safeFilename(f.name), size: f.bytes.length, pages: f.pages, sha256: f.sha256, createdAt: new Date(), expiresAt }),
+    const rows = await this.files.insert(
+      files.map((f) => ({ id: randomBytes(32).toString('base64url'), filename: safeFilename(f.name), size: f.bytes.length, pages: f.pages, sha256: f.sha256, createdAt: new Date(), expiresAt })),
     );
-    await this.files.insert(rows.map((row) => ({ ...row, content: null })));
     const written = this.write(rows.map((file, i) => ({ file, bytes: Buffer.from(files[i].bytes.buffer, files[i].bytes.byteOffset, files[i].bytes.byteLength) })));
     // Too many megabytes still being written already: this save waits for its own.
     if (this.writingBytes > this.config.PDF_FILE_CACHE_BYTES && !(await written)) throw new Error('the bytes of the files could not be written');
@@ -207,7 +195,7 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
     if (this.held(file.id)) return 'stored';
     for (;;) {
       if (await this.bytes.has(file.id)) return 'stored';
-      if (!(await this.files.exists({ where: { id: file.id } }))) return 'missing';
+      if (!(await this.files.exists(file.id))) return 'missing';
       if (Date.now() - file.createdAt.getTime() > FILE_WRITE_WAIT_MS) return 'lost';
       await sleep(WRITE_POLL_MS);
     }
@@ -216,7 +204,7 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
   /** The file's row without its bytes: cheap, so limits and the quota are checked before any byte is read. */
   async info(id: string): Promise<FileInfoLookup> {
     if (!ID_PATTERN.test(id)) return { status: 'missing' };
-    const file = this.held(id)?.file ?? (await this.files.findOne({ where: { id } }));
+    const file = this.held(id)?.file ?? (await this.files.find(id));
     if (!file) return { status: 'missing' };
     if (file.expiresAt.getTime() <= Date.now()) return { status: 'expired' };
     return { status: 'ok', file };
@@ -298,7 +286,7 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
   async cleanup(): Promise<number> {
     const now = Date.now();
     for (const [id, entry] of this.recent) if (entry.file.expiresAt.getTime() <= now) this.forget(id);
-    const ids = (await this.files.find({ select: { id: true }, where: { expiresAt: LessThan(new Date()) } })).map((f) => f.id);
+    const ids = await this.files.expiredIds(new Date());
     if (ids.length) {
       await this.files.delete(ids);
       await this.bytes.remove(ids);
