@@ -16,6 +16,7 @@ import { ScanRunModule } from './queue/scan-run.module';
 import { A11yReport } from './report/a11y-report.entity';
 import { ReportsService } from './report/reports.service';
 import { ScanRunner } from './scan/scan-runner';
+import { scanLockStoreProvider } from './scan/lock/scan-lock-store.provider';
 import { ScanService } from './scan/scan.service';
 import { A11yScreenshot } from './screenshots/a11y-screenshot.entity';
 import { ScreenshotsController } from './screenshots/screenshots.controller';
@@ -31,6 +32,7 @@ const scanRun = ScanRunModule.register({ standalone: false });
   imports: [TypeOrmModule.forFeature([A11yReport, A11yScreenshot]), scanRun],
   controllers: [A11yController, ResultsController, ScreenshotsController],
   providers: [
+    scanLockStoreProvider,
     ScanService,
     ReportHistory,
     ResultsService,

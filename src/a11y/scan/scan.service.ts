@@ -1,9 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { RedisService } from '../../common/redis/redis.service';
 import { cacheKeyOf, ReportsService } from '../report/reports.service';
 import type { Report, ScanResponse } from '../report/report.types';
 import { parseTargetUrl, Resolver, TargetGuard } from '../../common/egress/target-guard';
@@ -11,9 +9,8 @@ import { ScanQueue } from '../queue/scan-queue';
 import { scanAnswerWithinMs } from '../queue/scan-job';
 import { ScanEgress } from '../security/scan-egress';
 import { MAX_CRAWL_PAGES } from './crawl';
+import { SCAN_LOCK_STORE, type ScanLockStore } from './lock/scan-lock.store';
 
-/** Releases a Redis lock only if it still holds our token. */
-const RELEASE_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 /**
  * Rate-limit units a scan request costs in the `scan` bucket, for POST /api/scan and the website's
  * POST /scan alike: a crawl loads up to MAX_CRAWL_PAGES pages, so it counts as that many scans.
@@ -32,14 +29,12 @@ export const CLIENT_BUSY_RETRY_S = 5;
 @Injectable()
 export class ScanService {
   private readonly inflight = new Map<string, Promise<Report>>();
-  /** Clients (IPs) with a scan in progress in this instance. */
-  private readonly runningClients = new Set<string>();
 
   constructor(
     private readonly config: AppConfig,
     private readonly queue: ScanQueue,
     private readonly reports: ReportsService,
-    private readonly redis: RedisService,
+    @Inject(SCAN_LOCK_STORE) private readonly locks: ScanLockStore,
     private readonly egress: ScanEgress,
   ) {}
 
@@ -89,22 +84,10 @@ export class ScanService {
         { retry_after: CLIENT_BUSY_RETRY_S },
         { 'Retry-After': String(CLIENT_BUSY_RETRY_S) },
       );
-    if (this.runningClients.has(client)) throw busy();
-    this.runningClients.add(client);
-    const redis = this.redis.client;
-    if (!redis) return async () => void this.runningClients.delete(client);
-    const lock = this.redis.key('a11y', 'client', client);
-    const token = randomBytes(12).toString('hex');
     // The lock outlives a crashed instance by at most the longest wait for a scan.
-    const got = await redis.set(lock, token, 'PX', scanAnswerWithinMs(this.config), 'NX').catch(() => 'OK');
-    if (got !== 'OK') {
-      this.runningClients.delete(client);
-      throw busy();
-    }
-    return async () => {
-      this.runningClients.delete(client);
-      await redis.eval(RELEASE_LOCK, 1, lock, token).catch(() => undefined);
-    };
+    const release = await this.locks.acquire(client, scanAnswerWithinMs(this.config));
+    if (!release) throw busy();
+    return release;
   }
 
   private runOnce(url: URL, crawl: boolean, key: string): Promise<Report> {
