@@ -62,7 +62,7 @@ export class ReportStore {
       where: { id, expiresAt: MoreThan(now) },
       select: { id: true, url: true, crawl: true, score: true, createdAt: true, expiresAt: true },
     });
-    return row ? { ...badgeOf(row), url: row.url, crawl: row.crawl } : undefined;
+    return row ? { id: row.id, url: row.url, crawl: row.crawl, score: row.score, scannedAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() } : undefined;
   }
 
   /** The cache key of a report id, stored (even expired) or purged and remembered. */
