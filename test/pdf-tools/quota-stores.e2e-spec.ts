@@ -7,7 +7,7 @@ import { dataSourceOptions, runMigrations } from '../../src/common/database/data
 import { EmbeddedDatabaseHandle, openEmbeddedDatabase } from '../../src/common/database/embedded-postgres';
 import { InstanceSecretsService } from '../../src/common/secrets/instance-secrets.service';
 import { QuotaClock } from '../../src/pdf-tools/quota/quota-clock';
-import { QuotaScope, QuotaStore, REFUNDS_TOOL } from '../../src/pdf-tools/quota/quota-store';
+import { QuotaScope, QuotaStore, REFUNDS_TOOL } from '../../src/pdf-tools/quota/quota.store';
 import { QuotaService } from '../../src/pdf-tools/quota/quota.service';
 import { PostgresQuotaStore } from '../../src/pdf-tools/quota/stores/postgres-quota.store';
 import { RedisQuotaStore } from '../../src/pdf-tools/quota/stores/redis-quota.store';
