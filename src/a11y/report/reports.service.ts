@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { createHash, randomBytes } from 'node:crypto';
@@ -38,8 +39,8 @@ export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 export class ReportsService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('A11yReports');
   private timer: NodeJS.Timeout | undefined;
-  /** cache key -> newest report of this instance (insertion order = age, for eviction). */
-  private readonly recent = new Map<string, Report>();
+  /** cache key -> newest report of this instance (the oldest stored out first: looked at with `peek`, which keeps the order). */
+  private readonly recent = new LRUCache<string, Report>({ max: MEMORY_CACHE_SIZE });
 
   constructor(
     @InjectRepository(A11yReport) private readonly repo: Repository<A11yReport>,
@@ -142,7 +143,7 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
   async findFresh(cacheKey: string): Promise<Report | undefined> {
     if (this.config.SCAN_CACHE_TTL_S === 0) return undefined;
     const since = new Date(this.clock.now().getTime() - this.config.SCAN_CACHE_TTL_S * 1000);
-    const mine = this.recent.get(cacheKey);
+    const mine = this.recent.peek(cacheKey);
     if (mine && Date.parse(mine.scannedAt) > since.getTime() && Date.parse(mine.expiresAt) > this.clock.now().getTime()) return mine;
     const row = await this.repo.findOne({
       where: { cacheKey, createdAt: MoreThan(since), expiresAt: MoreThan(this.clock.now()) },
@@ -154,9 +155,7 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private remember(cacheKey: string, report: Report): void {
-    this.recent.delete(cacheKey);
     this.recent.set(cacheKey, report);
-    if (this.recent.size > MEMORY_CACHE_SIZE) this.recent.delete(this.recent.keys().next().value!);
   }
 
   /**
@@ -164,7 +163,7 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
    * for its badge; forgets addresses older than ADDRESS_RECORD_DAYS. Returns how many reports.
    */
   async purgeExpired(now: Date = this.clock.now()): Promise<number> {
-    for (const [key, r] of this.recent) if (Date.parse(r.expiresAt) <= now.getTime()) this.recent.delete(key);
+    for (const [key, r] of [...this.recent.entries()]) if (Date.parse(r.expiresAt) <= now.getTime()) this.recent.delete(key);
     const rows: { n: number }[] = await this.repo.query(
       `WITH gone AS (DELETE FROM a11y_reports WHERE expires_at <= $1 RETURNING id, cache_key, created_at),
        kept AS (INSERT INTO a11y_report_addresses (id, cache_key, created_at) SELECT id, cache_key, created_at FROM gone ON CONFLICT (id) DO NOTHING)
