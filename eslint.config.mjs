@@ -2,6 +2,9 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** What the website's script may use besides the language: the browser's objects it relies on. */
+const BROWSER_GLOBALS = ['window', 'document', 'navigator', 'FormData', 'XMLHttpRequest', 'URLSearchParams'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', '*.js', '*.cjs', '*.mjs', 'scripts/**'] },
   js.configs.recommended,
@@ -27,5 +30,21 @@ export default tseslint.config(
   {
     files: ['**/*.spec.ts', 'test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  // The website's browser script (src/web/assets/web.js, served as is): plain script, browser globals only.
+  {
+    files: ['src/web/assets/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ecmaVersion: 2020,
+      sourceType: 'script',
+      parserOptions: { projectService: false },
+      globals: Object.fromEntries(BROWSER_GLOBALS.map((name) => [name, 'readonly'])),
+    },
+    rules: {
+      ...tseslint.configs.disableTypeChecked.rules,
+      'no-undef': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { args: 'none', caughtErrors: 'none' }],
+    },
   },
 );

@@ -25,7 +25,8 @@ import { promisify } from 'node:util';
 import { BrowserPool, CHROMIUM_ARGS, launchChromium } from '../../src/a11y/browser/browser-pool';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { Screenshots } from '../../src/a11y/screenshots/screenshots';
-import { AXE_OPTIONS, AXE_SOURCE, VIEWPORT } from '../../src/a11y/scan/scanner';
+import { AXE_OPTIONS, AXE_SOURCE } from '../../src/a11y/scan/axe-runner';
+import { VIEWPORT } from '../../src/a11y/scan/scanner';
 import { createTestApp } from '../../test/utils/test-app';
 import { treeRssMiB } from '../common/process-tree';
 

@@ -8,31 +8,18 @@ import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { BadgeFields, cacheKeyOf, ReportsService } from './report/reports.service';
 import { parseTargetUrl } from '../common/egress/target-guard';
-import { page as sitePage, sendPage } from '../web/render/layout';
-import { html, qs } from '../common/html/html';
+import { sendPage } from '../web/render/layout';
+import { qs } from '../common/html/html';
 import type { Report, ScanResponse } from './report/report.types';
 import { renderBadge, renderMissingBadge } from './render/badge-svg';
 import { renderReportHtml } from './render/report-html';
+import { noCurrentReportHtml, notFoundHtml } from './render/report-missing-html';
 import { renderReportPdf } from './render/report-pdf';
 import { RenderCache } from './render/render-cache';
 import { scanCost, ScanService } from './scan/scan.service';
 import { ScanRequestDto } from './scan-request.dto';
 import { ResultsService } from './export/results.service';
-
-/** Stored reports never change: clients and CDNs may keep them for an hour. */
-export const REPORT_CACHE = 'public, max-age=3600';
-
-/** What changes with each new scan of an address (its stable badge, the badge fallbacks): five minutes. */
-export const ADDRESS_BADGE_CACHE = 'public, max-age=300';
-
-/**
- * Headers of the exports of a report (badge, JUnit, SARIF, diff): no content sniffing, no active
- * content, never framed (an <img> of the badge is not a frame: it stays embeddable).
- */
-export const EXPORT_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'" } as const;
-
-/** The PDF's: the browser's PDF viewer needs its own resources, so only framing is refused. */
-export const PDF_HEADERS = { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "frame-ancestors 'none'" } as const;
+import { ADDRESS_BADGE_CACHE, EXPORT_HEADERS, PDF_HEADERS, REPORT_CACHE } from './report-headers';
 
 /** The accessibility scan API (anonymous; POST /api/scan is rate limited per IP). */
 @Public()
@@ -123,19 +110,7 @@ export class A11yController {
       res.set('Cache-Control', ADDRESS_BADGE_CACHE).redirect(302, `/r/${encodeURIComponent(latest.id)}`);
       return;
     }
-    this.sendReportPage(
-      res,
-      404,
-      sitePage({
-        title: 'No current report',
-        section: 'scan',
-        csrf: '',
-        body: html`<h1>No current report of this address</h1>
-<p>${address.url} has no stored report${address.crawl ? ' of a crawl' : ''}: reports are kept 30 days.</p>
-<p><a class="button" href="/scan${qs({ url: address.url, crawl: address.crawl || undefined })}">Scan it now</a></p>`,
-      }),
-      'no-cache',
-    );
+    this.sendReportPage(res, 404, noCurrentReportHtml(address), 'no-cache');
   }
 
   @Get('r/:id')
@@ -205,17 +180,6 @@ export class A11yController {
   private publicUrl(id: string): string {
     return `${this.config.publicBaseUrl()}/r/${encodeURIComponent(id)}`;
   }
-}
-
-function notFoundHtml(): string {
-  return sitePage({
-    title: 'Report not found',
-    section: 'scan',
-    csrf: '',
-    body: html`<h1>Report not found</h1>
-<p>No report has this address. Reports are kept 30 days.</p>
-<p><a href="/scan">Scan a page</a></p>`,
-  });
 }
 
 /** The address (normalised as scans store it) and crawl flag of `?url=&crawl=`. */

@@ -7,8 +7,8 @@ import { LoginThrottle } from './entities/login-throttle.entity';
 import { WebInvitation } from './entities/web-invitation.entity';
 import { WebSession } from './entities/web-session.entity';
 import { WebUser } from './entities/web-user.entity';
-import { LoginThrottleStore, PgLoginThrottleStore, RedisLoginThrottleStore } from './login-throttle-store';
-import { PgSessionStore, RedisSessionStore, SessionStore } from './session-store';
+import { LoginThrottleStore, PgLoginThrottleStore, RedisLoginThrottleStore } from './login-throttle.store';
+import { PgSessionStore, RedisSessionStore, SessionStore } from './session.store';
 import { SessionsService } from './sessions.service';
 import { UsersStore } from './users.store';
 

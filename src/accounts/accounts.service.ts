@@ -9,7 +9,7 @@ import { MetricsService } from '../common/metrics/metrics.service';
 import { InstanceSecretsService } from '../common/secrets/instance-secrets.service';
 import { WebInvitation } from './entities/web-invitation.entity';
 import { WebUser, Role } from './entities/web-user.entity';
-import { LoginThrottleStore, ThrottleEntry, ThrottleRule } from './login-throttle-store';
+import { LoginThrottleStore, ThrottleEntry, ThrottleRule } from './login-throttle.store';
 import { hashPassword, needsRehash, oneTimePassword, passwordProblem, verifyPassword } from './password-hasher';
 import { SessionsService } from './sessions.service';
 import { UsersStore } from './users.store';

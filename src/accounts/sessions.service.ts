@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { AppConfig } from '../common/config/env';
-import { SessionStore } from './session-store';
+import { SessionStore } from './session.store';
 
 /** A new session: the id goes into the cookie, and nowhere else. */
 export interface StartedSession {

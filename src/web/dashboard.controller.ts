@@ -8,23 +8,10 @@ import { SOURCE_CATEGORIES } from '../visibility/derive/domains';
 import { AnswersQuery, GapsQuery, HistoryQuery, PromptsQuery, SourcesQuery, UrlsQuery } from '../visibility/dto/query.dto';
 import { ProjectState, VisibilityQueryService } from '../visibility/visibility-query.service';
 import { CsrfService } from './csrf.service';
-import {
-  answerItem,
-  dashboardNav,
-  DashboardTab,
-  emptyDashboard,
-  FilterField,
-  filterForm,
-  FilterProblem,
-  overviewPage,
-  pager,
-  promptLinks,
-  SummaryView,
-  table,
-} from './pages/dashboard.pages';
-import { html, Renderable } from '../common/html/html';
-import { page, sendPage } from './render/layout';
-import { percent } from './render/values';
+import { emptyDashboard, FilterField, FilterProblem, overviewPage, SummaryView, DashboardTab } from './pages/dashboard.pages';
+import { answersIntro, answersResults, dashboardListPage, GAPS_INTRO, gapsResults, promptsResults, sourcesResults, urlsResults } from './pages/dashboard-lists.pages';
+import { Renderable } from '../common/html/html';
+import { sendPage } from './render/layout';
 import { apiQuery, filterProblem, keptParams } from './web-query';
 import { WebController } from './web-controller.decorator';
 import { WebRequest, WebUserParam } from './web-context';
@@ -92,20 +79,7 @@ export class DashboardController {
       problem = filterProblem(e, Object.fromEntries([...v.fields.map((f) => [f.name, f.label]), ['limit', 'Per page']]));
       if (!problem) throw e;
     }
-    const action = `/dashboard/${o.tab}`;
-    sendPage(
-      res,
-      problem ? 400 : 200,
-      page({
-        title: o.title,
-        section: 'dashboard',
-        user,
-        csrf,
-        body: html`<h1>${o.title}</h1>${dashboardNav(o.tab, user)}${v.intro ?? ''}
-${filterForm(action, v.fields.map((f) => ({ ...f, value: params[f.name] })), params.limit, problem)}
-${problem ? html`<p id="no-results">No results are shown until the filter is corrected.</p>` : results}`,
-      }),
-    );
+    sendPage(res, problem ? 400 : 200, dashboardListPage(user, csrf, { tab: o.tab, title: o.title, intro: v.intro, fields: v.fields, params, problem, results }));
   }
 
   @Get()
@@ -127,15 +101,7 @@ ${problem ? html`<p id="no-results">No results are shown until the filter is cor
         { name: 'enabled', label: 'Enabled', options: [['true', 'yes'], ['false', 'no']] },
       ],
       results: async (q, params) => {
-        const r = await this.query.prompts(p, q);
-        return html`${table(
-          'Prompts (buyer questions) with their latest mention rate',
-          ['Prompt', 'Id', 'Tags', 'Intent', 'Country', 'Enabled', ['Answers', 'num'], ['Mention rate', 'num']],
-          r.prompts.map((x) => [x.text, x.id, x.tags.join(', '), x.intent ?? '–', x.country ?? '–', x.enabled ? 'yes' : 'no', x.latest?.answers ?? '–', percent(x.latest?.mention_rate)]),
-          'No prompt matches these filters.',
-          { stack: true },
-        )}
-${pager('/dashboard/prompts', params, r.next_cursor, r.total, r.prompts.length)}`;
+        return promptsResults(await this.query.prompts(p, q), params);
       },
     }));
   }
@@ -143,7 +109,7 @@ ${pager('/dashboard/prompts', params, r.next_cursor, r.total, r.prompts.length)}
   @Get('answers')
   answers(@WebUserParam() user: UserView, @Query() raw: Record<string, unknown>, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
     return this.listPage(req, res, user, { tab: 'answers', title: 'AI answers of the latest scan', dto: AnswersQuery, raw }, (p, s) => ({
-      intro: html`<p class="meta">Mentions of ${s.brand.name} are marked <mark class="own">${s.brand.name}<span class="you"> (you)</span></mark>, in bold; mentions of its competitors are highlighted <mark class="competitor">like this</mark>; a dotted underline marks a match that did not count (hover or focus shows why).</p>`,
+      intro: answersIntro(s.brand.name),
       fields: [
         { name: 'platform', label: 'Platform', options: s.platforms },
         { name: 'mentioned', label: `Mentions ${s.brand.name}`, options: [['true', 'yes'], ['false', 'no']] },
@@ -153,10 +119,7 @@ ${pager('/dashboard/prompts', params, r.next_cursor, r.total, r.prompts.length)}
         { name: 'prompt_id', label: 'Prompt id' },
       ],
       results: async (q, params) => {
-        const r = await this.query.answers(p, q);
-        return html`<p class="meta">Scan ${r.scan.scan_id} of ${r.scan.date}.</p>
-${r.answers.length ? r.answers.map((a) => answerItem(a, s.brand.name)) : html`<p>No answer matches these filters.</p>`}
-${pager('/dashboard/answers', params, r.next_cursor, r.total, r.answers.length)}`;
+        return answersResults(await this.query.answers(p, q), params, s.brand.name);
       },
     }));
   }
@@ -169,10 +132,7 @@ ${pager('/dashboard/answers', params, r.next_cursor, r.total, r.answers.length)}
         { name: 'platform', label: 'Platform', options: s.platforms },
       ],
       results: async (q, params) => {
-        const r = await this.query.sources(p, q);
-        return html`${table('Domains cited in the latest scan, most cited first', ['Domain', 'Category', ['Citations', 'num'], ['Answers', 'num'], ['Prompts', 'num'], ['URLs', 'num'], 'Platforms'],
-  r.sources.map((x) => [x.domain, x.category, x.citations, x.answers, x.prompts, x.urls, x.platforms.join(', ')]), 'No source matches these filters.', { stack: true })}
-${pager('/dashboard/sources', params, r.next_cursor, r.total, r.sources.length)}`;
+        return sourcesResults(await this.query.sources(p, q), params);
       },
     }));
   }
@@ -186,10 +146,7 @@ ${pager('/dashboard/sources', params, r.next_cursor, r.total, r.sources.length)}
         { name: 'platform', label: 'Platform', options: s.platforms },
       ],
       results: async (q, params) => {
-        const r = await this.query.urls(p, q);
-        return html`${table('URLs cited in the latest scan, most cited first', ['URL', 'Domain', 'Category', ['Citations', 'num'], ['Answers', 'num'], ['Prompts', 'num'], 'Platforms'],
-  r.urls.map((x) => [x.url, x.domain, x.category, x.citations, x.answers, x.prompts, x.platforms.join(', ')]), 'No URL matches these filters.', { stack: true })}
-${pager('/dashboard/urls', params, r.next_cursor, r.total, r.urls.length)}`;
+        return urlsResults(await this.query.urls(p, q), params);
       },
     }));
   }
@@ -197,17 +154,14 @@ ${pager('/dashboard/urls', params, r.next_cursor, r.total, r.urls.length)}`;
   @Get('gaps')
   gaps(@WebUserParam() user: UserView, @Query() raw: Record<string, unknown>, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
     return this.listPage(req, res, user, { tab: 'gaps', title: 'Citation gaps', dto: GapsQuery, raw }, (p, s) => ({
-      intro: html`<p>Pages cited in answers that mention a competitor but not you: where to be present.</p>`,
+      intro: GAPS_INTRO,
       fields: [
         { name: 'competitor', label: 'Competitor', options: s.competitors.map((c) => c.name) },
         { name: 'category', label: 'Category', options: [...SOURCE_CATEGORIES] },
         { name: 'platform', label: 'Platform', options: s.platforms },
       ],
       results: async (q, params) => {
-        const r = await this.query.gaps(p, q);
-        return html`${table('Citation gaps of the latest scan', ['URL', 'Domain', 'Category', ['Answers', 'num'], 'Competitors', 'Prompts', 'Platforms'],
-  r.gaps.map((x) => [x.url, x.domain, x.category, x.answers, x.competitors.join(', '), promptLinks(x.prompts), x.platforms.join(', ')]), 'No gap matches these filters.', { stack: true })}
-${pager('/dashboard/gaps', params, r.next_cursor, r.total, r.gaps.length)}`;
+        return gapsResults(await this.query.gaps(p, q), params);
       },
     }));
   }

@@ -2,8 +2,8 @@ import { Get, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '../common/errors/domain-error';
 import { CsrfService } from './csrf.service';
-import { html } from '../common/html/html';
-import { page, sendPage } from './render/layout';
+import { homePage } from './pages/home.pages';
+import { sendPage } from './render/layout';
 import { Anonymous, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 import { wantsHtml } from './web-exception.filter';
@@ -20,19 +20,7 @@ export class HomeController {
     sendPage(
       res,
       200,
-      page({
-        title: 'Home',
-        section: 'home',
-        user: req.webUser,
-        csrf,
-        body: html`<h1>Beacon</h1>
-<p>Three tools in one place.</p>
-<ul class="tools">
-  <li class="card"><h2><a href="/dashboard">AI visibility dashboard</a></h2><p>How often AI assistants mention your brand, which sources they cite, and where competitors get cited instead. Sign in to see your workspace; the same figures are in the <a href="/api/v1">API</a>.</p></li>
-  <li class="card"><h2><a href="/pdf">PDF tools</a></h2><p>Merge, split, rotate, compress, watermark and more: free, no account, a daily quota per tool.</p></li>
-  <li class="card"><h2><a href="/scan">Accessibility scan</a></h2><p>Check a web page against WCAG with axe-core in a real browser and get a shareable report.</p></li>
-</ul>`,
-      }),
+      homePage(req.webUser, csrf),
       false,
     );
   }

@@ -5,25 +5,9 @@ import { ErrorPages } from '../common/filters/error-pages';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { CsrfService } from './csrf.service';
-import { html } from '../common/html/html';
-import { plural } from '../common/text/plural';
-import { page, sendPage } from './render/layout';
+import { errorPage } from './pages/error.pages';
+import { sendPage } from './render/layout';
 import { PasswordChangeRequired, SignInRequired, WebRequest } from './web-context';
-
-const TITLES: Record<number, string> = {
-  400: 'The request could not be used',
-  401: 'Please sign in',
-  403: 'Not allowed',
-  404: 'Page not found',
-  405: 'Not allowed here',
-  413: 'Too large',
-  415: 'Unsupported file',
-  422: 'The target could not be used',
-  429: 'Too many requests',
-  500: 'Something went wrong',
-  502: 'Something went wrong upstream',
-  503: 'Busy right now',
-};
 
 /** Paths of the JSON services: a miss there keeps the JSON error body. */
 const JSON_PATHS = /^\/(api|mcp|files|healthz|readyz|metrics)(\/|$)/;
@@ -33,27 +17,6 @@ export function wantsHtml(req: Request): boolean {
   if (JSON_PATHS.test(req.path)) return false;
   const accept = req.headers.accept ?? '';
   return accept === '' || accept.includes('text/html') || accept.includes('*/*');
-}
-
-/**
- * The error page of a status: a title, the message, where to go next; never a stack trace. `csrf`
- * is the token of the header's Sign out form (for a signed-in user).
- */
-export function errorPage(req: WebRequest, err: DomainError, csrf: string): string {
-  const status = err.status;
-  const id = (req as WebRequest & { id?: string | number }).id;
-  const retry = err.headers['Retry-After'];
-  return page({
-    title: TITLES[status] ?? `Error ${status}`,
-    user: req.webUser,
-    csrf,
-    body: html`<h1>${TITLES[status] ?? `Error ${status}`}</h1>
-<p>${err.message}</p>
-${retry ? html`<p>You can try again in ${plural(Math.ceil(Number(retry) / 60), 'minute')}.</p>` : ''}
-${err.code === ErrorCode.InternalError && id !== undefined ? html`<p>Request id: <code>${String(id)}</code> (quote it when reporting the problem).</p>` : ''}
-<p class="meta">Error code: <code>${err.code}</code> (HTTP ${status})</p>
-<p><a href="/">Go to the home page</a>${req.webUser ? html` or <a href="/dashboard">the dashboard</a>` : ''}.</p>`,
-  });
 }
 
 /**

@@ -5,7 +5,7 @@ import { BrowserPool } from '../../src/a11y/browser/browser-pool';
 import { ScanQueue } from '../../src/a11y/queue/scan-queue';
 import { Clock } from '../../src/a11y/report/clock';
 import { ReportsService } from '../../src/a11y/report/reports.service';
-import { AXE_OPTIONS, AXE_SOURCE } from '../../src/a11y/scan/scanner';
+import { AXE_OPTIONS, AXE_SOURCE } from '../../src/a11y/scan/axe-runner';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { createTestApp, TestApp } from '../utils/test-app';
 

@@ -8,7 +8,7 @@ import { EmbeddedDatabaseHandle, openEmbeddedDatabase } from '../../src/common/d
 import { AppSecretsStore } from '../../src/common/secrets/app-secrets.store';
 import { InstanceSecretsService } from '../../src/common/secrets/instance-secrets.service';
 import { QuotaClock } from '../../src/pdf-tools/quota/quota-clock';
-import { QuotaScope, QuotaStore, REFUNDS_TOOL } from '../../src/pdf-tools/quota/quota-store';
+import { QuotaScope, QuotaStore, REFUNDS_TOOL } from '../../src/pdf-tools/quota/quota.store';
 import { QuotaService } from '../../src/pdf-tools/quota/quota.service';
 import { PostgresQuotaStore } from '../../src/pdf-tools/quota/stores/postgres-quota.store';
 import { RedisQuotaStore } from '../../src/pdf-tools/quota/stores/redis-quota.store';

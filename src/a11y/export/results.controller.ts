@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { AppConfig } from '../../common/config/env';
 import { Public } from '../../common/decorators/public.decorator';
 import { RateLimit } from '../../common/decorators/rate-limit.decorator';
-import { EXPORT_HEADERS, REPORT_CACHE } from '../a11y.controller';
+import { EXPORT_HEADERS, REPORT_CACHE } from '../report-headers';
 import type { ReportDiff } from '../diff/diff';
 import { gateCases } from './gate';
 import { renderJunit } from './junit';

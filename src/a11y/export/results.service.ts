@@ -7,7 +7,7 @@ import type { Report } from '../report/report.types';
 import { isImpact } from '../scoring/score';
 import { GateOptions } from './gate';
 import type { RenderExtras } from '../render/results-sections';
-import { ScreenshotStore } from '../screenshots/screenshot-store';
+import { ScreenshotStore } from '../screenshots/screenshot.store';
 
 /** Raw query options of the diff and CI exports. */
 export interface ResultsQuery {

@@ -9,7 +9,7 @@ import { ScanRunner } from '../scan/scan-runner';
 import { Scanner } from '../scan/scanner';
 import { A11yScreenshot } from '../screenshots/a11y-screenshot.entity';
 import { ScreenshotRowsStore } from '../screenshots/screenshot-rows.store';
-import { ScreenshotStore } from '../screenshots/screenshot-store';
+import { ScreenshotStore } from '../screenshots/screenshot.store';
 import { Screenshots } from '../screenshots/screenshots';
 import { ScanEgress } from '../security/scan-egress';
 import { SCAN_WORKER_STANDALONE, ScanWorker } from './scan-worker';

@@ -1,5 +1,5 @@
 import type { Page } from 'puppeteer-core';
-import type { ReportPage } from '../report/report.types';
+import type { RenderCheck, ReportPage } from '../report/report.types';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the functions below run in the page */
 
@@ -107,23 +107,6 @@ export const RENDER_WATCH_SCRIPT = `(() => {
   const hasText = ${hasText.toString()};
   if (top) addEventListener('load', () => { try { if (!hasText(${LOADING_TEXT_LIMIT})) { const l = w.look(${NEARLY_EMPTY_TEXT}, ${LOADING_TEXT_LIMIT}); w.shell = l.empty || l.loading; } } catch (e) {} }, { once: true });
 })();`;
-
-/** How the page's rendering was judged (stored as `pages[].render`). */
-export interface RenderCheck {
-  /** complete: content present (the DOM may still have been changing at the bound: see domStable). incomplete: empty or loading at the bound. */
-  state: 'complete' | 'incomplete';
-  /**
-   * Time the scan waited for the page to render: for a page that was an app shell (empty or
-   * loading) at its load event, from the load event until it counted as rendered (the network
-   * settling included); otherwise the time spent in the check after the network settled, 0 when the
-   * page counted as rendered at the first look.
-   */
-  waitMs: number;
-  domStable: boolean;
-  fontsLoaded: boolean;
-  /** Why the page counts as incomplete. */
-  reason?: 'nearly empty body' | 'loading indicator';
-}
 
 interface Probe extends Look {
   quiet: boolean;

@@ -2,8 +2,7 @@ import type { Report, ReportPage, ReportRule } from '../report/report.types';
 import { nodeCount } from '../report/from-axe';
 import { scoreBand } from '../scoring/score';
 import { page as sitePage } from '../../web/render/layout';
-import { raw } from '../../common/html/html';
-import { escapeXml as e } from './escape';
+import { html, SafeHtml } from '../../common/html/html';
 import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
 import { nodeShotHtml, pageShotHtml, RenderExtras, resultsSectionsHtml } from './results-sections';
 
@@ -22,36 +21,38 @@ export interface ReportLinks {
   scanAgain: string;
 }
 
-function rule(r: ReportRule, level: number, pageIndex: number): string {
+function rule(r: ReportRule, level: number, pageIndex: number): SafeHtml {
   const id = `p${pageIndex}-rule-${r.id}`;
   const criteria = wcagCriteria(r.tags);
-  const nodes = r.nodes
-    .map((n) => `<li><p>Selector: <code>${e(n.target.join(' | '))}</code></p><pre><code>${e(n.html)}</code></pre>${nodeShotHtml(n)}</li>`)
-    .join('');
-  return `<section class="rule" aria-labelledby="${e(id)}">
-<h${level} id="${e(id)}">${e(r.help)}</h${level}>
+  const nodes = r.nodes.map((n) => html`<li><p>Selector: <code>${n.target.join(' | ')}</code></p><pre><code>${n.html}</code></pre>${nodeShotHtml(n)}</li>`);
+  const h = `h${level}`;
+  return html`<section class="rule" aria-labelledby="${id}">
+<${h} id="${id}">${r.help}</${h}>
 <dl>
-<dt>Rule</dt><dd><code>${e(r.id)}</code> (<a href="${e(r.helpUrl)}" rel="noopener noreferrer">how to fix ${e(r.id)}</a>)</dd>
-<dt>Impact</dt><dd>${e(r.impact)}</dd>
-<dt>WCAG success criteria</dt><dd>${criteria.length ? e(criteria.join(', ')) : 'none (best practice)'}</dd>
-<dt>Affected users</dt><dd>${e(r.disabilities.join(', ') || 'not classified')}</dd>
+<dt>Rule</dt><dd><code>${r.id}</code> (<a href="${r.helpUrl}" rel="noopener noreferrer">how to fix ${r.id}</a>)</dd>
+<dt>Impact</dt><dd>${r.impact}</dd>
+<dt>WCAG success criteria</dt><dd>${criteria.length ? criteria.join(', ') : 'none (best practice)'}</dd>
+<dt>Affected users</dt><dd>${r.disabilities.join(', ') || 'not classified'}</dd>
 <dt>Failing elements</dt><dd>${nodeCount(r)}</dd>
 </dl>
-<ol>${nodes}</ol>${r.nodesOmitted ? `<p>${r.nodesOmitted} more element${r.nodesOmitted === 1 ? '' : 's'} not listed (the report keeps at most ${r.nodes.length} per rule).</p>` : ''}
+<ol>${nodes}</ol>${r.nodesOmitted ? html`<p>${r.nodesOmitted} more element${r.nodesOmitted === 1 ? '' : 's'} not listed (the report keeps at most ${r.nodes.length} per rule).</p>` : ''}
 </section>`;
 }
 
-function page(p: ReportPage, index: number, total: number): string {
+/** Items joined by a line break. */
+const lines = (items: readonly SafeHtml[]): SafeHtml[] => items.flatMap((x, i) => (i ? [html`\n`, x] : [x]));
+
+function page(p: ReportPage, index: number, total: number): SafeHtml {
   const heading = total > 1 ? `Page ${index + 1}: ${p.url}` : `Page: ${p.url}`;
   const violations = p.violations.length
-    ? p.violations.map((r) => rule(r, 4, index)).join('\n')
-    : '<p>No violations of the automated checks were found on this page.</p>';
+    ? lines(p.violations.map((r) => rule(r, 4, index)))
+    : html`<p>No violations of the automated checks were found on this page.</p>`;
   const review = p.incomplete.length
-    ? `<ul>${p.incomplete.map((r) => `<li>${e(r.help)} (<code>${e(r.id)}</code>, ${nodeCount(r)} element${nodeCount(r) === 1 ? '' : 's'})</li>`).join('')}</ul>`
-    : '<p>Nothing was left for human review by the automated checks.</p>';
-  return `<section aria-labelledby="p-${index}">
-<h2 id="p-${index}">${e(heading)}</h2>
-<p>Score of this page: <strong>${p.score} out of 100</strong>. Address after redirects: ${e(p.finalUrl)}.
+    ? html`<ul>${p.incomplete.map((r) => html`<li>${r.help} (<code>${r.id}</code>, ${nodeCount(r)} element${nodeCount(r) === 1 ? '' : 's'})</li>`)}</ul>`
+    : html`<p>Nothing was left for human review by the automated checks.</p>`;
+  return html`<section aria-labelledby="p-${index}">
+<h2 id="p-${index}">${heading}</h2>
+<p>Score of this page: <strong>${p.score} out of 100</strong>. Address after redirects: ${p.finalUrl}.
 ${p.passes.length} rules passed, ${p.violations.length} failed, ${p.incomplete.length} need review.</p>
 ${pageShotHtml(p)}
 <h3>Violations</h3>
@@ -62,22 +63,22 @@ ${review}
 }
 
 /** The embed snippets of the stable badge (Markdown and HTML), each with a copy button. */
-function embedHtml(links: ReportLinks): string {
+function embedHtml(links: ReportLinks): SafeHtml {
   const alt = 'Accessibility score (automated)';
   const snippets = [
     ['markdown', 'Markdown', `[![${alt}](${links.stableBadge})](${links.stableReport})`],
     ['html', 'HTML', `<a href="${links.stableReport}"><img src="${links.stableBadge}" alt="${alt}"></a>`],
   ];
-  return `<h2 id="embed">Badge for your README or site</h2>
+  return html`<h2 id="embed">Badge for your README or site</h2>
 <p>This badge always shows the latest report of this address (it is not tied to this report, which is kept 30 days); it links to that report.</p>
-<p><img src="${e(links.badge)}" alt="The score badge of this report"></p>
-${snippets
-  .map(
-    ([key, label, code]) => `<h3 id="embed-${key}-title">${label}</h3>
-<pre><code id="embed-${key}">${e(code)}</code></pre>
+<p><img src="${links.badge}" alt="The score badge of this report"></p>
+${lines(
+  snippets.map(
+    ([key, label, code]) => html`<h3 id="embed-${key}-title">${label}</h3>
+<pre><code id="embed-${key}">${code}</code></pre>
 <p><button type="button" class="secondary" data-copy="embed-${key}" data-status="embed-${key}-status" aria-describedby="embed-${key}-title" hidden>Copy the ${label} snippet</button> <span id="embed-${key}-status" role="status"></span></p>`,
-  )
-  .join('\n')}`;
+  ),
+)}`;
 }
 
 /**
@@ -88,20 +89,18 @@ ${snippets
  */
 export function renderReportHtml(report: Report, links: ReportLinks, extras: RenderExtras = {}): string {
   const band = scoreBand(report.score);
-  const rows = impactSummary(report)
-    .map((s) => `<tr><th scope="row">${e(s.impact)}</th><td>${s.rules}</td><td>${s.nodes}</td></tr>`)
-    .join('');
-  const body = `<h1>Accessibility report</h1>
+  const rows = impactSummary(report).map((s) => html`<tr><th scope="row">${s.impact}</th><td>${s.rules}</td><td>${s.nodes}</td></tr>`);
+  const body = html`<h1>Accessibility report</h1>
 <p><span class="score ${band}">${report.score}</span> <strong>Automated score ${report.score} out of 100</strong> (${band}).</p>
 <dl>
-<dt>Scanned address</dt><dd>${e(report.url)}</dd>
-<dt>Scan date</dt><dd>${e(report.scannedAt.replace('T', ' ').slice(0, 19))} UTC</dd>
+<dt>Scanned address</dt><dd>${report.url}</dd>
+<dt>Scan date</dt><dd>${report.scannedAt.replace('T', ' ').slice(0, 19)} UTC</dd>
 <dt>Pages scanned</dt><dd>${report.pages.length}${report.crawl ? ' (crawl of the site)' : ''}</dd>
 <dt>Failing elements</dt><dd>${report.totalNodes}</dd>
 <dt>Distinct failed rules</dt><dd>${report.violationTypes}</dd>
 </dl>
-<p><a class="button" href="${e(links.scanAgain)}">Scan this address again</a></p>
-<p class="note">${e(COVERAGE_NOTE)}</p>
+<p><a class="button" href="${links.scanAgain}">Scan this address again</a></p>
+<p class="note">${COVERAGE_NOTE}</p>
 <h2>Summary by impact</h2>
 <table>
 <caption>Failed rules and failing elements by impact</caption>
@@ -111,12 +110,12 @@ export function renderReportHtml(report: Report, links: ReportLinks, extras: Ren
 ${resultsSectionsHtml(report, extras)}
 <h2>Downloads</h2>
 <ul class="links">
-<li><a href="${e(links.pdf)}">PDF audit of this report</a></li>
-<li><a href="${e(links.json)}">This report as JSON</a></li>
-<li><a href="${e(links.badge)}">Score badge of this report (SVG)</a></li>
+<li><a href="${links.pdf}">PDF audit of this report</a></li>
+<li><a href="${links.json}">This report as JSON</a></li>
+<li><a href="${links.badge}">Score badge of this report (SVG)</a></li>
 </ul>
 ${embedHtml(links)}
-${report.pages.map((p, i) => page(p, i, report.pages.length)).join('\n')}
-<p class="meta">Checked with axe-core ${e(report.meta.axeVersion)} in ${e(report.meta.browser)}, rules tagged ${e(report.meta.tags.join(', '))}, viewport ${report.meta.viewport.width}x${report.meta.viewport.height}. Report ${e(report.id)}, kept until ${e(report.expiresAt.slice(0, 10))}. Address of this page: ${e(links.self)}</p>`;
-  return sitePage({ title: `Accessibility report: ${report.url} (score ${report.score})`, section: 'scan', user: null, csrf: '', body: raw(body) });
+${lines(report.pages.map((p, i) => page(p, i, report.pages.length)))}
+<p class="meta">Checked with axe-core ${report.meta.axeVersion} in ${report.meta.browser}, rules tagged ${report.meta.tags.join(', ')}, viewport ${report.meta.viewport.width}x${report.meta.viewport.height}. Report ${report.id}, kept until ${report.expiresAt.slice(0, 10)}. Address of this page: ${links.self}</p>`;
+  return sitePage({ title: `Accessibility report: ${report.url} (score ${report.score})`, section: 'scan', user: null, csrf: '', body });
 }

@@ -1,7 +1,7 @@
 import type { ReportDiff } from '../diff/diff';
 import type { Report, ReportNode, ReportPage } from '../report/report.types';
 import { costLabel } from '../scoring/breakdown';
-import { escapeXml as e } from './escape';
+import { html, SafeHtml } from '../../common/html/html';
 
 /** What the renderings add to a report beyond the stored JSON. */
 export interface RenderExtras {
@@ -31,43 +31,40 @@ export function renderNote(urls: readonly string[]): string {
 }
 
 /** HTML: the score breakdown and the "since the last scan" sections of /r/{id}. */
-export function resultsSectionsHtml(report: Report, extras: RenderExtras): string {
+export function resultsSectionsHtml(report: Report, extras: RenderExtras): SafeHtml {
   const costs = report.scoreBreakdown ?? [];
+  const multiPage = report.pages.length > 1;
   const breakdown = costs.length
-    ? `<p>Each failed rule costs the score the points below; fixing all of them gives 100 (the points add up to ${100 - report.score}).</p>
+    ? html`<p>Each failed rule costs the score the points below; fixing all of them gives 100 (the points add up to ${100 - report.score}).</p>
 <table>
 <caption>Points each failed rule costs</caption>
-<thead><tr><th scope="col">Rule</th><th scope="col">Impact</th><th scope="col">Points if fixed</th>${report.pages.length > 1 ? '<th scope="col">Pages</th>' : ''}</tr></thead>
-<tbody>${costs.map((c) => `<tr><th scope="row"><code>${e(c.id)}</code></th><td>${e(c.impact)}</td><td>${e(costLabel(c))}</td>${report.pages.length > 1 ? `<td>${c.pages}</td>` : ''}</tr>`).join('')}</tbody>
+<thead><tr><th scope="col">Rule</th><th scope="col">Impact</th><th scope="col">Points if fixed</th>${multiPage ? html`<th scope="col">Pages</th>` : ''}</tr></thead>
+<tbody>${costs.map((c) => html`<tr><th scope="row"><code>${c.id}</code></th><td>${c.impact}</td><td>${costLabel(c)}</td>${multiPage ? html`<td>${c.pages}</td>` : ''}</tr>`)}</tbody>
 </table>`
-    : '<p>No rule failed: nothing costs points.</p>';
-  let since = '';
+    : html`<p>No rule failed: nothing costs points.</p>`;
+  let since: SafeHtml | '' = '';
   const d = extras.sinceLast;
   if (d) {
-    const rows = d.rules
-      .map(
-        (r) =>
-          `<tr><th scope="row"><code>${e(r.rule)}</code></th><td>${e(r.status === 'still' ? 'still failing' : r.status)}</td><td>${r.new.length}</td><td>${r.fixed.length}</td><td>${r.still.length}</td>${d.against && new Set(d.rules.map((x) => x.page)).size > 1 ? `<td>${e(r.page)}</td>` : ''}</tr>`,
-      )
-      .join('');
     const multi = new Set(d.rules.map((x) => x.page)).size > 1;
-    since = `<h2>Since the last scan</h2>
-<p>${e(sinceLastSummary(d))}</p>
+    const rows = d.rules.map(
+      (r) =>
+        html`<tr><th scope="row"><code>${r.rule}</code></th><td>${r.status === 'still' ? 'still failing' : r.status}</td><td>${r.new.length}</td><td>${r.fixed.length}</td><td>${r.still.length}</td>${d.against && multi ? html`<td>${r.page}</td>` : ''}</tr>`,
+    );
+    since = html`<h2>Since the last scan</h2>
+<p>${sinceLastSummary(d)}</p>
 ${
   d.against && d.rules.length
-    ? `<table>
+    ? html`<table>
 <caption>Failing elements by rule since the last scan</caption>
-<thead><tr><th scope="col">Rule</th><th scope="col">Rule status</th><th scope="col">New</th><th scope="col">Fixed</th><th scope="col">Still failing</th>${multi ? '<th scope="col">Page</th>' : ''}</tr></thead>
+<thead><tr><th scope="col">Rule</th><th scope="col">Rule status</th><th scope="col">New</th><th scope="col">Fixed</th><th scope="col">Still failing</th>${multi ? html`<th scope="col">Page</th>` : ''}</tr></thead>
 <tbody>${rows}</tbody>
 </table>`
     : ''
 }`;
   }
   const unrendered = report.pages.filter((p) => p.render?.state === 'incomplete');
-  const note = unrendered.length
-    ? `<p class="note">${e(renderNote(unrendered.map((p) => p.url)))}</p>\n`
-    : '';
-  return `${note}<h2>What each fix is worth</h2>
+  const note = unrendered.length ? html`<p class="note">${renderNote(unrendered.map((p) => p.url))}</p>\n` : '';
+  return html`${note}<h2>What each fix is worth</h2>
 ${breakdown}
 ${since}`;
 }
@@ -84,15 +81,15 @@ export function sameSiteSrc(url: string): string {
 }
 
 /** The crop of a failing element on /r/{id} (nothing when there is none). */
-export function nodeShotHtml(n: ReportNode): string {
+export function nodeShotHtml(n: ReportNode): SafeHtml | '' {
   if (!n.screenshot) return '';
   const alt = `Screenshot of failing element ${n.marker ?? ''} (${n.target.join(' | ')}), outlined`;
-  return `<p><img class="shot" src="${e(sameSiteSrc(n.screenshot))}" alt="${e(alt)}"${n.crop ? ` width="${n.crop.width}" height="${n.crop.height}"` : ''}></p>`;
+  return html`<p><img class="shot" src="${sameSiteSrc(n.screenshot)}" alt="${alt}"${n.crop ? html` width="${n.crop.width}" height="${n.crop.height}"` : ''}></p>`;
 }
 
 /** The annotated full-page screenshot of a page on /r/{id}. */
-export function pageShotHtml(p: ReportPage): string {
+export function pageShotHtml(p: ReportPage): SafeHtml | '' {
   if (!p.screenshot) return '';
-  return `<details><summary>Full-page screenshot with every failing element outlined and numbered${p.screenshot.cut ? ' (cut at the height limit)' : ''}</summary>
-<p><img class="shot" src="${e(sameSiteSrc(p.screenshot.url))}" alt="Screenshot of ${e(p.url)} with the failing elements outlined and numbered as in the lists below" width="${p.screenshot.width}" height="${p.screenshot.height}"></p></details>`;
+  return html`<details><summary>Full-page screenshot with every failing element outlined and numbered${p.screenshot.cut ? ' (cut at the height limit)' : ''}</summary>
+<p><img class="shot" src="${sameSiteSrc(p.screenshot.url)}" alt="Screenshot of ${p.url} with the failing elements outlined and numbered as in the lists below" width="${p.screenshot.width}" height="${p.screenshot.height}"></p></details>`;
 }

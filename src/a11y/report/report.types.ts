@@ -2,8 +2,24 @@ import type { Impact } from '../scoring/score';
 import type { UserGroup } from '../scoring/disabilities';
 import type { RuleCost, SiteRuleCost } from '../scoring/breakdown';
 import type { NodeFacts } from '../diff/fingerprint';
-import type { RenderCheck } from '../readiness/render-wait';
 import type { Box } from '../screenshots/box';
+
+/** How the page's rendering was judged (stored as `pages[].render`). */
+export interface RenderCheck {
+  /** complete: content present (the DOM may still have been changing at the bound: see domStable). incomplete: empty or loading at the bound. */
+  state: 'complete' | 'incomplete';
+  /**
+   * Time the scan waited for the page to render: for a page that was an app shell (empty or
+   * loading) at its load event, from the load event until it counted as rendered (the network
+   * settling included); otherwise the time spent in the check after the network settled, 0 when the
+   * page counted as rendered at the first look.
+   */
+  waitMs: number;
+  domStable: boolean;
+  fontsLoaded: boolean;
+  /** Why the page counts as incomplete. */
+  reason?: 'nearly empty body' | 'loading indicator';
+}
 
 /** A failing (or to-be-reviewed) element. */
 export interface ReportNode {

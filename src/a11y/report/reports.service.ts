@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { AppConfig } from '../../common/config/env';
@@ -37,8 +38,8 @@ const notFound = (): DomainError => new DomainError(ErrorCode.ReportNotFound, 'N
 export class ReportsService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('A11yReports');
   private timer: NodeJS.Timeout | undefined;
-  /** cache key -> newest report of this instance (insertion order = age, for eviction). */
-  private readonly recent = new Map<string, Report>();
+  /** cache key -> newest report of this instance (the oldest stored out first: looked at with `peek`, which keeps the order). */
+  private readonly recent = new LRUCache<string, Report>({ max: MEMORY_CACHE_SIZE });
 
   constructor(
     private readonly store: ReportStore,
@@ -112,7 +113,7 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
   async findFresh(cacheKey: string): Promise<Report | undefined> {
     if (this.config.SCAN_CACHE_TTL_S === 0) return undefined;
     const since = new Date(this.clock.now().getTime() - this.config.SCAN_CACHE_TTL_S * 1000);
-    const mine = this.recent.get(cacheKey);
+    const mine = this.recent.peek(cacheKey);
     if (mine && Date.parse(mine.scannedAt) > since.getTime() && Date.parse(mine.expiresAt) > this.clock.now().getTime()) return mine;
     const report = await this.store.newest(cacheKey, this.clock.now(), { after: since });
     if (report) this.remember(cacheKey, report);
@@ -120,9 +121,7 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   private remember(cacheKey: string, report: Report): void {
-    this.recent.delete(cacheKey);
     this.recent.set(cacheKey, report);
-    if (this.recent.size > MEMORY_CACHE_SIZE) this.recent.delete(this.recent.keys().next().value!);
   }
 
   /**
@@ -130,7 +129,7 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
    * for its badge; forgets addresses older than ADDRESS_RECORD_DAYS. Returns how many reports.
    */
   async purgeExpired(now: Date = this.clock.now()): Promise<number> {
-    for (const [key, r] of this.recent) if (Date.parse(r.expiresAt) <= now.getTime()) this.recent.delete(key);
+    for (const [key, r] of [...this.recent.entries()]) if (Date.parse(r.expiresAt) <= now.getTime()) this.recent.delete(key);
     return this.store.purge(now, new Date(now.getTime() - ADDRESS_RECORD_DAYS * 86400_000));
   }
 }

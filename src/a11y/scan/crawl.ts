@@ -1,3 +1,7 @@
+import { DomainError } from '../../common/errors/domain-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import type { ReportPage } from '../report/report.types';
+
 /** Pages of one crawl: the start page plus up to four linked from it. */
 export const MAX_CRAWL_PAGES = 5;
 
@@ -36,4 +40,64 @@ export function crawlCandidates(finalStartUrl: string, seen: readonly string[], 
     if (out.length >= MAX_CRAWL_PAGES - 1) break;
   }
   return out;
+}
+
+/** Linked pages of a crawl scanned at once (tabs of the scan's context). */
+export const CRAWL_PARALLEL = 2;
+
+/** A page of the crawl that was not kept, and why (in the report's words). */
+export interface SkippedPage {
+  url: string;
+  error: string;
+}
+
+export interface CrawlRun {
+  /** Time the next linked page gets (ms); below `floorMs` it is skipped with `deadlineReached`. */
+  budgetMs: () => number;
+  floorMs: number;
+  deadlineReached: string;
+  /** Scans one linked page; a DomainError scan_failed ends the crawl, any other failure skips the page. */
+  scan: (url: string, budgetMs: number) => Promise<ReportPage>;
+}
+
+/**
+ * The crawl loop: the pages linked from the start page (crawlCandidates), CRAWL_PARALLEL at a time,
+ * each within the budget left. A linked page that redirected off the origin, or onto a page already
+ * scanned, is skipped rather than kept.
+ */
+export async function crawlLinkedPages(start: string, first: ReportPage, links: readonly string[], run: CrawlRun): Promise<{ pages: ReportPage[]; skipped: SkippedPage[] }> {
+  const next = crawlCandidates(first.finalUrl, [start, first.finalUrl], links);
+  const results: (ReportPage | SkippedPage)[] = new Array(next.length);
+  let cursor = 0;
+  const worker = async (): Promise<void> => {
+    while (cursor < next.length) {
+      const i = cursor++;
+      const budget = run.budgetMs();
+      if (budget < run.floorMs) {
+        results[i] = { url: next[i], error: run.deadlineReached };
+        continue;
+      }
+      try {
+        results[i] = await run.scan(next[i], budget);
+      } catch (e) {
+        if (e instanceof DomainError && e.code === ErrorCode.ScanFailed) throw e;
+        results[i] = { url: next[i], error: e instanceof DomainError ? `${e.code}: ${e.message}` : 'failed' };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: CRAWL_PARALLEL }, worker));
+  const origin = new URL(first.finalUrl).origin;
+  const finals = new Set([first.finalUrl]);
+  const pages: ReportPage[] = [];
+  const skipped: SkippedPage[] = [];
+  for (const r of results) {
+    if ('error' in r) skipped.push(r);
+    else if (new URL(r.finalUrl).origin !== origin) skipped.push({ url: r.url, error: `redirected to another origin (${r.finalUrl})` });
+    else if (finals.has(r.finalUrl)) skipped.push({ url: r.url, error: `same page as ${r.finalUrl}` });
+    else {
+      finals.add(r.finalUrl);
+      pages.push(r);
+    }
+  }
+  return { pages, skipped };
 }

@@ -12,7 +12,8 @@ import type { Report } from '../report/report.types';
 import { pageCostsOf, siteBreakdown } from '../scoring/breakdown';
 import { siteScore } from '../scoring/score';
 import { ScanEgress } from '../security/scan-egress';
-import { AXE_TAGS, Scanner, VIEWPORT } from './scanner';
+import { AXE_TAGS } from './axe-runner';
+import { Scanner, VIEWPORT } from './scanner';
 import { SCAN_HARD_STOP_GRACE_MS, scanHardStopMs } from '../queue/scan-job';
 
 export { SCAN_HARD_STOP_GRACE_MS };

@@ -1,38 +1,29 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { PartialResult, RunOptions } from 'axe-core';
-import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Frame, HTTPRequest, HTTPResponse, Page, Realm } from 'puppeteer-core';
-import { isolatedRealm } from '../security/isolated-world';
+import type { Browser, BrowserContext, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
+import { settledWithin } from '../../common/async/settled-within';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { AxeOutput, MAX_NODE_HTML, MAX_NODES_PER_RULE, TRIM_SOURCE, validateAxeOutput } from '../report/axe-output';
+import type { TargetGuard } from '../../common/egress/target-guard';
+import { isolatedRealm } from '../security/isolated-world';
+import type { AxeOutput } from '../report/axe-output';
 import { AXE_VERSION } from '../report/axe-rules';
 import { pageFromAxe } from '../report/from-axe';
 import type { ReportPage } from '../report/report.types';
 import { decideRequest } from '../security/request-filter';
-import type { TargetGuard } from '../../common/egress/target-guard';
-import { EGRESS_ERROR_HEADER, EGRESS_HEADER } from '../../common/egress/egress-proxy';
 import { ScanEgress } from '../security/scan-egress';
+import { injectAxe, runAxe } from './axe-runner';
 import { detectBlock } from './block-detection';
-import { crawlCandidates } from './crawl';
+import { crawlLinkedPages, SkippedPage } from './crawl';
+import { PageErrors, refusedError } from './page-errors';
 import { addNodeFacts } from '../diff/node-facts';
 import { applyRender, RENDER_WATCH_SCRIPT, waitForRender } from '../readiness/render-wait';
 import { Screenshots } from '../screenshots/screenshots';
 import { VIEWPORT_WIDTH } from '../screenshots/box';
 
-/** WCAG 2.0, 2.1 and 2.2 levels A and AA. */
-export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
-export const AXE_OPTIONS: RunOptions = {
-  runOnly: { type: 'tag', values: AXE_TAGS },
-  // Elements are listed for violations and incomplete only (as Lighthouse does): faster on big pages.
-  resultTypes: ['violations', 'incomplete'],
-};
 export const VIEWPORT = { width: VIEWPORT_WIDTH, height: 800 };
 /** Longest wait for the network to go quiet after the load event. */
 export const SETTLE_MAX_MS = 5000;
-/** Linked pages of a crawl scanned at once (tabs of the scan's context). */
-export const CRAWL_PARALLEL = 2;
 /** Wait after the load event before looking at the network. */
 export const LOAD_GRACE_MS = 50;
 /** The network counts as quiet after this long without a request in flight. */
@@ -43,26 +34,8 @@ export const PAGE_GRACE_MS = 2000;
 /** Shortest time limit a page is started with. */
 export const PAGE_TIMEOUT_FLOOR_MS = 1000;
 
-/** Frames of one document graded (more are left out, as axe leaves out what it cannot reach). */
-export const MAX_FRAMES = 50;
 /** Links read from a start page for the crawl. */
 export const MAX_LINKS = 5000;
-
-export const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-/** axe-core and the trimming helper, defined in one evaluation. */
-const AXE_AND_TRIM_SOURCE = `${AXE_SOURCE}\n;${TRIM_SOURCE}`;
-
-/** Chromium's names for the proxy's upstream connection errors (so answers match a direct connection). */
-const CHROMIUM_NET_ERRORS: Record<string, string> = {
-  ECONNREFUSED: 'ERR_CONNECTION_REFUSED',
-  ECONNRESET: 'ERR_CONNECTION_RESET',
-  ETIMEDOUT: 'ERR_CONNECTION_TIMED_OUT',
-  EHOSTUNREACH: 'ERR_ADDRESS_UNREACHABLE',
-  ENETUNREACH: 'ERR_ADDRESS_UNREACHABLE',
-  ENOTFOUND: 'ERR_NAME_NOT_RESOLVED',
-  EAI_AGAIN: 'ERR_NAME_NOT_RESOLVED',
-  ENODATA: 'ERR_NAME_NOT_RESOLVED',
-};
 
 /** Blocks what request interception cannot see: service workers, WebSocket/WebTransport, WebRTC. */
 const HARDENING_SCRIPT = `(() => {
@@ -74,7 +47,7 @@ const HARDENING_SCRIPT = `(() => {
 
 export interface SiteScan {
   pages: ReportPage[];
-  skipped: { url: string; error: string }[];
+  skipped: SkippedPage[];
   axeVersion: string;
   userAgent: string;
 }
@@ -103,19 +76,23 @@ interface Graded {
 /**
  * Loads pages in a browser context and grades them with axe-core: navigation with every request
  * filtered by the SSRF guard, settle (load + network quiet, bounded), block-page and HTTP-error
- * detection, axe in every frame (runPartial per frame, finishRun in a blank page, as
- * @axe-core/puppeteer does), and the same-origin crawl.
+ * detection, then axe (axe-runner.ts: every frame, runPartial per frame, finishRun in a blank page,
+ * as @axe-core/puppeteer does). Failures are put in the API's words by page-errors.ts; the
+ * same-origin crawl loop is crawl.ts.
  */
 @Injectable()
 export class Scanner {
   private readonly logger = new Logger('Scanner');
   private readonly userAgents = new WeakMap<Browser, Promise<string>>();
+  private readonly errors: PageErrors;
 
   constructor(
     private readonly config: AppConfig,
-    private readonly egress: ScanEgress,
+    egress: ScanEgress,
     private readonly screenshots: Screenshots,
-  ) {}
+  ) {
+    this.errors = new PageErrors(egress, this.logger);
+  }
 
   /**
    * Scans the start page and, with crawl, up to 4 same-origin pages linked from it, all before
@@ -132,44 +109,14 @@ export class Scanner {
   ): Promise<SiteScan> {
     const left = () => deadline - Date.now() - PAGE_GRACE_MS;
     const first = await this.scanPage(context, start.href, guard, crawl, Math.max(PAGE_TIMEOUT_FLOOR_MS, Math.min(this.config.SCAN_PAGE_TIMEOUT_MS, left())));
-    const pages = [first.page];
-    const skipped: SiteScan['skipped'] = [];
-    if (crawl) {
-      const next = crawlCandidates(first.page.finalUrl, [start.href, first.page.finalUrl], first.links);
-      const results: (ReportPage | { url: string; error: string })[] = new Array(next.length);
-      let cursor = 0;
-      // Linked pages load in parallel tabs of the scan's context, CRAWL_PARALLEL at a time.
-      const worker = async (): Promise<void> => {
-        while (cursor < next.length) {
-          const i = cursor++;
-          const budget = Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left());
-          if (budget < PAGE_TIMEOUT_FLOOR_MS) {
-            results[i] = { url: next[i], error: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)` };
-            continue;
-          }
-          try {
-            results[i] = (await this.scanPage(context, next[i], guard, false, budget)).page;
-          } catch (e) {
-            if (e instanceof DomainError && e.code === ErrorCode.ScanFailed) throw e;
-            results[i] = { url: next[i], error: e instanceof DomainError ? `${e.code}: ${e.message}` : 'failed' };
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: CRAWL_PARALLEL }, worker));
-      // A linked page that redirected off the origin, or onto a page already scanned, is not kept.
-      const origin = new URL(first.page.finalUrl).origin;
-      const finals = new Set([first.page.finalUrl]);
-      for (const r of results) {
-        if ('error' in r) skipped.push(r);
-        else if (new URL(r.finalUrl).origin !== origin) skipped.push({ url: r.url, error: `redirected to another origin (${r.finalUrl})` });
-        else if (finals.has(r.finalUrl)) skipped.push({ url: r.url, error: `same page as ${r.finalUrl}` });
-        else {
-          finals.add(r.finalUrl);
-          pages.push(r);
-        }
-      }
-    }
-    return { pages, skipped, axeVersion: first.axeVersion, userAgent: first.userAgent };
+    if (!crawl) return { pages: [first.page], skipped: [], axeVersion: first.axeVersion, userAgent: first.userAgent };
+    const linked = await crawlLinkedPages(start.href, first.page, first.links, {
+      budgetMs: () => Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left()),
+      floorMs: PAGE_TIMEOUT_FLOOR_MS,
+      deadlineReached: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)`,
+      scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget)).page,
+    });
+    return { pages: [first.page, ...linked.pages], skipped: linked.skipped, axeVersion: first.axeVersion, userAgent: first.userAgent };
   }
 
   /** One page: throws DomainError (target_*, scan_failed) or returns its report entry. */
@@ -199,23 +146,15 @@ export class Scanner {
     page.on('requestfinished', (req: HTTPRequest) => counted.has(req) && net.inflight--);
     page.on('requestfailed', (req: HTTPRequest) => counted.has(req) && net.inflight--);
     page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new DomainError(ErrorCode.TargetUnreachable, `The page did not finish within ${timeoutMs} ms.`, { reason: 'timeout' })),
-        timeoutMs + PAGE_GRACE_MS,
-      );
-      timer.unref();
-    });
     let graded: Graded;
     try {
-      graded = await Promise.race([this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs), deadline]);
+      const done = await settledWithin(this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs), timeoutMs + PAGE_GRACE_MS);
+      if (!done) throw new DomainError(ErrorCode.TargetUnreachable, `The page did not finish within ${timeoutMs} ms.`, { reason: 'timeout' });
+      graded = done.value;
     } catch (e) {
-      const error = this.classify(e, context, refusedNavigation, url, timeoutMs);
+      const error = this.errors.classify(e, context, refusedNavigation, timeoutMs, url);
       await page.close().catch(() => undefined);
       throw error;
-    } finally {
-      clearTimeout(timer);
     }
     // The pictures' decoding, drawing and encoding (sharp, on the thread pool) and their INSERT
     // overlap with closing the tab.
@@ -237,7 +176,7 @@ export class Scanner {
       ]);
       return page;
     } catch (e) {
-      throw this.classify(e, context, {});
+      throw this.errors.classify(e, context, {}, this.config.SCAN_PAGE_TIMEOUT_MS);
     }
   }
 
@@ -265,14 +204,14 @@ export class Scanner {
     timeoutMs: number,
   ): Promise<Graded> {
     const response: HTTPResponse | null = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
-    if (refused.reason) throw this.refusedError(refused.reason);
+    if (refused.reason) throw refusedError(refused.reason);
     if (!response) throw new DomainError(ErrorCode.TargetUnreachable, 'The target sent no document.', { reason: 'no response' });
-    this.checkEgress(response);
+    this.errors.checkEgress(response);
     const t1 = Date.now();
     const remaining = timeoutMs - (t1 - t0);
     // axe is compiled in the isolated world while the page settles (the grace below is idle time
     // for the scan); runAxe injects again if the page replaced its document meanwhile.
-    const injected = this.inject(page.mainFrame()).then(
+    const injected = injectAxe(page.mainFrame()).then(
       () => undefined,
       () => undefined,
     );
@@ -282,9 +221,9 @@ export class Scanner {
     if (net.inflight > 0) {
       await page.waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: Math.max(1, Math.min(SETTLE_MAX_MS, remaining)) }).catch(() => undefined);
     }
-    if (refused.reason) throw this.refusedError(refused.reason); // a script navigated the page elsewhere
+    if (refused.reason) throw refusedError(refused.reason); // a script navigated the page elsewhere
     const render = await waitForRender(page, timeoutMs - (Date.now() - t0), t1); // client-rendered pages
-    if (refused.reason) throw this.refusedError(refused.reason);
+    if (refused.reason) throw refusedError(refused.reason);
     const t2 = Date.now();
     const status = response.status();
     // Read in the isolated world: the page's scripts cannot fake these getters there.
@@ -296,7 +235,7 @@ export class Scanner {
     if (reason) throw new DomainError(ErrorCode.TargetBlocked, 'The target answered with a bot-protection or access-denied page; it was not graded.', { reason });
     if (status >= 400) throw new DomainError(ErrorCode.TargetHttpError, `The target answered HTTP ${status}.`, { status });
     await injected;
-    const results = await this.runAxe(page);
+    const results = await runAxe(page);
     const t3 = Date.now();
     const links = collectLinks
       ? await isolatedRealm(page.mainFrame()).evaluate(() =>
@@ -329,148 +268,8 @@ export class Scanner {
     return ua;
   }
 
-  /**
-   * axe in every frame (cross-origin too), in an isolated world of each frame (the DevTools
-   * "utility world"): the page's scripts share the DOM with axe but not its JavaScript, so they
-   * can neither see nor rewrite `axe`, its rules or its results. A page without frames runs
-   * `axe.run` (the same result as runPartial + finishRun, one round trip less); a page with frames
-   * runs `axe.runPartial` in each frame and merges them with `axe.finishRun` in a blank page, as
-   * @axe-core/puppeteer does. Results are trimmed in the world and checked again here.
-   */
-  async runAxe(page: Page): Promise<AxeOutput> {
-    const top = page.mainFrame();
-    const context = { exclude: [] };
-    // One round trip on a page without frames: axe (injected while the page settled) runs at once.
-    const run = (realm: Realm) =>
-      realm.evaluate(
-        (c: unknown, o: unknown, max: number, html: number) => {
-          const g = globalThis as any;
-          if (!g.axe || !g.__beaconTrim) return { missing: true };
-          if (g.axe.utils.getFrameContexts(c).length > 0) return { frames: true };
-          return g.axe.run(c, o).then((r: unknown) => ({ out: g.__beaconTrim(r, max, html) }));
-        },
-        context as never,
-        AXE_OPTIONS as never,
-        MAX_NODES_PER_RULE,
-        MAX_NODE_HTML,
-      ) as Promise<{ missing?: boolean; frames?: boolean; out?: unknown }>;
-    let realm = isolatedRealm(top);
-    let first = await run(realm);
-    if (first.missing) {
-      realm = await this.inject(top); // the page replaced its document after the first injection
-      first = await run(realm);
-    }
-    if (first.missing) throw new Error('axe could not be injected');
-    if (!first.frames) return validateAxeOutput(first.out);
-    const partials = await this.partials(top, context, true, realm);
-    // finishRun in a blank page of the same context: the merge does not depend on the page's scripts.
-    const blank = await page.browserContext().newPage();
-    try {
-      const blankRealm = isolatedRealm(blank.mainFrame());
-      await blankRealm.evaluate(AXE_AND_TRIM_SOURCE);
-      return validateAxeOutput(
-        await blankRealm.evaluate(
-          (p: unknown, o: unknown, max: number, html: number) => (globalThis as any).axe.finishRun(p, o).then((r: unknown) => (globalThis as any).__beaconTrim(r, max, html)),
-          partials as never,
-          AXE_OPTIONS as never,
-          MAX_NODES_PER_RULE,
-          MAX_NODE_HTML,
-        ),
-      );
-    } finally {
-      await blank.close().catch(() => undefined);
-    }
-  }
-
-  private async partials(frame: Frame, context: unknown, top: boolean, injected?: Realm): Promise<(PartialResult | null)[]> {
-    const realm = injected ?? (await this.inject(frame));
-    // getFrameContexts must run before runPartial.
-    const frameContexts = (await realm.evaluate((c: unknown) => (globalThis as any).axe.utils.getFrameContexts(c), context as never)) as {
-      frameSelector: unknown;
-      frameContext: unknown;
-    }[];
-    const own = realm.evaluate((c: unknown, o: unknown) => (globalThis as any).axe.runPartial(c, o), context as never, AXE_OPTIONS as never) as Promise<PartialResult>;
-    own.catch(() => undefined);
-    const children: Promise<(PartialResult | null)[]>[] = [];
-    for (const { frameSelector, frameContext } of frameContexts.slice(0, MAX_FRAMES)) {
-      let child: Frame | null = null;
-      try {
-        const handle = await realm.evaluateHandle((s: unknown) => (globalThis as any).axe.utils.shadowSelect(s), frameSelector as never);
-        child = (await handle.asElement()?.contentFrame()) ?? null;
-      } catch {
-        child = null;
-      }
-      children.push(child ? this.partials(child, frameContext, false).catch(() => [null]) : Promise.resolve([null]));
-    }
-    let mine: PartialResult;
-    try {
-      mine = await own;
-    } catch (e) {
-      if (top) throw e;
-      return [null];
-    }
-    return [mine, ...(await Promise.all(children)).flat()];
-  }
-
-  /** axe and the trimming helper in the frame's isolated world (the page's scripts cannot reach it). */
-  private async inject(frame: Frame): Promise<Realm> {
-    const realm = isolatedRealm(frame);
-    let timer: NodeJS.Timeout | undefined;
-    const notReady = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('frame not ready')), 2000);
-    });
-    try {
-      await Promise.race([realm.evaluate(() => (globalThis as any).document.readyState as string), notReady]);
-    } finally {
-      clearTimeout(timer);
-    }
-    await realm.evaluate(AXE_AND_TRIM_SOURCE);
-    return realm;
-  }
-
-  /** The egress proxy's own answers: a refused address (DNS rebinding past the page-level check) or a dead host. */
-  private checkEgress(response: HTTPResponse): void {
-    const headers = response.headers();
-    const verdict = headers[EGRESS_HEADER];
-    if (verdict === 'refused') {
-      const host = new URL(response.url()).hostname;
-      throw this.refusedError(this.egress.proxy.refusalFor(host)?.publicReason ?? `${host} is not a public address`);
-    }
-    if (verdict === 'unreachable') {
-      const code = headers[EGRESS_ERROR_HEADER] ?? 'ERROR';
-      const reason = CHROMIUM_NET_ERRORS[code] ?? 'ERR_CONNECTION_FAILED';
-      throw new DomainError(ErrorCode.TargetUnreachable, `The target could not be reached (${reason}).`, { reason });
-    }
-  }
-
-  private refusedError(reason: string): DomainError {
-    return new DomainError(ErrorCode.TargetNotAllowed, `The page led to an address that may not be scanned (${reason}).`, { field: 'url', reason });
-  }
-
-  /** Turns a browser failure into the API's errors. */
-  private classify(e: unknown, context: BrowserContext, refused: { reason?: string }, url?: string, timeoutMs = this.config.SCAN_PAGE_TIMEOUT_MS): DomainError {
-    if (e instanceof DomainError) return e;
-    if (refused.reason) return this.refusedError(refused.reason);
-    const message = e instanceof Error ? e.message : String(e);
-    if (url && message.includes('net::ERR_TUNNEL_CONNECTION_FAILED')) {
-      // https/wss go through CONNECT: Chromium does not show the proxy's answer, ask the proxy.
-      const refusal = this.egress.proxy.refusalFor(new URL(url).hostname.replace(/^\[|\]$/g, ''));
-      if (refusal && !refusal.unresolvable) return this.refusedError(refusal.publicReason);
-      if (refusal) return new DomainError(ErrorCode.TargetUnreachable, 'The target could not be reached (ERR_NAME_NOT_RESOLVED).', { reason: 'ERR_NAME_NOT_RESOLVED' });
-    }
-    if (!context.browser().connected) {
-      return new DomainError(ErrorCode.ScanFailed, 'The browser crashed during the scan; please try again.');
-    }
-    const net = /net::(ERR_[A-Z_]+)/.exec(message);
-    if (net) {
-      const code = net[1];
-      const what = code === 'ERR_ABORTED' ? 'The target is not a web page (download or aborted load).' : `The target could not be reached (${code}).`;
-      return new DomainError(ErrorCode.TargetUnreachable, what, { reason: code });
-    }
-    if (e instanceof Error && e.name === 'TimeoutError') {
-      return new DomainError(ErrorCode.TargetUnreachable, `The page did not load within ${timeoutMs} ms.`, { reason: 'timeout' });
-    }
-    this.logger.warn(`Scan failed: ${e instanceof Error ? (e.stack ?? message) : message}`);
-    return new DomainError(ErrorCode.ScanFailed, 'The scan failed in the browser; please try again.');
+  /** axe-core on the page as a scan runs it (see axe-runner.ts); the website's browser test grades its own pages with it. */
+  runAxe(page: Page): Promise<AxeOutput> {
+    return runAxe(page);
   }
 }

@@ -4,8 +4,8 @@ import { Public } from '../../common/decorators/public.decorator';
 import { RateLimit } from '../../common/decorators/rate-limit.decorator';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
-import { REPORT_CACHE } from '../a11y.controller';
-import { ScreenshotStore } from './screenshot-store';
+import { REPORT_CACHE } from '../report-headers';
+import { ScreenshotStore } from './screenshot.store';
 
 /**
  * GET /api/screenshots/{id}.png: a stored screenshot (immutable, kept as long as its report). Rate

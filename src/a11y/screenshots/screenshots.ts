@@ -7,7 +7,7 @@ import { isolatedRealm } from '../security/isolated-world';
 import type { Box } from './box';
 import { VIEWPORT_WIDTH } from './box';
 import { blit, cropRaster, encodePng, Raster, rasterOfSvg, rgbOf, strokeBox } from './raster';
-import { newScreenshotId, ScreenshotStore } from './screenshot-store';
+import { newScreenshotId, ScreenshotStore } from './screenshot.store';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the function below runs in the page */
 

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { resourceLimits } from 'node:worker_threads';
 import { inflateSync } from 'node:zlib';
-import type { Limits } from './pdf-open';
+import type { Limits } from './limits';
 import { ToolFailure } from './tool-failure';
 import { fileSize } from '../../common/text/file-size';
 

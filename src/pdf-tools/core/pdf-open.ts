@@ -3,6 +3,7 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNull, PDFNumber, PDFPageLea
 import { bombFailure, decodedStreamCap, decodeTripped, guardPdfLibDecoding } from './decode-limits';
 import { speedUpPdfLib } from './pdf-lib-speed';
 import { qpdfRewrite } from './qpdf';
+import type { Limits } from './limits';
 import { ToolFailure } from './tool-failure';
 import { plural } from '../../common/text/plural';
 import { numberRuns } from '../../common/text/number-runs';
@@ -63,11 +64,6 @@ function joinLabels(labels: string[]): string {
     return `${indexes[0]![1]}[${numberRuns(nums, '..')}]`;
   }
   return labels.length === 1 ? labels[0] : `${labels.slice(0, -1).join(', ')} and ${labels[labels.length - 1]}`;
-}
-
-export interface Limits {
-  maxBytes: number;
-  maxPages: number;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RedisService } from '../../common/redis/redis.service';
-import { QUOTA_STORE, QuotaStore } from './quota-store';
+import { QUOTA_STORE, QuotaStore } from './quota.store';
 import { PostgresQuotaStore } from './stores/postgres-quota.store';
 import { RedisQuotaStore } from './stores/redis-quota.store';
 

@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import { AppConfig } from '../../common/config/env';
 import { InstanceSecretsService } from '../../common/secrets/instance-secrets.service';
 import { nextUtcMidnight, QuotaClock, utcDay } from './quota-clock';
-import { QUOTA_STORE, QuotaScope, QuotaStore, REFUNDS_TOOL } from './quota-store';
+import { QUOTA_STORE, QuotaScope, QuotaStore, REFUNDS_TOOL } from './quota.store';
 
 export type QuotaChannel = 'web' | 'mcp';
 

@@ -1,7 +1,7 @@
 import { degrees, PDFDocument, PDFImage, PDFPage } from 'pdf-lib';
 import { z } from 'zod';
 import { decodedStreamCap, pngDecodedSize } from '../core/decode-limits';
-import { Limits } from '../core/pdf-open';
+import type { Limits } from '../core/limits';
 import { checkPageRange, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { anchor, parseColor, placeBox, POSITIONS, rotatedExtent, visibleFrame } from '../core/stamp';

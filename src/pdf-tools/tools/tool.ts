@@ -1,6 +1,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { describeOpenNotes, InputFile, Limits, openPdf } from '../core/pdf-open';
+import type { Limits } from '../core/limits';
+import { describeOpenNotes, InputFile, openPdf } from '../core/pdf-open';
 import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
 import type { PDFDocument } from 'pdf-lib';
 import { ToolFailure } from '../core/tool-failure';

@@ -5,7 +5,8 @@
  */
 import sharp from 'sharp';
 import { bombFailure, DecodeLimitExceeded } from '../core/decode-limits';
-import type { InputFile, Limits } from '../core/pdf-open';
+import type { Limits } from '../core/limits';
+import type { InputFile } from '../core/pdf-open';
 import { sha256 } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { PDF_TOOLS_BY_NAME } from '../tools';

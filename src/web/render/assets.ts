@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { FAVICON_SVG } from '../assets/favicon-svg';
-import { WEB_CSS } from '../assets/web-css';
-import { WEB_JS } from '../assets/web-js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface Asset {
   path: string;
@@ -9,6 +8,24 @@ export interface Asset {
   body: Buffer;
   etag: string;
 }
+
+/**
+ * The website's static files, real files in `src/web/assets/` (linted as browser code; copied
+ * beside the compiled code by nest-cli's `assets`, so this path is the same in src/ and dist/):
+ * - web.css: the one stylesheet (no inline styles anywhere);
+ * - web.js: the one script (deferred; the strict CSP allows no inline script). Every page works
+ *   without it; it adds copy buttons, drag and drop and upload progress;
+ * - favicon.svg: the icon (also answered at /favicon.ico), a beacon's light.
+ */
+const ASSET_DIR = join(__dirname, '..', 'assets');
+
+/** The text of a file of src/web/assets as it is served (trimmed, one final newline). */
+function assetText(file: string): string {
+  return readFileSync(join(ASSET_DIR, file), 'utf8').trim() + '\n';
+}
+
+export const WEB_CSS = assetText('web.css');
+export const WEB_JS = assetText('web.js');
 
 function asset(name: string, ext: string, type: string, text: string): Asset {
   const body = Buffer.from(text.trim() + '\n', 'utf8');
@@ -19,5 +36,5 @@ function asset(name: string, ext: string, type: string, text: string): Asset {
 /** Static files of the website, named by their content hash (cached for a year). */
 export const CSS = asset('web', 'css', 'text/css; charset=utf-8', WEB_CSS);
 export const JS = asset('web', 'js', 'text/javascript; charset=utf-8', WEB_JS);
-export const FAVICON = asset('favicon', 'svg', 'image/svg+xml', FAVICON_SVG);
+export const FAVICON = asset('favicon', 'svg', 'image/svg+xml', assetText('favicon.svg'));
 export const ASSETS: ReadonlyMap<string, Asset> = new Map([CSS, JS, FAVICON].map((a) => [a.path, a]));

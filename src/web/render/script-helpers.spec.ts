@@ -1,4 +1,4 @@
-import { WEB_JS } from '../assets/web-js';
+import { WEB_JS } from './assets';
 import { plural } from '../../common/text/plural';
 import { fileSize } from '../../common/text/file-size';
 

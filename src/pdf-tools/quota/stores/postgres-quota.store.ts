@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { QuotaCounter, QuotaReservation, QuotaScope, QuotaStore, REFUNDS_TOOL } from '../quota-store';
+import { QuotaCounter, QuotaReservation, QuotaScope, QuotaStore, REFUNDS_TOOL } from '../quota.store';
 
 /**
  * Quota counters in the table pdf_quota_usage (one row per day, subject and tool). Atomic through

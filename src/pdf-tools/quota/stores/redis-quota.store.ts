@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import { QuotaCounter, QuotaReservation, QuotaScope, QuotaStore, REFUNDS_TOOL } from '../quota-store';
+import { QuotaCounter, QuotaReservation, QuotaScope, QuotaStore, REFUNDS_TOOL } from '../quota.store';
 
 /**
  * Quota counters in Redis, one key per day, subject and tool, expiring after `ttlSeconds`. Atomic

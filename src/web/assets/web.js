@@ -1,9 +1,3 @@
-/**
- * The website's one script (served as /assets/web-<hash>.js, deferred; the strict CSP allows no
- * inline script). Every page works without it; it adds a copy button, drag and drop and upload
- * progress.
- */
-export const WEB_JS = `
 (function () {
   'use strict';
   function say(el, text) { if (el) el.textContent = text; }
@@ -283,4 +277,3 @@ export const WEB_JS = `
   }
   tools(document);
 })();
-`;

@@ -1,0 +1,5 @@
+/** The size limits a tool opens its input files under (bytes per file, pages per file). */
+export interface Limits {
+  maxBytes: number;
+  maxPages: number;
+}
