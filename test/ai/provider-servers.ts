@@ -32,6 +32,8 @@ export class ProviderServer {
   private readonly queue: Scripted[] = [];
   fallback: Scripted = { status: 500, json: { error: { message: 'no scripted response' } } };
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Paths answered with a 302 to the given address (Gemini's grounding redirect links), not from the queue. */
+  readonly redirects = new Map<string, string>();
 
   private readonly server: Server = createServer((req, res) => void this.handle(req, res));
   /** Base address, e.g. http://127.0.0.1:41234 (no trailing slash). */
@@ -55,6 +57,7 @@ export class ProviderServer {
   /** Forget queued responses and received requests (between tests). */
   reset(): void {
     this.queue.length = 0;
+    this.redirects.clear();
     this.requests.length = 0;
   }
 
@@ -72,6 +75,12 @@ export class ProviderServer {
       if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
     } catch {
       /* not JSON: see text */
+    }
+    const target = this.redirects.get(req.url ?? '');
+    if (target) {
+      res.writeHead(302, { location: target, 'content-type': 'text/html' });
+      res.end('<a href="' + target + '">moved</a>');
+      return;
     }
     this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, text });
     const s = this.queue.shift() ?? this.fallback;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/env';
+import { AiCallPolicy } from './ai-call-policy';
 import { PLATFORM_NAMES } from './ai-provider-error';
 import { AI_PLATFORMS, AiPlatform, AiProvider } from './ai.types';
 import { createProvider, defaultModel, PLATFORM_SETTINGS, settingsKey } from './provider-factory';
@@ -21,11 +22,23 @@ export interface AiPlatformStatus {
 /**
  * The AI platforms a workspace can ask: keys from the settings, overridden by the workspace's own
  * stored key. Each call builds providers afresh, so a key replaced or removed in the dashboard
- * takes effect at the next scan without a restart.
+ * takes effect at the next scan without a restart. Every provider it returns runs its calls
+ * through {@link AiCallPolicy} (concurrency per platform, time limit, retries honouring Retry-After).
  */
 @Injectable()
 export class AiProvidersService {
-  constructor(private readonly config: AppConfig) {}
+  /** One policy per instance: its concurrency counts every workspace's calls to a platform. */
+  readonly policy: AiCallPolicy;
+
+  constructor(private readonly config: AppConfig) {
+    this.policy = new AiCallPolicy({
+      concurrency: config.AI_CONCURRENCY,
+      maxRetries: config.AI_MAX_RETRIES,
+      retryBaseMs: config.AI_RETRY_BASE_MS,
+      retryMaxMs: config.AI_RETRY_MAX_MS,
+      timeoutMs: config.AI_TIMEOUT_MS,
+    });
+  }
 
   /** The workspace's stored key of a platform (none yet: the settings' keys apply). */
   protected async workspaceKeys(_workspaceId: string): Promise<Map<AiPlatform, string>> {
@@ -37,7 +50,7 @@ export class AiProvidersService {
     const out = new Map<AiPlatform, AiProvider>();
     for (const platform of AI_PLATFORMS) {
       const provider = createProvider(this.config, platform, own.get(platform) ?? settingsKey(this.config, platform));
-      if (provider) out.set(platform, provider);
+      if (provider) out.set(platform, this.policy.wrap(provider));
     }
     return out;
   }
