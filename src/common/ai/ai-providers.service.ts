@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { AppConfig } from '../config/env';
 import { AiCallPolicy } from './ai-call-policy';
 import { PLATFORM_NAMES } from './ai-provider-error';
 import { AI_PLATFORMS, AiPlatform, AiProvider } from './ai.types';
 import { createProvider, defaultModel, PLATFORM_SETTINGS, settingsKey } from './provider-factory';
+import { StoredKeyInfo, WorkspaceAiKeysService } from './workspace-ai-keys.service';
 
 /** Where a platform's configuration comes from, for the dashboard. */
 export interface AiPlatformStatus {
@@ -17,6 +18,8 @@ export interface AiPlatformStatus {
   setting: string;
   /** The model asked when a caller names none. */
   model: string | null;
+  /** The workspace's stored key, if any (when and by whom; never the key). */
+  workspaceKey: StoredKeyInfo | null;
 }
 
 /**
@@ -30,7 +33,11 @@ export class AiProvidersService {
   /** One policy per instance: its concurrency counts every workspace's calls to a platform. */
   readonly policy: AiCallPolicy;
 
-  constructor(private readonly config: AppConfig) {
+  constructor(
+    private readonly config: AppConfig,
+    /** Absent (e.g. a unit test without a database): the settings' keys only. */
+    @Optional() private readonly workspaceKeyStore?: WorkspaceAiKeysService,
+  ) {
     this.policy = new AiCallPolicy({
       concurrency: config.AI_CONCURRENCY,
       maxRetries: config.AI_MAX_RETRIES,
@@ -40,9 +47,8 @@ export class AiProvidersService {
     });
   }
 
-  /** The workspace's stored key of a platform (none yet: the settings' keys apply). */
-  protected async workspaceKeys(_workspaceId: string): Promise<Map<AiPlatform, string>> {
-    return new Map();
+  private async workspaceKeys(workspaceId: string): Promise<Map<AiPlatform, string>> {
+    return this.workspaceKeyStore ? this.workspaceKeyStore.keys(workspaceId) : new Map();
   }
 
   async forWorkspace(workspaceId: string): Promise<Map<AiPlatform, AiProvider>> {
@@ -57,9 +63,10 @@ export class AiProvidersService {
 
   async status(workspaceId: string): Promise<AiPlatformStatus[]> {
     const own = await this.workspaceKeys(workspaceId);
-    const built = await this.forWorkspace(workspaceId);
+    const info = this.workspaceKeyStore ? await this.workspaceKeyStore.info(workspaceId) : new Map<AiPlatform, StoredKeyInfo>();
     return AI_PLATFORMS.map((platform) => {
-      const configured = built.has(platform);
+      const key = own.get(platform) ?? settingsKey(this.config, platform);
+      const configured = createProvider(this.config, platform, key) !== null;
       const keySource = own.has(platform) ? 'workspace' : settingsKey(this.config, platform) ? 'settings' : null;
       return {
         platform,
@@ -68,6 +75,7 @@ export class AiProvidersService {
         keySource,
         setting: PLATFORM_SETTINGS[platform],
         model: defaultModel(this.config, platform) ?? null,
+        workspaceKey: info.get(platform) ?? null,
       };
     });
   }
