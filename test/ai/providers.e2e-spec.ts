@@ -46,7 +46,7 @@ describe('AI providers against local vendor servers', () => {
   });
   const provider = async (platform: AiPlatform, extra: Record<string, string> = {}): Promise<AiProvider> =>
     (await new AiProvidersService(loadConfig({ ...env(), ...extra })).forWorkspace('w')).get(platform)!;
-  const failure = async (p: Promise<AiAnswer>): Promise<AiProviderError> => {
+  const failure = async (p: Promise<AiAnswer | AiProvider>): Promise<AiProviderError> => {
     const e = await p.then(
       () => undefined,
       (err: unknown) => err,
@@ -92,6 +92,7 @@ describe('AI providers against local vendor servers', () => {
       const e = await failure((await provider('openai')).ask({ prompt: 'p', webSearch: true }));
       expect(e).toMatchObject({ code: 'ai_unauthorized', status: 401 });
       expect(e.message).not.toContain('sk-test-openai');
+      expect(e.message).not.toContain('sk-bad'); // OpenAI quotes part of the key it refused: left out
       expect(server.requests).toHaveLength(1);
     });
 
@@ -200,6 +201,18 @@ describe('AI providers against local vendor servers', () => {
   });
 
   describe('Google Gemini (generateContent, Google Search grounding)', () => {
+    it('only reads redirect links on Google\'s redirect host or the configured Gemini address', async () => {
+      const elsewhere = await ProviderServer.start();
+      try {
+        server.next({ json: gemini.groundedAnswer(elsewhere.url) });
+        const answer = await (await provider('gemini')).ask({ prompt: 'p', webSearch: true });
+        expect(answer.citations.map((c) => c.url)).toEqual(Object.values(gemini.REDIRECTS).map((p) => `${elsewhere.url}${p}`));
+        expect(elsewhere.requests).toEqual([]);
+      } finally {
+        await elsewhere.close();
+      }
+    });
+
     it('returns the text, the web search queries and grounding chunks resolved past their redirect links', async () => {
       server.redirects.set(gemini.REDIRECTS.linear, 'https://linear.app/');
       server.redirects.set(gemini.REDIRECTS.jira, 'https://www.atlassian.com/software/jira');
@@ -330,6 +343,10 @@ describe('AI providers against local vendor servers', () => {
     it('a platform without its key (or the compatible endpoint without base URL and model) is not offered', async () => {
       const none = new AiProvidersService(loadConfig({ LOG_LEVEL: 'silent' }));
       expect([...(await none.forWorkspace('w')).keys()]).toEqual([]);
+      expect(await failure(none.provider('w', 'anthropic'))).toMatchObject({
+        code: 'ai_not_configured',
+        message: 'Anthropic is not configured: set ANTHROPIC_API_KEY on the instance, or a key for this workspace in Settings > AI providers.',
+      });
       const status = await new AiProvidersService(loadConfig({ LOG_LEVEL: 'silent', GEMINI_API_KEY: 'g', OPENAI_COMPATIBLE_BASE_URL: server.url })).status('w');
       expect(status.find((s) => s.platform === 'gemini')).toMatchObject({ configured: true, keySource: 'settings', setting: 'GEMINI_API_KEY' });
       expect(status.find((s) => s.platform === 'openai_compatible')).toMatchObject({ configured: false, keySource: null });

@@ -1,7 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { AppConfig } from '../config/env';
 import { AiCallPolicy } from './ai-call-policy';
-import { PLATFORM_NAMES } from './ai-provider-error';
+import { AiProviderError, PLATFORM_NAMES } from './ai-provider-error';
 import { AI_PLATFORMS, AiPlatform, AiProvider } from './ai.types';
 import { createProvider, defaultModel, PLATFORM_SETTINGS, settingsKey } from './provider-factory';
 import { StoredKeyInfo, WorkspaceAiKeysService } from './workspace-ai-keys.service';
@@ -59,6 +59,20 @@ export class AiProvidersService {
       if (provider) out.set(platform, this.policy.wrap(provider));
     }
     return out;
+  }
+
+  /**
+   * One platform's provider, or `ai_not_configured` saying which setting (or workspace key) would
+   * enable it: what a "Run now" shows when it cannot ask a platform.
+   */
+  async provider(workspaceId: string, platform: AiPlatform): Promise<AiProvider> {
+    const p = (await this.forWorkspace(workspaceId)).get(platform);
+    if (p) return p;
+    const how =
+      platform === 'openai_compatible'
+        ? 'the instance needs OPENAI_COMPATIBLE_BASE_URL and OPENAI_COMPATIBLE_MODEL'
+        : `set ${PLATFORM_SETTINGS[platform]} on the instance, or a key for this workspace in Settings > AI providers`;
+    throw new AiProviderError('ai_not_configured', `${PLATFORM_NAMES[platform]} is not configured: ${how}.`, { platform });
   }
 
   async status(workspaceId: string): Promise<AiPlatformStatus[]> {

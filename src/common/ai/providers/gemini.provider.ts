@@ -18,6 +18,9 @@ type Candidate = {
   groundingMetadata?: { webSearchQueries?: unknown; groundingChunks?: Array<{ web?: { uri?: unknown; title?: unknown } }> };
 };
 
+/** The host of the grounding redirect links Google puts in `groundingChunks[].web.uri`. */
+const REDIRECT_HOST = 'vertexaisearch.cloud.google.com';
+
 /** Google's RetryInfo in an error body (`"retryDelay": "37s"`), as milliseconds. */
 function retryDelayInBody(message: string): number | undefined {
   const m = /"retryDelay"\s*:\s*"(\d+(?:\.\d+)?)s"/.exec(message);
@@ -99,9 +102,22 @@ export class GeminiProvider implements AiProvider {
     };
   }
 
-  /** Where a grounding redirect link points (its Location), without following it; other values as given. */
+  /**
+   * Where a grounding redirect link points (its Location), without following it; other values as
+   * given. Only links on Google's redirect host (or the configured Gemini address, e.g. a test's)
+   * are read: an answer cannot make Beacon request an arbitrary address.
+   */
   private async resolve(uri: unknown, signal?: AbortSignal): Promise<unknown> {
     if (typeof uri !== 'string' || !uri.includes('/grounding-api-redirect/')) return uri;
+    let host: string;
+    try {
+      const u = new URL(uri);
+      host = u.host;
+      if (u.protocol !== 'https:' && u.protocol !== 'http:') return uri;
+    } catch {
+      return uri;
+    }
+    if (host !== REDIRECT_HOST && host !== new URL(this.options.baseURL).host) return uri;
     try {
       const timeout = AbortSignal.timeout(this.options.redirectTimeoutMs ?? 5000);
       const res = await fetch(uri, { method: 'GET', redirect: 'manual', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
