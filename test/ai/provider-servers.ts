@@ -31,6 +31,11 @@ export class ProviderServer {
   readonly requests: ReceivedRequest[] = [];
   private readonly queue: Scripted[] = [];
   fallback: Scripted = { status: 500, json: { error: { message: 'no scripted response' } } };
+  /**
+   * Answers requests when the queue is empty (before `fallback`): e.g. a scan test or a benchmark
+   * routing by path to each vendor's fixture, with `hangMs` as simulated latency.
+   */
+  handler?: (req: ReceivedRequest) => Scripted | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   /** Paths answered with a 302 to the given address (Gemini's grounding redirect links), not from the queue. */
   readonly redirects = new Map<string, string>();
@@ -56,6 +61,7 @@ export class ProviderServer {
 
   /** Forget queued responses and received requests (between tests). */
   reset(): void {
+    this.handler = undefined;
     this.queue.length = 0;
     this.redirects.clear();
     this.requests.length = 0;
@@ -83,7 +89,7 @@ export class ProviderServer {
       return;
     }
     this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, text });
-    const s = this.queue.shift() ?? this.fallback;
+    const s = this.queue.shift() ?? this.handler?.(this.requests[this.requests.length - 1]) ?? this.fallback;
     const send = (): void => {
       if (res.destroyed) return;
       const payload = s.raw ?? (s.json === undefined ? '' : JSON.stringify(s.json));

@@ -147,6 +147,12 @@ describe('AI providers against local vendor servers', () => {
       expect(e).toMatchObject({ code: 'ai_bad_response', message: 'OpenAI gave an answer with no text.' });
     });
 
+    it('a handler answers by path when nothing is queued (as a scan test or a benchmark would use it)', async () => {
+      server.handler = (req) => (req.path.startsWith('/openai/') ? { json: openai.responsePlain, hangMs: 20 } : undefined);
+      const answers = await Promise.all([1, 2, 3].map(async () => (await provider('openai')).ask({ prompt: 'p', webSearch: false })));
+      expect(answers.map((a) => a.platform)).toEqual(['openai', 'openai', 'openai']);
+    });
+
     it('AI_CONCURRENCY=1: a second call waits for the first', async () => {
       server.next({ hangMs: 150, json: openai.responsePlain }, { json: openai.responsePlain });
       const p = await provider('openai', { AI_CONCURRENCY: '1' });

@@ -44,7 +44,7 @@ export class AnthropicProvider implements AiProvider {
     let body: unknown;
     try {
       body = await this.client.messages.create(
-        { model, max_tokens: this.options.maxTokens ?? 2048, messages: [{ role: 'user', content: req.prompt }], ...(tools.length ? { tools } : {}) },
+        { model, max_tokens: this.options.maxTokens ?? 4096, messages: [{ role: 'user', content: req.prompt }], ...(tools.length ? { tools } : {}) },
         { signal: req.signal },
       );
     } catch (e) {
