@@ -196,6 +196,12 @@ describe('AI providers against local vendor servers', () => {
       expect(server.last.body.disable_search).toBe(true);
     });
 
+    it('leaves out the <think> reasoning of Sonar reasoning models', async () => {
+      server.next({ json: perplexity.sonarReasoningAnswer });
+      const answer = await (await provider('perplexity')).ask({ prompt: 'p', webSearch: true, model: 'sonar-reasoning-pro' });
+      expect(answer).toMatchObject({ model: 'sonar-reasoning-pro', text: 'Linear suits startups [1]; Jira suits large companies [2].' });
+    });
+
     it('401 and 429 in its error format', async () => {
       server.next({ status: 401, json: perplexity.invalidApiKey });
       expect(await failure((await provider('perplexity')).ask({ prompt: 'p', webSearch: true }))).toMatchObject({ code: 'ai_unauthorized' });
