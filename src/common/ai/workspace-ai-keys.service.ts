@@ -5,6 +5,7 @@ import { AI_PLATFORMS, AiPlatform } from './ai.types';
 import { WorkspaceAiKeysStore } from './workspace-ai-keys.store';
 
 const PURPOSE = 'ai-provider-keys';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const context = (workspaceId: string, platform: AiPlatform): string => `${workspaceId}/${platform}`;
 
 /** What the dashboard may know of a stored key: never the key. */
@@ -47,10 +48,10 @@ export class WorkspaceAiKeysService {
     return this.store.remove(workspaceId, platform);
   }
 
-  /** The stored keys that open, by platform. */
+  /** The stored keys that open, by platform (none for an id that is not a workspace's UUID). */
   async keys(workspaceId: string): Promise<Map<AiPlatform, string>> {
     const out = new Map<AiPlatform, string>();
-    const rows = await this.store.list(workspaceId);
+    const rows = UUID.test(workspaceId) ? await this.store.list(workspaceId) : [];
     if (rows.length === 0) return out;
     const box = await this.boxes.box(PURPOSE);
     for (const r of rows) {
@@ -67,7 +68,7 @@ export class WorkspaceAiKeysService {
 
   async info(workspaceId: string): Promise<Map<AiPlatform, StoredKeyInfo>> {
     const out = new Map<AiPlatform, StoredKeyInfo>();
-    const rows = await this.store.list(workspaceId);
+    const rows = UUID.test(workspaceId) ? await this.store.list(workspaceId) : [];
     if (rows.length === 0) return out;
     const box = await this.boxes.box(PURPOSE);
     for (const r of rows) {
