@@ -7,7 +7,8 @@ import { UrlInputService } from './files/url-input.service';
 import { StoredFile } from './files/stored-file.entity';
 import { McpServerFactory } from './mcp/mcp-server.factory';
 import { McpController } from './mcp/mcp.controller';
-import { ToolRunnerService } from './mcp/tool-runner.service';
+import { ToolRunnerService } from './run/tool-runner.service';
+import { InputResolver } from './files/input-resolver';
 import { QuotaClock } from './quota/quota-clock';
 import { QuotaUsage } from './quota/quota-usage.entity';
 import { QuotaService } from './quota/quota.service';
@@ -26,7 +27,7 @@ import { PdfPoolService } from './worker/pdf-pool.service';
 @Module({
   imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
   controllers: [McpController, FilesController, PublicController],
-  providers: [PdfPoolService, fileBytesProvider, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
+  providers: [PdfPoolService, fileBytesProvider, FileStoreService, UploadService, UrlInputService, InputResolver, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
   exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService],
 })
 export class PdfToolsModule {}

@@ -265,25 +265,26 @@ export function uploadRefusal(name: string, code: string, detail: unknown, l: We
   return text.split('{name}').join(name);
 }
 
-/** What a tool failure's details carry (structuredContent of an error result). */
-export interface ToolFailureDetails {
-  /** The input's label: "file", "files[2] (a.pdf)". */
-  input?: unknown;
-  pages?: unknown;
-  limit?: unknown;
-  bytes?: unknown;
-  files?: unknown;
-  page_count?: unknown;
-  reason?: unknown;
-  output?: unknown;
-  refunded?: unknown;
+/** A tool failure as the page words it: its code, typed fields and the input it is about (see ToolFailed). */
+export interface WebFailure {
+  code: string;
+  details: {
+    pages?: unknown;
+    limit?: unknown;
+    bytes?: unknown;
+    files?: unknown;
+    page_count?: unknown;
+    reason?: unknown;
+    output?: unknown;
+  };
+  /** The input file it is about: its index in the call's inputs. */
+  inputIndex?: number;
 }
 
-/** The input a failure names (its label "file" or "files[i] ..."): its file name, else "your file". */
-export function inputName(label: unknown, names: string[]): string {
-  if (typeof label !== 'string') return names.length === 1 ? names[0] : 'one of your files';
-  const m = /^files\[(\d+)\]/.exec(label);
-  return (m ? names[Number(m[1])] : names[0]) ?? 'your file';
+/** The input a failure is about (its index among the call's inputs): its file name, else "your file". */
+export function inputName(index: number | undefined, names: string[]): string {
+  if (index === undefined) return names.length === 1 ? names[0] : 'one of your files';
+  return names[index] ?? 'your file';
 }
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -294,12 +295,13 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  * `names` are the input files' names in the order of the call. Undefined for a code whose only
  * account is the tool's message (an argument problem the form could not foresee).
  */
-export function toolRefusal(code: string, d: ToolFailureDetails, names: string[], l: WebLimits): string | undefined {
-  const name = inputName(d.input, names);
+export function toolRefusal(f: WebFailure, names: string[], l: WebLimits): string | undefined {
+  const { code, details: d } = f;
+  const name = inputName(f.inputIndex, names);
   const limit = num(d.limit);
   switch (code) {
     case 'file_too_large':
-      if (d.input === undefined) return `The result would be larger than ${fileSize(limit ?? l.maxBytes)}, the most a file may be here: use fewer or smaller files, or compress them first.`;
+      if (f.inputIndex === undefined) return `The result would be larger than ${fileSize(limit ?? l.maxBytes)}, the most a file may be here: use fewer or smaller files, or compress them first.`;
       return `${name} is larger than ${fileSize(limit ?? l.maxBytes)}, the most a file may be here.`;
     case 'too_many_pages':
       return `${name} has ${num(d.pages) !== undefined ? plural(num(d.pages)!, 'page') : 'too many pages'}; the tools take at most ${plural(limit ?? l.maxPages, 'page')} per file: split it into smaller files first.`;
@@ -344,23 +346,33 @@ export function dateWords(iso: string): string {
   return `${day}, ${time} UTC`;
 }
 
+/** What the summary of a result is made from (a ToolSuccess has these). */
+export interface WebSuccess {
+  tool: string;
+  /** The tool's sentence, written for MCP clients. */
+  summary: string;
+  files: readonly unknown[];
+  data: Record<string, unknown>;
+}
+
 /**
  * The first line of a result in the page's words, from the result's typed fields where the tool's
  * sentence is written for MCP clients (byte counts, "1 documents"); else the tool's sentence.
  */
-export function webSummary(tool: string, sc: Record<string, unknown>, toolSentence: string): string {
-  if (tool === 'split_pdf' && Array.isArray(sc.files)) return `Split into ${plural(sc.files.length, 'document')}.`;
-  if (tool === 'compress_pdf' && num(sc.original_bytes) !== undefined) {
-    if (sc.unchanged === true) return 'Your file could not be made smaller: you get it back unchanged.';
-    const from = num(sc.original_bytes)!;
-    const to = from - (num(sc.saved_bytes) ?? 0);
-    const percent = num(sc.saved_percent) !== undefined ? ` (${sc.saved_percent as number} % smaller)` : '';
+export function webSummary(o: WebSuccess): string {
+  const d = o.data;
+  if (o.tool === 'split_pdf') return `Split into ${plural(o.files.length, 'document')}.`;
+  if (o.tool === 'compress_pdf' && num(d.original_bytes) !== undefined) {
+    if (d.unchanged === true) return 'Your file could not be made smaller: you get it back unchanged.';
+    const from = num(d.original_bytes)!;
+    const to = from - (num(d.saved_bytes) ?? 0);
+    const percent = num(d.saved_percent) !== undefined ? ` (${d.saved_percent as number} % smaller)` : '';
     // Sizes that round alike would read "from 1 KB to 1 KB".
     if (fileSize(from) === fileSize(to)) return `Compressed a little${percent}: still about ${fileSize(to)}.`;
     return `Compressed from ${fileSize(from)} to ${fileSize(to)}${percent}.`;
   }
-  if (tool === 'pdf_metadata') return sc.changed === true ? 'Saved the new metadata: download the file below.' : 'The metadata of your file (it is unchanged):';
-  return toolSentence;
+  if (o.tool === 'pdf_metadata') return o.files.length ? 'Saved the new metadata: download the file below.' : 'The metadata of your file (it is unchanged):';
+  return o.summary;
 }
 
 /**

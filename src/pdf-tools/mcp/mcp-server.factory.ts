@@ -7,8 +7,9 @@ import { AppConfig } from '../../common/config/env';
 import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
 import { PDF_TOOLS, PDF_TOOLS_BY_NAME } from '../tools';
 import type { PdfTool } from '../tools/tool';
-import type { ProgressSink } from './progress';
-import { ToolRunnerService } from './tool-runner.service';
+import type { ProgressSink } from '../run/progress';
+import { ToolRunnerService } from '../run/tool-runner.service';
+import { mcpResult } from './mcp-result';
 import { fileSize } from '../../common/text/file-size';
 
 export const SERVER_INFO = { name: 'beacon-pdf-tools', title: 'Beacon PDF tools', version: '1.0.0' };
@@ -158,12 +159,14 @@ export class McpServerFactory {
    */
   private readonly validator = new AjvJsonSchemaValidator();
   private readonly instructions: string;
+  private readonly inlineMaxBytes: number;
 
   constructor(
     private readonly runner: ToolRunnerService,
     config: AppConfig,
   ) {
     this.instructions = serverInstructions(config);
+    this.inlineMaxBytes = config.PDF_INLINE_MAX_BYTES;
   }
 
   create(ip: string): Server {
@@ -182,7 +185,7 @@ export class McpServerFactory {
       const token = request.params._meta?.progressToken;
       const progress: ProgressSink | undefined =
         token === undefined ? undefined : (update) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } });
-      return this.runner.call(tool, request.params.arguments, { ip }, progress);
+      return mcpResult(await this.runner.run(tool, request.params.arguments, { ip }, progress), this.inlineMaxBytes);
     });
     return server;
   }
