@@ -1,4 +1,5 @@
 import { PAGE_RANGE_GRAMMAR } from '../pdf-tools/core/page-range';
+import { READ_MAX_CHARS } from '../pdf-tools/tools/read-pdf.tool';
 import { fileSize } from '../common/text/file-size';
 import { plural } from '../common/text/plural';
 
@@ -36,6 +37,8 @@ export interface WebToolText {
   button: string;
   /** By argument path ("tiled", "set.title"). */
   fields?: Record<string, WebFieldText>;
+  /** Arguments the website always sends (read_pdf: the largest character budget). */
+  args?: Record<string, unknown>;
 }
 
 /** Page ranges as people write them, instead of the grammar's "N-M", "-M", "N-last". */
@@ -151,6 +154,12 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
       'set.modification_date': { label: 'New modification date (UTC)', hint: 'A date and a time of day, in UTC. Leave empty for now, when anything changes.', kind: 'datetime' },
       clear: { label: 'Fields to remove', hint: 'e.g. "author, keywords", or "all". Separate entries with commas.' },
     },
+  },
+  read_pdf: {
+    intro: 'Get the text of a PDF, laid out as Markdown: headings and lists where the layout shows them, simple tables as tables, columns in reading order, and a marker before each page. A scanned PDF has no text to read.',
+    button: 'Get the text',
+    fields: { pages: pages('Pages to read.'), max_chars: { hidden: true }, cursor: { hidden: true } },
+    args: { max_chars: READ_MAX_CHARS },
   },
   flatten_form: {
     intro: 'Turn the fillable form fields of a PDF into ordinary page content: the filled-in values stay visible, nothing can be edited any more, and no form is left in the file.',
@@ -321,6 +330,8 @@ export function toolRefusal(f: WebFailure, names: string[], l: WebLimits): strin
       return 'The tool took too long with this file: try fewer pages or a lighter option (e.g. "Lossless" compression).';
     case 'busy':
       return 'The PDF tools are busy: try again in a few seconds.';
+    case 'no_text_layer':
+      return `${name} has no text to read: its pages are images (a scan, for example). Run OCR on it first.`;
     case 'internal_error':
       return 'Something went wrong while running the tool: try again. If it keeps failing, try another file.';
     case 'invalid_arguments':
@@ -371,6 +382,11 @@ export function webSummary(o: WebSuccess): string {
     if (fileSize(from) === fileSize(to)) return `Compressed a little${percent}: still about ${fileSize(to)}.`;
     return `Compressed from ${fileSize(from)} to ${fileSize(to)}${percent}.`;
   }
+  if (o.tool === 'read_pdf' && num(d.page_count) !== undefined && Array.isArray(d.pages_read)) {
+    const read = d.pages_read.length;
+    const cut = typeof d.next_cursor === 'string' ? ` The text is cut at ${plural(num(d.characters) ?? 0, 'character')}: choose fewer pages to read the rest.` : '';
+    return `The text of ${read === d.page_count ? `your file (${plural(read, 'page')})` : `${plural(read, 'page')} of ${d.page_count as number}`}.${cut}`;
+  }
   if (o.tool === 'pdf_metadata') return o.files.length ? 'Saved the new metadata: download the file below.' : 'The metadata of your file (it is unchanged):';
   return o.summary;
 }
@@ -382,6 +398,8 @@ export function webSummary(o: WebSuccess): string {
  */
 export function webResultData(tool: string, data: Record<string, unknown>): Record<string, unknown> {
   const out = { ...data };
+  // How far a read got, for the next call of an agent: the page says it in the summary.
+  delete out.next_cursor;
   const meta = data.metadata;
   if (meta && typeof meta === 'object') {
     const m = { ...(meta as Record<string, unknown>) };

@@ -18,7 +18,7 @@ import { plural } from '../common/text/plural';
 import { sendPage } from './render/layout';
 import { Anonymous, CSRF_FIELD, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
-import { refundWords, toolRefusal, uploadRefusal, WebLimits } from './pdf-web-text';
+import { refundWords, toolRefusal, uploadRefusal, WEB_TOOL_TEXT, WebLimits } from './pdf-web-text';
 import { ChosenFile, MAX_FILES, MAX_PASSWORD, passwordId, passwordName, PdfPageContext, PdfPageState, pdfIndexPage, pdfResultBlock, pdfToolPage, slugOf } from './pages/pdf.pages';
 
 const TOOLS = new Map(PDF_TOOLS.map((t) => [slugOf(t), { tool: t, fields: optionFields(t) }]));
@@ -39,6 +39,10 @@ const SHORT_NAMES: Record<string, string> = {
   number: 'add_page_numbers',
   metadata: 'pdf_metadata',
   flatten: 'flatten_form',
+  read: 'read_pdf',
+  text: 'read_pdf',
+  'pdf-to-text': 'read_pdf',
+  'pdf-to-markdown': 'read_pdf',
 };
 /** The tool page a name leads to (`/pdf/rotate_pages`, `/pdf/rotate`, case and `_`/`-` ignored), if it is not the page itself. */
 export function redirectOf(name: string): string | null {
@@ -200,7 +204,7 @@ export class PdfController {
       if (passwords[i].length > MAX_PASSWORD) return passwordError(i, 400, `The password of ${name} is too long: at most ${MAX_PASSWORD} characters.`);
     }
     const refs = ids.map((file_id, i) => ({ file_id, ...(passwords[i] ? { password: passwords[i] } : {}) }));
-    const args = { ...optionArgs(fields, body), ...(tool.name === 'merge_pdfs' ? { files: refs } : { file: refs[0] }) };
+    const args = { ...optionArgs(fields, body), ...WEB_TOOL_TEXT[tool.name]?.args, ...(tool.name === 'merge_pdfs' ? { files: refs } : { file: refs[0] }) };
     // The tool's own argument checks, read from its schema's typed issues (the MCP message stays the tool's).
     const invalid = validationError(tool, fields, args);
     if (invalid) return again(400, invalid.message, invalid.field ?? 'file');

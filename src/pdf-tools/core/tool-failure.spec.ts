@@ -18,6 +18,7 @@ describe('toolErrorStatus', () => {
       ['corrupt_pdf', 422],
       ['no_pages', 422],
       ['invalid_image', 415],
+      ['no_text_layer', 422],
       ['invalid_page_range', 400],
       ['file_not_found', 404],
       ['url_not_allowed', 400],

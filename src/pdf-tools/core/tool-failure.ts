@@ -16,6 +16,8 @@ export const TOOL_ERROR_CODES = [
   /** A PDF without pages (no page tree, or an empty one): there is nothing to process. */
   'no_pages',
   'invalid_image',
+  /** read_pdf: no page read has text (a scan): OCR first. */
+  'no_text_layer',
   'invalid_page_range',
   'file_not_found',
   'url_not_allowed',
@@ -50,6 +52,7 @@ export function toolErrorStatus(code: ToolErrorCode): number {
     case 'encrypted':
     case 'corrupt_pdf':
     case 'no_pages':
+    case 'no_text_layer':
       return 422;
     case 'quota_exceeded':
       return 429;

@@ -28,7 +28,18 @@ function storedFields(f: StoredFileInfo): StoredFileInfo {
   return { file_id: f.file_id, download_url: f.download_url, expires_at: f.expires_at, filename: f.filename, bytes: f.bytes, pages: f.pages, sha256: f.sha256 };
 }
 
+/**
+ * A reading tool's result (read_pdf): the summary (with the cursor to read on), the quota and the
+ * note first, then the document's text (bounded by the call's character budget); structuredContent
+ * has the fields without the text, so the text reaches the model once.
+ */
+function textResult(o: ToolSuccess): CallToolResult {
+  const head = resultText({ summary: o.summary, files: [], quota: `Quota: ${o.quota.remaining} of ${o.quota.limit} ${o.tool} calls left today.`, note: o.note });
+  return { content: [{ type: 'text', text: o.text ? `${head}\n\n${o.text}` : head }], structuredContent: { ...o.data, quota: o.quota } };
+}
+
 function success(o: ToolSuccess, limit: number): CallToolResult {
+  if (o.shape === 'text') return textResult(o);
   const stored = o.files.map(storedFields);
   const quota = o.quota;
   let structured: Record<string, unknown>;

@@ -18,7 +18,7 @@ export const SERVER_INFO = { name: 'beacon-pdf-tools', title: 'Beacon PDF tools'
 export function serverInstructions(config: AppConfig): string {
   const kept = config.PDF_RESULT_TTL_S % 3600 === 0 ? `${config.PDF_RESULT_TTL_S / 3600} h` : `${Math.round(config.PDF_RESULT_TTL_S / 60)} min`;
   return [
-    'PDF tools: merge, split, rotate, remove pages, compress, watermark, page numbers, metadata, form flatten.',
+    'PDF tools: merge, split, rotate, remove pages, compress, watermark, page numbers, metadata, form flatten; read_pdf gives the text as Markdown (with next_cursor to read on).',
     `Pass an input as {"file_id": ...} (an earlier result or an upload, kept ${kept}), {"url": "https://..."} (the server downloads it; public addresses only) or {"base64": ...} (small files): exactly one; prefer file_id to chain tools. Optional per input: "filename" (download name) and "password" (an encrypted PDF).`,
     `With a shell, upload first: curl -sS -H "Content-Type: application/pdf" --data-binary @file.pdf "${config.publicBaseUrl()}/files?filename=file.pdf", then pass the file_id it answers (a file encrypted with a password is stored as sent: give its "password" next to the file_id).`,
     'A result is a download link (resource_link) and structuredContent {file_id, download_url, expires_at, filename, bytes, pages, sha256, quota, ...}; the bytes of small files are embedded only with "inline": true.',

@@ -23,8 +23,8 @@ export interface OutcomeFile extends StoredFileInfo {
 export interface ToolSuccess {
   ok: true;
   tool: string;
-  /** How the tool returns files: one (`file`), a list (`files`) or maybe one (`optional-file`). */
-  shape: 'file' | 'files' | 'optional-file';
+  /** How the tool returns files: one (`file`), a list (`files`), maybe one (`optional-file`) or none, the text (`text`). */
+  shape: 'file' | 'files' | 'optional-file' | 'text';
   /** The tool's sentence, e.g. "Rotated 3 pages by 90 degrees." */
   summary: string;
   files: OutcomeFile[];
@@ -33,6 +33,8 @@ export interface ToolSuccess {
    * the per-file ones (those are in each file's `extra`).
    */
   data: Record<string, unknown>;
+  /** The document's text, for a reading tool (read_pdf: Markdown with page markers). */
+  text?: string;
   /** What opening did to the inputs and the tool's own remark (decrypted, repaired, ...), if anything. */
   note?: string;
   /** The call asked for the bytes of small files in the answer (the `inline` argument). */

@@ -190,6 +190,7 @@ export class ToolRunnerService {
       summary: result.summary,
       files: stored.map((s, i) => ({ ...s, extra: perFile?.[i] ?? {}, content: result.files[i].bytes })),
       data,
+      ...(result.text !== undefined ? { text: result.text } : {}),
       ...(typeof data.note === 'string' ? { note: data.note } : {}),
       inline,
       quota,

@@ -68,6 +68,8 @@ export interface ToolRunResult {
   files: ToolOutputFile[];
   /** The tool's own fields of structuredContent (echoed pages, sizes, metadata, ...). */
   data: Record<string, unknown>;
+  /** The document text a reading tool returns (read_pdf: Markdown), apart from its fields. */
+  text?: string;
   /** Human sentence appended to the text content. */
   summary: string;
 }
@@ -131,8 +133,11 @@ export interface PdfTool<S extends z.ZodObject = z.ZodObject> {
   input: S;
   output: z.ZodObject;
   annotations: ToolAnnotations;
-  /** `file`: one result file (flattened into structuredContent); `files`: a list; `none`: maybe none (metadata read). */
-  result: 'file' | 'files' | 'optional-file';
+  /**
+   * `file`: one result file (flattened into structuredContent); `files`: a list; `optional-file`:
+   * maybe none (metadata read); `text`: no file, the document's text (read_pdf).
+   */
+  result: 'file' | 'files' | 'optional-file' | 'text';
   /** The input files of a call, in order, with their labels for messages. */
   inputs(args: z.infer<S>): { label: string; ref: FileRef }[];
   /**
