@@ -13,9 +13,11 @@ interface PdfJsTextItem {
   str?: string;
   transform?: number[];
   width?: number;
+  fontName?: string;
 }
 interface PdfJsPage {
-  getTextContent(): Promise<{ items: PdfJsTextItem[] }>;
+  /** `styles`: per font, its generic family ("monospace", "serif", "sans-serif"). */
+  getTextContent(): Promise<{ items: PdfJsTextItem[]; styles: Record<string, { fontFamily?: string } | undefined> }>;
   cleanup(): boolean;
 }
 interface PdfJsDocument {
@@ -73,7 +75,8 @@ export async function openText(bytes: Uint8Array): Promise<PdfText> {
         for (const item of content.items) {
           const t = item.transform;
           if (typeof item.str !== 'string' || !t || item.str.trim() === '') continue;
-          runs.push({ text: item.str, x: t[4], y: t[5], width: item.width ?? 0, size: Math.hypot(t[2], t[3]) || Math.hypot(t[0], t[1]) });
+          const mono = content.styles[item.fontName ?? '']?.fontFamily === 'monospace';
+          runs.push({ text: item.str, x: t[4], y: t[5], width: item.width ?? 0, size: Math.hypot(t[2], t[3]) || Math.hypot(t[0], t[1]), ...(mono ? { mono } : {}) });
         }
         return runs;
       } finally {

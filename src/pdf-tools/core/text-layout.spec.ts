@@ -48,6 +48,14 @@ describe('pageMarkdown', () => {
     expect(md).toBe('- first point\n- second point that goes on and on\n2. numbered');
   });
 
+  it('fences lines of code (a monospaced font), never as a table; table-of-contents lines stand alone, their leaders shortened', () => {
+    const code = (text: string, x: number, y: number): TextRun => ({ ...run(text, x, y), mono: true });
+    expect(pageMarkdown([run('For example:', 72, 700), code('SEQUENCE {', 72, 688), code('r', 90, 676), code('INTEGER,', 140, 676), code('s', 90, 664), code('INTEGER', 140, 664), code('}', 72, 652)])).toBe(
+      'For example:\n\n```\nSEQUENCE {\nr INTEGER,\ns INTEGER\n}\n```',
+    );
+    expect(pageMarkdown([run('1', 72, 700), run('Introduction . . . . . . . . 1', 90, 700), run('2', 72, 688), run('Usage . . . . . . . . . . . . 2', 90, 688)])).toBe('1 Introduction … 1\n2 Usage … 2');
+  });
+
   it('keeps text that looks like markup as text, spaces runs of one line, and gives nothing for a page without text', () => {
     expect(pageMarkdown([run('# not a heading', 72, 700), run('but', 72, 688), run('text', 92, 688)])).toBe('\\# not a heading but text');
     expect(pageMarkdown([])).toBe('');

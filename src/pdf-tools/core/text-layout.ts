@@ -11,6 +11,8 @@ export interface TextRun {
   y: number;
   width: number;
   size: number;
+  /** Drawn in a monospaced font (code). */
+  mono?: boolean;
 }
 
 /** Runs of one line closer than this (in font sizes) are one chunk; wider gaps separate cells or columns. */
@@ -38,6 +40,8 @@ interface Line {
   y: number;
   size: number;
   chunks: Chunk[];
+  /** Every run in a monospaced font: a line of code. */
+  mono: boolean;
 }
 
 /** A line of one column in reading order (`cells` more than one: a possible table row). */
@@ -45,12 +49,15 @@ interface Segment {
   y: number;
   size: number;
   cells: Chunk[];
+  mono: boolean;
   /** First segment after a change of column or band: always starts a new block. */
   breakBefore: boolean;
 }
 
 const BULLET = /^([•◦▪▫●○■□‣⁃∙·*–—-])\s+/u;
 const NUMBERED = /^(\(?\d{1,3}[.)]|\(?[a-z][.)])\s+/u;
+/** Dot leaders of a table of contents ("Introduction . . . . 1"). */
+const LEADER = /\s*(?:\.\s?){4,}\s*/;
 
 /** The font size most characters have (the body text), rounded to a tenth of a point. */
 export function bodySize(runs: readonly TextRun[]): number | undefined {
@@ -74,6 +81,7 @@ export function bodySize(runs: readonly TextRun[]): number | undefined {
 function linesOf(runs: readonly TextRun[]): Line[] {
   const sorted = runs.filter((r) => r.text.trim() !== '' && r.size > 0).sort((a, b) => b.y - a.y || a.x - b.x);
   const lines: { y: number; size: number; runs: TextRun[] }[] = [];
+  // (mono: every run of the line in a monospaced font)
   for (const r of sorted) {
     const last = lines[lines.length - 1];
     if (last && Math.abs(last.y - r.y) <= SAME_LINE * Math.max(last.size, r.size)) {
@@ -95,7 +103,7 @@ function linesOf(runs: readonly TextRun[]): Line[] {
       } else chunks.push({ text: r.text, x0: r.x, x1: r.x + r.width, size: r.size });
     }
     for (const c of chunks) c.text = c.text.replace(/\s+/g, ' ').trim();
-    return { y: l.y, size: l.size, chunks: chunks.filter((c) => c.text !== '') };
+    return { y: l.y, size: l.size, chunks: chunks.filter((c) => c.text !== ''), mono: l.runs.every((r) => r.mono === true) };
   });
 }
 
@@ -145,7 +153,7 @@ function gutters(lines: Line[], body: number): { start: number; end: number }[] 
 /** The lines in reading order: full-width lines as they come, runs of column lines column by column. */
 function readingOrder(lines: Line[], body: number): Segment[] {
   const gs = gutters(lines, body);
-  if (!gs.length) return lines.map((l, i) => ({ y: l.y, size: l.size, cells: l.chunks, breakBefore: i === 0 }));
+  if (!gs.length) return lines.map((l, i) => ({ y: l.y, size: l.size, cells: l.chunks, mono: l.mono, breakBefore: i === 0 }));
   const columnOf = (c: Chunk): number => gs.filter((g) => (c.x0 + c.x1) / 2 > g.end).length;
   const crosses = (l: Line): boolean => l.chunks.some((c) => gs.some((g) => c.x0 < g.start && c.x1 > g.end));
   const out: Segment[] = [];
@@ -156,7 +164,7 @@ function readingOrder(lines: Line[], body: number): Segment[] {
       for (const l of band) {
         const cells = l.chunks.filter((c) => columnOf(c) === col);
         if (!cells.length) continue;
-        out.push({ y: l.y, size: l.size, cells, breakBefore: first });
+        out.push({ y: l.y, size: l.size, cells, mono: l.mono, breakBefore: first });
         first = false;
       }
     }
@@ -165,7 +173,7 @@ function readingOrder(lines: Line[], body: number): Segment[] {
   for (const l of lines) {
     if (crosses(l)) {
       flush();
-      out.push({ y: l.y, size: l.size, cells: l.chunks, breakBefore: true });
+      out.push({ y: l.y, size: l.size, cells: l.chunks, mono: l.mono, breakBefore: true });
     } else band.push(l);
   }
   flush();
@@ -173,8 +181,13 @@ function readingOrder(lines: Line[], body: number): Segment[] {
 }
 
 /** Whether two rows have the same columns: as many cells, each starting, ending or centred where the other's does. */
-function sameGrid(a: Chunk[], b: Chunk[]): boolean {
-  if (a.length !== b.length || a.length < 2) return false;
+function sameGrid(a: Segment, b: Segment): boolean {
+  if (a.mono || b.mono || a.cells.length !== b.cells.length || a.cells.length < 2) return false;
+  if ([...a.cells, ...b.cells].some((c) => LEADER.test(c.text))) return false;
+  return sameColumns(a.cells, b.cells);
+}
+
+function sameColumns(a: Chunk[], b: Chunk[]): boolean {
   return a.every((c, i) => {
     const d = b[i];
     const tol = 1.5 * Math.max(c.size, d.size);
@@ -214,7 +227,7 @@ function headingLevel(size: number, body: number): number {
 export function pageMarkdown(runs: readonly TextRun[], body = bodySize(runs) ?? 10): string {
   const segments = readingOrder(linesOf(runs), body);
   const blocks: string[] = [];
-  let para: { lines: string[]; size: number; kind: 'text' | 'item' } | undefined;
+  let para: { lines: string[]; size: number; kind: 'text' | 'item'; alone?: boolean } | undefined;
   let prev: Segment | undefined;
   let lastItem = false;
   const endPara = (): void => {
@@ -233,7 +246,7 @@ export function pageMarkdown(runs: readonly TextRun[], body = bodySize(runs) ?? 
     const s = segments[i];
     // A grid: this row and the next ones with the same columns.
     let rows = 1;
-    while (i + rows < segments.length && !segments[i + rows].breakBefore && sameGrid(s.cells, segments[i + rows].cells)) rows++;
+    while (i + rows < segments.length && !segments[i + rows].breakBefore && sameGrid(s, segments[i + rows])) rows++;
     if (rows >= 2) {
       endPara();
       lastItem = false;
@@ -243,7 +256,20 @@ export function pageMarkdown(runs: readonly TextRun[], body = bodySize(runs) ?? 
       prev = segments[i];
       continue;
     }
-    const text = s.cells.map((c) => c.text).join(' ');
+    // Lines of code (a monospaced font) as a fenced block, line by line.
+    if (s.mono) {
+      endPara();
+      lastItem = false;
+      let end = i + 1;
+      while (end < segments.length && segments[end].mono) end++;
+      const code = segments.slice(i, end).map((c) => c.cells.map((x) => x.text).join(' '));
+      blocks.push(['```', ...code.map((l) => l.replace(/^```/, '\\`\\`\\`')), '```'].join('\n'));
+      i = end - 1;
+      prev = segments[i];
+      continue;
+    }
+    const contents = LEADER.test(s.cells.map((c) => c.text).join(' '));
+    const text = s.cells.map((c) => c.text).join(' ').replace(LEADER, ' … ');
     const bullet = BULLET.exec(text);
     const numbered = NUMBERED.exec(text);
     const gap = prev ? prev.y - s.y : 0;
@@ -254,11 +280,15 @@ export function pageMarkdown(runs: readonly TextRun[], body = bodySize(runs) ?? 
       gap < 0 ||
       Math.abs(s.size - para.size) > 0.1 * para.size ||
       bullet !== null ||
-      numbered !== null;
+      numbered !== null ||
+      contents ||
+      para.alone === true;
     if (newBlock) {
       endPara();
       if (bullet) para = { lines: [`- ${text.slice(bullet[0].length)}`], size: s.size, kind: 'item' };
       else if (numbered) para = { lines: [`${numbered[1].replace(/^\(/, '').replace(/\)$/, '.')} ${text.slice(numbered[0].length)}`], size: s.size, kind: 'item' };
+      // A line of a table of contents stands alone, like a list item.
+      else if (contents) para = { lines: [text], size: s.size, kind: 'item', alone: true };
       else para = { lines: [text], size: s.size, kind: 'text' };
     } else para!.lines.push(text);
     prev = s;
