@@ -7,7 +7,8 @@ import { plural } from '../common/text/plural';
  * The website's own words for the PDF tools. The tools' descriptions (src/pdf-tools) are written
  * for MCP clients: argument names, `file_id`s, JSON, grammar notation. A person filling in a form
  * reads these instead; anything not listed here falls back to the tool's own text (in the form's
- * words, see `webWording` in pdf-form.ts).
+ * words, see `webWording` in pdf-form.ts). Over 300 lines: it is the one table of the website's
+ * words for every tool, field and refusal, read and reviewed in one place.
  */
 export interface WebFieldText {
   label?: string;
