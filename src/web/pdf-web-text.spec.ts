@@ -38,25 +38,21 @@ describe('The website\'s words for the PDF tools', () => {
   });
 
   it('says what opening did to the inputs with their file names, for people (decrypted, repaired), not argument labels', () => {
-    expect(webNote('File was opened with the given password; the result is not encrypted.', ['report.pdf'])).toBe(
-      'report.pdf was decrypted with your password: the result has no password.',
-    );
-    expect(
-      webNote(
-        'Files[0] was opened with the given password; the result is not encrypted. Files[1] was encrypted with an owner password only (it opens without a password): the result is not encrypted, and its restrictions (printing, copying, editing) were removed.',
-        ['a.pdf', 'b.pdf'],
-      ),
-    ).toBe(
+    const password = { one: 'was opened with the given password; the result is not encrypted.', many: 'were opened with the given passwords; the result is not encrypted.' };
+    expect(webNote({ opened: [{ inputs: [0], ...password }] }, ['report.pdf'])).toBe('report.pdf was decrypted with your password: the result has no password.');
+    const ownerOnly = {
+      one: 'was encrypted with an owner password only (it opens without a password): the result is not encrypted, and its restrictions (printing, copying, editing) were removed.',
+      many: 'were encrypted with an owner password only (they open without a password): the result is not encrypted, and their restrictions (printing, copying, editing) were removed.',
+    };
+    expect(webNote({ opened: [{ inputs: [0], ...password }, { inputs: [1], ...ownerOnly }] }, ['a.pdf', 'b.pdf'])).toBe(
       'a.pdf was decrypted with your password: the result has no password. b.pdf was encrypted with an owner password only (it opens without a password): it was decrypted, so the result has no password and its restrictions (printing, copying, editing) were removed.',
     );
-    expect(webNote('Files[0..1] were opened with the given passwords; the result is not encrypted.', ['a.pdf', 'b.pdf'])).toBe(
-      'a.pdf and b.pdf were decrypted with your passwords: the result has no password.',
-    );
+    expect(webNote({ opened: [{ inputs: [0, 1], ...password }] }, ['a.pdf', 'b.pdf'])).toBe('a.pdf and b.pdf were decrypted with your passwords: the result has no password.');
     const many = Array.from({ length: 20 }, (_, i) => `f${i}.pdf`);
-    expect(webNote('Files[0..3, 7] were damaged and were repaired (with qpdf) before processing (xref); check the result.', many)).toBe(
-      'Files 1, 2, 3, 4 and 8 were damaged and were repaired before processing (xref); check the result.',
-    );
-    expect(webNote('File had 12 bytes before its %PDF- header; they were ignored. The PDF is already compact.', ['mail.pdf'])).toBe(
+    const repaired = { one: 'was damaged and was repaired (with qpdf) before processing (xref); check the result.', many: 'were damaged and were repaired (with qpdf) before processing (xref); check the result.' };
+    expect(webNote({ opened: [{ inputs: [0, 1, 2, 3, 7], ...repaired }] }, many)).toBe('Files 1, 2, 3, 4 and 8 were damaged and were repaired before processing (xref); check the result.');
+    const junk = { one: 'had 12 bytes before its %PDF- header; they were ignored.', many: 'had 12 bytes before their %PDF- headers; they were ignored.' };
+    expect(webNote({ opened: [{ inputs: [0], ...junk }], toolNote: 'The PDF is already compact.' }, ['mail.pdf'])).toBe(
       'mail.pdf had 12 bytes before its %PDF- header; they were ignored. The PDF is already compact.',
     );
   });

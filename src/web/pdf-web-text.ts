@@ -199,37 +199,38 @@ export function firstSentence(text: string): string {
 /** "a.pdf", "a.pdf and b.pdf", "a.pdf, b.pdf and c.pdf". */
 const andList = (items: string[]): string => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 
-/** Input labels of the tools' notes ("files[0..3, 7]") as the indexes they name. */
-function labelIndexes(spec: string): number[] {
-  return spec.split(/,\s*/).flatMap((part) => {
-    const [a, b] = part.split('..').map(Number);
-    return b === undefined ? [a] : Array.from({ length: Math.max(0, b - a + 1) }, (_, k) => a + k);
-  });
+/** One thing opening did to inputs (their indexes in the call), as the result types it (OpenedNote). */
+export interface WebOpenedNote {
+  inputs: readonly number[];
+  one: string;
+  many: string;
+}
+
+/** The tools' phrases in the page's words: decrypted rather than "opened with the given password", no tool names. */
+function notePhrases(text: string): string {
+  return text
+    .replace(/ was opened with the given password; the result is not encrypted\./g, ' was decrypted with your password: the result has no password.')
+    .replace(/ were opened with the given passwords; the result is not encrypted\./g, ' were decrypted with your passwords: the result has no password.')
+    .replace(/\): the result is not encrypted, and (its|their) restrictions/g, (_, whose: string) => `): ${whose === 'its' ? 'it was' : 'they were'} decrypted, so the result has no password and ${whose} restrictions`)
+    .replace(/ \(with qpdf\)/g, '');
 }
 
 /**
- * What opening did to the inputs (the tools' `note`: decrypted, repaired, junk before the header),
- * in the page's words: inputs named by their file names ("report.pdf was decrypted with your
- * password") instead of argument labels ("File", "Files[0..2]"), without tool names (qpdf).
- * `names` are the input files' names in the order of the call (merge: the order added).
+ * What opening did to the inputs (decrypted, repaired, junk before the header) and the tool's own
+ * remark, in the page's words, from the result's typed notes: inputs named by their file names
+ * ("report.pdf was decrypted with your password"), without tool names (qpdf). `names` are the input
+ * files' names in the order of the call (merge: the order added).
  */
-export function webNote(note: string, names: string[]): string {
-  const named = (indexes: number[]): string => {
+export function webNote(o: { opened: readonly WebOpenedNote[]; toolNote?: string }, names: string[]): string {
+  const named = (indexes: readonly number[]): string => {
+    if (indexes.length === 0) return 'Your file';
+    if (indexes.length === 1) return names[indexes[0]] ?? 'Your file';
     const known = indexes.map((i) => names[i]);
     if (known.every((n) => n !== undefined) && known.length <= 3) return andList(known);
     return `Files ${andList(indexes.map((i) => String(i + 1)))}`;
   };
-  return (
-    note
-      // "Files[0..2] (a.pdf)" / "files[3]": the inputs of a list argument.
-      .replace(/\b[Ff]iles\[([\d., ]+)\](?: \([^)]*\))?/g, (_, spec: string) => named(labelIndexes(spec)))
-      // "File (a.pdf) was ..." / "File had ...": the input of a one-file tool, at the start of a sentence.
-      .replace(/(^|[.!?]\s+)File(?: \([^)]*\))? (?=was |were |had |is )/g, (_, before: string) => `${before}${names[0] ?? 'Your file'} `)
-      .replace(/ was opened with the given password; the result is not encrypted\./g, ' was decrypted with your password: the result has no password.')
-      .replace(/ were opened with the given passwords; the result is not encrypted\./g, ' were decrypted with your passwords: the result has no password.')
-      .replace(/\): the result is not encrypted, and (its|their) restrictions/g, (_, whose: string) => `): ${whose === 'its' ? 'it was' : 'they were'} decrypted, so the result has no password and ${whose} restrictions`)
-      .replace(/ \(with qpdf\)/g, '')
-  );
+  const sentences = o.opened.map((g) => `${named(g.inputs)} ${g.inputs.length > 1 ? g.many : g.one}`);
+  return notePhrases([...sentences, o.toolNote].filter(Boolean).join(' '));
 }
 
 /** The limits the website's messages name (from the settings). */

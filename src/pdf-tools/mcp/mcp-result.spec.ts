@@ -16,7 +16,7 @@ const file = (n: number, bytes = 3) => ({
 
 describe('mcpResult: a tool outcome as an MCP result', () => {
   it('a list of files: structuredContent in the order it always had (files with their own fields, the tool\'s fields, quota), a link per file', () => {
-    const o: ToolSuccess = { ok: true, tool: 'split_pdf', shape: 'files', summary: 'Split into 2 documents.', files: [file(1), file(2)], data: { mode: 'every', note: 'N.' }, note: 'N.', inline: false, quota };
+    const o: ToolSuccess = { ok: true, tool: 'split_pdf', shape: 'files', summary: 'Split into 2 documents.', files: [file(1), file(2)], data: { mode: 'every', note: 'N.' }, note: 'N.', inline: false, opened: [], quota };
     const r = mcpResult(o, 1000);
     expect(JSON.stringify(r.structuredContent)).toBe(
       JSON.stringify({
@@ -34,7 +34,7 @@ describe('mcpResult: a tool outcome as an MCP result', () => {
   });
 
   it('one file: the tool\'s fields, then the file\'s, then changed (optional file) and quota; bytes embedded only with inline and under the limit', () => {
-    const o: ToolSuccess = { ok: true, tool: 'pdf_metadata', shape: 'optional-file', summary: 'Saved.', files: [{ ...file(1), extra: {} }], data: { metadata: { title: 'T' } }, inline: true, quota };
+    const o: ToolSuccess = { ok: true, tool: 'pdf_metadata', shape: 'optional-file', summary: 'Saved.', files: [{ ...file(1), extra: {} }], data: { metadata: { title: 'T' } }, inline: true, opened: [], quota };
     const r = mcpResult(o, 1000);
     expect(Object.keys(r.structuredContent!)).toEqual(['metadata', 'file_id', 'download_url', 'expires_at', 'filename', 'bytes', 'pages', 'sha256', 'changed', 'quota']);
     expect(r.content.map((c) => c.type)).toEqual(['text', 'resource_link', 'resource']);
@@ -54,7 +54,7 @@ describe('mcpResult: a tool outcome as an MCP result', () => {
   });
 
   it('a text result (read_pdf): summary, quota and note first, then the text; the text is not repeated in structuredContent', () => {
-    const o: ToolSuccess = { ok: true, tool: 'read_pdf', shape: 'text', summary: 'Read page 1 of 1.', files: [], data: { pages_read: [1], next_cursor: null }, text: '<!-- page 1 -->\n\nHello', inline: false, quota };
+    const o: ToolSuccess = { ok: true, tool: 'read_pdf', shape: 'text', summary: 'Read page 1 of 1.', files: [], data: { pages_read: [1], next_cursor: null }, text: '<!-- page 1 -->\n\nHello', inline: false, opened: [], quota };
     const r = mcpResult(o, 1000);
     expect(r.content).toEqual([{ type: 'text', text: 'Read page 1 of 1.\nQuota: 49 of 50 read_pdf calls left today.\n\n<!-- page 1 -->\n\nHello' }]);
     expect(r.structuredContent).toEqual({ pages_read: [1], next_cursor: null, quota });

@@ -19,6 +19,13 @@ export interface OutcomeFile extends StoredFileInfo {
   content: Uint8Array;
 }
 
+/** One thing opening did to one or more inputs: the sentence after their names, for one input and for several. */
+export interface OpenedNote {
+  inputs: number[];
+  one: string;
+  many: string;
+}
+
 /** A run that produced its result (files stored, quota counted). */
 export interface ToolSuccess {
   ok: true;
@@ -35,8 +42,12 @@ export interface ToolSuccess {
   data: Record<string, unknown>;
   /** The document's text, for a reading tool (read_pdf: Markdown with page markers). */
   text?: string;
-  /** What opening did to the inputs and the tool's own remark (decrypted, repaired, ...), if anything. */
+  /** What opening did to the inputs and the tool's own remark (decrypted, repaired, ...), if anything, in words. */
   note?: string;
+  /** The same, typed: what opening did, per thing done, with the inputs it was done to (their indexes). */
+  opened: OpenedNote[];
+  /** The tool's own remark, without what opening did. */
+  toolNote?: string;
   /** The call asked for the bytes of small files in the answer (the `inline` argument). */
   inline: boolean;
   quota: QuotaState;

@@ -14,7 +14,8 @@ import { checkOutputs, type FileRef, type OutputLimits, type PdfTool, type Store
 import type { WorkerResult } from '../worker/pdf.worker';
 import { PdfPoolService } from '../worker/pdf-pool.service';
 import { CallProgress, type ProgressSink } from './progress';
-import type { Caller, ToolFailed, ToolOutcome, ToolSuccess } from './tool-outcome';
+import type { OpenNote } from '../core/pdf-open';
+import type { Caller, OpenedNote, ToolFailed, ToolOutcome, ToolSuccess } from './tool-outcome';
 
 export type { Caller } from './tool-outcome';
 
@@ -141,7 +142,7 @@ export class ToolRunnerService {
     // reading /api/public-stats next sees its call; a failing count never fails the call.
     await this.stats.recordSuccess(tool.name).catch((e: Error) => this.logger.warn(`stats: ${e.message}`));
     const { allowed: _allowed, ...quota } = decision;
-    return this.success(tool, result, stored, quota, inline);
+    return this.success(tool, result, stored, quota, inline, refs);
   }
 
   private limits(): Limits & OutputLimits {
@@ -181,7 +182,7 @@ export class ToolRunnerService {
     };
   }
 
-  private success(tool: PdfTool, result: Extract<WorkerResult, { ok: true }>, stored: StoredFileInfo[], quota: QuotaState, inline: boolean): ToolSuccess {
+  private success(tool: PdfTool, result: Extract<WorkerResult, { ok: true }>, stored: StoredFileInfo[], quota: QuotaState, inline: boolean, refs: { label: string }[]): ToolSuccess {
     const { per_file: perFile, ...data } = result.data as { per_file?: Record<string, unknown>[] } & Record<string, unknown>;
     return {
       ok: true,
@@ -191,11 +192,25 @@ export class ToolRunnerService {
       files: stored.map((s, i) => ({ ...s, extra: perFile?.[i] ?? {}, content: result.files[i].bytes })),
       data,
       ...(result.text !== undefined ? { text: result.text } : {}),
+      opened: openedNotes(result.opened ?? [], refs),
+      ...(result.toolNote ? { toolNote: result.toolNote } : {}),
       ...(typeof data.note === 'string' ? { note: data.note } : {}),
       inline,
       quota,
     };
   }
+}
+
+/** What opening did, grouped as the note says it (the same sentence about several inputs once), inputs by their index. */
+function openedNotes(notes: readonly OpenNote[], refs: readonly { label: string }[]): OpenedNote[] {
+  const groups = new Map<string, OpenedNote>();
+  for (const n of notes) {
+    const at = refs.findIndex((r) => r.label === n.label);
+    const g = groups.get(n.one) ?? { inputs: [], one: n.one, many: n.many };
+    if (at >= 0 && !g.inputs.includes(at)) g.inputs.push(at);
+    groups.set(n.one, g);
+  }
+  return [...groups.values()];
 }
 
 /** Takes the `inline` argument (every tool has it) off the arguments before the tool's own checks. */

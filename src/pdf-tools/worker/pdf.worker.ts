@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import { bombFailure, DecodeLimitExceeded } from '../core/decode-limits';
-import type { InputFile, Limits } from '../core/pdf-open';
+import type { InputFile, Limits, OpenNote } from '../core/pdf-open';
 import { sha256 } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { PDF_TOOLS_BY_NAME } from '../tools';
@@ -54,7 +54,7 @@ export interface WorkerFile {
 }
 
 export type WorkerResult =
-  | { ok: true; files: WorkerFile[]; data: Record<string, unknown>; summary: string; text?: string }
+  | { ok: true; files: WorkerFile[]; data: Record<string, unknown>; summary: string; text?: string; opened?: OpenNote[]; toolNote?: string }
   | { ok: false; code: ToolFailure['code']; message: string; details: Record<string, unknown> };
 
 /** Gives each input the `password` of its file argument (tool.inputs lists them in the order of `task.inputs`). */
@@ -102,7 +102,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
     const files = result.files.map((f) => ({ ...f, sha256: sha256(f.bytes) }));
     task.progress?.close();
     // The output bytes move to the main thread instead of being copied.
-    return moving<WorkerResult>({ ok: true, files, data: result.data, summary: result.summary, ...(result.text !== undefined ? { text: result.text } : {}) }, files.map((f) => f.bytes));
+    return moving<WorkerResult>({ ok: true, files, data: result.data, summary: result.summary, text: result.text, opened: result.opened, toolNote: result.toolNote }, files.map((f) => f.bytes));
   } catch (e) {
     task.progress?.close();
     if (e instanceof ToolFailure) return { ok: false, code: e.code, message: e.message, details: e.details };

@@ -151,7 +151,7 @@ export function pdfResultBlock(o: ToolSuccess, names: string[]): SafeHtml {
   return html`<section class="notice" aria-labelledby="result-title" id="result">
 <h2 id="result-title">Done</h2>
 <p>${webSummary(o)}</p>
-${o.note ? html`<p id="result-note">${webNote(o.note, names)}</p>` : ''}
+${o.note ? html`<p id="result-note">${webNote(o, names)}</p>` : ''}
 ${o.text !== undefined ? html`<pre id="result-text" tabindex="0" aria-label="The text of ${names[0] ?? 'your file'}">${o.text}</pre>` : ''}
 ${o.files.length
   ? html`<ul>${o.files.map((f) => {
