@@ -8,7 +8,8 @@ import { StoredFile } from './files/stored-file.entity';
 import { StoredFileStore } from './files/stored-file.store';
 import { McpServerFactory } from './mcp/mcp-server.factory';
 import { McpController } from './mcp/mcp.controller';
-import { ToolRunnerService } from './mcp/tool-runner.service';
+import { ToolRunnerService } from './run/tool-runner.service';
+import { InputResolver } from './files/input-resolver';
 import { QuotaClock } from './quota/quota-clock';
 import { QuotaUsage } from './quota/quota-usage.entity';
 import { QuotaService } from './quota/quota.service';
@@ -28,7 +29,7 @@ import { PdfPoolService } from './worker/pdf-pool.service';
 @Module({
   imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
   controllers: [McpController, FilesController, PublicController],
-  providers: [PdfPoolService, fileBytesProvider, StoredFileStore, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsStore, StatsService, ToolRunnerService, McpServerFactory],
+  providers: [PdfPoolService, fileBytesProvider, StoredFileStore, FileStoreService, UploadService, UrlInputService, InputResolver, QuotaClock, quotaStoreProvider, QuotaService, StatsStore, StatsService, ToolRunnerService, McpServerFactory],
   exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService],
 })
 export class PdfToolsModule {}

@@ -1,6 +1,6 @@
 import { PDF_TOOLS_BY_NAME } from '../pdf-tools/tools';
 import { PAGE_RANGE_GRAMMAR } from '../pdf-tools/core/page-range';
-import { describeIssues } from '../pdf-tools/mcp/tool-runner.service';
+import { describeIssues } from '../pdf-tools/tools/argument-errors';
 import { formError, optionArgs, optionFields, optionValues, pageRangeError, renderOption, validationError, webError } from './pdf-form';
 
 /** A file_id of the right shape (the runner looks it up later). */

@@ -1,4 +1,5 @@
 import { PAGE_RANGE_GRAMMAR } from '../pdf-tools/core/page-range';
+import { READ_MAX_CHARS } from '../pdf-tools/tools/read-pdf.tool';
 import { fileSize } from '../common/text/file-size';
 import { plural } from '../common/text/plural';
 
@@ -6,7 +7,8 @@ import { plural } from '../common/text/plural';
  * The website's own words for the PDF tools. The tools' descriptions (src/pdf-tools) are written
  * for MCP clients: argument names, `file_id`s, JSON, grammar notation. A person filling in a form
  * reads these instead; anything not listed here falls back to the tool's own text (in the form's
- * words, see `webWording` in pdf-form.ts).
+ * words, see `webWording` in pdf-form.ts). Over 300 lines: it is the one table of the website's
+ * words for every tool, field and refusal, read and reviewed in one place.
  */
 export interface WebFieldText {
   label?: string;
@@ -36,6 +38,8 @@ export interface WebToolText {
   button: string;
   /** By argument path ("tiled", "set.title"). */
   fields?: Record<string, WebFieldText>;
+  /** Arguments the website always sends (read_pdf: the largest character budget). */
+  args?: Record<string, unknown>;
 }
 
 /** Page ranges as people write them, instead of the grammar's "N-M", "-M", "N-last". */
@@ -152,6 +156,12 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
       clear: { label: 'Fields to remove', hint: 'e.g. "author, keywords", or "all". Separate entries with commas.' },
     },
   },
+  read_pdf: {
+    intro: 'Get the text of a PDF, laid out as Markdown: headings and lists where the layout shows them, simple tables as tables, columns in reading order, and a marker before each page. A scanned PDF has no text to read.',
+    button: 'Get the text',
+    fields: { pages: pages('Pages to read.'), max_chars: { hidden: true }, cursor: { hidden: true } },
+    args: { max_chars: READ_MAX_CHARS },
+  },
   flatten_form: {
     intro: 'Turn the fillable form fields of a PDF into ordinary page content: the filled-in values stay visible, nothing can be edited any more, and no form is left in the file.',
     button: 'Flatten the form',
@@ -189,37 +199,38 @@ export function firstSentence(text: string): string {
 /** "a.pdf", "a.pdf and b.pdf", "a.pdf, b.pdf and c.pdf". */
 const andList = (items: string[]): string => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 
-/** Input labels of the tools' notes ("files[0..3, 7]") as the indexes they name. */
-function labelIndexes(spec: string): number[] {
-  return spec.split(/,\s*/).flatMap((part) => {
-    const [a, b] = part.split('..').map(Number);
-    return b === undefined ? [a] : Array.from({ length: Math.max(0, b - a + 1) }, (_, k) => a + k);
-  });
+/** One thing opening did to inputs (their indexes in the call), as the result types it (OpenedNote). */
+export interface WebOpenedNote {
+  inputs: readonly number[];
+  one: string;
+  many: string;
+}
+
+/** The tools' phrases in the page's words: decrypted rather than "opened with the given password", no tool names. */
+function notePhrases(text: string): string {
+  return text
+    .replace(/ was opened with the given password; the result is not encrypted\./g, ' was decrypted with your password: the result has no password.')
+    .replace(/ were opened with the given passwords; the result is not encrypted\./g, ' were decrypted with your passwords: the result has no password.')
+    .replace(/\): the result is not encrypted, and (its|their) restrictions/g, (_, whose: string) => `): ${whose === 'its' ? 'it was' : 'they were'} decrypted, so the result has no password and ${whose} restrictions`)
+    .replace(/ \(with qpdf\)/g, '');
 }
 
 /**
- * What opening did to the inputs (the tools' `note`: decrypted, repaired, junk before the header),
- * in the page's words: inputs named by their file names ("report.pdf was decrypted with your
- * password") instead of argument labels ("File", "Files[0..2]"), without tool names (qpdf).
- * `names` are the input files' names in the order of the call (merge: the order added).
+ * What opening did to the inputs (decrypted, repaired, junk before the header) and the tool's own
+ * remark, in the page's words, from the result's typed notes: inputs named by their file names
+ * ("report.pdf was decrypted with your password"), without tool names (qpdf). `names` are the input
+ * files' names in the order of the call (merge: the order added).
  */
-export function webNote(note: string, names: string[]): string {
-  const named = (indexes: number[]): string => {
+export function webNote(o: { opened: readonly WebOpenedNote[]; toolNote?: string }, names: string[]): string {
+  const named = (indexes: readonly number[]): string => {
+    if (indexes.length === 0) return 'Your file';
+    if (indexes.length === 1) return names[indexes[0]] ?? 'Your file';
     const known = indexes.map((i) => names[i]);
     if (known.every((n) => n !== undefined) && known.length <= 3) return andList(known);
     return `Files ${andList(indexes.map((i) => String(i + 1)))}`;
   };
-  return (
-    note
-      // "Files[0..2] (a.pdf)" / "files[3]": the inputs of a list argument.
-      .replace(/\b[Ff]iles\[([\d., ]+)\](?: \([^)]*\))?/g, (_, spec: string) => named(labelIndexes(spec)))
-      // "File (a.pdf) was ..." / "File had ...": the input of a one-file tool, at the start of a sentence.
-      .replace(/(^|[.!?]\s+)File(?: \([^)]*\))? (?=was |were |had |is )/g, (_, before: string) => `${before}${names[0] ?? 'Your file'} `)
-      .replace(/ was opened with the given password; the result is not encrypted\./g, ' was decrypted with your password: the result has no password.')
-      .replace(/ were opened with the given passwords; the result is not encrypted\./g, ' were decrypted with your passwords: the result has no password.')
-      .replace(/\): the result is not encrypted, and (its|their) restrictions/g, (_, whose: string) => `): ${whose === 'its' ? 'it was' : 'they were'} decrypted, so the result has no password and ${whose} restrictions`)
-      .replace(/ \(with qpdf\)/g, '')
-  );
+  const sentences = o.opened.map((g) => `${named(g.inputs)} ${g.inputs.length > 1 ? g.many : g.one}`);
+  return notePhrases([...sentences, o.toolNote].filter(Boolean).join(' '));
 }
 
 /** The limits the website's messages name (from the settings). */
@@ -265,25 +276,26 @@ export function uploadRefusal(name: string, code: string, detail: unknown, l: We
   return text.split('{name}').join(name);
 }
 
-/** What a tool failure's details carry (structuredContent of an error result). */
-export interface ToolFailureDetails {
-  /** The input's label: "file", "files[2] (a.pdf)". */
-  input?: unknown;
-  pages?: unknown;
-  limit?: unknown;
-  bytes?: unknown;
-  files?: unknown;
-  page_count?: unknown;
-  reason?: unknown;
-  output?: unknown;
-  refunded?: unknown;
+/** A tool failure as the page words it: its code, typed fields and the input it is about (see ToolFailed). */
+export interface WebFailure {
+  code: string;
+  details: {
+    pages?: unknown;
+    limit?: unknown;
+    bytes?: unknown;
+    files?: unknown;
+    page_count?: unknown;
+    reason?: unknown;
+    output?: unknown;
+  };
+  /** The input file it is about: its index in the call's inputs. */
+  inputIndex?: number;
 }
 
-/** The input a failure names (its label "file" or "files[i] ..."): its file name, else "your file". */
-export function inputName(label: unknown, names: string[]): string {
-  if (typeof label !== 'string') return names.length === 1 ? names[0] : 'one of your files';
-  const m = /^files\[(\d+)\]/.exec(label);
-  return (m ? names[Number(m[1])] : names[0]) ?? 'your file';
+/** The input a failure is about (its index among the call's inputs): its file name, else "your file". */
+export function inputName(index: number | undefined, names: string[]): string {
+  if (index === undefined) return names.length === 1 ? names[0] : 'one of your files';
+  return names[index] ?? 'your file';
 }
 
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
@@ -294,12 +306,13 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  * `names` are the input files' names in the order of the call. Undefined for a code whose only
  * account is the tool's message (an argument problem the form could not foresee).
  */
-export function toolRefusal(code: string, d: ToolFailureDetails, names: string[], l: WebLimits): string | undefined {
-  const name = inputName(d.input, names);
+export function toolRefusal(f: WebFailure, names: string[], l: WebLimits): string | undefined {
+  const { code, details: d } = f;
+  const name = inputName(f.inputIndex, names);
   const limit = num(d.limit);
   switch (code) {
     case 'file_too_large':
-      if (d.input === undefined) return `The result would be larger than ${fileSize(limit ?? l.maxBytes)}, the most a file may be here: use fewer or smaller files, or compress them first.`;
+      if (f.inputIndex === undefined) return `The result would be larger than ${fileSize(limit ?? l.maxBytes)}, the most a file may be here: use fewer or smaller files, or compress them first.`;
       return `${name} is larger than ${fileSize(limit ?? l.maxBytes)}, the most a file may be here.`;
     case 'too_many_pages':
       return `${name} has ${num(d.pages) !== undefined ? plural(num(d.pages)!, 'page') : 'too many pages'}; the tools take at most ${plural(limit ?? l.maxPages, 'page')} per file: split it into smaller files first.`;
@@ -319,6 +332,8 @@ export function toolRefusal(code: string, d: ToolFailureDetails, names: string[]
       return 'The tool took too long with this file: try fewer pages or a lighter option (e.g. "Lossless" compression).';
     case 'busy':
       return 'The PDF tools are busy: try again in a few seconds.';
+    case 'no_text_layer':
+      return `${name} has no text to read: its pages are images (a scan, for example). Run OCR on it first.`;
     case 'internal_error':
       return 'Something went wrong while running the tool: try again. If it keeps failing, try another file.';
     case 'invalid_arguments':
@@ -344,23 +359,38 @@ export function dateWords(iso: string): string {
   return `${day}, ${time} UTC`;
 }
 
+/** What the summary of a result is made from (a ToolSuccess has these). */
+export interface WebSuccess {
+  tool: string;
+  /** The tool's sentence, written for MCP clients. */
+  summary: string;
+  files: readonly unknown[];
+  data: Record<string, unknown>;
+}
+
 /**
  * The first line of a result in the page's words, from the result's typed fields where the tool's
  * sentence is written for MCP clients (byte counts, "1 documents"); else the tool's sentence.
  */
-export function webSummary(tool: string, sc: Record<string, unknown>, toolSentence: string): string {
-  if (tool === 'split_pdf' && Array.isArray(sc.files)) return `Split into ${plural(sc.files.length, 'document')}.`;
-  if (tool === 'compress_pdf' && num(sc.original_bytes) !== undefined) {
-    if (sc.unchanged === true) return 'Your file could not be made smaller: you get it back unchanged.';
-    const from = num(sc.original_bytes)!;
-    const to = from - (num(sc.saved_bytes) ?? 0);
-    const percent = num(sc.saved_percent) !== undefined ? ` (${sc.saved_percent as number} % smaller)` : '';
+export function webSummary(o: WebSuccess): string {
+  const d = o.data;
+  if (o.tool === 'split_pdf') return `Split into ${plural(o.files.length, 'document')}.`;
+  if (o.tool === 'compress_pdf' && num(d.original_bytes) !== undefined) {
+    if (d.unchanged === true) return 'Your file could not be made smaller: you get it back unchanged.';
+    const from = num(d.original_bytes)!;
+    const to = from - (num(d.saved_bytes) ?? 0);
+    const percent = num(d.saved_percent) !== undefined ? ` (${d.saved_percent as number} % smaller)` : '';
     // Sizes that round alike would read "from 1 KB to 1 KB".
     if (fileSize(from) === fileSize(to)) return `Compressed a little${percent}: still about ${fileSize(to)}.`;
     return `Compressed from ${fileSize(from)} to ${fileSize(to)}${percent}.`;
   }
-  if (tool === 'pdf_metadata') return sc.changed === true ? 'Saved the new metadata: download the file below.' : 'The metadata of your file (it is unchanged):';
-  return toolSentence;
+  if (o.tool === 'read_pdf' && num(d.page_count) !== undefined && Array.isArray(d.pages_read)) {
+    const read = d.pages_read.length;
+    const cut = typeof d.next_cursor === 'string' ? ` The text is cut at ${plural(num(d.characters) ?? 0, 'character')}: choose fewer pages to read the rest.` : '';
+    return `The text of ${read === d.page_count ? `your file (${plural(read, 'page')})` : `${plural(read, 'page')} of ${d.page_count as number}`}.${cut}`;
+  }
+  if (o.tool === 'pdf_metadata') return o.files.length ? 'Saved the new metadata: download the file below.' : 'The metadata of your file (it is unchanged):';
+  return o.summary;
 }
 
 /**
@@ -370,6 +400,8 @@ export function webSummary(tool: string, sc: Record<string, unknown>, toolSenten
  */
 export function webResultData(tool: string, data: Record<string, unknown>): Record<string, unknown> {
   const out = { ...data };
+  // How far a read got, for the next call of an agent: the page says it in the summary.
+  delete out.next_cursor;
   const meta = data.metadata;
   if (meta && typeof meta === 'object') {
     const m = { ...(meta as Record<string, unknown>) };

@@ -1,30 +1,26 @@
 import { Get, Param, Post, Req, Res } from '@nestjs/common';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Response } from 'express';
 import { AppConfig } from '../common/config/env';
 import { DomainError } from '../common/errors/domain-error';
 import { RateLimit } from '../common/decorators/rate-limit.decorator';
 import { clientSubject } from '../common/http/client-ip';
-import type { ToolErrorCode } from '../pdf-tools/core/tool-failure';
+import { toolErrorStatus } from '../pdf-tools/core/tool-failure';
 import { FileStoreService } from '../pdf-tools/files/file-store.service';
 import { UploadService } from '../pdf-tools/files/upload.service';
-import { ToolRunnerService } from '../pdf-tools/mcp/tool-runner.service';
+import { ToolRunnerService } from '../pdf-tools/run/tool-runner.service';
+import type { ToolFailed } from '../pdf-tools/run/tool-outcome';
 import { QuotaService, QuotaState } from '../pdf-tools/quota/quota.service';
 import { PDF_TOOLS } from '../pdf-tools/tools';
 import type { PdfTool } from '../pdf-tools/tools/tool';
 import { CsrfService } from './csrf.service';
-import { formError, FormError, idOf, nameOf, optionArgs, OptionField, optionFields, optionValues, pageRangeError, renderOption, single, validationError, webError } from './pdf-form';
-import { html, SafeHtml } from '../common/html/html';
+import { formError, FormError, idOf, nameOf, optionArgs, OptionField, optionFields, optionValues, pageRangeError, single, validationError, webError } from './pdf-form';
 import { plural } from '../common/text/plural';
-import { fileSize } from '../common/text/file-size';
-import { errorSummary, page, sendPage } from './render/layout';
+import { sendPage } from './render/layout';
 import { Anonymous, CSRF_FIELD, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
-import { describeResult, describeValue } from './render/values';
-import { firstSentence, refundWords, toolRefusal, uploadRefusal, uploadRefusals, WEB_TOOL_TEXT, WebLimits, webNote, webResultData, webSummary } from './pdf-web-text';
+import { refundWords, toolRefusal, uploadRefusal, WEB_TOOL_TEXT, WebLimits } from './pdf-web-text';
+import { ChosenFile, MAX_FILES, MAX_PASSWORD, passwordId, passwordName, PdfPageContext, PdfPageState, pdfIndexPage, pdfResultBlock, pdfToolPage, slugOf } from './pages/pdf.pages';
 
-const MAX_FILES = 20;
-const slugOf = (tool: PdfTool): string => tool.name.replace(/_/g, '-');
 const TOOLS = new Map(PDF_TOOLS.map((t) => [slugOf(t), { tool: t, fields: optionFields(t) }]));
 /**
  * Other addresses people (and agents) try for a tool page, answered with a 301 to it: the tool's
@@ -43,6 +39,10 @@ const SHORT_NAMES: Record<string, string> = {
   number: 'add_page_numbers',
   metadata: 'pdf_metadata',
   flatten: 'flatten_form',
+  read: 'read_pdf',
+  text: 'read_pdf',
+  'pdf-to-text': 'read_pdf',
+  'pdf-to-markdown': 'read_pdf',
 };
 /** The tool page a name leads to (`/pdf/rotate_pages`, `/pdf/rotate`, case and `_`/`-` ignored), if it is not the page itself. */
 export function redirectOf(name: string): string | null {
@@ -51,78 +51,10 @@ export function redirectOf(name: string): string | null {
   return tool && tool !== name ? `/pdf/${tool}` : null;
 }
 
-/** HTTP status of a tool failure on the website (MCP carries the same code inside its result). */
-const STATUS: Record<ToolErrorCode, number> = {
-  invalid_arguments: 400,
-  invalid_page_range: 400,
-  file_too_large: 413,
-  too_many_pages: 413,
-  not_a_pdf: 415,
-  invalid_image: 415,
-  encrypted: 422,
-  corrupt_pdf: 422,
-  no_pages: 422,
-  file_not_found: 404,
-  url_not_allowed: 400,
-  download_failed: 502,
-  quota_exceeded: 429,
-  timeout: 503,
-  busy: 503,
-  internal_error: 500,
-};
-
-interface StoredFile {
-  file_id: string;
-  filename: string;
-  bytes: number;
-  pages: number;
-  expires_at: string;
-  /** Split parts: the pages of the input in this part. */
-  source_pages?: number[];
-}
-
-/** An uploaded input file shown on the page (and carried as a hidden file_id). */
-interface ChosenFile {
-  file_id: string;
-  filename: string;
-  /**
-   * Null for a locked file: protected by a password needed to open it (an upload encrypted with a
-   * user password, stored as sent: its pages are counted when a tool opens it). The form asks for
-   * the password.
-   */
-  pages: number | null;
-  bytes: number;
-}
-
-/** Longest password the tools take (their `password` argument). */
-const MAX_PASSWORD = 1024;
-/** The form field of a locked file's password: named by its file_id, so each file's password travels with it. */
-const passwordName = (fileId: string): string => `password.${fileId}`;
-/** The id of the password field of the i-th chosen file (0-based). */
-const passwordId = (i: number): string => `password-${i + 1}`;
-
-/**
- * A locked file's password field: type=password, no autocomplete, labelled with the file's name.
- * Always rendered empty: a password is never written back into a page.
- */
-function passwordField(f: ChosenFile, i: number, invalid?: string): SafeHtml {
-  const id = passwordId(i);
-  return html`<div class="password"><label for="${id}">Password of ${f.filename}</label><br><input type="password" id="${id}" name="${passwordName(f.file_id)}" autocomplete="off" maxlength="${MAX_PASSWORD}" aria-describedby="${id}-hint"${invalid === id ? html` aria-invalid="true"` : ''}><br><span class="hint" id="${id}-hint">Needed to open the file. Used for this run only: it is not kept.</span></div>`;
-}
-
 /** The file_id values of a form body or query string (one or many). */
 function fileIds(v: unknown): string[] {
   const list = Array.isArray(v) ? (v as unknown[]) : [v];
   return list.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim());
-}
-
-interface PageState {
-  error?: string;
-  /** The field the error is about (the summary links to it). */
-  errorField?: string;
-  values?: Record<string, string>;
-  chosen?: ChosenFile[];
-  result?: SafeHtml;
 }
 
 /**
@@ -157,29 +89,14 @@ export class PdfController {
     return { maxBytes: c.PDF_MAX_FILE_BYTES, maxPages: c.PDF_MAX_PAGES, keptMinutes: Math.round(c.PDF_RESULT_TTL_S / 60) };
   }
 
-  private quotaLine(q: QuotaState): SafeHtml {
-    const hours = Math.max(0, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 3600_000));
-    return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${plural(q.limit, 'run')}</strong> of this tool left today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC on ${q.resets_at.slice(0, 10)}, in about ${hours} h.</p>`;
+  private context(req: WebRequest, csrf: string): PdfPageContext {
+    return { req, csrf, limits: this.limits() };
   }
 
   @Get()
   @Anonymous()
   index(@Req() req: WebRequest, @Res() res: Response): void {
-    const csrf = this.csrf.token(req, res);
-    sendPage(
-      res,
-      200,
-      page({
-        title: 'PDF tools',
-        section: 'pdf',
-        user: req.webUser,
-        csrf,
-        body: html`<h1>PDF tools</h1>
-<p>Free, no account. Files up to ${fileSize(this.config.PDF_MAX_FILE_BYTES)} and ${plural(this.config.PDF_MAX_PAGES, 'page')}; results are kept ${plural(Math.round(this.config.PDF_RESULT_TTL_S / 60), 'minute')}. Each tool has a daily quota per device. AI agents use the same tools over <a href="/llms.txt">MCP</a>.</p>
-<ul class="tools">${PDF_TOOLS.map((t) => html`<li class="card"><h2><a href="/pdf/${slugOf(t)}">${t.title}</a></h2><p>${firstSentence(WEB_TOOL_TEXT[t.name]?.intro ?? t.description)}</p></li>`)}</ul>`,
-      }),
-      false,
-    );
+    sendPage(res, 200, pdfIndexPage(this.context(req, this.csrf.token(req, res)), this.config.PDF_RESULT_TTL_S), false);
   }
 
   /** The uploaded files still stored, in the order given (expired or unknown ids are dropped). */
@@ -192,48 +109,9 @@ export class PdfController {
     return out;
   }
 
-  private toolPage(req: WebRequest, csrf: string, slug: string, q: QuotaState, o: PageState = {}): string {
+  private toolPage(req: WebRequest, csrf: string, slug: string, q: QuotaState, o: PdfPageState = {}): string {
     const { tool, fields } = this.entry(slug);
-    const many = tool.name === 'merge_pdfs';
-    const chosen = o.chosen ?? [];
-    const upload = new URLSearchParams({ [CSRF_FIELD]: csrf });
-    if (many) for (const f of chosen) upload.append('file_id', f.file_id);
-    return page({
-      title: tool.title,
-      section: 'pdf',
-      user: req.webUser,
-      csrf,
-      body: html`<h1>${tool.title}</h1>
-<p>${WEB_TOOL_TEXT[tool.name]?.intro ?? tool.description}</p>
-${this.quotaLine(q)}
-${o.result ?? ''}
-${errorSummary(o.error, o.errorField)}
-<form class="stack" id="upload-form" method="post" action="/pdf/${slug}/upload?${upload.toString()}" enctype="multipart/form-data" data-upload="/files"${many ? html` data-many="${MAX_FILES}"` : ''} data-refusals="${JSON.stringify(uploadRefusals(this.limits()))}">
-  <div class="dropzone">
-    <label for="file">1. ${many ? `PDF files (2 to ${MAX_FILES}, merged in the order listed under "Files")` : 'PDF file'}</label>
-    <input type="file" id="file" name="file" accept="application/pdf,.pdf" aria-describedby="file-hint">
-    <span class="hint" id="file-hint">Choose ${many ? 'a file, then the next one,' : 'a file'} or drop ${many ? 'files' : 'it'} here. At most ${fileSize(this.config.PDF_MAX_FILE_BYTES)} and ${plural(this.config.PDF_MAX_PAGES, 'page')} per file.</span>
-    <div data-nojs><button type="submit" class="secondary">Upload</button></div>
-  </div>
-  <progress hidden max="100" value="0" aria-label="Upload progress"></progress>
-  <p id="upload-status" role="status" aria-live="polite"></p>
-</form>
-<form class="stack" id="run-form" method="post" action="/pdf/${slug}" data-run>
-  <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
-  <div>
-    <h2 id="chosen-title">2. ${many ? 'Files' : 'File'} and options</h2>
-    <ul id="chosen" aria-labelledby="chosen-title">${chosen.map(
-      (f, i) =>
-        html`<li data-name="${f.filename}"><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${f.pages === null ? 'password-protected' : plural(f.pages, 'page')}, ${fileSize(f.bytes)})</span>${f.pages === null ? passwordField(f, i, o.errorField) : ''}</li>`,
-    )}</ul>
-    <p class="hint" id="none-chosen"${chosen.length ? html` hidden` : ''}>No file uploaded yet.</p>
-    ${many ? html`<p class="hint" id="chosen-status" role="status" aria-live="polite"></p>` : ''}
-    ${chosen.length ? html`<p><a href="/pdf/${slug}">Start again with other files</a></p>` : ''}
-  </div>
-  ${fields.map((f) => renderOption(f, o.values ?? {}, fields, o.errorField))}
-  <div><button type="submit">${WEB_TOOL_TEXT[tool.name]?.button ?? `Run: ${tool.title}`}</button> <span class="hint" id="run-wait" hidden></span></div>
-</form>`,
-    });
+    return pdfToolPage(this.context(req, csrf), tool, fields, q, o);
   }
 
   @Get(':tool')
@@ -326,29 +204,28 @@ ${errorSummary(o.error, o.errorField)}
       if (passwords[i].length > MAX_PASSWORD) return passwordError(i, 400, `The password of ${name} is too long: at most ${MAX_PASSWORD} characters.`);
     }
     const refs = ids.map((file_id, i) => ({ file_id, ...(passwords[i] ? { password: passwords[i] } : {}) }));
-    const args = { ...optionArgs(fields, body), ...(tool.name === 'merge_pdfs' ? { files: refs } : { file: refs[0] }) };
+    const args = { ...optionArgs(fields, body), ...WEB_TOOL_TEXT[tool.name]?.args, ...(tool.name === 'merge_pdfs' ? { files: refs } : { file: refs[0] }) };
     // The tool's own argument checks, read from its schema's typed issues (the MCP message stays the tool's).
     const invalid = validationError(tool, fields, args);
     if (invalid) return again(400, invalid.message, invalid.field ?? 'file');
-    const result = await this.runner.call(tool, args, caller);
-    const sc = (result.structuredContent ?? {}) as Record<string, unknown> & { quota?: QuotaState };
-    const q = sc.quota ?? (await this.quota.status('web', tool.name, caller.ip, caller.deviceId));
-    if (result.isError) {
-      const code = sc.error as ToolErrorCode;
-      if (code === 'quota_exceeded') res.setHeader('Retry-After', String(Math.max(1, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 1000))));
-      const locked = code === 'encrypted' && typeof sc.password_given === 'boolean' ? this.lockedInput(sc.input, ids, chosen) : undefined;
+    const outcome = await this.runner.run(tool, args, caller);
+    const q = outcome.quota;
+    if (!outcome.ok) {
+      const status = toolErrorStatus(outcome.code);
+      if (outcome.code === 'quota_exceeded') res.setHeader('Retry-After', String(Math.max(1, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 1000))));
+      const locked = outcome.code === 'encrypted' && outcome.passwordGiven !== undefined ? this.lockedInput(outcome.inputIndex, ids, chosen) : undefined;
       if (locked) {
         const { name, index } = locked;
-        const message = sc.password_given
+        const message = outcome.passwordGiven
           ? `The password of ${name} is not correct: type it again in "Password of ${name}".`
           : `${name} is protected by a password: enter it in "Password of ${name}".`;
-        return passwordError(index, STATUS[code], message + refundWords(sc.refunded));
+        return passwordError(index, status, message + refundWords(outcome.refunded));
       }
-      const shown = this.failureWords(code, sc, names, fields, q);
-      sendPage(res, STATUS[code] ?? 500, this.toolPage(req, csrf, slug, q, { error: shown.message, errorField: shown.field, values, chosen }));
+      const shown = this.failureWords(outcome, names, fields);
+      sendPage(res, status, this.toolPage(req, csrf, slug, q, { error: shown.message, errorField: shown.field, values, chosen }));
       return;
     }
-    sendPage(res, 200, this.toolPage(req, csrf, slug, q, { values, chosen, result: this.resultBlock(tool, result, sc, names) }));
+    sendPage(res, 200, this.toolPage(req, csrf, slug, q, { values, chosen, result: pdfResultBlock(outcome, names) }));
   }
 
   /**
@@ -356,14 +233,15 @@ ${errorSummary(o.error, o.errorField)}
    * field it is about; only an argument problem the form could not foresee falls back to the tool's
    * message in the form's words.
    */
-  private failureWords(code: ToolErrorCode, sc: Record<string, unknown>, names: string[], fields: OptionField[], q: QuotaState): FormError {
-    if (code === 'quota_exceeded') {
+  private failureWords(f: ToolFailed, names: string[], fields: OptionField[]): FormError {
+    const q = f.quota;
+    if (f.code === 'quota_exceeded') {
       return { message: `You have used all ${plural(q.limit, 'run')} of this tool for today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC.`, field: 'file' };
     }
-    const words = toolRefusal(code, sc, names, this.limits());
-    const pageField = fields.find((f) => f.web.pageRange);
-    if (words) return { message: words + refundWords(sc.refunded), field: code === 'invalid_page_range' && pageField ? idOf(pageField.path) : 'file' };
-    const shown = webError(String(sc.message), fields);
+    const words = toolRefusal(f, names, this.limits());
+    const pageField = fields.find((x) => x.web.pageRange);
+    if (words) return { message: words + refundWords(f.refunded), field: f.code === 'invalid_page_range' && pageField ? idOf(pageField.path) : 'file' };
+    const shown = webError(f.message, fields);
     return { message: shown.message, field: shown.field ?? 'file' };
   }
 
@@ -388,33 +266,10 @@ ${errorSummary(o.error, o.errorField)}
     return undefined;
   }
 
-  /** The chosen file an input label of a tool message ("file", "files[2] (a.pdf)") names, if it is a locked one. */
-  private lockedInput(label: unknown, ids: string[], chosen: ChosenFile[]): { name: string; index: number } | undefined {
-    if (typeof label !== 'string') return undefined;
-    const m = /^files\[(\d+)\]/.exec(label);
-    const index = m ? Number(m[1]) : /^file\b/.test(label) ? 0 : -1;
+  /** The chosen file a failure is about (its index among the call's inputs), if it is a locked one. */
+  private lockedInput(index: number | undefined, ids: string[], chosen: ChosenFile[]): { name: string; index: number } | undefined {
+    if (index === undefined) return undefined;
     const f = chosen.find((c) => c.file_id === ids[index] && c.pages === null);
     return f ? { name: f.filename, index } : undefined;
-  }
-
-  /**
-   * The result: the tool's sentence, then what opening did to the inputs (decrypted, repaired: the
-   * result's `note`, in the page's words), the files to download and the tool's own details.
-   * `names` are the input files' names in the order of the call.
-   */
-  private resultBlock(tool: PdfTool, result: CallToolResult, sc: Record<string, unknown>, names: string[]): SafeHtml {
-    const first = result.content[0];
-    const summary = webSummary(tool.name, sc, first && first.type === 'text' ? first.text.split('\n')[0] : 'Done.');
-    const files: StoredFile[] = Array.isArray(sc.files) ? (sc.files as StoredFile[]) : typeof sc.file_id === 'string' ? [sc as unknown as StoredFile] : [];
-    const { quota: _q, files: _f, file_id: _i, download_url: _u, expires_at: _e, filename: _n, bytes: _b, pages: _p, sha256: _s, note, ...data } = sc;
-    return html`<section class="notice" aria-labelledby="result-title" id="result">
-<h2 id="result-title">Done</h2>
-<p>${summary}</p>
-${typeof note === 'string' && note ? html`<p id="result-note">${webNote(note, names)}</p>` : ''}
-${files.length
-  ? html`<ul>${files.map((f) => html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${plural(f.pages, 'page')}, ${fileSize(f.bytes)}${f.source_pages ? `; ${f.source_pages.length === 1 ? 'page' : 'pages'} ${describeValue(f.source_pages)} of your file` : ''}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`)}</ul>`
-  : ''}
-${Object.keys(data).length ? html`<dl class="pairs">${describeResult(webResultData(tool.name, data)).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>` : ''}
-</section>`;
   }
 }

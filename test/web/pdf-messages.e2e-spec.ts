@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import puppeteer, { Browser } from 'puppeteer-core';
 import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
-import { ToolRunnerService } from '../../src/pdf-tools/mcp/tool-runner.service';
+import { ToolRunnerService } from '../../src/pdf-tools/run/tool-runner.service';
+import { mcpResult } from '../../src/pdf-tools/mcp/mcp-result';
 import { PDF_TOOLS_BY_NAME } from '../../src/pdf-tools/tools';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { fileIdsOf, uploadThroughForm, WebClient } from './web-client';
@@ -59,7 +60,7 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     expect(summary(r.text)).toEqual({ field: 'file', message: 'Choose at least two PDFs to merge.' });
     expect(summary(r.text).message).not.toMatch(PROGRAM_TEXT);
     // The MCP answer to the same arguments is unchanged.
-    const mcp = await t.app.get(ToolRunnerService).call(PDF_TOOLS_BY_NAME.get('merge_pdfs')!, { files: [{ file_id: id }] }, { ip: '127.0.0.9' });
+    const mcp = mcpResult(await t.app.get(ToolRunnerService).run(PDF_TOOLS_BY_NAME.get('merge_pdfs')!, { files: [{ file_id: id }] }, { ip: '127.0.0.9' }), 0);
     expect((mcp.structuredContent as { message: string }).message).toBe('Invalid arguments for merge_pdfs: files: Too small: expected array to have >=2 items.');
   }, 60_000);
 
@@ -85,7 +86,7 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     expect(ok.status).toBe(200);
     expect(resultText(ok.text)).toContain('Watermarked 2 pages.');
     // The MCP message of the same mistake stays the program's.
-    const mcp = await t.app.get(ToolRunnerService).call(PDF_TOOLS_BY_NAME.get('add_watermark')!, { file: { file_id: id }, text: 'Draft', opacity: 1.5 }, { ip: '127.0.0.9' });
+    const mcp = mcpResult(await t.app.get(ToolRunnerService).run(PDF_TOOLS_BY_NAME.get('add_watermark')!, { file: { file_id: id }, text: 'Draft', opacity: 1.5 }, { ip: '127.0.0.9' }), 0);
     expect((mcp.structuredContent as { message: string }).message).toMatch(/^Invalid arguments for add_watermark: opacity: Too big/);
   }, 60_000);
 

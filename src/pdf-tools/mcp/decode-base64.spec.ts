@@ -1,5 +1,5 @@
 import { ToolFailure } from '../core/tool-failure';
-import { decodeBase64 } from './tool-runner.service';
+import { decodeBase64 } from '../core/base64';
 
 describe('decodeBase64', () => {
   const bytes = Buffer.from('%PDF-1.7 some bytes \u00ff\u0000', 'latin1');

@@ -7,8 +7,9 @@ import { AppConfig } from '../../common/config/env';
 import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
 import { PDF_TOOLS, PDF_TOOLS_BY_NAME } from '../tools';
 import type { PdfTool } from '../tools/tool';
-import type { ProgressSink } from './progress';
-import { ToolRunnerService } from './tool-runner.service';
+import type { ProgressSink } from '../run/progress';
+import { ToolRunnerService } from '../run/tool-runner.service';
+import { mcpResult } from './mcp-result';
 import { fileSize } from '../../common/text/file-size';
 
 export const SERVER_INFO = { name: 'beacon-pdf-tools', title: 'Beacon PDF tools', version: '1.0.0' };
@@ -17,7 +18,7 @@ export const SERVER_INFO = { name: 'beacon-pdf-tools', title: 'Beacon PDF tools'
 export function serverInstructions(config: AppConfig): string {
   const kept = config.PDF_RESULT_TTL_S % 3600 === 0 ? `${config.PDF_RESULT_TTL_S / 3600} h` : `${Math.round(config.PDF_RESULT_TTL_S / 60)} min`;
   return [
-    'PDF tools: merge, split, rotate, remove pages, compress, watermark, page numbers, metadata, form flatten.',
+    'PDF tools: merge, split, rotate, remove pages, compress, watermark, page numbers, metadata, form flatten; read_pdf gives the text as Markdown (with next_cursor to read on).',
     `Pass an input as {"file_id": ...} (an earlier result or an upload, kept ${kept}), {"url": "https://..."} (the server downloads it; public addresses only) or {"base64": ...} (small files): exactly one; prefer file_id to chain tools. Optional per input: "filename" (download name) and "password" (an encrypted PDF).`,
     `With a shell, upload first: curl -sS -H "Content-Type: application/pdf" --data-binary @file.pdf "${config.publicBaseUrl()}/files?filename=file.pdf", then pass the file_id it answers (a file encrypted with a password is stored as sent: give its "password" next to the file_id).`,
     'A result is a download link (resource_link) and structuredContent {file_id, download_url, expires_at, filename, bytes, pages, sha256, quota, ...}; the bytes of small files are embedded only with "inline": true.',
@@ -158,12 +159,14 @@ export class McpServerFactory {
    */
   private readonly validator = new AjvJsonSchemaValidator();
   private readonly instructions: string;
+  private readonly inlineMaxBytes: number;
 
   constructor(
     private readonly runner: ToolRunnerService,
     config: AppConfig,
   ) {
     this.instructions = serverInstructions(config);
+    this.inlineMaxBytes = config.PDF_INLINE_MAX_BYTES;
   }
 
   create(ip: string): Server {
@@ -182,7 +185,7 @@ export class McpServerFactory {
       const token = request.params._meta?.progressToken;
       const progress: ProgressSink | undefined =
         token === undefined ? undefined : (update) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } });
-      return this.runner.call(tool, request.params.arguments, { ip }, progress);
+      return mcpResult(await this.runner.run(tool, request.params.arguments, { ip }, progress), this.inlineMaxBytes);
     });
     return server;
   }

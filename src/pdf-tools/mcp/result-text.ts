@@ -1,5 +1,8 @@
 import type { StoredFileInfo } from '../tools/tool';
 import { plural } from '../../common/text/plural';
+import { clip } from '../core/clip';
+
+export { clip };
 
 /** Most UTF-8 bytes of a result's text content: under 1 KB whatever the files and notes. */
 export const TEXT_MAX_BYTES = 1000;
@@ -19,21 +22,6 @@ export interface ResultTextParts {
 }
 
 const size = (s: string): number => Buffer.byteLength(s, 'utf8');
-
-/** `s` cut to at most `max` UTF-8 bytes, at a character boundary, ending with "…" when cut. */
-export function clip(s: string, max: number): string {
-  if (size(s) <= max) return s;
-  const chars = [...s];
-  let out = '';
-  let used = size('…');
-  for (const c of chars) {
-    const n = size(c);
-    if (used + n > max) break;
-    out += c;
-    used += n;
-  }
-  return `${out}…`;
-}
 
 /** `note` shortened to whole sentences within `max` bytes (the first one cut if none fits whole). */
 function fitNote(note: string, max: number): string {

@@ -4,6 +4,8 @@ import { Public } from '../../common/decorators/public.decorator';
 import { TOOL_LIST } from '../mcp/mcp-server.factory';
 import { StatsService } from './stats.service';
 import { fileSize } from '../../common/text/file-size';
+import { TOOL_ERROR_CODES } from '../core/tool-failure';
+import { READ_DEFAULT_CHARS } from '../tools/read-pdf.tool';
 
 /** GET /api/public-stats and GET /llms.txt: anonymous, not rate limited (cheap, cached). */
 @Public()
@@ -61,7 +63,7 @@ export function buildLlmsTxt(config: AppConfig): string {
   });
   return `# Beacon PDF tools
 
-> PDF processing for programs and AI agents over one anonymous MCP endpoint (Streamable HTTP, stateless): merge, split, rotate, remove pages, compress, watermark, page numbers, metadata and form flatten. Free beta; no API key or account. There is no other REST API for PDF processing.
+> PDF processing for programs and AI agents over one anonymous MCP endpoint (Streamable HTTP, stateless): merge, split, rotate, remove pages, compress, watermark, page numbers, metadata and form flatten, and the text of a PDF as Markdown (read_pdf). Free beta; no API key or account. There is no other REST API for PDF processing.
 
 Results are stored for ${Math.round(config.PDF_RESULT_TTL_S / 60)} minutes and returned as a download link plus a \`file_id\` that any tool accepts as input, so tools chain without re-sending files. Image conversions (PDF to images, OCR) and AI features run on the website only.
 
@@ -76,9 +78,10 @@ ${clientConfig}
 
 - Inputs: \`{"file_id": "..."}\` (an earlier result or an upload), \`{"url": "https://..."}\` (the server downloads the PDF itself: public http(s) addresses only, redirects followed up to ${config.PDF_URL_MAX_REDIRECTS}, at most ${Math.round(config.PDF_URL_TIMEOUT_MS / 1000)} s) or \`{"base64": "..."}\` (the PDF's bytes, small files); optional \`filename\`, \`password\`.
 - Upload (agents with a shell, browser forms), anonymous, no tool quota: \`curl -sS -H 'Content-Type: application/pdf' --data-binary @file.pdf '${base}/files?filename=file.pdf'\` answers 201 \`{file_id, expires_at, filename, bytes, pages, sha256}\`; pass the \`file_id\` to any tool. The name (used for the results' names) comes from \`?filename=\` or \`Content-Disposition: attachment; filename=...\`, else "upload.pdf". Also multipart/form-data with the field \`file\` (its own file name). A PDF encrypted with a password is stored as sent (\`encrypted: true\`, \`pages: null\`): pass \`{"file_id": "...", "password": "..."}\` to the tools.
+- read_pdf answers the Markdown in its text content (at most \`max_chars\`, default ${READ_DEFAULT_CHARS}) and \`{pages_read, page_count, characters, next_cursor}\`: while \`next_cursor\` is not null, call it again with the same file and pages and \`cursor\`. A scanned PDF without a text layer is the error \`no_text_layer\`.
 - Outputs: a \`resource_link\` to \`GET ${base}/files/{file_id}\` and \`structuredContent\` \`{file_id, download_url, expires_at, bytes, pages, sha256, quota, ...}\`; with \`"inline": true\` results up to ${Math.round(config.PDF_INLINE_MAX_BYTES / 1024)} KB are also embedded.
 - Page ranges (every tool): \`1-3,7,9-\`, \`last\`, \`odd\`, \`even\`, \`all\`; the resolved pages are echoed back.
-- Errors are tool results with \`isError: true\` and \`structuredContent\` \`{error, message, quota}\`; codes: invalid_arguments, file_too_large, too_many_pages, encrypted, not_a_pdf, corrupt_pdf, no_pages, invalid_image, invalid_page_range, file_not_found, url_not_allowed, download_failed, quota_exceeded, timeout, busy, internal_error.
+- Errors are tool results with \`isError: true\` and \`structuredContent\` \`{error, message, quota}\`; codes: ${TOOL_ERROR_CODES.join(', ')}.
 - Progress: a \`tools/call\` with \`_meta.progressToken\` is answered as an SSE stream with \`notifications/progress\` (percent of the call, with a message) for downloads, merges, splits and page loops.
 
 ## Tools

@@ -4,12 +4,13 @@ import { compressPdfTool } from './compress-pdf.tool';
 import { flattenFormTool } from './flatten-form.tool';
 import { mergePdfsTool } from './merge-pdfs.tool';
 import { pdfMetadataTool } from './pdf-metadata.tool';
+import { readPdfTool } from './read-pdf.tool';
 import { removePagesTool } from './remove-pages.tool';
 import { rotatePagesTool } from './rotate-pages.tool';
 import { splitPdfTool } from './split-pdf.tool';
 import type { PdfTool } from './tool';
 
-/** The nine tools, in the order tools/list shows them. */
+/** The ten tools, in the order tools/list shows them: the nine that make files, then read_pdf. */
 export const PDF_TOOLS: readonly PdfTool[] = [
   mergePdfsTool,
   splitPdfTool,
@@ -20,6 +21,7 @@ export const PDF_TOOLS: readonly PdfTool[] = [
   addPageNumbersTool,
   pdfMetadataTool,
   flattenFormTool,
+  readPdfTool,
 ];
 
 export const PDF_TOOLS_BY_NAME: ReadonlyMap<string, PdfTool> = new Map(PDF_TOOLS.map((t) => [t.name, t]));

@@ -1,7 +1,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Limits } from '../core/limits';
-import { describeOpenNotes, InputFile, openPdf } from '../core/pdf-open';
+import { describeOpenNotes, InputFile, OpenNote, openPdf } from '../core/pdf-open';
 import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
 import type { PDFDocument } from 'pdf-lib';
 import { ToolFailure } from '../core/tool-failure';
@@ -69,6 +69,12 @@ export interface ToolRunResult {
   files: ToolOutputFile[];
   /** The tool's own fields of structuredContent (echoed pages, sizes, metadata, ...). */
   data: Record<string, unknown>;
+  /** The document text a reading tool returns (read_pdf: Markdown), apart from its fields. */
+  text?: string;
+  /** What opening did to the inputs, one entry per input and thing (set by defineTool; `data.note` says it in words). */
+  opened?: OpenNote[];
+  /** The tool's own remark, without what opening did (set by defineTool). */
+  toolNote?: string;
   /** Human sentence appended to the text content. */
   summary: string;
 }
@@ -132,8 +138,11 @@ export interface PdfTool<S extends z.ZodObject = z.ZodObject> {
   input: S;
   output: z.ZodObject;
   annotations: ToolAnnotations;
-  /** `file`: one result file (flattened into structuredContent); `files`: a list; `none`: maybe none (metadata read). */
-  result: 'file' | 'files' | 'optional-file';
+  /**
+   * `file`: one result file (flattened into structuredContent); `files`: a list; `optional-file`:
+   * maybe none (metadata read); `text`: no file, the document's text (read_pdf).
+   */
+  result: 'file' | 'files' | 'optional-file' | 'text';
   /** The input files of a call, in order, with their labels for messages. */
   inputs(args: z.infer<S>): { label: string; ref: FileRef }[];
   /**
@@ -162,10 +171,12 @@ export function defineTool<S extends z.ZodObject>(tool: PdfTool<S>): PdfTool<S> 
     ...tool,
     async run(args, inputs, ctx) {
       const result = await tool.run(args, inputs, ctx);
-      const opened = describeOpenNotes(inputs.flatMap((i) => i.openNotes ?? []));
-      if (!opened.length) return result;
-      const note = [...opened, result.data.note].filter(Boolean).join(' ');
-      return { ...result, data: { ...result.data, note } };
+      const notes = inputs.flatMap((i) => i.openNotes ?? []);
+      const toolNote = typeof result.data.note === 'string' && result.data.note ? result.data.note : undefined;
+      const typed = { ...(notes.length ? { opened: notes } : {}), ...(toolNote ? { toolNote } : {}) };
+      if (!notes.length) return { ...result, ...typed };
+      const note = [...describeOpenNotes(notes), result.data.note].filter(Boolean).join(' ');
+      return { ...result, ...typed, data: { ...result.data, note } };
     },
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import Piscina from 'piscina';
 import { toShared } from '../../common/workers/shared-bytes';
-import { formPdf } from '../../../test/pdf-tools/helpers';
+import { formPdf, textPdf } from '../../../test/pdf-tools/helpers';
 import { imagePdf, photoJpeg } from '../../../test/pdf-tools/fixtures';
 import { PDF_TOOLS_BY_NAME } from '../tools';
 import runTask, { type WorkerResult } from './pdf.worker';
@@ -16,11 +16,13 @@ const LIMITS = { maxBytes: 20 * 1024 * 1024, maxPages: 200 };
 describe('pdf worker: stored files in shared memory', () => {
   let pdf: Buffer;
   let form: Buffer;
+  let text: Buffer;
   let jpeg: string;
 
   beforeAll(async () => {
     pdf = toShared(await imagePdf(4, 300, 80));
     form = toShared(await formPdf());
+    text = toShared(await textPdf(2));
     jpeg = (await photoJpeg(64)).toString('base64');
   });
 
@@ -35,6 +37,7 @@ describe('pdf worker: stored files in shared memory', () => {
     ['add_watermark', { file: {}, image_base64: 'IMAGE', tiled: true }, () => [pdf]],
     ['add_page_numbers', { file: {} }, () => [pdf]],
     ['flatten_form', { file: {} }, () => [form]],
+    ['read_pdf', { file: {} }, () => [text]],
   ];
 
   it('covers every tool', () => {

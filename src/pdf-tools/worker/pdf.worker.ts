@@ -6,7 +6,7 @@
 import sharp from 'sharp';
 import { bombFailure, DecodeLimitExceeded } from '../core/decode-limits';
 import type { Limits } from '../core/limits';
-import type { InputFile } from '../core/pdf-open';
+import type { InputFile, OpenNote } from '../core/pdf-open';
 import { sha256 } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { PDF_TOOLS_BY_NAME } from '../tools';
@@ -55,7 +55,7 @@ export interface WorkerFile {
 }
 
 export type WorkerResult =
-  | { ok: true; files: WorkerFile[]; data: Record<string, unknown>; summary: string }
+  | { ok: true; files: WorkerFile[]; data: Record<string, unknown>; summary: string; text?: string; opened?: OpenNote[]; toolNote?: string }
   | { ok: false; code: ToolFailure['code']; message: string; details: Record<string, unknown> };
 
 /** Gives each input the `password` of its file argument (tool.inputs lists them in the order of `task.inputs`). */
@@ -103,7 +103,7 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
     const files = result.files.map((f) => ({ ...f, sha256: sha256(f.bytes) }));
     task.progress?.close();
     // The output bytes move to the main thread instead of being copied.
-    return moving<WorkerResult>({ ok: true, files, data: result.data, summary: result.summary }, files.map((f) => f.bytes));
+    return moving<WorkerResult>({ ok: true, files, data: result.data, summary: result.summary, text: result.text, opened: result.opened, toolNote: result.toolNote }, files.map((f) => f.bytes));
   } catch (e) {
     task.progress?.close();
     if (e instanceof ToolFailure) return { ok: false, code: e.code, message: e.message, details: e.details };

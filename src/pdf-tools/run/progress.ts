@@ -1,4 +1,4 @@
-/** One MCP progress notification's fields (the token is added by whoever sends it). */
+/** One progress notification's fields (MCP `notifications/progress`) (the token is added by whoever sends it). */
 export interface ProgressUpdate {
   progress: number;
   total?: number;

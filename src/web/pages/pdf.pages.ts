@@ -1,0 +1,164 @@
+import { html, SafeHtml } from '../../common/html/html';
+import { fileSize } from '../../common/text/file-size';
+import { plural } from '../../common/text/plural';
+import type { QuotaState } from '../../pdf-tools/quota/quota.service';
+import type { ToolSuccess } from '../../pdf-tools/run/tool-outcome';
+import { PDF_TOOLS } from '../../pdf-tools/tools';
+import type { PdfTool } from '../../pdf-tools/tools/tool';
+import { OptionField, renderOption } from '../pdf-form';
+import { firstSentence, uploadRefusals, WEB_TOOL_TEXT, WebLimits, webNote, webResultData, webSummary } from '../pdf-web-text';
+import { errorSummary, page } from '../render/layout';
+import { describeResult, describeValue } from '../render/values';
+import { CSRF_FIELD, WebRequest } from '../web-context';
+
+/** Most files one run takes (merge). */
+export const MAX_FILES = 20;
+/** Longest password the tools take (their `password` argument). */
+export const MAX_PASSWORD = 1024;
+export const slugOf = (tool: PdfTool): string => tool.name.replace(/_/g, '-');
+/** The form field of a locked file's password: named by its file_id, so each file's password travels with it. */
+export const passwordName = (fileId: string): string => `password.${fileId}`;
+/** The id of the password field of the i-th chosen file (0-based). */
+export const passwordId = (i: number): string => `password-${i + 1}`;
+
+/** An uploaded input file shown on the page (and carried as a hidden file_id). */
+export interface ChosenFile {
+  file_id: string;
+  filename: string;
+  /**
+   * Null for a locked file: protected by a password needed to open it (an upload encrypted with a
+   * user password, stored as sent: its pages are counted when a tool opens it). The form asks for
+   * the password.
+   */
+  pages: number | null;
+  bytes: number;
+}
+
+/** What a tool page shows besides the form: an error (and its field), the values entered, the chosen files, a result. */
+export interface PdfPageState {
+  error?: string;
+  /** The field the error is about (the summary links to it). */
+  errorField?: string;
+  values?: Record<string, string>;
+  chosen?: ChosenFile[];
+  result?: SafeHtml;
+}
+
+/** The page's frame: who is signed in, the CSRF token, the limits the words name. */
+export interface PdfPageContext {
+  req: WebRequest;
+  csrf: string;
+  limits: WebLimits;
+}
+
+/**
+ * A locked file's password field: type=password, no autocomplete, labelled with the file's name.
+ * Always rendered empty: a password is never written back into a page.
+ */
+function passwordField(f: ChosenFile, i: number, invalid?: string): SafeHtml {
+  const id = passwordId(i);
+  return html`<div class="password"><label for="${id}">Password of ${f.filename}</label><br><input type="password" id="${id}" name="${passwordName(f.file_id)}" autocomplete="off" maxlength="${MAX_PASSWORD}" aria-describedby="${id}-hint"${invalid === id ? html` aria-invalid="true"` : ''}><br><span class="hint" id="${id}-hint">Needed to open the file. Used for this run only: it is not kept.</span></div>`;
+}
+
+function quotaLine(q: QuotaState): SafeHtml {
+  const hours = Math.max(0, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 3600_000));
+  return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${plural(q.limit, 'run')}</strong> of this tool left today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC on ${q.resets_at.slice(0, 10)}, in about ${hours} h.</p>`;
+}
+
+/** /pdf: the list of tools. */
+export function pdfIndexPage(c: PdfPageContext, resultTtlS: number): string {
+  const l = c.limits;
+  return page({
+    title: 'PDF tools',
+    section: 'pdf',
+    user: c.req.webUser,
+    csrf: c.csrf,
+    body: html`<h1>PDF tools</h1>
+<p>Free, no account. Files up to ${fileSize(l.maxBytes)} and ${plural(l.maxPages, 'page')}; results are kept ${plural(Math.round(resultTtlS / 60), 'minute')}. Each tool has a daily quota per device. AI agents use the same tools over <a href="/llms.txt">MCP</a>.</p>
+<ul class="tools">${PDF_TOOLS.map((t) => html`<li class="card"><h2><a href="/pdf/${slugOf(t)}">${t.title}</a></h2><p>${firstSentence(WEB_TOOL_TEXT[t.name]?.intro ?? t.description)}</p></li>`)}</ul>`,
+  });
+}
+
+/** A tool's page: its introduction, the quota, a result or an error, the upload form and the run form. */
+export function pdfToolPage(c: PdfPageContext, tool: PdfTool, fields: OptionField[], q: QuotaState, o: PdfPageState = {}): string {
+  const slug = slugOf(tool);
+  const l = c.limits;
+  const many = tool.name === 'merge_pdfs';
+  const chosen = o.chosen ?? [];
+  const upload = new URLSearchParams({ [CSRF_FIELD]: c.csrf });
+  if (many) for (const f of chosen) upload.append('file_id', f.file_id);
+  return page({
+    title: tool.title,
+    section: 'pdf',
+    user: c.req.webUser,
+    csrf: c.csrf,
+    body: html`<h1>${tool.title}</h1>
+<p>${WEB_TOOL_TEXT[tool.name]?.intro ?? tool.description}</p>
+${quotaLine(q)}
+${o.result ?? ''}
+${errorSummary(o.error, o.errorField)}
+<form class="stack" id="upload-form" method="post" action="/pdf/${slug}/upload?${upload.toString()}" enctype="multipart/form-data" data-upload="/files"${many ? html` data-many="${MAX_FILES}"` : ''} data-refusals="${JSON.stringify(uploadRefusals(l))}">
+  <div class="dropzone">
+    <label for="file">1. ${many ? `PDF files (2 to ${MAX_FILES}, merged in the order listed under "Files")` : 'PDF file'}</label>
+    <input type="file" id="file" name="file" accept="application/pdf,.pdf" aria-describedby="file-hint">
+    <span class="hint" id="file-hint">Choose ${many ? 'a file, then the next one,' : 'a file'} or drop ${many ? 'files' : 'it'} here. At most ${fileSize(l.maxBytes)} and ${plural(l.maxPages, 'page')} per file.</span>
+    <div data-nojs><button type="submit" class="secondary">Upload</button></div>
+  </div>
+  <progress hidden max="100" value="0" aria-label="Upload progress"></progress>
+  <p id="upload-status" role="status" aria-live="polite"></p>
+</form>
+<form class="stack" id="run-form" method="post" action="/pdf/${slug}" data-run>
+  <input type="hidden" name="${CSRF_FIELD}" value="${c.csrf}">
+  <div>
+    <h2 id="chosen-title">2. ${many ? 'Files' : 'File'} and options</h2>
+    <ul id="chosen" aria-labelledby="chosen-title">${chosen.map(
+      (f, i) =>
+        html`<li data-name="${f.filename}"><input type="hidden" name="file_id" value="${f.file_id}">${f.filename} <span class="hint">(${f.pages === null ? 'password-protected' : plural(f.pages, 'page')}, ${fileSize(f.bytes)})</span>${f.pages === null ? passwordField(f, i, o.errorField) : ''}</li>`,
+    )}</ul>
+    <p class="hint" id="none-chosen"${chosen.length ? html` hidden` : ''}>No file uploaded yet.</p>
+    ${many ? html`<p class="hint" id="chosen-status" role="status" aria-live="polite"></p>` : ''}
+    ${chosen.length ? html`<p><a href="/pdf/${slug}">Start again with other files</a></p>` : ''}
+  </div>
+  ${fields.map((f) => renderOption(f, o.values ?? {}, fields, o.errorField))}
+  <div><button type="submit">${WEB_TOOL_TEXT[tool.name]?.button ?? `Run: ${tool.title}`}</button> <span class="hint" id="run-wait" hidden></span></div>
+</form>`,
+  });
+}
+
+/** Fields of a result shown as its files (or said in its summary), not listed with the tool's own. */
+const SHOWN_ELSEWHERE = new Set(['note', 'quota', 'files', 'file_id', 'download_url', 'expires_at', 'filename', 'bytes', 'pages', 'sha256']);
+
+/** The tool's own fields of a result, as the page lists them (a metadata change says `changed`). */
+function listedData(o: ToolSuccess): Record<string, unknown> {
+  const data = Object.fromEntries(Object.entries(o.data).filter(([k]) => !SHOWN_ELSEWHERE.has(k)));
+  if (o.shape === 'optional-file' && o.files.length) data.changed = true;
+  return data;
+}
+
+/** The pages of the input a split part holds (the tool's `source_pages` of the file), if the tool says. */
+function sourcePages(extra: Record<string, unknown>): number[] | undefined {
+  const v = extra.source_pages;
+  return Array.isArray(v) && v.every((n) => typeof n === 'number') ? v : undefined;
+}
+
+/**
+ * The result: the tool's sentence (in the page's words), then what opening did to the inputs
+ * (decrypted, repaired: the result's note, in the page's words), the files to download and the
+ * tool's own details. `names` are the input files' names in the order of the call.
+ */
+export function pdfResultBlock(o: ToolSuccess, names: string[]): SafeHtml {
+  const data = listedData(o);
+  return html`<section class="notice" aria-labelledby="result-title" id="result">
+<h2 id="result-title">Done</h2>
+<p>${webSummary(o)}</p>
+${o.note ? html`<p id="result-note">${webNote(o, names)}</p>` : ''}
+${o.text !== undefined ? html`<pre id="result-text" tabindex="0" aria-label="The text of ${names[0] ?? 'your file'}">${o.text}</pre>` : ''}
+${o.files.length
+  ? html`<ul>${o.files.map((f) => {
+      const from = sourcePages(f.extra);
+      return html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${plural(f.pages, 'page')}, ${fileSize(f.bytes)}${from ? `; ${from.length === 1 ? 'page' : 'pages'} ${describeValue(from)} of your file` : ''}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`;
+    })}</ul>`
+  : ''}
+${Object.keys(data).length ? html`<dl class="pairs">${describeResult(webResultData(o.tool, data)).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>` : ''}
+</section>`;
+}
