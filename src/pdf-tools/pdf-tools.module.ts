@@ -27,6 +27,6 @@ import { PdfPoolService } from './worker/pdf-pool.service';
   imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
   controllers: [McpController, FilesController, PublicController],
   providers: [PdfPoolService, fileBytesProvider, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
-  exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService],
+  exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService, StatsService],
 })
 export class PdfToolsModule {}
