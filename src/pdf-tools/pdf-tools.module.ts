@@ -17,6 +17,8 @@ import { DailyStat } from './stats/daily-stat.entity';
 import { PublicController } from './stats/public.controller';
 import { StatsService } from './stats/stats.service';
 import { PdfPoolService } from './worker/pdf-pool.service';
+import { MeteredRun } from './render/metered-run';
+import { PdfImagesService } from './render/pdf-images.service';
 
 /**
  * PDF tools over MCP (POST /mcp), result downloads (GET /files/:id), GET /llms.txt and
@@ -26,7 +28,7 @@ import { PdfPoolService } from './worker/pdf-pool.service';
 @Module({
   imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
   controllers: [McpController, FilesController, PublicController],
-  providers: [PdfPoolService, fileBytesProvider, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory],
-  exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService, StatsService],
+  providers: [PdfPoolService, fileBytesProvider, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory, MeteredRun, PdfImagesService],
+  exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService, StatsService, MeteredRun, PdfImagesService],
 })
 export class PdfToolsModule {}

@@ -10,6 +10,8 @@ import { DashboardController } from './dashboard.controller';
 import { HomeController, WebFallbackController } from './home.controller';
 import { OneTimeProofService } from './one-time-proof.service';
 import { PdfController } from './pdf.controller';
+import { PdfImagesController } from './pdf-images.controller';
+import { ConvertSupport } from './pdf-convert.support';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
 import { WebGuard } from './web.guard';
@@ -23,7 +25,7 @@ import { WebErrorPages } from './web-exception.filter';
  */
 @Module({
   imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, ScanController, PdfController, WebFallbackController],
-  providers: [CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
+  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, ScanController, PdfImagesController, PdfController, WebFallbackController],
+  providers: [ConvertSupport, CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

@@ -13,6 +13,8 @@ import { isShared, toShared } from '../../common/workers/shared-bytes';
 /** A file to store; `Pages` is null for an upload encrypted with a password (pages not known yet). */
 export interface NewFile<Pages extends number | null = number> {
   name: string;
+  /** The kind of file (its name's extension, which GET /files/{id} serves it as); a PDF when absent. */
+  ext?: FileExt;
   bytes: Uint8Array;
   pages: Pages;
   sha256: string;
@@ -64,14 +66,27 @@ export type BytesState = 'stored' | 'missing' | 'lost';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** File names as we hand them out: no paths or control characters, ending in .pdf. */
-export function safeFilename(name: string): string {
+/**
+ * The kinds of stored files and their media types: PDFs (uploads and the tools' results), and the
+ * website's conversions (page images, their ZIP, OCR text). A file's kind is its name's extension.
+ */
+export const FILE_TYPES = { pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', zip: 'application/zip', txt: 'text/plain; charset=utf-8' } as const;
+export type FileExt = keyof typeof FILE_TYPES;
+
+/** The media type a stored file is served with, from its name's extension (PDF for anything else). */
+export function contentTypeOf(filename: string): string {
+  const ext = /\.([a-z]+)$/i.exec(filename)?.[1].toLowerCase();
+  return ext && ext in FILE_TYPES ? FILE_TYPES[ext as FileExt] : FILE_TYPES.pdf;
+}
+
+/** File names as we hand them out: no paths or control characters, ending in .pdf (or `.${ext}`). */
+export function safeFilename(name: string, ext: FileExt = 'pdf'): string {
   const base = name
     .replace(/[\\/]+/g, '_')
     .replace(/["\p{Cc}]/gu, '')
     .trim()
     .slice(0, 200);
-  const withExt = /\.pdf$/i.test(base) ? base : `${base || 'document'}.pdf`;
+  const withExt = new RegExp(`\\.${ext}$`, 'i').test(base) ? base : `${base || 'document'}.${ext}`;
   return withExt.startsWith('.') ? `document${withExt}` : withExt;
 }
 
@@ -141,7 +156,7 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
     if (!files.length) return [];
     const expiresAt = new Date(Date.now() + this.config.PDF_RESULT_TTL_S * 1000);
     const rows = files.map((f) =>
-      this.files.create({ id: randomBytes(32).toString('base64url'), filename: safeFilename(f.name), size: f.bytes.length, pages: f.pages, sha256: f.sha256, createdAt: new Date(), expiresAt }),
+      this.files.create({ id: randomBytes(32).toString('base64url'), filename: safeFilename(f.name, f.ext), size: f.bytes.length, pages: f.pages, sha256: f.sha256, createdAt: new Date(), expiresAt }),
     );
     await this.files.insert(rows.map((row) => ({ ...row, content: null })));
     const written = this.write(rows.map((file, i) => ({ file, bytes: Buffer.from(files[i].bytes.buffer, files[i].bytes.byteOffset, files[i].bytes.byteLength) })));
