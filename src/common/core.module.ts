@@ -16,6 +16,7 @@ import { AllExceptionsFilter } from './filters/all-exceptions.filter';
 import { ApiKeyGuard } from './guards/api-key.guard';
 import { HealthController } from './health/health.controller';
 import { JsonBodyParser } from './http/json-body';
+import { JobsModule } from './jobs/jobs.module';
 import { OkEnvelopeInterceptor } from './interceptors/ok-envelope.interceptor';
 import { loggerParams } from './logging/logging';
 import { MetricsMiddleware } from './metrics/metrics.middleware';
@@ -84,7 +85,7 @@ export class CoreModule implements NestModule {
   static forRoot(options: CoreOptions = {}): DynamicModule {
     const core = CoreProvidersModule.forRoot(options);
     if (options.http === false) {
-      return { module: CoreModule, imports: [core, DatabaseModule, ApiKeysModule] };
+      return { module: CoreModule, imports: [core, DatabaseModule, ApiKeysModule, JobsModule] };
     }
     return {
       module: CoreModule,
@@ -92,6 +93,7 @@ export class CoreModule implements NestModule {
         core,
         DatabaseModule,
         ApiKeysModule,
+        JobsModule,
         ThrottlingModule,
         LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerParams }),
       ],
