@@ -19,6 +19,8 @@ import { StatsService } from './stats/stats.service';
 import { PdfPoolService } from './worker/pdf-pool.service';
 import { MeteredRun } from './render/metered-run';
 import { PdfImagesService } from './render/pdf-images.service';
+import { OcrJobStore, PostgresOcrJobStore } from './ocr/ocr-job.store';
+import { OcrService } from './ocr/ocr.service';
 
 /**
  * PDF tools over MCP (POST /mcp), result downloads (GET /files/:id), GET /llms.txt and
@@ -28,7 +30,7 @@ import { PdfImagesService } from './render/pdf-images.service';
 @Module({
   imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
   controllers: [McpController, FilesController, PublicController],
-  providers: [PdfPoolService, fileBytesProvider, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory, MeteredRun, PdfImagesService],
-  exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService, StatsService, MeteredRun, PdfImagesService],
+  providers: [PdfPoolService, fileBytesProvider, FileStoreService, UploadService, UrlInputService, QuotaClock, quotaStoreProvider, QuotaService, StatsService, ToolRunnerService, McpServerFactory, MeteredRun, PdfImagesService, { provide: OcrJobStore, useClass: PostgresOcrJobStore }, OcrService],
+  exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService, StatsService, MeteredRun, PdfImagesService, OcrService],
 })
 export class PdfToolsModule {}

@@ -11,6 +11,7 @@ import { HomeController, WebFallbackController } from './home.controller';
 import { OneTimeProofService } from './one-time-proof.service';
 import { PdfController } from './pdf.controller';
 import { PdfImagesController } from './pdf-images.controller';
+import { PdfOcrController } from './pdf-ocr.controller';
 import { ConvertSupport } from './pdf-convert.support';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
@@ -25,7 +26,7 @@ import { WebErrorPages } from './web-exception.filter';
  */
 @Module({
   imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, ScanController, PdfImagesController, PdfController, WebFallbackController],
+  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, ScanController, PdfImagesController, PdfOcrController, PdfController, WebFallbackController],
   providers: [ConvertSupport, CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

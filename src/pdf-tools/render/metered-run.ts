@@ -7,7 +7,7 @@ import { FileStoreService } from '../files/file-store.service';
 import type { StoredFile } from '../files/stored-file.entity';
 import type { CheckedUrl } from '../files/url-fetcher';
 import { UrlInputService } from '../files/url-input.service';
-import { QuotaService, QuotaState } from '../quota/quota.service';
+import { QuotaService, QuotaState, QuotaTicket } from '../quota/quota.service';
 import { StatsService } from '../stats/stats.service';
 
 /** The website's caller: its IP (the quota's pool) and its device (the 'web' channel's counter). */
@@ -77,6 +77,26 @@ export class MeteredRun {
     const read = await this.files.content(input.stored);
     if (!read) throw new ToolFailure('file_not_found', 'expired', { input: 'file', expired: true });
     return { name: input.stored.filename, bytes: new Uint8Array(read.buffer, read.byteOffset, read.byteLength), password: input.password, pages: input.stored.pages };
+  }
+
+  /**
+   * Reserves one run of `tool` for work that goes on after the request (a queued job): the ticket,
+   * or the quota failure. The job gives it back with {@link refundTicket} if it fails.
+   */
+  async reserve(tool: string, caller: WebCaller): Promise<{ ticket: QuotaTicket; quota: QuotaState } | { failure: ToolFailure; quota: QuotaState }> {
+    const { decision, ticket } = await this.quota.consume('web', tool, caller.ip, caller.deviceId);
+    const { allowed: _allowed, ...state } = decision;
+    if (!decision.allowed || !ticket) return { failure: new ToolFailure('quota_exceeded', 'quota', { resets_at: state.resets_at }), quota: state };
+    return { ticket, quota: state };
+  }
+
+  refundTicket(ticket: QuotaTicket): Promise<boolean> {
+    return this.quota.refundTicket(ticket);
+  }
+
+  /** Counts a success of `tool` in the public stats (never fails the caller). */
+  async counted(tool: string): Promise<void> {
+    await this.stats.recordSuccess(tool).catch((e: Error) => this.logger.warn(`stats: ${e.message}`));
   }
 
   /**
