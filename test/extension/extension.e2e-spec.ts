@@ -3,8 +3,10 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
-import puppeteer, { Browser, WebWorker } from 'puppeteer-core';
+import puppeteer, { Browser, Page, WebWorker } from 'puppeteer-core';
 import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
+import { pageFromAxe } from '../../src/a11y/report/from-axe';
+import { Scanner } from '../../src/a11y/scan/scanner';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 const EXTENSION = join(__dirname, '..', '..', 'extension');
@@ -46,6 +48,20 @@ describe('Browser extension (e2e, Chromium)', () => {
     await t?.close();
   });
 
+  /** Scores of Beacon's scanner (its axe run and scoring) at 1280 and 375 px, and the sideways overflow at 375. */
+  async function grade(page: Page): Promise<Record<string, number>> {
+    const scanner = t.app.get(Scanner, { strict: false });
+    const out: Record<string, number> = {};
+    for (const width of [1280, 375]) {
+      await page.setViewport({ width, height: 800 });
+      const entry = pageFromAxe(page.url(), page.url(), await scanner.runAxe(page), { navigationMs: 0, settleMs: 0, axeMs: 0, totalMs: 0 });
+      if (entry.score !== 100) console.log(page.url(), width, JSON.stringify(entry.violations.map((v) => [v.id, v.nodes.map((n) => n.html)])));
+      out[width] = entry.score;
+    }
+    out.overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
+    return out;
+  }
+
   it('opens the chosen tool with the PDF link filled in, on the site address of its options', async () => {
     // The options page: a wrong address is refused, the app's is saved.
     const options = await browser.newPage();
@@ -75,6 +91,10 @@ describe('Browser extension (e2e, Chromium)', () => {
     await page.waitForSelector('#url');
     expect(await page.evaluate("document.getElementById('url').value")).toBe(pdf);
     expect(await page.$eval('h1', (el) => el.textContent)).toBe('PDF to images');
+    // The pages it leads to score 100 with Beacon's own scanner, on a desktop and a phone, nothing wider than the screen.
+    expect(await grade(page)).toEqual({ 1280: 100, 375: 100, overflow: 0 });
+    await page.goto(`${origin}/pdf/ocr?url=${encodeURIComponent(pdf)}`);
+    expect(await grade(page)).toEqual({ 1280: 100, 375: 100, overflow: 0 });
 
     // Not a PDF's address: the tool list instead.
     const list = await worker.evaluate(() => (globalThis as unknown as { beaconMenuClick: (i: object) => Promise<string> }).beaconMenuClick({ menuItemId: 'beacon-page:ocr', pageUrl: 'https://example.org/page.html' }));
