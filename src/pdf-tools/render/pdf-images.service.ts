@@ -20,7 +20,7 @@ export const MIN_DPI = 72;
 export const MAX_DPI = 300;
 /** Most pixels of one page image (25 megapixels: A3 at 300 dpi); a larger page is rendered at a lower resolution, and the result says so. */
 export const MAX_PAGE_PIXELS = 25_000_000;
-/** Time limit of one whole conversion (200 pages at 300 dpi take ~60 s on one core). */
+/** Time limit of one whole conversion (past it, the pages not drawn yet are left out and named). */
 export const IMAGES_TIMEOUT_MS = 180_000;
 /** Conversions running at once per instance; beyond, `busy` (each is one poppler process at a time). */
 export const IMAGES_CONCURRENCY = 2;
@@ -45,9 +45,11 @@ export interface ImagesResult {
   pageCount: number;
   /** The pages in the result, in the order chosen. */
   rendered: number[];
-  /** Pages chosen but left out: the result reached the size cap (`capBytes`). */
+  /** Pages chosen but left out: the result reached the size cap (`capBytes`) or the time limit (`timeLimitMs`). */
   leftOut: number[];
+  leftOutReason: 'size' | 'time';
   capBytes: number;
+  timeLimitMs: number;
   /** Pages too large for MAX_PAGE_PIXELS at the chosen resolution, with the resolution they got. */
   lowered: { page: number; dpi: number }[];
   opened: PreparedPdf['opened'];
@@ -123,6 +125,7 @@ export class PdfImagesService {
       let single: Uint8Array | undefined;
       let total = 0;
       const leftOut: number[] = [];
+      let leftOutReason: ImagesResult['leftOutReason'] = 'size';
       const chunks: Uint8Array[] = [];
       let zipError: Error | undefined;
       const zip = new Zip((err, chunk) => (err ? (zipError = err) : chunks.push(chunk)));
@@ -134,7 +137,17 @@ export class PdfImagesService {
         const dpi = dpiOf(first);
         let n = 1;
         while (n < BATCH_PAGES && i + n < pages.length && pages[i + n] === first + n && dpiOf(pages[i + n]) === dpi) n++;
-        for (const { page, bytes } of await this.pdftoppm(pdf.path, dir, first, first + n - 1, dpi, req.format, deadline)) {
+        let batch: { page: number; bytes: Uint8Array }[];
+        try {
+          batch = await this.pdftoppm(pdf.path, dir, first, first + n - 1, dpi, req.format, deadline);
+        } catch (e) {
+          // Out of time with pages already drawn: the result has those, and says which were left out.
+          if (!(e instanceof ToolFailure && e.code === 'timeout' && rendered.length)) throw e;
+          leftOut.push(...pages.slice(i));
+          leftOutReason = 'time';
+          break;
+        }
+        for (const { page, bytes } of batch) {
           if (total + bytes.length > cap) {
             if (total === 0) throw new ToolFailure('file_too_large', 'page image over the cap', { page, bytes: bytes.length, max_bytes: cap });
             leftOut.push(...pages.slice(pages.indexOf(page)));
@@ -162,7 +175,7 @@ export class PdfImagesService {
         pages: one ? 1 : rendered.length,
         sha256: createHash('sha256').update(bytes).digest('hex'),
       });
-      return { file, kind: one ? 'image' : 'zip', format: req.format, dpi: req.dpi, pageCount: pdf.pages, rendered, leftOut, capBytes: cap, lowered: dedupe(lowered), opened: pdf.opened, source: input.name };
+      return { file, kind: one ? 'image' : 'zip', format: req.format, dpi: req.dpi, pageCount: pdf.pages, rendered, leftOut, leftOutReason, capBytes: cap, timeLimitMs: IMAGES_TIMEOUT_MS, lowered: dedupe(lowered), opened: pdf.opened, source: input.name };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -51,7 +51,7 @@ export function imagesResult(r: ImagesResult): SafeHtml {
 <h2 id="result-title">Done</h2>
 <p>${plural(r.rendered.length, 'page')} of ${r.source} as ${what} at ${r.dpi} dpi (${pages}).</p>
 ${opened ? html`<p id="result-note">${opened}</p>` : ''}
-${r.leftOut.length ? html`<p id="result-left-out"><strong>${r.leftOut.length === 1 ? `Page ${r.leftOut[0]} was` : `Pages ${describeValue(r.leftOut)} were`} left out:</strong> the images reached ${fileSize(r.capBytes)}, the most one result may be. Convert ${r.leftOut.length === 1 ? 'it' : 'them'} in another run, or choose JPEG or a lower resolution.</p>` : ''}
+${r.leftOut.length ? html`<p id="result-left-out"><strong>${r.leftOut.length === 1 ? `Page ${r.leftOut[0]} was` : `Pages ${describeValue(r.leftOut)} were`} left out:</strong> ${r.leftOutReason === 'time' ? `the conversion reached its time limit (${plural(Math.round(r.timeLimitMs / 60_000), 'minute')})` : `the images reached ${fileSize(r.capBytes)}, the most one result may be`}. Convert ${r.leftOut.length === 1 ? 'it' : 'them'} in another run, or choose JPEG or a lower resolution.</p>` : ''}
 ${r.lowered.length ? html`<p id="result-lowered">${r.lowered.map((l) => `Page ${l.page} is too large for ${r.dpi} dpi: it was drawn at ${l.dpi} dpi (at most ${MAX_PAGE_PIXELS / 1_000_000} megapixels per image).`).join(' ')}</p>` : ''}
 <ul><li><a href="/files/${r.file.file_id}" download="${r.file.filename}">Download ${r.file.filename}</a> (${r.kind === 'zip' ? `ZIP of ${plural(r.rendered.length, 'image')}, ` : ''}${fileSize(r.file.bytes)}; available until ${r.file.expires_at.slice(11, 16)} UTC)</li></ul>
 </section>`;
