@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import sharp from 'sharp';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,15 @@ import { Scanner } from '../../src/a11y/scan/scanner';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 const EXTENSION = join(__dirname, '..', '..', 'extension');
+/** WEB_SCREENSHOTS=1 writes the documentation screenshots (docs/screenshots/), as browser.e2e-spec.ts does. */
+const SHOTS = process.env.WEB_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'screenshots') : null;
+
+async function shot(page: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  mkdirSync(SHOTS, { recursive: true });
+  const png = await page.screenshot({ fullPage: false, optimizeForSpeed: true });
+  await sharp(png).png({ palette: true, quality: 80, compressionLevel: 9 }).toFile(join(SHOTS, `${name}.png`));
+}
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { build } = require('../../scripts/build-extension.js') as { build: (o: { site?: string; outDir: string }) => string };
 
@@ -93,8 +103,14 @@ describe('Browser extension (e2e, Chromium)', () => {
     expect(await page.$eval('h1', (el) => el.textContent)).toBe('PDF to images');
     // The pages it leads to score 100 with Beacon's own scanner, on a desktop and a phone, nothing wider than the screen.
     expect(await grade(page)).toEqual({ 1280: 100, 375: 100, overflow: 0 });
+    await page.setViewport({ width: 1280, height: 800 });
+    await shot(page, 'pdf-images');
     await page.goto(`${origin}/pdf/ocr?url=${encodeURIComponent(pdf)}`);
     expect(await grade(page)).toEqual({ 1280: 100, 375: 100, overflow: 0 });
+    await page.setViewport({ width: 1280, height: 800 });
+    await shot(page, 'pdf-ocr');
+    await options.setViewport({ width: 480, height: 300 });
+    await shot(options, 'extension-options');
 
     // Not a PDF's address: the tool list instead.
     const list = await worker.evaluate(() => (globalThis as unknown as { beaconMenuClick: (i: object) => Promise<string> }).beaconMenuClick({ menuItemId: 'beacon-page:ocr', pageUrl: 'https://example.org/page.html' }));
@@ -109,6 +125,8 @@ describe('Browser extension (e2e, Chromium)', () => {
     expect(links).toHaveLength(11);
     expect(links[0]).toEqual(['PDF to images', `${origin}/pdf/images`]);
     expect(links).toContainEqual(['Merge PDFs', `${origin}/pdf/merge-pdfs`]);
+    await popup.setViewport({ width: 360, height: 420 });
+    await shot(popup, 'extension-popup');
   });
 
   it('builds a ZIP with the narrowest permissions and the default site baked in', async () => {

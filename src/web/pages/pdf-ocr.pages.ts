@@ -6,7 +6,7 @@ import { failureWords, type FailureFacts } from './pdf-convert.pages';
 import type { WebLimits } from '../pdf-web-text';
 
 export const OCR_INTRO =
-  'Make a scanned PDF searchable: the text on its pages is recognised (OCR) and laid under the page images, so you can search, select and copy it. You also get the text alone. Long documents take a while: the job has its own page, which you can leave and come back to.';
+  'The text on the pages of a scanned PDF is recognised (OCR) and laid under the page images, so you can search, select and copy it. You also get the text alone. Long documents take a while: the job has its own page, which you can leave and come back to.';
 export const OCR_POLL_MS = 2000;
 
 const LANGS = Object.entries(OCR_LANGUAGES) as [OcrLanguage, string][];
