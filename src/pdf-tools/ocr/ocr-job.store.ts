@@ -38,7 +38,10 @@ export abstract class OcrJobStore {
   abstract create(job: NewOcrJob): Promise<void>;
   /** The job, unless unknown or expired. */
   abstract get(id: string): Promise<OcrJobView | undefined>;
-  /** queued -> running; false when it was not queued (already taken, or gone). */
+  /**
+   * queued -> running; false when it is finished or gone. A job found running is taken again: the
+   * queue runs one job id at a time, so that is BullMQ running a stalled job (its process died) again.
+   */
   abstract start(id: string): Promise<boolean>;
   abstract progress(id: string, pagesDone: number, detectedLanguage?: string): Promise<void>;
   abstract finish(id: string, pdfFileId: string, textFileId: string): Promise<void>;
@@ -103,7 +106,7 @@ export class PostgresOcrJobStore extends OcrJobStore {
   }
 
   async start(id: string): Promise<boolean> {
-    const rows: { id: string }[] = await this.db.query(`WITH u AS (UPDATE pdf_ocr_jobs SET status = 'running' WHERE id = $1 AND status = 'queued' RETURNING id) SELECT id FROM u`, [id]);
+    const rows: { id: string }[] = await this.db.query(`WITH u AS (UPDATE pdf_ocr_jobs SET status = 'running', pages_done = 0 WHERE id = $1 AND status IN ('queued', 'running') RETURNING id) SELECT id FROM u`, [id]);
     return rows.length === 1;
   }
 
