@@ -59,12 +59,13 @@ const succeeds = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore' }).status
 
 /**
  * Debian's packages the service needs at run time (the same list as scripts/test.sh installs):
- * the browser for scans, then qpdf (the PDF tools' repairing pre-pass) and the stamp fonts.
+ * the browser for scans, then qpdf (the PDF tools' repairing pre-pass), poppler-utils (PDF to images),
+ * ocrmypdf with tesseract's eng/deu/fra/spa data (OCR) and the stamp fonts.
  */
 const BROWSER_PACKAGES = ['chromium', 'fonts-dejavu-core'];
-const PDF_TOOL_PACKAGES = ['qpdf', 'fonts-noto-core', 'fonts-nanum', 'fonts-droid-fallback'];
+const PDF_TOOL_PACKAGES = ['qpdf', 'poppler-utils', 'ocrmypdf', 'tesseract-ocr-eng', 'tesseract-ocr-deu', 'tesseract-ocr-fra', 'tesseract-ocr-spa', 'fonts-noto-core', 'fonts-nanum', 'fonts-droid-fallback'];
 /** Files that say the PDF tools' packages are installed. */
-const PDF_TOOL_FILES = ['/usr/bin/qpdf', '/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf', '/usr/share/fonts/truetype/nanum/NanumGothic.ttf', '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf'];
+const PDF_TOOL_FILES = ['/usr/bin/qpdf', '/usr/bin/pdftoppm', '/usr/bin/ocrmypdf', ...['eng', 'deu', 'fra', 'spa'].map((l) => `/usr/share/tesseract-ocr/5/tessdata/${l}.traineddata`), '/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf', '/usr/share/fonts/truetype/nanum/NanumGothic.ttf', '/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf'];
 const DEBIAN_CHROMIUM = '/usr/bin/chromium';
 
 /**

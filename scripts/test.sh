@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite (`npm test`): installs what it needs (dependencies; Debian's Chromium, qpdf,
-# poppler-utils and the stamp fonts fonts-noto-core, fonts-nanum and fonts-droid-fallback), checks types and
+# poppler-utils, ocrmypdf with tesseract's English, German, French and Spanish data, and the stamp fonts fonts-noto-core, fonts-nanum and fonts-droid-fallback), checks types and
 # lint, then runs every unit and e2e test. With DATABASE_URL
 # and REDIS_URL set it runs on that PostgreSQL and Redis, and then runs the platform suite once
 # more on the embedded PGlite; without them, everything runs on PGlite.
@@ -15,6 +15,10 @@ need=()
 command -v "${CHROMIUM_PATH:-/usr/bin/chromium}" >/dev/null 2>&1 || need+=(chromium)
 command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
 command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+command -v ocrmypdf >/dev/null 2>&1 || need+=(ocrmypdf)
+for lang in eng deu fra spa; do
+  [ -f "/usr/share/tesseract-ocr/5/tessdata/$lang.traineddata" ] || need+=("tesseract-ocr-$lang")
+done
 [ -f /usr/share/fonts/truetype/noto/NotoSans-Regular.ttf ] || need+=(fonts-noto-core)
 [ -f /usr/share/fonts/truetype/nanum/NanumGothic.ttf ] || need+=(fonts-nanum)
 [ -f /usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf ] || need+=(fonts-droid-fallback)

@@ -20,6 +20,10 @@ import { PublicController } from './stats/public.controller';
 import { StatsService } from './stats/stats.service';
 import { StatsStore } from './stats/stats.store';
 import { PdfPoolService } from './worker/pdf-pool.service';
+import { MeteredRun } from './render/metered-run';
+import { PdfImagesService } from './render/pdf-images.service';
+import { OcrJobStore, PostgresOcrJobStore } from './ocr/ocr-job.store';
+import { OcrService } from './ocr/ocr.service';
 
 /**
  * PDF tools over MCP (POST /mcp), result downloads (GET /files/:id), GET /llms.txt and
@@ -29,7 +33,7 @@ import { PdfPoolService } from './worker/pdf-pool.service';
 @Module({
   imports: [TypeOrmModule.forFeature([StoredFile, QuotaUsage, DailyStat])],
   controllers: [McpController, FilesController, PublicController],
-  providers: [PdfPoolService, fileBytesProvider, StoredFileStore, FileStoreService, UploadService, UrlInputService, InputResolver, QuotaClock, quotaStoreProvider, QuotaService, StatsStore, StatsService, ToolRunnerService, McpServerFactory],
-  exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService],
+  providers: [PdfPoolService, fileBytesProvider, StoredFileStore, FileStoreService, UploadService, UrlInputService, InputResolver, QuotaClock, quotaStoreProvider, QuotaService, StatsStore, StatsService, ToolRunnerService, McpServerFactory, MeteredRun, PdfImagesService, { provide: OcrJobStore, useClass: PostgresOcrJobStore }, OcrService],
+  exports: [QuotaService, QuotaClock, ToolRunnerService, UploadService, FileStoreService, StatsService, MeteredRun, PdfImagesService, OcrService],
 })
 export class PdfToolsModule {}

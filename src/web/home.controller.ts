@@ -1,26 +1,37 @@
-import { Get, Req, Res } from '@nestjs/common';
+import { Get, Logger, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { DomainError } from '../common/errors/domain-error';
 import { CsrfService } from './csrf.service';
+import { StatsService } from '../pdf-tools/stats/stats.service';
 import { homePage } from './pages/home.pages';
 import { sendPage } from './render/layout';
 import { Anonymous, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 import { wantsHtml } from './web-exception.filter';
 
-/** The landing page: the three products in three sentences. */
+/** The landing page: the three products in three sentences (and the PDF tools' 30-day count). */
 @WebController()
 export class HomeController {
-  constructor(private readonly csrf: CsrfService) {}
+  private readonly logger = new Logger('Web');
+
+  constructor(
+    private readonly csrf: CsrfService,
+    private readonly stats: StatsService,
+  ) {}
 
   @Get()
   @Anonymous()
-  home(@Req() req: WebRequest, @Res() res: Response): void {
+  async home(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
     const csrf = this.csrf.token(req, res);
+    // The same function as GET /api/public-stats (cached a minute); the page never fails for it.
+    const stats = await this.stats.publicStats().catch((e: Error) => {
+      this.logger.warn(`public stats for the homepage: ${e.message}`);
+      return undefined;
+    });
     sendPage(
       res,
       200,
-      homePage(req.webUser, csrf),
+      homePage(req.webUser, csrf, stats),
       false,
     );
   }

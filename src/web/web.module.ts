@@ -11,6 +11,9 @@ import { DashboardController } from './dashboard.controller';
 import { HomeController, WebFallbackController } from './home.controller';
 import { OneTimeProofService } from './one-time-proof.service';
 import { PdfController } from './pdf.controller';
+import { PdfImagesController } from './pdf-images.controller';
+import { PdfOcrController } from './pdf-ocr.controller';
+import { ConvertSupport } from './pdf-convert.support';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
 import { WebGuard } from './web.guard';
@@ -24,7 +27,7 @@ import { WebErrorPages } from './web-exception.filter';
  */
 @Module({
   imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, AiProvidersSettingsController, ScanController, PdfController, WebFallbackController],
-  providers: [CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
+  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, AiProvidersSettingsController, ScanController, PdfImagesController, PdfOcrController, PdfController, WebFallbackController],
+  providers: [ConvertSupport, CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

@@ -384,6 +384,20 @@ describe('Website accounts (e2e)', () => {
         await c.get('/pdf/rotate-pages');
         await clean(c.request('POST', `/pdf/rotate-pages/upload?_csrf=${encodeURIComponent(c.csrf())}`, { body: pdf }), 415);
       },
+      // The conversions (issue 23): anonymous too.
+      'GET /pdf/images': () => clean(c.get('/pdf/images')),
+      'POST /pdf/images': () => clean(form('/pdf/images', '/pdf/images', {}), 400),
+      'POST /pdf/images/upload': async () => {
+        await c.get('/pdf/images');
+        await clean(c.request('POST', `/pdf/images/upload?_csrf=${encodeURIComponent(c.csrf())}`, { body: pdf }), 415);
+      },
+      'GET /pdf/ocr': () => clean(c.get('/pdf/ocr')),
+      'POST /pdf/ocr': () => clean(form('/pdf/ocr', '/pdf/ocr', {}), 400),
+      'POST /pdf/ocr/upload': async () => {
+        await c.get('/pdf/ocr');
+        await clean(c.request('POST', `/pdf/ocr/upload?_csrf=${encodeURIComponent(c.csrf())}`, { body: pdf }), 415);
+      },
+      'GET /pdf/ocr/jobs/:id': () => clean(c.get('/pdf/ocr/jobs/AAAAAAAAAAAAAAAAAAAAAA'), 404),
       'GET /scan': () => clean(c.get('/scan')),
       'POST /scan': () => clean(form('/scan', '/scan', { url: 'http://169.254.169.254/' }), 400),
       'GET /assets/:name': () => clean(c.get('/assets/none.css'), 404),

@@ -5,7 +5,8 @@ import { AppConfig } from '../../common/config/env';
 import type { StoredFileInfo } from '../tools/tool';
 import { StoredFile } from './stored-file.entity';
 import { StoredFileStore } from './stored-file.store';
-import { safeFilename } from './safe-filename';
+import { safeFilename, type FileExt } from './safe-filename';
+export { contentTypeOf, FILE_TYPES, safeFilename, type FileExt } from './safe-filename';
 import { FILE_BYTES, type FileBytes } from './bytes/file-bytes';
 import { plural } from '../../common/text/plural';
 import { isShared, toShared } from '../../common/workers/shared-bytes';
@@ -13,6 +14,8 @@ import { isShared, toShared } from '../../common/workers/shared-bytes';
 /** A file to store; `Pages` is null for an upload encrypted with a password (pages not known yet). */
 export interface NewFile<Pages extends number | null = number> {
   name: string;
+  /** The kind of file (its name's extension, which GET /files/{id} serves it as); a PDF when absent. */
+  ext?: FileExt;
   bytes: Uint8Array;
   pages: Pages;
   sha256: string;
@@ -130,7 +133,7 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
     if (!files.length) return [];
     const expiresAt = new Date(Date.now() + this.config.PDF_RESULT_TTL_S * 1000);
     const rows = await this.files.insert(
-      files.map((f) => ({ id: randomBytes(32).toString('base64url'), filename: safeFilename(f.name), size: f.bytes.length, pages: f.pages, sha256: f.sha256, createdAt: new Date(), expiresAt })),
+      files.map((f) => ({ id: randomBytes(32).toString('base64url'), filename: safeFilename(f.name, f.ext), size: f.bytes.length, pages: f.pages, sha256: f.sha256, createdAt: new Date(), expiresAt })),
     );
     const written = this.write(rows.map((file, i) => ({ file, bytes: Buffer.from(files[i].bytes.buffer, files[i].bytes.byteOffset, files[i].bytes.byteLength) })));
     // Too many megabytes still being written already: this save waits for its own.

@@ -7,7 +7,7 @@ import { RateLimit } from '../../common/decorators/rate-limit.decorator';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { allowCors } from '../mcp/mcp.controller';
-import { FileStoreService } from './file-store.service';
+import { contentTypeOf, FileStoreService } from './file-store.service';
 import { UploadResult, UploadService } from './upload.service';
 
 /**
@@ -73,7 +73,7 @@ export class FilesController {
     }
     const { file } = found;
     const ascii = file.filename.replace(/[^\x20-\x7e]/g, '_');
-    res.setHeader('Content-Type', 'application/pdf');
+    res.setHeader('Content-Type', contentTypeOf(file.filename));
     res.setHeader('Content-Length', String(file.size));
     res.setHeader('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
     res.setHeader('Cache-Control', 'private, no-transform');

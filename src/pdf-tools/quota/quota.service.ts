@@ -120,6 +120,16 @@ export class QuotaService implements OnModuleInit {
     return { refunded, state: await this.status(channel, ticket.tool, ip, deviceId) };
   }
 
+  /**
+   * A refund by the ticket alone, for work that outlives its request (a queued OCR job keeps no IP
+   * or device id, only the ticket's keyed hashes). Whether it was refunded.
+   */
+  async refundTicket(ticket: QuotaTicket): Promise<boolean> {
+    const endOfDay = Date.parse(`${ticket.day}T00:00:00Z`) + 86_400_000;
+    const ttl = Math.max(60, Math.ceil((endOfDay - this.clock.now().getTime()) / 1000) + 3600);
+    return this.store.refund({ day: ticket.day, group: ticket.subjects[0] }, ticket.tool, ticket.subjects, { subject: ticket.refundSubject, cap: this.config.PDF_DAILY_REFUNDS }, ttl);
+  }
+
   /** The quota state without consuming. */
   async status(channel: QuotaChannel, tool: string, ip: string, deviceId?: string): Promise<QuotaState> {
     const p = this.plan(channel, ip, deviceId);

@@ -47,7 +47,31 @@
       code.addEventListener('input', function () { if (/^#[0-9a-f]{6}$/i.test(code.value.trim())) picker.value = code.value.trim().toLowerCase(); });
     });
   }
+  // A job's page (OCR): <div data-poll="ms" data-poll-url="/pdf/ocr/jobs/ID"> while it runs; the
+  // page is fetched again after that many ms and its main replaces this one (the address becomes the job's).
+  function poll(root) {
+    var el = root.querySelector('[data-poll]');
+    if (!el) return;
+    var url = el.getAttribute('data-poll-url');
+    if (url && location.pathname !== url && history.replaceState) history.replaceState(null, '', url);
+    setTimeout(function () {
+      var xhr = new XMLHttpRequest();
+      xhr.open('GET', url || location.href);
+      xhr.responseType = 'document';
+      xhr.addEventListener('load', function () {
+        var next = xhr.response && xhr.response.querySelector('main');
+        if (!next) return;
+        var main = document.importNode(next, true);
+        document.querySelector('main').replaceWith(main);
+        if (!main.querySelector('[data-poll]')) { var h = main.querySelector('#result h2, .error-summary'); if (h) { h.setAttribute('tabindex', '-1'); h.focus(); } }
+        tools(main);
+      });
+      xhr.send();
+    }, Number(el.getAttribute('data-poll')) || 2000);
+  }
+
   function tools(root) {
+    poll(root);
     conditional(root);
     colours(root);
     root.querySelectorAll('form[data-upload]').forEach(function (form) {

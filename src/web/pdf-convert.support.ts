@@ -1,0 +1,88 @@
+import { Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { AppConfig } from '../common/config/env';
+import { DomainError } from '../common/errors/domain-error';
+import { FileStoreService } from '../pdf-tools/files/file-store.service';
+import { UploadService } from '../pdf-tools/files/upload.service';
+import type { ConversionInput } from '../pdf-tools/render/metered-run';
+import { CsrfService } from './csrf.service';
+import type { ChosenFile } from './pages/pdf-convert.pages';
+import { MAX_PASSWORD, MAX_URL } from './pages/pdf-convert.pages';
+import { single } from './pdf-form';
+import { uploadRefusal, WebLimits } from './pdf-web-text';
+import { CSRF_FIELD, WebRequest } from './web-context';
+
+/** What the run form of a conversion page asks for, or the problem with it (in the page's words). */
+export type FormInput = { ok: true; input: ConversionInput; chosen?: ChosenFile; url: string; name: string } | { ok: false; status: number; message: string; field: string; chosen?: ChosenFile; url: string };
+
+/**
+ * What the conversion pages (`/pdf/images`, `/pdf/ocr`) share on the server: the limits their
+ * words name, the chosen file from its id, the upload without JavaScript (the upload service of
+ * POST /files, CSRF token in the query string checked before the body), and reading the run
+ * form's file, address and password.
+ */
+@Injectable()
+export class ConvertSupport {
+  constructor(
+    private readonly config: AppConfig,
+    private readonly uploads: UploadService,
+    private readonly files: FileStoreService,
+    private readonly csrf: CsrfService,
+  ) {}
+
+  limits(): WebLimits {
+    const c = this.config;
+    return { maxBytes: c.PDF_MAX_FILE_BYTES, maxPages: c.PDF_MAX_PAGES, keptMinutes: Math.round(c.PDF_RESULT_TTL_S / 60) };
+  }
+
+  async chosen(id: string | undefined): Promise<ChosenFile | undefined> {
+    if (!id) return undefined;
+    const found = await this.files.info(id);
+    if (found.status !== 'ok') return undefined;
+    return { file_id: found.file.id, filename: found.file.filename, pages: found.file.pages, bytes: found.file.size };
+  }
+
+  /**
+   * The upload without JavaScript: `render(status, chosen, error?)` draws the page again. Bytes
+   * still coming after a refusal close the connection after the answer.
+   */
+  async upload(req: WebRequest, res: Response, render: (status: number, chosen?: ChosenFile, error?: string) => Promise<void>): Promise<void> {
+    const token = req.query[CSRF_FIELD];
+    if (typeof token === 'string') req.headers['x-csrf-token'] = token;
+    try {
+      this.csrf.assert(req);
+    } catch (e) {
+      res.setHeader('Connection', 'close');
+      throw e;
+    }
+    try {
+      const up = await this.uploads.upload(req);
+      await render(200, await this.chosen(up.file_id));
+    } catch (e) {
+      if (!(e instanceof DomainError)) throw e;
+      if (!req.complete) res.setHeader('Connection', 'close');
+      for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
+      await render(e.status, undefined, uploadRefusal('Your file', e.code, e.details.error_detail, this.limits()));
+    }
+  }
+
+  /** The run form's input: the uploaded file (with its password) or else the address. */
+  async formInput(body: Record<string, unknown>): Promise<FormInput> {
+    const id = (single(body.file_id) ?? '').trim();
+    const url = (single(body.url) ?? '').trim();
+    const chosen = await this.chosen(id || undefined);
+    if (id && !chosen) return { ok: false, status: 404, message: `The file you chose is no longer kept (files are kept ${this.limits().keptMinutes} minutes): upload it again.`, field: 'file', url };
+    if (chosen) {
+      const password = single(body[`password.${chosen.file_id}`]) ?? '';
+      if (chosen.pages === null && password === '') {
+        return { ok: false, status: 400, message: `${chosen.filename} is protected by a password: enter it in "Password of ${chosen.filename}".`, field: 'password-1', chosen, url };
+      }
+      if (password.length > MAX_PASSWORD) return { ok: false, status: 400, message: `The password of ${chosen.filename} is too long: at most ${MAX_PASSWORD} characters.`, field: 'password-1', chosen, url };
+      return { ok: true, input: { fileId: chosen.file_id, ...(password ? { password } : {}) }, chosen, url, name: chosen.filename };
+    }
+    if (!url) return { ok: false, status: 400, message: 'Choose a PDF file first, or give the address of one.', field: 'file', url };
+    if (url.length > MAX_URL) return { ok: false, status: 400, message: `The address is too long: at most ${MAX_URL} characters.`, field: 'url', url };
+    const full = /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url.replace(/^\/\//, '')}`;
+    return { ok: true, input: { url: full }, url, name: full };
+  }
+}
