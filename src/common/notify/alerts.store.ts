@@ -63,7 +63,8 @@ export class AlertsStore {
 
   /** True when a destination of that workspace was removed. */
   async removeDestination(workspaceId: string, id: string): Promise<boolean> {
-    const rows = await this.db.query<unknown[]>(`DELETE FROM alert_destinations WHERE workspace_id = $1 AND id = $2 RETURNING id`, [workspaceId, id]);
+    // Through a CTE: TypeORM answers a bare DELETE with [rows, count], not the rows.
+    const rows = await this.db.query<unknown[]>(`WITH d AS (DELETE FROM alert_destinations WHERE workspace_id = $1 AND id = $2 RETURNING id) SELECT id FROM d`, [workspaceId, id]);
     return rows.length > 0;
   }
 
