@@ -13,6 +13,7 @@ import { OneTimeProofService } from './one-time-proof.service';
 import { PdfController } from './pdf.controller';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
+import { SignupController } from './signup.controller';
 import { WebGuard } from './web.guard';
 import { ErrorPages } from '../common/filters/error-pages';
 import { WebErrorPages } from './web-exception.filter';
@@ -24,7 +25,7 @@ import { WebErrorPages } from './web-exception.filter';
  */
 @Module({
   imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, AlertsController, ScanController, PdfController, WebFallbackController],
+  controllers: [AssetsController, HomeController, AuthController, SignupController, DashboardController, SettingsController, AlertsController, ScanController, PdfController, WebFallbackController],
   providers: [CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

@@ -375,6 +375,11 @@ describe('Website accounts (e2e)', () => {
         await clean(form('/dashboard/settings/alerts', `/dashboard/settings/alerts/${demoAlert.id}/remove`), 404);
         expect((await t.app.get(AlertsService).destinations(demoAdmin.workspace_id)).map((d) => d.id)).toEqual([demoAlert.id]);
       },
+      'GET /signup': () => clean(c.get('/signup'), 303), // signed in: on to the tools
+      'POST /signup': () => clean(form('/dashboard', '/signup', { email: 'new@other.example', password: 'x', confirm_password: 'x' }), 503), // no SMTP_URL here
+      'GET /signup/verify': () => clean(c.get('/signup/verify?token=x'), 400),
+      'POST /signup/verify': () => clean(form('/dashboard', '/signup/verify', { token: 'x' }), 400),
+      'GET /signup/welcome': () => clean(c.get('/signup/welcome')),
       // Anonymous tools: no workspace behind them, so nothing of one on their pages.
       'GET /pdf': () => clean(c.get('/pdf')),
       'GET /pdf/:tool': () => clean(c.get('/pdf/rotate-pages')),
