@@ -83,6 +83,7 @@ export class SignupService implements OnModuleInit {
       if (known) {
         this.mailLater(email, 'Your Beacon account', `Someone (perhaps you) tried to sign up to Beacon with this address, which already has an account.\n\nSign in at ${this.config.publicBaseUrl()}/signin. If you forgot your password, ask an admin of your workspace for a one-time password.\n\nIf it was not you, ignore this e-mail: nothing changed.\n`);
       } else {
+        await this.db.query(`DELETE FROM web_signups WHERE expires_at < now() - interval '7 days'`); // long-expired ones
         const token = randomBytes(32).toString('base64url');
         await this.db.query(
           `INSERT INTO web_signups (email, password_hash, token_hash, expires_at) VALUES ($1, $2, $3, now() + make_interval(hours => $4))

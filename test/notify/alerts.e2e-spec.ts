@@ -2,6 +2,7 @@ import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { CoreModule } from '../../src/common/core.module';
+import { JobQueues } from '../../src/common/jobs/job-queues';
 import { AlertsService, DeliveryView } from '../../src/common/notify/alerts.service';
 import { startSmtp, TestSmtp } from '../utils/smtp';
 import { createTestApp, TestApp } from '../utils/test-app';
@@ -63,7 +64,9 @@ describe('Alerts: signed webhooks and e-mail, retried and logged', () => {
     alerts = t.app.get(AlertsService);
   });
   afterAll(async () => {
+    const jobs = t?.app.get(JobQueues);
     await t?.close();
+    await expect(jobs?.add('wiring', {})).rejects.toThrow(/closed/); // closed with the app
     await smtp?.close();
     hooks?.server.closeAllConnections();
     await new Promise((r) => hooks?.server.close(r));
@@ -80,6 +83,18 @@ describe('Alerts: signed webhooks and e-mail, retried and logged', () => {
       const log = await alerts.deliveries(ws);
       return log.length >= count && log.every((d) => d.status === 'delivered' || d.status === 'failed') ? log : undefined;
     });
+
+  it('gets JobQueues from CoreModule (BullMQ with REDIS_URL), which runs jobs', async () => {
+    const jobs = t.app.get(JobQueues);
+    expect(jobs.kind).toBe(process.env.REDIS_URL ? 'bullmq' : 'in-process');
+    const got: unknown[] = [];
+    jobs.register<{ hello: string }>('wiring', async (data) => {
+      got.push(data);
+    });
+    await jobs.add('wiring', { hello: 'world' });
+    await until(async () => (got.length ? got : undefined));
+    expect(got).toEqual([{ hello: 'world' }]);
+  });
 
   it('delivers a webhook whose Standard Webhooks signature verifies, and logs it', async () => {
     const ws = await workspace();
