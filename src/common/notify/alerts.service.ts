@@ -84,7 +84,13 @@ export class AlertsService implements OnModuleInit {
     const payload = { type: alert.kind, timestamp, data: { workspace_id: workspaceId, title: alert.title, text: alert.text, details: alert.data } };
     const rows = await this.store.addDeliveries(workspaceId, dests, { messageId: `msg_${randomBytes(16).toString('hex')}`, kind: alert.kind, title: alert.title, payload });
     for (const row of rows) {
-      await this.jobs.add(ALERT_QUEUE, { deliveryId: row.id }, { jobId: row.id, attempts: this.config.ALERT_MAX_ATTEMPTS, backoffMs: this.config.ALERT_RETRY_BACKOFF_MS });
+      try {
+        await this.jobs.add(ALERT_QUEUE, { deliveryId: row.id }, { jobId: row.id, attempts: this.config.ALERT_MAX_ATTEMPTS, backoffMs: this.config.ALERT_RETRY_BACKOFF_MS });
+      } catch (e) {
+        // The log says so rather than showing it queued for ever.
+        await this.store.recordAttempt(row.id, 0, 'failed', null, `Could not be queued (job queue unavailable): ${(e as Error).message}`);
+        throw e;
+      }
     }
     return rows;
   }
