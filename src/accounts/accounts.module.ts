@@ -11,6 +11,7 @@ import { LoginThrottleStore, PgLoginThrottleStore, RedisLoginThrottleStore } fro
 import { PgSessionStore, RedisSessionStore, SessionStore } from './session.store';
 import { SessionsService } from './sessions.service';
 import { UsersStore } from './users.store';
+import { SignupService } from './signup.service';
 
 /**
  * Website accounts (a platform concern: the website and the admin CLI use it). Sessions and
@@ -32,7 +33,8 @@ import { UsersStore } from './users.store';
     UsersStore,
     SessionsService,
     AccountsService,
+    SignupService,
   ],
-  exports: [AccountsService, SessionsService],
+  exports: [AccountsService, SessionsService, SignupService],
 })
 export class AccountsModule {}

@@ -4,6 +4,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { PdfToolsModule } from '../pdf-tools/pdf-tools.module';
 import { VisibilityModule } from '../visibility/visibility.module';
 import { AiProvidersSettingsController } from './ai-providers.controller';
+import { AlertsController } from './alerts.controller';
 import { AssetsController } from './assets.controller';
 import { AuthController } from './auth.controller';
 import { CsrfService } from './csrf.service';
@@ -16,6 +17,7 @@ import { PdfOcrController } from './pdf-ocr.controller';
 import { ConvertSupport } from './pdf-convert.support';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
+import { SignupController } from './signup.controller';
 import { WebGuard } from './web.guard';
 import { ErrorPages } from '../common/filters/error-pages';
 import { WebErrorPages } from './web-exception.filter';
@@ -27,7 +29,7 @@ import { WebErrorPages } from './web-exception.filter';
  */
 @Module({
   imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, AiProvidersSettingsController, ScanController, PdfImagesController, PdfOcrController, PdfController, WebFallbackController],
+  controllers: [AssetsController, HomeController, AuthController, SignupController, DashboardController, SettingsController, AiProvidersSettingsController, AlertsController, ScanController, PdfImagesController, PdfOcrController, PdfController, WebFallbackController],
   providers: [ConvertSupport, CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}
