@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /** What the website's script may use besides the language: the browser's objects it relies on. */
-const BROWSER_GLOBALS = ['window', 'document', 'navigator', 'FormData', 'XMLHttpRequest', 'URLSearchParams'];
+const BROWSER_GLOBALS = ['window', 'document', 'navigator', 'FormData', 'XMLHttpRequest', 'URLSearchParams', 'location', 'history', 'setTimeout'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', '*.js', '*.cjs', '*.mjs', 'scripts/**'] },
