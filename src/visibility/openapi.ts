@@ -24,6 +24,8 @@ interface Endpoint {
   params: Param[];
   /** Name of the response schema in components.schemas. */
   response: string;
+  /** A list also sent as CSV with `Accept: text/csv` (every row matching the filters). */
+  csv?: boolean;
 }
 
 const str: Schema = { type: 'string' };
@@ -55,7 +57,7 @@ export const ENDPOINTS: Endpoint[] = [
     params: [],
     response: 'Visibility',
   },
-  { path: '/api/v1/history', summary: 'Every scan, newest first: grade, mention rate and detected changes.', auth: true, params: page, response: 'History' },
+  { path: '/api/v1/history', summary: 'Every scan, newest first: grade, mention rate and detected changes.', auth: true, params: page, response: 'History', csv: true },
   {
     path: '/api/v1/prompts',
     summary: 'Tracked prompts with tags, intent, country, enabled status and latest-scan figures, by id.',
@@ -67,7 +69,7 @@ export const ENDPOINTS: Endpoint[] = [
       { name: 'intent', description: 'Only this intent.', schema: str },
       { name: 'country', description: 'Only this country (ISO 3166-1 alpha-2).', schema: str },
     ],
-    response: 'Prompts',
+    response: 'Prompts', csv: true,
   },
   {
     path: '/api/v1/answers',
@@ -86,33 +88,36 @@ export const ENDPOINTS: Endpoint[] = [
       competitorP,
       { name: 'prompt_id', description: 'Only answers to this prompt.', schema: str },
     ],
-    response: 'Answers',
+    response: 'Answers', csv: true,
   },
   {
     path: '/api/v1/sources',
     summary: 'Cited registrable domains of the latest scan with counts and categories, most cited first.',
     auth: true,
     params: [...page, categoryP, platformP],
-    response: 'Sources',
+    response: 'Sources', csv: true,
   },
   {
     path: '/api/v1/urls',
     summary: 'Per-URL citation statistics of the latest scan, most cited first.',
     auth: true,
     params: [...page, categoryP, platformP, { name: 'domain', description: 'Only URLs of this registrable domain.', schema: str }],
-    response: 'Urls',
+    response: 'Urls', csv: true,
   },
   {
     path: '/api/v1/gaps',
     summary: 'Citation gaps of the latest scan: URLs cited where competitors are mentioned and the brand is not, most answers first.',
     auth: true,
     params: [...page, categoryP, platformP, competitorP],
-    response: 'Gaps',
+    response: 'Gaps', csv: true,
   },
 ];
 
 /** components.schemas: the response bodies of dto/responses.ts, converted once. */
 const COMPONENT_SCHEMAS: Record<string, Schema> = Object.fromEntries(Object.entries(SCHEMAS).map(([name, z]) => [name, jsonSchemaOf(z)]));
+
+const CSV_DESCRIPTION =
+  'With Accept: text/csv: every row matching the filters (limit does not apply; cursor starts after that row), a header line, arrays joined with " | ", empty cells for null. Columns: docs/visibility-api.md.';
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
 const RATE_HEADERS = {
@@ -129,7 +134,10 @@ export function openApiDocument(baseUrl: string): Schema {
       '200': {
         description: 'OK',
         ...(e.auth ? { headers: { ETag: { schema: str }, ...RATE_HEADERS } } : {}),
-        content: { 'application/json': { schema: ref(e.response) } },
+        content: {
+          'application/json': { schema: ref(e.response) },
+          ...(e.csv ? { 'text/csv': { schema: { type: 'string', description: CSV_DESCRIPTION } } } : {}),
+        },
       },
       '405': errorResponse('method_not_allowed: any method other than GET'),
     };

@@ -8,6 +8,9 @@ import { SOURCE_CATEGORIES } from '../visibility/derive/domains';
 import { AnswersQuery, GapsQuery, HistoryQuery, PromptsQuery, SourcesQuery, UrlsQuery } from '../visibility/dto/query.dto';
 import { ProjectState, VisibilityQueryService } from '../visibility/visibility-query.service';
 import { CsrfService } from './csrf.service';
+import { exportHref } from './dashboard-export.controller';
+import { csvLink } from './pages/dashboard-lists.pages';
+import type { ExportKind } from '../visibility/export/visibility-export.service';
 import {
   answerItem,
   dashboardNav,
@@ -103,7 +106,7 @@ export class DashboardController {
         csrf,
         body: html`<h1>${o.title}</h1>${dashboardNav(o.tab, user)}${v.intro ?? ''}
 ${filterForm(action, v.fields.map((f) => ({ ...f, value: params[f.name] })), params.limit, problem)}
-${problem ? html`<p id="no-results">No results are shown until the filter is corrected.</p>` : results}`,
+${problem ? html`<p id="no-results">No results are shown until the filter is corrected.</p>` : html`${csvLink(exportHref(o.tab as ExportKind, params), o.tab)}${results}`}`,
       }),
     );
   }
