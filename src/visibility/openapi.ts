@@ -45,6 +45,11 @@ const platformP: Param = { name: 'platform', description: 'Only this platform (e
 const categoryP: Param = { name: 'category', description: 'Only this source category.', schema: category };
 const tagP: Param = { name: 'tag', description: 'Only prompts with this tag.', schema: str };
 const competitorP: Param = { name: 'competitor', description: 'Only rows involving this competitor (name, case-insensitive).', schema: str };
+const scanP: Param = {
+  name: 'scan_id',
+  description: 'This scan (a scan_id of GET /api/v1/history) instead of the latest; an unknown one is 404 not_found with field scan_id.',
+  schema: str,
+};
 const boolP = (name: string, description: string): Param => ({ name, description, schema: { type: 'string', enum: ['true', 'false'] } });
 
 export const ENDPOINTS: Endpoint[] = [
@@ -73,10 +78,11 @@ export const ENDPOINTS: Endpoint[] = [
   },
   {
     path: '/api/v1/answers',
-    summary: 'Raw AI answers of the latest scan with model, mention flags and citations, in import order.',
+    summary: 'Raw AI answers of the latest scan (or of scan_id) with model, mention flags and citations, in import order.',
     auth: true,
     params: [
       ...page,
+      scanP,
       platformP,
       tagP,
       boolP('mentioned', 'Only answers that mention the brand (true) or not (false).'),
@@ -92,23 +98,23 @@ export const ENDPOINTS: Endpoint[] = [
   },
   {
     path: '/api/v1/sources',
-    summary: 'Cited registrable domains of the latest scan with counts and categories, most cited first.',
+    summary: 'Cited registrable domains of the latest scan (or of scan_id) with counts and categories, most cited first.',
     auth: true,
-    params: [...page, categoryP, platformP],
+    params: [...page, scanP, categoryP, platformP],
     response: 'Sources', csv: true,
   },
   {
     path: '/api/v1/urls',
-    summary: 'Per-URL citation statistics of the latest scan, most cited first.',
+    summary: 'Per-URL citation statistics of the latest scan (or of scan_id), most cited first.',
     auth: true,
-    params: [...page, categoryP, platformP, { name: 'domain', description: 'Only URLs of this registrable domain.', schema: str }],
+    params: [...page, scanP, categoryP, platformP, { name: 'domain', description: 'Only URLs of this registrable domain.', schema: str }],
     response: 'Urls', csv: true,
   },
   {
     path: '/api/v1/gaps',
-    summary: 'Citation gaps of the latest scan: URLs cited where competitors are mentioned and the brand is not, most answers first.',
+    summary: 'Citation gaps of the latest scan (or of scan_id): URLs cited where competitors are mentioned and the brand is not, most answers first.',
     auth: true,
-    params: [...page, categoryP, platformP, competitorP],
+    params: [...page, scanP, categoryP, platformP, competitorP],
     response: 'Gaps', csv: true,
   },
 ];
@@ -146,7 +152,11 @@ export function openApiDocument(baseUrl: string): Schema {
         '304': { description: 'Not modified (If-None-Match matched the ETag)' },
         '400': errorResponse('bad_request: a bad query parameter, named in `field`'),
         '401': errorResponse('unauthorized: missing, malformed or revoked API key'),
-        '404': errorResponse('project_not_found: the workspace has no project data yet'),
+        '404': errorResponse(
+          e.params.includes(scanP)
+            ? 'project_not_found: the workspace has no project data yet; not_found (field scan_id): the workspace has no such scan'
+            : 'project_not_found: the workspace has no project data yet',
+        ),
         '429': {
           ...errorResponse('rate_limited: more than the per-key limit per minute'),
           headers: { 'Retry-After': { schema: int, description: 'Always 60' }, ...RATE_HEADERS },
@@ -197,7 +207,7 @@ export function apiIndex(baseUrl: string, limit: { requests: number; window_seco
       conditional_requests: 'Data responses carry an ETag; send it in If-None-Match to get 304 Not Modified until new data is imported.',
       rate_limit_headers: 'Authenticated responses carry RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset; above the limit 429 rate_limited with Retry-After: 60.',
       errors: ['400 bad_request (field names the parameter)', '401 unauthorized', '404 not_found', '404 project_not_found', '405 method_not_allowed', '429 rate_limited'],
-      scope: 'answers, sources, urls and gaps use the latest scan only.',
+      scope: 'answers, sources, urls and gaps use the latest scan unless scan_id names another scan of GET /history.',
     },
     endpoints: ENDPOINTS.map((e) => ({
       method: 'GET',

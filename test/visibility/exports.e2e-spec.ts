@@ -147,4 +147,52 @@ describe('Visibility CSV exports (e2e)', () => {
     expect(new Set(idx).size).toBe(total);
     expect(idx).toEqual([...idx].sort((a, b) => a - b));
   }, 60_000);
+  describe('scan_id: any scan, not only the latest (issue #22 item 6)', () => {
+    it('answers, sources, urls and gaps of an older scan; the latest stays the default', async () => {
+      const s1 = await get('/answers?scan_id=s1', tricky).expect(200);
+      expect(s1.body.scan).toEqual({ scan_id: 's1', date: '2026-11-09' });
+      expect(s1.body.total).toBe(2);
+      expect(s1.body.answers.map((a: Item) => a.text)).toEqual(['Globex only.', 'Nothing here.']);
+      const latest = await get('/answers', tricky).expect(200);
+      expect(latest.body.scan.scan_id).toBe('s2');
+      expect((await get('/answers?scan_id=s2', tricky).expect(200)).body).toEqual(latest.body);
+      const sources = await get('/sources?scan_id=s1', tricky).expect(200);
+      expect(sources.body.scan.scan_id).toBe('s1');
+      expect(sources.body.sources.map((x: Item) => [x.domain, x.citations])).toEqual([['g2.com', 1]]);
+      const urls = await get('/urls?scan_id=s1&platform=chatgpt', tricky).expect(200);
+      expect(urls.body.urls.map((x: Item) => x.url)).toEqual(['https://g2.com/crm']); // normalised: no www.
+      const gaps = await get('/gaps?scan_id=s1', tricky).expect(200);
+      expect(gaps.body).toMatchObject({ scan: { scan_id: 's1' }, total: 1, gaps: [{ url: 'https://g2.com/crm', competitors: ['Globex'] }] });
+      // Every scan of the demo project: each list names the scan it is of, and totals differ between scans.
+      const scans = (await get('/history').expect(200)).body.scans as Array<{ scan_id: string; answers: { total: number } }>;
+      for (const sc of scans) {
+        const r = await get(`/answers?scan_id=${sc.scan_id}&limit=1`).expect(200);
+        expect({ scan: r.body.scan.scan_id, total: r.body.total }).toEqual({ scan: sc.scan_id, total: sc.answers.total });
+      }
+    });
+
+    it('pages of an older scan follow on in that scan; its CSV names it', async () => {
+      const first = await get('/answers?scan_id=s1&limit=1', tricky).expect(200);
+      const second = await get(`/answers?scan_id=s1&limit=1&cursor=${first.body.next_cursor}`, tricky).expect(200);
+      expect([...first.body.answers, ...second.body.answers].map((a: Item) => a.text)).toEqual(['Globex only.', 'Nothing here.']);
+      expect(second.body.next_cursor).toBeNull();
+      const { rows, res } = await csv('/gaps?scan_id=s1', tricky);
+      expect(rows).toEqual([
+        { scan_id: 's1', scan_date: '2026-11-09', url: 'https://g2.com/crm', domain: 'g2.com', category: 'review', answers: '1', competitors: 'Globex', prompts: 'p1', platforms: 'chatgpt' },
+      ]);
+      expect(res.headers['content-disposition']).toBe('attachment; filename="beacon-gaps-s1.csv"');
+    });
+
+    it('an unknown scan is 404 not_found naming scan_id; a malformed one 400; another workspace\'s scan is unknown', async () => {
+      for (const list of ['answers', 'sources', 'urls', 'gaps']) {
+        const r = await get(`/${list}?scan_id=nope`, tricky).expect(404);
+        expect(r.body).toMatchObject({ ok: false, error: 'not_found', field: 'scan_id' });
+        expect(r.body.message).toContain('nope');
+      }
+      await get('/answers?scan_id=s1').expect(404); // s1 is the other workspace's
+      const bad = await get('/sources?scan_id=%20x', tricky).expect(400);
+      expect(bad.body).toMatchObject({ error: 'bad_request', field: 'scan_id' });
+      await get('/history?scan_id=s1', tricky).expect(400);
+    });
+  });
 });

@@ -25,6 +25,12 @@ export class PageQuery {
 
 const PLATFORM = /^[a-z0-9][a-z0-9_.-]{0,39}$/;
 
+/** A list of one scan: `scan_id` picks it (an id of GET /history); the latest scan by default (issue #22). */
+export class ScanListQuery extends PageQuery {
+  @IsOptional() @Matches(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, { message: 'scan_id must be the scan_id of a scan in GET /api/v1/history' })
+  scan_id?: string;
+}
+
 export class PromptsQuery extends PageQuery {
   @IsOptional() @IsString() @MaxLength(64)
   tag?: string;
@@ -39,7 +45,7 @@ export class PromptsQuery extends PageQuery {
   country?: string;
 }
 
-export class AnswersQuery extends PageQuery {
+export class AnswersQuery extends ScanListQuery {
   @IsOptional() @Matches(PLATFORM, { message: 'platform must be a platform identifier such as chatgpt' })
   platform?: string;
 
@@ -62,7 +68,7 @@ export class AnswersQuery extends PageQuery {
   prompt_id?: string;
 }
 
-export class SourcesQuery extends PageQuery {
+export class SourcesQuery extends ScanListQuery {
   @IsOptional() @IsIn(SOURCE_CATEGORIES)
   category?: SourceCategory;
 

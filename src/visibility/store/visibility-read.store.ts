@@ -93,6 +93,15 @@ export class VisibilityReadStore {
     return r;
   }
 
+  /** A scan of the workspace by its scan id (the import's `scan.id`), or null. */
+  async scanByKey(workspaceId: string, scanKey: string): Promise<{ id: string; scan_key: string; date: string } | null> {
+    const rows = await this.db.query<Array<{ id: string; scan_key: string; date: string }>>(
+      `SELECT id, scan_key, to_char(date, 'YYYY-MM-DD') AS date FROM vis_scans WHERE workspace_id = $1 AND scan_key = $2`,
+      [workspaceId, scanKey],
+    );
+    return rows[0] ?? null;
+  }
+
   async project(workspaceId: string): Promise<ProjectRow> {
     const [p] = await this.db.query<ProjectRow[]>('SELECT business, brand, competitors, scans_total FROM vis_projects WHERE workspace_id = $1', [
       workspaceId,
