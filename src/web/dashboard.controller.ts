@@ -9,7 +9,8 @@ import { AnswersQuery, GapsQuery, HistoryQuery, PromptsQuery, SourcesQuery, Urls
 import { ProjectState, VisibilityQueryService } from '../visibility/visibility-query.service';
 import { CsrfService } from './csrf.service';
 import { exportHref } from './dashboard-export.controller';
-import { csvLink } from './pages/dashboard-lists.pages';
+import { answersLink, csvLink, gapChanges, scanField, urlLink } from './pages/dashboard-lists.pages';
+import type { History } from '../visibility/dto/responses';
 import type { ExportKind } from '../visibility/export/visibility-export.service';
 import {
   answerItem,
@@ -25,12 +26,15 @@ import {
   SummaryView,
   table,
 } from './pages/dashboard.pages';
-import { html, Renderable } from '../common/html/html';
+import { html, qs, Renderable } from '../common/html/html';
 import { page, sendPage } from './render/layout';
 import { percent } from './render/values';
 import { apiQuery, filterProblem, keptParams } from './web-query';
 import { WebController } from './web-controller.decorator';
 import { WebRequest, WebUserParam } from './web-context';
+
+/** Scans offered by the scan picker of the list pages (the newest). */
+const PICKER_SCANS = 500;
 
 /** Scans drawn in the history chart (one page of the API's history). */
 const HISTORY_CHART_SCANS = 52;
@@ -80,12 +84,17 @@ export class DashboardController {
     res: Response,
     user: UserView,
     o: { tab: DashboardTab; title: string; dto: new () => T; raw: Record<string, unknown> },
-    view: (p: ProjectState, s: SummaryView) => { intro?: Renderable; fields: FilterField[]; results: (q: T, params: Record<string, string | undefined>) => Promise<Renderable> },
+    view: (
+      p: ProjectState,
+      s: SummaryView,
+      scans: History['scans'],
+    ) => { intro?: Renderable; fields: FilterField[]; results: (q: T, params: Record<string, string | undefined>) => Promise<Renderable> },
   ): Promise<void> {
     const csrf = this.csrf.token(req, res);
     const p = await this.project(user);
     if (!p) return sendPage(res, 200, emptyDashboard(user, csrf));
-    const v = view(p, await this.query.summary(p));
+    const [summary, history] = await Promise.all([this.query.summary(p), this.query.history(p, await apiQuery(HistoryQuery, { limit: String(PICKER_SCANS) }))]);
+    const v = view(p, summary, history.scans);
     const params = keptParams(o.raw);
     let results: Renderable = '';
     let problem: FilterProblem | null = null;
@@ -134,7 +143,7 @@ ${problem ? html`<p id="no-results">No results are shown until the filter is cor
         return html`${table(
           'Prompts (buyer questions) with their latest mention rate',
           ['Prompt', 'Id', 'Tags', 'Intent', 'Country', 'Enabled', ['Answers', 'num'], ['Mention rate', 'num']],
-          r.prompts.map((x) => [x.text, x.id, x.tags.join(', '), x.intent ?? '–', x.country ?? '–', x.enabled ? 'yes' : 'no', x.latest?.answers ?? '–', percent(x.latest?.mention_rate)]),
+          r.prompts.map((x) => [answersLink(x.text, { prompt_id: x.id }, `Answers to: ${x.text}`), x.id, x.tags.join(', '), x.intent ?? '–', x.country ?? '–', x.enabled ? 'yes' : 'no', x.latest?.answers ?? '–', percent(x.latest?.mention_rate)]),
           'No prompt matches these filters.',
           { stack: true },
         )}
@@ -145,15 +154,18 @@ ${pager('/dashboard/prompts', params, r.next_cursor, r.total, r.prompts.length)}
 
   @Get('answers')
   answers(@WebUserParam() user: UserView, @Query() raw: Record<string, unknown>, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    return this.listPage(req, res, user, { tab: 'answers', title: 'AI answers of the latest scan', dto: AnswersQuery, raw }, (p, s) => ({
+    return this.listPage(req, res, user, { tab: 'answers', title: 'AI answers', dto: AnswersQuery, raw }, (p, s, scans) => ({
       intro: html`<p class="meta">Mentions of ${s.brand.name} are marked <mark class="own">${s.brand.name}<span class="you"> (you)</span></mark>, in bold; mentions of its competitors are highlighted <mark class="competitor">like this</mark>; a dotted underline marks a match that did not count (hover or focus shows why).</p>`,
       fields: [
+        scanField(scans),
         { name: 'platform', label: 'Platform', options: s.platforms },
         { name: 'mentioned', label: `Mentions ${s.brand.name}`, options: [['true', 'yes'], ['false', 'no']] },
         { name: 'brand_status', label: `${s.brand.name} in the answer`, options: MENTION_STATUSES.map((m): [string, string] => [m, BRAND_STATUS_WORDS[m]]) },
         { name: 'competitor', label: 'Competitor', options: s.competitors.map((c) => c.name) },
         { name: 'tag', label: 'Tag' },
         { name: 'prompt_id', label: 'Prompt id' },
+        { name: 'cited_url', label: 'Citing the URL' },
+        { name: 'cited_domain', label: 'Citing the domain' },
       ],
       results: async (q, params) => {
         const r = await this.query.answers(p, q);
@@ -166,15 +178,16 @@ ${pager('/dashboard/answers', params, r.next_cursor, r.total, r.answers.length)}
 
   @Get('sources')
   sources(@WebUserParam() user: UserView, @Query() raw: Record<string, unknown>, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    return this.listPage(req, res, user, { tab: 'sources', title: 'Cited sources', dto: SourcesQuery, raw }, (p, s) => ({
+    return this.listPage(req, res, user, { tab: 'sources', title: 'Cited sources', dto: SourcesQuery, raw }, (p, s, scans) => ({
       fields: [
+        scanField(scans),
         { name: 'category', label: 'Category', options: [...SOURCE_CATEGORIES] },
         { name: 'platform', label: 'Platform', options: s.platforms },
       ],
       results: async (q, params) => {
         const r = await this.query.sources(p, q);
-        return html`${table('Domains cited in the latest scan, most cited first', ['Domain', 'Category', ['Citations', 'num'], ['Answers', 'num'], ['Prompts', 'num'], ['URLs', 'num'], 'Platforms'],
-  r.sources.map((x) => [x.domain, x.category, x.citations, x.answers, x.prompts, x.urls, x.platforms.join(', ')]), 'No source matches these filters.', { stack: true })}
+        return html`${table(`Domains cited in scan ${r.scan.scan_id} (${r.scan.date}), most cited first`, ['Domain', 'Category', ['Citations', 'num'], ['Answers', 'num'], ['Prompts', 'num'], ['URLs', 'num'], 'Platforms'],
+  r.sources.map((x) => [x.domain, x.category, x.citations, answersLink(x.answers, { cited_domain: x.domain, scan_id: q.scan_id }, `Answers citing ${x.domain}`), x.prompts, html`<a href="/dashboard/urls${qs({ domain: x.domain, scan_id: q.scan_id })}" aria-label="URLs of ${x.domain}">${x.urls}</a>`, x.platforms.join(', ')]), 'No source matches these filters.', { stack: true })}
 ${pager('/dashboard/sources', params, r.next_cursor, r.total, r.sources.length)}`;
       },
     }));
@@ -182,16 +195,17 @@ ${pager('/dashboard/sources', params, r.next_cursor, r.total, r.sources.length)}
 
   @Get('urls')
   urls(@WebUserParam() user: UserView, @Query() raw: Record<string, unknown>, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    return this.listPage(req, res, user, { tab: 'urls', title: 'Cited URLs', dto: UrlsQuery, raw }, (p, s) => ({
+    return this.listPage(req, res, user, { tab: 'urls', title: 'Cited URLs', dto: UrlsQuery, raw }, (p, s, scans) => ({
       fields: [
+        scanField(scans),
         { name: 'domain', label: 'Domain' },
         { name: 'category', label: 'Category', options: [...SOURCE_CATEGORIES] },
         { name: 'platform', label: 'Platform', options: s.platforms },
       ],
       results: async (q, params) => {
         const r = await this.query.urls(p, q);
-        return html`${table('URLs cited in the latest scan, most cited first', ['URL', 'Domain', 'Category', ['Citations', 'num'], ['Answers', 'num'], ['Prompts', 'num'], 'Platforms'],
-  r.urls.map((x) => [x.url, x.domain, x.category, x.citations, x.answers, x.prompts, x.platforms.join(', ')]), 'No URL matches these filters.', { stack: true })}
+        return html`${table(`URLs cited in scan ${r.scan.scan_id} (${r.scan.date}), most cited first`, ['URL', 'Domain', 'Category', ['Citations', 'num'], ['Answers', 'num'], ['Prompts', 'num'], 'Platforms'],
+  r.urls.map((x) => [urlLink(x.url), x.domain, x.category, x.citations, answersLink(x.answers, { cited_url: x.url, scan_id: q.scan_id }, `Answers citing ${x.url}`), x.prompts, x.platforms.join(', ')]), 'No URL matches these filters.', { stack: true })}
 ${pager('/dashboard/urls', params, r.next_cursor, r.total, r.urls.length)}`;
       },
     }));
@@ -199,18 +213,20 @@ ${pager('/dashboard/urls', params, r.next_cursor, r.total, r.urls.length)}`;
 
   @Get('gaps')
   gaps(@WebUserParam() user: UserView, @Query() raw: Record<string, unknown>, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    return this.listPage(req, res, user, { tab: 'gaps', title: 'Citation gaps', dto: GapsQuery, raw }, (p, s) => ({
+    return this.listPage(req, res, user, { tab: 'gaps', title: 'Citation gaps', dto: GapsQuery, raw }, (p, s, scans) => ({
       intro: html`<p>Pages cited in answers that mention a competitor but not you: where to be present.</p>`,
       fields: [
+        scanField(scans),
         { name: 'competitor', label: 'Competitor', options: s.competitors.map((c) => c.name) },
         { name: 'category', label: 'Category', options: [...SOURCE_CATEGORIES] },
         { name: 'platform', label: 'Platform', options: s.platforms },
       ],
       results: async (q, params) => {
         const r = await this.query.gaps(p, q);
-        return html`${table('Citation gaps of the latest scan', ['URL', 'Domain', 'Category', ['Answers', 'num'], 'Competitors', 'Prompts', 'Platforms'],
-  r.gaps.map((x) => [x.url, x.domain, x.category, x.answers, x.competitors.join(', '), promptLinks(x.prompts), x.platforms.join(', ')]), 'No gap matches these filters.', { stack: true })}
-${pager('/dashboard/gaps', params, r.next_cursor, r.total, r.gaps.length)}`;
+        return html`${table(`Citation gaps of scan ${r.scan.scan_id} (${r.scan.date})`, ['URL', 'Domain', 'Category', ['Answers', 'num'], 'Competitors', 'Prompts', 'Platforms'],
+  r.gaps.map((x) => [urlLink(x.url), x.domain, x.category, answersLink(x.answers, { cited_url: x.url, mentioned: 'false', scan_id: q.scan_id }, `Answers citing ${x.url} without you`), x.competitors.join(', '), promptLinks(x.prompts), x.platforms.join(', ')]), 'No gap matches these filters.', { stack: true })}
+${pager('/dashboard/gaps', params, r.next_cursor, r.total, r.gaps.length)}
+${gapChanges(scans.find((x) => x.scan_id === r.scan.scan_id), q.scan_id)}`;
       },
     }));
   }

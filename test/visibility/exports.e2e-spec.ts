@@ -183,6 +183,23 @@ describe('Visibility CSV exports (e2e)', () => {
       expect(res.headers['content-disposition']).toBe('attachment; filename="beacon-gaps-s1.csv"');
     });
 
+    it('cited_url and cited_domain: the answers behind a URL or a source, as many as the lists count', async () => {
+      const scans = (await get('/history').expect(200)).body.scans as Array<{ scan_id: string }>;
+      for (const sc of ['', `scan_id=${scans[scans.length - 1].scan_id}&`]) {
+        const urls = (await get(`/urls?${sc}limit=8`).expect(200)).body.urls as Array<{ url: string; answers: number }>;
+        for (const u of urls) {
+          const r = await get(`/answers?${sc}cited_url=${encodeURIComponent(u.url)}&limit=1`).expect(200);
+          expect({ url: u.url, total: r.body.total }).toEqual({ url: u.url, total: u.answers });
+        }
+        const sources = (await get(`/sources?${sc}limit=8`).expect(200)).body.sources as Array<{ domain: string; answers: number }>;
+        for (const d of sources) {
+          const r = await get(`/answers?${sc}cited_domain=${d.domain}&limit=500`).expect(200);
+          expect({ domain: d.domain, total: r.body.total }).toEqual({ domain: d.domain, total: d.answers });
+          for (const a of r.body.answers as Array<{ citations: string[] }>) expect(a.citations.some((c) => new URL(c).hostname.endsWith(d.domain))).toBe(true);
+        }
+      }
+    });
+
     it('an unknown scan is 404 not_found naming scan_id; a malformed one 400; another workspace\'s scan is unknown', async () => {
       for (const list of ['answers', 'sources', 'urls', 'gaps']) {
         const r = await get(`/${list}?scan_id=nope`, tricky).expect(404);

@@ -66,6 +66,14 @@ export class AnswersQuery extends ScanListQuery {
 
   @IsOptional() @IsString() @MaxLength(128)
   prompt_id?: string;
+
+  /** Answers citing this URL (as GET /urls and /gaps list it, normalised). Addition of issue #22. */
+  @IsOptional() @IsString() @MaxLength(2048)
+  cited_url?: string;
+
+  /** Answers citing a URL of this registrable domain (as GET /sources lists it) or of its subdomains. Addition of issue #22. */
+  @IsOptional() @IsString() @MaxLength(253)
+  cited_domain?: string;
 }
 
 export class SourcesQuery extends ScanListQuery {

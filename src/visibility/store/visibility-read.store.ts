@@ -150,6 +150,15 @@ export class VisibilityReadStore {
     if (q.mentioned !== undefined) w.add((v) => `a.brand_mentioned = ${v(q.mentioned === 'true')}`);
     if (q.brand_status !== undefined) w.add((v) => `a.brand_status = ${v(q.brand_status)}`);
     if (q.prompt_id !== undefined) w.add((v) => `a.prompt_key = ${v(q.prompt_id)}`);
+    if (q.cited_url !== undefined) w.add((v) => `${v(q.cited_url)} = ANY(a.citations)`);
+    if (q.cited_domain !== undefined) {
+      // The host of each (normalised) citation: the domain itself or one of its subdomains.
+      w.add((v) => {
+        const d = v(q.cited_domain!.toLowerCase());
+        return `EXISTS (SELECT 1 FROM unnest(a.citations) c, lower(substring(c from '^[A-Za-z][A-Za-z0-9+.-]*://([^/:?#]+)')) h
+                        WHERE h = ${d} OR right(h, length(${d}) + 1) = '.' || ${d})`;
+      });
+    }
     if (q.competitor !== undefined) {
       w.add((v) => `EXISTS (SELECT 1 FROM jsonb_array_elements(a.competitor_mentions) e WHERE lower(e->>'name') = lower(${v(q.competitor)}))`);
     }
