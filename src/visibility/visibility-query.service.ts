@@ -33,6 +33,17 @@ const stub = (s: ScanRow): ScanStub => ({
   absences: s.summary.absences ?? null,
 });
 
+/** One scan's figures by platform and by competitor (the dashboard's trend charts). */
+export interface TrendScan {
+  scan_id: string;
+  date: string;
+  mention_rate: number | null;
+  share_of_voice: number | null;
+  citation_rate: number | null;
+  platforms: Array<{ platform: string; answers: number; mention_rate: number | null; share_of_voice: number | null; citation_rate: number | null }>;
+  competitors: Array<{ name: string; mentions: number; mention_rate: number | null; share_of_voice: number | null }>;
+}
+
 /**
  * The read side of the visibility API: shapes, paginates and memoises what VisibilityReadStore
  * reads (figures stored at ingest). Public methods are used by the controller and the dashboard.
@@ -150,6 +161,26 @@ export class VisibilityQueryService {
     }));
     const scansTotal = await this.count(scope, 'scans', {}, () => this.store.countScans(p.workspaceId));
     return { scans_total: scansTotal, ...rename(page, 'scans') };
+  }
+
+  /** The newest `limit` scans, oldest first, with their figures by platform and by competitor (stored at ingest). */
+  async trends(p: ProjectState, limit: number): Promise<TrendScan[]> {
+    const rows = await this.store.scans(p.workspaceId, limit);
+    return rows.reverse().map((r) => ({
+      scan_id: r.scan_key,
+      date: r.date,
+      mention_rate: r.summary.mention_rate,
+      share_of_voice: r.summary.share_of_voice,
+      citation_rate: r.summary.funnel.citation_rate,
+      platforms: r.summary.platforms.map((x) => ({
+        platform: x.platform,
+        answers: x.answers,
+        mention_rate: x.mention_rate,
+        share_of_voice: x.share_of_voice,
+        citation_rate: x.funnel.citation_rate,
+      })),
+      competitors: r.summary.competitors.map((x) => ({ name: x.name, mentions: x.mentions, mention_rate: x.mention_rate, share_of_voice: x.share_of_voice })),
+    }));
   }
 
   async prompts(p: ProjectState, q: PromptsQuery): Promise<Prompts> {

@@ -8,6 +8,7 @@ import { AuthController } from './auth.controller';
 import { CsrfService } from './csrf.service';
 import { DashboardController } from './dashboard.controller';
 import { DashboardExportController } from './dashboard-export.controller';
+import { DashboardTrendsController } from './dashboard-trends.controller';
 import { HomeController, WebFallbackController } from './home.controller';
 import { OneTimeProofService } from './one-time-proof.service';
 import { PdfController } from './pdf.controller';
@@ -24,7 +25,7 @@ import { WebErrorPages } from './web-exception.filter';
  */
 @Module({
   imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, DashboardExportController, SettingsController, ScanController, PdfController, WebFallbackController],
+  controllers: [AssetsController, HomeController, AuthController, DashboardController, DashboardExportController, DashboardTrendsController, SettingsController, ScanController, PdfController, WebFallbackController],
   providers: [CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

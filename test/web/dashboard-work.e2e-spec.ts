@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
+import { percent } from '../../src/web/render/values';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { scan1, scan2 } from '../visibility/fixtures';
 import { WebClient } from './web-client';
@@ -124,5 +125,40 @@ describe('Dashboard: scans, drill-down and exports (e2e)', () => {
     expect((await web.get('/dashboard/export/answers.csv?platform=NOPE')).status).toBe(400);
     const anonymous = await WebClient.of(t.server).get('/dashboard/export/answers.csv');
     expect(anonymous.status).not.toBe(200);
+  });
+  it('trends: each figure by platform and by competitor over the scans, a chart and its table, as the API says', async () => {
+    const text = await page('/dashboard/trends');
+    expect(text).toContain('<a href="/dashboard/trends" aria-current="page">Trends</a>');
+    /** The rows of a figure's table: [row header, ...cells] with the tags stripped. */
+    const rows = (id: string): string[][] => {
+      const section = new RegExp(`<section class="trend" aria-labelledby="${id}-h">([\\s\\S]*?)</section>`).exec(text)?.[1] ?? '';
+      expect(section).toContain(`<svg class="chart trend"`);
+      expect(section).toContain(`aria-labelledby="${id}-title ${id}-desc"`);
+      const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(section)?.[1] ?? '';
+      return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1].matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => c[1].replace(/<[^>]+>/g, '')));
+    };
+    const header = (id: string): string[] => {
+      const section = new RegExp(`<section class="trend" aria-labelledby="${id}-h">([\\s\\S]*?)</section>`).exec(text)?.[1] ?? '';
+      return [...(/<thead>([\s\S]*?)<\/thead>/.exec(section)?.[1] ?? '').matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
+    };
+    type Summary = { brand: { name: string }; latest: { mention_rate: number | null; share_of_voice: number | null }; by_platform: Array<{ platform: string; mention_rate: number | null; share_of_voice: number | null; funnel: { citation_rate: number | null } }>; competitors: Array<{ name: string; mention_rate: number | null; share_of_voice: number | null }> };
+    const s = await api<Summary>('/visibility');
+    const h = await api<{ scans: Array<{ scan_id: string; date: string; mention_rate: number | null; share_of_voice: number | null }> }>('/history');
+    // Scans oldest first: s1 then s2; chatgpt and perplexity by platform (perplexity only in s2).
+    const mr = rows('mention-rate-platform');
+    expect(mr.map((r) => r[0])).toEqual(['2026-11-09 (s1)', '2026-11-16 (s2)']);
+    expect(header('mention-rate-platform')).toEqual(['Scan', 'chatgpt', 'perplexity']);
+    expect(mr[0][2]).toBe('–');
+    for (const [i, p] of s.by_platform.entries()) {
+      expect(rows('mention-rate-platform')[1][i + 1]).toBe(percent(p.mention_rate));
+      expect(rows('share-of-voice-platform')[1][i + 1]).toBe(percent(p.share_of_voice));
+      expect(rows('citation-rate-platform')[1][i + 1]).toBe(percent(p.funnel.citation_rate));
+    }
+    expect(header('mention-rate-competitor')).toEqual(['Scan', `${s.brand.name} (you)`, ...s.competitors.map((c) => c.name)]);
+    const oldest = [...h.scans].reverse();
+    expect(rows('mention-rate-competitor').map((r) => r[1])).toEqual(oldest.map((x) => percent(x.mention_rate)));
+    expect(rows('share-of-voice-competitor').map((r) => r[1])).toEqual(oldest.map((x) => percent(x.share_of_voice)));
+    expect(rows('mention-rate-competitor')[1].slice(2)).toEqual(s.competitors.map((c) => percent(c.mention_rate)));
+    expect(text).toContain('href="/dashboard/export/history.csv" download');
   });
 });
