@@ -94,6 +94,7 @@ export const ENDPOINTS: Endpoint[] = [
       competitorP,
       { name: 'prompt_id', description: 'Only answers to this prompt.', schema: str },
       { name: 'cited_url', description: 'Only answers citing this URL (as /urls and /gaps list it).', schema: str },
+      { name: 'gap_url', description: 'The answers behind this citation gap (a url of /gaps): citing it, naming a competitor and not the brand.', schema: str },
       { name: 'cited_domain', description: 'Only answers citing a URL of this registrable domain (as /sources lists it) or its subdomains.', schema: str },
     ],
     response: 'Answers', csv: true,

@@ -166,6 +166,7 @@ ${pager('/dashboard/prompts', params, r.next_cursor, r.total, r.prompts.length)}
         { name: 'prompt_id', label: 'Prompt id' },
         { name: 'cited_url', label: 'Citing the URL' },
         { name: 'cited_domain', label: 'Citing the domain' },
+        { name: 'gap_url', label: 'Behind the gap (URL)' },
       ],
       results: async (q, params) => {
         const r = await this.query.answers(p, q);
@@ -224,7 +225,7 @@ ${pager('/dashboard/urls', params, r.next_cursor, r.total, r.urls.length)}`;
       results: async (q, params) => {
         const r = await this.query.gaps(p, q);
         return html`${table(`Citation gaps of scan ${r.scan.scan_id} (${r.scan.date})`, ['URL', 'Domain', 'Category', ['Answers', 'num'], 'Competitors', 'Prompts', 'Platforms'],
-  r.gaps.map((x) => [urlLink(x.url), x.domain, x.category, answersLink(x.answers, { cited_url: x.url, mentioned: 'false', scan_id: q.scan_id }, `Answers citing ${x.url} without you`), x.competitors.join(', '), promptLinks(x.prompts), x.platforms.join(', ')]), 'No gap matches these filters.', { stack: true })}
+  r.gaps.map((x) => [urlLink(x.url), x.domain, x.category, answersLink(x.answers, { gap_url: x.url, scan_id: q.scan_id }, `Answers behind the gap ${x.url}`), x.competitors.join(', '), promptLinks(x.prompts), x.platforms.join(', ')]), 'No gap matches these filters.', { stack: true })}
 ${pager('/dashboard/gaps', params, r.next_cursor, r.total, r.gaps.length)}
 ${gapChanges(scans.find((x) => x.scan_id === r.scan.scan_id), q.scan_id)}`;
       },

@@ -183,13 +183,19 @@ describe('Visibility CSV exports (e2e)', () => {
       expect(res.headers['content-disposition']).toBe('attachment; filename="beacon-gaps-s1.csv"');
     });
 
-    it('cited_url and cited_domain: the answers behind a URL or a source, as many as the lists count', async () => {
+    it('cited_url, cited_domain and gap_url: the answers behind a URL, a source or a gap, as many as the lists count', async () => {
       const scans = (await get('/history').expect(200)).body.scans as Array<{ scan_id: string }>;
       for (const sc of ['', `scan_id=${scans[scans.length - 1].scan_id}&`]) {
         const urls = (await get(`/urls?${sc}limit=8`).expect(200)).body.urls as Array<{ url: string; answers: number }>;
         for (const u of urls) {
           const r = await get(`/answers?${sc}cited_url=${encodeURIComponent(u.url)}&limit=1`).expect(200);
           expect({ url: u.url, total: r.body.total }).toEqual({ url: u.url, total: u.answers });
+        }
+        const gaps = (await get(`/gaps?${sc}limit=8`).expect(200)).body.gaps as Array<{ url: string; answers: number }>;
+        expect(gaps.length).toBeGreaterThan(0);
+        for (const g of gaps) {
+          const r = await get(`/answers?${sc}gap_url=${encodeURIComponent(g.url)}&limit=1`).expect(200);
+          expect({ gap: g.url, total: r.body.total }).toEqual({ gap: g.url, total: g.answers });
         }
         const sources = (await get(`/sources?${sc}limit=8`).expect(200)).body.sources as Array<{ domain: string; answers: number }>;
         for (const d of sources) {

@@ -82,9 +82,9 @@ describe('Dashboard: scans, drill-down and exports (e2e)', () => {
     expect(gaps.gaps.length).toBeGreaterThan(0);
     const gtext = await page('/dashboard/gaps');
     for (const g of gaps.gaps) {
-      const [href] = hrefs(gtext, `Answers citing ${g.url} without you`);
-      const answers = await page(href);
-      expect(total(answers)).toBeGreaterThanOrEqual(g.answers);
+      const [href] = hrefs(gtext, `Answers behind the gap ${g.url}`);
+      expect(href).toBe(`/dashboard/answers?gap_url=${encodeURIComponent(g.url)}`);
+      expect({ gap: g.url, answers: total(await page(href)) }).toEqual({ gap: g.url, answers: g.answers });
     }
     const prompts = await page('/dashboard/prompts');
     const [toP1] = hrefs(prompts, 'Answers to: best crm for startups');

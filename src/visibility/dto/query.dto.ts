@@ -74,6 +74,10 @@ export class AnswersQuery extends ScanListQuery {
   /** Answers citing a URL of this registrable domain (as GET /sources lists it) or of its subdomains. Addition of issue #22. */
   @IsOptional() @IsString() @MaxLength(253)
   cited_domain?: string;
+
+  /** The answers behind this citation gap (a url of GET /gaps): citing it, naming a competitor and not the brand. Addition of issue #22. */
+  @IsOptional() @IsString() @MaxLength(2048)
+  gap_url?: string;
 }
 
 export class SourcesQuery extends ScanListQuery {

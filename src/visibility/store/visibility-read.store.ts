@@ -151,6 +151,10 @@ export class VisibilityReadStore {
     if (q.brand_status !== undefined) w.add((v) => `a.brand_status = ${v(q.brand_status)}`);
     if (q.prompt_id !== undefined) w.add((v) => `a.prompt_key = ${v(q.prompt_id)}`);
     if (q.cited_url !== undefined) w.add((v) => `${v(q.cited_url)} = ANY(a.citations)`);
+    if (q.gap_url !== undefined) {
+      // As derive/metrics.ts counts a gap's answers.
+      w.add((v) => `${v(q.gap_url)} = ANY(a.citations) AND NOT a.brand_mentioned AND jsonb_array_length(a.competitor_mentions) > 0`);
+    }
     if (q.cited_domain !== undefined) {
       // The host of each (normalised) citation: the domain itself or one of its subdomains.
       w.add((v) => {
