@@ -65,10 +65,11 @@ export const ENDPOINTS: Endpoint[] = [
   { path: '/api/v1/history', summary: 'Every scan, newest first: grade, mention rate and detected changes.', auth: true, params: page, response: 'History', csv: true },
   {
     path: '/api/v1/prompts',
-    summary: 'Tracked prompts with tags, intent, country, enabled status and latest-scan figures, by id.',
+    summary: 'Tracked prompts with tags, intent, country, enabled status and latest-scan figures (or those of scan_id), by id.',
     auth: true,
     params: [
       ...page,
+      { ...scanP, description: `${scanP.description} latest then holds the figures of that scan.` },
       tagP,
       boolP('enabled', 'Only enabled (true) or disabled (false) prompts.'),
       { name: 'intent', description: 'Only this intent.', schema: str },
@@ -156,7 +157,7 @@ export function openApiDocument(baseUrl: string): Schema {
         '400': errorResponse('bad_request: a bad query parameter, named in `field`'),
         '401': errorResponse('unauthorized: missing, malformed or revoked API key'),
         '404': errorResponse(
-          e.params.includes(scanP)
+          e.params.some((x) => x.name === 'scan_id')
             ? 'project_not_found: the workspace has no project data yet; not_found (field scan_id): the workspace has no such scan'
             : 'project_not_found: the workspace has no project data yet',
         ),

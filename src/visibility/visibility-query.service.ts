@@ -186,8 +186,10 @@ export class VisibilityQueryService {
   async prompts(p: ProjectState, q: PromptsQuery): Promise<Prompts> {
     const scope = String(p.version);
     const after = decodeCursor(q.cursor, scope, ['string']);
-    const total = await this.count(scope, 'prompts', filters(q), () => this.store.countPrompts(p.workspaceId, q));
-    const rows = await this.store.prompts(p.workspaceId, q, q.limit + 1, after);
+    const { scan_id: _scan, ...promptFilters } = filters(q);
+    const total = await this.count(scope, 'prompts', promptFilters, () => this.store.countPrompts(p.workspaceId, q));
+    const scanId = q.scan_id === undefined ? undefined : (await this.scanOf(p, q.scan_id)).id;
+    const rows = await this.store.prompts(p.workspaceId, q, q.limit + 1, after, scanId);
     const page = toPage(rows, q.limit, scope, (r) => [r.prompt_key], (r) => ({
       id: r.prompt_key,
       text: r.text,

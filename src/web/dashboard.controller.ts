@@ -131,8 +131,9 @@ ${problem ? html`<p id="no-results">No results are shown until the filter is cor
 
   @Get('prompts')
   prompts(@WebUserParam() user: UserView, @Query() raw: Record<string, unknown>, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    return this.listPage(req, res, user, { tab: 'prompts', title: 'Tracked prompts', dto: PromptsQuery, raw }, (p) => ({
+    return this.listPage(req, res, user, { tab: 'prompts', title: 'Tracked prompts', dto: PromptsQuery, raw }, (p, _s, scans) => ({
       fields: [
+        scanField(scans),
         { name: 'tag', label: 'Tag' },
         { name: 'intent', label: 'Intent' },
         { name: 'country', label: 'Country (2 letters)' },
@@ -141,9 +142,9 @@ ${problem ? html`<p id="no-results">No results are shown until the filter is cor
       results: async (q, params) => {
         const r = await this.query.prompts(p, q);
         return html`${table(
-          'Prompts (buyer questions) with their latest mention rate',
+          `Prompts (buyer questions) with their mention rate in ${q.scan_id ? `scan ${q.scan_id}` : 'the latest scan'}`,
           ['Prompt', 'Id', 'Tags', 'Intent', 'Country', 'Enabled', ['Answers', 'num'], ['Mention rate', 'num']],
-          r.prompts.map((x) => [answersLink(x.text, { prompt_id: x.id }, `Answers to: ${x.text}`), x.id, x.tags.join(', '), x.intent ?? '–', x.country ?? '–', x.enabled ? 'yes' : 'no', x.latest?.answers ?? '–', percent(x.latest?.mention_rate)]),
+          r.prompts.map((x) => [answersLink(x.text, { prompt_id: x.id, scan_id: q.scan_id }, `Answers to: ${x.text}`), x.id, x.tags.join(', '), x.intent ?? '–', x.country ?? '–', x.enabled ? 'yes' : 'no', x.latest?.answers ?? '–', percent(x.latest?.mention_rate)]),
           'No prompt matches these filters.',
           { stack: true },
         )}

@@ -171,6 +171,20 @@ describe('Visibility CSV exports (e2e)', () => {
       }
     });
 
+    it('prompts with the figures of the scan picked', async () => {
+      const s1 = await get('/prompts?scan_id=s1', tricky).expect(200);
+      expect(s1.body.prompts.map((x: { id: string; latest: Item | null }) => [x.id, x.latest && [x.latest.answers, x.latest.mentions, x.latest.mention_rate]])).toEqual([
+        ['p1', [1, 0, 0]],
+        ['p2', [1, 0, 0]],
+        ['p3', null],
+      ]);
+      const latest = await get('/prompts', tricky).expect(200);
+      expect((await get('/prompts?scan_id=s2', tricky).expect(200)).body).toEqual(latest.body);
+      await get('/prompts?scan_id=nope', tricky).expect(404);
+      const { rows } = await csv('/prompts?scan_id=s1', tricky);
+      expect(rows.map((r) => [r.id, r.latest_answers])).toEqual([['p1', '1'], ['p2', '1'], ['p3', '']]);
+    });
+
     it('pages of an older scan follow on in that scan; its CSV names it', async () => {
       const first = await get('/answers?scan_id=s1&limit=1', tricky).expect(200);
       const second = await get(`/answers?scan_id=s1&limit=1&cursor=${first.body.next_cursor}`, tricky).expect(200);

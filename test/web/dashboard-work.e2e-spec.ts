@@ -59,6 +59,10 @@ describe('Dashboard: scans, drill-down and exports (e2e)', () => {
     expect(total(await page('/dashboard/answers?scan_id=s1'))).toBe(2);
     expect(total(await page('/dashboard/answers'))).toBe(scan2.scan.answers.length);
     await page('/dashboard/answers?scan_id=nope', 404);
+    const prompts = await page('/dashboard/prompts?scan_id=s1');
+    expect(prompts).toContain('<option value="s1" selected>');
+    expect(prompts).toContain('with their mention rate in scan s1');
+    expect(hrefs(prompts, 'Answers to: best crm for startups')).toEqual(['/dashboard/answers?prompt_id=p1&scan_id=s1']);
   });
 
   it('drill-down from a prompt, a source, a URL and a gap to the answers behind it; URLs open', async () => {

@@ -31,7 +31,7 @@ export class ScanListQuery extends PageQuery {
   scan_id?: string;
 }
 
-export class PromptsQuery extends PageQuery {
+export class PromptsQuery extends ScanListQuery {
   @IsOptional() @IsString() @MaxLength(64)
   tag?: string;
 

@@ -134,12 +134,27 @@ export class VisibilityReadStore {
     return this.count(`SELECT count(*) FROM vis_prompts WHERE ${w.sql}`, w.params);
   }
 
-  prompts(workspaceId: string, q: PromptsQuery, limit: number, after: CursorKey | null): Promise<PromptRow[]> {
+  /**
+   * Prompts with the latest scan's figures (stored at ingest) or, given `scanId`, that scan's
+   * (successful answers and those naming the brand, counted as derive/metrics.ts does).
+   */
+  prompts(workspaceId: string, q: PromptsQuery, limit: number, after: CursorKey | null, scanId?: string): Promise<PromptRow[]> {
     const w = this.promptFilter(workspaceId, q);
     if (after) w.add((v) => `prompt_key > ${v(after[0])}`);
+    if (scanId === undefined) {
+      return this.db.query<PromptRow[]>(
+        `SELECT prompt_key, text, tags, intent, country, enabled, latest_answers, latest_mentions FROM vis_prompts
+          WHERE ${w.sql} ORDER BY prompt_key COLLATE "C" LIMIT ${limit}`,
+        w.params,
+      );
+    }
+    const s = w.params.push(scanId);
     return this.db.query<PromptRow[]>(
-      `SELECT prompt_key, text, tags, intent, country, enabled, latest_answers, latest_mentions FROM vis_prompts
-        WHERE ${w.sql} ORDER BY prompt_key COLLATE "C" LIMIT ${limit}`,
+      `SELECT p.prompt_key, p.text, p.tags, p.intent, p.country, p.enabled, f.a AS latest_answers, f.m AS latest_mentions
+         FROM (SELECT * FROM vis_prompts WHERE ${w.sql}) p
+         LEFT JOIN (SELECT prompt_key, count(*)::int AS a, (count(*) FILTER (WHERE brand_mentioned))::int AS m
+                      FROM vis_answers WHERE scan_id = $${s} AND status = 'ok' GROUP BY prompt_key) f ON f.prompt_key = p.prompt_key
+        ORDER BY p.prompt_key COLLATE "C" LIMIT ${limit}`,
       w.params,
     );
   }
