@@ -24,6 +24,8 @@ interface Endpoint {
   params: Param[];
   /** Name of the response schema in components.schemas. */
   response: string;
+  /** A list also sent as CSV with `Accept: text/csv` (every row matching the filters). */
+  csv?: boolean;
 }
 
 const str: Schema = { type: 'string' };
@@ -43,6 +45,11 @@ const platformP: Param = { name: 'platform', description: 'Only this platform (e
 const categoryP: Param = { name: 'category', description: 'Only this source category.', schema: category };
 const tagP: Param = { name: 'tag', description: 'Only prompts with this tag.', schema: str };
 const competitorP: Param = { name: 'competitor', description: 'Only rows involving this competitor (name, case-insensitive).', schema: str };
+const scanP: Param = {
+  name: 'scan_id',
+  description: 'This scan (a scan_id of GET /api/v1/history) instead of the latest; an unknown one is 404 not_found with field scan_id.',
+  schema: str,
+};
 const boolP = (name: string, description: string): Param => ({ name, description, schema: { type: 'string', enum: ['true', 'false'] } });
 
 export const ENDPOINTS: Endpoint[] = [
@@ -55,26 +62,28 @@ export const ENDPOINTS: Endpoint[] = [
     params: [],
     response: 'Visibility',
   },
-  { path: '/api/v1/history', summary: 'Every scan, newest first: grade, mention rate and detected changes.', auth: true, params: page, response: 'History' },
+  { path: '/api/v1/history', summary: 'Every scan, newest first: grade, mention rate and detected changes.', auth: true, params: page, response: 'History', csv: true },
   {
     path: '/api/v1/prompts',
-    summary: 'Tracked prompts with tags, intent, country, enabled status and latest-scan figures, by id.',
+    summary: 'Tracked prompts with tags, intent, country, enabled status and latest-scan figures (or those of scan_id), by id.',
     auth: true,
     params: [
       ...page,
+      { ...scanP, description: `${scanP.description} latest then holds the figures of that scan.` },
       tagP,
       boolP('enabled', 'Only enabled (true) or disabled (false) prompts.'),
       { name: 'intent', description: 'Only this intent.', schema: str },
       { name: 'country', description: 'Only this country (ISO 3166-1 alpha-2).', schema: str },
     ],
-    response: 'Prompts',
+    response: 'Prompts', csv: true,
   },
   {
     path: '/api/v1/answers',
-    summary: 'Raw AI answers of the latest scan with model, mention flags and citations, in import order.',
+    summary: 'Raw AI answers of the latest scan (or of scan_id) with model, mention flags and citations, in import order.',
     auth: true,
     params: [
       ...page,
+      scanP,
       platformP,
       tagP,
       boolP('mentioned', 'Only answers that mention the brand (true) or not (false).'),
@@ -85,34 +94,40 @@ export const ENDPOINTS: Endpoint[] = [
       },
       competitorP,
       { name: 'prompt_id', description: 'Only answers to this prompt.', schema: str },
+      { name: 'cited_url', description: 'Only answers citing this URL (as /urls and /gaps list it).', schema: str },
+      { name: 'gap_url', description: 'The answers behind this citation gap (a url of /gaps): citing it, naming a competitor and not the brand.', schema: str },
+      { name: 'cited_domain', description: 'Only answers citing a URL of this registrable domain (as /sources lists it) or its subdomains.', schema: str },
     ],
-    response: 'Answers',
+    response: 'Answers', csv: true,
   },
   {
     path: '/api/v1/sources',
-    summary: 'Cited registrable domains of the latest scan with counts and categories, most cited first.',
+    summary: 'Cited registrable domains of the latest scan (or of scan_id) with counts and categories, most cited first.',
     auth: true,
-    params: [...page, categoryP, platformP],
-    response: 'Sources',
+    params: [...page, scanP, categoryP, platformP],
+    response: 'Sources', csv: true,
   },
   {
     path: '/api/v1/urls',
-    summary: 'Per-URL citation statistics of the latest scan, most cited first.',
+    summary: 'Per-URL citation statistics of the latest scan (or of scan_id), most cited first.',
     auth: true,
-    params: [...page, categoryP, platformP, { name: 'domain', description: 'Only URLs of this registrable domain.', schema: str }],
-    response: 'Urls',
+    params: [...page, scanP, categoryP, platformP, { name: 'domain', description: 'Only URLs of this registrable domain.', schema: str }],
+    response: 'Urls', csv: true,
   },
   {
     path: '/api/v1/gaps',
-    summary: 'Citation gaps of the latest scan: URLs cited where competitors are mentioned and the brand is not, most answers first.',
+    summary: 'Citation gaps of the latest scan (or of scan_id): URLs cited where competitors are mentioned and the brand is not, most answers first.',
     auth: true,
-    params: [...page, categoryP, platformP, competitorP],
-    response: 'Gaps',
+    params: [...page, scanP, categoryP, platformP, competitorP],
+    response: 'Gaps', csv: true,
   },
 ];
 
 /** components.schemas: the response bodies of dto/responses.ts, converted once. */
 const COMPONENT_SCHEMAS: Record<string, Schema> = Object.fromEntries(Object.entries(SCHEMAS).map(([name, z]) => [name, jsonSchemaOf(z)]));
+
+const CSV_DESCRIPTION =
+  'With Accept: text/csv: every row matching the filters (limit does not apply; cursor starts after that row), a header line, arrays joined with " | ", empty cells for null. Columns: docs/visibility-api.md.';
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
 const RATE_HEADERS = {
@@ -129,7 +144,10 @@ export function openApiDocument(baseUrl: string): Schema {
       '200': {
         description: 'OK',
         ...(e.auth ? { headers: { ETag: { schema: str }, ...RATE_HEADERS } } : {}),
-        content: { 'application/json': { schema: ref(e.response) } },
+        content: {
+          'application/json': { schema: ref(e.response) },
+          ...(e.csv ? { 'text/csv': { schema: { type: 'string', description: CSV_DESCRIPTION } } } : {}),
+        },
       },
       '405': errorResponse('method_not_allowed: any method other than GET'),
     };
@@ -138,7 +156,11 @@ export function openApiDocument(baseUrl: string): Schema {
         '304': { description: 'Not modified (If-None-Match matched the ETag)' },
         '400': errorResponse('bad_request: a bad query parameter, named in `field`'),
         '401': errorResponse('unauthorized: missing, malformed or revoked API key'),
-        '404': errorResponse('project_not_found: the workspace has no project data yet'),
+        '404': errorResponse(
+          e.params.some((x) => x.name === 'scan_id')
+            ? 'project_not_found: the workspace has no project data yet; not_found (field scan_id): the workspace has no such scan'
+            : 'project_not_found: the workspace has no project data yet',
+        ),
         '429': {
           ...errorResponse('rate_limited: more than the per-key limit per minute'),
           headers: { 'Retry-After': { schema: int, description: 'Always 60' }, ...RATE_HEADERS },
@@ -189,7 +211,7 @@ export function apiIndex(baseUrl: string, limit: { requests: number; window_seco
       conditional_requests: 'Data responses carry an ETag; send it in If-None-Match to get 304 Not Modified until new data is imported.',
       rate_limit_headers: 'Authenticated responses carry RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset; above the limit 429 rate_limited with Retry-After: 60.',
       errors: ['400 bad_request (field names the parameter)', '401 unauthorized', '404 not_found', '404 project_not_found', '405 method_not_allowed', '429 rate_limited'],
-      scope: 'answers, sources, urls and gaps use the latest scan only.',
+      scope: 'answers, sources, urls and gaps use the latest scan unless scan_id names another scan of GET /history.',
     },
     endpoints: ENDPOINTS.map((e) => ({
       method: 'GET',

@@ -33,6 +33,17 @@ const stub = (s: ScanRow): ScanStub => ({
   absences: s.summary.absences ?? null,
 });
 
+/** One scan's figures by platform and by competitor (the dashboard's trend charts). */
+export interface TrendScan {
+  scan_id: string;
+  date: string;
+  mention_rate: number | null;
+  share_of_voice: number | null;
+  citation_rate: number | null;
+  platforms: Array<{ platform: string; answers: number; mention_rate: number | null; share_of_voice: number | null; citation_rate: number | null }>;
+  competitors: Array<{ name: string; mentions: number; mention_rate: number | null; share_of_voice: number | null }>;
+}
+
 /**
  * The read side of the visibility API: shapes, paginates and memoises what VisibilityReadStore
  * reads (figures stored at ingest). Public methods are used by the controller and the dashboard.
@@ -44,6 +55,8 @@ export class VisibilityQueryService {
   /** Scan references by scan id, and list totals by scope (scan id or data version) and filter. */
   private readonly scans = new MemoCache<ScanRef>(1000);
   private readonly totals = new MemoCache<number>(5000);
+  /** Scans picked by `scan_id`, by workspace and scan id (a miss is not kept). */
+  private readonly scanIds = new MemoCache<{ id: string; ref: ScanRef }>(1000);
 
   constructor(
     private readonly store: VisibilityReadStore,
@@ -70,6 +83,23 @@ export class VisibilityQueryService {
       throw new DomainError(ErrorCode.ProjectNotFound, 'This workspace has no project data yet: import a scan first.');
     }
     return { workspaceId, latestScanId: row.latest_scan_id, version: row.version };
+  }
+
+  /**
+   * The scan a list reads: `scanKey` (a scan id of the workspace) or the latest. An unknown scan id
+   * is 404 not_found naming `scan_id`. Scan ids never change meaning (a re-import of an id with
+   * other content is refused), so the lookup is memoised.
+   */
+  async scanOf(p: ProjectState, scanKey: string | undefined): Promise<{ id: string; ref: ScanRef }> {
+    if (scanKey === undefined) return { id: p.latestScanId, ref: await this.scanRef(p) };
+    const found = await this.scanIds.get(`${p.workspaceId}\n${scanKey}`, async () => {
+      const r = await this.store.scanByKey(p.workspaceId, scanKey);
+      if (!r) {
+        throw new DomainError(ErrorCode.NotFound, `This workspace has no scan "${scanKey}": GET /api/v1/history lists its scans.`, { field: 'scan_id' });
+      }
+      return { id: r.id, ref: { scan_id: r.scan_key, date: r.date } };
+    });
+    return found;
   }
 
   private scanRef(p: ProjectState): Promise<ScanRef> {
@@ -133,11 +163,33 @@ export class VisibilityQueryService {
     return { scans_total: scansTotal, ...rename(page, 'scans') };
   }
 
+  /** The newest `limit` scans, oldest first, with their figures by platform and by competitor (stored at ingest). */
+  async trends(p: ProjectState, limit: number): Promise<TrendScan[]> {
+    const rows = await this.store.scans(p.workspaceId, limit);
+    return rows.reverse().map((r) => ({
+      scan_id: r.scan_key,
+      date: r.date,
+      mention_rate: r.summary.mention_rate,
+      share_of_voice: r.summary.share_of_voice,
+      citation_rate: r.summary.funnel.citation_rate,
+      platforms: r.summary.platforms.map((x) => ({
+        platform: x.platform,
+        answers: x.answers,
+        mention_rate: x.mention_rate,
+        share_of_voice: x.share_of_voice,
+        citation_rate: x.funnel.citation_rate,
+      })),
+      competitors: r.summary.competitors.map((x) => ({ name: x.name, mentions: x.mentions, mention_rate: x.mention_rate, share_of_voice: x.share_of_voice })),
+    }));
+  }
+
   async prompts(p: ProjectState, q: PromptsQuery): Promise<Prompts> {
     const scope = String(p.version);
     const after = decodeCursor(q.cursor, scope, ['string']);
-    const total = await this.count(scope, 'prompts', filters(q), () => this.store.countPrompts(p.workspaceId, q));
-    const rows = await this.store.prompts(p.workspaceId, q, q.limit + 1, after);
+    const { scan_id: _scan, ...promptFilters } = filters(q);
+    const total = await this.count(scope, 'prompts', promptFilters, () => this.store.countPrompts(p.workspaceId, q));
+    const scanId = q.scan_id === undefined ? undefined : (await this.scanOf(p, q.scan_id)).id;
+    const rows = await this.store.prompts(p.workspaceId, q, q.limit + 1, after, scanId);
     const page = toPage(rows, q.limit, scope, (r) => [r.prompt_key], (r) => ({
       id: r.prompt_key,
       text: r.text,
@@ -159,10 +211,10 @@ export class VisibilityQueryService {
   }
 
   async answers(p: ProjectState, q: AnswersQuery): Promise<Answers> {
-    const scope = p.latestScanId;
+    const { id: scope, ref: scan } = await this.scanOf(p, q.scan_id);
     const after = decodeCursor(q.cursor, scope, ['number']);
-    const total = await this.count(scope, 'answers', filters(q), () => this.store.countAnswers(p.workspaceId, p.latestScanId, q));
-    const [rows, scan] = await Promise.all([this.store.answers(p.workspaceId, p.latestScanId, q, q.limit + 1, after), this.scanRef(p)]);
+    const total = await this.count(scope, 'answers', filters(q), () => this.store.countAnswers(p.workspaceId, scope, q));
+    const rows = await this.store.answers(p.workspaceId, scope, q, q.limit + 1, after);
     const page = toPage(rows, q.limit, scope, (r) => [r.index], (r) => r);
     return { scan, total, ...rename(page, 'answers') };
   }
@@ -181,10 +233,10 @@ export class VisibilityQueryService {
 
   /** Rows of one scan sorted by a count (desc) then a text key (asc, bytewise), keyset-paginated. */
   private async rankedList<N extends RankedKind>(p: ProjectState, q: SourcesQuery, kind: N) {
-    const scope = p.latestScanId;
+    const { id: scope, ref: scan } = await this.scanOf(p, q.scan_id);
     const after = decodeCursor(q.cursor, scope, ['number', 'string']);
-    const total = await this.count(scope, kind, filters(q), () => this.store.countRanked(kind, p.latestScanId, q));
-    const [rows, scan] = await Promise.all([this.store.ranked(kind, p.latestScanId, q, q.limit + 1, after), this.scanRef(p)]);
+    const total = await this.count(scope, kind, filters(q), () => this.store.countRanked(kind, scope, q));
+    const rows = await this.store.ranked(kind, scope, q, q.limit + 1, after);
     const { count, key } = RANKED[kind];
     const page = toPage(rows, q.limit, scope, (r) => [Reflect.get(r, count) as number, Reflect.get(r, key) as string], (r) => r);
     return { scan, total, ...rename(page, kind) };

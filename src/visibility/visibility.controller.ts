@@ -1,4 +1,4 @@
-import { All, Controller, Get, Query, Req, Res } from '@nestjs/common';
+import { All, Controller, Get, Query, Req, Res, StreamableFile } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { AppConfig } from '../common/config/env';
@@ -9,17 +9,19 @@ import { RateLimit } from '../common/decorators/rate-limit.decorator';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { AnswersQuery, GapsQuery, HistoryQuery, NoQuery, PromptsQuery, SourcesQuery, UrlsQuery } from './dto/query.dto';
+import { ExportKind, ExportQueries, VisibilityExportService } from './export/visibility-export.service';
 import { apiIndex, openApiDocument } from './openapi';
 import { ProjectState, VisibilityQueryService } from './visibility-query.service';
 
 /**
  * ETag of a data response: the project's data version and latest scan, the path and the
- * normalised query. A new import changes it; an unchanged poll gets 304 without reading data.
+ * normalised query, and the representation (`variant`: '' for JSON, 'csv'). A new import changes
+ * it; an unchanged poll gets 304 without reading data.
  */
-export function etagOf(p: ProjectState, req: Request): string {
+export function etagOf(p: ProjectState, req: Request, variant = ''): string {
   const url = new URL(req.originalUrl, 'http://x');
   url.searchParams.sort();
-  const h = createHash('sha256').update(`${p.workspaceId}\n${url.pathname}?${url.searchParams.toString()}`).digest('base64url');
+  const h = createHash('sha256').update(`${p.workspaceId}\n${url.pathname}?${url.searchParams.toString()}${variant ? `\n${variant}` : ''}`).digest('base64url');
   return `"${p.latestScanId.slice(0, 8)}.${p.version}.${h.slice(0, 16)}"`;
 }
 
@@ -42,7 +44,10 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
 @OkEnvelope()
 @RateLimit('visibility')
 export class VisibilityController {
-  constructor(private readonly query: VisibilityQueryService) {}
+  constructor(
+    private readonly query: VisibilityQueryService,
+    private readonly exports: VisibilityExportService,
+  ) {}
 
   /**
    * Runs `build` unless the client's If-None-Match already matches: then the body is skipped and
@@ -54,15 +59,42 @@ export class VisibilityController {
     req: Request,
     res: Response,
     build: (p: ProjectState) => Promise<T>,
+    variant = '',
   ): Promise<T | Record<string, never>> {
     const p = await this.query.project(auth.workspaceId);
-    const etag = etagOf(p, req);
+    const etag = etagOf(p, req, variant);
     res.setHeader('ETag', etag);
     res.setHeader('Cache-Control', 'private, no-cache');
     const fresh = ifNoneMatchMatches(req.headers['if-none-match'], etag);
     Object.defineProperty(req, 'fresh', { value: fresh, configurable: true });
     if (fresh) return {};
     return build(p);
+  }
+
+  /**
+   * A list as JSON (a page) or, with `Accept: text/csv`, as CSV: every row matching the same
+   * filters, from the cursor if one is given (VisibilityExportService). Both carry their own ETag.
+   */
+  private list<K extends ExportKind>(
+    kind: K,
+    q: ExportQueries[K],
+    auth: AuthContext,
+    req: Request,
+    res: Response,
+    json: (p: ProjectState) => Promise<object>,
+  ): Promise<object> {
+    res.vary('Accept');
+    if (req.accepts(['application/json', 'text/csv']) !== 'text/csv') return this.conditional(auth, req, res, json);
+    return this.conditional(
+      auth,
+      req,
+      res,
+      async (p) => {
+        const file = await this.exports.csv(kind, p, q);
+        return new StreamableFile(file.stream, { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="${file.filename}"` });
+      },
+      'csv',
+    );
   }
 
   @Get('visibility')
@@ -72,32 +104,32 @@ export class VisibilityController {
 
   @Get('history')
   history(@Auth() auth: AuthContext, @Query() q: HistoryQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return this.conditional(auth, req, res, (p) => this.query.history(p, q));
+    return this.list('history', q, auth, req, res, (p) => this.query.history(p, q));
   }
 
   @Get('prompts')
   prompts(@Auth() auth: AuthContext, @Query() q: PromptsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return this.conditional(auth, req, res, (p) => this.query.prompts(p, q));
+    return this.list('prompts', q, auth, req, res, (p) => this.query.prompts(p, q));
   }
 
   @Get('answers')
   answers(@Auth() auth: AuthContext, @Query() q: AnswersQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return this.conditional(auth, req, res, (p) => this.query.answers(p, q));
+    return this.list('answers', q, auth, req, res, (p) => this.query.answers(p, q));
   }
 
   @Get('sources')
   sources(@Auth() auth: AuthContext, @Query() q: SourcesQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return this.conditional(auth, req, res, (p) => this.query.sources(p, q));
+    return this.list('sources', q, auth, req, res, (p) => this.query.sources(p, q));
   }
 
   @Get('urls')
   urls(@Auth() auth: AuthContext, @Query() q: UrlsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return this.conditional(auth, req, res, (p) => this.query.urls(p, q));
+    return this.list('urls', q, auth, req, res, (p) => this.query.urls(p, q));
   }
 
   @Get('gaps')
   gaps(@Auth() auth: AuthContext, @Query() q: GapsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return this.conditional(auth, req, res, (p) => this.query.gaps(p, q));
+    return this.list('gaps', q, auth, req, res, (p) => this.query.gaps(p, q));
   }
 }
 

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DemoSeedService } from './demo/demo-seed.service';
+import { VisibilityExportService } from './export/visibility-export.service';
 import { VisAnswer } from './entities/vis-answer.entity';
 import { VisProject } from './entities/vis-project.entity';
 import { VisPrompt } from './entities/vis-prompt.entity';
@@ -20,7 +21,7 @@ import { VisibilityQueryService } from './visibility-query.service';
 @Module({
   imports: [TypeOrmModule.forFeature([VisProject, VisScan, VisPrompt, VisAnswer, VisSource, VisUrl, VisGap])],
   controllers: [VisibilityIndexController, VisibilityController, VisibilityFallbackController],
-  providers: [VisibilityReadStore, VisibilityWriteStore, ProjectStateCache, VisibilityIngestService, VisibilityQueryService, DemoSeedService],
-  exports: [VisibilityIngestService, VisibilityQueryService, DemoSeedService],
+  providers: [VisibilityReadStore, VisibilityWriteStore, ProjectStateCache, VisibilityIngestService, VisibilityQueryService, DemoSeedService, VisibilityExportService],
+  exports: [VisibilityIngestService, VisibilityQueryService, DemoSeedService, VisibilityExportService],
 })
 export class VisibilityModule {}

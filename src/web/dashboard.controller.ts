@@ -9,7 +9,10 @@ import { AnswersQuery, GapsQuery, HistoryQuery, PromptsQuery, SourcesQuery, Urls
 import { ProjectState, VisibilityQueryService } from '../visibility/visibility-query.service';
 import { CsrfService } from './csrf.service';
 import { emptyDashboard, FilterField, FilterProblem, overviewPage, SummaryView, DashboardTab } from './pages/dashboard.pages';
-import { answersIntro, answersResults, dashboardListPage, GAPS_INTRO, gapsResults, promptsResults, sourcesResults, urlsResults } from './pages/dashboard-lists.pages';
+import { answersIntro, answersResults, dashboardListPage, GAPS_INTRO, gapsResults, promptsResults, scanField, sourcesResults, urlsResults } from './pages/dashboard-lists.pages';
+import { exportHref } from './dashboard-export.controller';
+import type { History } from '../visibility/dto/responses';
+import type { ExportKind } from '../visibility/export/visibility-export.service';
 import { Renderable } from '../common/html/html';
 import { sendPage } from './render/layout';
 import { apiQuery, filterProblem, keptParams } from './web-query';
@@ -18,6 +21,9 @@ import { WebRequest, WebUserParam } from './web-context';
 
 /** Scans drawn in the history chart (one page of the API's history). */
 const HISTORY_CHART_SCANS = 52;
+
+/** Scans offered by the scan picker of the list pages (the newest). */
+const PICKER_SCANS = 500;
 
 /** The API's brand_status values in the Answers filter's words. */
 const BRAND_STATUS_WORDS: Record<MentionStatus, string> = {
@@ -64,12 +70,13 @@ export class DashboardController {
     res: Response,
     user: UserView,
     o: { tab: DashboardTab; title: string; dto: new () => T; raw: Record<string, unknown> },
-    view: (p: ProjectState, s: SummaryView) => { intro?: Renderable; fields: FilterField[]; results: (q: T, params: Record<string, string | undefined>) => Promise<Renderable> },
+    view: (p: ProjectState, s: SummaryView, scans: History['scans']) => { intro?: Renderable; fields: FilterField[]; results: (q: T, params: Record<string, string | undefined>) => Promise<Renderable> },
   ): Promise<void> {
     const csrf = this.csrf.token(req, res);
     const p = await this.project(user);
     if (!p) return sendPage(res, 200, emptyDashboard(user, csrf));
-    const v = view(p, await this.query.summary(p));
+    const [summary, history] = await Promise.all([this.query.summary(p), this.query.history(p, await apiQuery(HistoryQuery, { limit: String(PICKER_SCANS) }))]);
+    const v = view(p, summary, history.scans);
     const params = keptParams(o.raw);
     let results: Renderable = '';
     let problem: FilterProblem | null = null;
@@ -79,7 +86,7 @@ export class DashboardController {
       problem = filterProblem(e, Object.fromEntries([...v.fields.map((f) => [f.name, f.label]), ['limit', 'Per page']]));
       if (!problem) throw e;
     }
-    sendPage(res, problem ? 400 : 200, dashboardListPage(user, csrf, { tab: o.tab, title: o.title, intro: v.intro, fields: v.fields, params, problem, results }));
+    sendPage(res, problem ? 400 : 200, dashboardListPage(user, csrf, { tab: o.tab, title: o.title, intro: v.intro, fields: v.fields, params, problem, results, csvHref: exportHref(o.tab as ExportKind, params) }));
   }
 
   @Get()
@@ -93,30 +100,35 @@ export class DashboardController {
 
   @Get('prompts')
   prompts(@WebUserParam() user: UserView, @Query() raw: Record<string, unknown>, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    return this.listPage(req, res, user, { tab: 'prompts', title: 'Tracked prompts', dto: PromptsQuery, raw }, (p) => ({
+    return this.listPage(req, res, user, { tab: 'prompts', title: 'Tracked prompts', dto: PromptsQuery, raw }, (p, _s, scans) => ({
       fields: [
+        scanField(scans),
         { name: 'tag', label: 'Tag' },
         { name: 'intent', label: 'Intent' },
         { name: 'country', label: 'Country (2 letters)' },
         { name: 'enabled', label: 'Enabled', options: [['true', 'yes'], ['false', 'no']] },
       ],
       results: async (q, params) => {
-        return promptsResults(await this.query.prompts(p, q), params);
+        return promptsResults(await this.query.prompts(p, q), params, q.scan_id);
       },
     }));
   }
 
   @Get('answers')
   answers(@WebUserParam() user: UserView, @Query() raw: Record<string, unknown>, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    return this.listPage(req, res, user, { tab: 'answers', title: 'AI answers of the latest scan', dto: AnswersQuery, raw }, (p, s) => ({
+    return this.listPage(req, res, user, { tab: 'answers', title: 'AI answers', dto: AnswersQuery, raw }, (p, s, scans) => ({
       intro: answersIntro(s.brand.name),
       fields: [
+        scanField(scans),
         { name: 'platform', label: 'Platform', options: s.platforms },
         { name: 'mentioned', label: `Mentions ${s.brand.name}`, options: [['true', 'yes'], ['false', 'no']] },
         { name: 'brand_status', label: `${s.brand.name} in the answer`, options: MENTION_STATUSES.map((m): [string, string] => [m, BRAND_STATUS_WORDS[m]]) },
         { name: 'competitor', label: 'Competitor', options: s.competitors.map((c) => c.name) },
         { name: 'tag', label: 'Tag' },
         { name: 'prompt_id', label: 'Prompt id' },
+        { name: 'cited_url', label: 'Citing the URL' },
+        { name: 'cited_domain', label: 'Citing the domain' },
+        { name: 'gap_url', label: 'Behind the gap (URL)' },
       ],
       results: async (q, params) => {
         return answersResults(await this.query.answers(p, q), params, s.brand.name);
@@ -126,42 +138,45 @@ export class DashboardController {
 
   @Get('sources')
   sources(@WebUserParam() user: UserView, @Query() raw: Record<string, unknown>, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    return this.listPage(req, res, user, { tab: 'sources', title: 'Cited sources', dto: SourcesQuery, raw }, (p, s) => ({
+    return this.listPage(req, res, user, { tab: 'sources', title: 'Cited sources', dto: SourcesQuery, raw }, (p, s, scans) => ({
       fields: [
+        scanField(scans),
         { name: 'category', label: 'Category', options: [...SOURCE_CATEGORIES] },
         { name: 'platform', label: 'Platform', options: s.platforms },
       ],
       results: async (q, params) => {
-        return sourcesResults(await this.query.sources(p, q), params);
+        return sourcesResults(await this.query.sources(p, q), params, q.scan_id);
       },
     }));
   }
 
   @Get('urls')
   urls(@WebUserParam() user: UserView, @Query() raw: Record<string, unknown>, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    return this.listPage(req, res, user, { tab: 'urls', title: 'Cited URLs', dto: UrlsQuery, raw }, (p, s) => ({
+    return this.listPage(req, res, user, { tab: 'urls', title: 'Cited URLs', dto: UrlsQuery, raw }, (p, s, scans) => ({
       fields: [
+        scanField(scans),
         { name: 'domain', label: 'Domain' },
         { name: 'category', label: 'Category', options: [...SOURCE_CATEGORIES] },
         { name: 'platform', label: 'Platform', options: s.platforms },
       ],
       results: async (q, params) => {
-        return urlsResults(await this.query.urls(p, q), params);
+        return urlsResults(await this.query.urls(p, q), params, q.scan_id);
       },
     }));
   }
 
   @Get('gaps')
   gaps(@WebUserParam() user: UserView, @Query() raw: Record<string, unknown>, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    return this.listPage(req, res, user, { tab: 'gaps', title: 'Citation gaps', dto: GapsQuery, raw }, (p, s) => ({
+    return this.listPage(req, res, user, { tab: 'gaps', title: 'Citation gaps', dto: GapsQuery, raw }, (p, s, scans) => ({
       intro: GAPS_INTRO,
       fields: [
+        scanField(scans),
         { name: 'competitor', label: 'Competitor', options: s.competitors.map((c) => c.name) },
         { name: 'category', label: 'Category', options: [...SOURCE_CATEGORIES] },
         { name: 'platform', label: 'Platform', options: s.platforms },
       ],
       results: async (q, params) => {
-        return gapsResults(await this.query.gaps(p, q), params);
+        return gapsResults(await this.query.gaps(p, q), params, q.scan_id, scans);
       },
     }));
   }

@@ -9,6 +9,8 @@ import { AssetsController } from './assets.controller';
 import { AuthController } from './auth.controller';
 import { CsrfService } from './csrf.service';
 import { DashboardController } from './dashboard.controller';
+import { DashboardExportController } from './dashboard-export.controller';
+import { DashboardTrendsController } from './dashboard-trends.controller';
 import { HomeController, WebFallbackController } from './home.controller';
 import { OneTimeProofService } from './one-time-proof.service';
 import { PdfController } from './pdf.controller';
@@ -29,7 +31,7 @@ import { WebErrorPages } from './web-exception.filter';
  */
 @Module({
   imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, SignupController, DashboardController, SettingsController, AiProvidersSettingsController, AlertsController, ScanController, PdfImagesController, PdfOcrController, PdfController, WebFallbackController],
+  controllers: [AssetsController, HomeController, AuthController, SignupController, DashboardController, DashboardExportController, DashboardTrendsController, SettingsController, AiProvidersSettingsController, AlertsController, ScanController, PdfImagesController, PdfOcrController, PdfController, WebFallbackController],
   providers: [ConvertSupport, CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

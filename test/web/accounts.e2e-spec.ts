@@ -339,6 +339,9 @@ describe('Website accounts (e2e)', () => {
       'GET /dashboard/sources': () => clean(c.get('/dashboard/sources')),
       'GET /dashboard/urls': () => clean(c.get('/dashboard/urls')),
       'GET /dashboard/gaps': () => clean(c.get('/dashboard/gaps')),
+      'GET /dashboard/trends': () => clean(c.get('/dashboard/trends')),
+      // The other workspace has no data: no file, and nothing of the demo workspace's.
+      'GET /dashboard/export/:file': () => clean(c.get('/dashboard/export/answers.csv?scan_id=s1'), 404),
       'GET /dashboard/settings/api-keys': () => clean(c.get('/dashboard/settings/api-keys')),
       'POST /dashboard/settings/api-keys': async () => {
         const before = (await demoKeys()).length;

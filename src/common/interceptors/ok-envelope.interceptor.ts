@@ -1,4 +1,4 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { map, Observable } from 'rxjs';
 import type { Response } from 'express';
@@ -8,7 +8,8 @@ import { serializedOnce } from '../http/immutable-body';
 const envelope = (body: object): Record<string, unknown> => ({ ok: true, ...(body as Record<string, unknown>) });
 
 /**
- * Wraps plain-object bodies of routes marked {@link OkEnvelope} as `{ ok: true, ...body }`. A body
+ * Wraps plain-object bodies of routes marked {@link OkEnvelope} as `{ ok: true, ...body }` (a
+ * StreamableFile, e.g. a CSV export, is sent as it is). A body
  * marked immutable (a memoized read model) is serialized once and its JSON text reused.
  */
 @Injectable()
@@ -20,7 +21,7 @@ export class OkEnvelopeInterceptor implements NestInterceptor {
     if (!wrap || context.getType() !== 'http') return next.handle();
     return next.handle().pipe(
       map((body: unknown) => {
-        if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body)) {
+        if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body) || body instanceof StreamableFile) {
           return body;
         }
         const text = serializedOnce(body, envelope);

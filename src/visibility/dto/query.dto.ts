@@ -25,7 +25,13 @@ export class PageQuery {
 
 const PLATFORM = /^[a-z0-9][a-z0-9_.-]{0,39}$/;
 
-export class PromptsQuery extends PageQuery {
+/** A list of one scan: `scan_id` picks it (an id of GET /history); the latest scan by default (issue #22). */
+export class ScanListQuery extends PageQuery {
+  @IsOptional() @Matches(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, { message: 'scan_id must be the scan_id of a scan in GET /api/v1/history' })
+  scan_id?: string;
+}
+
+export class PromptsQuery extends ScanListQuery {
   @IsOptional() @IsString() @MaxLength(64)
   tag?: string;
 
@@ -39,7 +45,7 @@ export class PromptsQuery extends PageQuery {
   country?: string;
 }
 
-export class AnswersQuery extends PageQuery {
+export class AnswersQuery extends ScanListQuery {
   @IsOptional() @Matches(PLATFORM, { message: 'platform must be a platform identifier such as chatgpt' })
   platform?: string;
 
@@ -60,9 +66,21 @@ export class AnswersQuery extends PageQuery {
 
   @IsOptional() @IsString() @MaxLength(128)
   prompt_id?: string;
+
+  /** Answers citing this URL (as GET /urls and /gaps list it, normalised). Addition of issue #22. */
+  @IsOptional() @IsString() @MaxLength(2048)
+  cited_url?: string;
+
+  /** Answers citing a URL of this registrable domain (as GET /sources lists it) or of its subdomains. Addition of issue #22. */
+  @IsOptional() @IsString() @MaxLength(253)
+  cited_domain?: string;
+
+  /** The answers behind this citation gap (a url of GET /gaps): citing it, naming a competitor and not the brand. Addition of issue #22. */
+  @IsOptional() @IsString() @MaxLength(2048)
+  gap_url?: string;
 }
 
-export class SourcesQuery extends PageQuery {
+export class SourcesQuery extends ScanListQuery {
   @IsOptional() @IsIn(SOURCE_CATEGORIES)
   category?: SourceCategory;
 

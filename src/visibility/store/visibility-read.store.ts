@@ -93,6 +93,15 @@ export class VisibilityReadStore {
     return r;
   }
 
+  /** A scan of the workspace by its scan id (the import's `scan.id`), or null. */
+  async scanByKey(workspaceId: string, scanKey: string): Promise<{ id: string; scan_key: string; date: string } | null> {
+    const rows = await this.db.query<Array<{ id: string; scan_key: string; date: string }>>(
+      `SELECT id, scan_key, to_char(date, 'YYYY-MM-DD') AS date FROM vis_scans WHERE workspace_id = $1 AND scan_key = $2`,
+      [workspaceId, scanKey],
+    );
+    return rows[0] ?? null;
+  }
+
   async project(workspaceId: string): Promise<ProjectRow> {
     const [p] = await this.db.query<ProjectRow[]>('SELECT business, brand, competitors, scans_total FROM vis_projects WHERE workspace_id = $1', [
       workspaceId,
@@ -125,12 +134,27 @@ export class VisibilityReadStore {
     return this.count(`SELECT count(*) FROM vis_prompts WHERE ${w.sql}`, w.params);
   }
 
-  prompts(workspaceId: string, q: PromptsQuery, limit: number, after: CursorKey | null): Promise<PromptRow[]> {
+  /**
+   * Prompts with the latest scan's figures (stored at ingest) or, given `scanId`, that scan's
+   * (successful answers and those naming the brand, counted as derive/metrics.ts does).
+   */
+  prompts(workspaceId: string, q: PromptsQuery, limit: number, after: CursorKey | null, scanId?: string): Promise<PromptRow[]> {
     const w = this.promptFilter(workspaceId, q);
     if (after) w.add((v) => `prompt_key > ${v(after[0])}`);
+    if (scanId === undefined) {
+      return this.db.query<PromptRow[]>(
+        `SELECT prompt_key, text, tags, intent, country, enabled, latest_answers, latest_mentions FROM vis_prompts
+          WHERE ${w.sql} ORDER BY prompt_key COLLATE "C" LIMIT ${limit}`,
+        w.params,
+      );
+    }
+    const s = w.params.push(scanId);
     return this.db.query<PromptRow[]>(
-      `SELECT prompt_key, text, tags, intent, country, enabled, latest_answers, latest_mentions FROM vis_prompts
-        WHERE ${w.sql} ORDER BY prompt_key COLLATE "C" LIMIT ${limit}`,
+      `SELECT p.prompt_key, p.text, p.tags, p.intent, p.country, p.enabled, f.a AS latest_answers, f.m AS latest_mentions
+         FROM (SELECT * FROM vis_prompts WHERE ${w.sql}) p
+         LEFT JOIN (SELECT prompt_key, count(*)::int AS a, (count(*) FILTER (WHERE brand_mentioned))::int AS m
+                      FROM vis_answers WHERE scan_id = $${s} AND status = 'ok' GROUP BY prompt_key) f ON f.prompt_key = p.prompt_key
+        ORDER BY p.prompt_key COLLATE "C" LIMIT ${limit}`,
       w.params,
     );
   }
@@ -141,6 +165,19 @@ export class VisibilityReadStore {
     if (q.mentioned !== undefined) w.add((v) => `a.brand_mentioned = ${v(q.mentioned === 'true')}`);
     if (q.brand_status !== undefined) w.add((v) => `a.brand_status = ${v(q.brand_status)}`);
     if (q.prompt_id !== undefined) w.add((v) => `a.prompt_key = ${v(q.prompt_id)}`);
+    if (q.cited_url !== undefined) w.add((v) => `${v(q.cited_url)} = ANY(a.citations)`);
+    if (q.gap_url !== undefined) {
+      // As derive/metrics.ts counts a gap's answers.
+      w.add((v) => `${v(q.gap_url)} = ANY(a.citations) AND NOT a.brand_mentioned AND jsonb_array_length(a.competitor_mentions) > 0`);
+    }
+    if (q.cited_domain !== undefined) {
+      // The host of each (normalised) citation: the domain itself or one of its subdomains.
+      w.add((v) => {
+        const d = v(q.cited_domain!.toLowerCase());
+        return `EXISTS (SELECT 1 FROM unnest(a.citations) c, lower(substring(c from '^[A-Za-z][A-Za-z0-9+.-]*://([^/:?#]+)')) h
+                        WHERE h = ${d} OR right(h, length(${d}) + 1) = '.' || ${d})`;
+      });
+    }
     if (q.competitor !== undefined) {
       w.add((v) => `EXISTS (SELECT 1 FROM jsonb_array_elements(a.competitor_mentions) e WHERE lower(e->>'name') = lower(${v(q.competitor)}))`);
     }

@@ -13,10 +13,11 @@ import { plural } from '../../common/text/plural';
 export type SummaryView = Visibility;
 export type HistoryView = History;
 
-export type DashboardTab = 'overview' | 'prompts' | 'answers' | 'sources' | 'urls' | 'gaps';
+export type DashboardTab = 'overview' | 'trends' | 'prompts' | 'answers' | 'sources' | 'urls' | 'gaps';
 
 const TABS: Array<[DashboardTab, string, string]> = [
   ['overview', 'Overview', '/dashboard'],
+  ['trends', 'Trends', '/dashboard/trends'],
   ['prompts', 'Prompts', '/dashboard/prompts'],
   ['answers', 'Answers', '/dashboard/answers'],
   ['sources', 'Sources', '/dashboard/sources'],
