@@ -13,6 +13,8 @@ import { OneTimeProofService } from './one-time-proof.service';
 import { PdfController } from './pdf.controller';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
+import { SitesController } from './sites.controller';
+import { SitesModule } from '../a11y/sites/sites.module';
 import { WebGuard } from './web.guard';
 import { ErrorPages } from '../common/filters/error-pages';
 import { WebErrorPages } from './web-exception.filter';
@@ -23,8 +25,8 @@ import { WebErrorPages } from './web-exception.filter';
  * file, strict CSP. Import it last: its fallback controller answers GETs nobody else serves.
  */
 @Module({
-  imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, AlertsController, ScanController, PdfController, WebFallbackController],
+  imports: [AccountsModule, VisibilityModule, A11yModule, SitesModule, PdfToolsModule],
+  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, AlertsController, SitesController, ScanController, PdfController, WebFallbackController],
   providers: [CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}
