@@ -1,0 +1,107 @@
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AccountsService } from '../../src/accounts/accounts.service';
+import { SitesService } from '../../src/a11y/sites/sites.service';
+import type { SiteScan } from '../../src/a11y/sites/site.types';
+import { AlertsService } from '../../src/common/notify/alerts.service';
+import { createTestApp, TestApp } from '../utils/test-app';
+import { WebClient } from '../web/web-client';
+import { SITE_PAGES, SitesFixture, startSitesFixture } from './sites-fixture';
+
+/** Waits (no fixed sleep: polls the condition) until the site's newest scan has ended. */
+async function scanEnded(sites: SitesService, siteId: string, count: number, withinMs = 60_000): Promise<SiteScan> {
+  const until = Date.now() + withinMs;
+  for (;;) {
+    const scans = await sites.scansOf(siteId);
+    if (scans.length >= count && (scans[0].status === 'done' || scans[0].status === 'failed')) return scans[0];
+    if (Date.now() > until) throw new Error(`scan not ended: ${JSON.stringify(scans[0])}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Accessibility monitoring end to end: a loopback site of six pages sharing a template defect, found through a sitemap index. */
+describe('Accessibility sites (e2e)', () => {
+  let t: TestApp;
+  let site: SitesFixture;
+  let admin: WebClient;
+  let member: WebClient;
+  let sites: SitesService;
+  let receiver: Server;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    site = await startSitesFixture();
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', ALERT_RETRY_BACKOFF_MS: '50' } });
+    await t.createKey('sites');
+    const accounts = t.app.get(AccountsService);
+    const a = await accounts.createUser('sites', 'sites-admin@example.com', 'admin');
+    const m = await accounts.createUser('sites', 'sites-member@example.com', 'member');
+    admin = WebClient.of(t.server);
+    member = WebClient.of(t.server);
+    await admin.signIn(a.email, a.one_time_password, 'a long enough password');
+    await member.signIn(m.email, m.one_time_password, 'a long enough password');
+    await t.app.get(AlertsService).addWebhook(a.workspace_id, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
+    sites = t.app.get(SitesService);
+  }, 120_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await site?.close();
+    receiver?.closeAllConnections();
+    await new Promise((r) => receiver?.close(r));
+  });
+
+  it('scans the sitemap\'s pages, groups the template defect once with its occurrences and puts it first in the fix plan', async () => {
+    await admin.get('/dashboard/sites');
+    const bad = await admin.post('/dashboard/sites', { start_url: `${site.origin}/`, sitemap_url: 'https://elsewhere.example/sitemap.xml' });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toMatch(/href="#sitemap_url"[\s\S]*is not on http:\/\/127\.0\.0\.1/);
+    const added = await admin.post('/dashboard/sites', { name: 'Fixture site', start_url: `${site.origin}/`, sitemap_url: `${site.origin}/sitemap.xml`, excluded_selectors: '#chat | vendor widget' });
+    expect(added.status).toBe(303);
+    const path = added.location!.replace(/\?.*$/, '');
+    const id = path.split('/').pop()!;
+    const shown = await admin.get(added.location!);
+    expect(shown.text).toContain('Not proved yet');
+    // Members read, admins act.
+    expect((await member.get(path)).status).toBe(200);
+    expect((await member.post(`${path}/run`)).status).toBe(403);
+    // Ownership: the file carries the token.
+    const token = /<code id="token">([0-9a-f]+)<\/code>/.exec(shown.text)![1];
+    expect((await admin.post(`${path}/verify`)).location).toBe(`${path}?notice=not-verified`);
+    site.token = `beacon ${token}\n`;
+    await admin.get(path);
+    expect((await admin.post(`${path}/verify`)).location).toBe(`${path}?notice=verified`);
+
+    await admin.get(path);
+    expect((await admin.post(`${path}/run`)).status).toBe(303);
+    const scan = await scanEnded(sites, id, 1);
+    expect(scan.status).toBe('done');
+    const sum = scan.summary!;
+    expect(sum.pages.map((p) => new URL(p.url).pathname).sort()).toEqual([...SITE_PAGES].sort());
+    expect(sum.skipped).toEqual(expect.arrayContaining([{ url: `${site.origin}/private`, reason: 'disallowed by robots.txt' }]));
+    const first = sum.groups[0];
+    expect(first).toMatchObject({ rule: 'image-alt', impact: 'critical', occurrences: 6 });
+    expect(first.pages).toHaveLength(6);
+    expect(sum.groups.filter((g) => g.rule === 'image-alt')).toHaveLength(1);
+    const own = sum.groups.find((g) => g.rule === 'button-name')!;
+    expect(own.pages).toEqual([`${site.origin}/p3`]);
+    expect(first.points).toBeGreaterThan(own.points);
+    // Fixing the template defect on every page recovers its whole cost of each page's score.
+    expect(sum.score + Math.round(first.points)).toBeLessThanOrEqual(100);
+
+    const page = await admin.get(path);
+    expect(page.text).toMatch(/<caption>Issues grouped across pages, most points first<\/caption>[\s\S]*?<tr role="row"><th scope="row" role="rowheader"><a href="[^"]+">image-alt<\/a>/);
+    expect(page.text).toContain('<svg class="chart"');
+    expect(page.text).toContain('<caption>Score of each scan</caption>');
+    expect(received).toEqual([]); // the first scan has nothing to compare with
+  }, 90_000);
+});
