@@ -28,6 +28,7 @@ describe('Accessibility sites (e2e)', () => {
   let sites: SitesService;
   let receiver: Server;
   const received: string[] = [];
+  let siteId = '';
 
   beforeAll(async () => {
     site = await startSitesFixture();
@@ -103,5 +104,23 @@ describe('Accessibility sites (e2e)', () => {
     expect(page.text).toContain('<svg class="chart"');
     expect(page.text).toContain('<caption>Score of each scan</caption>');
     expect(received).toEqual([]); // the first scan has nothing to compare with
+    siteId = id;
+  }, 90_000);
+
+  it('alerts on a new serious issue and on a score drop at the next scan, through the workspace\'s webhook', async () => {
+    site.extra = '<p><a href="/p1"></a></p>'; // an empty link on every page: link-name, serious
+    const path = `/dashboard/sites/${siteId}`;
+    await admin.get(path);
+    await admin.post(`${path}/run`);
+    const scan = await scanEnded(sites, siteId, 2);
+    expect(scan.status).toBe('done');
+    const until = Date.now() + 20_000;
+    while (received.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const alerts = received.map((b) => JSON.stringify(JSON.parse(b)));
+    expect(alerts.some((a) => a.includes('a11y.new_issue') && a.includes('link-name'))).toBe(true);
+    expect(alerts.some((a) => a.includes('a11y.score_drop'))).toBe(true);
+    expect(alerts).toHaveLength(2);
+    const page = await admin.get(path);
+    expect(page.text).toMatch(/<caption>Score of each scan<\/caption>[\s\S]*<td class="num">\d+<\/td>[\s\S]*<td class="num">\d+<\/td>/);
   }, 90_000);
 });
