@@ -81,5 +81,7 @@ export interface SiteScan {
   summary: SiteScanSummary | null;
   error: string | null;
   created_at: string;
+  /** Last progress (a scan without progress for SITE_SCAN_STALE_MS is taken as lost). */
+  updated_at: string;
   finished_at: string | null;
 }

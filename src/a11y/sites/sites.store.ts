@@ -6,7 +6,14 @@ const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : Strin
 const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
 
 const site = (r: Site): Site => ({ ...r, created_at: iso(r.created_at), verified_at: isoOrNull(r.verified_at) });
-const scan = (r: SiteScan): SiteScan => ({ ...r, created_at: iso(r.created_at), finished_at: isoOrNull(r.finished_at) });
+const scan = (r: SiteScan): SiteScan => ({ ...r, created_at: iso(r.created_at), finished_at: isoOrNull(r.finished_at), updated_at: iso(r.updated_at) });
+
+/**
+ * A queued or running scan without progress for this long is taken as lost (its process ended) and
+ * marked failed when the site's active scan is looked up, so "Run now" and the schedule work again.
+ * Longer than a page scan can take (SCAN_TOTAL_TIMEOUT_MS and the queue wait) by far.
+ */
+export const SITE_SCAN_STALE_MS = 30 * 60_000;
 
 /** Scans listed on a site's page (the trend). */
 export const SITE_SCANS_SHOWN = 30;
@@ -57,6 +64,10 @@ export class SitesStore {
 
   /** The site's scan that is queued or running, if any. */
   async activeScan(siteId: string): Promise<SiteScan | undefined> {
+    await this.db.query(
+      `UPDATE a11y_site_scans SET status = 'failed', error = $3, finished_at = now() WHERE site_id = $1 AND status IN ('queued', 'running') AND updated_at < now() - ($2::int * interval '1 millisecond')`,
+      [siteId, SITE_SCAN_STALE_MS, 'The scan stopped making progress (its process ended): run it again.'],
+    );
     const rows = await this.db.query<SiteScan[]>(`SELECT * FROM a11y_site_scans WHERE site_id = $1 AND status IN ('queued', 'running') ORDER BY created_at DESC LIMIT 1`, [siteId]);
     return rows[0] ? scan(rows[0]) : undefined;
   }
@@ -77,7 +88,7 @@ export class SitesStore {
   }
 
   async progress(id: string, status: SiteScanStatus, done: number, total: number): Promise<void> {
-    await this.db.query(`UPDATE a11y_site_scans SET status = $2, pages_done = $3, pages_total = $4 WHERE id = $1`, [id, status, done, total]);
+    await this.db.query(`UPDATE a11y_site_scans SET status = $2, pages_done = $3, pages_total = $4, updated_at = now() WHERE id = $1`, [id, status, done, total]);
   }
 
   async finish(id: string, summary: SiteScanSummary): Promise<void> {
