@@ -14,6 +14,8 @@ export class A11ySites1795740000000 implements MigrationInterface {
     await q.query(`ALTER TABLE "a11y_sites" ADD CONSTRAINT "FK_a11y_sites_workspace" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
     await q.query(`CREATE TABLE "a11y_site_scans" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "site_id" uuid NOT NULL, "status" character varying(16) NOT NULL DEFAULT 'queued', "trigger" character varying(16) NOT NULL, "pages_total" integer NOT NULL DEFAULT 0, "pages_done" integer NOT NULL DEFAULT 0, "score" integer, "summary" jsonb, "error" text, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), "finished_at" TIMESTAMP WITH TIME ZONE, CONSTRAINT "PK_a11y_site_scans" PRIMARY KEY ("id"), CONSTRAINT "CHK_a11y_site_scans_status" CHECK ("status" IN ('queued', 'running', 'done', 'failed')))`);
     await q.query(`CREATE INDEX "IDX_a11y_site_scans_site_created" ON "a11y_site_scans" ("site_id", "created_at")`);
+    // One queued or running scan per site: two schedules firing at once, or Run now meanwhile, make one scan.
+    await q.query(`CREATE UNIQUE INDEX "UQ_a11y_site_scans_active" ON "a11y_site_scans" ("site_id") WHERE "status" IN ('queued', 'running')`);
     await q.query(`ALTER TABLE "a11y_site_scans" ADD CONSTRAINT "FK_a11y_site_scans_site" FOREIGN KEY ("site_id") REFERENCES "a11y_sites"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
   }
 

@@ -1,7 +1,8 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccountsService } from '../../src/accounts/accounts.service';
-import { SitesService } from '../../src/a11y/sites/sites.service';
+import { SITE_SCAN_QUEUE, SitesService } from '../../src/a11y/sites/sites.service';
+import { JobQueues } from '../../src/common/jobs/job-queues';
 import type { SiteScan } from '../../src/a11y/sites/site.types';
 import { AlertsService } from '../../src/common/notify/alerts.service';
 import { createTestApp, TestApp } from '../utils/test-app';
@@ -123,4 +124,15 @@ describe('Accessibility sites (e2e)', () => {
     const page = await admin.get(path);
     expect(page.text).toMatch(/<caption>Score of each scan<\/caption>[\s\S]*<td class="num">\d+<\/td>[\s\S]*<td class="num">\d+<\/td>/);
   }, 90_000);
+
+  it('runs one scan at a time per site: scheduled runs while a scan is active, and Run now again, add none', async () => {
+    const created = await sites.create((await t.app.get(AccountsService).listUsers('sites'))[0].workspace_id, { name: 'One page', start_url: `${site.origin}/p1`, schedule: 'daily' });
+    const first = await sites.runNow(created);
+    const jobs = t.app.get(JobQueues);
+    await Promise.all([jobs.add(SITE_SCAN_QUEUE, { siteId: created.id }, { jobId: 'tick-1' }), jobs.add(SITE_SCAN_QUEUE, { siteId: created.id }, { jobId: 'tick-2' })]);
+    expect((await sites.runNow(created)).id).toBe(first.id);
+    const done = await scanEnded(sites, created.id, 1);
+    expect(done).toMatchObject({ id: first.id, status: 'done', trigger: 'manual', pages_done: 1 });
+    expect((await sites.scansOf(created.id)).map((s) => s.id)).toEqual([first.id]);
+  }, 60_000);
 });

@@ -111,6 +111,7 @@ export class SitesService implements OnModuleInit {
     const active = await this.store.activeScan(site.id);
     if (active) return active;
     const scan = await this.store.createScan(site.id, 'manual');
+    if (!scan) return (await this.store.activeScan(site.id))!; // another one started meanwhile
     await this.jobs.add<SiteScanJob>(SITE_SCAN_QUEUE, { siteId: site.id, scanId: scan.id }, { jobId: `scan-${scan.id}` });
     return scan;
   }
@@ -121,7 +122,9 @@ export class SitesService implements OnModuleInit {
       // A scheduled run: skipped while another scan of the site is queued or running (two schedules firing at once).
       const site = await this.store.get(data.siteId);
       if (!site || (await this.store.activeScan(site.id))) return;
-      scanId = (await this.store.createScan(site.id, 'schedule')).id;
+      const created = await this.store.createScan(site.id, 'schedule');
+      if (!created) return;
+      scanId = created.id;
     }
     try {
       await this.runScan(scanId);
@@ -176,6 +179,8 @@ export class SitesService implements OnModuleInit {
         const report = await this.scans.scan(url, false, undefined, { fresh: true });
         const page = report.pages[0];
         if (!page) throw new DomainError(ErrorCode.ScanFailed, 'The page could not be scanned.');
+        const landed = new URL(page.finalUrl || page.url);
+        if (landed.origin !== new URL(site.start_url).origin) throw new DomainError(ErrorCode.ScanFailed, `The page redirected off the site, to ${landed.origin}: not counted.`);
         const f = filterPage(page, { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors });
         filtered.push(f);
         results.push({ url, reportId: report.id, score: f.score });

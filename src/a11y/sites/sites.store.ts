@@ -52,9 +52,10 @@ export class SitesStore {
     await this.db.query(`UPDATE a11y_sites SET verified_at = now(), verified_by = $2 WHERE id = $1`, [id, by]);
   }
 
-  async createScan(siteId: string, trigger: SiteScan['trigger']): Promise<SiteScan> {
-    const rows = await this.db.query<SiteScan[]>(`INSERT INTO a11y_site_scans (site_id, trigger) VALUES ($1, $2) RETURNING *`, [siteId, trigger]);
-    return scan(rows[0]);
+  /** A new queued scan; undefined when the site already has one queued or running (a unique index decides, across processes). */
+  async createScan(siteId: string, trigger: SiteScan['trigger']): Promise<SiteScan | undefined> {
+    const rows = await this.db.query<SiteScan[]>(`INSERT INTO a11y_site_scans (site_id, trigger) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING *`, [siteId, trigger]);
+    return rows[0] ? scan(rows[0]) : undefined;
   }
 
   async getScan(id: string): Promise<SiteScan | undefined> {
