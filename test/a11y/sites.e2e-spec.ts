@@ -121,6 +121,7 @@ describe('Accessibility sites (e2e)', () => {
     expect(alerts.some((a) => a.includes('a11y.new_issue') && a.includes('link-name'))).toBe(true);
     expect(alerts.some((a) => a.includes('a11y.score_drop'))).toBe(true);
     expect(alerts).toHaveLength(2);
+    expect(scan.summary!.pages.find((p) => p.url === `${site.origin}/p3`)!.diff).toEqual({ new: 1, fixed: 0, unchanged: 2 });
     const page = await admin.get(path);
     expect(page.text).toMatch(/<caption>Score of each scan<\/caption>[\s\S]*<td class="num">\d+<\/td>[\s\S]*<td class="num">\d+<\/td>/);
   }, 90_000);

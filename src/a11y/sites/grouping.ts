@@ -2,7 +2,7 @@ import { fingerprintOf } from '../diff/fingerprint';
 import type { ReportPage, ReportRule } from '../report/report.types';
 import { appliedWeight } from '../scoring/breakdown';
 import { IMPACT_WEIGHT, pageScore, siteScore } from '../scoring/score';
-import type { ExcludedSelector, IssueGroup } from './site.types';
+import type { ExcludedSelector, IssueGroup, SitePageResult } from './site.types';
 
 /** What a site's settings take out of a page's results. */
 export interface ResultFilter {
@@ -79,3 +79,27 @@ export function groupIssues(pages: readonly FilteredPage[]): IssueGroup[] {
 
 /** The site score: the mean of the filtered page scores (as the public report's). */
 export const siteScoreOf = (pages: readonly FilteredPage[]): number => siteScore(pages.map((p) => p.score));
+
+/** The fingerprints of each page, from a summary's groups. */
+function printsByPage(groups: readonly IssueGroup[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const g of groups) for (const p of g.pages) (out.get(p) ?? out.set(p, new Set()).get(p)!).add(g.fingerprint);
+  return out;
+}
+
+/**
+ * Per page, what is new, fixed and unchanged since the previous scan, by element fingerprint. A page
+ * the previous scan did not scan (or could not) gets no diff.
+ */
+export function diffPages(pages: readonly SitePageResult[], now: readonly IssueGroup[], before: { pages: readonly SitePageResult[]; groups: readonly IssueGroup[] }): SitePageResult[] {
+  const cur = printsByPage(now);
+  const prev = printsByPage(before.groups);
+  const scannedBefore = new Set(before.pages.filter((p) => p.reportId).map((p) => p.url));
+  return pages.map((p) => {
+    if (!p.reportId || !scannedBefore.has(p.url)) return p;
+    const a = cur.get(p.url) ?? new Set<string>();
+    const b = prev.get(p.url) ?? new Set<string>();
+    const unchanged = [...a].filter((f) => b.has(f)).length;
+    return { ...p, diff: { new: a.size - unchanged, fixed: b.size - unchanged, unchanged } };
+  });
+}

@@ -41,6 +41,8 @@ export interface SitePageResult {
   reportId?: string;
   score?: number;
   error?: string;
+  /** Issues (fingerprints) on this page compared with the site's previous finished scan (absent on the first). */
+  diff?: { new: number; fixed: number; unchanged: number };
 }
 
 /** One defect grouped across pages: the same rule on the same element fingerprint. */

@@ -10,7 +10,7 @@ import { JobQueues } from '../../common/jobs/job-queues';
 import { AlertsService } from '../../common/notify/alerts.service';
 import { MAX_CRAWL_PAGES, normalizeUrl } from '../scan/crawl';
 import { ScanService } from '../scan/scan.service';
-import { filterPage, FilteredPage, groupIssues, siteScoreOf } from './grouping';
+import { diffPages, filterPage, FilteredPage, groupIssues, siteScoreOf } from './grouping';
 import { guardedGet, SITE_FETCH_USER_AGENT } from './guarded-get';
 import { matchesPattern, parseSiteForm } from './site-input';
 import type { IssueGroup, Site, SiteScan, SiteScanSummary, SitePageResult } from './site.types';
@@ -192,16 +192,16 @@ export class SitesService implements OnModuleInit {
       await this.store.progress(scanId, 'running', results.length, pages.length);
     }
     if (filtered.length === 0) throw new DomainError(ErrorCode.ScanFailed, 'No page of the site could be scanned: see each page\'s error.');
-    const summary: SiteScanSummary = { score: siteScoreOf(filtered), pages: results, groups: groupIssues(filtered), skipped };
+    const groups = groupIssues(filtered);
+    const before = (await this.store.previousDone(site.id, scanId))?.summary ?? undefined;
+    const summary: SiteScanSummary = { score: siteScoreOf(filtered), pages: before ? diffPages(results, groups, before) : results, groups, skipped };
     await this.store.finish(scanId, summary);
-    await this.raiseAlerts(site, scanId, summary);
+    if (before) await this.raiseAlerts(site, scanId, summary, before);
   }
 
   /** A new critical or serious issue, or a score drop of at least the site's threshold, since the previous finished scan. */
-  private async raiseAlerts(site: Site, scanId: string, now: SiteScanSummary): Promise<void> {
-    const before = await this.store.previousDone(site.id, scanId);
-    if (!before?.summary) return;
-    const known = new Set(before.summary.groups.map((g) => g.fingerprint));
+  private async raiseAlerts(site: Site, scanId: string, now: SiteScanSummary, before: SiteScanSummary): Promise<void> {
+    const known = new Set(before.groups.map((g) => g.fingerprint));
     const fresh: IssueGroup[] = now.groups.filter((g) => !known.has(g.fingerprint) && (g.impact === 'critical' || g.impact === 'serious'));
     const data = { siteId: site.id, site: site.name, scanId };
     if (fresh.length) {
@@ -212,13 +212,13 @@ export class SitesService implements OnModuleInit {
         data: { ...data, issues: fresh.map((g) => ({ rule: g.rule, impact: g.impact, fingerprint: g.fingerprint, pages: g.pages })) },
       });
     }
-    const drop = before.summary.score - now.score;
+    const drop = before.score - now.score;
     if (drop >= site.alert_drop) {
       await this.alerts.send(site.workspace_id, {
         kind: 'a11y.score_drop',
         title: `${site.name}: accessibility score down ${drop} points`,
-        text: `The site's score went from ${before.summary.score} to ${now.score} (alert threshold: ${site.alert_drop} points).`,
-        data: { ...data, previous: before.summary.score, score: now.score },
+        text: `The site's score went from ${before.score} to ${now.score} (alert threshold: ${site.alert_drop} points).`,
+        data: { ...data, previous: before.score, score: now.score },
       });
     }
   }

@@ -143,8 +143,8 @@ ${table(
 ${sum.groups.length > GROUPS_SHOWN ? html`<p>${sum.groups.length - GROUPS_SHOWN} more issues with fewer points are not listed.</p>` : ''}
 ${table(
   'Pages',
-  ['Page', ['Score', 'num'], 'Report'],
-  sum.pages.map((p) => [p.url, p.score ?? '–', p.reportId ? html`<a href="/r/${p.reportId}">report</a>` : (p.error ?? '')]),
+  ['Page', ['Score', 'num'], 'Since the previous scan', 'Report'],
+  sum.pages.map((p) => [p.url, p.score ?? '–', p.diff ? `${p.diff.new} new, ${p.diff.fixed} fixed, ${p.diff.unchanged} unchanged` : '–', p.reportId ? html`<a href="/r/${p.reportId}">report</a>` : (p.error ?? '')]),
   'No page.',
   { stack: true },
 )}
