@@ -50,6 +50,22 @@ export class SitesController {
     sendPage(res, 200, sitePage({ user, csrf: this.csrf.token(req, res), site, scans, verificationPath: VERIFICATION_PATH, txtPrefix: VERIFICATION_TXT_PREFIX, notice: NOTICES[notice ?? ''] }));
   }
 
+  @Post(':id')
+  @AdminOnly()
+  async update(@WebUserParam() user: UserView, @Param('id') id: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const site = await this.sites.get(user.workspace_id, id);
+    const form = formOf(req);
+    try {
+      await this.sites.update(site, form);
+      res.redirect(303, `/dashboard/sites/${site.id}?notice=saved`);
+    } catch (e) {
+      if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.TargetNotAllowed)) throw e;
+      const error = { message: e.message, field: (e.details.field as string | undefined) === 'url' ? 'start_url' : ((e.details.field as string | undefined) ?? 'start_url') };
+      const scans = await this.sites.scansOf(site.id);
+      sendPage(res, 400, sitePage({ user, csrf: this.csrf.token(req, res), site, scans, verificationPath: VERIFICATION_PATH, txtPrefix: VERIFICATION_TXT_PREFIX, error, form }));
+    }
+  }
+
   @Post(':id/verify')
   @AdminOnly()
   async verify(@WebUserParam() user: UserView, @Param('id') id: string, @Res() res: Response): Promise<void> {
@@ -77,5 +93,6 @@ const NOTICES: Record<string, string> = {
   added: 'The site is added. Prove its ownership to scan more than 5 pages, then run a scan.',
   verified: 'Ownership proved: scans now go up to the page budget.',
   'not-verified': 'Neither the verification file nor the DNS TXT record carries this site\'s token yet.',
+  saved: 'The settings are saved: the next scan uses them.',
   queued: 'The scan is queued: progress shows below (reload the page).',
 };

@@ -30,6 +30,7 @@ describe('Accessibility sites (e2e)', () => {
   let receiver: Server;
   const received: string[] = [];
   let siteId = '';
+  let workspaceId = '';
 
   beforeAll(async () => {
     site = await startSitesFixture();
@@ -51,6 +52,7 @@ describe('Accessibility sites (e2e)', () => {
     member = WebClient.of(t.server);
     await admin.signIn(a.email, a.one_time_password, 'a long enough password');
     await member.signIn(m.email, m.one_time_password, 'a long enough password');
+    workspaceId = a.workspace_id;
     await t.app.get(AlertsService).addWebhook(a.workspace_id, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
     sites = t.app.get(SitesService);
   }, 120_000);
@@ -106,6 +108,16 @@ describe('Accessibility sites (e2e)', () => {
     expect(page.text).toContain('<caption>Score of each scan</caption>');
     expect(received).toEqual([]); // the first scan has nothing to compare with
     siteId = id;
+    // Admins edit the settings; a bad value comes back with the form and the field named.
+    const refused = await admin.post(path, { start_url: `${site.origin}/`, page_budget: '5000' });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toMatch(/href="#page_budget"[\s\S]*1 to 1000[\s\S]*value="5000"/);
+    expect((await member.post(path, { start_url: `${site.origin}/` })).status).toBe(403);
+    await admin.get(path);
+    const saved = await admin.post(path, { name: 'Fixture site', start_url: `${site.origin}/`, sitemap_url: `${site.origin}/sitemap.xml`, ignore_rules: 'region', schedule: 'weekly' });
+    expect(saved.location).toBe(`${path}?notice=saved`);
+    const edited = await sites.get(workspaceId, id);
+    expect(edited).toMatchObject({ ignore_rules: ['region'], schedule: 'weekly', verified_by: 'file' });
   }, 90_000);
 
   it('alerts on a new serious issue and on a score drop at the next scan, through the workspace\'s webhook', async () => {
@@ -127,7 +139,7 @@ describe('Accessibility sites (e2e)', () => {
   }, 90_000);
 
   it('runs one scan at a time per site: scheduled runs while a scan is active, and Run now again, add none', async () => {
-    const created = await sites.create((await t.app.get(AccountsService).listUsers('sites'))[0].workspace_id, { name: 'One page', start_url: `${site.origin}/p1`, schedule: 'daily' });
+    const created = await sites.create(workspaceId, { name: 'One page', start_url: `${site.origin}/p1`, schedule: 'daily' });
     const first = await sites.runNow(created);
     const jobs = t.app.get(JobQueues);
     await Promise.all([jobs.add(SITE_SCAN_QUEUE, { siteId: created.id }, { jobId: 'tick-1' }), jobs.add(SITE_SCAN_QUEUE, { siteId: created.id }, { jobId: 'tick-2' })]);

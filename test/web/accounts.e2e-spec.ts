@@ -376,6 +376,10 @@ describe('Website accounts (e2e)', () => {
       'GET /dashboard/sites': () => clean(c.get('/dashboard/sites')),
       'POST /dashboard/sites': () => clean(form('/dashboard/sites', '/dashboard/sites', { start_url: 'not a url' }), 400),
       'GET /dashboard/sites/:id': () => clean(c.get(`/dashboard/sites/${demoSite.id}`), 404),
+      'POST /dashboard/sites/:id': async () => {
+        await clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}`, { start_url: 'https://other.example/', name: 'taken over' }), 404);
+        expect((await t.app.get(SitesService).get(demoAdmin.workspace_id, demoSite.id)).name).toBe('Acme shop');
+      },
       'POST /dashboard/sites/:id/verify': () => clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}/verify`), 404),
       'POST /dashboard/sites/:id/run': async () => {
         await clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}/run`), 404);

@@ -84,6 +84,19 @@ export class SitesService implements OnModuleInit {
     return site;
   }
 
+  /**
+   * New settings for a site. A new origin needs a new ownership proof (the token stays); the schedule
+   * is replaced or removed.
+   */
+  async update(site: Site, form: Record<string, string | undefined>): Promise<Site> {
+    const input = parseSiteForm(form);
+    const sameOrigin = new URL(input.start_url).origin === new URL(site.start_url).origin;
+    const saved = (await this.store.update(site.id, input, sameOrigin))!;
+    if (saved.schedule === 'off') await this.jobs.unschedule(SITE_SCAN_QUEUE, `site-${site.id}`);
+    else await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[saved.schedule], { siteId: site.id });
+    return saved;
+  }
+
   async remove(workspaceId: string, id: string): Promise<void> {
     const site = await this.get(workspaceId, id);
     await this.jobs.unschedule(SITE_SCAN_QUEUE, `site-${site.id}`);

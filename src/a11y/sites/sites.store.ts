@@ -32,6 +32,18 @@ export class SitesStore {
     return site(rows[0]);
   }
 
+  /** New settings; `keepProof` false clears the ownership proof (the origin changed). */
+  async update(id: string, s: SiteInput, keepProof: boolean): Promise<Site | undefined> {
+    const rows = await this.db.query<Site[]>(
+      `WITH u AS (UPDATE a11y_sites SET name = $2, start_url = $3, sitemap_url = $4, urls = $5::jsonb, include_patterns = $6::jsonb, exclude_patterns = $7::jsonb, page_budget = $8, respect_robots = $9,
+         ignore_rules = $10::jsonb, excluded_selectors = $11::jsonb, schedule = $12, alert_drop = $13,
+         verified_at = CASE WHEN $14::boolean THEN verified_at END, verified_by = CASE WHEN $14::boolean THEN verified_by END
+       WHERE id = $1 RETURNING *) SELECT * FROM u`,
+      [id, s.name, s.start_url, s.sitemap_url, JSON.stringify(s.urls), JSON.stringify(s.include_patterns), JSON.stringify(s.exclude_patterns), s.page_budget, s.respect_robots, JSON.stringify(s.ignore_rules), JSON.stringify(s.excluded_selectors), s.schedule, s.alert_drop, keepProof],
+    );
+    return rows[0] ? site(rows[0]) : undefined;
+  }
+
   async list(workspaceId: string): Promise<Site[]> {
     const rows = await this.db.query<Site[]>(`SELECT * FROM a11y_sites WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
     return rows.map(site);
@@ -44,7 +56,8 @@ export class SitesStore {
   }
 
   async delete(id: string, workspaceId: string): Promise<boolean> {
-    const rows = await this.db.query<{ id: string }[]>(`DELETE FROM a11y_sites WHERE id = $1 AND workspace_id = $2 RETURNING id`, [id, workspaceId]);
+    // Through a CTE: TypeORM answers a bare DELETE or UPDATE with [rows, count], not the rows.
+    const rows = await this.db.query<{ id: string }[]>(`WITH d AS (DELETE FROM a11y_sites WHERE id = $1 AND workspace_id = $2 RETURNING id) SELECT id FROM d`, [id, workspaceId]);
     return rows.length > 0;
   }
 

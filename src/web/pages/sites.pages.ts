@@ -30,6 +30,43 @@ const area = (id: string, label: string, value: string, hint: string): SafeHtml 
   html`<p><label for="${id}">${label}</label><span class="hint" id="${id}-hint">${hint}</span>
 <textarea id="${id}" name="${id}" rows="3" aria-describedby="${id}-hint">${value}</textarea></p>`;
 
+/** The site settings form (add and edit), filled with `f`. */
+function siteForm(action: string, csrf: string, f: Record<string, string>, submit: string): SafeHtml {
+  return html`<form method="post" action="${action}">${hidden(csrf)}
+${input('name', 'Name', f.name ?? '', 'Optional: the host name otherwise.')}
+${input('start_url', 'Start URL', f.start_url ?? '', 'The home page, e.g. https://www.example.com/.', 'url')}
+${input('sitemap_url', 'Sitemap', f.sitemap_url ?? '', 'Optional: a sitemap.xml or sitemap index on the same origin (gzipped is fine).', 'url')}
+${area('urls', 'Pages to scan', f.urls ?? '', 'Optional: one address per line, on the same origin.')}
+${area('include_patterns', 'Include patterns', f.include_patterns ?? '', 'Optional: one per line, * for any characters, matched against the path (/blog/*).')}
+${area('exclude_patterns', 'Exclude patterns', f.exclude_patterns ?? '', 'Optional: one per line, as above.')}
+${input('page_budget', 'Page budget per scan', f.page_budget ?? String(DEFAULT_PAGE_BUDGET), `1 to ${MAX_PAGE_BUDGET}; an unproved site scans at most 5 pages.`, 'number')}
+<p><label for="respect_robots">robots.txt</label><select id="respect_robots" name="respect_robots"><option value="yes">Respected</option><option value="no"${f.respect_robots === 'no' ? html` selected` : ''}>Ignored (my own site)</option></select></p>
+${input('ignore_rules', 'Rules to ignore', f.ignore_rules ?? '', 'Optional: axe rule ids separated by spaces or commas (color-contrast).')}
+${area('excluded_selectors', 'Excluded selectors', f.excluded_selectors ?? '', 'Optional: one per line, a selector, a bar and the reason kept for the audit trail (#chat | vendor widget, audited separately).')}
+<p><label for="schedule">Schedule</label><select id="schedule" name="schedule"><option value="off">Off (Run now only)</option><option value="daily"${f.schedule === 'daily' ? html` selected` : ''}>Daily (04:00 UTC)</option><option value="weekly"${f.schedule === 'weekly' ? html` selected` : ''}>Weekly (Monday 04:00 UTC)</option></select></p>
+${input('alert_drop', 'Alert on a score drop of at least (points)', f.alert_drop ?? String(DEFAULT_ALERT_DROP), '', 'number')}
+<p><button type="submit">${submit}</button></p>
+</form>`;
+}
+
+/** A saved site as the form's text fields. */
+export function formOfSite(s: Site): Record<string, string> {
+  return {
+    name: s.name,
+    start_url: s.start_url,
+    sitemap_url: s.sitemap_url ?? '',
+    urls: s.urls.join('\n'),
+    include_patterns: s.include_patterns.join('\n'),
+    exclude_patterns: s.exclude_patterns.join('\n'),
+    page_budget: String(s.page_budget),
+    respect_robots: s.respect_robots ? 'yes' : 'no',
+    ignore_rules: s.ignore_rules.join(' '),
+    excluded_selectors: s.excluded_selectors.map((x) => `${x.selector} | ${x.reason}`).join('\n'),
+    schedule: s.schedule,
+    alert_drop: String(s.alert_drop),
+  };
+}
+
 /** Accessibility sites of the workspace: the list, and for admins the form to add one. */
 export function sitesPage(m: SitesPageModel): string {
   const f = m.form ?? {};
@@ -53,21 +90,7 @@ ${table(
 )}
 ${admin
   ? html`<h2>Add a site</h2>
-<form method="post" action="/dashboard/sites">${hidden(m.csrf)}
-${input('name', 'Name', f.name ?? '', 'Optional: the host name otherwise.')}
-${input('start_url', 'Start URL', f.start_url ?? '', 'The home page, e.g. https://www.example.com/.', 'url')}
-${input('sitemap_url', 'Sitemap', f.sitemap_url ?? '', 'Optional: a sitemap.xml or sitemap index on the same origin (gzipped is fine).', 'url')}
-${area('urls', 'Pages to scan', f.urls ?? '', 'Optional: one address per line, on the same origin.')}
-${area('include_patterns', 'Include patterns', f.include_patterns ?? '', 'Optional: one per line, * for any characters, matched against the path (/blog/*).')}
-${area('exclude_patterns', 'Exclude patterns', f.exclude_patterns ?? '', 'Optional: one per line, as above.')}
-${input('page_budget', 'Page budget per scan', f.page_budget ?? String(DEFAULT_PAGE_BUDGET), `1 to ${MAX_PAGE_BUDGET}; an unproved site scans at most 5 pages.`, 'number')}
-<p><label for="respect_robots">robots.txt</label><select id="respect_robots" name="respect_robots"><option value="yes">Respected</option><option value="no"${f.respect_robots === 'no' ? html` selected` : ''}>Ignored (my own site)</option></select></p>
-${input('ignore_rules', 'Rules to ignore', f.ignore_rules ?? '', 'Optional: axe rule ids separated by spaces or commas (color-contrast).')}
-${area('excluded_selectors', 'Excluded selectors', f.excluded_selectors ?? '', 'Optional: one per line, a selector, a bar and the reason kept for the audit trail (#chat | vendor widget, audited separately).')}
-<p><label for="schedule">Schedule</label><select id="schedule" name="schedule"><option value="off">Off (Run now only)</option><option value="daily"${f.schedule === 'daily' ? html` selected` : ''}>Daily (04:00 UTC)</option><option value="weekly"${f.schedule === 'weekly' ? html` selected` : ''}>Weekly (Monday 04:00 UTC)</option></select></p>
-${input('alert_drop', 'Alert on a score drop of at least (points)', f.alert_drop ?? String(DEFAULT_ALERT_DROP), '', 'number')}
-<p><button type="submit">Add the site</button></p>
-</form>`
+${siteForm('/dashboard/sites', m.csrf, f, 'Add the site')}`
   : html`<p>Only workspace admins add sites.</p>`}`,
   });
 }
@@ -81,6 +104,9 @@ export interface SitePageModel {
   verificationPath: string;
   txtPrefix: string;
   notice?: string;
+  /** A settings form sent back with an error. */
+  error?: FormError;
+  form?: Record<string, string>;
 }
 
 const STATUS: Record<SiteScan['status'], string> = { queued: 'queued', running: 'running', done: 'done', failed: 'failed' };
@@ -150,6 +176,9 @@ ${table(
 )}
 ${sum.skipped.length ? table('Not scanned', ['Address', 'Why'], sum.skipped.map((s) => [s.url, s.reason])) : ''}`
   : ''}
+${admin ? html`<h2>Settings</h2>
+${errorSummary(m.error?.message, m.error?.field)}
+${siteForm(`/dashboard/sites/${site.id}`, m.csrf, m.form ?? formOfSite(site), 'Save the settings')}` : ''}
 ${admin ? html`<h2>Remove</h2><form class="inline" method="post" action="/dashboard/sites/${site.id}/remove">${hidden(m.csrf)}<button type="submit" class="secondary">Remove this site and its scans</button></form>` : ''}`,
   });
 }
