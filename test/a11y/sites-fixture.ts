@@ -29,6 +29,8 @@ export async function startSitesFixture(): Promise<SitesFixture> {
     );
   const routes: Parameters<typeof startFixtureServer>[0] = {};
   for (const p of [...SITE_PAGES, '/private']) routes[p] = (_q, res) => send(res, 200, pageOf(p)());
+  let busy = 0;
+  routes['/busy'] = (_q, res) => (++busy === 1 ? send(res, 429, 'slow down', { 'Retry-After': '1' }) : send(res, 200, pageOf('/busy')()));
   routes['/logo.png'] = (_q, res) => send(res, 404, '');
   routes['/robots.txt'] = (_q, res) => send(res, 200, 'User-agent: *\nDisallow: /private\n', { 'Content-Type': 'text/plain' });
   routes['/sitemap.xml'] = (_q, res, origin) =>

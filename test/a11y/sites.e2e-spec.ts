@@ -138,8 +138,8 @@ describe('Accessibility sites (e2e)', () => {
     expect(page.text).toMatch(/<caption>Score of each scan<\/caption>[\s\S]*<td class="num">\d+<\/td>[\s\S]*<td class="num">\d+<\/td>/);
   }, 90_000);
 
-  it('runs one scan at a time per site: scheduled runs while a scan is active, and Run now again, add none', async () => {
-    const created = await sites.create(workspaceId, { name: 'One page', start_url: `${site.origin}/p1`, schedule: 'daily' });
+  it('runs one scan at a time per site (scheduled runs while a scan is active, and Run now again, add none) and backs off on 429', async () => {
+    const created = await sites.create(workspaceId, { name: 'One page', start_url: `${site.origin}/busy`, schedule: 'daily' });
     const first = await sites.runNow(created);
     const jobs = t.app.get(JobQueues);
     await Promise.all([jobs.add(SITE_SCAN_QUEUE, { siteId: created.id }, { jobId: 'tick-1' }), jobs.add(SITE_SCAN_QUEUE, { siteId: created.id }, { jobId: 'tick-2' })]);
@@ -147,5 +147,8 @@ describe('Accessibility sites (e2e)', () => {
     const done = await scanEnded(sites, created.id, 1);
     expect(done).toMatchObject({ id: first.id, status: 'done', trigger: 'manual', pages_done: 1 });
     expect((await sites.scansOf(created.id)).map((s) => s.id)).toEqual([first.id]);
+    // The page answered 429 first: the scan backed off and scanned it again.
+    expect(site.server.hits.get('/busy')).toBe(2);
+    expect(done.summary!.pages[0]).toMatchObject({ url: `${site.origin}/busy`, score: expect.any(Number) });
   }, 60_000);
 });

@@ -26,6 +26,16 @@ export const VERIFICATION_PATH = '/.well-known/beacon-verification.txt';
 export const VERIFICATION_TXT_PREFIX = 'beacon-verification=';
 const SMALL_FILE_BYTES = 512 * 1024;
 const SMALL_FILE_TIMEOUT_MS = 10_000;
+/**
+ * A page answered HTTP 429: wait this long, doubled at each further 429 of the scan, and try the
+ * page again (at most SITE_429_RETRIES times); later pages of the scan keep the longer gap.
+ */
+export const SITE_429_BACKOFF_MS = 2000;
+export const SITE_429_RETRIES = 2;
+const SITE_429_MAX_GAP_MS = 60_000;
+const isTooMany = (e: unknown): boolean => e instanceof DomainError && e.code === ErrorCode.TargetHttpError && e.details.status === 429;
+const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
 /** Cron (UTC) of the schedules. */
 export const SCHEDULE_CRON = { daily: '0 4 * * *', weekly: '0 4 * * 1' } as const;
 
@@ -187,9 +197,21 @@ export class SitesService implements OnModuleInit {
     await this.store.progress(scanId, 'running', 0, pages.length);
     const results: SitePageResult[] = [];
     const filtered: FilteredPage[] = [];
+    let gapMs = 0; // grows when the site answers 429 (back off, resume)
     for (const url of pages) {
       try {
-        const report = await this.scans.scan(url, false, undefined, { fresh: true });
+        if (gapMs) await pause(gapMs);
+        let report;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            report = await this.scans.scan(url, false, undefined, { fresh: true });
+            break;
+          } catch (e) {
+            if (!isTooMany(e) || attempt >= SITE_429_RETRIES) throw e;
+            gapMs = Math.min(SITE_429_MAX_GAP_MS, gapMs ? gapMs * 2 : SITE_429_BACKOFF_MS);
+            await pause(gapMs);
+          }
+        }
         const page = report.pages[0];
         if (!page) throw new DomainError(ErrorCode.ScanFailed, 'The page could not be scanned.');
         const landed = new URL(page.finalUrl || page.url);
