@@ -20,6 +20,8 @@ import { ConvertSupport } from './pdf-convert.support';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
 import { SignupController } from './signup.controller';
+import { SitesController } from './sites.controller';
+import { SitesModule } from '../a11y/sites/sites.module';
 import { WebGuard } from './web.guard';
 import { ErrorPages } from '../common/filters/error-pages';
 import { WebErrorPages } from './web-exception.filter';
@@ -30,8 +32,8 @@ import { WebErrorPages } from './web-exception.filter';
  * file, strict CSP. Import it last: its fallback controller answers GETs nobody else serves.
  */
 @Module({
-  imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, SignupController, DashboardController, DashboardExportController, DashboardTrendsController, SettingsController, AiProvidersSettingsController, AlertsController, ScanController, PdfImagesController, PdfOcrController, PdfController, WebFallbackController],
+  imports: [AccountsModule, VisibilityModule, A11yModule, SitesModule, PdfToolsModule],
+  controllers: [AssetsController, HomeController, AuthController, SignupController, DashboardController, DashboardExportController, DashboardTrendsController, SettingsController, AiProvidersSettingsController, AlertsController, SitesController, ScanController, PdfImagesController, PdfOcrController, PdfController, WebFallbackController],
   providers: [ConvertSupport, CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

@@ -5,6 +5,7 @@ import { AccountsService } from '../../src/accounts/accounts.service';
 import { runCli } from '../../src/cli';
 import { WorkspaceAiKeysService } from '../../src/common/ai/workspace-ai-keys.service';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
+import { SitesService } from '../../src/a11y/sites/sites.service';
 import { AlertsService } from '../../src/common/notify/alerts.service';
 import { AlertsStore } from '../../src/common/notify/alerts.store';
 import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
@@ -292,6 +293,7 @@ describe('Website accounts (e2e)', () => {
     const probe = await accounts.createUser('demo', 'probe@example.com', 'member');
     await WebClient.of(t.server).signIn(probe.email, probe.one_time_password, NEW_PASSWORD);
     const demoAlert = await t.app.get(AlertsStore).addDestination(demoAdmin.workspace_id, 'email', 'demo-alerts@example.com', null);
+    const demoSite = await t.app.get(SitesService).create(demoAdmin.workspace_id, { name: 'Acme shop', start_url: 'https://acme-shop.example/' });
     const markers = ['Acme', 'admin@example.com', 'member@example.com', demoKey.label ?? 'CI export', demoKey.prefix, 'demo-alerts@example.com'];
     /** The page shows nothing of the demo workspace. */
     const clean = async (r: Promise<{ status: number; text: string }>, status = 200): Promise<void> => {
@@ -386,6 +388,22 @@ describe('Website accounts (e2e)', () => {
       'POST /dashboard/settings/alerts/webhooks': () => clean(form('/dashboard/settings/alerts', '/dashboard/settings/alerts/webhooks', { url: 'http://10.0.0.1/hook' }), 400),
       'POST /dashboard/settings/alerts/emails': () => clean(form('/dashboard/settings/alerts', '/dashboard/settings/alerts/emails', { email: 'x@other.example' }), 400), // no SMTP_URL here
       'POST /dashboard/settings/alerts/test': () => clean(form('/dashboard/settings/alerts', '/dashboard/settings/alerts/test'), 303),
+      'GET /dashboard/sites': () => clean(c.get('/dashboard/sites')),
+      'POST /dashboard/sites': () => clean(form('/dashboard/sites', '/dashboard/sites', { start_url: 'not a url' }), 400),
+      'GET /dashboard/sites/:id': () => clean(c.get(`/dashboard/sites/${demoSite.id}`), 404),
+      'POST /dashboard/sites/:id': async () => {
+        await clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}`, { start_url: 'https://other.example/', name: 'taken over' }), 404);
+        expect((await t.app.get(SitesService).get(demoAdmin.workspace_id, demoSite.id)).name).toBe('Acme shop');
+      },
+      'POST /dashboard/sites/:id/verify': () => clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}/verify`), 404),
+      'POST /dashboard/sites/:id/run': async () => {
+        await clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}/run`), 404);
+        expect(await t.app.get(SitesService).scansOf(demoSite.id)).toEqual([]);
+      },
+      'POST /dashboard/sites/:id/remove': async () => {
+        await clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}/remove`), 404);
+        expect((await t.app.get(SitesService).list(demoAdmin.workspace_id)).map((x) => x.id)).toEqual([demoSite.id]);
+      },
       'POST /dashboard/settings/alerts/:id/remove': async () => {
         await clean(form('/dashboard/settings/alerts', `/dashboard/settings/alerts/${demoAlert.id}/remove`), 404);
         expect((await t.app.get(AlertsService).destinations(demoAdmin.workspace_id)).map((d) => d.id)).toEqual([demoAlert.id]);

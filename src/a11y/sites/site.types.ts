@@ -1,0 +1,89 @@
+import type { Impact } from '../scoring/score';
+
+export type SiteSchedule = 'off' | 'daily' | 'weekly';
+export type SiteScanStatus = 'queued' | 'running' | 'done' | 'failed';
+
+/** A CSS selector left out of a site's results, with the reason kept for the audit trail. */
+export interface ExcludedSelector {
+  selector: string;
+  reason: string;
+}
+
+/** A saved site of a workspace (docs/a11y-monitoring.md). */
+export interface Site {
+  id: string;
+  workspace_id: string;
+  name: string;
+  start_url: string;
+  sitemap_url: string | null;
+  urls: string[];
+  include_patterns: string[];
+  exclude_patterns: string[];
+  page_budget: number;
+  respect_robots: boolean;
+  ignore_rules: string[];
+  excluded_selectors: ExcludedSelector[];
+  schedule: SiteSchedule;
+  alert_drop: number;
+  verification_token: string;
+  verified_at: string | null;
+  verified_by: 'file' | 'dns' | null;
+  created_at: string;
+}
+
+/** What an admin enters for a site. */
+export type SiteInput = Pick<Site, 'name' | 'start_url' | 'sitemap_url' | 'urls' | 'include_patterns' | 'exclude_patterns' | 'page_budget' | 'respect_robots' | 'ignore_rules' | 'excluded_selectors' | 'schedule' | 'alert_drop'>;
+
+/** One page of a site scan. */
+export interface SitePageResult {
+  url: string;
+  /** The public engine's stored report of the page (GET /api/scan/:id, /r/:id), while it is kept. */
+  reportId?: string;
+  score?: number;
+  error?: string;
+  /** Issues (fingerprints) on this page compared with the site's previous finished scan (absent on the first). */
+  diff?: { new: number; fixed: number; unchanged: number };
+}
+
+/** One defect grouped across pages: the same rule on the same element fingerprint. */
+export interface IssueGroup {
+  fingerprint: string;
+  rule: string;
+  impact: Impact;
+  help: string;
+  helpUrl: string;
+  /** Markup and selector of the first occurrence. */
+  html: string;
+  target: string;
+  /** Pages it occurs on. */
+  pages: string[];
+  occurrences: number;
+  /** Site score points recovered by fixing it (unrounded, see docs/a11y-monitoring.md). */
+  points: number;
+}
+
+/** What a finished scan keeps (its reports may expire; this does not). */
+export interface SiteScanSummary {
+  score: number;
+  pages: SitePageResult[];
+  /** Every group, largest `points` first: the fix plan. */
+  groups: IssueGroup[];
+  /** URLs found but not scanned, with the reason (robots.txt, pattern, budget). */
+  skipped: { url: string; reason: string }[];
+}
+
+export interface SiteScan {
+  id: string;
+  site_id: string;
+  status: SiteScanStatus;
+  trigger: 'manual' | 'schedule';
+  pages_total: number;
+  pages_done: number;
+  score: number | null;
+  summary: SiteScanSummary | null;
+  error: string | null;
+  created_at: string;
+  /** Last progress (a scan without progress for SITE_SCAN_STALE_MS is taken as lost). */
+  updated_at: string;
+  finished_at: string | null;
+}

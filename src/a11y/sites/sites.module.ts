@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { A11yModule } from '../a11y.module';
+import { SitesService } from './sites.service';
+import { SitesStore } from './sites.store';
+
+/** Accessibility monitoring of saved sites (docs/a11y-monitoring.md), on the public scan engine. */
+@Module({
+  imports: [A11yModule],
+  providers: [SitesStore, SitesService],
+  exports: [SitesService],
+})
+export class SitesModule {}

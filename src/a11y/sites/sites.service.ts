@@ -1,0 +1,260 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { resolveTxt } from 'node:dns/promises';
+import robotsParser from 'robots-parser';
+import { AppConfig } from '../../common/config/env';
+import { DomainError } from '../../common/errors/domain-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { EgressGuard } from '../../common/egress/egress-guard';
+import { JobQueues } from '../../common/jobs/job-queues';
+import { AlertsService } from '../../common/notify/alerts.service';
+import { MAX_CRAWL_PAGES, normalizeUrl } from '../scan/crawl';
+import { ScanService } from '../scan/scan.service';
+import { diffPages, filterPage, FilteredPage, groupIssues, siteScoreOf } from './grouping';
+import { guardedGet, SITE_FETCH_USER_AGENT } from './guarded-get';
+import { matchesPattern, parseSiteForm } from './site-input';
+import type { IssueGroup, Site, SiteScan, SiteScanSummary, SitePageResult } from './site.types';
+import { readSitemap } from './sitemap';
+import { SitesStore } from './sites.store';
+
+/** The job queue of site scans (one job per scan; scheduled runs are jobs without a scan id). */
+export const SITE_SCAN_QUEUE = 'a11y-site-scan';
+/** Site scans one process runs at once (each scans its pages one at a time). */
+const SITE_SCAN_CONCURRENCY = 2;
+/** Where the ownership file lives, and the DNS TXT record's prefix. */
+export const VERIFICATION_PATH = '/.well-known/beacon-verification.txt';
+export const VERIFICATION_TXT_PREFIX = 'beacon-verification=';
+const SMALL_FILE_BYTES = 512 * 1024;
+const SMALL_FILE_TIMEOUT_MS = 10_000;
+/**
+ * A page answered HTTP 429: wait this long, doubled at each further 429 of the scan, and try the
+ * page again (at most SITE_429_RETRIES times); later pages of the scan keep the longer gap.
+ */
+export const SITE_429_BACKOFF_MS = 2000;
+export const SITE_429_RETRIES = 2;
+const SITE_429_MAX_GAP_MS = 60_000;
+const isTooMany = (e: unknown): boolean => e instanceof DomainError && e.code === ErrorCode.TargetHttpError && e.details.status === 429;
+const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Cron (UTC) of the schedules. */
+export const SCHEDULE_CRON = { daily: '0 4 * * *', weekly: '0 4 * * 1' } as const;
+
+interface SiteScanJob {
+  siteId: string;
+  scanId?: string;
+}
+
+/**
+ * Accessibility monitoring of whole sites (docs/a11y-monitoring.md): saved sites, ownership proof,
+ * site scans on JobQueues ("Run now" and daily/weekly schedules), each page scanned by the public
+ * scan engine (ScanService, as a client: every page's stored report is the public engine's), one
+ * page at a time per site; when a scan ends, its issues grouped across pages into a fix plan and
+ * alerts raised through AlertsService.
+ */
+@Injectable()
+export class SitesService implements OnModuleInit {
+  private readonly logger = new Logger('A11ySites');
+  /** The address policy's guard for sitemaps, robots.txt and the ownership file (replaceable in tests). */
+  guard: EgressGuard;
+  /** TXT lookup (replaceable in tests). */
+  resolveTxt: (host: string) => Promise<string[][]> = resolveTxt;
+
+  constructor(
+    config: AppConfig,
+    private readonly store: SitesStore,
+    private readonly jobs: JobQueues,
+    private readonly scans: ScanService,
+    private readonly alerts: AlertsService,
+  ) {
+    this.guard = new EgressGuard({ allowLoopback: config.SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE });
+  }
+
+  onModuleInit(): void {
+    this.jobs.register<SiteScanJob>(SITE_SCAN_QUEUE, (data) => this.runJob(data), { concurrency: SITE_SCAN_CONCURRENCY });
+  }
+
+  list(workspaceId: string): Promise<Site[]> {
+    return this.store.list(workspaceId);
+  }
+
+  async get(workspaceId: string, id: string): Promise<Site> {
+    const site = /^[0-9a-f-]{36}$/i.test(id) ? await this.store.get(id, workspaceId) : undefined;
+    if (!site) throw new DomainError(ErrorCode.NotFound, 'No such site in this workspace.');
+    return site;
+  }
+
+  scansOf(siteId: string): Promise<SiteScan[]> {
+    return this.store.scans(siteId);
+  }
+
+  async create(workspaceId: string, form: Record<string, string | undefined>): Promise<Site> {
+    const input = parseSiteForm(form);
+    const site = await this.store.create(workspaceId, input, randomBytes(16).toString('hex'));
+    if (site.schedule !== 'off') await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[site.schedule], { siteId: site.id });
+    return site;
+  }
+
+  /**
+   * New settings for a site. A new origin needs a new ownership proof (the token stays); the schedule
+   * is replaced or removed.
+   */
+  async update(site: Site, form: Record<string, string | undefined>): Promise<Site> {
+    const input = parseSiteForm(form);
+    const sameOrigin = new URL(input.start_url).origin === new URL(site.start_url).origin;
+    const saved = (await this.store.update(site.id, input, sameOrigin))!;
+    if (saved.schedule === 'off') await this.jobs.unschedule(SITE_SCAN_QUEUE, `site-${site.id}`);
+    else await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[saved.schedule], { siteId: site.id });
+    return saved;
+  }
+
+  async remove(workspaceId: string, id: string): Promise<void> {
+    const site = await this.get(workspaceId, id);
+    await this.jobs.unschedule(SITE_SCAN_QUEUE, `site-${site.id}`);
+    await this.store.delete(site.id, workspaceId);
+  }
+
+  /** Checks the ownership file, then the DNS TXT record; true when either carries the site's token. */
+  async verify(site: Site): Promise<boolean> {
+    const start = new URL(site.start_url);
+    const file = await guardedGet(this.guard, new URL(VERIFICATION_PATH, start.origin), { maxBytes: SMALL_FILE_BYTES, timeoutMs: SMALL_FILE_TIMEOUT_MS });
+    if (file.ok && file.body.toString('utf8').includes(site.verification_token)) {
+      await this.store.markVerified(site.id, 'file');
+      return true;
+    }
+    const txt = await this.resolveTxt(start.hostname).catch(() => [] as string[][]);
+    if (txt.some((r) => r.join('').trim() === `${VERIFICATION_TXT_PREFIX}${site.verification_token}`)) {
+      await this.store.markVerified(site.id, 'dns');
+      return true;
+    }
+    return false;
+  }
+
+  /** "Run now": queues a scan, or answers the one already queued or running. */
+  async runNow(site: Site): Promise<SiteScan> {
+    const active = await this.store.activeScan(site.id);
+    if (active) return active;
+    const scan = await this.store.createScan(site.id, 'manual');
+    if (!scan) return (await this.store.activeScan(site.id))!; // another one started meanwhile
+    await this.jobs.add<SiteScanJob>(SITE_SCAN_QUEUE, { siteId: site.id, scanId: scan.id }, { jobId: `scan-${scan.id}` });
+    return scan;
+  }
+
+  private async runJob(data: SiteScanJob): Promise<void> {
+    let scanId = data.scanId;
+    if (!scanId) {
+      // A scheduled run: skipped while another scan of the site is queued or running (two schedules firing at once).
+      const site = await this.store.get(data.siteId);
+      if (!site || (await this.store.activeScan(site.id))) return;
+      const created = await this.store.createScan(site.id, 'schedule');
+      if (!created) return;
+      scanId = created.id;
+    }
+    try {
+      await this.runScan(scanId);
+    } catch (e) {
+      this.logger.warn(`site scan ${scanId} failed: ${(e as Error).message}`);
+      await this.store.fail(scanId, e instanceof DomainError ? e.message : 'The scan stopped on an unexpected error; run it again.').catch(() => undefined);
+    }
+  }
+
+  /** The pages a scan visits: listed URLs, the sitemap's, or the start URL; robots.txt, patterns and the budget applied. */
+  async pagesOf(site: Site): Promise<{ pages: string[]; skipped: { url: string; reason: string }[] }> {
+    const start = new URL(site.start_url);
+    const budget = site.verified_at ? site.page_budget : Math.min(site.page_budget, MAX_CRAWL_PAGES);
+    const skipped: { url: string; reason: string }[] = [];
+    const found = new Set<string>([start.href, ...site.urls]);
+    if (site.sitemap_url) {
+      const sm = await readSitemap(this.guard, new URL(site.sitemap_url), start.origin, Math.max(budget * 4, 100));
+      sm.urls.forEach((u) => found.add(u));
+      sm.problems.forEach((p) => skipped.push({ url: site.sitemap_url!, reason: p }));
+    }
+    let robots: ReturnType<typeof robotsParser> | undefined;
+    if (site.respect_robots) {
+      const robotsUrl = new URL('/robots.txt', start.origin);
+      const got = await guardedGet(this.guard, robotsUrl, { maxBytes: SMALL_FILE_BYTES, timeoutMs: SMALL_FILE_TIMEOUT_MS });
+      if (got.ok) robots = robotsParser(robotsUrl.href, got.body.toString('utf8'));
+    }
+    const pages: string[] = [];
+    for (const raw of found) {
+      const url = normalizeUrl(raw);
+      if (!url) continue;
+      if (site.include_patterns.length && !site.include_patterns.some((p) => matchesPattern(url, p))) skipped.push({ url, reason: 'not matched by an include pattern' });
+      else if (site.exclude_patterns.some((p) => matchesPattern(url, p))) skipped.push({ url, reason: 'matched by an exclude pattern' });
+      else if (robots && robots.isAllowed(url, SITE_FETCH_USER_AGENT) === false) skipped.push({ url, reason: 'disallowed by robots.txt' });
+      else if (pages.length >= budget) skipped.push({ url, reason: site.verified_at ? `over the page budget (${budget})` : `over the ${MAX_CRAWL_PAGES} pages an unverified site may scan: prove ownership for more` });
+      else if (!pages.includes(url)) pages.push(url);
+    }
+    return { pages, skipped };
+  }
+
+  /** Runs a queued scan: its pages one at a time through the public engine, then the summary and alerts. */
+  async runScan(scanId: string): Promise<void> {
+    const scan = await this.store.getScan(scanId);
+    if (!scan || scan.status === 'done' || scan.status === 'failed') return;
+    let site = await this.store.get(scan.site_id);
+    if (!site) return; // deleted: its scans went with it
+    const { pages, skipped } = await this.pagesOf(site);
+    await this.store.progress(scanId, 'running', 0, pages.length);
+    const results: SitePageResult[] = [];
+    const filtered: FilteredPage[] = [];
+    let gapMs = 0; // grows when the site answers 429 (back off, resume)
+    for (const url of pages) {
+      try {
+        if (gapMs) await pause(gapMs);
+        let report;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            report = await this.scans.scan(url, false, undefined, { fresh: true });
+            break;
+          } catch (e) {
+            if (!isTooMany(e) || attempt >= SITE_429_RETRIES) throw e;
+            gapMs = Math.min(SITE_429_MAX_GAP_MS, gapMs ? gapMs * 2 : SITE_429_BACKOFF_MS);
+            await pause(gapMs);
+          }
+        }
+        const page = report.pages[0];
+        if (!page) throw new DomainError(ErrorCode.ScanFailed, 'The page could not be scanned.');
+        const landed = new URL(page.finalUrl || page.url);
+        if (landed.origin !== new URL(site.start_url).origin) throw new DomainError(ErrorCode.ScanFailed, `The page redirected off the site, to ${landed.origin}: not counted.`);
+        const f = filterPage(page, { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors });
+        filtered.push(f);
+        results.push({ url, reportId: report.id, score: f.score });
+      } catch (e) {
+        results.push({ url, error: e instanceof DomainError ? e.message : 'The page could not be scanned.' });
+      }
+      site = await this.store.get(site.id);
+      if (!site) return; // deleted mid-scan: stop here, nothing to keep
+      await this.store.progress(scanId, 'running', results.length, pages.length);
+    }
+    if (filtered.length === 0) throw new DomainError(ErrorCode.ScanFailed, 'No page of the site could be scanned: see each page\'s error.');
+    const groups = groupIssues(filtered);
+    const before = (await this.store.previousDone(site.id, scanId))?.summary ?? undefined;
+    const summary: SiteScanSummary = { score: siteScoreOf(filtered), pages: before ? diffPages(results, groups, before) : results, groups, skipped };
+    await this.store.finish(scanId, summary);
+    if (before) await this.raiseAlerts(site, scanId, summary, before);
+  }
+
+  /** A new critical or serious issue, or a score drop of at least the site's threshold, since the previous finished scan. */
+  private async raiseAlerts(site: Site, scanId: string, now: SiteScanSummary, before: SiteScanSummary): Promise<void> {
+    const known = new Set(before.groups.map((g) => g.fingerprint));
+    const fresh: IssueGroup[] = now.groups.filter((g) => !known.has(g.fingerprint) && (g.impact === 'critical' || g.impact === 'serious'));
+    const data = { siteId: site.id, site: site.name, scanId };
+    if (fresh.length) {
+      await this.alerts.send(site.workspace_id, {
+        kind: 'a11y.new_issue',
+        title: `${site.name}: ${fresh.length} new critical or serious accessibility issue${fresh.length === 1 ? '' : 's'}`,
+        text: fresh.map((g) => `${g.impact} ${g.rule} on ${g.pages.length} page${g.pages.length === 1 ? '' : 's'}: ${g.help}`).join('\n'),
+        data: { ...data, issues: fresh.map((g) => ({ rule: g.rule, impact: g.impact, fingerprint: g.fingerprint, pages: g.pages })) },
+      });
+    }
+    const drop = before.score - now.score;
+    if (drop >= site.alert_drop) {
+      await this.alerts.send(site.workspace_id, {
+        kind: 'a11y.score_drop',
+        title: `${site.name}: accessibility score down ${drop} points`,
+        text: `The site's score went from ${before.score} to ${now.score} (alert threshold: ${site.alert_drop} points).`,
+        data: { ...data, previous: before.score, score: now.score },
+      });
+    }
+  }
+}

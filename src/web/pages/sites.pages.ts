@@ -1,0 +1,184 @@
+import type { UserView } from '../../accounts/accounts.service';
+import { html, SafeHtml } from '../../common/html/html';
+import type { Site, SiteScan } from '../../a11y/sites/site.types';
+import { DEFAULT_ALERT_DROP, DEFAULT_PAGE_BUDGET, MAX_PAGE_BUDGET } from '../../a11y/sites/site-input';
+import { lineChart } from '../render/chart';
+import { errorSummary, page } from '../render/layout';
+import { CSRF_FIELD } from '../web-context';
+import type { FormError } from './account.pages';
+import { dashboardNav, table } from './dashboard.pages';
+
+const when = (iso: string | null): string => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '');
+const hidden = (csrf: string): SafeHtml => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
+const pts = (n: number): string => (Math.round(n * 10) / 10).toFixed(1);
+/** Groups listed on the site page (the rest are counted). */
+const GROUPS_SHOWN = 50;
+
+export interface SitesPageModel {
+  user: UserView;
+  csrf: string;
+  sites: Site[];
+  error?: FormError;
+  /** What was typed, shown again after an error. */
+  form?: Record<string, string>;
+}
+
+const input = (id: string, label: string, value: string, hint = '', type = 'text'): SafeHtml =>
+  html`<p><label for="${id}">${label}</label>${hint ? html`<span class="hint" id="${id}-hint">${hint}</span>` : ''}
+<input id="${id}" name="${id}" type="${type}" value="${value}"${hint ? html` aria-describedby="${id}-hint"` : ''}></p>`;
+const area = (id: string, label: string, value: string, hint: string): SafeHtml =>
+  html`<p><label for="${id}">${label}</label><span class="hint" id="${id}-hint">${hint}</span>
+<textarea id="${id}" name="${id}" rows="3" aria-describedby="${id}-hint">${value}</textarea></p>`;
+
+/** The site settings form (add and edit), filled with `f`. */
+function siteForm(action: string, csrf: string, f: Record<string, string>, submit: string): SafeHtml {
+  return html`<form method="post" action="${action}">${hidden(csrf)}
+${input('name', 'Name', f.name ?? '', 'Optional: the host name otherwise.')}
+${input('start_url', 'Start URL', f.start_url ?? '', 'The home page, e.g. https://www.example.com/.', 'url')}
+${input('sitemap_url', 'Sitemap', f.sitemap_url ?? '', 'Optional: a sitemap.xml or sitemap index on the same origin (gzipped is fine).', 'url')}
+${area('urls', 'Pages to scan', f.urls ?? '', 'Optional: one address per line, on the same origin.')}
+${area('include_patterns', 'Include patterns', f.include_patterns ?? '', 'Optional: one per line, * for any characters, matched against the path (/blog/*).')}
+${area('exclude_patterns', 'Exclude patterns', f.exclude_patterns ?? '', 'Optional: one per line, as above.')}
+${input('page_budget', 'Page budget per scan', f.page_budget ?? String(DEFAULT_PAGE_BUDGET), `1 to ${MAX_PAGE_BUDGET}; an unproved site scans at most 5 pages.`, 'number')}
+<p><label for="respect_robots">robots.txt</label><select id="respect_robots" name="respect_robots"><option value="yes">Respected</option><option value="no"${f.respect_robots === 'no' ? html` selected` : ''}>Ignored (my own site)</option></select></p>
+${input('ignore_rules', 'Rules to ignore', f.ignore_rules ?? '', 'Optional: axe rule ids separated by spaces or commas (color-contrast).')}
+${area('excluded_selectors', 'Excluded selectors', f.excluded_selectors ?? '', 'Optional: one per line, a selector, a bar and the reason kept for the audit trail (#chat | vendor widget, audited separately).')}
+<p><label for="schedule">Schedule</label><select id="schedule" name="schedule"><option value="off">Off (Run now only)</option><option value="daily"${f.schedule === 'daily' ? html` selected` : ''}>Daily (04:00 UTC)</option><option value="weekly"${f.schedule === 'weekly' ? html` selected` : ''}>Weekly (Monday 04:00 UTC)</option></select></p>
+${input('alert_drop', 'Alert on a score drop of at least (points)', f.alert_drop ?? String(DEFAULT_ALERT_DROP), '', 'number')}
+<p><button type="submit">${submit}</button></p>
+</form>`;
+}
+
+/** A saved site as the form's text fields. */
+export function formOfSite(s: Site): Record<string, string> {
+  return {
+    name: s.name,
+    start_url: s.start_url,
+    sitemap_url: s.sitemap_url ?? '',
+    urls: s.urls.join('\n'),
+    include_patterns: s.include_patterns.join('\n'),
+    exclude_patterns: s.exclude_patterns.join('\n'),
+    page_budget: String(s.page_budget),
+    respect_robots: s.respect_robots ? 'yes' : 'no',
+    ignore_rules: s.ignore_rules.join(' '),
+    excluded_selectors: s.excluded_selectors.map((x) => `${x.selector} | ${x.reason}`).join('\n'),
+    schedule: s.schedule,
+    alert_drop: String(s.alert_drop),
+  };
+}
+
+/** Accessibility sites of the workspace: the list, and for admins the form to add one. */
+export function sitesPage(m: SitesPageModel): string {
+  const f = m.form ?? {};
+  const admin = m.user.role === 'admin';
+  return page({
+    title: 'Accessibility sites',
+    section: 'dashboard',
+    user: m.user,
+    csrf: m.csrf,
+    body: html`<h1>Accessibility sites</h1>
+${dashboardNav('sites', m.user)}
+<p>A site is scanned page by page with the same engine as the public scan (axe-core in Chromium), on demand or
+on a schedule; its issues are grouped across pages into a fix plan. See <a href="https://www.w3.org/WAI/standards-guidelines/wcag/">WCAG</a>.</p>
+${errorSummary(m.error?.message, m.error?.field)}
+${table(
+  'Sites',
+  ['Site', 'Start URL', 'Ownership', 'Schedule'],
+  m.sites.map((s) => [html`<a href="/dashboard/sites/${s.id}">${s.name}</a>`, s.start_url, s.verified_at ? `proved (${s.verified_by})` : 'not proved yet', s.schedule]),
+  'No site yet.',
+  { stack: true },
+)}
+${admin
+  ? html`<h2>Add a site</h2>
+${siteForm('/dashboard/sites', m.csrf, f, 'Add the site')}`
+  : html`<p>Only workspace admins add sites.</p>`}`,
+  });
+}
+
+export interface SitePageModel {
+  user: UserView;
+  csrf: string;
+  site: Site;
+  /** Newest first. */
+  scans: SiteScan[];
+  verificationPath: string;
+  txtPrefix: string;
+  notice?: string;
+  /** A settings form sent back with an error. */
+  error?: FormError;
+  form?: Record<string, string>;
+}
+
+const STATUS: Record<SiteScan['status'], string> = { queued: 'queued', running: 'running', done: 'done', failed: 'failed' };
+
+/** One site: ownership proof, Run now, progress, score trend (chart and table), fix plan, pages. */
+export function sitePage(m: SitePageModel): string {
+  const { site } = m;
+  const admin = m.user.role === 'admin';
+  const active = m.scans.find((s) => s.status === 'queued' || s.status === 'running');
+  const latest = m.scans.find((s) => s.status === 'done' && s.summary);
+  const done = [...m.scans].filter((s) => s.status === 'done' && s.score !== null).reverse();
+  const sum = latest?.summary;
+  return page({
+    title: site.name,
+    section: 'dashboard',
+    user: m.user,
+    csrf: m.csrf,
+    body: html`<h1>${site.name}: accessibility</h1>
+${dashboardNav('sites', m.user)}
+${m.notice ? html`<p class="notice" role="status" tabindex="-1" autofocus>${m.notice}</p>` : ''}
+<p>Start URL: <a href="${site.start_url}">${site.start_url}</a>${site.sitemap_url ? html`; sitemap: ${site.sitemap_url}` : ''}. Page budget ${site.page_budget},
+robots.txt ${site.respect_robots ? 'respected' : 'ignored'}, schedule: ${site.schedule}.</p>
+${site.ignore_rules.length ? html`<p>Rules ignored: ${site.ignore_rules.join(', ')}.</p>` : ''}
+${site.excluded_selectors.length ? table('Excluded selectors', ['Selector', 'Reason'], site.excluded_selectors.map((s) => [html`<code>${s.selector}</code>`, s.reason])) : ''}
+<h2>Ownership</h2>
+${site.verified_at
+  ? html`<p>Proved by ${site.verified_by === 'dns' ? 'DNS TXT record' : 'verification file'} on ${when(site.verified_at)}: scans go up to the page budget.</p>`
+  : html`<p>Not proved yet: scans stop at 5 pages, as the public scan does. Prove it with either a file at
+<code>${new URL(m.verificationPath, site.start_url).href}</code> containing <code id="token">${site.verification_token}</code>,
+or a DNS TXT record on ${new URL(site.start_url).hostname} with the value <code>${m.txtPrefix}${site.verification_token}</code>.</p>
+${admin ? html`<form class="inline" method="post" action="/dashboard/sites/${site.id}/verify">${hidden(m.csrf)}<button type="submit" class="secondary">Check ownership now</button></form>` : ''}`}
+<h2>Scans</h2>
+${active
+  ? html`<p role="status" id="progress">Scan ${STATUS[active.status]}: ${active.pages_done} of ${active.pages_total || '?'} pages scanned. Reload the page for progress.</p>`
+  : admin
+    ? html`<form class="inline" method="post" action="/dashboard/sites/${site.id}/run">${hidden(m.csrf)}<button type="submit">Run now</button></form>`
+    : ''}
+${m.scans[0]?.status === 'failed' ? html`<p class="notice">The last scan failed: ${m.scans[0].error}</p>` : ''}
+${done.length
+  ? html`${lineChart(
+      done.map((s) => ({ label: (s.finished_at ?? s.created_at).slice(0, 10), value: s.score })),
+      { title: `${site.name}: score over its scans`, desc: `Score from 0 to 100 of each finished scan, oldest first; the table after the chart has the same figures.`, max: 100 },
+    )}
+${table(
+  'Score of each scan',
+  ['Finished', ['Score', 'num'], ['Pages', 'num'], ['Issues', 'num']],
+  [...done].reverse().map((s) => [when(s.finished_at), s.score, s.summary?.pages.length ?? 0, s.summary?.groups.length ?? 0]),
+)}`
+  : html`<p>No finished scan yet.</p>`}
+${sum
+  ? html`<h2>Fix plan (scan of ${when(latest.finished_at)}, score ${sum.score})</h2>
+<p>Each issue is one defect grouped across pages by its element fingerprint; points are what fixing it alone would add to the site score.</p>
+${table(
+  'Issues grouped across pages, most points first',
+  ['Rule', 'Impact', ['Pages', 'num'], ['Occurrences', 'num'], ['Points', 'num'], 'Element'],
+  sum.groups.slice(0, GROUPS_SHOWN).map((g) => [html`<a href="${g.helpUrl}">${g.rule}</a>: ${g.help}`, g.impact, g.pages.length, g.occurrences, `+${pts(g.points)}`, html`<code>${g.target}</code>`]),
+  'No issue found: every page passed every rule that applied.',
+  { stack: true },
+)}
+${sum.groups.length > GROUPS_SHOWN ? html`<p>${sum.groups.length - GROUPS_SHOWN} more issues with fewer points are not listed.</p>` : ''}
+${table(
+  'Pages',
+  ['Page', ['Score', 'num'], 'Since the previous scan', 'Report'],
+  sum.pages.map((p) => [p.url, p.score ?? '–', p.diff ? `${p.diff.new} new, ${p.diff.fixed} fixed, ${p.diff.unchanged} unchanged` : '–', p.reportId ? html`<a href="/r/${p.reportId}">report</a>` : (p.error ?? '')]),
+  'No page.',
+  { stack: true },
+)}
+${sum.skipped.length ? table('Not scanned', ['Address', 'Why'], sum.skipped.map((s) => [s.url, s.reason])) : ''}`
+  : ''}
+${admin ? html`<h2>Settings</h2>
+${errorSummary(m.error?.message, m.error?.field)}
+${siteForm(`/dashboard/sites/${site.id}`, m.csrf, m.form ?? formOfSite(site), 'Save the settings')}` : ''}
+${admin ? html`<h2>Remove</h2><form class="inline" method="post" action="/dashboard/sites/${site.id}/remove">${hidden(m.csrf)}<button type="submit" class="secondary">Remove this site and its scans</button></form>` : ''}`,
+  });
+}

@@ -1,0 +1,98 @@
+import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import type { UserView } from '../accounts/accounts.service';
+import { DomainError } from '../common/errors/domain-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { SitesService, VERIFICATION_PATH, VERIFICATION_TXT_PREFIX } from '../a11y/sites/sites.service';
+import { CsrfService } from './csrf.service';
+import { sitePage, sitesPage } from './pages/sites.pages';
+import { sendPage } from './render/layout';
+import { AdminOnly, CSRF_FIELD, WebRequest, WebUserParam } from './web-context';
+import { WebController } from './web-controller.decorator';
+
+/** The form's text fields (everything but the CSRF token). */
+const formOf = (req: WebRequest): Record<string, string> => {
+  const body = (req.body ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string' && e[0] !== CSRF_FIELD));
+};
+
+/** Accessibility sites (docs/a11y-monitoring.md): members read, admins add, prove, run and remove. */
+@WebController('dashboard/sites')
+export class SitesController {
+  constructor(
+    private readonly sites: SitesService,
+    private readonly csrf: CsrfService,
+  ) {}
+
+  @Get()
+  async list(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    sendPage(res, 200, sitesPage({ user, csrf: this.csrf.token(req, res), sites: await this.sites.list(user.workspace_id) }));
+  }
+
+  @Post()
+  @AdminOnly()
+  async create(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const form = formOf(req);
+    try {
+      const site = await this.sites.create(user.workspace_id, form);
+      res.redirect(303, `/dashboard/sites/${site.id}?notice=added`);
+    } catch (e) {
+      if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.TargetNotAllowed)) throw e;
+      const error = { message: e.message, field: (e.details.field as string | undefined) === 'url' ? 'start_url' : ((e.details.field as string | undefined) ?? 'start_url') };
+      sendPage(res, 400, sitesPage({ user, csrf: this.csrf.token(req, res), sites: await this.sites.list(user.workspace_id), error, form }));
+    }
+  }
+
+  @Get(':id')
+  async show(@WebUserParam() user: UserView, @Param('id') id: string, @Req() req: WebRequest, @Res() res: Response, @Query('notice') notice?: string): Promise<void> {
+    const site = await this.sites.get(user.workspace_id, id);
+    const scans = await this.sites.scansOf(site.id);
+    sendPage(res, 200, sitePage({ user, csrf: this.csrf.token(req, res), site, scans, verificationPath: VERIFICATION_PATH, txtPrefix: VERIFICATION_TXT_PREFIX, notice: NOTICES[notice ?? ''] }));
+  }
+
+  @Post(':id')
+  @AdminOnly()
+  async update(@WebUserParam() user: UserView, @Param('id') id: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const site = await this.sites.get(user.workspace_id, id);
+    const form = formOf(req);
+    try {
+      await this.sites.update(site, form);
+      res.redirect(303, `/dashboard/sites/${site.id}?notice=saved`);
+    } catch (e) {
+      if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.TargetNotAllowed)) throw e;
+      const error = { message: e.message, field: (e.details.field as string | undefined) === 'url' ? 'start_url' : ((e.details.field as string | undefined) ?? 'start_url') };
+      const scans = await this.sites.scansOf(site.id);
+      sendPage(res, 400, sitePage({ user, csrf: this.csrf.token(req, res), site, scans, verificationPath: VERIFICATION_PATH, txtPrefix: VERIFICATION_TXT_PREFIX, error, form }));
+    }
+  }
+
+  @Post(':id/verify')
+  @AdminOnly()
+  async verify(@WebUserParam() user: UserView, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    const ok = await this.sites.verify(await this.sites.get(user.workspace_id, id));
+    res.redirect(303, `/dashboard/sites/${id}?notice=${ok ? 'verified' : 'not-verified'}`);
+  }
+
+  @Post(':id/run')
+  @AdminOnly()
+  async run(@WebUserParam() user: UserView, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    await this.sites.runNow(await this.sites.get(user.workspace_id, id));
+    res.redirect(303, `/dashboard/sites/${id}?notice=queued`);
+  }
+
+  @Post(':id/remove')
+  @AdminOnly()
+  async remove(@WebUserParam() user: UserView, @Param('id') id: string, @Res() res: Response): Promise<void> {
+    await this.sites.remove(user.workspace_id, id);
+    res.redirect(303, '/dashboard/sites');
+  }
+}
+
+/** Status messages after a redirect (fixed texts: nothing from the query string is shown). */
+const NOTICES: Record<string, string> = {
+  added: 'The site is added. Prove its ownership to scan more than 5 pages, then run a scan.',
+  verified: 'Ownership proved: scans now go up to the page budget.',
+  'not-verified': 'Neither the verification file nor the DNS TXT record carries this site\'s token yet.',
+  saved: 'The settings are saved: the next scan uses them.',
+  queued: 'The scan is queued: progress shows below (reload the page).',
+};
