@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
+import { AiModule } from './ai/ai.module';
 import { ApiKeyStore } from './api-keys/api-key.store';
 import { ApiKeysService, REVOCATION_LISTENER } from './api-keys/api-keys.service';
 import { EmbeddedRevocationListener, PostgresRevocationListener, RevocationListener } from './api-keys/revocation-listener';
@@ -84,7 +85,7 @@ export class CoreModule implements NestModule {
   static forRoot(options: CoreOptions = {}): DynamicModule {
     const core = CoreProvidersModule.forRoot(options);
     if (options.http === false) {
-      return { module: CoreModule, imports: [core, DatabaseModule, ApiKeysModule] };
+      return { module: CoreModule, imports: [core, DatabaseModule, ApiKeysModule, AiModule] };
     }
     return {
       module: CoreModule,
@@ -92,6 +93,7 @@ export class CoreModule implements NestModule {
         core,
         DatabaseModule,
         ApiKeysModule,
+        AiModule,
         ThrottlingModule,
         LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerParams }),
       ],

@@ -3,6 +3,7 @@ import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/
 import { WebModule } from '../../src/web/web.module';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { runCli } from '../../src/cli';
+import { WorkspaceAiKeysService } from '../../src/common/ai/workspace-ai-keys.service';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
 import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
 import { createTestApp, TestApp } from '../utils/test-app';
@@ -363,6 +364,17 @@ describe('Website accounts (e2e)', () => {
       'POST /dashboard/settings/members/:id/disable': async () => {
         await clean(form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/disable`), 404);
         expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.disabled).toBe(false);
+      },
+      'GET /dashboard/settings/ai-providers': () => clean(c.get('/dashboard/settings/ai-providers')),
+      'POST /dashboard/settings/ai-providers/:platform/key': async () => {
+        await clean(form('/dashboard/settings/ai-providers', '/dashboard/settings/ai-providers/openai/key', { key: 'sk-other-workspace' }), 303);
+        expect((await t.app.get(WorkspaceAiKeysService).keys(demoAdmin.workspace_id)).has('openai')).toBe(false);
+      },
+      'POST /dashboard/settings/ai-providers/:platform/remove': async () => {
+        const aiKeys = t.app.get(WorkspaceAiKeysService);
+        await aiKeys.set(demoAdmin.workspace_id, 'perplexity', 'pplx-demo-key', null);
+        await clean(form('/dashboard/settings/ai-providers', '/dashboard/settings/ai-providers/perplexity/remove'), 303);
+        expect((await aiKeys.keys(demoAdmin.workspace_id)).get('perplexity')).toBe('pplx-demo-key');
       },
       // Anonymous tools: no workspace behind them, so nothing of one on their pages.
       'GET /pdf': () => clean(c.get('/pdf')),

@@ -350,6 +350,75 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   ONE_TIME_PASSWORD_TTL_DAYS: number = 7;
 
+  // ---- AI platforms (docs/ai-providers.md) -------------------------------------------------------
+  // A platform is configured by its key (a workspace may store its own, which wins); base URLs are
+  // overridable (gateways, regional endpoints, tests' loopback servers); models are the defaults.
+  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  OPENAI_API_KEY?: string;
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  OPENAI_BASE_URL: string = 'https://api.openai.com/v1';
+
+  @IsOptional() @IsString() @MinLength(1)
+  OPENAI_MODEL: string = 'gpt-5-mini';
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  PERPLEXITY_API_KEY?: string;
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  PERPLEXITY_BASE_URL: string = 'https://api.perplexity.ai';
+
+  @IsOptional() @IsString() @MinLength(1)
+  PERPLEXITY_MODEL: string = 'sonar';
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  GEMINI_API_KEY?: string;
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  GEMINI_BASE_URL: string = 'https://generativelanguage.googleapis.com';
+
+  @IsOptional() @IsString() @MinLength(1)
+  GEMINI_MODEL: string = 'gemini-2.5-flash';
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  ANTHROPIC_API_KEY?: string;
+
+  @IsOptional() @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  ANTHROPIC_BASE_URL: string = 'https://api.anthropic.com';
+
+  @IsOptional() @IsString() @MinLength(1)
+  ANTHROPIC_MODEL: string = 'claude-sonnet-4-6';
+
+  /** Any endpoint speaking OpenAI's Chat Completions (self-hosted models, gateways); with OPENAI_COMPATIBLE_MODEL it enables the platform. */
+  @IsOptional() @Transform(emptyToUndefined) @IsUrl({ require_tld: false, protocols: ['http', 'https'] })
+  OPENAI_COMPATIBLE_BASE_URL?: string;
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  OPENAI_COMPATIBLE_API_KEY?: string;
+
+  @IsOptional() @Transform(emptyToUndefined) @IsString()
+  OPENAI_COMPATIBLE_MODEL?: string;
+
+  /** Calls in flight per platform and instance. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(256)
+  AI_CONCURRENCY: number = 4;
+
+  /** Further attempts after a 429, a 5xx, a timeout or an unreachable platform. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0) @Max(10)
+  AI_MAX_RETRIES: number = 3;
+
+  /** First backoff (doubled each attempt, with jitter) when the platform sent no Retry-After. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  AI_RETRY_BASE_MS: number = 1000;
+
+  /** Longest wait before a retry, Retry-After included (a longer Retry-After fails the call). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  AI_RETRY_MAX_MS: number = 60000;
+
+  /** Time limit of one call (web search answers take tens of seconds). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100)
+  AI_TIMEOUT_MS: number = 120000;
+
   /** The public address links should use, without trailing slash. */
   publicBaseUrl(): string {
     const base = this.PUBLIC_BASE_URL ?? `http://localhost:${this.PORT}`;
@@ -375,7 +444,7 @@ export class ConfigError extends Error {}
 
 function describe(errors: ValidationError[]): string[] {
   return errors.flatMap((e) => {
-    const value = /SECRET|URL|TOKEN/.test(e.property) ? '(hidden)' : JSON.stringify(e.value);
+    const value = /SECRET|URL|TOKEN|KEY/.test(e.property) ? '(hidden)' : JSON.stringify(e.value);
     return Object.values(e.constraints ?? {}).map((msg) => `${e.property}=${value}: ${msg}`);
   });
 }
