@@ -11,6 +11,8 @@ import { DashboardController } from './dashboard.controller';
 import { HomeController, WebFallbackController } from './home.controller';
 import { OneTimeProofService } from './one-time-proof.service';
 import { PdfController } from './pdf.controller';
+import { PdfAiController } from './pdf-ai.controller';
+import { PdfAiModule } from '../pdf-tools/ai/pdf-ai.module';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
 import { WebGuard } from './web.guard';
@@ -23,8 +25,8 @@ import { WebErrorPages } from './web-exception.filter';
  * file, strict CSP. Import it last: its fallback controller answers GETs nobody else serves.
  */
 @Module({
-  imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, AiProvidersSettingsController, ScanController, PdfController, WebFallbackController],
+  imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule, PdfAiModule],
+  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, AiProvidersSettingsController, ScanController, PdfAiController, PdfController, WebFallbackController],
   providers: [CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}
