@@ -153,6 +153,6 @@ export class PdfAiController {
   private async render(user: UserView, req: WebRequest, res: Response, status: number, s: Omit<PdfAiPageState, 'usage'>): Promise<void> {
     const configured = (await this.ai.provider(user.workspace_id)) !== null;
     const state: PdfAiPageState = { ...s, usage: await this.ai.today(user.id), notConfigured: configured ? undefined : notConfiguredMessage() };
-    sendPage(res, configured ? status : status === 200 ? 200 : 503, pdfAiPage(user, this.csrf.token(req, res), state));
+    sendPage(res, status, pdfAiPage(user, this.csrf.token(req, res), state));
   }
 }
