@@ -211,6 +211,18 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
     expect(text(tokens.text)).toContain("You have used today's 500,000 AI tokens.");
   });
 
+  it('says when the platform fails, and gives the call back', async () => {
+    await t.dataSource.query('UPDATE pdf_ai_usage SET calls = 0, tokens = 0 WHERE user_id = $1', [aliceId]);
+    await alice.get(`/pdf/ai?file_id=${fileId}`);
+    server.next({ status: 503, json: { error: { message: 'model is loading', type: 'server_error' } } });
+    const res = await alice.post('/pdf/ai/chat', { file_id: fileId, question: 'Where did the head office move?' });
+    expect(res.status).toBe(502);
+    expect(text(res.text)).toContain('The AI platform did not answer');
+    expect(server.requests).toHaveLength(1);
+    const [row] = await t.dataSource.query<Array<{ calls: number; tokens: number }>>('SELECT calls, tokens FROM pdf_ai_usage WHERE user_id = $1', [aliceId]);
+    expect(row).toEqual({ calls: 0, tokens: 0 });
+  });
+
   it('says to run OCR first for a PDF without a text layer', async () => {
     const doc = await PDFDocument.create();
     doc.addPage([200, 200]);

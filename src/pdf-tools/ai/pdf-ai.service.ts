@@ -163,6 +163,8 @@ export class PdfAiService {
           await this.usage.addTokens(user.id, tokens);
           return answer.text;
         } catch (e) {
+          used.calls--;
+          await this.usage.refundCall(user.id);
           if (!(e instanceof AiProviderError)) throw e;
           return refuse('provider_failed', `The AI platform did not answer: ${e.message} Nothing else was done; try again later.`);
         }
