@@ -143,6 +143,7 @@ export class PdfAiService {
       if (!bytes) return refuse('file_gone', 'That file is no longer available (uploads are kept for a limited time). Upload it again.');
       const text = await extractPageTexts(bytes);
       if (!text.ok) {
+        if (text.reason === 'too_much_text') return refuse('too_long', 'This document has more text than the AI features read from one file (16 MB). Split it into smaller PDFs first.');
         return refuse(
           text.reason,
           text.reason === 'no_text_layer'

@@ -42,7 +42,7 @@ const prose = (text: string): SafeHtml => html`<div class="ai-text">${text.split
 const pagesNote = (cited: number[]): string => (cited.length ? `Pages cited: ${cited.join(', ')}.` : 'The answer cites no page.');
 
 function forms(csrf: string, s: PdfAiPageState, file: AiFile): SafeHtml {
-  const invalid = (f: string): SafeHtml | string => (s.error?.field === f ? html` aria-invalid="true" aria-describedby="error-summary"` : '');
+  const invalid = (f: string): SafeHtml | string => (s.error?.field === f ? html` aria-invalid="true" aria-describedby="error-title"` : '');
   return html`<section aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>
 <form method="post" action="/pdf/ai/summarize">${hidden(csrf, file)}<button type="submit">Summarise ${file.filename}</button></form></section>
 <section aria-labelledby="chat-h"><h2 id="chat-h">Ask the document</h2>
