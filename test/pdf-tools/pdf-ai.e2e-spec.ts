@@ -20,10 +20,10 @@ const PAGES = [
   'Premises: the head office moved to Lisbon in March.',
 ];
 
-async function fixturePdf(): Promise<Uint8Array> {
+async function fixturePdf(texts = PAGES): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (const text of PAGES) {
+  for (const text of texts) {
     const page = doc.addPage([595, 842]);
     page.drawText(text, { x: 50, y: 780, size: 12, font });
     for (let l = 0; l < 8; l++) page.drawText(FILLER.slice(0, 90), { x: 50, y: 740 - l * 16, size: 10, font });
@@ -191,9 +191,14 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
     const [row] = await t.dataSource.query<Array<{ calls: number; tokens: number }>>('SELECT calls, tokens FROM pdf_ai_usage WHERE user_id = $1', [aliceId]);
     expect(row).toEqual({ calls: 9, tokens: 9 * 120 });
     // Bob has his own count; his file is his upload (the prompt carries his pages only).
-    const bobFile = await upload(bob, pdf);
+    const bobFile = await upload(bob, await fixturePdf(PAGES.map((p) => p.replace('Lisbon', 'Porto').replace('Example Corp', 'Bob Ltd'))));
+    server.requests.length = 0;
     expect((await bob.post('/pdf/ai/translate', { file_id: bobFile, language: 'French' })).status).toBe(200);
     expect((await bob.post('/pdf/ai/translate', { file_id: bobFile, language: 'French' })).status).toBe(200);
+    const prompts = server.requests.map((r) => JSON.stringify(r.body));
+    expect(prompts).toHaveLength(8);
+    expect(prompts.join('\n')).toContain('Porto');
+    for (const p of prompts) expect(p).not.toMatch(/Lisbon|Example Corp/);
     server.requests.length = 0;
     const over = await bob.post('/pdf/ai/summarize', { file_id: bobFile });
     expect(over.status).toBe(429);
