@@ -17,6 +17,8 @@ import { PdfController } from './pdf.controller';
 import { PdfImagesController } from './pdf-images.controller';
 import { PdfOcrController } from './pdf-ocr.controller';
 import { ConvertSupport } from './pdf-convert.support';
+import { PdfAiController } from './pdf-ai.controller';
+import { PdfAiModule } from '../pdf-tools/ai/pdf-ai.module';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
 import { SignupController } from './signup.controller';
@@ -32,8 +34,8 @@ import { WebErrorPages } from './web-exception.filter';
  * file, strict CSP. Import it last: its fallback controller answers GETs nobody else serves.
  */
 @Module({
-  imports: [AccountsModule, VisibilityModule, A11yModule, SitesModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, SignupController, DashboardController, DashboardExportController, DashboardTrendsController, SettingsController, AiProvidersSettingsController, AlertsController, SitesController, ScanController, PdfImagesController, PdfOcrController, PdfController, WebFallbackController],
+  imports: [AccountsModule, VisibilityModule, A11yModule, SitesModule, PdfToolsModule, PdfAiModule],
+  controllers: [AssetsController, HomeController, AuthController, SignupController, DashboardController, DashboardExportController, DashboardTrendsController, SettingsController, AiProvidersSettingsController, AlertsController, SitesController, ScanController, PdfImagesController, PdfOcrController, PdfAiController, PdfController, WebFallbackController],
   providers: [ConvertSupport, CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

@@ -435,6 +435,15 @@ describe('Website accounts (e2e)', () => {
         await clean(c.request('POST', `/pdf/ocr/upload?_csrf=${encodeURIComponent(c.csrf())}`, { body: pdf }), 415);
       },
       'GET /pdf/ocr/jobs/:id': () => clean(c.get('/pdf/ocr/jobs/AAAAAAAAAAAAAAAAAAAAAA'), 404),
+      'GET /pdf/ai': () => clean(c.get('/pdf/ai')),
+      'POST /pdf/ai/upload': async () => {
+        await c.get('/pdf/ai');
+        await clean(c.request('POST', `/pdf/ai/upload?_csrf=${encodeURIComponent(c.csrf())}`, { body: pdf }), 415);
+      },
+      'POST /pdf/ai/summarize': () => clean(form('/pdf/ai', '/pdf/ai/summarize', { file_id: 'no-such-file' }), 404),
+      'POST /pdf/ai/chat': () => clean(form('/pdf/ai', '/pdf/ai/chat', { file_id: 'no-such-file', question: 'q' }), 404),
+      'POST /pdf/ai/translate': () => clean(form('/pdf/ai', '/pdf/ai/translate', { file_id: 'no-such-file', language: 'German' }), 404),
+      'GET /pdf/ai/translations/:name': () => clean(c.get('/pdf/ai/translations/AAAAAAAAAAAAAAAAAAAAAA.pdf'), 404),
       'GET /scan': () => clean(c.get('/scan')),
       'POST /scan': () => clean(form('/scan', '/scan', { url: 'http://169.254.169.254/' }), 400),
       'GET /assets/:name': () => clean(c.get('/assets/none.css'), 404),

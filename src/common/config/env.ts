@@ -451,6 +451,18 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   SIGNUP_IP_MAX_PER_HOUR: number = 10;
 
+  /** PDF AI features (summary, chat, translation): model calls per signed-in user and UTC day. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  PDF_AI_DAILY_CALLS: number = 50;
+
+  /** PDF AI features: tokens (input + output) per signed-in user and UTC day; a call is refused once reached. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(0)
+  PDF_AI_DAILY_TOKENS: number = 500000;
+
+  /** PDF AI features: the document text one call may carry (tokens); longer documents are split by pages. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(500)
+  PDF_AI_CONTEXT_TOKENS: number = 12000;
+
   /** The public address links should use, without trailing slash. */
   publicBaseUrl(): string {
     const base = this.PUBLIC_BASE_URL ?? `http://localhost:${this.PORT}`;

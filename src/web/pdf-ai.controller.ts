@@ -1,0 +1,158 @@
+import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { LRUCache } from 'lru-cache';
+import { randomBytes } from 'node:crypto';
+import type { UserView } from '../accounts/accounts.service';
+import { DomainError } from '../common/errors/domain-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { RateLimit } from '../common/decorators/rate-limit.decorator';
+import { notConfiguredMessage, PdfAiFailure, PdfAiService } from '../pdf-tools/ai/pdf-ai.service';
+import { translationPdf } from '../pdf-tools/ai/translation-pdf';
+import { FileStoreService } from '../pdf-tools/files/file-store.service';
+import { UploadService } from '../pdf-tools/files/upload.service';
+import { CsrfService } from './csrf.service';
+import { AiFile, pdfAiPage, PdfAiPageState } from './pages/pdf-ai.pages';
+import { sendPage } from './render/layout';
+import { CSRF_FIELD, CsrfAfterBody, field, WebRequest, WebUserParam } from './web-context';
+import { WebController } from './web-controller.decorator';
+
+/** HTTP status of each refusal on the page. */
+const STATUS: Record<PdfAiFailure['reason'], number> = {
+  not_configured: 503,
+  file_gone: 404,
+  no_text_layer: 422,
+  unreadable: 422,
+  invalid_question: 400,
+  invalid_language: 400,
+  daily_limit: 429,
+  too_long: 413,
+  provider_failed: 502,
+};
+/** The form field a refusal is about. */
+const FIELD: Partial<Record<PdfAiFailure['reason'], string>> = { invalid_question: 'question', invalid_language: 'language' };
+
+interface Translation {
+  userId: string;
+  language: string;
+  filename: string;
+  text: string;
+  pages: { page: number; text: string }[];
+}
+
+/**
+ * PDF tools > AI (issue #23 item 4, docs/pdf-tools.md): summary, chat and translation of an
+ * uploaded PDF for signed-in users. Registered before PdfController, whose `/pdf/:tool` would
+ * otherwise answer `/pdf/ai`. A translation's downloads are kept an hour in this instance's memory,
+ * for the user who asked only.
+ */
+@WebController('pdf/ai')
+export class PdfAiController {
+  private readonly translations = new LRUCache<string, Translation>({ max: 200, ttl: 60 * 60 * 1000 });
+
+  constructor(
+    private readonly ai: PdfAiService,
+    private readonly files: FileStoreService,
+    private readonly uploads: UploadService,
+    private readonly csrf: CsrfService,
+  ) {}
+
+  @Get()
+  async show(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('file_id') fileId?: string): Promise<void> {
+    const file = typeof fileId === 'string' ? await this.file(fileId) : undefined;
+    await this.render(user, req, res, 200, { file });
+  }
+
+  /** The page's own upload (multipart, no JavaScript): the CSRF token travels in the query string, checked before the body is read. */
+  @Post('upload')
+  @CsrfAfterBody()
+  @RateLimit('pdf-upload')
+  async upload(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const token = req.query[CSRF_FIELD];
+    if (typeof token === 'string') req.headers['x-csrf-token'] = token;
+    try {
+      this.csrf.assert(req);
+    } catch (e) {
+      res.setHeader('Connection', 'close');
+      throw e;
+    }
+    try {
+      const up = await this.uploads.upload(req);
+      await this.render(user, req, res, 200, { file: await this.file(up.file_id) });
+    } catch (e) {
+      if (!(e instanceof DomainError)) throw e;
+      if (!req.complete) res.setHeader('Connection', 'close');
+      await this.render(user, req, res, e.status, { error: { message: `Your file: ${e.message}`, field: 'file' } });
+    }
+  }
+
+  @Post('summarize')
+  async summarize(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const file = await this.chosen(req);
+    const r = await this.ai.summarize(user, file.file_id);
+    if (!r.ok) return this.refused(user, req, res, file, r);
+    await this.render(user, req, res, 200, { file, summary: r });
+  }
+
+  @Post('chat')
+  async chat(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const file = await this.chosen(req);
+    const question = field(req, 'question');
+    const r = await this.ai.chat(user, file.file_id, question);
+    // A refused question is not written back when it is over the limit (it could be 100 KB).
+    const keep = question.length <= 2000 ? question : undefined;
+    if (!r.ok) return this.refused(user, req, res, file, r, { question: keep });
+    await this.render(user, req, res, 200, { file, chat: { ...r, question }, question: keep });
+  }
+
+  @Post('translate')
+  async translate(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const file = await this.chosen(req);
+    const language = field(req, 'language');
+    const r = await this.ai.translate(user, file.file_id, language);
+    if (!r.ok) return this.refused(user, req, res, file, r, { language });
+    const id = randomBytes(16).toString('base64url');
+    this.translations.set(id, { userId: user.id, language: r.language, filename: file.filename, text: r.text, pages: r.pages });
+    await this.render(user, req, res, 200, { file, language, translation: { language: r.language, text: r.text, pageCount: r.pageCount, download: `/pdf/ai/translations/${id}` } });
+  }
+
+  @Get('translations/:name')
+  async download(@WebUserParam() user: UserView, @Param('name') name: string, @Res() res: Response): Promise<void> {
+    const m = /^([A-Za-z0-9_-]{22})\.(pdf|txt)$/.exec(name);
+    const t = m ? this.translations.get(m[1]) : undefined;
+    if (!m || !t || t.userId !== user.id) throw new DomainError(ErrorCode.NotFound, 'This translation is no longer available (kept an hour). Translate the file again.');
+    const base = `${t.filename.replace(/\.pdf$/i, '')} (${t.language})`.replace(/[^\p{L}\p{N} ()._-]/gu, '_');
+    const body = m[2] === 'pdf' ? await translationPdf(`${t.filename}: translation into ${t.language}`, t.pages) : Buffer.from(t.text + '\n', 'utf8');
+    res
+      .status(200)
+      .set({
+        'Content-Type': m[2] === 'pdf' ? 'application/pdf' : 'text/plain; charset=utf-8',
+        'Content-Disposition': `attachment; filename="translation.${m[2]}"; filename*=UTF-8''${encodeURIComponent(`${base}.${m[2]}`)}`,
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .send(body);
+  }
+
+  private async refused(user: UserView, req: WebRequest, res: Response, file: AiFile, f: PdfAiFailure, extra: Partial<PdfAiPageState> = {}): Promise<void> {
+    if (f.reason === 'not_configured') return this.render(user, req, res, STATUS[f.reason], {});
+    await this.render(user, req, res, STATUS[f.reason], { ...extra, file: f.reason === 'file_gone' ? undefined : file, error: { message: f.message, field: FIELD[f.reason] } });
+  }
+
+  /** The file a form names (hidden file_id), or a 404 page saying to upload it again. */
+  private async chosen(req: WebRequest): Promise<AiFile> {
+    const f = await this.file(field(req, 'file_id'));
+    if (!f) throw new DomainError(ErrorCode.NotFound, 'That file is no longer available (uploads are kept for a limited time). Upload it again on /pdf/ai.');
+    return f;
+  }
+
+  private async file(id: string): Promise<AiFile | undefined> {
+    const found = await this.files.info(id.trim());
+    return found.status === 'ok' ? { file_id: found.file.id, filename: found.file.filename, bytes: found.file.size } : undefined;
+  }
+
+  private async render(user: UserView, req: WebRequest, res: Response, status: number, s: Omit<PdfAiPageState, 'usage'>): Promise<void> {
+    const configured = (await this.ai.provider(user.workspace_id)) !== null;
+    const state: PdfAiPageState = { ...s, usage: await this.ai.today(user.id), notConfigured: configured ? undefined : notConfiguredMessage() };
+    sendPage(res, status, pdfAiPage(user, this.csrf.token(req, res), state));
+  }
+}
