@@ -12,6 +12,8 @@ import { OneTimeProofService } from './one-time-proof.service';
 import { PdfController } from './pdf.controller';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
+import { TrackingController } from './tracking.controller';
+import { TrackingModule } from '../visibility/tracking/tracking.module';
 import { WebGuard } from './web.guard';
 import { ErrorPages } from '../common/filters/error-pages';
 import { WebErrorPages } from './web-exception.filter';
@@ -22,8 +24,8 @@ import { WebErrorPages } from './web-exception.filter';
  * file, strict CSP. Import it last: its fallback controller answers GETs nobody else serves.
  */
 @Module({
-  imports: [AccountsModule, VisibilityModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, SettingsController, ScanController, PdfController, WebFallbackController],
+  imports: [AccountsModule, VisibilityModule, TrackingModule, A11yModule, PdfToolsModule],
+  controllers: [AssetsController, HomeController, AuthController, DashboardController, TrackingController, SettingsController, ScanController, PdfController, WebFallbackController],
   providers: [CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}
