@@ -17,6 +17,7 @@ import { AllExceptionsFilter } from './filters/all-exceptions.filter';
 import { ApiKeyGuard } from './guards/api-key.guard';
 import { HealthController } from './health/health.controller';
 import { JsonBodyParser } from './http/json-body';
+import { JobsModule } from './jobs/jobs.module';
 import { OkEnvelopeInterceptor } from './interceptors/ok-envelope.interceptor';
 import { loggerParams } from './logging/logging';
 import { MetricsMiddleware } from './metrics/metrics.middleware';
@@ -85,7 +86,7 @@ export class CoreModule implements NestModule {
   static forRoot(options: CoreOptions = {}): DynamicModule {
     const core = CoreProvidersModule.forRoot(options);
     if (options.http === false) {
-      return { module: CoreModule, imports: [core, DatabaseModule, ApiKeysModule, AiModule] };
+      return { module: CoreModule, imports: [core, DatabaseModule, ApiKeysModule, AiModule, JobsModule] };
     }
     return {
       module: CoreModule,
@@ -94,6 +95,7 @@ export class CoreModule implements NestModule {
         DatabaseModule,
         ApiKeysModule,
         AiModule,
+        JobsModule,
         ThrottlingModule,
         LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerParams }),
       ],
