@@ -14,6 +14,8 @@ import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
 import { TrackingController } from './tracking.controller';
 import { TrackingModule } from '../visibility/tracking/tracking.module';
+import { CollectModule } from '../visibility/collect/collect.module';
+import { ScansController } from './scans.controller';
 import { WebGuard } from './web.guard';
 import { ErrorPages } from '../common/filters/error-pages';
 import { WebErrorPages } from './web-exception.filter';
@@ -24,8 +26,8 @@ import { WebErrorPages } from './web-exception.filter';
  * file, strict CSP. Import it last: its fallback controller answers GETs nobody else serves.
  */
 @Module({
-  imports: [AccountsModule, VisibilityModule, TrackingModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, TrackingController, SettingsController, ScanController, PdfController, WebFallbackController],
+  imports: [AccountsModule, VisibilityModule, TrackingModule, CollectModule, A11yModule, PdfToolsModule],
+  controllers: [AssetsController, HomeController, AuthController, DashboardController, TrackingController, ScansController, SettingsController, ScanController, PdfController, WebFallbackController],
   providers: [CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

@@ -51,6 +51,11 @@ export class TrackingService {
     return (await tx.get(workspaceId, true))!;
   }
 
+  /** Workspaces whose scans are scheduled. */
+  scheduledWorkspaces(): Promise<Array<{ workspace_id: string; schedule: TrackingRow['schedule'] }>> {
+    return this.store.scheduled();
+  }
+
   /** The set-up (seeded from the latest import on the first read). */
   async settings(workspaceId: string): Promise<TrackingSettings> {
     return this.store.transaction(async (tx) => {
