@@ -18,6 +18,7 @@ import { ApiKeyGuard } from './guards/api-key.guard';
 import { HealthController } from './health/health.controller';
 import { JsonBodyParser } from './http/json-body';
 import { JobsModule } from './jobs/jobs.module';
+import { NotifyModule } from './notify/notify.module';
 import { OkEnvelopeInterceptor } from './interceptors/ok-envelope.interceptor';
 import { loggerParams } from './logging/logging';
 import { MetricsMiddleware } from './metrics/metrics.middleware';
@@ -86,7 +87,7 @@ export class CoreModule implements NestModule {
   static forRoot(options: CoreOptions = {}): DynamicModule {
     const core = CoreProvidersModule.forRoot(options);
     if (options.http === false) {
-      return { module: CoreModule, imports: [core, DatabaseModule, ApiKeysModule, AiModule, JobsModule] };
+      return { module: CoreModule, imports: [core, DatabaseModule, ApiKeysModule, AiModule, JobsModule, NotifyModule] };
     }
     return {
       module: CoreModule,
@@ -96,6 +97,7 @@ export class CoreModule implements NestModule {
         ApiKeysModule,
         AiModule,
         JobsModule,
+        NotifyModule,
         ThrottlingModule,
         LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerParams }),
       ],

@@ -3,6 +3,7 @@ import { A11yModule } from '../a11y/a11y.module';
 import { AccountsModule } from '../accounts/accounts.module';
 import { PdfToolsModule } from '../pdf-tools/pdf-tools.module';
 import { VisibilityModule } from '../visibility/visibility.module';
+import { AlertsController } from './alerts.controller';
 import { AssetsController } from './assets.controller';
 import { AuthController } from './auth.controller';
 import { CsrfService } from './csrf.service';
@@ -27,7 +28,7 @@ import { WebErrorPages } from './web-exception.filter';
  */
 @Module({
   imports: [AccountsModule, VisibilityModule, TrackingModule, CollectModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, TrackingController, ScansController, SettingsController, ScanController, PdfController, WebFallbackController],
+  controllers: [AssetsController, HomeController, AuthController, DashboardController, TrackingController, ScansController, SettingsController, AlertsController, ScanController, PdfController, WebFallbackController],
   providers: [CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

@@ -4,6 +4,8 @@ import { WebModule } from '../../src/web/web.module';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { runCli } from '../../src/cli';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
+import { AlertsService } from '../../src/common/notify/alerts.service';
+import { AlertsStore } from '../../src/common/notify/alerts.store';
 import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { WebClient } from './web-client';
@@ -288,7 +290,8 @@ describe('Website accounts (e2e)', () => {
     const demoKey = (await demoKeys())[0];
     const probe = await accounts.createUser('demo', 'probe@example.com', 'member');
     await WebClient.of(t.server).signIn(probe.email, probe.one_time_password, NEW_PASSWORD);
-    const markers = ['Acme', 'admin@example.com', 'member@example.com', demoKey.label ?? 'CI export', demoKey.prefix];
+    const demoAlert = await t.app.get(AlertsStore).addDestination(demoAdmin.workspace_id, 'email', 'demo-alerts@example.com', null);
+    const markers = ['Acme', 'admin@example.com', 'member@example.com', demoKey.label ?? 'CI export', demoKey.prefix, 'demo-alerts@example.com'];
     /** The page shows nothing of the demo workspace. */
     const clean = async (r: Promise<{ status: number; text: string }>, status = 200): Promise<void> => {
       const got = await r;
@@ -363,6 +366,14 @@ describe('Website accounts (e2e)', () => {
       'POST /dashboard/settings/members/:id/disable': async () => {
         await clean(form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/disable`), 404);
         expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.disabled).toBe(false);
+      },
+      'GET /dashboard/settings/alerts': () => clean(c.get('/dashboard/settings/alerts')),
+      'POST /dashboard/settings/alerts/webhooks': () => clean(form('/dashboard/settings/alerts', '/dashboard/settings/alerts/webhooks', { url: 'http://10.0.0.1/hook' }), 400),
+      'POST /dashboard/settings/alerts/emails': () => clean(form('/dashboard/settings/alerts', '/dashboard/settings/alerts/emails', { email: 'x@other.example' }), 400), // no SMTP_URL here
+      'POST /dashboard/settings/alerts/test': () => clean(form('/dashboard/settings/alerts', '/dashboard/settings/alerts/test'), 303),
+      'POST /dashboard/settings/alerts/:id/remove': async () => {
+        await clean(form('/dashboard/settings/alerts', `/dashboard/settings/alerts/${demoAlert.id}/remove`), 404);
+        expect((await t.app.get(AlertsService).destinations(demoAdmin.workspace_id)).map((d) => d.id)).toEqual([demoAlert.id]);
       },
       // Anonymous tools: no workspace behind them, so nothing of one on their pages.
       'GET /pdf': () => clean(c.get('/pdf')),

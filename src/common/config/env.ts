@@ -418,6 +418,30 @@ export class AppConfig {
   /** Time limit of one call (web search answers take tens of seconds). */
   @IsOptional() @Transform(toInt) @IsInt() @Min(100)
   AI_TIMEOUT_MS: number = 120000;
+  // ---- Alerts and mail (src/common/notify, docs/alerts.md) --------------------------------------
+  /**
+   * SMTP server of every e-mail (alerts, sign-up verification): `smtp://user:pass@host:587`
+   * (STARTTLS when offered) or `smtps://...:465`. Unset: no e-mail is sent, and the pages that
+   * would send one say that this setting enables it.
+   */
+  @IsOptional() @Transform(emptyToUndefined) @Matches(/^smtps?:\/\//, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  /** Sender (From) of every e-mail. */
+  @IsOptional() @IsString() @MinLength(3)
+  MAIL_FROM: string = 'Beacon <beacon@localhost>';
+
+  /** One webhook delivery attempt without a complete answer within this many ms fails (and is retried). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(100) @Max(120000)
+  WEBHOOK_TIMEOUT_MS: number = 10000;
+
+  /** Wait before the first retry of a failed alert delivery (ms); doubled for each further retry. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(10) @Max(3600000)
+  ALERT_RETRY_BACKOFF_MS: number = 30000;
+
+  /** Attempts per alert delivery, the first included (default 5: the last about 7.5 minutes after the first). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(20)
+  ALERT_MAX_ATTEMPTS: number = 5;
 
   /** The public address links should use, without trailing slash. */
   publicBaseUrl(): string {

@@ -1,0 +1,127 @@
+import type { LookupAddress } from 'node:dns';
+import { IncomingMessage, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { Webhook } from 'standardwebhooks';
+import { EgressGuard, EgressRefusal, PinnedAddress } from '../egress/egress-guard';
+
+/** Longest webhook URL accepted. */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+/** Response bytes read (then the connection is closed): the body is not used. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+const USER_AGENT = 'Beacon-Webhooks/1 (+https://www.standardwebhooks.com/)';
+
+/** The outcome of one attempt; `permanent`: retrying cannot help (refused address). */
+export interface WebhookAttempt {
+  ok: boolean;
+  status?: number;
+  error?: string;
+  permanent?: boolean;
+}
+
+/** A webhook URL as an admin typed it: absolute http(s), a host, no credentials; else a message for the page. */
+export function parseWebhookUrl(raw: string): URL | string {
+  const s = raw.trim();
+  if (!s) return 'Enter the address (URL) that should receive the alerts.';
+  if (s.length > MAX_WEBHOOK_URL_LENGTH) return `The address is longer than ${MAX_WEBHOOK_URL_LENGTH} characters.`;
+  let url: URL;
+  try {
+    url = new URL(s);
+  } catch {
+    return 'This is not a complete web address: it should look like https://example.com/hooks/beacon.';
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `Only http and https addresses can receive webhooks, not ${url.protocol}.`;
+  if (!url.hostname) return 'The address has no host name.';
+  if (url.username || url.password) return 'Put no user name or password in the address: the signature proves that the alert comes from Beacon.';
+  url.hash = '';
+  return url;
+}
+
+/** The reason, in the page's words, why the guard refuses this host; undefined when allowed. */
+export async function refusalOf(guard: EgressGuard, url: URL): Promise<string | undefined> {
+  try {
+    await guard.resolveAll(url.hostname);
+    return undefined;
+  } catch (e) {
+    if (!(e instanceof EgressRefusal)) throw e;
+    if (e.unresolvable) return `the host ${url.hostname} could not be found (DNS: ${e.dnsCode ?? 'no address'})`;
+    return `${url.hostname} is not on the public internet (${e.plainReason ?? e.publicReason}); alerts are only sent to public addresses`;
+  }
+}
+
+/**
+ * One signed POST (Standard Webhooks: `webhook-id`, `webhook-timestamp` in seconds,
+ * `webhook-signature` `v1,<base64 HMAC-SHA256>` over `id.timestamp.body`) to the address the egress
+ * guard allows, connecting to that exact address (no second DNS lookup). 2xx is success; redirects
+ * are not followed; no complete answer within `timeoutMs` is a failure.
+ */
+export async function postWebhook(
+  guard: EgressGuard,
+  url: URL,
+  o: { secret: string; messageId: string; body: string; timeoutMs: number; now?: Date },
+): Promise<WebhookAttempt> {
+  let pinned: PinnedAddress;
+  try {
+    pinned = await guard.resolveAllowed(url.hostname);
+  } catch (e) {
+    if (!(e instanceof EgressRefusal)) throw e;
+    const why = (await refusalOf(guard, url)) ?? e.publicReason;
+    return { ok: false, error: `Refused: ${why}.`, permanent: !e.unresolvable };
+  }
+  const now = o.now ?? new Date();
+  const signature = new Webhook(o.secret).sign(o.messageId, now, o.body);
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'webhook-id': o.messageId,
+    'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+    'webhook-signature': signature,
+    'content-length': String(Buffer.byteLength(o.body)),
+  };
+  return new Promise<WebhookAttempt>((resolve) => {
+    const lookup = (
+      _host: string,
+      options: { all?: boolean } | ((...a: unknown[]) => void),
+      cb?: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+    ) => {
+      const callback = (typeof options === 'function' ? options : cb)!;
+      if (typeof options === 'object' && options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+      else callback(null, pinned.address, pinned.family);
+    };
+    const https = url.protocol === 'https:';
+    let settled = false;
+    const req = (https ? httpsRequest : httpRequest)({
+      host: url.hostname.replace(/^\[|\]$/g, ''),
+      port: url.port || (https ? 443 : 80),
+      path: `${url.pathname}${url.search}`,
+      method: 'POST',
+      headers,
+      lookup,
+      agent: false,
+    });
+    const done = (r: WebhookAttempt) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve(r);
+    };
+    const timer = setTimeout(() => done({ ok: false, error: `No answer within ${o.timeoutMs} ms.` }), o.timeoutMs);
+    req.on('error', (e: NodeJS.ErrnoException) => done({ ok: false, error: `Connection failed: ${e.code ?? e.message}.` }));
+    req.on('response', (res: IncomingMessage) => {
+      const status = res.statusCode ?? 0;
+      let read = 0;
+      res.on('data', (chunk: Buffer) => {
+        read += chunk.length;
+        if (read > MAX_RESPONSE_BYTES) finish();
+      });
+      res.on('end', finish);
+      res.on('error', finish);
+      function finish(): void {
+        if (status >= 200 && status <= 299) done({ ok: true, status });
+        else if (status >= 300 && status <= 399) done({ ok: false, status, error: `The endpoint answered HTTP ${status} (a redirect): webhooks do not follow redirects; enter the final address.` });
+        else done({ ok: false, status, error: `The endpoint answered HTTP ${status}.` });
+      }
+    });
+    req.end(o.body);
+  });
+}
