@@ -1,4 +1,8 @@
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 import { AccountsService } from '../../src/accounts/accounts.service';
+import { AlertsService } from '../../src/common/notify/alerts.service';
 import { CollectService } from '../../src/visibility/collect/collect.service';
 import { CollectStore } from '../../src/visibility/collect/collect.store';
 import type { RunRow } from '../../src/visibility/collect/collect.types';
@@ -35,7 +39,7 @@ describe('Collection scans (e2e)', () => {
   beforeAll(async () => {
     platform = await ChatCompletionsServer.start();
     t = await createTestApp({
-      env: { OPENAI_COMPATIBLE_BASE_URL: `${platform.url}/v1`, OPENAI_COMPATIBLE_MODEL: 'local-llama', OPENAI_COMPATIBLE_API_KEY: 'sk-local', AI_MAX_RETRIES: '0' },
+      env: { OPENAI_COMPATIBLE_BASE_URL: `${platform.url}/v1`, OPENAI_COMPATIBLE_MODEL: 'local-llama', OPENAI_COMPATIBLE_API_KEY: 'sk-local', AI_MAX_RETRIES: '0', SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true' },
     });
     key = (await t.createKey('collect')).key;
     otherKey = (await t.createKey('collect-import')).key;
@@ -145,7 +149,7 @@ describe('Collection scans (e2e)', () => {
     const store = t.app.get(CollectStore);
     // What a process that died mid-scan leaves: a running run, one answer stored, a stale heartbeat, no job.
     const setup = { ...(await store.setup((await collect.runs(workspaceId))[0].id)), platforms: ['openai_compatible'], samples: 2 };
-    const id = (await store.create({ workspaceId, trigger: 'manual', setup, planned: 6, budgetCalls: 100, budgetUsd: 5, date: '2026-11-27' }))!;
+    const id = (await store.create({ workspaceId, trigger: 'manual', setup, planned: 6, budgetCalls: 100, budgetUsd: 5, date: new Date().toISOString().slice(0, 10) }))!;
     await store.addAnswer(id, { prompt_key: 'p2', platform: 'openai_compatible', sample: 2, status: 'ok', model: 'earlier', surface: 'api', text: 'Globex, asked before the crash.', citations: [], search_queries: [], input_tokens: 1, output_tokens: 1, cost_usd: 0, reason: null });
     await t.dataSource.query(`UPDATE vis_collect_runs SET status = 'running', heartbeat_at = now() - interval '5 minutes' WHERE id = $1`, [id]);
     // A second Run now meanwhile does not start another scan.
@@ -158,5 +162,42 @@ describe('Collection scans (e2e)', () => {
     const answers = await store.answers(id);
     expect(answers.find((a) => a.prompt_key === 'p2' && a.sample === 2)!.model).toBe('earlier');
     expect(done.result!.answers.total).toBe(6);
+  }, 40_000);
+
+  it('after a scan, sends a new competitor ahead and a lost owned citation as signed webhooks', async () => {
+    const received: Array<{ body: string; headers: Record<string, string> }> = [];
+    const hooks: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        received.push({ body: Buffer.concat(chunks).toString('utf8'), headers: req.headers as Record<string, string> });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+    try {
+      const { secret } = await t.app.get(AlertsService).addWebhook(workspaceId, `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/beacon`);
+      // Now every answer names Globex and a newly tracked Initech, and nothing cites acme.com any more.
+      await t.app.get(TrackingService).addCompetitor(workspaceId, { name: 'Initech', aliases: [], domains: [] });
+      platform.reply = () => ({ text: 'Globex or Initech are the ones to pick.', citations: [{ url: 'https://globex.com/' }] });
+      const { run } = await t.app.get(CollectService).start(workspaceId, 'manual');
+      expect((await waitDone(run.id)).status).toBe('done');
+      const deadline = Date.now() + 15_000;
+      const kinds = () => received.map((r) => (JSON.parse(r.body) as { type: string }).type);
+      while (!(kinds().includes('visibility.owned_citation_lost') && kinds().includes('visibility.competitor_ahead')) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const payloads = received.map((r) => new Webhook(secret).verify(r.body, r.headers) as { type?: string; kind?: string; data?: Record<string, unknown> });
+      const text = JSON.stringify(payloads);
+      // Globex was already ahead in the scan before: only Initech is news.
+      const sent = payloads.map((p) => [p.type, (p.data as { details?: { competitor?: string } }).details?.competitor ?? '']);
+      expect(sent).toContainEqual(['visibility.competitor_ahead', 'Initech']);
+      expect(sent).toContainEqual(['visibility.owned_citation_lost', '']);
+      expect(sent).not.toContainEqual(['visibility.competitor_ahead', 'Globex']);
+      expect(text).toContain('https://acme.com/pricing');
+    } finally {
+      hooks.closeAllConnections();
+      await new Promise((resolve) => hooks.close(resolve));
+    }
   }, 40_000);
 });

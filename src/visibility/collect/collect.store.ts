@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { ScanForAlerts } from './scan-alerts';
 import { ACTIVE_STATUSES, CollectedAnswer, RunRow, RunSetup, RunStatus, RunTrigger } from './collect.types';
 
 const RUN = `id, workspace_id, trigger, status, scan_key, to_char(date, 'YYYY-MM-DD') AS date, planned, asked, failed, cost_usd,
@@ -13,12 +14,14 @@ export class CollectStore {
 
   /**
    * Creates the workspace's run unless one is active (the partial unique index decides, so two
-   * clicks on two instances still make one run). Returns the new run's id, or null.
+   * clicks on two instances still make one run). Returns the new run's id, or null. Scan ids
+   * `beacon-<date>T<hhmmssmmm>-<4 hex>` sort in time order within a day (the history's tie-break).
    */
   async create(r: { workspaceId: string; trigger: RunTrigger; setup: RunSetup; planned: number; budgetCalls: number; budgetUsd: number; date: string }): Promise<string | null> {
     const rows = await this.db.query<Array<{ id: string }>>(
       `INSERT INTO vis_collect_runs (workspace_id, trigger, status, scan_key, date, setup, planned, budget_calls, budget_usd)
-       VALUES ($1, $2, 'queued', 'beacon-' || $3::text || '-' || substr(md5(random()::text), 1, 8), $3::date, $4, $5, $6, $7)
+       VALUES ($1, $2, 'queued', 'beacon-' || $3::text || to_char(now() AT TIME ZONE 'UTC', '"T"HH24MISSMS') || '-' || substr(md5(random()::text), 1, 4),
+               $3::date, $4, $5, $6, $7)
        ON CONFLICT (workspace_id) WHERE status IN (${ACTIVE}) DO NOTHING RETURNING id`,
       [r.workspaceId, r.trigger, r.date, JSON.stringify(r.setup), r.planned, r.budgetCalls, r.budgetUsd],
     );
@@ -105,6 +108,20 @@ export class CollectStore {
         WHERE id = $1`,
       [id, status, o.stopReason ?? null, o.error ?? null, o.result === undefined ? null : JSON.stringify(o.result), final],
     );
+  }
+
+  /** A scan and the one before it in history, with what alert detection needs; null when the scan is not the latest. */
+  async scansForAlerts(workspaceId: string, scanKey: string): Promise<{ business: string; latest: ScanForAlerts; previous: ScanForAlerts | null } | null> {
+    const rows = await this.db.query<Array<ScanForAlerts & { id: string; business: string }>>(
+      `SELECT s.id, s.scan_key AS scan_id, to_char(s.date, 'YYYY-MM-DD') AS date, s.summary, p.business,
+              ARRAY(SELECT url FROM vis_urls u WHERE u.scan_id = s.id AND u.category = 'owned' ORDER BY url) AS owned_urls
+         FROM vis_scans s JOIN vis_projects p ON p.workspace_id = s.workspace_id
+        WHERE s.workspace_id = $1 ORDER BY s.date DESC, s.scan_key DESC LIMIT 2`,
+      [workspaceId],
+    );
+    if (!rows.length || rows[0].scan_id !== scanKey) return null;
+    const strip = ({ id: _id, business: _b, ...r }: ScanForAlerts & { id: string; business: string }): ScanForAlerts => r;
+    return { business: rows[0].business, latest: strip(rows[0]), previous: rows[1] ? strip(rows[1]) : null };
   }
 
   async workspaceSlug(workspaceId: string): Promise<string> {
