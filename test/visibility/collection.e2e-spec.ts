@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { AlertsService } from '../../src/common/notify/alerts.service';
-import { CollectService } from '../../src/visibility/collect/collect.service';
+import { JobQueues } from '../../src/common/jobs/job-queues';
+import { CollectService, SCHEDULE_QUEUE } from '../../src/visibility/collect/collect.service';
 import { CollectStore } from '../../src/visibility/collect/collect.store';
 import type { RunRow } from '../../src/visibility/collect/collect.types';
 import { scanFile } from '../../src/visibility/collect/scan-file';
@@ -199,5 +200,32 @@ describe('Collection scans (e2e)', () => {
       hooks.closeAllConnections();
       await new Promise((resolve) => hooks.close(resolve));
     }
+  }, 40_000);
+
+  it('records the calls after a refused key as not asked, and a scheduled run starts a scan like Run now', async () => {
+    platform.reply = () => ({ status: 401, message: 'Incorrect API key provided: sk-local.' });
+    const before = platform.requests.length;
+    const collect = t.app.get(CollectService);
+    const { run } = await collect.start(workspaceId, 'manual');
+    const done = await waitDone(run.id);
+    expect(done).toMatchObject({ status: 'done', asked: 6, failed: 6 });
+    const answers = await collect.answers(run.id, 0, 100);
+    expect(new Set(answers.map((a) => a.status))).toEqual(new Set(['ai_unauthorized']));
+    const made = platform.requests.length - before;
+    expect(made).toBeLessThan(6);
+    expect(answers.filter((a) => a.reason!.startsWith('Not asked: '))).toHaveLength(6 - made);
+
+    // Each run of a workspace's job scheduler is a job on the schedule queue: one starts a scan.
+    platform.reply = () => ({ text: 'Acme again.' });
+    await t.app.get(TrackingService).update(workspaceId, { schedule: 'daily' });
+    await t.app.get(JobQueues).add(SCHEDULE_QUEUE, { workspaceId });
+    const deadline = Date.now() + 20_000;
+    let scheduled: RunRow | undefined;
+    while (!scheduled && Date.now() < deadline) {
+      scheduled = (await collect.runs(workspaceId)).find((r) => r.trigger === 'schedule');
+      if (!scheduled) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect((await waitDone(scheduled!.id)).status).toBe('done');
+    await t.app.get(TrackingService).update(workspaceId, { schedule: 'manual' });
   }, 40_000);
 });
