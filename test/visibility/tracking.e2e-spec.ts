@@ -1,3 +1,5 @@
+import puppeteer from 'puppeteer-core';
+import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
 import { TrackingService } from '../../src/visibility/tracking/tracking.service';
@@ -161,4 +163,34 @@ describe('Tracking set-up (e2e)', () => {
     const r = await fetch(`${admin.origin}/api/v1/prompts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
     expect(r.status).toBe(405);
   });
+
+  it('works in Chromium: the brand and scan settings saved through the forms, the scans page saying why it cannot run', async () => {
+    const browser = await puppeteer.launch({ executablePath: t.config.CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, protocolTimeout: 40_000 });
+    try {
+      const page = await (await browser.createBrowserContext()).newPage();
+      await page.goto(`${admin.origin}/signin`);
+      await page.type('#email', 'track-admin@example.com');
+      await page.type('#password', PASSWORD);
+      await Promise.all([page.waitForNavigation(), page.click('form.stack button[type=submit]')]);
+      await page.goto(`${admin.origin}/dashboard/tracking`);
+      await page.$eval('#brand-aliases', (e) => ((e as unknown as { value: string }).value = ''));
+      await page.type('#brand-aliases', 'Acme Corporation');
+      await Promise.all([page.waitForNavigation(), page.click('form[action="/dashboard/tracking/brand"] button[type=submit]')]);
+      expect(page.url()).toBe(`${admin.origin}/dashboard/tracking?saved=brand`);
+      expect(await page.$eval('p.notice[role=status]', (e) => e.textContent)).toContain('The brand is saved.');
+      await page.click('#schedule-weekly');
+      await page.click('#platform-gemini');
+      await Promise.all([page.waitForNavigation(), page.click('form[action="/dashboard/tracking/scans"] button[type=submit]')]);
+      expect(await page.$eval('#schedule-weekly', (e) => (e as unknown as { checked: boolean }).checked)).toBe(true);
+      expect(await page.$eval('#platform-gemini', (e) => (e as unknown as { checked: boolean }).checked)).toBe(true);
+      expect((await t.app.get(TrackingService).settings(workspaceId)).brand.aliases).toEqual(['Acme Corporation']);
+      await page.goto(`${admin.origin}/dashboard/scans`);
+      const reasons = await page.$eval('#not-ready', (e) => e.textContent ?? '');
+      expect(reasons).toContain('No AI platform is configured on this instance');
+      expect(reasons).toContain('Google Gemini needs GEMINI_API_KEY');
+      expect(await page.$('form[action="/dashboard/scans/run"]')).toBeNull();
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 });
