@@ -4,6 +4,7 @@ import { AccountsModule } from '../accounts/accounts.module';
 import { PdfToolsModule } from '../pdf-tools/pdf-tools.module';
 import { VisibilityModule } from '../visibility/visibility.module';
 import { AlertsController } from './alerts.controller';
+import { AiProvidersSettingsController } from './ai-providers.controller';
 import { AssetsController } from './assets.controller';
 import { AuthController } from './auth.controller';
 import { CsrfService } from './csrf.service';
@@ -28,7 +29,7 @@ import { WebErrorPages } from './web-exception.filter';
  */
 @Module({
   imports: [AccountsModule, VisibilityModule, TrackingModule, CollectModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, TrackingController, ScansController, SettingsController, AlertsController, ScanController, PdfController, WebFallbackController],
+  controllers: [AssetsController, HomeController, AuthController, DashboardController, TrackingController, ScansController, SettingsController, AlertsController, AiProvidersSettingsController, ScanController, PdfController, WebFallbackController],
   providers: [CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

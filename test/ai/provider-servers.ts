@@ -31,7 +31,14 @@ export class ProviderServer {
   readonly requests: ReceivedRequest[] = [];
   private readonly queue: Scripted[] = [];
   fallback: Scripted = { status: 500, json: { error: { message: 'no scripted response' } } };
+  /**
+   * Answers requests when the queue is empty (before `fallback`): e.g. a scan test or a benchmark
+   * routing by path to each vendor's fixture, with `hangMs` as simulated latency.
+   */
+  handler?: (req: ReceivedRequest) => Scripted | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Paths answered with a 302 to the given address (Gemini's grounding redirect links), not from the queue. */
+  readonly redirects = new Map<string, string>();
 
   private readonly server: Server = createServer((req, res) => void this.handle(req, res));
   /** Base address, e.g. http://127.0.0.1:41234 (no trailing slash). */
@@ -54,7 +61,9 @@ export class ProviderServer {
 
   /** Forget queued responses and received requests (between tests). */
   reset(): void {
+    this.handler = undefined;
     this.queue.length = 0;
+    this.redirects.clear();
     this.requests.length = 0;
   }
 
@@ -73,8 +82,14 @@ export class ProviderServer {
     } catch {
       /* not JSON: see text */
     }
+    const target = this.redirects.get(req.url ?? '');
+    if (target) {
+      res.writeHead(302, { location: target, 'content-type': 'text/html' });
+      res.end('<a href="' + target + '">moved</a>');
+      return;
+    }
     this.requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, text });
-    const s = this.queue.shift() ?? this.fallback;
+    const s = this.queue.shift() ?? this.handler?.(this.requests[this.requests.length - 1]) ?? this.fallback;
     const send = (): void => {
       if (res.destroyed) return;
       const payload = s.raw ?? (s.json === undefined ? '' : JSON.stringify(s.json));

@@ -3,6 +3,7 @@ import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/
 import { WebModule } from '../../src/web/web.module';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { runCli } from '../../src/cli';
+import { WorkspaceAiKeysService } from '../../src/common/ai/workspace-ai-keys.service';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
 import { AlertsService } from '../../src/common/notify/alerts.service';
 import { AlertsStore } from '../../src/common/notify/alerts.store';
@@ -396,7 +397,7 @@ describe('Website accounts (e2e)', () => {
         await clean(form('/dashboard/tracking', '/dashboard/tracking/competitors/0/delete'));
         expect((await t.app.get(TrackingService).settings(demoAdmin.workspace_id)).competitors).toEqual(demoTracking.competitors);
       },
-      'POST /dashboard/tracking/scans': () => clean(form('/dashboard/tracking', '/dashboard/tracking/scans', { platforms: 'openai', samples: '1', schedule: 'manual', budget_calls: '5', budget_usd: '1' }), 303),
+      'POST /dashboard/tracking/scans': () => clean(form('/dashboard/tracking', '/dashboard/tracking/scans', { platforms: 'gemini', samples: '1', schedule: 'manual', budget_calls: '5', budget_usd: '1' }), 303),
       'GET /dashboard/tracking/prompts': () => clean(c.get('/dashboard/tracking/prompts')),
       'POST /dashboard/tracking/prompts': () => clean(form('/dashboard/tracking/prompts', '/dashboard/tracking/prompts', { text: 'isolation probe prompt' }), 303),
       'POST /dashboard/tracking/prompts/bulk': async () => {
@@ -417,8 +418,19 @@ describe('Website accounts (e2e)', () => {
         expect(await demoPrompt()).toBeTruthy();
       },
       'GET /dashboard/scans': () => clean(c.get('/dashboard/scans')),
-      'POST /dashboard/scans/run': () => clean(form('/dashboard/scans', '/dashboard/scans/run'), 409), // no platform configured here
+      'POST /dashboard/scans/run': () => clean(form('/dashboard/scans', '/dashboard/scans/run'), 409), // the chosen platform (Gemini) is not configured here
       'GET /dashboard/scans/:id': () => clean(c.get(`/dashboard/scans/${demoRun}`), 404),
+      'GET /dashboard/settings/ai-providers': () => clean(c.get('/dashboard/settings/ai-providers')),
+      'POST /dashboard/settings/ai-providers/:platform/key': async () => {
+        await clean(form('/dashboard/settings/ai-providers', '/dashboard/settings/ai-providers/openai/key', { key: 'sk-other-workspace' }), 303);
+        expect((await t.app.get(WorkspaceAiKeysService).keys(demoAdmin.workspace_id)).has('openai')).toBe(false);
+      },
+      'POST /dashboard/settings/ai-providers/:platform/remove': async () => {
+        const aiKeys = t.app.get(WorkspaceAiKeysService);
+        await aiKeys.set(demoAdmin.workspace_id, 'perplexity', 'pplx-demo-key', null);
+        await clean(form('/dashboard/settings/ai-providers', '/dashboard/settings/ai-providers/perplexity/remove'), 303);
+        expect((await aiKeys.keys(demoAdmin.workspace_id)).get('perplexity')).toBe('pplx-demo-key');
+      },
       // Anonymous tools: no workspace behind them, so nothing of one on their pages.
       'GET /pdf': () => clean(c.get('/pdf')),
       'GET /pdf/:tool': () => clean(c.get('/pdf/rotate-pages')),

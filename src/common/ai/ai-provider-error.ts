@@ -67,7 +67,8 @@ export function errorForStatus(
   const details = { platform, status, retryAfterMs: retryAfterMs(headers) };
   const said = vendorMessage ? ` It said: ${vendorMessage.slice(0, 200)}` : '';
   if (status === 401 || status === 403) {
-    return new AiProviderError('ai_unauthorized', `${name} refused the API key (HTTP ${status}). Check the key in the settings.${said}`, details);
+    // The vendor's words are left out: some quote part of the key ("Incorrect API key provided: sk-...").
+    return new AiProviderError('ai_unauthorized', `${name} refused the API key (HTTP ${status}). Check the key in Settings > AI providers or the instance's settings.`, details);
   }
   if (status === 429) {
     return new AiProviderError('ai_rate_limited', `${name} is limiting the rate of calls (HTTP 429).${said}`, details);

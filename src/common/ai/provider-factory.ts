@@ -1,6 +1,10 @@
 import type { AppConfig } from '../config/env';
 import type { AiPlatform, AiProvider } from './ai.types';
+import { AnthropicProvider } from './providers/anthropic.provider';
+import { GeminiProvider } from './providers/gemini.provider';
 import { OpenAiCompatibleProvider } from './providers/openai-compatible.provider';
+import { OpenAiProvider } from './providers/openai.provider';
+import { PerplexityProvider } from './providers/perplexity.provider';
 
 /** The setting(s) that enable each platform, as the dashboard names them. */
 export const PLATFORM_SETTINGS: Record<AiPlatform, string> = {
@@ -55,9 +59,12 @@ export function createProvider(config: AppConfig, platform: AiPlatform, key: str
       return baseURL && model ? new OpenAiCompatibleProvider({ baseURL, model, apiKey: key }) : null;
     }
     case 'openai':
+      return key ? new OpenAiProvider({ apiKey: key, baseURL: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL }) : null;
     case 'perplexity':
+      return key ? new PerplexityProvider({ apiKey: key, baseURL: config.PERPLEXITY_BASE_URL, model: config.PERPLEXITY_MODEL }) : null;
     case 'gemini':
+      return key ? new GeminiProvider({ apiKey: key, baseURL: config.GEMINI_BASE_URL, model: config.GEMINI_MODEL }) : null;
     case 'anthropic':
-      return null;
+      return key ? new AnthropicProvider({ apiKey: key, baseURL: config.ANTHROPIC_BASE_URL, model: config.ANTHROPIC_MODEL }) : null;
   }
 }

@@ -387,7 +387,7 @@ export class AppConfig {
   ANTHROPIC_BASE_URL: string = 'https://api.anthropic.com';
 
   @IsOptional() @IsString() @MinLength(1)
-  ANTHROPIC_MODEL: string = 'claude-sonnet-4-5';
+  ANTHROPIC_MODEL: string = 'claude-sonnet-4-6';
 
   /** Any endpoint speaking OpenAI's Chat Completions (self-hosted models, gateways); with OPENAI_COMPATIBLE_MODEL it enables the platform. */
   @IsOptional() @Transform(emptyToUndefined) @IsUrl({ require_tld: false, protocols: ['http', 'https'] })

@@ -65,7 +65,7 @@ const FAILURES: Record<string, string> = {
 export const failureReason = (status: string): string => FAILURES[status] ?? `the platform's status was "${status.replace(/_/g, ' ')}"`;
 const gradeText = (grade: string | null, reason: string | null): string => grade ?? `No grade (${reason ? (GRADE_REASONS[reason] ?? reason) : 'unknown'})`;
 
-export function dashboardNav(active: DashboardTab | 'settings' | 'members' | 'alerts' | 'tracking' | 'scans', user: UserView): SafeHtml {
+export function dashboardNav(active: DashboardTab | 'settings' | 'members' | 'alerts' | 'ai-providers' | 'tracking' | 'scans', user: UserView): SafeHtml {
   const cur = (on: boolean) => (on ? html` aria-current="page"` : '');
   return html`<nav class="subnav" aria-label="Dashboard"><ul>
 ${TABS.map(([t, label, href]) => html`<li><a href="${href}"${cur(t === active)}>${label}</a></li>`)}
@@ -74,6 +74,7 @@ ${TABS.map(([t, label, href]) => html`<li><a href="${href}"${cur(t === active)}>
 <li><a href="/dashboard/settings/api-keys"${cur(active === 'settings')}>Settings: API keys</a></li>
 <li><a href="/dashboard/settings/members"${cur(active === 'members')}>Members${user.role === 'admin' ? '' : ' (view)'}</a></li>
 <li><a href="/dashboard/settings/alerts"${cur(active === 'alerts')}>Alerts${user.role === 'admin' ? '' : ' (view)'}</a></li>
+<li><a href="/dashboard/settings/ai-providers"${cur(active === 'ai-providers')}>AI providers</a></li>
 </ul></nav>`;
 }
 

@@ -39,7 +39,9 @@ export function readChatCompletion(platform: AiPlatform, body: unknown, requeste
   };
   const message = b.choices[0]?.message;
   const refusal = typeof message?.refusal === 'string' ? message.refusal : '';
-  const text = (textOf(message?.content) || refusal).trim();
+  // Reasoning models (Sonar reasoning, R1-style models behind gateways) put their reasoning in
+  // <think>...</think> before the answer: it is not the answer.
+  const text = (textOf(message?.content) || refusal).replace(/<think>[\s\S]*?(<\/think>|$)/g, '').trim();
   if (!text) throw new AiProviderError('ai_bad_response', `${name} gave an answer with no text.`, { platform });
 
   const citations: Array<{ url?: unknown; title?: unknown }> = [];

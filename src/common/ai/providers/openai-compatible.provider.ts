@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import type { AiAnswer, AiAskRequest, AiProvider } from '../ai.types';
 import { cleanCitations } from '../citations';
 import { fromSdkError } from '../sdk-errors';
+import { openAiClient } from './openai-client';
 import { readChatCompletion } from './chat-completion';
 
 export interface OpenAiCompatibleOptions {
@@ -22,8 +23,7 @@ export class OpenAiCompatibleProvider implements AiProvider {
   private readonly client: OpenAI;
 
   constructor(private readonly options: OpenAiCompatibleOptions) {
-    // Retries and timeouts are AiCallPolicy's; the SDK must not read OPENAI_* from the environment.
-    this.client = new OpenAI({ apiKey: options.apiKey || 'none', baseURL: options.baseURL, maxRetries: 0, timeout: 10 * 60_000 });
+    this.client = openAiClient(options.apiKey || 'none', options.baseURL);
   }
 
   async ask(req: AiAskRequest): Promise<AiAnswer> {

@@ -1,0 +1,69 @@
+import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import type { UserView } from '../accounts/accounts.service';
+import { PLATFORM_NAMES } from '../common/ai/ai-provider-error';
+import { AiProvidersService } from '../common/ai/ai-providers.service';
+import { parsePlatform, WorkspaceAiKeysService } from '../common/ai/workspace-ai-keys.service';
+import { DomainError } from '../common/errors/domain-error';
+import { ErrorCode } from '../common/errors/error-code';
+import { CsrfService } from './csrf.service';
+import { aiProvidersPage } from './pages/ai-providers.pages';
+import { sendPage } from './render/layout';
+import { AdminOnly, field, WebRequest, WebUserParam } from './web-context';
+import { WebController } from './web-controller.decorator';
+
+/**
+ * Settings > AI providers (issue #22): everyone in the workspace sees which platforms are
+ * configured and by which setting; admins set, replace and remove the workspace's own keys.
+ * Saving and removing redirect (post/redirect/get); a key never appears in a page, a URL or a log.
+ */
+@WebController('dashboard/settings/ai-providers')
+export class AiProvidersSettingsController {
+  constructor(
+    private readonly providers: AiProvidersService,
+    private readonly keys: WorkspaceAiKeysService,
+    private readonly csrf: CsrfService,
+  ) {}
+
+  @Get()
+  async show(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('saved') saved?: string, @Query('removed') removed?: string): Promise<void> {
+    const name = (v: unknown): string | undefined => (typeof v === 'string' && v in PLATFORM_NAMES ? PLATFORM_NAMES[v as keyof typeof PLATFORM_NAMES] : undefined);
+    const notice = name(saved)
+      ? `The ${name(saved)} key of this workspace is saved. It is used from the next call on.`
+      : name(removed)
+        ? `The ${name(removed)} key of this workspace is removed.`
+        : undefined;
+    sendPage(res, 200, aiProvidersPage(user, this.csrf.token(req, res), await this.providers.status(user.workspace_id), { notice }));
+  }
+
+  @Post(':platform/key')
+  @AdminOnly()
+  async save(@WebUserParam() user: UserView, @Param('platform') raw: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const platform = this.platformOf(raw);
+    try {
+      await this.keys.set(user.workspace_id, platform, field(req, 'key'), user.email);
+    } catch (e) {
+      if (!(e instanceof DomainError) || e.code !== ErrorCode.BadRequest) throw e;
+      const statuses = await this.providers.status(user.workspace_id);
+      sendPage(res, 400, aiProvidersPage(user, this.csrf.token(req, res), statuses, { error: { message: `${PLATFORM_NAMES[platform]}: ${e.message}`, field: `key-${platform}` } }));
+      return;
+    }
+    res.redirect(303, `/dashboard/settings/ai-providers?saved=${platform}`);
+  }
+
+  @Post(':platform/remove')
+  @AdminOnly()
+  async remove(@WebUserParam() user: UserView, @Param('platform') raw: string, @Res() res: Response): Promise<void> {
+    const platform = this.platformOf(raw);
+    await this.keys.remove(user.workspace_id, platform);
+    res.redirect(303, `/dashboard/settings/ai-providers?removed=${platform}`);
+  }
+
+  private platformOf(raw: string): ReturnType<typeof parsePlatform> {
+    try {
+      return parsePlatform(raw);
+    } catch {
+      throw new DomainError(ErrorCode.NotFound, 'No such AI platform.');
+    }
+  }
+}
