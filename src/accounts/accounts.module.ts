@@ -10,6 +10,7 @@ import { WebUser } from './entities/web-user.entity';
 import { LoginThrottleStore, PgLoginThrottleStore, RedisLoginThrottleStore } from './login-throttle-store';
 import { PgSessionStore, RedisSessionStore, SessionStore } from './session-store';
 import { SessionsService } from './sessions.service';
+import { SignupService } from './signup.service';
 
 /**
  * Website accounts (a platform concern: the website and the admin CLI use it). Sessions and
@@ -30,7 +31,8 @@ import { SessionsService } from './sessions.service';
     },
     SessionsService,
     AccountsService,
+    SignupService,
   ],
-  exports: [AccountsService, SessionsService],
+  exports: [AccountsService, SessionsService, SignupService],
 })
 export class AccountsModule {}

@@ -18,6 +18,7 @@ import { TrackingController } from './tracking.controller';
 import { TrackingModule } from '../visibility/tracking/tracking.module';
 import { CollectModule } from '../visibility/collect/collect.module';
 import { ScansController } from './scans.controller';
+import { SignupController } from './signup.controller';
 import { WebGuard } from './web.guard';
 import { ErrorPages } from '../common/filters/error-pages';
 import { WebErrorPages } from './web-exception.filter';
@@ -29,7 +30,7 @@ import { WebErrorPages } from './web-exception.filter';
  */
 @Module({
   imports: [AccountsModule, VisibilityModule, TrackingModule, CollectModule, A11yModule, PdfToolsModule],
-  controllers: [AssetsController, HomeController, AuthController, DashboardController, TrackingController, ScansController, SettingsController, AlertsController, AiProvidersSettingsController, ScanController, PdfController, WebFallbackController],
+  controllers: [AssetsController, HomeController, AuthController, SignupController, DashboardController, TrackingController, ScansController, SettingsController, AlertsController, AiProvidersSettingsController, ScanController, PdfController, WebFallbackController],
   providers: [CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

@@ -431,6 +431,11 @@ describe('Website accounts (e2e)', () => {
         await clean(form('/dashboard/settings/ai-providers', '/dashboard/settings/ai-providers/perplexity/remove'), 303);
         expect((await aiKeys.keys(demoAdmin.workspace_id)).get('perplexity')).toBe('pplx-demo-key');
       },
+      'GET /signup': () => clean(c.get('/signup'), 303), // signed in: on to the tools
+      'POST /signup': () => clean(form('/dashboard', '/signup', { email: 'new@other.example', password: 'x', confirm_password: 'x' }), 503), // no SMTP_URL here
+      'GET /signup/verify': () => clean(c.get('/signup/verify?token=x'), 400),
+      'POST /signup/verify': () => clean(form('/dashboard', '/signup/verify', { token: 'x' }), 400),
+      'GET /signup/welcome': () => clean(c.get('/signup/welcome')),
       // Anonymous tools: no workspace behind them, so nothing of one on their pages.
       'GET /pdf': () => clean(c.get('/pdf')),
       'GET /pdf/:tool': () => clean(c.get('/pdf/rotate-pages')),

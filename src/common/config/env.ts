@@ -443,6 +443,14 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(20)
   ALERT_MAX_ATTEMPTS: number = 5;
 
+  /** Hours a sign-up's e-mail verification link works (the PDF site's /signup). */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1) @Max(720)
+  SIGNUP_LINK_TTL_H: number = 24;
+
+  /** Sign-ups from one IP per hour (each sends an e-mail); one address gets at most 3 mails an hour whoever asks. */
+  @IsOptional() @Transform(toInt) @IsInt() @Min(1)
+  SIGNUP_IP_MAX_PER_HOUR: number = 10;
+
   /** The public address links should use, without trailing slash. */
   publicBaseUrl(): string {
     const base = this.PUBLIC_BASE_URL ?? `http://localhost:${this.PORT}`;

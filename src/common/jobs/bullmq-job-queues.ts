@@ -9,6 +9,8 @@ import { checkQueueName, DEFAULT_JOB_BACKOFF_MS, escapeColons, JobHandler, JobOp
 export const JOB_COMMAND_TIMEOUT_MS = 5000;
 /** Shutdown waits this long for running jobs, then closes their workers anyway (the jobs stall and run again elsewhere). */
 export const WORKER_CLOSE_MS = 10_000;
+/** Shutdown waits this long for the queues' connection to close cleanly. */
+const QUEUE_CLOSE_MS = 2000;
 
 /**
  * BullMQ's job ids may not be integers nor contain ':'; callers' ids may. Ours are escaped and
@@ -113,14 +115,15 @@ export class BullJobQueues extends JobQueues implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.closed = true;
+    // Every wait is bounded and every connection is dropped at the end: a hung or lost Redis never
+    // holds the shutdown (unfinished jobs stall and run again on another worker).
     await Promise.all(
       [...this.workers.values()].map(async ({ worker, connection }) => {
-        const closing = worker.close().catch(() => undefined);
-        if (!(await settledWithin(closing, WORKER_CLOSE_MS))) await worker.close(true).catch(() => undefined);
+        if (!(await settledWithin(worker.close().catch(() => undefined), WORKER_CLOSE_MS))) void worker.close(true).catch(() => undefined);
         connection.disconnect();
       }),
     );
-    await Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined)));
+    await settledWithin(Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined))), QUEUE_CLOSE_MS);
     this.connection?.disconnect();
   }
 }

@@ -27,7 +27,7 @@ ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
   <input type="password" id="password" name="password" autocomplete="current-password" required${o.error?.field === 'password' ? html` aria-invalid="true" aria-describedby="error-title"` : ''}></div>
   <div><button type="submit">Sign in</button></div>
 </form>
-<p class="hint">Accounts are created by an admin of your workspace, with a one-time password you replace at the first sign-in (it works for a limited number of days).</p>`,
+<p class="hint">Accounts are created by an admin of your workspace, with a one-time password you replace at the first sign-in (it works for a limited number of days). For the PDF tools, <a href="/signup">sign up</a> with your e-mail.</p>`,
   });
 }
 
