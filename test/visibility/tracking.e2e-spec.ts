@@ -159,6 +159,22 @@ describe('Tracking set-up (e2e)', () => {
     expect(page2.text).toContain('Previous page');
   }, 30_000);
 
+  it('shows the prompts the dashboard set in the API at once (the API itself stays read-only)', async () => {
+    await admin.get('/dashboard/tracking/prompts');
+    const r = await admin.post('/dashboard/tracking/prompts/p2', { text: 'crm pricing in 2027', tags: 'pricing', intent: 'commercial', country: 'GB' });
+    expect(r.status).toBe(303);
+    const deadline = Date.now() + 3000;
+    let texts: string[] = [];
+    while (Date.now() < deadline) {
+      const body = (await (await fetch(`${admin.origin}/api/v1/prompts?country=GB&limit=500`, { headers: { authorization: `Bearer ${key}` } })).json()) as { prompts?: Array<{ text: string; enabled: boolean }>; items?: Array<{ text: string }> };
+      texts = (body.prompts ?? body.items ?? []).map((p) => p.text);
+      if (texts.includes('crm pricing in 2027')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(texts).toContain('crm pricing in 2027');
+    expect(texts).not.toContain('crm pricing');
+  });
+
   it('keeps the API read-only', async () => {
     const r = await fetch(`${admin.origin}/api/v1/prompts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
     expect(r.status).toBe(405);

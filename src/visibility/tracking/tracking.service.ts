@@ -23,7 +23,9 @@ export type ScheduleListener = (workspaceId: string, schedule: TrackingRow['sche
 /**
  * What a workspace tracks: brand, competitors, prompts, platforms, samples, schedule and budget.
  * A workspace's first row is seeded from its latest import's set-up (brand, competitors, prompts
- * with their ids), so a workspace that imported scans keeps its prompts' history.
+ * with their ids), so a workspace that imported scans keeps its prompts' history. Prompt edits
+ * show in the API's prompt list at once (mirrorPrompts); brand, competitors and platforms are
+ * what the next scan measures with.
  */
 @Injectable()
 export class TrackingService {
@@ -146,6 +148,7 @@ export class TrackingService {
         throw new TrackingInputError(`A workspace tracks at most ${LIMITS.prompts.toLocaleString('en')} prompts: ${n.total.toLocaleString('en')} are tracked and ${fresh.length.toLocaleString('en')} would be added. Nothing was added.`, field);
       }
       await tx.addPrompts(workspaceId, fresh);
+      await tx.mirrorPrompts(workspaceId);
       return { added: fresh.length, duplicates: rows.length - fresh.length };
     });
   }
@@ -153,13 +156,19 @@ export class TrackingService {
   async updatePrompt(workspaceId: string, id: string, p: PromptInput): Promise<void> {
     const ok = await this.store.transaction(async (tx) => {
       await this.ensure(tx, workspaceId);
-      return tx.updatePrompt(workspaceId, id, p);
+      const ok = await tx.updatePrompt(workspaceId, id, p);
+      if (ok) await tx.mirrorPrompts(workspaceId);
+      return ok;
     });
     if (!ok) throw new DomainError(ErrorCode.NotFound, 'No such prompt in this workspace.');
   }
 
   async deletePrompt(workspaceId: string, id: string): Promise<void> {
-    const ok = await this.store.transaction((tx) => tx.deletePrompt(workspaceId, id));
+    const ok = await this.store.transaction(async (tx) => {
+      const gone = await tx.deletePrompt(workspaceId, id);
+      if (gone) await tx.mirrorPrompts(workspaceId);
+      return gone;
+    });
     if (!ok) throw new DomainError(ErrorCode.NotFound, 'No such prompt in this workspace.');
   }
 }

@@ -146,6 +146,32 @@ export class TrackingTx {
     return ids;
   }
 
+  /**
+   * The API's prompt list (vis_prompts) mirrors the tracked prompts at once, when the workspace has
+   * reports: texts, tags, intent, country and enabled are upserted (figures stay those of the latest
+   * scan), deleted prompts leave it, and the data version moves (every ETag changes; other
+   * processes see it within ProjectStateCache's TTL).
+   */
+  async mirrorPrompts(workspaceId: string): Promise<void> {
+    const [, projects] = await this.m.query<[unknown[], number]>(
+      'UPDATE vis_projects SET version = version + 1, updated_at = now() WHERE workspace_id = $1',
+      [workspaceId],
+    );
+    if (!projects) return;
+    await this.m.query(
+      `INSERT INTO vis_prompts (workspace_id, prompt_key, text, tags, intent, country, enabled)
+       SELECT workspace_id, prompt_key, text, tags, intent, country, enabled FROM vis_tracked_prompts WHERE workspace_id = $1
+       ON CONFLICT (workspace_id, prompt_key) DO UPDATE SET text = EXCLUDED.text, tags = EXCLUDED.tags, intent = EXCLUDED.intent,
+         country = EXCLUDED.country, enabled = EXCLUDED.enabled`,
+      [workspaceId],
+    );
+    await this.m.query(
+      `DELETE FROM vis_prompts p WHERE p.workspace_id = $1
+          AND NOT EXISTS (SELECT 1 FROM vis_tracked_prompts t WHERE t.workspace_id = $1 AND t.prompt_key = p.prompt_key)`,
+      [workspaceId],
+    );
+  }
+
   async updatePrompt(workspaceId: string, id: string, p: PromptInput): Promise<boolean> {
     const [, count] = await this.m.query<[unknown[], number]>(
       `UPDATE vis_tracked_prompts SET text = $3, tags = $4, intent = $5, country = $6, enabled = $7
