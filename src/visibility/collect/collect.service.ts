@@ -194,23 +194,28 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
     }
     let calls = run.asked;
     let cost = run.cost_usd;
+    let stored = 0;
     let stop: string | null = null;
     const refused = new Map<string, string>();
     const worker = async (): Promise<void> => {
-      for (let t = tasks.shift(); t && !stop && !this.closing; t = tasks.shift()) {
-        if (calls >= run.budget_calls) stop = `Stopped at the budget of ${run.budget_calls} calls: ${tasks.length + 1} calls not made.`;
-        else if (cost >= run.budget_usd) stop = `Stopped at the budget of US$ ${run.budget_usd} (estimated US$ ${cost.toFixed(2)} spent): ${tasks.length + 1} calls not made.`;
+      while (tasks.length && !stop && !this.closing) {
+        if (calls >= run.budget_calls) stop = `Stopped at the budget of ${run.budget_calls} calls`;
+        else if (cost >= run.budget_usd) stop = `Stopped at the budget of US$ ${run.budget_usd} (estimated US$ ${cost.toFixed(2)} spent)`;
         if (stop) break;
+        const t = tasks.shift()!;
         const why = refused.get(t.platform);
         if (!why) calls++;
         const answer = why ? failed(t, 'ai_unauthorized', `Not asked: ${why}`) : await this.askOne(providers.get(t.platform as AiPlatform), t, refused);
         cost += answer.cost_usd;
         await this.store.addAnswer(run.id, answer);
+        stored++;
       }
     };
+    const wanted = tasks.length;
     const concurrency = Math.max(1, this.config.AI_CONCURRENCY * setup.platforms.length);
     await Promise.all(Array.from({ length: concurrency }, worker));
-    return stop;
+    const reason = stop as string | null; // set by the workers
+    return reason ? `${reason}: ${wanted - stored} calls not made.` : null;
   }
 
   private async askOne(provider: AiProvider | undefined, t: { prompt: TrackedPrompt; platform: string; sample: number }, refused: Map<string, string>): Promise<CollectedAnswer> {
