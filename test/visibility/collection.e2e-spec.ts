@@ -142,6 +142,16 @@ describe('Collection scans (e2e)', () => {
     expect(done).toMatchObject({ status: 'done', asked: 2 });
     expect(done.stop_reason).toBe('Stopped at the budget of 2 calls: 4 calls not made.');
     expect(done.result!.answers.total).toBe(2);
+    // The estimated cost budget: 19 + 10 tokens a call cost US$ 0.000124 at the estimate's prices.
+    const reply = platform.reply;
+    platform.reply = () => ({ text: 'Acme.' });
+    await t.app.get(TrackingService).update(workspaceId, { budget_calls: 100, budget_usd: 0.0002 });
+    const byCost = await waitDone((await t.app.get(CollectService).start(workspaceId, 'manual')).run.id);
+    expect(byCost.status).toBe('done');
+    expect(byCost.stop_reason).toMatch(/^Stopped at the budget of US\$ 0.0002 \(estimated US\$ 0.00 spent\): [1-4] calls not made.$/);
+    expect(byCost.asked).toBeGreaterThanOrEqual(2);
+    await t.app.get(TrackingService).update(workspaceId, { budget_usd: 5 });
+    platform.reply = reply;
   });
 
   it('resumes a scan a dead process left half-way, asking only what is missing, and imports it once', async () => {
