@@ -172,7 +172,7 @@ ${table(
     p.country ?? '–',
     p.enabled ? 'yes' : 'no',
     ...(admin
-      ? [html`<a href="/dashboard/tracking/prompts/${p.id}/edit">Edit<span class="visually-hidden"> prompt ${p.id}</span></a>
+      ? [html`<a class="button secondary" href="/dashboard/tracking/prompts/${p.id}/edit">Edit<span class="visually-hidden"> prompt ${p.id}</span></a>
 <form method="post" action="/dashboard/tracking/prompts/${p.id}/delete">${hidden(csrf)}<button type="submit" class="danger">Delete<span class="visually-hidden"> prompt ${p.id}</span></button></form>`]
       : []),
   ]),
