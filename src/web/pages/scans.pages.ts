@@ -96,7 +96,9 @@ ${table(
     a.surface === 'api_search' ? 'API with web search' : a.surface === 'api' ? 'API' : '–',
     a.model ?? '–',
     a.citations.length ? html`<ul>${a.citations.map((c) => html`<li><a href="${c.url}" rel="noopener noreferrer nofollow">${c.title ?? c.url}</a></li>`)}</ul>` : '–',
-    a.status === 'ok' ? (a.text.length > 400 ? `${a.text.slice(0, 400)}…` : a.text) : (a.reason ?? ''),
+    a.status === 'ok'
+      ? html`${a.text.length > 400 ? `${a.text.slice(0, 400)}…` : a.text}${a.search_queries.length ? html`<br><span class="hint">Searched: ${a.search_queries.join('; ')}</span>` : ''}`
+      : (a.reason ?? ''),
   ]),
   'No answer yet.',
   { stack: true },
