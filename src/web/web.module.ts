@@ -21,6 +21,10 @@ import { PdfAiController } from './pdf-ai.controller';
 import { PdfAiModule } from '../pdf-tools/ai/pdf-ai.module';
 import { ScanController } from './scan.controller';
 import { SettingsController } from './settings.controller';
+import { TrackingController } from './tracking.controller';
+import { TrackingModule } from '../visibility/tracking/tracking.module';
+import { CollectModule } from '../visibility/collect/collect.module';
+import { ScansController } from './scans.controller';
 import { SignupController } from './signup.controller';
 import { SitesController } from './sites.controller';
 import { SitesModule } from '../a11y/sites/sites.module';
@@ -34,8 +38,8 @@ import { WebErrorPages } from './web-exception.filter';
  * file, strict CSP. Import it last: its fallback controller answers GETs nobody else serves.
  */
 @Module({
-  imports: [AccountsModule, VisibilityModule, A11yModule, SitesModule, PdfToolsModule, PdfAiModule],
-  controllers: [AssetsController, HomeController, AuthController, SignupController, DashboardController, DashboardExportController, DashboardTrendsController, SettingsController, AiProvidersSettingsController, AlertsController, SitesController, ScanController, PdfImagesController, PdfOcrController, PdfAiController, PdfController, WebFallbackController],
+  imports: [AccountsModule, VisibilityModule, TrackingModule, CollectModule, A11yModule, SitesModule, PdfToolsModule, PdfAiModule],
+  controllers: [AssetsController, HomeController, AuthController, SignupController, DashboardController, DashboardExportController, DashboardTrendsController, TrackingController, ScansController, SettingsController, AiProvidersSettingsController, AlertsController, SitesController, ScanController, PdfImagesController, PdfOcrController, PdfAiController, PdfController, WebFallbackController],
   providers: [ConvertSupport, CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
 })
 export class WebModule {}

@@ -9,6 +9,8 @@ import { SitesService } from '../../src/a11y/sites/sites.service';
 import { AlertsService } from '../../src/common/notify/alerts.service';
 import { AlertsStore } from '../../src/common/notify/alerts.store';
 import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
+import { CollectStore } from '../../src/visibility/collect/collect.store';
+import { TrackingService } from '../../src/visibility/tracking/tracking.service';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { WebClient } from './web-client';
 
@@ -294,6 +296,18 @@ describe('Website accounts (e2e)', () => {
     await WebClient.of(t.server).signIn(probe.email, probe.one_time_password, NEW_PASSWORD);
     const demoAlert = await t.app.get(AlertsStore).addDestination(demoAdmin.workspace_id, 'email', 'demo-alerts@example.com', null);
     const demoSite = await t.app.get(SitesService).create(demoAdmin.workspace_id, { name: 'Acme shop', start_url: 'https://acme-shop.example/' });
+    // The demo workspace's tracked set-up (prompts p001...) and a scan of it.
+    const demoTracking = await t.app.get(TrackingService).settings(demoAdmin.workspace_id);
+    const demoRun = (await t.app.get(CollectStore).create({
+      workspaceId: demoAdmin.workspace_id,
+      trigger: 'manual',
+      setup: { business: demoTracking.business, brand: demoTracking.brand, competitors: demoTracking.competitors, prompts: [], platforms: ['openai'], samples: 1 },
+      planned: 0,
+      budgetCalls: 1,
+      budgetUsd: 1,
+      date: '2026-11-26',
+    }))!;
+    const demoPrompt = () => t.app.get(TrackingService).prompt(demoAdmin.workspace_id, 'p001');
     const markers = ['Acme', 'admin@example.com', 'member@example.com', demoKey.label ?? 'CI export', demoKey.prefix, 'demo-alerts@example.com'];
     /** The page shows nothing of the demo workspace. */
     const clean = async (r: Promise<{ status: number; text: string }>, status = 200): Promise<void> => {
@@ -373,6 +387,36 @@ describe('Website accounts (e2e)', () => {
         await clean(form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/disable`), 404);
         expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.disabled).toBe(false);
       },
+      'GET /dashboard/tracking': () => clean(c.get('/dashboard/tracking')),
+      'POST /dashboard/tracking/brand': () => clean(form('/dashboard/tracking', '/dashboard/tracking/brand', { business: 'Other Co', name: 'Other', aliases: '', domains: 'other.example' }), 303),
+      'POST /dashboard/tracking/competitors': () => clean(form('/dashboard/tracking', '/dashboard/tracking/competitors', { name: 'Probe Co', aliases: '', domains: '' }), 303),
+      'POST /dashboard/tracking/competitors/:index/delete': async () => {
+        await clean(form('/dashboard/tracking', '/dashboard/tracking/competitors/0/delete'));
+        expect((await t.app.get(TrackingService).settings(demoAdmin.workspace_id)).competitors).toEqual(demoTracking.competitors);
+      },
+      'POST /dashboard/tracking/scans': () => clean(form('/dashboard/tracking', '/dashboard/tracking/scans', { platforms: 'gemini', samples: '1', schedule: 'manual', budget_calls: '5', budget_usd: '1' }), 303),
+      'GET /dashboard/tracking/prompts': () => clean(c.get('/dashboard/tracking/prompts')),
+      'POST /dashboard/tracking/prompts': () => clean(form('/dashboard/tracking/prompts', '/dashboard/tracking/prompts', { text: 'isolation probe prompt' }), 303),
+      'POST /dashboard/tracking/prompts/bulk': async () => {
+        await c.get('/dashboard/tracking/prompts');
+        const body = new FormData();
+        body.set('lines', 'bulk isolation probe');
+        await clean(c.request('POST', `/dashboard/tracking/prompts/bulk?_csrf=${encodeURIComponent(c.csrf())}`, { body }), 303);
+        expect((await t.app.get(TrackingService).allPrompts(demoAdmin.workspace_id)).map((p) => p.text)).not.toContain('bulk isolation probe');
+      },
+      'GET /dashboard/tracking/prompts/:id/edit': () => clean(c.get('/dashboard/tracking/prompts/p001/edit'), 404),
+      'POST /dashboard/tracking/prompts/:id': async () => {
+        const before = await demoPrompt();
+        await clean(form('/dashboard/tracking/prompts', '/dashboard/tracking/prompts/p001', { text: 'hijacked' }), 404);
+        expect(await demoPrompt()).toEqual(before);
+      },
+      'POST /dashboard/tracking/prompts/:id/delete': async () => {
+        await clean(form('/dashboard/tracking/prompts', '/dashboard/tracking/prompts/p001/delete'), 404);
+        expect(await demoPrompt()).toBeTruthy();
+      },
+      'GET /dashboard/scans': () => clean(c.get('/dashboard/scans')),
+      'POST /dashboard/scans/run': () => clean(form('/dashboard/scans', '/dashboard/scans/run'), 409), // the chosen platform (Gemini) is not configured here
+      'GET /dashboard/scans/:id': () => clean(c.get(`/dashboard/scans/${demoRun}`), 404),
       'GET /dashboard/settings/ai-providers': () => clean(c.get('/dashboard/settings/ai-providers')),
       'POST /dashboard/settings/ai-providers/:platform/key': async () => {
         await clean(form('/dashboard/settings/ai-providers', '/dashboard/settings/ai-providers/openai/key', { key: 'sk-other-workspace' }), 303);

@@ -760,7 +760,7 @@ describe('Website in Chromium (e2e)', () => {
     const admin = await open();
     await signIn(admin, grader.email, PASSWORD);
     signedIn.add(admin);
-    for (const path of ['/dashboard', '/dashboard/prompts', '/dashboard/answers', '/dashboard/sources', '/dashboard/urls', '/dashboard/gaps', '/dashboard/settings/api-keys', '/dashboard/settings/members', '/dashboard/settings/alerts', `/dashboard/settings/api-keys/${keyId}/revoke`, '/account/password']) {
+    for (const path of ['/dashboard', '/dashboard/prompts', '/dashboard/answers', '/dashboard/sources', '/dashboard/urls', '/dashboard/gaps', '/dashboard/settings/api-keys', '/dashboard/settings/members', '/dashboard/settings/alerts', '/dashboard/tracking', '/dashboard/tracking/prompts', '/dashboard/scans', `/dashboard/settings/api-keys/${keyId}/revoke`, '/account/password']) {
       await go(admin, path);
       await grade(admin, path, { '/dashboard': 'dashboard-phone', '/dashboard/answers': 'dashboard-answers-phone', '/dashboard/settings/api-keys': 'settings-api-keys-phone' }[path]);
     }

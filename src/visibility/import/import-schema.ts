@@ -19,9 +19,9 @@ export const LIMITS = {
   urlChars: 2048,
 } as const;
 
-const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-const PLATFORM = /^[a-z0-9][a-z0-9_.-]{0,39}$/;
-const DOMAIN = /^([Hh][Tt][Tt][Pp][Ss]?:\/\/)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9-]{2,63}\.?(\/.*)?$/;
+export const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+export const PLATFORM = /^[a-z0-9][a-z0-9_.-]{0,39}$/;
+export const DOMAIN = /^([Hh][Tt][Tt][Pp][Ss]?:\/\/)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9-]{2,63}\.?(\/.*)?$/;
 
 const name = z.string().trim().min(1).max(200);
 const isCalendarDate = (s: string): boolean => {

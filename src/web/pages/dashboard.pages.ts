@@ -66,10 +66,12 @@ const FAILURES: Record<string, string> = {
 export const failureReason = (status: string): string => FAILURES[status] ?? `the platform's status was "${status.replace(/_/g, ' ')}"`;
 const gradeText = (grade: string | null, reason: string | null): string => grade ?? `No grade (${reason ? (GRADE_REASONS[reason] ?? reason) : 'unknown'})`;
 
-export function dashboardNav(active: DashboardTab | 'settings' | 'members' | 'ai-providers' | 'alerts' | 'sites', user: UserView): SafeHtml {
+export function dashboardNav(active: DashboardTab | 'settings' | 'members' | 'ai-providers' | 'alerts' | 'sites' | 'tracking' | 'scans', user: UserView): SafeHtml {
   const cur = (on: boolean) => (on ? html` aria-current="page"` : '');
   return html`<nav class="subnav" aria-label="Dashboard"><ul>
 ${TABS.map(([t, label, href]) => html`<li><a href="${href}"${cur(t === active)}>${label}</a></li>`)}
+<li><a href="/dashboard/tracking"${cur(active === 'tracking')}>What to track</a></li>
+<li><a href="/dashboard/scans"${cur(active === 'scans')}>Scans</a></li>
 <li><a href="/dashboard/sites"${cur(active === 'sites')}>Accessibility sites</a></li>
 <li><a href="/dashboard/settings/api-keys"${cur(active === 'settings')}>Settings: API keys</a></li>
 <li><a href="/dashboard/settings/members"${cur(active === 'members')}>Members${user.role === 'admin' ? '' : ' (view)'}</a></li>

@@ -1,0 +1,77 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Workspace } from '../../../common/api-keys/entities/workspace.entity';
+import type { StoredBrand } from '../../entities/vis-project.entity';
+
+/** What a workspace tracks (set in the dashboard). SQL: tracking.store.ts. */
+@Entity({ name: 'vis_tracking' })
+export class VisTracking {
+  @PrimaryColumn({ name: 'workspace_id', type: 'uuid', primaryKeyConstraintName: 'PK_vis_tracking' })
+  workspaceId!: string;
+
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_vis_tracking_workspace' })
+  workspace?: Workspace;
+
+  @Column({ type: 'varchar', length: 200 })
+  business!: string;
+
+  @Column({ type: 'json' })
+  brand!: StoredBrand;
+
+  @Column({ type: 'json' })
+  competitors!: StoredBrand[];
+
+  @Column({ type: 'text', array: true, default: () => "'{}'" })
+  platforms!: string[];
+
+  @Column({ type: 'integer', default: 1 })
+  samples!: number;
+
+  @Column({ type: 'varchar', length: 16, default: 'weekly' })
+  schedule!: string;
+
+  @Column({ name: 'budget_calls', type: 'integer', default: 1000 })
+  budgetCalls!: number;
+
+  @Column({ name: 'budget_usd', type: 'double precision', default: 10 })
+  budgetUsd!: number;
+
+  @Column({ name: 'next_prompt', type: 'integer', default: 1 })
+  nextPrompt!: number;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}
+
+/** A tracked prompt. */
+@Entity({ name: 'vis_tracked_prompts' })
+@Index('IDX_vis_tracked_prompts_position', ['workspaceId', 'position'])
+export class VisTrackedPrompt {
+  @PrimaryColumn({ name: 'workspace_id', type: 'uuid', primaryKeyConstraintName: 'PK_vis_tracked_prompts' })
+  workspaceId!: string;
+
+  @ManyToOne(() => VisTracking, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', referencedColumnName: 'workspaceId', foreignKeyConstraintName: 'FK_vis_tracked_prompts_tracking' })
+  tracking?: VisTracking;
+
+  @PrimaryColumn({ name: 'prompt_key', type: 'varchar', length: 128, primaryKeyConstraintName: 'PK_vis_tracked_prompts' })
+  promptKey!: string;
+
+  @Column({ type: 'integer' })
+  position!: number;
+
+  @Column({ type: 'text' })
+  text!: string;
+
+  @Column({ type: 'text', array: true })
+  tags!: string[];
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  intent!: string | null;
+
+  @Column({ type: 'varchar', length: 2, nullable: true })
+  country!: string | null;
+
+  @Column({ type: 'boolean' })
+  enabled!: boolean;
+}
