@@ -585,7 +585,7 @@ describe('Website in Chromium (e2e)', () => {
 
   it('scores 100 with Beacon\'s own scan (ScanService) on every anonymous page', async () => {
     const scans = t.app.get(ScanService);
-    const anonymous = ['/', '/signin', '/signup', '/scan', '/pdf', ...PDF_TOOLS.map((tool) => `/pdf/${tool.name.replace(/_/g, '-')}`)];
+    const anonymous = ['/', '/signin', '/signup', '/scan', '/pdf', '/pdf/images', '/pdf/ocr', ...PDF_TOOLS.map((tool) => `/pdf/${tool.name.replace(/_/g, '-')}`)];
     const scores: Record<string, number> = {};
     for (const path of anonymous) {
       const report = await scans.scan(`${origin}${path}`, false);
@@ -658,7 +658,7 @@ describe('Website in Chromium (e2e)', () => {
 
     // Anonymous pages and their error states.
     const anon = await open();
-    for (const path of ['/', '/signin', '/signup', '/scan', '/pdf', ...PDF_TOOLS.map((tool) => `/pdf/${tool.name.replace(/_/g, '-')}`)]) {
+    for (const path of ['/', '/signin', '/signup', '/scan', '/pdf', '/pdf/images', '/pdf/ocr', ...PDF_TOOLS.map((tool) => `/pdf/${tool.name.replace(/_/g, '-')}`)]) {
       await go(anon, path);
       await grade(anon, path, { '/': 'home-phone', '/signin': 'signin-phone', '/pdf/add-watermark': 'pdf-tool-phone' }[path]);
     }
@@ -760,7 +760,7 @@ describe('Website in Chromium (e2e)', () => {
     const admin = await open();
     await signIn(admin, grader.email, PASSWORD);
     signedIn.add(admin);
-    for (const path of ['/dashboard', '/dashboard/prompts', '/dashboard/answers', '/dashboard/sources', '/dashboard/urls', '/dashboard/gaps', '/dashboard/settings/api-keys', '/dashboard/settings/members', '/dashboard/settings/alerts', '/dashboard/tracking', '/dashboard/tracking/prompts', '/dashboard/scans', `/dashboard/settings/api-keys/${keyId}/revoke`, '/account/password']) {
+    for (const path of ['/dashboard', '/dashboard/prompts', '/dashboard/answers', '/dashboard/sources', '/dashboard/urls', '/dashboard/gaps', '/dashboard/trends', '/dashboard/settings/api-keys', '/dashboard/settings/members', '/dashboard/settings/alerts', '/dashboard/settings/ai-providers', '/dashboard/sites', '/pdf/ai', '/dashboard/tracking', '/dashboard/tracking/prompts', '/dashboard/scans', `/dashboard/settings/api-keys/${keyId}/revoke`, '/account/password']) {
       await go(admin, path);
       await grade(admin, path, { '/dashboard': 'dashboard-phone', '/dashboard/answers': 'dashboard-answers-phone', '/dashboard/settings/api-keys': 'settings-api-keys-phone' }[path]);
     }

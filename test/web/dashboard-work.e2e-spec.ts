@@ -31,9 +31,9 @@ describe('Dashboard: scans, drill-down and exports (e2e)', () => {
   };
   const total = (text: string): number => Number(/(\d+) in total/.exec(text)?.[1]);
   const unescape = (s: string): string => s.replace(/&amp;/g, '&');
-  /** The hrefs of links whose aria-label starts with `label`. */
+  /** The hrefs of links whose aria-label starts with `label` (after the count the link shows: "27 answers citing ..."). */
   const hrefs = (text: string, label: string): string[] =>
-    [...text.matchAll(/<a href="([^"]+)" aria-label="([^"]+)"/g)].filter((m) => m[2].startsWith(label)).map((m) => unescape(m[1]));
+    [...text.matchAll(/<a href="([^"]+)" aria-label="([^"]+)"/g)].filter((m) => m[2].replace(/^\d+ /, '').toLowerCase().startsWith(label.toLowerCase())).map((m) => unescape(m[1]));
 
   beforeAll(async () => {
     t = await createTestApp();

@@ -55,7 +55,7 @@ ${pager('/dashboard/answers', params, r.next_cursor, r.total, r.answers.length)}
 
 export function sourcesResults(r: Sources, params: Params, scanId: string | undefined): SafeHtml {
   return html`${table(`Domains cited in scan ${r.scan.scan_id} (${r.scan.date}), most cited first`, ['Domain', 'Category', ['Citations', 'num'], ['Answers', 'num'], ['Prompts', 'num'], ['URLs', 'num'], 'Platforms'],
-  r.sources.map((x) => [x.domain, x.category, x.citations, answersLink(x.answers, { cited_domain: x.domain, scan_id: scanId }, `Answers citing ${x.domain}`), x.prompts, html`<a href="/dashboard/urls${qs({ domain: x.domain, scan_id: scanId })}" aria-label="URLs of ${x.domain}">${x.urls}</a>`, x.platforms.join(', ')]), 'No source matches these filters.', { stack: true })}
+  r.sources.map((x) => [x.domain, x.category, x.citations, answersLink(x.answers, { cited_domain: x.domain, scan_id: scanId }, `Answers citing ${x.domain}`), x.prompts, html`<a href="/dashboard/urls${qs({ domain: x.domain, scan_id: scanId })}" aria-label="${x.urls} URLs of ${x.domain}">${x.urls}</a>`, x.platforms.join(', ')]), 'No source matches these filters.', { stack: true })}
 ${pager('/dashboard/sources', params, r.next_cursor, r.total, r.sources.length)}`;
 }
 
@@ -90,8 +90,11 @@ export function answersHref(filters: Record<string, string | undefined>): string
 }
 
 /** `text` linking to the answers behind a row. */
-export function answersLink(text: Renderable, filters: Record<string, string | undefined>, label: string): SafeHtml {
-  return html`<a href="${answersHref(filters)}" aria-label="${label}">${text}</a>`;
+export function answersLink(text: string | number, filters: Record<string, string | undefined>, label: string): SafeHtml {
+  // The accessible name starts with the visible text (WCAG 2.5.3, label in name): "27 answers citing x".
+  const visible = String(text);
+  const name = /^\d+$/.test(visible) || !label.toLowerCase().includes(visible.toLowerCase()) ? `${visible} ${label.charAt(0).toLowerCase()}${label.slice(1)}` : label;
+  return html`<a href="${answersHref(filters)}" aria-label="${name}">${visible}</a>`;
 }
 
 /** A cited URL as a link that opens it (http and https only; anything else stays text). */
