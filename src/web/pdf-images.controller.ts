@@ -34,13 +34,13 @@ export class PdfImagesController {
   ) {}
 
   private caller(req: WebRequest): WebCaller {
-    return { ip: clientSubject(req), deviceId: req.deviceId };
+    return { ip: clientSubject(req), deviceId: req.deviceId, ...(req.webUser ? { userId: req.webUser.id } : {}) };
   }
 
   private async send(req: WebRequest, res: Response, status: number, csrf: string, values: ImagesValues, s: ConvertPageState, quota?: QuotaState): Promise<void> {
     const q = quota ?? (await this.metered.status(PDF_TO_IMAGES, this.caller(req)));
     const body = convertBody(
-      { slug: 'images', title: 'PDF to images', intro: IMAGES_INTRO, button: 'Convert to images', csrf, limits: this.support.limits(), quota: q, options: imagesOptions(values, s.errorField) },
+      { slug: 'images', title: 'PDF to images', intro: IMAGES_INTRO, button: 'Convert to images', csrf, limits: this.support.limits(), quota: q, daily: this.support.daily(req), options: imagesOptions(values, s.errorField) },
       s,
     );
     sendPage(res, status, page({ title: 'PDF to images', section: 'pdf', user: req.webUser, csrf, body }));

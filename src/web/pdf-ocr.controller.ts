@@ -41,13 +41,13 @@ export class PdfOcrController {
   ) {}
 
   private caller(req: WebRequest): WebCaller {
-    return { ip: clientSubject(req), deviceId: req.deviceId };
+    return { ip: clientSubject(req), deviceId: req.deviceId, ...(req.webUser ? { userId: req.webUser.id } : {}) };
   }
 
   private async send(req: WebRequest, res: Response, status: number, csrf: string, languages: string[], s: ConvertPageState, quota?: QuotaState): Promise<void> {
     const q = quota ?? (await this.ocr.status(this.caller(req)));
     const body = convertBody(
-      { slug: 'ocr', title: 'OCR: make a scanned PDF searchable', intro: OCR_INTRO, button: 'Start the OCR', csrf, limits: this.support.limits(), quota: q, options: ocrOptions(languages, s.errorField) },
+      { slug: 'ocr', title: 'OCR: make a scanned PDF searchable', intro: OCR_INTRO, button: 'Start the OCR', csrf, limits: this.support.limits(), quota: q, daily: this.support.daily(req), options: ocrOptions(languages, s.errorField) },
       s,
     );
     sendPage(res, status, page({ title: 'OCR', section: 'pdf', user: req.webUser, csrf, body }));

@@ -6,6 +6,7 @@ import type { ToolSuccess } from '../../pdf-tools/run/tool-outcome';
 import { PDF_TOOLS } from '../../pdf-tools/tools';
 import type { PdfTool } from '../../pdf-tools/tools/tool';
 import { OptionField, renderOption } from '../pdf-form';
+import { DailyLimits, quotaLine } from './pdf-convert.pages';
 import { firstSentence, uploadRefusals, WEB_TOOL_TEXT, WebLimits, webNote, webResultData, webSummary } from '../pdf-web-text';
 import { errorSummary, page } from '../render/layout';
 import { describeResult, describeValue } from '../render/values';
@@ -49,6 +50,8 @@ export interface PdfPageContext {
   req: WebRequest;
   csrf: string;
   limits: WebLimits;
+  /** The daily limits and which applies (signed in or not). */
+  daily: DailyLimits;
 }
 
 /**
@@ -58,11 +61,6 @@ export interface PdfPageContext {
 function passwordField(f: ChosenFile, i: number, invalid?: string): SafeHtml {
   const id = passwordId(i);
   return html`<div class="password"><label for="${id}">Password of ${f.filename}</label><br><input type="password" id="${id}" name="${passwordName(f.file_id)}" autocomplete="off" maxlength="${MAX_PASSWORD}" aria-describedby="${id}-hint"${invalid === id ? html` aria-invalid="true"` : ''}><br><span class="hint" id="${id}-hint">Needed to open the file. Used for this run only: it is not kept.</span></div>`;
-}
-
-function quotaLine(q: QuotaState): SafeHtml {
-  const hours = Math.max(0, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 3600_000));
-  return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${plural(q.limit, 'run')}</strong> of this tool left today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC on ${q.resets_at.slice(0, 10)}, in about ${hours} h.</p>`;
 }
 
 /** /pdf: the list of tools. */
@@ -94,7 +92,7 @@ export function pdfToolPage(c: PdfPageContext, tool: PdfTool, fields: OptionFiel
     csrf: c.csrf,
     body: html`<h1>${tool.title}</h1>
 <p>${WEB_TOOL_TEXT[tool.name]?.intro ?? tool.description}</p>
-${quotaLine(q)}
+${quotaLine(q, 'this tool', c.daily)}
 ${o.result ?? ''}
 ${errorSummary(o.error, o.errorField)}
 <form class="stack" id="upload-form" method="post" action="/pdf/${slug}/upload?${upload.toString()}" enctype="multipart/form-data" data-upload="/files"${many ? html` data-many="${MAX_FILES}"` : ''} data-refusals="${JSON.stringify(uploadRefusals(l))}">
