@@ -50,6 +50,10 @@ describe('PDF tools on the website: daily limits for visitors and signed-in user
     const third = await rotate(c);
     expect(third.status).toBe(429);
     expect(errorText(third.text)).toContain('You have used all 2 runs of this tool for today on this device.');
+    // The index says it too, and links every page of the PDF site.
+    const index = (await c.get('/pdf')).text;
+    expect(index).toContain('<a href="/signup">sign up</a> for 4 a day instead.');
+    for (const href of ['/pdf/images', '/pdf/ocr', '/pdf/ai', '/pdf/read-pdf']) expect(index).toContain(`href="${href}"`);
     // The conversion pages say the same.
     expect(quotaText((await c.get('/pdf/images')).text)).toContain('Sign up for 4 a day instead of 2.');
   }, 60_000);
@@ -72,6 +76,7 @@ describe('PDF tools on the website: daily limits for visitors and signed-in user
     const refused = await rotate(first);
     expect(refused.status).toBe(429);
     expect(errorText(refused.text)).toContain('You have used all 4 runs of this tool for today on your account.');
+    expect((await first.get('/pdf')).text).toContain('Signed in: each tool runs 4 times a day on your account.');
     // Conversion pages show the signed-in limit too.
     const ocr = quotaText((await first.get('/pdf/ocr')).text);
     expect(ocr).toContain('4 of 4 runs');

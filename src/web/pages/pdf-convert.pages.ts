@@ -131,6 +131,8 @@ export interface FailureFacts {
   details: Record<string, unknown>;
   refunded?: boolean;
   quota: QuotaState;
+  /** Where the day's runs are counted ("on your account" when signed in); "on this device" when absent. */
+  countedOn?: string;
 }
 
 /** A conversion failure in the page's words and the field it is about. `name`: the input's file name (or address). */
@@ -142,7 +144,7 @@ export function failureWords(f: FailureFacts, name: string, l: WebLimits, what: 
   const n = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
   switch (f.code) {
     case 'quota_exceeded':
-      return { message: `You have used all ${plural(f.quota.limit, 'run')} of ${what} for today on this device. It resets at ${f.quota.resets_at.slice(11, 16)} UTC.`, field: 'file' };
+      return { message: `You have used all ${plural(f.quota.limit, 'run')} of ${what} for today ${f.countedOn ?? 'on this device'}. It resets at ${f.quota.resets_at.slice(11, 16)} UTC.`, field: 'file' };
     case 'encrypted':
       if (fromUrl || !d.password_given) return { message: `${name} is protected by a password: ${fromUrl ? 'download it and upload it here, then enter its password' : `enter it in "Password of ${name}"`}.${refund}`, field: fromUrl ? 'url' : 'password-1' };
       return { message: `The password of ${name} is not correct: type it again in "Password of ${name}".${refund}`, field: 'password-1' };

@@ -63,6 +63,20 @@ function passwordField(f: ChosenFile, i: number, invalid?: string): SafeHtml {
   return html`<div class="password"><label for="${id}">Password of ${f.filename}</label><br><input type="password" id="${id}" name="${passwordName(f.file_id)}" autocomplete="off" maxlength="${MAX_PASSWORD}" aria-describedby="${id}-hint"${invalid === id ? html` aria-invalid="true"` : ''}><br><span class="hint" id="${id}-hint">Needed to open the file. Used for this run only: it is not kept.</span></div>`;
 }
 
+/** The website's pages beyond the MCP tools, linked from /pdf (PDF to text, `read_pdf`, is among the tool cards). */
+const MORE_PAGES: { href: string; title: string; text: string }[] = [
+  { href: '/pdf/images', title: 'PDF to images', text: 'Every page, or the pages you choose, as PNG or JPEG images.' },
+  { href: '/pdf/ocr', title: 'OCR', text: 'Make a scanned PDF searchable and get its text.' },
+  { href: '/pdf/ai', title: 'AI summary, translation and chat', text: 'Summarise, translate or ask questions about a PDF (signed in).' },
+];
+
+/** The daily quota in the index's words: per device, or per account when signed in. */
+function dailyWords(d: DailyLimits): SafeHtml {
+  if (d.signedIn) return html`Signed in: each tool runs ${plural(d.signedInLimit, 'time')} a day on your account.`;
+  if (d.signedInLimit > d.anonymous) return html`Each tool runs ${plural(d.anonymous, 'time')} a day per device; <a href="/signup">sign up</a> for ${d.signedInLimit} a day instead.`;
+  return html`Each tool has a daily quota per device.`;
+}
+
 /** /pdf: the list of tools. */
 export function pdfIndexPage(c: PdfPageContext, resultTtlS: number): string {
   const l = c.limits;
@@ -72,8 +86,10 @@ export function pdfIndexPage(c: PdfPageContext, resultTtlS: number): string {
     user: c.req.webUser,
     csrf: c.csrf,
     body: html`<h1>PDF tools</h1>
-<p>Free, no account. Files up to ${fileSize(l.maxBytes)} and ${plural(l.maxPages, 'page')}; results are kept ${plural(Math.round(resultTtlS / 60), 'minute')}. Each tool has a daily quota per device. AI agents use the same tools over <a href="/llms.txt">MCP</a>.</p>
-<ul class="tools">${PDF_TOOLS.map((t) => html`<li class="card"><h2><a href="/pdf/${slugOf(t)}">${t.title}</a></h2><p>${firstSentence(WEB_TOOL_TEXT[t.name]?.intro ?? t.description)}</p></li>`)}</ul>`,
+<p>Free, no account. Files up to ${fileSize(l.maxBytes)} and ${plural(l.maxPages, 'page')}; results are kept ${plural(Math.round(resultTtlS / 60), 'minute')}. ${dailyWords(c.daily)} AI agents use the same tools over <a href="/llms.txt">MCP</a>.</p>
+<ul class="tools">${PDF_TOOLS.map((t) => html`<li class="card"><h2><a href="/pdf/${slugOf(t)}">${t.title}</a></h2><p>${firstSentence(WEB_TOOL_TEXT[t.name]?.intro ?? t.description)}</p></li>`)}</ul>
+<h2 id="more-tools">More PDF tools</h2>
+<ul class="tools" aria-labelledby="more-tools">${MORE_PAGES.map((m) => html`<li class="card"><h2><a href="${m.href}">${m.title}</a></h2><p>${m.text}</p></li>`)}</ul>`,
   });
 }
 
