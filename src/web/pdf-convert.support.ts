@@ -4,13 +4,19 @@ import { AppConfig } from '../common/config/env';
 import { DomainError } from '../common/errors/domain-error';
 import { FileStoreService } from '../pdf-tools/files/file-store.service';
 import { UploadService } from '../pdf-tools/files/upload.service';
+import { signedInDailyLimit } from '../pdf-tools/quota/quota.service';
 import type { ConversionInput } from '../pdf-tools/render/metered-run';
 import { CsrfService } from './csrf.service';
-import type { ChosenFile } from './pages/pdf-convert.pages';
+import type { ChosenFile, DailyLimits } from './pages/pdf-convert.pages';
 import { MAX_PASSWORD, MAX_URL } from './pages/pdf-convert.pages';
 import { single } from './pdf-form';
 import { uploadRefusal, WebLimits } from './pdf-web-text';
 import { CSRF_FIELD, WebRequest } from './web-context';
+
+/** The website's daily limits per tool, and whether the signed-in one applies to `req`. */
+export function dailyLimits(c: AppConfig, req: WebRequest): DailyLimits {
+  return { signedIn: req.webUser !== undefined, anonymous: c.PDF_DAILY_LIMIT, signedInLimit: signedInDailyLimit(c) };
+}
 
 /** What the run form of a conversion page asks for, or the problem with it (in the page's words). */
 export type FormInput = { ok: true; input: ConversionInput; chosen?: ChosenFile; url: string; name: string } | { ok: false; status: number; message: string; field: string; chosen?: ChosenFile; url: string };
@@ -33,6 +39,11 @@ export class ConvertSupport {
   limits(): WebLimits {
     const c = this.config;
     return { maxBytes: c.PDF_MAX_FILE_BYTES, maxPages: c.PDF_MAX_PAGES, keptMinutes: Math.round(c.PDF_RESULT_TTL_S / 60) };
+  }
+
+  /** The daily limits of the conversion pages and which applies to this request (signed in or not). */
+  daily(req: WebRequest): DailyLimits {
+    return dailyLimits(this.config, req);
   }
 
   async chosen(id: string | undefined): Promise<ChosenFile | undefined> {

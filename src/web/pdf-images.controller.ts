@@ -8,7 +8,7 @@ import type { WebCaller } from '../pdf-tools/render/metered-run';
 import { pageRangeTokens } from '../pdf-tools/core/page-range';
 import { CsrfService } from './csrf.service';
 import { toolErrorStatus } from '../pdf-tools/core/tool-failure';
-import { ChosenFile, convertBody, ConvertPageState, failureWords } from './pages/pdf-convert.pages';
+import { ChosenFile, convertBody, countedOn, ConvertPageState, failureWords } from './pages/pdf-convert.pages';
 import { IMAGES_DEFAULTS, IMAGES_INTRO, imagesOptions, imagesResult, ImagesValues } from './pages/pdf-images.pages';
 import { ConvertSupport } from './pdf-convert.support';
 import { single } from './pdf-form';
@@ -34,13 +34,13 @@ export class PdfImagesController {
   ) {}
 
   private caller(req: WebRequest): WebCaller {
-    return { ip: clientSubject(req), deviceId: req.deviceId };
+    return { ip: clientSubject(req), deviceId: req.deviceId, ...(req.webUser ? { userId: req.webUser.id } : {}) };
   }
 
   private async send(req: WebRequest, res: Response, status: number, csrf: string, values: ImagesValues, s: ConvertPageState, quota?: QuotaState): Promise<void> {
     const q = quota ?? (await this.metered.status(PDF_TO_IMAGES, this.caller(req)));
     const body = convertBody(
-      { slug: 'images', title: 'PDF to images', intro: IMAGES_INTRO, button: 'Convert to images', csrf, limits: this.support.limits(), quota: q, options: imagesOptions(values, s.errorField) },
+      { slug: 'images', title: 'PDF to images', intro: IMAGES_INTRO, button: 'Convert to images', csrf, limits: this.support.limits(), quota: q, daily: this.support.daily(req), options: imagesOptions(values, s.errorField) },
       s,
     );
     sendPage(res, status, page({ title: 'PDF to images', section: 'pdf', user: req.webUser, csrf, body }));
@@ -89,7 +89,7 @@ export class PdfImagesController {
     if (!out.ok) {
       const { code, details } = out.failure;
       if (code === 'quota_exceeded') res.setHeader('Retry-After', String(Math.max(1, Math.ceil((Date.parse(out.quota.resets_at) - Date.now()) / 1000))));
-      const words = failureWords({ code, details, refunded: out.refunded, quota: out.quota }, form.name, this.support.limits(), 'PDF to images');
+      const words = failureWords({ code, details, countedOn: countedOn(this.support.daily(req)), refunded: out.refunded, quota: out.quota }, form.name, this.support.limits(), 'PDF to images');
       return this.send(req, res, toolErrorStatus(code), csrf, values, { chosen: form.chosen, url: form.url, error: words.message, errorField: words.field }, out.quota);
     }
     await this.send(req, res, 200, csrf, values, { chosen: form.chosen, url: form.url, result: imagesResult(out.value) }, out.quota);

@@ -10,7 +10,7 @@ import type { QuotaState } from '../pdf-tools/quota/quota.service';
 import type { WebCaller } from '../pdf-tools/render/metered-run';
 import { CsrfService } from './csrf.service';
 import { toolErrorStatus } from '../pdf-tools/core/tool-failure';
-import { ChosenFile, convertBody, ConvertPageState, failureWords } from './pages/pdf-convert.pages';
+import { ChosenFile, convertBody, countedOn, ConvertPageState, failureWords } from './pages/pdf-convert.pages';
 import { OCR_INTRO, ocrJobBody, ocrOptions } from './pages/pdf-ocr.pages';
 import { ConvertSupport } from './pdf-convert.support';
 import { page, sendPage } from './render/layout';
@@ -41,13 +41,13 @@ export class PdfOcrController {
   ) {}
 
   private caller(req: WebRequest): WebCaller {
-    return { ip: clientSubject(req), deviceId: req.deviceId };
+    return { ip: clientSubject(req), deviceId: req.deviceId, ...(req.webUser ? { userId: req.webUser.id } : {}) };
   }
 
   private async send(req: WebRequest, res: Response, status: number, csrf: string, languages: string[], s: ConvertPageState, quota?: QuotaState): Promise<void> {
     const q = quota ?? (await this.ocr.status(this.caller(req)));
     const body = convertBody(
-      { slug: 'ocr', title: 'OCR: make a scanned PDF searchable', intro: OCR_INTRO, button: 'Start the OCR', csrf, limits: this.support.limits(), quota: q, options: ocrOptions(languages, s.errorField) },
+      { slug: 'ocr', title: 'OCR: make a scanned PDF searchable', intro: OCR_INTRO, button: 'Start the OCR', csrf, limits: this.support.limits(), quota: q, daily: this.support.daily(req), options: ocrOptions(languages, s.errorField) },
       s,
     );
     sendPage(res, status, page({ title: 'OCR', section: 'pdf', user: req.webUser, csrf, body }));
@@ -89,7 +89,7 @@ export class PdfOcrController {
     if (!started.ok) {
       const { code, details } = started.failure;
       if (code === 'quota_exceeded') res.setHeader('Retry-After', String(Math.max(1, Math.ceil((Date.parse(started.quota.resets_at) - Date.now()) / 1000))));
-      const words = failureWords({ code, details, refunded: started.refunded, quota: started.quota }, form.name, this.support.limits(), 'OCR');
+      const words = failureWords({ code, details, countedOn: countedOn(this.support.daily(req)), refunded: started.refunded, quota: started.quota }, form.name, this.support.limits(), 'OCR');
       return again(toolErrorStatus(code), words.message, words.field, started.quota);
     }
     res.redirect(303, `/pdf/ocr/jobs/${started.jobId}`);

@@ -13,6 +13,8 @@ import { QuotaService, QuotaState } from '../pdf-tools/quota/quota.service';
 import { PDF_TOOLS } from '../pdf-tools/tools';
 import type { PdfTool } from '../pdf-tools/tools/tool';
 import { CsrfService } from './csrf.service';
+import { dailyLimits } from './pdf-convert.support';
+import { countedOn } from './pages/pdf-convert.pages';
 import { formError, FormError, idOf, nameOf, optionArgs, OptionField, optionFields, optionValues, pageRangeError, single, validationError, webError } from './pdf-form';
 import { plural } from '../common/text/plural';
 import { sendPage } from './render/layout';
@@ -90,7 +92,7 @@ export class PdfController {
   }
 
   private context(req: WebRequest, csrf: string): PdfPageContext {
-    return { req, csrf, limits: this.limits() };
+    return { req, csrf, limits: this.limits(), daily: dailyLimits(this.config, req) };
   }
 
   @Get()
@@ -124,7 +126,7 @@ export class PdfController {
       return;
     }
     const { tool } = this.entry(slug);
-    const q = await this.quota.status('web', tool.name, clientSubject(req), req.deviceId);
+    const q = await this.quota.status('web', tool.name, clientSubject(req), req.deviceId, req.webUser?.id);
     sendPage(res, 200, this.toolPage(req, this.csrf.token(req, res), slug, q));
   }
 
@@ -155,14 +157,14 @@ export class PdfController {
     try {
       const up = await this.uploads.upload(req);
       const chosen = await this.chosen([...before, up.file_id]);
-      const q = await this.quota.status('web', tool.name, caller, req.deviceId);
+      const q = await this.quota.status('web', tool.name, caller, req.deviceId, req.webUser?.id);
       sendPage(res, 200, this.toolPage(req, csrf, slug, q, { chosen }));
     } catch (e) {
       if (!(e instanceof DomainError)) throw e;
       // Bytes may still be coming (cut off at the limit, too slow): close the connection after the answer.
       if (!req.complete) res.setHeader('Connection', 'close');
       for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
-      const q = await this.quota.status('web', tool.name, caller, req.deviceId);
+      const q = await this.quota.status('web', tool.name, caller, req.deviceId, req.webUser?.id);
       const error = uploadRefusal('Your file', e.code, e.details.error_detail, this.limits());
       sendPage(res, e.status, this.toolPage(req, csrf, slug, q, { error, errorField: 'file', chosen: await this.chosen(before) }));
     }
@@ -175,12 +177,12 @@ export class PdfController {
     const { tool, fields } = this.entry(slug);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const values = optionValues(fields, body);
-    const caller = { ip: clientSubject(req), deviceId: req.deviceId };
+    const caller = { ip: clientSubject(req), deviceId: req.deviceId, ...(req.webUser ? { userId: req.webUser.id } : {}) };
     const csrf = this.csrf.token(req, res);
     const ids = fileIds(body.file_id);
     const chosen = await this.chosen(ids);
     const again = async (status: number, error: string, errorField = 'file'): Promise<void> => {
-      const q = await this.quota.status('web', tool.name, caller.ip, caller.deviceId);
+      const q = await this.quota.status('web', tool.name, caller.ip, caller.deviceId, caller.userId);
       sendPage(res, status, this.toolPage(req, csrf, slug, q, { error, errorField, values, chosen }));
     };
     if (ids.length === 0) return again(400, tool.name === 'merge_pdfs' ? 'Choose at least two PDFs to merge.' : 'Choose a PDF file first.');
@@ -221,7 +223,7 @@ export class PdfController {
           : `${name} is protected by a password: enter it in "Password of ${name}".`;
         return passwordError(index, status, message + refundWords(outcome.refunded));
       }
-      const shown = this.failureWords(outcome, names, fields);
+      const shown = this.failureWords(outcome, names, fields, req);
       sendPage(res, status, this.toolPage(req, csrf, slug, q, { error: shown.message, errorField: shown.field, values, chosen }));
       return;
     }
@@ -233,10 +235,10 @@ export class PdfController {
    * field it is about; only an argument problem the form could not foresee falls back to the tool's
    * message in the form's words.
    */
-  private failureWords(f: ToolFailed, names: string[], fields: OptionField[]): FormError {
+  private failureWords(f: ToolFailed, names: string[], fields: OptionField[], req: WebRequest): FormError {
     const q = f.quota;
     if (f.code === 'quota_exceeded') {
-      return { message: `You have used all ${plural(q.limit, 'run')} of this tool for today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC.`, field: 'file' };
+      return { message: `You have used all ${plural(q.limit, 'run')} of this tool for today ${countedOn(dailyLimits(this.config, req))}. It resets at ${q.resets_at.slice(11, 16)} UTC.`, field: 'file' };
     }
     const words = toolRefusal(f, names, this.limits());
     const pageField = fields.find((x) => x.web.pageRange);

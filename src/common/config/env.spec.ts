@@ -55,4 +55,11 @@ describe('AppConfig', () => {
     expect(settingNames()).toContain('DATABASE_URL');
     expect(settingNames()).not.toContain('PATH');
   });
+
+  it('PDF_DAILY_LIMIT_SIGNED_IN: unset or empty means 4 x PDF_DAILY_LIMIT (undefined here), a whole number of 1 or more otherwise', () => {
+    expect(loadConfig({}).PDF_DAILY_LIMIT_SIGNED_IN).toBeUndefined();
+    expect(loadConfig({ PDF_DAILY_LIMIT_SIGNED_IN: '' }).PDF_DAILY_LIMIT_SIGNED_IN).toBeUndefined();
+    expect(loadConfig({ PDF_DAILY_LIMIT_SIGNED_IN: '120' }).PDF_DAILY_LIMIT_SIGNED_IN).toBe(120);
+    for (const bad of ['0', '-5', 'lots', '2.5']) expect(() => loadConfig({ PDF_DAILY_LIMIT_SIGNED_IN: bad })).toThrow(/PDF_DAILY_LIMIT_SIGNED_IN=/);
+  });
 });

@@ -251,6 +251,10 @@ export class AppConfig {
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   PDF_DAILY_LIMIT: number = 50;
 
+  /** The website's per-tool daily limit of a signed-in user, counted per account; default 4 x PDF_DAILY_LIMIT. */
+  @IsOptional() @Transform((p) => toInt({ value: emptyToUndefined(p) })) @IsInt() @Min(1)
+  PDF_DAILY_LIMIT_SIGNED_IN?: number;
+
   /** The MCP channel's stricter per-IP, per-tool daily cap. */
   @IsOptional() @Transform(toInt) @IsInt() @Min(1)
   PDF_MCP_DAILY_CAP: number = 25;

@@ -43,6 +43,8 @@ interface Plan {
  * - MCP: at most PDF_MCP_DAILY_CAP calls per tool, and only while the IP's combined usage
  *   (website and MCP) of that tool is below PDF_DAILY_LIMIT;
  * - web: at most PDF_DAILY_LIMIT per device and tool, with an IP pool cap of 4 x PDF_DAILY_LIMIT;
+ *   a signed-in user (userId) counts per account instead, at most PDF_DAILY_LIMIT_SIGNED_IN (default
+ *   4 x PDF_DAILY_LIMIT), the IP pool cap raised to at least that;
  * - reserve-then-refund: a call consumes before it runs; a failed call is refunded, up to
  *   PDF_DAILY_REFUNDS refunds per IP and day (after that failures count);
  * - counters are keyed by an HMAC (QUOTA_HASH_SECRET, or a secret generated once and kept in the
@@ -71,12 +73,17 @@ export class QuotaService implements OnModuleInit {
     return createHmac('sha256', this.secret).update(`${kind}\u0000${value}`).digest('hex');
   }
 
-  private plan(channel: QuotaChannel, ip: string, deviceId?: string): Plan {
+  private plan(channel: QuotaChannel, ip: string, deviceId?: string, userId?: string): Plan {
     const now = this.clock.now();
     const ipHash = this.hash('ip', ip);
     const limit = this.config.PDF_DAILY_LIMIT;
     const base = { day: utcDay(now), resetsAt: nextUtcMidnight(now), pool: `ip:${ipHash}`, refund: `refund:${ipHash}` };
     if (channel === 'mcp') return { ...base, channel: `mcp:${ipHash}`, poolCap: limit, channelCap: Math.min(this.config.PDF_MCP_DAILY_CAP, limit) };
+    // A signed-in user counts per account (any device) with the higher limit; the IP pool grows to hold it.
+    if (userId) {
+      const mine = signedInDailyLimit(this.config);
+      return { ...base, channel: `user:${this.hash('user', userId)}`, poolCap: Math.max(4 * limit, mine), channelCap: mine };
+    }
     if (!deviceId) throw new Error('The web channel counts per device: deviceId is required.');
     return { ...base, channel: `dev:${this.hash('dev', deviceId)}`, poolCap: 4 * limit, channelCap: limit };
   }
@@ -91,8 +98,8 @@ export class QuotaService implements OnModuleInit {
   }
 
   /** Reserves one call of `tool`; `allowed: false` when a cap is reached (nothing reserved then). */
-  async consume(channel: QuotaChannel, tool: string, ip: string, deviceId?: string): Promise<{ decision: QuotaDecision; ticket?: QuotaTicket }> {
-    const p = this.plan(channel, ip, deviceId);
+  async consume(channel: QuotaChannel, tool: string, ip: string, deviceId?: string, userId?: string): Promise<{ decision: QuotaDecision; ticket?: QuotaTicket }> {
+    const p = this.plan(channel, ip, deviceId, userId);
     const counters = [
       { subject: p.pool, cap: p.poolCap },
       { subject: p.channel, cap: p.channelCap },
@@ -107,8 +114,8 @@ export class QuotaService implements OnModuleInit {
    * Gives a reserved call back after a failure, if the IP still has refunds left today.
    * Returns whether it was refunded and the quota state after.
    */
-  async refund(channel: QuotaChannel, ticket: QuotaTicket, ip: string, deviceId?: string): Promise<{ refunded: boolean; state: QuotaState }> {
-    const p = this.plan(channel, ip, deviceId);
+  async refund(channel: QuotaChannel, ticket: QuotaTicket, ip: string, deviceId?: string, userId?: string): Promise<{ refunded: boolean; state: QuotaState }> {
+    const p = this.plan(channel, ip, deviceId, userId);
     // Refund against the day the call was reserved on (a call may straddle midnight).
     const refunded = await this.store.refund(
       { day: ticket.day, group: ticket.subjects[0] },
@@ -117,7 +124,7 @@ export class QuotaService implements OnModuleInit {
       { subject: ticket.refundSubject, cap: this.config.PDF_DAILY_REFUNDS },
       this.ttlSeconds(p),
     );
-    return { refunded, state: await this.status(channel, ticket.tool, ip, deviceId) };
+    return { refunded, state: await this.status(channel, ticket.tool, ip, deviceId, userId) };
   }
 
   /**
@@ -131,8 +138,8 @@ export class QuotaService implements OnModuleInit {
   }
 
   /** The quota state without consuming. */
-  async status(channel: QuotaChannel, tool: string, ip: string, deviceId?: string): Promise<QuotaState> {
-    const p = this.plan(channel, ip, deviceId);
+  async status(channel: QuotaChannel, tool: string, ip: string, deviceId?: string, userId?: string): Promise<QuotaState> {
+    const p = this.plan(channel, ip, deviceId, userId);
     const [poolUsed, channelUsed] = await this.store.read(scope(p), tool, [p.pool, p.channel]);
     return this.state(tool, p, poolUsed, channelUsed);
   }
@@ -149,6 +156,9 @@ export class QuotaService implements OnModuleInit {
     return Math.max(60, Math.ceil((p.resetsAt.getTime() - this.clock.now().getTime()) / 1000) + 3600);
   }
 }
+
+/** The web channel's daily limit per tool for a signed-in user: PDF_DAILY_LIMIT_SIGNED_IN, else 4 x PDF_DAILY_LIMIT. */
+export const signedInDailyLimit = (c: AppConfig): number => c.PDF_DAILY_LIMIT_SIGNED_IN ?? 4 * c.PDF_DAILY_LIMIT;
 
 /** A caller's counters share its IP pool as group. */
 const scope = (p: Plan): QuotaScope => ({ day: p.day, group: p.pool });

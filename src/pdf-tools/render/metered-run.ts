@@ -14,6 +14,8 @@ import { StatsService } from '../stats/stats.service';
 export interface WebCaller {
   ip: string;
   deviceId: string;
+  /** The signed-in user, counted per account with the higher limit. */
+  userId?: string;
 }
 
 /** The input of a website conversion: an uploaded (stored) file or a public address, and its password. */
@@ -53,7 +55,7 @@ export class MeteredRun {
   ) {}
 
   status(tool: string, caller: WebCaller): Promise<QuotaState> {
-    return this.quota.status('web', tool, caller.ip, caller.deviceId);
+    return this.quota.status('web', tool, caller.ip, caller.deviceId, caller.userId);
   }
 
   /** The checks that need no byte of the input. */
@@ -84,7 +86,7 @@ export class MeteredRun {
    * or the quota failure. The job gives it back with {@link refundTicket} if it fails.
    */
   async reserve(tool: string, caller: WebCaller): Promise<{ ticket: QuotaTicket; quota: QuotaState } | { failure: ToolFailure; quota: QuotaState }> {
-    const { decision, ticket } = await this.quota.consume('web', tool, caller.ip, caller.deviceId);
+    const { decision, ticket } = await this.quota.consume('web', tool, caller.ip, caller.deviceId, caller.userId);
     const { allowed: _allowed, ...state } = decision;
     if (!decision.allowed || !ticket) return { failure: new ToolFailure('quota_exceeded', 'quota', { resets_at: state.resets_at }), quota: state };
     return { ticket, quota: state };
@@ -104,7 +106,7 @@ export class MeteredRun {
    * anything else as internal_error), counts a success in the public stats.
    */
   async run<T>(tool: string, caller: WebCaller, work: () => Promise<T>): Promise<Metered<T>> {
-    const { decision, ticket } = await this.quota.consume('web', tool, caller.ip, caller.deviceId);
+    const { decision, ticket } = await this.quota.consume('web', tool, caller.ip, caller.deviceId, caller.userId);
     const { allowed: _allowed, ...state } = decision;
     if (!decision.allowed || !ticket) return { ok: false, failure: new ToolFailure('quota_exceeded', 'quota', { resets_at: state.resets_at }), quota: state };
     try {
@@ -114,7 +116,7 @@ export class MeteredRun {
     } catch (e) {
       const failure = e instanceof ToolFailure ? e : new ToolFailure('internal_error', 'unexpected');
       if (!(e instanceof ToolFailure)) this.logger.error(e);
-      const { refunded, state: after } = await this.quota.refund('web', ticket, caller.ip, caller.deviceId);
+      const { refunded, state: after } = await this.quota.refund('web', ticket, caller.ip, caller.deviceId, caller.userId);
       return { ok: false, failure, quota: after, refunded };
     }
   }

@@ -9,6 +9,8 @@ import type { StoredFileInfo } from '../tools/tool';
 export interface Caller {
   ip: string;
   deviceId?: string;
+  /** The signed-in website user: counted per account with the higher limit (issue 23). */
+  userId?: string;
 }
 
 /** A stored result file of a run: its stored-file fields, the tool's own fields about it, its bytes. */

@@ -90,7 +90,7 @@ export class ToolRunnerService {
     }
     // The quota comes before any stored byte is read or any url downloaded: a client over its quota
     // costs one row lookup (or one DNS check) per input.
-    const { decision, ticket } = await this.quota.consume(channelOf(caller), tool.name, caller.ip, caller.deviceId);
+    const { decision, ticket } = await this.quota.consume(channelOf(caller), tool.name, caller.ip, caller.deviceId, caller.userId);
     if (!decision.allowed || !ticket) {
       const { allowed: _allowed, ...state } = decision;
       return this.failure(
@@ -152,7 +152,7 @@ export class ToolRunnerService {
   }
 
   private async status(tool: PdfTool, caller: Caller): Promise<QuotaState> {
-    return this.quota.status(channelOf(caller), tool.name, caller.ip, caller.deviceId);
+    return this.quota.status(channelOf(caller), tool.name, caller.ip, caller.deviceId, caller.userId);
   }
 
   private asFailure(e: unknown): ToolFailure {
@@ -162,7 +162,7 @@ export class ToolRunnerService {
   }
 
   private async refunded(tool: PdfTool, ticket: QuotaTicket, caller: Caller, failure: ToolFailure, refs: { label: string }[]): Promise<ToolFailed> {
-    const { refunded, state } = await this.quota.refund(channelOf(caller), ticket, caller.ip, caller.deviceId);
+    const { refunded, state } = await this.quota.refund(channelOf(caller), ticket, caller.ip, caller.deviceId, caller.userId);
     const note = refunded ? 'This failed call was refunded: it did not use your quota.' : 'The daily refund allowance is used up: this failed call counted against your quota.';
     return { ...this.failure(tool, new ToolFailure(failure.code, `${failure.message} ${note}`, failure.details), state, refs), refunded };
   }

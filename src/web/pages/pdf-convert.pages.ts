@@ -40,6 +40,8 @@ export interface ConvertPage {
   csrf: string;
   limits: WebLimits;
   quota: QuotaState;
+  /** Which daily limit applies (signed in or not) and both limits, for the quota line. */
+  daily: DailyLimits;
   /** The conversion's own options (fields), rendered inside the run form. */
   options: SafeHtml;
 }
@@ -49,9 +51,31 @@ export const MAX_PASSWORD = 1024;
 /** Longest web address taken. */
 export const MAX_URL = 2048;
 
-export function quotaLine(q: QuotaState, what: string): SafeHtml {
+/**
+ * The website's daily limits per tool (issue 23): a visitor's per device (PDF_DAILY_LIMIT), a
+ * signed-in user's per account (PDF_DAILY_LIMIT_SIGNED_IN), and which one applies to this page.
+ */
+export interface DailyLimits {
+  signedIn: boolean;
+  anonymous: number;
+  signedInLimit: number;
+}
+
+/** Where the day's runs are counted, in the page's words. */
+export const countedOn = (d: DailyLimits): string => (d.signedIn ? 'on your account' : 'on this device');
+
+/**
+ * The quota line of a tool page: today's remaining runs and the limit that applies; a visitor
+ * is told the signed-in limit and where to sign up, when it is higher.
+ */
+export function quotaLine(q: QuotaState, what: string, d: DailyLimits): SafeHtml {
   const hours = Math.max(0, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 3600_000));
-  return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${plural(q.limit, 'run')}</strong> of ${what} left today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC on ${q.resets_at.slice(0, 10)}, in about ${hours} h.</p>`;
+  const which = d.signedIn
+    ? html` <span id="quota-limit">Signed in: ${d.signedInLimit} a day.</span>`
+    : d.signedInLimit > d.anonymous
+      ? html` <span id="quota-limit"><a href="/signup">Sign up</a> for ${d.signedInLimit} a day instead of ${d.anonymous}.</span>`
+      : '';
+  return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${plural(q.limit, 'run')}</strong> of ${what} left today ${countedOn(d)}. It resets at ${q.resets_at.slice(11, 16)} UTC on ${q.resets_at.slice(0, 10)}, in about ${hours} h.${which}</p>`;
 }
 
 const invalid = (field: string | undefined, id: string): SafeHtml | '' => (field === id ? html` aria-invalid="true"` : '');
@@ -62,7 +86,7 @@ export function convertBody(p: ConvertPage, s: ConvertPageState): SafeHtml {
   const upload = new URLSearchParams({ [CSRF_FIELD]: p.csrf });
   return html`<h1>${p.title}</h1>
 <p>${p.intro}</p>
-${quotaLine(p.quota, 'this tool')}
+${quotaLine(p.quota, 'this tool', p.daily)}
 ${s.result ?? ''}
 ${errorSummary(s.error, s.errorField)}
 <form class="stack" id="upload-form" method="post" action="/pdf/${p.slug}/upload?${upload.toString()}" enctype="multipart/form-data" data-upload="/files" data-refusals="${JSON.stringify(uploadRefusals(p.limits))}">
@@ -107,6 +131,8 @@ export interface FailureFacts {
   details: Record<string, unknown>;
   refunded?: boolean;
   quota: QuotaState;
+  /** Where the day's runs are counted ("on your account" when signed in); "on this device" when absent. */
+  countedOn?: string;
 }
 
 /** A conversion failure in the page's words and the field it is about. `name`: the input's file name (or address). */
@@ -118,7 +144,7 @@ export function failureWords(f: FailureFacts, name: string, l: WebLimits, what: 
   const n = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
   switch (f.code) {
     case 'quota_exceeded':
-      return { message: `You have used all ${plural(f.quota.limit, 'run')} of ${what} for today on this device. It resets at ${f.quota.resets_at.slice(11, 16)} UTC.`, field: 'file' };
+      return { message: `You have used all ${plural(f.quota.limit, 'run')} of ${what} for today ${f.countedOn ?? 'on this device'}. It resets at ${f.quota.resets_at.slice(11, 16)} UTC.`, field: 'file' };
     case 'encrypted':
       if (fromUrl || !d.password_given) return { message: `${name} is protected by a password: ${fromUrl ? 'download it and upload it here, then enter its password' : `enter it in "Password of ${name}"`}.${refund}`, field: fromUrl ? 'url' : 'password-1' };
       return { message: `The password of ${name} is not correct: type it again in "Password of ${name}".${refund}`, field: 'password-1' };

@@ -6,6 +6,7 @@ import type { ToolSuccess } from '../../pdf-tools/run/tool-outcome';
 import { PDF_TOOLS } from '../../pdf-tools/tools';
 import type { PdfTool } from '../../pdf-tools/tools/tool';
 import { OptionField, renderOption } from '../pdf-form';
+import { DailyLimits, quotaLine } from './pdf-convert.pages';
 import { firstSentence, uploadRefusals, WEB_TOOL_TEXT, WebLimits, webNote, webResultData, webSummary } from '../pdf-web-text';
 import { errorSummary, page } from '../render/layout';
 import { describeResult, describeValue } from '../render/values';
@@ -49,6 +50,8 @@ export interface PdfPageContext {
   req: WebRequest;
   csrf: string;
   limits: WebLimits;
+  /** The daily limits and which applies (signed in or not). */
+  daily: DailyLimits;
 }
 
 /**
@@ -60,9 +63,18 @@ function passwordField(f: ChosenFile, i: number, invalid?: string): SafeHtml {
   return html`<div class="password"><label for="${id}">Password of ${f.filename}</label><br><input type="password" id="${id}" name="${passwordName(f.file_id)}" autocomplete="off" maxlength="${MAX_PASSWORD}" aria-describedby="${id}-hint"${invalid === id ? html` aria-invalid="true"` : ''}><br><span class="hint" id="${id}-hint">Needed to open the file. Used for this run only: it is not kept.</span></div>`;
 }
 
-function quotaLine(q: QuotaState): SafeHtml {
-  const hours = Math.max(0, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 3600_000));
-  return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${plural(q.limit, 'run')}</strong> of this tool left today on this device. It resets at ${q.resets_at.slice(11, 16)} UTC on ${q.resets_at.slice(0, 10)}, in about ${hours} h.</p>`;
+/** The website's pages beyond the MCP tools, linked from /pdf (PDF to text, `read_pdf`, is among the tool cards). */
+const MORE_PAGES: { href: string; title: string; text: string }[] = [
+  { href: '/pdf/images', title: 'PDF to images', text: 'Every page, or the pages you choose, as PNG or JPEG images.' },
+  { href: '/pdf/ocr', title: 'OCR', text: 'Make a scanned PDF searchable and get its text.' },
+  { href: '/pdf/ai', title: 'AI summary, translation and chat', text: 'Summarise, translate or ask questions about a PDF (signed in).' },
+];
+
+/** The daily quota in the index's words: per device, or per account when signed in. */
+function dailyWords(d: DailyLimits): SafeHtml {
+  if (d.signedIn) return html`Signed in: each tool runs ${plural(d.signedInLimit, 'time')} a day on your account.`;
+  if (d.signedInLimit > d.anonymous) return html`Each tool runs ${plural(d.anonymous, 'time')} a day per device; <a href="/signup">sign up</a> for ${d.signedInLimit} a day instead.`;
+  return html`Each tool has a daily quota per device.`;
 }
 
 /** /pdf: the list of tools. */
@@ -74,8 +86,10 @@ export function pdfIndexPage(c: PdfPageContext, resultTtlS: number): string {
     user: c.req.webUser,
     csrf: c.csrf,
     body: html`<h1>PDF tools</h1>
-<p>Free, no account. Files up to ${fileSize(l.maxBytes)} and ${plural(l.maxPages, 'page')}; results are kept ${plural(Math.round(resultTtlS / 60), 'minute')}. Each tool has a daily quota per device. AI agents use the same tools over <a href="/llms.txt">MCP</a>.</p>
-<ul class="tools">${PDF_TOOLS.map((t) => html`<li class="card"><h2><a href="/pdf/${slugOf(t)}">${t.title}</a></h2><p>${firstSentence(WEB_TOOL_TEXT[t.name]?.intro ?? t.description)}</p></li>`)}</ul>`,
+<p>Free, no account. Files up to ${fileSize(l.maxBytes)} and ${plural(l.maxPages, 'page')}; results are kept ${plural(Math.round(resultTtlS / 60), 'minute')}. ${dailyWords(c.daily)} AI agents use the same tools over <a href="/llms.txt">MCP</a>.</p>
+<ul class="tools">${PDF_TOOLS.map((t) => html`<li class="card"><h2><a href="/pdf/${slugOf(t)}">${t.title}</a></h2><p>${firstSentence(WEB_TOOL_TEXT[t.name]?.intro ?? t.description)}</p></li>`)}</ul>
+<h2 id="more-tools">More PDF tools</h2>
+<ul class="tools" aria-labelledby="more-tools">${MORE_PAGES.map((m) => html`<li class="card"><h2><a href="${m.href}">${m.title}</a></h2><p>${m.text}</p></li>`)}</ul>`,
   });
 }
 
@@ -94,7 +108,7 @@ export function pdfToolPage(c: PdfPageContext, tool: PdfTool, fields: OptionFiel
     csrf: c.csrf,
     body: html`<h1>${tool.title}</h1>
 <p>${WEB_TOOL_TEXT[tool.name]?.intro ?? tool.description}</p>
-${quotaLine(q)}
+${quotaLine(q, 'this tool', c.daily)}
 ${o.result ?? ''}
 ${errorSummary(o.error, o.errorField)}
 <form class="stack" id="upload-form" method="post" action="/pdf/${slug}/upload?${upload.toString()}" enctype="multipart/form-data" data-upload="/files"${many ? html` data-many="${MAX_FILES}"` : ''} data-refusals="${JSON.stringify(uploadRefusals(l))}">
