@@ -10,7 +10,7 @@ import type { ChosenFile } from './pages/pdf-convert.pages';
 import { MAX_PASSWORD, MAX_URL } from './pages/pdf-convert.pages';
 import { single } from './pdf-form';
 import { uploadRefusal, WebLimits } from './pdf-web-text';
-import { CSRF_FIELD, WebRequest } from './web-context';
+import { WebRequest } from './web-context';
 
 /** What the run form of a conversion page asks for, or the problem with it (in the page's words). */
 export type FormInput = { ok: true; input: ConversionInput; chosen?: ChosenFile; url: string; name: string } | { ok: false; status: number; message: string; field: string; chosen?: ChosenFile; url: string };
@@ -47,14 +47,7 @@ export class ConvertSupport {
    * still coming after a refusal close the connection after the answer.
    */
   async upload(req: WebRequest, res: Response, render: (status: number, chosen?: ChosenFile, error?: string) => Promise<void>): Promise<void> {
-    const token = req.query[CSRF_FIELD];
-    if (typeof token === 'string') req.headers['x-csrf-token'] = token;
-    try {
-      this.csrf.assert(req);
-    } catch (e) {
-      res.setHeader('Connection', 'close');
-      throw e;
-    }
+    this.csrf.assertBeforeUpload(req, res);
     try {
       const up = await this.uploads.upload(req);
       await render(200, await this.chosen(up.file_id));
