@@ -35,6 +35,11 @@ export class ConvertSupport {
     return { maxBytes: c.PDF_MAX_FILE_BYTES, maxPages: c.PDF_MAX_PAGES, keptMinutes: Math.round(c.PDF_RESULT_TTL_S / 60) };
   }
 
+  /** The address a link prefills the form with (`?url=`), cut to the field's length. */
+  prefilledUrl(req: WebRequest): string {
+    return typeof req.query.url === 'string' ? req.query.url.slice(0, MAX_URL) : '';
+  }
+
   async chosen(id: string | undefined): Promise<ChosenFile | undefined> {
     if (!id) return undefined;
     const found = await this.files.info(id);
