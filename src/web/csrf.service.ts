@@ -59,4 +59,19 @@ export class CsrfService implements OnModuleInit {
       );
     }
   }
+
+  /**
+   * For an upload without JavaScript, checked before the body is read: the token travels in the
+   * query string (`_csrf`). A refusal closes the connection after the answer (bytes still coming).
+   */
+  assertBeforeUpload(req: WebRequest, res: Response): void {
+    const token = req.query[CSRF_FIELD];
+    if (typeof token === 'string') req.headers['x-csrf-token'] = token;
+    try {
+      this.assert(req);
+    } catch (e) {
+      res.setHeader('Connection', 'close');
+      throw e;
+    }
+  }
 }

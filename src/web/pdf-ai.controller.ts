@@ -13,7 +13,7 @@ import { UploadService } from '../pdf-tools/files/upload.service';
 import { CsrfService } from './csrf.service';
 import { AiFile, pdfAiPage, PdfAiPageState } from './pages/pdf-ai.pages';
 import { sendPage } from './render/layout';
-import { CSRF_FIELD, CsrfAfterBody, field, WebRequest, WebUserParam } from './web-context';
+import { CsrfAfterBody, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
 
 /** HTTP status of each refusal on the page. */
@@ -67,14 +67,7 @@ export class PdfAiController {
   @CsrfAfterBody()
   @RateLimit('pdf-upload')
   async upload(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const token = req.query[CSRF_FIELD];
-    if (typeof token === 'string') req.headers['x-csrf-token'] = token;
-    try {
-      this.csrf.assert(req);
-    } catch (e) {
-      res.setHeader('Connection', 'close');
-      throw e;
-    }
+    this.csrf.assertBeforeUpload(req, res);
     try {
       const up = await this.uploads.upload(req);
       await this.render(user, req, res, 200, { file: await this.file(up.file_id) });

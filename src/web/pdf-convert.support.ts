@@ -11,7 +11,7 @@ import type { ChosenFile, DailyLimits } from './pages/pdf-convert.pages';
 import { MAX_PASSWORD, MAX_URL } from './pages/pdf-convert.pages';
 import { single } from './pdf-form';
 import { uploadRefusal, WebLimits } from './pdf-web-text';
-import { CSRF_FIELD, WebRequest } from './web-context';
+import { WebRequest } from './web-context';
 
 /** The website's daily limits per tool, and whether the signed-in one applies to `req`. */
 export function dailyLimits(c: AppConfig, req: WebRequest): DailyLimits {
@@ -46,6 +46,11 @@ export class ConvertSupport {
     return dailyLimits(this.config, req);
   }
 
+  /** The address a link prefills the form with (`?url=`), cut to the field's length. */
+  prefilledUrl(req: WebRequest): string {
+    return typeof req.query.url === 'string' ? req.query.url.slice(0, MAX_URL) : '';
+  }
+
   async chosen(id: string | undefined): Promise<ChosenFile | undefined> {
     if (!id) return undefined;
     const found = await this.files.info(id);
@@ -58,14 +63,7 @@ export class ConvertSupport {
    * still coming after a refusal close the connection after the answer.
    */
   async upload(req: WebRequest, res: Response, render: (status: number, chosen?: ChosenFile, error?: string) => Promise<void>): Promise<void> {
-    const token = req.query[CSRF_FIELD];
-    if (typeof token === 'string') req.headers['x-csrf-token'] = token;
-    try {
-      this.csrf.assert(req);
-    } catch (e) {
-      res.setHeader('Connection', 'close');
-      throw e;
-    }
+    this.csrf.assertBeforeUpload(req, res);
     try {
       const up = await this.uploads.upload(req);
       await render(200, await this.chosen(up.file_id));

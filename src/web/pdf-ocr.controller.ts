@@ -56,7 +56,7 @@ export class PdfOcrController {
   @Get('ocr')
   @Anonymous()
   async form(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const url = typeof req.query.url === 'string' ? req.query.url.slice(0, 2048) : '';
+    const url = this.support.prefilledUrl(req);
     await this.send(req, res, 200, this.csrf.token(req, res), ['auto'], { url });
   }
 

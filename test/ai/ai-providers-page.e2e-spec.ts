@@ -1,5 +1,6 @@
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { AiProvidersService } from '../../src/common/ai/ai-providers.service';
+import { WorkspaceAiKeysService } from '../../src/common/ai/workspace-ai-keys.service';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { WebClient } from '../web/web-client';
 import * as anthropic from './fixtures/anthropic';
@@ -105,6 +106,13 @@ describe('Settings > AI providers (e2e)', () => {
     server.next({ json: openai.responsePlain });
     await (await ask('openai'))!.ask({ prompt: 'p', webSearch: false });
     expect(server.last.headers.authorization).toBe('Bearer sk-workspace-openai');
+    // A stored key that no longer opens: listed as unreadable, not used.
+    const keys = t.app.get(WorkspaceAiKeysService);
+    expect((await keys.info(workspaceId)).get('openai')).toMatchObject({ readable: true });
+    const [{ sealed }] = await t.dataSource.query<{ sealed: string }[]>(`SELECT sealed FROM workspace_ai_keys WHERE workspace_id = $1 AND platform = 'openai'`, [workspaceId]);
+    await t.dataSource.query(`UPDATE workspace_ai_keys SET sealed = $1 WHERE workspace_id = $2 AND platform = 'openai'`, [`${sealed}x`, workspaceId]);
+    expect((await keys.info(workspaceId)).get('openai')).toMatchObject({ readable: false });
+    expect((await keys.keys(workspaceId)).has('openai')).toBe(false);
     await admin.get(PAGE);
     await admin.post(`${PAGE}/openai/remove`);
     server.next({ json: openai.responsePlain });

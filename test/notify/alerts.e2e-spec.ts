@@ -3,7 +3,8 @@ import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { CoreModule } from '../../src/common/core.module';
 import { JobQueues } from '../../src/common/jobs/job-queues';
-import { AlertsService, DeliveryView } from '../../src/common/notify/alerts.service';
+import { AlertsService, DeliveryView, WEBHOOK_SECRET_PURPOSE } from '../../src/common/notify/alerts.service';
+import { SecretBoxError, SecretBoxService } from '../../src/common/secrets/secret-box';
 import { startSmtp, TestSmtp } from '../utils/smtp';
 import { createTestApp, TestApp } from '../utils/test-app';
 
@@ -101,6 +102,12 @@ describe('Alerts: signed webhooks and e-mail, retried and logged', () => {
     const { secret, destination } = await alerts.addWebhook(ws, `${hooks.base}/ok/1`);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(destination.target).toBe(`${hooks.base}/ok/1`);
+    // Stored sealed by the shared SecretBox, bound to the workspace.
+    const [{ secret_sealed: sealed }] = await t.dataSource.query<{ secret_sealed: string }[]>('SELECT secret_sealed FROM alert_destinations WHERE id = $1', [destination.id]);
+    expect(sealed).not.toContain(secret.slice(6, 20));
+    const box = await t.app.get(SecretBoxService).box(WEBHOOK_SECRET_PURPOSE);
+    expect(box.open(sealed, ws)).toBe(secret);
+    expect(() => box.open(sealed, 'another-workspace')).toThrow(SecretBoxError);
     await alerts.send(ws, { kind: 'visibility.mention_rate_drop', title: 'Mention rate fell', text: 'From 40 % to 20 %.', data: { from: 0.4, to: 0.2 } });
     const [log] = await finished(ws);
     expect(log).toMatchObject({ status: 'delivered', attempts: 1, last_status: 204, last_error: null, alert_kind: 'visibility.mention_rate_drop' });

@@ -121,6 +121,15 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
     expect(res.location).toMatch(/^\/signin/);
   });
 
+  it('refuses an upload whose query string has no CSRF token, before reading it', async () => {
+    await alice.get('/pdf/ai');
+    const form = new FormData();
+    form.set('file', new Blob([Buffer.from(pdf)], { type: 'application/pdf' }), 'report.pdf');
+    const res = await alice.request('POST', '/pdf/ai/upload', { body: form });
+    expect(res.status).toBe(403);
+    expect(res.text).toContain('security token');
+  });
+
   it('summarises a long document part by part, citing the pages the facts are on', async () => {
     const res = await alice.post('/pdf/ai/summarize', { file_id: fileId });
     expect(res.status).toBe(200);

@@ -1,7 +1,6 @@
-import type { LookupAddress } from 'node:dns';
-import { IncomingMessage, request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { EgressGuard, EgressRefusal, PinnedAddress } from '../../common/egress/egress-guard';
+import { pinnedRequest } from '../../common/egress/pinned-request';
 
 export const SITE_FETCH_USER_AGENT = 'BeaconA11yMonitor/1.0 (+https://github.com/beacon)';
 
@@ -21,22 +20,8 @@ export async function guardedGet(guard: EgressGuard, url: URL, o: { maxBytes: nu
     return { ok: false, error: `Refused: ${e.plainReason ?? e.publicReason}.` };
   }
   return new Promise<GetResult>((resolve) => {
-    const lookup = (_h: string, options: { all?: boolean } | ((...a: unknown[]) => void), cb?: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => {
-      const callback = (typeof options === 'function' ? options : cb)!;
-      if (typeof options === 'object' && options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-      else callback(null, pinned.address, pinned.family);
-    };
-    const https = url.protocol === 'https:';
     let settled = false;
-    const req = (https ? httpsRequest : httpRequest)({
-      host: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port || (https ? 443 : 80),
-      path: `${url.pathname}${url.search}`,
-      method: 'GET',
-      headers: { 'user-agent': SITE_FETCH_USER_AGENT, accept: '*/*' },
-      lookup,
-      agent: false,
-    });
+    const req = pinnedRequest(url, pinned, { method: 'GET', headers: { 'user-agent': SITE_FETCH_USER_AGENT, accept: '*/*' } });
     const done = (r: GetResult) => {
       if (settled) return;
       settled = true;

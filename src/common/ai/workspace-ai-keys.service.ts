@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DomainError } from '../errors/domain-error';
 import { SecretBoxService } from '../secrets/secret-box';
 import { AI_PLATFORMS, AiPlatform } from './ai.types';
-import { WorkspaceAiKeysStore } from './workspace-ai-keys.store';
+import { StoredAiKey, WorkspaceAiKeysStore } from './workspace-ai-keys.store';
 
 const PURPOSE = 'ai-provider-keys';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,36 +51,37 @@ export class WorkspaceAiKeysService {
   /** The stored keys that open, by platform (none for an id that is not a workspace's UUID). */
   async keys(workspaceId: string): Promise<Map<AiPlatform, string>> {
     const out = new Map<AiPlatform, string>();
-    const rows = UUID.test(workspaceId) ? await this.store.list(workspaceId) : [];
-    if (rows.length === 0) return out;
-    const box = await this.boxes.box(PURPOSE);
-    for (const r of rows) {
-      if (!(AI_PLATFORMS as readonly string[]).includes(r.platform)) continue;
-      const platform = r.platform as AiPlatform;
-      try {
-        out.set(platform, box.open(r.sealed, context(workspaceId, platform)));
-      } catch {
-        this.log.warn(`The stored ${platform} key of workspace ${workspaceId} does not open (instance secret changed?); the settings' key applies.`);
-      }
+    for (const { platform, key } of await this.opened(workspaceId)) {
+      if (key !== undefined) out.set(platform, key);
+      else this.log.warn(`The stored ${platform} key of workspace ${workspaceId} does not open (instance secret changed?); the settings' key applies.`);
     }
     return out;
   }
 
   async info(workspaceId: string): Promise<Map<AiPlatform, StoredKeyInfo>> {
     const out = new Map<AiPlatform, StoredKeyInfo>();
+    for (const { platform, row, key } of await this.opened(workspaceId)) {
+      out.set(platform, { updatedAt: row.updatedAt, updatedBy: row.updatedBy, readable: key !== undefined });
+    }
+    return out;
+  }
+
+  /** The workspace's stored keys of known platforms, each opened (`key` undefined when it does not open). */
+  private async opened(workspaceId: string): Promise<Array<{ platform: AiPlatform; row: StoredAiKey; key: string | undefined }>> {
     const rows = UUID.test(workspaceId) ? await this.store.list(workspaceId) : [];
-    if (rows.length === 0) return out;
+    if (rows.length === 0) return [];
     const box = await this.boxes.box(PURPOSE);
-    for (const r of rows) {
-      if (!(AI_PLATFORMS as readonly string[]).includes(r.platform)) continue;
-      const platform = r.platform as AiPlatform;
-      let readable = true;
+    const out: Array<{ platform: AiPlatform; row: StoredAiKey; key: string | undefined }> = [];
+    for (const row of rows) {
+      if (!(AI_PLATFORMS as readonly string[]).includes(row.platform)) continue;
+      const platform = row.platform as AiPlatform;
+      let key: string | undefined;
       try {
-        box.open(r.sealed, context(workspaceId, platform));
+        key = box.open(row.sealed, context(workspaceId, platform));
       } catch {
-        readable = false;
+        key = undefined;
       }
-      out.set(platform, { updatedAt: r.updatedAt, updatedBy: r.updatedBy, readable });
+      out.push({ platform, row, key });
     }
     return out;
   }

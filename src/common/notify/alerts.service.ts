@@ -4,10 +4,9 @@ import { AppConfig } from '../config/env';
 import { DomainError } from '../errors/domain-error';
 import { EgressGuard } from '../egress/egress-guard';
 import { JobQueues } from '../jobs/job-queues';
-import { InstanceSecretsService } from '../secrets/instance-secrets.service';
+import { SecretBox, SecretBoxService } from '../secrets/secret-box';
 import { AlertsStore, DeliveryRow, DestinationKind, DestinationRow } from './alerts.store';
 import { MAIL_OFF_HINT, MailService } from './mail.service';
-import { SecretBox } from './secret-box';
 import { parseWebhookUrl, postWebhook, refusalOf, WebhookAttempt } from './webhook-sender';
 
 /** An alert as features raise it (see docs/alerts.md for the payload). */
@@ -33,6 +32,8 @@ export const ALERT_QUEUE = 'alert-delivery';
 const DELIVERY_CONCURRENCY = 4;
 /** Destinations per workspace. */
 export const MAX_DESTINATIONS = 20;
+/** SecretBoxService purpose of webhook signing secrets. */
+export const WEBHOOK_SECRET_PURPOSE = 'alert-webhook-secrets';
 const EMAIL = /^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/;
 
 /**
@@ -45,7 +46,6 @@ const EMAIL = /^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/;
 @Injectable()
 export class AlertsService implements OnModuleInit {
   private readonly logger = new Logger('Alerts');
-  private box: Promise<SecretBox> | undefined;
   /** The address policy's guard (replaceable in tests). */
   guard: EgressGuard;
 
@@ -54,7 +54,7 @@ export class AlertsService implements OnModuleInit {
     private readonly store: AlertsStore,
     private readonly jobs: JobQueues,
     private readonly mail: MailService,
-    private readonly secrets: InstanceSecretsService,
+    private readonly boxes: SecretBoxService,
   ) {
     this.guard = new EgressGuard({ allowLoopback: config.SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE });
   }
@@ -120,7 +120,7 @@ export class AlertsService implements OnModuleInit {
     const refusal = await refusalOf(this.guard, url);
     if (refusal) throw DomainError.badRequest(`This address cannot receive alerts: ${refusal}.`, 'url');
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
-    const row = await this.store.addDestination(workspaceId, 'webhook', url.href, (await this.secretBox()).seal(secret));
+    const row = await this.store.addDestination(workspaceId, 'webhook', url.href, (await this.secretBox()).seal(secret, workspaceId));
     return { destination: view(row), secret };
   }
 
@@ -147,10 +147,9 @@ export class AlertsService implements OnModuleInit {
     }
   }
 
+  /** Webhook signing secrets are sealed for their workspace (context = workspace id): a value copied to another workspace does not open. */
   private secretBox(): Promise<SecretBox> {
-    this.box ??= this.secrets.get('alerts-secret-box').then((s) => new SecretBox(s));
-    this.box.catch(() => (this.box = undefined));
-    return this.box;
+    return this.boxes.box(WEBHOOK_SECRET_PURPOSE);
   }
 
   // ---- delivery (the job) ---------------------------------------------------------------------------
@@ -176,7 +175,7 @@ export class AlertsService implements OnModuleInit {
     if (typeof url === 'string') return { ok: false, error: url, permanent: true };
     let secret: string;
     try {
-      secret = (await this.secretBox()).open(dest.secret_sealed ?? '');
+      secret = (await this.secretBox()).open(dest.secret_sealed ?? '', dest.workspace_id);
     } catch {
       return { ok: false, error: 'The signing secret of this destination cannot be read (the instance secret changed): add the destination again.', permanent: true };
     }

@@ -1,8 +1,7 @@
-import type { LookupAddress } from 'node:dns';
-import { IncomingMessage, request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { EgressGuard, EgressRefusal, PinnedAddress } from '../egress/egress-guard';
+import { pinnedRequest } from '../egress/pinned-request';
 
 /** Longest webhook URL accepted. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -78,26 +77,8 @@ export async function postWebhook(
     'content-length': String(Buffer.byteLength(o.body)),
   };
   return new Promise<WebhookAttempt>((resolve) => {
-    const lookup = (
-      _host: string,
-      options: { all?: boolean } | ((...a: unknown[]) => void),
-      cb?: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
-    ) => {
-      const callback = (typeof options === 'function' ? options : cb)!;
-      if (typeof options === 'object' && options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-      else callback(null, pinned.address, pinned.family);
-    };
-    const https = url.protocol === 'https:';
     let settled = false;
-    const req = (https ? httpsRequest : httpRequest)({
-      host: url.hostname.replace(/^\[|\]$/g, ''),
-      port: url.port || (https ? 443 : 80),
-      path: `${url.pathname}${url.search}`,
-      method: 'POST',
-      headers,
-      lookup,
-      agent: false,
-    });
+    const req = pinnedRequest(url, pinned, { method: 'POST', headers });
     const done = (r: WebhookAttempt) => {
       if (settled) return;
       settled = true;

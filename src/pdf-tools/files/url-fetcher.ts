@@ -1,9 +1,8 @@
-import type { LookupAddress } from 'node:dns';
-import { IncomingMessage, request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { EgressGuard, EgressRefusal, PinnedAddress } from '../../common/egress/egress-guard';
+import { pinnedRequest } from '../../common/egress/pinned-request';
 import { tooLarge } from '../core/base64';
 import { findPdfHeader, HEADER_SEARCH_BYTES } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
@@ -142,26 +141,8 @@ export class UrlFetcher {
       const timedOut = () => new ToolFailure('download_failed', `${label}: downloading ${shortUrl(url)} failed: not complete after ${this.limits.totalTimeoutMs} ms.`, { input: label, reason: 'timeout' });
       const left = deadline - Date.now();
       if (left <= 0) return reject(timedOut());
-      // The connection goes to the address the guard checked: this lookup never asks DNS again.
-      const lookup = (
-        _host: string,
-        options: { all?: boolean } | ((...a: unknown[]) => void),
-        cb?: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
-      ) => {
-        const callback = (typeof options === 'function' ? options : cb)!;
-        if (typeof options === 'object' && options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-        else callback(null, pinned.address, pinned.family);
-      };
-      const https = url.protocol === 'https:';
-      const req = (https ? httpsRequest : httpRequest)({
-        host: url.hostname.replace(/^\[|\]$/g, ''),
-        port: url.port || (https ? 443 : 80),
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers: { 'user-agent': USER_AGENT, accept: 'application/pdf, */*;q=0.5', 'accept-encoding': 'gzip, deflate, br' },
-        lookup,
-        agent: false,
-      });
+      // The connection goes to the address the guard checked (no second DNS lookup).
+      const req = pinnedRequest(url, pinned, { method: 'GET', headers: { 'user-agent': USER_AGENT, accept: 'application/pdf, */*;q=0.5', 'accept-encoding': 'gzip, deflate, br' } });
       let settled = false;
       const timers: NodeJS.Timeout[] = [];
       const done = (error: ToolFailure | undefined, hop?: Hop) => {
@@ -179,7 +160,7 @@ export class UrlFetcher {
         if (!socket.connecting) return;
         const t = setTimeout(() => failed(`no connection within ${this.limits.connectTimeoutMs} ms`, 'connect_timeout'), this.limits.connectTimeoutMs);
         timers.push(t);
-        socket.once(https ? 'secureConnect' : 'connect', () => clearTimeout(t));
+        socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(t));
       });
       req.on('error', (e: NodeJS.ErrnoException) => failed(e.code ?? e.message, 'connection'));
       req.on('response', (res: IncomingMessage) => {
