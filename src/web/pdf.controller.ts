@@ -18,7 +18,7 @@ import { countedOn } from './pages/pdf-convert.pages';
 import { formError, FormError, idOf, nameOf, optionArgs, OptionField, optionFields, optionValues, pageRangeError, single, validationError, webError } from './pdf-form';
 import { plural } from '../common/text/plural';
 import { sendPage } from './render/layout';
-import { Anonymous, CSRF_FIELD, CsrfAfterBody, WebRequest } from './web-context';
+import { Anonymous, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 import { refundWords, toolRefusal, uploadRefusal, WEB_TOOL_TEXT, WebLimits } from './pdf-web-text';
 import { ChosenFile, MAX_FILES, MAX_PASSWORD, passwordId, passwordName, PdfPageContext, PdfPageState, pdfIndexPage, pdfResultBlock, pdfToolPage, slugOf } from './pages/pdf.pages';
@@ -143,14 +143,7 @@ export class PdfController {
   async upload(@Param('tool') slug: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
     const { tool } = this.entry(slug);
     const many = tool.name === 'merge_pdfs';
-    const token = req.query[CSRF_FIELD];
-    if (typeof token === 'string') req.headers['x-csrf-token'] = token;
-    try {
-      this.csrf.assert(req);
-    } catch (e) {
-      res.setHeader('Connection', 'close');
-      throw e;
-    }
+    this.csrf.assertBeforeUpload(req, res);
     const before = many ? fileIds(req.query.file_id).slice(0, MAX_FILES - 1) : [];
     const caller = clientSubject(req);
     const csrf = this.csrf.token(req, res);
