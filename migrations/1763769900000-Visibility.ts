@@ -97,7 +97,15 @@ export class Visibility1763769900000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['vis_gaps', 'vis_urls', 'vis_sources', 'vis_answers', 'vis_prompts', 'vis_scans', 'vis_projects']) {
+    for (const t of [
+      'vis_gaps',
+      'vis_urls',
+      'vis_sources',
+      'vis_answers',
+      'vis_prompts',
+      'vis_scans',
+      'vis_projects',
+    ]) {
       await q.query(`DROP TABLE "${t}"`);
     }
   }

@@ -17,10 +17,16 @@ export class AccountsLockoutAndOtpExpiry1795631251845 implements MigrationInterf
     await q.query(`ALTER TABLE "web_sessions" ADD "flash" text`);
     await q.query(`ALTER TABLE "web_sessions" ADD "flash_expires_at" TIMESTAMP WITH TIME ZONE`);
     await q.query(`UPDATE "web_users" SET "one_time_password_at" = "created_at" WHERE "must_change_password"`);
-    await q.query(`CREATE TABLE "web_invitations" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "workspace_id" uuid NOT NULL, "email" character varying(254) NOT NULL, "role" character varying(16) NOT NULL, "otp_hash" character(64) NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_web_invitations" PRIMARY KEY ("id"))`);
+    await q.query(
+      `CREATE TABLE "web_invitations" ("id" uuid NOT NULL DEFAULT gen_random_uuid(), "workspace_id" uuid NOT NULL, "email" character varying(254) NOT NULL, "role" character varying(16) NOT NULL, "otp_hash" character(64) NOT NULL, "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(), CONSTRAINT "PK_web_invitations" PRIMARY KEY ("id"))`,
+    );
     await q.query(`CREATE INDEX "IDX_web_invitations_email" ON "web_invitations" ("email")`);
-    await q.query(`CREATE UNIQUE INDEX "UQ_web_invitations_workspace_email" ON "web_invitations" ("workspace_id", "email")`);
-    await q.query(`ALTER TABLE "web_invitations" ADD CONSTRAINT "FK_web_invitations_workspace" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+    await q.query(
+      `CREATE UNIQUE INDEX "UQ_web_invitations_workspace_email" ON "web_invitations" ("workspace_id", "email")`,
+    );
+    await q.query(
+      `ALTER TABLE "web_invitations" ADD CONSTRAINT "FK_web_invitations_workspace" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE ON UPDATE NO ACTION`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

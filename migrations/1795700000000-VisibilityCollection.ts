@@ -35,7 +35,9 @@ export class VisibilityCollection1795700000000 implements MigrationInterface {
       "enabled" boolean NOT NULL,
       CONSTRAINT "PK_vis_tracked_prompts" PRIMARY KEY ("workspace_id", "prompt_key"),
       CONSTRAINT "FK_vis_tracked_prompts_tracking" FOREIGN KEY ("workspace_id") REFERENCES "vis_tracking"("workspace_id") ON DELETE CASCADE)`);
-    await q.query(`CREATE INDEX "IDX_vis_tracked_prompts_position" ON "vis_tracked_prompts" ("workspace_id", "position")`);
+    await q.query(
+      `CREATE INDEX "IDX_vis_tracked_prompts_position" ON "vis_tracked_prompts" ("workspace_id", "position")`,
+    );
     await q.query(`CREATE TABLE "vis_collect_runs" (
       "id" uuid NOT NULL DEFAULT gen_random_uuid(),
       "workspace_id" uuid NOT NULL,
@@ -59,7 +61,9 @@ export class VisibilityCollection1795700000000 implements MigrationInterface {
       "heartbeat_at" TIMESTAMP WITH TIME ZONE,
       CONSTRAINT "PK_vis_collect_runs" PRIMARY KEY ("id"),
       CONSTRAINT "FK_vis_collect_runs_workspace" FOREIGN KEY ("workspace_id") REFERENCES "workspaces"("id") ON DELETE CASCADE)`);
-    await q.query(`CREATE UNIQUE INDEX "UQ_vis_collect_runs_active" ON "vis_collect_runs" ("workspace_id") WHERE "status" IN ('queued', 'running', 'importing')`);
+    await q.query(
+      `CREATE UNIQUE INDEX "UQ_vis_collect_runs_active" ON "vis_collect_runs" ("workspace_id") WHERE "status" IN ('queued', 'running', 'importing')`,
+    );
     await q.query(`CREATE INDEX "IDX_vis_collect_runs_workspace" ON "vis_collect_runs" ("workspace_id", "created_at")`);
     await q.query(`CREATE TABLE "vis_collect_answers" (
       "run_id" uuid NOT NULL,
@@ -82,6 +86,7 @@ export class VisibilityCollection1795700000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ['vis_collect_answers', 'vis_collect_runs', 'vis_tracked_prompts', 'vis_tracking']) await q.query(`DROP TABLE "${t}"`);
+    for (const t of ['vis_collect_answers', 'vis_collect_runs', 'vis_tracked_prompts', 'vis_tracking'])
+      await q.query(`DROP TABLE "${t}"`);
   }
 }

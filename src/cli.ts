@@ -24,7 +24,11 @@ export const commands: CliCommand[] = [...platformCommands, ...visibilityCommand
 function cliModule(config: AppConfig): DynamicModule {
   return {
     module: class AdminCliModule {},
-    imports: [CoreModule.forRoot({ config, http: false, attachToRunningDatabase: true }), VisibilityModule, AccountsModule],
+    imports: [
+      CoreModule.forRoot({ config, http: false, attachToRunningDatabase: true }),
+      VisibilityModule,
+      AccountsModule,
+    ],
   };
 }
 

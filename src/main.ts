@@ -63,7 +63,8 @@ async function bootstrap(): Promise<void> {
 }
 
 bootstrap().catch((e: unknown) => {
-  const detail = e instanceof Error ? (process.env.LOG_LEVEL === 'debug' ? (e.stack ?? e.message) : e.message) : String(e);
+  const detail =
+    e instanceof Error ? (process.env.LOG_LEVEL === 'debug' ? (e.stack ?? e.message) : e.message) : String(e);
   process.stderr.write(`Beacon failed to start: ${detail}\n`);
   process.exit(1);
 });

@@ -16,7 +16,10 @@ import { CoreModule } from './common/core.module';
 function workerModule(config: AppConfig): DynamicModule {
   return {
     module: class ScanWorkerAppModule {},
-    imports: [CoreModule.forRoot({ config, http: false, attachToRunningDatabase: true }), ScanRunModule.register({ standalone: true })],
+    imports: [
+      CoreModule.forRoot({ config, http: false, attachToRunningDatabase: true }),
+      ScanRunModule.register({ standalone: true }),
+    ],
   };
 }
 
@@ -30,10 +33,15 @@ function nestLogLevels(level: string): LogLevel[] {
 async function main(): Promise<void> {
   const config = loadProcessConfigOrExit('The scan worker');
   if (!config.REDIS_URL) {
-    process.stderr.write('The scan worker needs REDIS_URL (the queue lives in Redis). Without it, the server runs scans itself.\n');
+    process.stderr.write(
+      'The scan worker needs REDIS_URL (the queue lives in Redis). Without it, the server runs scans itself.\n',
+    );
     process.exit(78);
   }
-  const app = await NestFactory.createApplicationContext(workerModule(config), { abortOnError: false, logger: nestLogLevels(config.LOG_LEVEL) });
+  const app = await NestFactory.createApplicationContext(workerModule(config), {
+    abortOnError: false,
+    logger: nestLogLevels(config.LOG_LEVEL),
+  });
   const worker = app.get(ScanWorker);
   process.stdout.write(`Beacon scan worker ready (pid ${process.pid}, ${config.SCAN_CONCURRENCY} scans at a time)\n`);
 
@@ -51,7 +59,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  const detail = e instanceof Error ? (process.env.LOG_LEVEL === 'debug' ? (e.stack ?? e.message) : e.message) : String(e);
+  const detail =
+    e instanceof Error ? (process.env.LOG_LEVEL === 'debug' ? (e.stack ?? e.message) : e.message) : String(e);
   process.stderr.write(`Beacon scan worker failed to start: ${detail}\n`);
   process.exit(1);
 });

@@ -23,7 +23,9 @@ const CLIENTS = Number(process.env.BENCH_FLEET_CLIENTS ?? 6);
 const CONCURRENCY = String(process.env.BENCH_FLEET_CONCURRENCY ?? cpus().length);
 
 function page(title: string): string {
-  const paras = Array.from({ length: 30 }, (_, i) => `<p>Paragraph ${i} with <a href="#p${i}">a link</a>.</p>`).join('');
+  const paras = Array.from({ length: 30 }, (_, i) => `<p>Paragraph ${i} with <a href="#p${i}">a link</a>.</p>`).join(
+    '',
+  );
   const rows = Array.from({ length: 40 }, (_, i) => `<tr><td>Item ${i}</td><td>${i * 7}</td></tr>`).join('');
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1>${paras}
 <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><button></button><table><tbody>${rows}</tbody></table></main></body></html>`;
@@ -51,7 +53,10 @@ async function throughput(t: TestApp, origin: string, n: number): Promise<{ perM
 }
 
 function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'worker.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'worker.js')], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   return new Promise((resolve, reject) => {
     const onData = (c: Buffer): void => {
@@ -78,8 +83,16 @@ async function main(): Promise<void> {
   });
   await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  const base = { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '100000', TRUST_PROXY: '1', SCAN_CONCURRENCY: CONCURRENCY, SCAN_QUEUE_LIMIT: '1000' };
-  console.log(`# Scan fleet throughput: ${SCANS} scans, ${CLIENTS} clients, SCAN_CONCURRENCY ${CONCURRENCY} per pool, ${cpus().length} cores, load ${loadavg()[0].toFixed(2)}`);
+  const base = {
+    SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+    SCAN_RATE_LIMIT: '100000',
+    TRUST_PROXY: '1',
+    SCAN_CONCURRENCY: CONCURRENCY,
+    SCAN_QUEUE_LIMIT: '1000',
+  };
+  console.log(
+    `# Scan fleet throughput: ${SCANS} scans, ${CLIENTS} clients, SCAN_CONCURRENCY ${CONCURRENCY} per pool, ${cpus().length} cores, load ${loadavg()[0].toFixed(2)}`,
+  );
 
   // 1. in-process pool, no Redis
   const inProc = await createTestApp({ env: { ...base, REDIS_URL: '' } });
@@ -101,12 +114,16 @@ async function main(): Promise<void> {
   const workers = [await startWorker(workerEnv)];
   await throughput(api, origin, 4);
   const b = await throughput(api, origin, SCANS);
-  console.log(`BullMQ, 1 worker process:        ${b.perMin.toFixed(1)} scans/min (${b.failed} failed); worker RSS ${treeRssMiB(workers[0].pid!).toFixed(0)} MiB`);
+  console.log(
+    `BullMQ, 1 worker process:        ${b.perMin.toFixed(1)} scans/min (${b.failed} failed); worker RSS ${treeRssMiB(workers[0].pid!).toFixed(0)} MiB`,
+  );
   workers.push(await startWorker(workerEnv));
   await throughput(api, origin, 4);
   const c = await throughput(api, origin, SCANS);
   const rss = workers.map((w) => treeRssMiB(w.pid!).toFixed(0)).join(' + ');
-  console.log(`BullMQ, 2 worker processes:      ${c.perMin.toFixed(1)} scans/min (${c.failed} failed); worker RSS ${rss} MiB`);
+  console.log(
+    `BullMQ, 2 worker processes:      ${c.perMin.toFixed(1)} scans/min (${c.failed} failed); worker RSS ${rss} MiB`,
+  );
   for (const w of workers) await stop(w);
   await api.close();
   await db.drop();

@@ -38,7 +38,14 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 type Pa11y = (url: string, options: Record<string, unknown>) => Promise<{ issues: { code: string }[] }>;
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS module without types
 const pa11y = require('pa11y') as Pa11y;
-const PA11Y_OPTIONS = { runners: ['axe'], standard: 'WCAG2AA', includeWarnings: false, includeNotices: false, timeout: 30000, wait: 0 };
+const PA11Y_OPTIONS = {
+  runners: ['axe'],
+  standard: 'WCAG2AA',
+  includeWarnings: false,
+  includeNotices: false,
+  timeout: 30000,
+  wait: 0,
+};
 const PA11Y_LAUNCH = { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS };
 
 /** pa11y (axe runner) on an already-open browser: a new page per run, as ours and plain axe get a new context. */
@@ -52,15 +59,28 @@ async function pa11yCli(url: string): Promise<number> {
   const config = join(tmpdir(), `beacon-bench-pa11y-${process.pid}.json`);
   writeFileSync(config, JSON.stringify({ ...PA11Y_OPTIONS, chromeLaunchConfig: PA11Y_LAUNCH }));
   const t0 = process.hrtime.bigint();
-  await promisify(execFile)(process.execPath, [require.resolve('pa11y/bin/pa11y.js'), '--config', config, '--reporter', 'json', url]).catch((e: { code?: number }) => {
+  await promisify(execFile)(process.execPath, [
+    require.resolve('pa11y/bin/pa11y.js'),
+    '--config',
+    config,
+    '--reporter',
+    'json',
+    url,
+  ]).catch((e: { code?: number }) => {
     if (e.code !== 2) throw e; // exit 2: issues found (expected on this page)
   });
   return ms(t0);
 }
 
 function page(title: string, links = ''): string {
-  const rows = Array.from({ length: 60 }, (_, i) => `<tr><td>Item ${i}</td><td><a href="#i${i}">Details ${i}</a></td><td>${i * 7}</td></tr>`).join('');
-  const paras = Array.from({ length: 30 }, (_, i) => `<p>Paragraph ${i} with <a href="#p${i}">a link</a> and <strong>some emphasis</strong>.</p>`).join('');
+  const rows = Array.from(
+    { length: 60 },
+    (_, i) => `<tr><td>Item ${i}</td><td><a href="#i${i}">Details ${i}</a></td><td>${i * 7}</td></tr>`,
+  ).join('');
+  const paras = Array.from(
+    { length: 30 },
+    (_, i) => `<p>Paragraph ${i} with <a href="#p${i}">a link</a> and <strong>some emphasis</strong>.</p>`,
+  ).join('');
   return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
 <header><nav><ul>${links}</ul></nav></header><main><h1>${title}</h1>${paras}
 <img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><button></button><label>Q</label><input type="text">
@@ -101,7 +121,10 @@ async function main(): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const links = [1, 2, 3, 4].map((i) => `<li><a href="/site/p${i}">Page ${i}</a></li>`).join('');
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    if (path === '/small') res.end('<!DOCTYPE html><html lang="en"><head><title>Small</title></head><body><main><h1>Small</h1><p>Text <a href="/x">link</a></p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></body></html>');
+    if (path === '/small')
+      res.end(
+        '<!DOCTYPE html><html lang="en"><head><title>Small</title></head><body><main><h1>Small</h1><p>Text <a href="/x">link</a></p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></main></body></html>',
+      );
     else res.end(path.startsWith('/site/') ? page(`Site ${path}`, links) : page('Benchmark page'));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -114,7 +137,11 @@ async function main(): Promise<void> {
   let n = 0;
   const scan = async (url: string, crawl = false): Promise<{ ms: number; body: any }> => {
     const t0 = process.hrtime.bigint();
-    const res = await fetch(`${base}/api/scan`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url, crawl }) });
+    const res = await fetch(`${base}/api/scan`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url, crawl }),
+    });
     const body = await res.json();
     if (res.status !== 200) throw new Error(`scan ${url}: ${res.status} ${JSON.stringify(body)}`);
     return { ms: ms(t0), body };
@@ -124,7 +151,11 @@ async function main(): Promise<void> {
     out.push(s);
     console.log(s);
   };
-  log(`a11y benchmark ${new Date().toISOString()}, ${t.config.SCAN_CONCURRENCY} scan slots, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  log(
+    `a11y benchmark ${new Date().toISOString()}, ${t.config.SCAN_CONCURRENCY} scan slots, load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
 
   // Warm-up: launches the pool's Chromium.
   await scan(`${origin}/warm?${n++}`);
@@ -141,7 +172,15 @@ async function main(): Promise<void> {
   const pa11yWarm: number[] = [];
   const oursInterleaved: number[] = [];
   const oursNoPictures: number[] = [];
-  const phases: Record<string, number[]> = { navigationMs: [], settleMs: [], renderWaitMs: [], axeMs: [], picturesMs: [], pageTotalMs: [], httpOverheadMs: [] };
+  const phases: Record<string, number[]> = {
+    navigationMs: [],
+    settleMs: [],
+    renderWaitMs: [],
+    axeMs: [],
+    picturesMs: [],
+    pageTotalMs: [],
+    httpOverheadMs: [],
+  };
   const ROUNDS = Number(process.env.BENCH_A11Y_ROUNDS ?? 40);
   const loadStart = loadavg();
   // One of each per round, the order rotating every round (no runner always goes first after a pause).
@@ -198,9 +237,17 @@ async function main(): Promise<void> {
   log(
     `  per-round medians: ours without pictures / plain ${perRound(oursNoPictures, plainOpen).toFixed(3)}, ours / ours without pictures ${perRound(oursInterleaved, oursNoPictures).toFixed(3)}, ours / plain ${perRound(oursInterleaved, plainOpen).toFixed(3)}`,
   );
-  log(`  ours by phase (report timings), median ms: ${Object.entries(phases).map(([k, v]) => `${k} ${fmt(median(v))}`).join(', ')}`);
+  log(
+    `  ours by phase (report timings), median ms: ${Object.entries(phases)
+      .map(([k, v]) => `${k} ${fmt(median(v))}`)
+      .join(', ')}`,
+  );
   if (quick) {
-    log(`load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    log(
+      `load average at the end ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
     await t.close();
     server.close();
     return;
@@ -213,14 +260,24 @@ async function main(): Promise<void> {
   }
   const pa11yCliRuns: number[] = [];
   for (let i = 0; i < 3; i++) pa11yCliRuns.push(await pa11yCli(`${origin}/page?pa11y-cli${i}`));
-  log(`pa11y 10 fresh browser per page (programmatic) median ${fmt(median(pa11yFresh))} ms; pa11y 10 CLI per page median ${fmt(median(pa11yCliRuns))} ms`);
+  log(
+    `pa11y 10 fresh browser per page (programmatic) median ${fmt(median(pa11yFresh))} ms; pa11y 10 CLI per page median ${fmt(median(pa11yCliRuns))} ms`,
+  );
 
   const fresh: number[] = [];
   for (let i = 0; i < 5; i++) fresh.push(await freshBrowserRun([`${origin}/page?fresh${i}`]));
-  log(`single page, median ms: ours (warm pool) ${fmt(median(ours))}, plain axe on open browser ${fmt(median(plainOpen))}, plain axe fresh browser ${fmt(median(fresh))}`);
-  log(`  ratio ours/plain-open ${(median(ours) / median(plainOpen)).toFixed(2)} (target <= 1.2); fresh/ours ${(median(fresh) / median(ours)).toFixed(2)} (target >= 3)`);
+  log(
+    `single page, median ms: ours (warm pool) ${fmt(median(ours))}, plain axe on open browser ${fmt(median(plainOpen))}, plain axe fresh browser ${fmt(median(fresh))}`,
+  );
+  log(
+    `  ratio ours/plain-open ${(median(ours) / median(plainOpen)).toFixed(2)} (target <= 1.2); fresh/ours ${(median(fresh) / median(ours)).toFixed(2)} (target >= 3)`,
+  );
   if (process.env.BENCH_A11Y_ONLY === 'single') {
-    log(`load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    log(
+      `load average at the end ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
     await t.close();
     server.close();
     return;
@@ -231,7 +288,9 @@ async function main(): Promise<void> {
   for (let i = 0; i < N; i++) smallOurs.push((await scan(`${origin}/small?${n++}`)).ms);
   const smallFresh: number[] = [];
   for (let i = 0; i < 5; i++) smallFresh.push(await freshBrowserRun([`${origin}/small?fresh${i}`]));
-  log(`small page, median ms: ours ${fmt(median(smallOurs))}, plain axe fresh browser ${fmt(median(smallFresh))}; fresh/ours ${(median(smallFresh) / median(smallOurs)).toFixed(2)}`);
+  log(
+    `small page, median ms: ours ${fmt(median(smallOurs))}, plain axe fresh browser ${fmt(median(smallFresh))}; fresh/ours ${(median(smallFresh) / median(smallOurs)).toFixed(2)}`,
+  );
 
   // 5-page crawl
   const crawlOurs: number[] = [];
@@ -241,7 +300,8 @@ async function main(): Promise<void> {
     crawlOurs.push(r.ms);
   }
   const crawlFresh: number[] = [];
-  for (let i = 0; i < 3; i++) crawlFresh.push(await freshBrowserRun(['', 'p1', 'p2', 'p3', 'p4'].map((p) => `${origin}/site/${p}?f${i}`)));
+  for (let i = 0; i < 3; i++)
+    crawlFresh.push(await freshBrowserRun(['', 'p1', 'p2', 'p3', 'p4'].map((p) => `${origin}/site/${p}?f${i}`)));
   log(`5-page crawl, median ms: ours ${fmt(median(crawlOurs))}, plain axe fresh browser ${fmt(median(crawlFresh))}`);
 
   // Throughput: 8 concurrent clients, 40 scans.
@@ -266,13 +326,20 @@ async function main(): Promise<void> {
   for (let i = 0; i < 500; i++) {
     // Time until the whole body has arrived (the client's JSON parsing is not the service's time).
     const t1 = process.hrtime.bigint();
-    const res = await fetch(`${base}/api/scan`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: cachedUrl }) });
+    const res = await fetch(`${base}/api/scan`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: cachedUrl }),
+    });
     const buf = await res.arrayBuffer();
     cached.push(ms(t1));
     bytes = buf.byteLength;
-    if (res.status !== 200 || i === 0 && !(JSON.parse(Buffer.from(buf).toString()) as { cached: boolean }).cached) throw new Error('expected a cache hit');
+    if (res.status !== 200 || (i === 0 && !(JSON.parse(Buffer.from(buf).toString()) as { cached: boolean }).cached))
+      throw new Error('expected a cache hit');
   }
-  log(`cached scan over HTTP (${Math.round(bytes / 1024)} KiB body): p50 ${fmt(median(cached))} ms, p99 ${fmt(pct(cached, 99))} ms (target p99 < 10 ms)`);
+  log(
+    `cached scan over HTTP (${Math.round(bytes / 1024)} KiB body): p50 ${fmt(median(cached))} ms, p99 ${fmt(pct(cached, 99))} ms (target p99 < 10 ms)`,
+  );
   const service = t.app.get(ScanService);
   const inproc: number[] = [];
   for (let i = 0; i < 500; i++) {
@@ -296,9 +363,15 @@ async function main(): Promise<void> {
     if (i % 50 === 0) marks.push(`${i}: ${fmt(await rss())} MiB`);
   }
   const after200 = await rss();
-  log(`RSS (Node + Chromium) after 20 scans ${fmt(after20)} MiB, after 200 ${fmt(after200)} MiB, growth ${(((after200 - after20) / after20) * 100).toFixed(1)}% (target <= 20%); ${marks.join(', ')}`);
+  log(
+    `RSS (Node + Chromium) after 20 scans ${fmt(after20)} MiB, after 200 ${fmt(after200)} MiB, growth ${(((after200 - after20) / after20) * 100).toFixed(1)}% (target <= 20%); ${marks.join(', ')}`,
+  );
 
-  log(`load average at the end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  log(
+    `load average at the end ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   await t.close();
   server.close();
 }

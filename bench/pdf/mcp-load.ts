@@ -16,7 +16,11 @@ async function main(): Promise<void> {
   await client.connect(new StreamableHTTPClientTransport(url));
   // What an agent with a shell does: upload the file (POST /files), then call the tool with its file_id.
   const callOnce = async () => {
-    const res = await fetch(new URL('/files', url), { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: pdf });
+    const res = await fetch(new URL('/files', url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/pdf' },
+      body: pdf,
+    });
     if (res.status !== 201) return { isError: true };
     const { file_id } = (await res.json()) as { file_id: string };
     return client.callTool({ name: 'compress_pdf', arguments: { file: { file_id }, level: 'recommended' } });

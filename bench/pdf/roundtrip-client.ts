@@ -24,7 +24,11 @@ async function main(): Promise<void> {
   const client = new Client({ name: 'bench-roundtrip', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(url));
   const upload = async (bytes: Uint8Array): Promise<string> => {
-    const res = await fetch(new URL('/files', url), { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: bytes });
+    const res = await fetch(new URL('/files', url), {
+      method: 'POST',
+      headers: { 'content-type': 'application/pdf' },
+      body: bytes,
+    });
     if (res.status !== 201) throw new Error(`upload: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { file_id: string }).file_id;
   };
@@ -33,11 +37,19 @@ async function main(): Promise<void> {
     const bytes = new Uint8Array(readFileSync(req.path));
     const t0 = performance.now();
     const id = req.file_id ?? (await upload(bytes));
-    const args = JSON.parse(JSON.stringify(req.args).replaceAll('"$FILE"', JSON.stringify(id))) as Record<string, unknown>;
-    const r = (await client.callTool({ name: req.tool, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+    const args = JSON.parse(JSON.stringify(req.args).replaceAll('"$FILE"', JSON.stringify(id))) as Record<
+      string,
+      unknown
+    >;
+    const r = (await client.callTool({ name: req.tool, arguments: args })) as {
+      isError?: boolean;
+      structuredContent?: Record<string, unknown>;
+    };
     if (r.isError) throw new Error(`${req.tool}: ${JSON.stringify(r.structuredContent)}`);
     const sc = r.structuredContent!;
-    const links = Array.isArray(sc.files) ? (sc.files as { download_url: string }[]).map((f) => f.download_url) : [sc.download_url as string];
+    const links = Array.isArray(sc.files)
+      ? (sc.files as { download_url: string }[]).map((f) => f.download_url)
+      : [sc.download_url as string];
     // Every result downloaded, in parallel, through its link (on the server this process talks to).
     await Promise.all(links.map(async (link) => (await fetch(new URL(new URL(link).pathname, url))).arrayBuffer()));
     return performance.now() - t0;

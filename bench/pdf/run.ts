@@ -38,7 +38,10 @@ import type { TimeCommand } from './time-command';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const LIMITS = { maxBytes: 64 * 1024 * 1024, maxPages: 10_000 };
-const REAL_WORLD = ['/usr/share/doc/libtasn1-doc/libtasn1.pdf', '/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf'];
+const REAL_WORLD = [
+  '/usr/share/doc/libtasn1-doc/libtasn1.pdf',
+  '/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf',
+];
 
 async function textPdf(pages: number): Promise<Uint8Array> {
   return (await linesPdf(pages, 45)).save();
@@ -59,11 +62,15 @@ const STEADY = { from: 15, to: 24 };
 
 /** Median of `runs` timed runs after `warmup` untimed ones (workers are long-lived: code is hot). */
 function timeIt(fn: () => Promise<unknown>, runs = 5, warmup = 2): Promise<number> {
-  return medianOf(async () => {
-    const t0 = process.hrtime.bigint();
-    await fn();
-    return Number(process.hrtime.bigint() - t0) / 1e6;
-  }, runs, warmup);
+  return medianOf(
+    async () => {
+      const t0 = process.hrtime.bigint();
+      await fn();
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    },
+    runs,
+    warmup,
+  );
 }
 
 async function runTool(name: string, args: Record<string, unknown>, files: Uint8Array[]) {
@@ -80,36 +87,60 @@ const ms = (n: number) => `${n < 10 ? n.toFixed(1) : Math.round(n)} ms`;
 async function toolsVsQpdf(dir: string): Promise<void> {
   const corpus: { name: string; bytes: Uint8Array; images: boolean }[] = [];
   for (const n of [10, 100, 200]) corpus.push({ name: `text ${n} p`, bytes: await textPdf(n), images: false });
-  for (const n of [10, 100, 200]) corpus.push({ name: `images ${n} p`, bytes: await imagePdf(n, n === 10 ? 1200 : 420, 92), images: true });
+  for (const n of [10, 100, 200])
+    corpus.push({ name: `images ${n} p`, bytes: await imagePdf(n, n === 10 ? 1200 : 420, 92), images: true });
   for (const path of REAL_WORLD) {
-    if (existsSync(path)) corpus.push({ name: `real: ${path.split('/').pop()}`, bytes: new Uint8Array(readFileSync(path)), images: false });
+    if (existsSync(path))
+      corpus.push({ name: `real: ${path.split('/').pop()}`, bytes: new Uint8Array(readFileSync(path)), images: false });
   }
 
   out('\n### Merge, split, rotate, lossless compression: ours vs qpdf (median of 5 after 2 warm-up runs, ms)\n');
-  out('| input | size | merge (x2) ours / qpdf | split every 10 p | rotate +90 | lossless compress | lossless size ours / qpdf |');
+  out(
+    '| input | size | merge (x2) ours / qpdf | split every 10 p | rotate +90 | lossless compress | lossless size ours / qpdf |',
+  );
   out('| --- | --- | --- | --- | --- | --- | --- |');
   for (const doc of corpus) {
     const inPath = join(dir, 'in.pdf');
     writeFileSync(inPath, doc.bytes);
     const qpdf = (...args: string[]) => timeCommand(['qpdf', ...args]);
-    const merge = [await timeIt(() => runTool('merge_pdfs', { files: [F, F] }, [doc.bytes, doc.bytes])), await qpdf('--empty', '--pages', inPath, inPath, '--', join(dir, 'm.pdf'))];
-    const split = [await timeIt(() => runTool('split_pdf', { file: F, mode: 'every', every: 10 }, [doc.bytes])), await qpdf(inPath, '--split-pages=10', join(dir, 's-%d.pdf'))];
-    const rotate = [await timeIt(() => runTool('rotate_pages', { file: F, angle: 90 }, [doc.bytes])), await qpdf(inPath, join(dir, 'r.pdf'), '--rotate=+90')];
+    const merge = [
+      await timeIt(() => runTool('merge_pdfs', { files: [F, F] }, [doc.bytes, doc.bytes])),
+      await qpdf('--empty', '--pages', inPath, inPath, '--', join(dir, 'm.pdf')),
+    ];
+    const split = [
+      await timeIt(() => runTool('split_pdf', { file: F, mode: 'every', every: 10 }, [doc.bytes])),
+      await qpdf(inPath, '--split-pages=10', join(dir, 's-%d.pdf')),
+    ];
+    const rotate = [
+      await timeIt(() => runTool('rotate_pages', { file: F, angle: 90 }, [doc.bytes])),
+      await qpdf(inPath, join(dir, 'r.pdf'), '--rotate=+90'),
+    ];
     let oursSize = 0;
     const lossless = [
       await timeIt(async () => {
         const r = await runTool('compress_pdf', { file: F, level: 'lossless' }, [doc.bytes]);
         oursSize = r.files[0].bytes.length;
       }),
-      await qpdf(inPath, join(dir, 'c.pdf'), '--object-streams=generate', '--compress-streams=y', '--recompress-flate', '--compression-level=9'),
+      await qpdf(
+        inPath,
+        join(dir, 'c.pdf'),
+        '--object-streams=generate',
+        '--compress-streams=y',
+        '--recompress-flate',
+        '--compression-level=9',
+      ),
     ];
     const qSize = readFileSync(join(dir, 'c.pdf')).length;
     const cell = ([a, b]: number[]) => `${ms(a)} / ${ms(b)} (**${(a / b).toFixed(1)}x**)`;
-    out(`| ${doc.name} | ${kb(doc.bytes.length)} | ${cell(merge)} | ${cell(split)} | ${cell(rotate)} | ${cell(lossless)} | ${kb(oursSize)} / ${kb(qSize)} |`);
+    out(
+      `| ${doc.name} | ${kb(doc.bytes.length)} | ${cell(merge)} | ${cell(split)} | ${cell(rotate)} | ${cell(lossless)} | ${kb(oursSize)} / ${kb(qSize)} |`,
+    );
   }
 
   out('\n### Every tool (median of 5 after 2 warm-up runs; compression: one run) and output size\n');
-  out('| input | remove odd | watermark | tiled watermark | page numbers | metadata read | metadata set | flatten | recommended | extreme |');
+  out(
+    '| input | remove odd | watermark | tiled watermark | page numbers | metadata read | metadata set | flatten | recommended | extreme |',
+  );
   out('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const doc of corpus) {
     const row: string[] = [];
@@ -126,11 +157,17 @@ async function toolsVsQpdf(dir: string): Promise<void> {
     }
     for (const level of ['recommended', 'extreme']) {
       let size = 0;
-      const time = await timeIt(async () => {
-        size = (await runTool('compress_pdf', { file: F, level }, [doc.bytes])).files[0].bytes.length;
-      }, 1, 0);
+      const time = await timeIt(
+        async () => {
+          size = (await runTool('compress_pdf', { file: F, level }, [doc.bytes])).files[0].bytes.length;
+        },
+        1,
+        0,
+      );
       if (size > doc.bytes.length) throw new Error(`${level} grew ${doc.name}`);
-      row.push(`${ms(time)}, ${kb(doc.bytes.length)} -> ${kb(size)} (**-${Math.round((1 - size / doc.bytes.length) * 100)} %**)`);
+      row.push(
+        `${ms(time)}, ${kb(doc.bytes.length)} -> ${kb(size)} (**-${Math.round((1 - size / doc.bytes.length) * 100)} %**)`,
+      );
     }
     out(`| ${doc.name} | ${row.join(' | ')} |`);
   }
@@ -159,7 +196,10 @@ function stallRecorder(): { stop(): string } {
       observer.disconnect();
       if (!stalls.length) return 'none';
       const total = stalls.reduce((sum, s) => sum + s.end - s.start - 5, 0);
-      const inGc = stalls.reduce((sum, s) => sum + gc.reduce((g, p) => g + Math.max(0, Math.min(s.end, p.end) - Math.max(s.start, p.start)), 0), 0);
+      const inGc = stalls.reduce(
+        (sum, s) => sum + gc.reduce((g, p) => g + Math.max(0, Math.min(s.end, p.end) - Math.max(s.start, p.start)), 0),
+        0,
+      );
       const longest = Math.max(...stalls.map((s) => s.end - s.start - 5));
       return `${stalls.length}, longest ${Math.round(longest)} ms; GC ${Math.round((inGc / total) * 100)} % of their time`;
     },
@@ -169,7 +209,9 @@ function stallRecorder(): { stop(): string } {
 /** autocannon (its CLI) in a child process: 5 connections, 100 requests/s overall, for `seconds`. */
 async function probeProcess(url: string, seconds: number): Promise<autocannon.Result> {
   const cli = require.resolve('autocannon/autocannon.js');
-  const child = spawn(process.execPath, [cli, '--json', '-c', '5', '-R', '100', '-d', String(seconds), url], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [cli, '--json', '-c', '5', '-R', '100', '-d', String(seconds), url], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -226,7 +268,9 @@ async function startLoad(url: string): Promise<{ stop(): Promise<string> }> {
 }
 
 /** The agent of the round trip (bench/pdf/roundtrip-client.ts) in its own process: one request, one answer line. */
-async function startAgent(url: string): Promise<{ ask(request: RoundTripRequest | { upload: string }): Promise<string>; stop(): Promise<void> }> {
+async function startAgent(
+  url: string,
+): Promise<{ ask(request: RoundTripRequest | { upload: string }): Promise<string>; stop(): Promise<void> }> {
   const child = spawnScript('roundtrip-client', [url]);
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => {
@@ -251,7 +295,13 @@ async function startAgent(url: string): Promise<{ ask(request: RoundTripRequest 
 
 async function concurrency(): Promise<void> {
   const t = await createTestApp({
-    env: { MCP_RATE_LIMIT: '1000000', PDF_DAILY_LIMIT: '100000', PDF_MCP_DAILY_CAP: '100000', PDF_UPLOAD_RATE_LIMIT: '1000000', LOG_LEVEL: 'silent' },
+    env: {
+      MCP_RATE_LIMIT: '1000000',
+      PDF_DAILY_LIMIT: '100000',
+      PDF_MCP_DAILY_CAP: '100000',
+      PDF_UPLOAD_RATE_LIMIT: '1000000',
+      LOG_LEVEL: 'silent',
+    },
   });
   try {
     const base = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`;
@@ -274,16 +324,26 @@ async function concurrency(): Promise<void> {
         loop: `${Math.round(loop.percentile(99) / 1e6)} / ${Math.round(loop.max / 1e6)} ms`,
       };
     };
-    out('\n### 20 concurrent uploads + MCP calls (POST /files, then compress "recommended" by file_id, 10 image pages each) vs other endpoints\n');
-    out(`Machine load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (${cpus().length} cores). The MCP client runs in a child process.\n`);
-    out('| endpoint (100 requests/s) | idle p50 / p99 | under MCP load p50 / p99 | event-loop delay p99 / max, idle -> loaded | stalls > 20 ms under load | MCP calls during the run |');
+    out(
+      '\n### 20 concurrent uploads + MCP calls (POST /files, then compress "recommended" by file_id, 10 image pages each) vs other endpoints\n',
+    );
+    out(
+      `Machine load average at start: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' / ')} (${cpus().length} cores). The MCP client runs in a child process.\n`,
+    );
+    out(
+      '| endpoint (100 requests/s) | idle p50 / p99 | under MCP load p50 / p99 | event-loop delay p99 / max, idle -> loaded | stalls > 20 ms under load | MCP calls during the run |',
+    );
     out('| --- | --- | --- | --- | --- | --- |');
     for (const path of ['/healthz', '/api/public-stats']) {
       const idle = await probe(path, 5);
       const load = await startLoad(`${base}/mcp`);
       const loaded = await probe(path, 10);
       const calls = await load.stop();
-      out(`| GET ${path} | ${idle.p50} / ${idle.p99} ms | ${loaded.p50} / **${loaded.p99} ms** | ${idle.loop} -> ${loaded.loop} | ${loaded.stalls} | ${calls} failed; ${loaded.errors} HTTP errors |`);
+      out(
+        `| GET ${path} | ${idle.p50} / ${idle.p99} ms | ${loaded.p50} / **${loaded.p99} ms** | ${idle.loop} -> ${loaded.loop} | ${loaded.stalls} | ${calls} failed; ${loaded.errors} HTTP errors |`,
+      );
     }
   } finally {
     await t.close();
@@ -303,25 +363,40 @@ async function concurrency(): Promise<void> {
  */
 async function roundTrip(dir: string): Promise<void> {
   out('\n### Whole MCP round trip vs the qpdf CLI, 200-page files (ms; qpdf: median of 5 after 2 warm-up runs)\n');
-  out(`Machine load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' / ')} (${cpus().length} cores). Agent (official SDK client, its own process), app and PostgreSQL on this machine.\n`);
+  out(
+    `Machine load average at start: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        ' / ',
+      )} (${cpus().length} cores). Agent (official SDK client, its own process), app and PostgreSQL on this machine.\n`,
+  );
   // Our PDF workers run at BACKGROUND_NICENESS (the event loop keeps the CPU first); on a loaded
   // machine that alone slows them, so qpdf is also timed at the same niceness.
   out(
     `Each operation: ${ROUND_TRIPS} round trips in a row. **Early**: median of round trips ${EARLY.from + 1}-${EARLY.to} (after ${EARLY.from} warm-ups, as a client's first calls); ` +
       `**steady**: median of round trips ${STEADY.from + 1}-${STEADY.to} (after ${STEADY.from}: the server's and the agent's code compiled, their heaps grown, as in a working session).\n`,
   );
-  out(`| bytes in | input | operation | upload + call + download, early / steady | call + download (input stored), early / steady | qpdf CLI | qpdf at nice ${BACKGROUND_NICENESS} | ratio with upload, early / **steady** | ratio without, early / **steady** |`);
+  out(
+    `| bytes in | input | operation | upload + call + download, early / steady | call + download (input stored), early / steady | qpdf CLI | qpdf at nice ${BACKGROUND_NICENESS} | ratio with upload, early / **steady** | ratio without, early / **steady** |`,
+  );
   out('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   const docs = [
     { name: 'text 200 p', bytes: await textPdf(200) },
     { name: 'images 200 p', bytes: await imagePdf(200, 420, 92) },
   ];
-  for (const store of [{ name: process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite', fileDir: '' }, { name: 'directory', fileDir: join(dir, 'files') }]) {
+  for (const store of [
+    { name: process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite', fileDir: '' },
+    { name: 'directory', fileDir: join(dir, 'files') },
+  ]) {
     await roundTripWith(dir, docs, store);
   }
 }
 
-async function roundTripWith(dir: string, docs: { name: string; bytes: Uint8Array }[], store: { name: string; fileDir: string }): Promise<void> {
+async function roundTripWith(
+  dir: string,
+  docs: { name: string; bytes: Uint8Array }[],
+  store: { name: string; fileDir: string },
+): Promise<void> {
   const t = await createTestApp({
     env: {
       MCP_RATE_LIMIT: '1000000',
@@ -336,9 +411,24 @@ async function roundTripWith(dir: string, docs: { name: string; bytes: Uint8Arra
   const agent = await startAgent(`http://127.0.0.1:${(t.server.address() as AddressInfo).port}/mcp`);
   try {
     const ops: { op: string; tool: string; args: Record<string, unknown>; qpdf: (inPath: string) => string[] }[] = [
-      { op: 'merge (x2)', tool: 'merge_pdfs', args: { files: [{ file_id: '$FILE' }, { file_id: '$FILE' }] }, qpdf: (p) => ['--empty', '--pages', p, p, '--', join(dir, 'm.pdf')] },
-      { op: 'rotate +90', tool: 'rotate_pages', args: { file: { file_id: '$FILE' }, angle: 90 }, qpdf: (p) => [p, join(dir, 'r.pdf'), '--rotate=+90'] },
-      { op: 'split every 10 p', tool: 'split_pdf', args: { file: { file_id: '$FILE' }, mode: 'every', every: 10 }, qpdf: (p) => [p, '--split-pages=10', join(dir, 's-%d.pdf')] },
+      {
+        op: 'merge (x2)',
+        tool: 'merge_pdfs',
+        args: { files: [{ file_id: '$FILE' }, { file_id: '$FILE' }] },
+        qpdf: (p) => ['--empty', '--pages', p, p, '--', join(dir, 'm.pdf')],
+      },
+      {
+        op: 'rotate +90',
+        tool: 'rotate_pages',
+        args: { file: { file_id: '$FILE' }, angle: 90 },
+        qpdf: (p) => [p, join(dir, 'r.pdf'), '--rotate=+90'],
+      },
+      {
+        op: 'split every 10 p',
+        tool: 'split_pdf',
+        args: { file: { file_id: '$FILE' }, mode: 'every', every: 10 },
+        qpdf: (p) => [p, '--split-pages=10', join(dir, 's-%d.pdf')],
+      },
     ];
     for (const doc of docs) {
       const inPath = join(dir, 'in.pdf');
@@ -348,8 +438,12 @@ async function roundTripWith(dir: string, docs: { name: string; bytes: Uint8Arra
         // The agent's own timing of each round trip (the request to it and its answer are not counted).
         const series = async (file_id?: string) => {
           const times: number[] = [];
-          for (let i = 0; i < ROUND_TRIPS; i++) times.push(Number(await agent.ask({ path: inPath, file_id, tool: op.tool, args: op.args })));
-          return { early: median(times.slice(EARLY.from, EARLY.to)), steady: median(times.slice(STEADY.from, STEADY.to)) };
+          for (let i = 0; i < ROUND_TRIPS; i++)
+            times.push(Number(await agent.ask({ path: inPath, file_id, tool: op.tool, args: op.args })));
+          return {
+            early: median(times.slice(EARLY.from, EARLY.to)),
+            steady: median(times.slice(STEADY.from, STEADY.to)),
+          };
         };
         const withUpload = await series();
         const withoutUpload = await series(stored);
@@ -358,7 +452,9 @@ async function roundTripWith(dir: string, docs: { name: string; bytes: Uint8Arra
         const r = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
         const both = (t: { early: number; steady: number }) => `${ms(t.early)} / ${ms(t.steady)}`;
         const ratios = (t: { early: number; steady: number }) => `${r(t.early, qpdf)} / **${r(t.steady, qpdf)}**`;
-        out(`| ${store.name} | ${doc.name} (${kb(doc.bytes.length)}) | ${op.op} | ${both(withUpload)} | ${both(withoutUpload)} | ${ms(qpdf)} | ${ms(niced)} | ${ratios(withUpload)} | ${ratios(withoutUpload)} |`);
+        out(
+          `| ${store.name} | ${doc.name} (${kb(doc.bytes.length)}) | ${op.op} | ${both(withUpload)} | ${both(withoutUpload)} | ${ms(qpdf)} | ${ms(niced)} | ${ratios(withUpload)} | ${ratios(withoutUpload)} |`,
+        );
       }
     }
   } finally {

@@ -71,7 +71,10 @@ async function main(): Promise<void> {
       // API_KEY_CACHE_MAX=0 measures the key path without its cache (every request reads its key).
       ...(process.env.API_KEY_CACHE_MAX ? { API_KEY_CACHE_MAX: process.env.API_KEY_CACHE_MAX } : {}),
     },
-    module: (options: CoreOptions) => ({ module: class BenchModule {}, imports: [AppModule.forRoot(options), BareModule] }),
+    module: (options: CoreOptions) => ({
+      module: class BenchModule {},
+      imports: [AppModule.forRoot(options), BareModule],
+    }),
   });
   const db = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
   const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -81,16 +84,28 @@ async function main(): Promise<void> {
 
     // Ingest: one scan of 10,000 answers.
     const big = await t.createKey('ingest');
-    const [tenK] = demoImports({ scans: 1, prompts: 2000, platforms: ['chatgpt', 'perplexity', 'gemini', 'claude', 'copilot'], seed: 1 });
+    const [tenK] = demoImports({
+      scans: 1,
+      prompts: 2000,
+      platforms: ['chatgpt', 'perplexity', 'gemini', 'claude', 'copilot'],
+      seed: 1,
+    });
     const i0 = performance.now();
     const r = await ingest.importScan(big.workspace, tenK);
     const ingestMs = performance.now() - i0;
-    out(`ingest 10,000 answers: ${(ingestMs / 1000).toFixed(2)} s (${r.sources} sources, ${r.urls} urls, ${r.gaps} gaps)`);
+    out(
+      `ingest 10,000 answers: ${(ingestMs / 1000).toFixed(2)} s (${r.sources} sources, ${r.urls} urls, ${r.gaps} gaps)`,
+    );
 
     // The read workspace: 50 scans x 2,000 answers.
     const { key, workspace } = await t.createKey('bench');
     const w0 = performance.now();
-    const scans = demoImports({ scans: 50, prompts: 400, platforms: ['chatgpt', 'perplexity', 'gemini', 'claude', 'copilot'], seed: 2 });
+    const scans = demoImports({
+      scans: 50,
+      prompts: 400,
+      platforms: ['chatgpt', 'perplexity', 'gemini', 'claude', 'copilot'],
+      seed: 2,
+    });
     for (const f of scans) await ingest.importScan(workspace, f);
     const perScan = (performance.now() - w0) / scans.length;
     out(`loaded 50 scans x 2,000 answers: ${(perScan / 1000).toFixed(2)} s per scan`);
@@ -107,12 +122,15 @@ async function main(): Promise<void> {
     out('');
     out(
       `Database: ${db}; ${CONNECTIONS} connections, ${DURATION} s per run; Redis: ${process.env.REDIS_URL ? 'yes' : 'no'}; ` +
-        `key cache: ${t.config.API_KEY_CACHE_MAX > 0 ? `on (${t.config.API_KEY_CACHE_MAX})` : 'off'}; load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
+        `key cache: ${t.config.API_KEY_CACHE_MAX > 0 ? `on (${t.config.API_KEY_CACHE_MAX})` : 'off'}; load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
     );
     out('');
     out('| Route | req/s | vs bare | p50 ms | p99 ms | non-2xx/errors |');
     out('| --- | ---: | ---: | ---: | ---: | ---: |');
-    for (const x of rows) out(`| ${x.name} | ${x.rps} | ${Math.round((x.rps / bare) * 100)} % | ${x.p50} | ${x.p99} | ${x.errors} |`);
+    for (const x of rows)
+      out(`| ${x.name} | ${x.rps} | ${Math.round((x.rps / bare) * 100)} % | ${x.p50} | ${x.p99} | ${x.errors} |`);
     out(`| ingest of a 10,000-answer scan | | | | ${(ingestMs / 1000).toFixed(2)} s | |`);
   } finally {
     await t.close();

@@ -54,7 +54,8 @@ export class A11yController {
   @Get('api/report.pdf')
   @RateLimit('report')
   async pdf(@Query('id') id: unknown, @Res() res: Response): Promise<void> {
-    if (typeof id !== 'string' || !id) throw DomainError.badRequest('Invalid id: the query parameter id is required.', 'id');
+    if (typeof id !== 'string' || !id)
+      throw DomainError.badRequest('Invalid id: the query parameter id is required.', 'id');
     const head = await this.reports.badgeFields(id); // 404 without reading the report
     const pdf = await this.cached('pdf', head, async () => {
       const report = await this.reports.get(id);
@@ -156,7 +157,9 @@ export class A11yController {
   }
 
   private async sendBadge(res: Response, fields: BadgeFields, cacheControl: string): Promise<void> {
-    const svg = await this.cached('badge', fields, async () => Buffer.from(renderBadge(fields, this.publicUrl(fields.id))));
+    const svg = await this.cached('badge', fields, async () =>
+      Buffer.from(renderBadge(fields, this.publicUrl(fields.id))),
+    );
     res
       .status(200)
       .set({ 'Cache-Control': cacheControl, ETag: `"${fields.id}"`, ...EXPORT_HEADERS })
@@ -173,7 +176,11 @@ export class A11yController {
   }
 
   /** A rendering of an immutable report, from the bounded in-memory cache when there. */
-  private cached(kind: string, report: Pick<Report, 'id' | 'expiresAt'>, render: () => Promise<Buffer>): Promise<Buffer> {
+  private cached(
+    kind: string,
+    report: Pick<Report, 'id' | 'expiresAt'>,
+    render: () => Promise<Buffer>,
+  ): Promise<Buffer> {
     return this.renderings.get(`${kind}:${report.id}`, Date.parse(report.expiresAt), Date.now(), render);
   }
 

@@ -39,7 +39,14 @@ const scanRun = ScanRunModule.register({ standalone: false });
     {
       provide: ScanQueue,
       inject: [AppConfig, RedisService, ScanRunner, ReportsService, BrowserPool, MetricsService],
-      useFactory: (config: AppConfig, redis: RedisService, runner: ScanRunner, reports: ReportsService, pool: BrowserPool, metrics: MetricsService): ScanQueue => {
+      useFactory: (
+        config: AppConfig,
+        redis: RedisService,
+        runner: ScanRunner,
+        reports: ReportsService,
+        pool: BrowserPool,
+        metrics: MetricsService,
+      ): ScanQueue => {
         const queueMetrics = new ScanQueueMetrics(metrics);
         return config.REDIS_URL
           ? new BullScanQueue(config, redis, runner, reports, queueMetrics)

@@ -18,7 +18,11 @@ const userCreate: CliCommand<IssuedPassword> = {
   description: 'Create a website user; prints a one-time password to change at first sign-in.',
   valueOptions: ['role'],
   run: (app, args) =>
-    accounts(app).createUser(positional(args, 0, 'workspace'), positional(args, 1, 'email'), args.options.role === undefined ? 'member' : parseRole(args.options.role)),
+    accounts(app).createUser(
+      positional(args, 0, 'workspace'),
+      positional(args, 1, 'email'),
+      args.options.role === undefined ? 'member' : parseRole(args.options.role),
+    ),
   human: (u) =>
     [
       `Created ${u.role} ${u.email} in workspace ${u.workspace}. One-time password (shown once):`,
@@ -36,7 +40,10 @@ const userList: CliCommand<{ users: UserView[] }> = {
   run: async (app, args) => ({ users: await accounts(app).listUsers(positional(args, 0, 'workspace')) }),
   human: (r) =>
     table(
-      r.users.map((u) => ({ ...u, status: u.disabled ? 'disabled' : u.must_change_password ? 'must change password' : 'active' })),
+      r.users.map((u) => ({
+        ...u,
+        status: u.disabled ? 'disabled' : u.must_change_password ? 'must change password' : 'active',
+      })),
       ['email', 'role', 'status', 'created_at', 'last_sign_in_at', 'id'],
     ),
 };

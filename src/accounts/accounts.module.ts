@@ -23,12 +23,14 @@ import { SignupService } from './signup.service';
     {
       provide: SessionStore,
       inject: [RedisService, DataSource],
-      useFactory: (redis: RedisService, db: DataSource) => (redis.client ? new RedisSessionStore(redis) : new PgSessionStore(db)),
+      useFactory: (redis: RedisService, db: DataSource) =>
+        redis.client ? new RedisSessionStore(redis) : new PgSessionStore(db),
     },
     {
       provide: LoginThrottleStore,
       inject: [RedisService, DataSource],
-      useFactory: (redis: RedisService, db: DataSource) => (redis.client ? new RedisLoginThrottleStore(redis) : new PgLoginThrottleStore(db)),
+      useFactory: (redis: RedisService, db: DataSource) =>
+        redis.client ? new RedisLoginThrottleStore(redis) : new PgLoginThrottleStore(db),
     },
     UsersStore,
     SessionsService,

@@ -13,7 +13,15 @@ import { LoginThrottleStore, ThrottleEntry, ThrottleRule } from './login-throttl
 import { hashPassword, needsRehash, oneTimePassword, passwordProblem, verifyPassword } from './password-hasher';
 import { SessionsService } from './sessions.service';
 import { UsersStore } from './users.store';
-import { InvitationView, IssuedPassword, normaliseEmail, parseRole, toInvitationView, toUserView, UserView } from './user-view';
+import {
+  InvitationView,
+  IssuedPassword,
+  normaliseEmail,
+  parseRole,
+  toInvitationView,
+  toUserView,
+  UserView,
+} from './user-view';
 import { plural } from '../common/text/plural';
 
 export { normaliseEmail, parseRole, type InvitationView, type IssuedPassword, type UserView } from './user-view';
@@ -71,7 +79,14 @@ export class AccountsService implements OnModuleInit {
     const email = normaliseEmail(rawEmail);
     const ws = await this.apiKeys.findWorkspace(workspaceSlug);
     const password = oneTimePassword();
-    const user = await this.users.insert({ workspaceId: ws.id, email, role, passwordHash: await hashPassword(password), mustChangePassword: true, oneTimePasswordAt: new Date() });
+    const user = await this.users.insert({
+      workspaceId: ws.id,
+      email,
+      role,
+      passwordHash: await hashPassword(password),
+      mustChangePassword: true,
+      oneTimePasswordAt: new Date(),
+    });
     if (!user) throw new DomainError(ErrorCode.Conflict, `A user with the email ${email} already exists.`);
     return { ...toUserView(user, ws.slug), one_time_password: password };
   }
@@ -90,7 +105,10 @@ export class AccountsService implements OnModuleInit {
     const member = await this.users.findMember(actor.workspace_id, email);
     if (member) {
       // A member who never replaced their one-time password (e.g. it expired) gets a new one.
-      if (!member.mustChangePassword || member.disabledAt) throw new DomainError(ErrorCode.Conflict, `${email} is already a member of this workspace.`, { field: 'email' });
+      if (!member.mustChangePassword || member.disabledAt)
+        throw new DomainError(ErrorCode.Conflict, `${email} is already a member of this workspace.`, {
+          field: 'email',
+        });
       const now = new Date();
       await this.users.update(member.id, { passwordHash: await hashPassword(password), oneTimePasswordAt: now });
       return { ...this.invitationView({ email, role: member.role, createdAt: now }), one_time_password: password };
@@ -170,11 +188,18 @@ export class AccountsService implements OnModuleInit {
    */
   private throttleEntries(email: string, ip: string, knownDevice: boolean): ThrottleEntry[] {
     const c = this.config;
-    const rule = (maxFailures: number): ThrottleRule => ({ maxFailures, windowS: c.LOGIN_LOCKOUT_S, lockoutS: c.LOGIN_LOCKOUT_S, maxLockoutS: c.LOGIN_LOCKOUT_MAX_S });
+    const rule = (maxFailures: number): ThrottleRule => ({
+      maxFailures,
+      windowS: c.LOGIN_LOCKOUT_S,
+      lockoutS: c.LOGIN_LOCKOUT_S,
+      maxLockoutS: c.LOGIN_LOCKOUT_MAX_S,
+    });
     return [
       { subject: this.subject('pair', `${email}\n${ip}`), rule: rule(c.LOGIN_MAX_FAILURES), clearOnSuccess: true },
       { subject: this.subject('ip', ip), rule: rule(c.LOGIN_IP_MAX_FAILURES), clearOnSuccess: false },
-      ...(knownDevice ? [] : [{ subject: this.subject('acct', email), rule: rule(c.LOGIN_ACCOUNT_MAX_FAILURES), clearOnSuccess: false }]),
+      ...(knownDevice
+        ? []
+        : [{ subject: this.subject('acct', email), rule: rule(c.LOGIN_ACCOUNT_MAX_FAILURES), clearOnSuccess: false }]),
     ];
   }
 
@@ -198,7 +223,11 @@ export class AccountsService implements OnModuleInit {
    * (argon2) verification, so parallel attempts verify at most the limit; a failure keeps the slot
    * and may lock, a success gives it back. Locked: 429 without verifying anything.
    */
-  private async throttled(entries: ThrottleEntry[], verify: () => Promise<boolean>, signedOut = false): Promise<boolean> {
+  private async throttled(
+    entries: ThrottleEntry[],
+    verify: () => Promise<boolean>,
+    signedOut = false,
+  ): Promise<boolean> {
     const r = await this.throttle.reserve(entries);
     if (!r.ok) {
       this.checks.inc({ outcome: 'refused' });
@@ -245,7 +274,8 @@ export class AccountsService implements OnModuleInit {
     if (!ok || !user) throw new DomainError(ErrorCode.Unauthorized, SIGN_IN_FAILED, { field: 'email' });
     const signedIn: WebUser = user;
     // Only who knows the one-time password learns that it expired.
-    if (signedIn.mustChangePassword && this.expired(signedIn.oneTimePasswordAt ?? signedIn.createdAt)) throw this.oneTimePasswordExpired();
+    if (signedIn.mustChangePassword && this.expired(signedIn.oneTimePasswordAt ?? signedIn.createdAt))
+      throw this.oneTimePasswordExpired();
     if (client.device) await this.throttle.remember(device, KNOWN_DEVICE_S);
     signedIn.lastSignInAt = new Date();
     const patch: Partial<WebUser> = { lastSignInAt: signedIn.lastSignInAt };
@@ -256,7 +286,14 @@ export class AccountsService implements OnModuleInit {
 
   /** The first sign-in with an invitation's one-time password makes the account (null if another sign-in just did). */
   private async claim(inv: WebInvitation, password: string): Promise<WebUser | null> {
-    const user = await this.users.insert({ workspaceId: inv.workspaceId, email: inv.email, role: parseRole(inv.role), passwordHash: await hashPassword(password), mustChangePassword: true, oneTimePasswordAt: inv.createdAt });
+    const user = await this.users.insert({
+      workspaceId: inv.workspaceId,
+      email: inv.email,
+      role: parseRole(inv.role),
+      passwordHash: await hashPassword(password),
+      mustChangePassword: true,
+      oneTimePasswordAt: inv.createdAt,
+    });
     if (!user) return null;
     await this.users.deleteInvitations(inv.email);
     user.workspace = inv.workspace;
@@ -288,13 +325,22 @@ export class AccountsService implements OnModuleInit {
     if (!user || user.disabledAt) throw new DomainError(ErrorCode.Unauthorized, 'Sign in again.');
     // The same limits as the sign-in (a session is a known device: no account-wide ceiling); past
     // them the caller ends the session (429 with `signed_out`).
-    const right = await this.throttled(this.throttleEntries(user.email, ip, true), () => verifyPassword(user.passwordHash, current.slice(0, 1024)), true);
+    const right = await this.throttled(
+      this.throttleEntries(user.email, ip, true),
+      () => verifyPassword(user.passwordHash, current.slice(0, 1024)),
+      true,
+    );
     if (!right) throw DomainError.badRequest('The current password is wrong.', 'current_password');
     const problem = passwordProblem(next);
     if (problem) throw DomainError.badRequest(`New password: ${problem}`, 'new_password');
     if (next !== confirm) throw DomainError.badRequest('The two new passwords differ.', 'confirm_password');
-    if (next === current) throw DomainError.badRequest('Choose a password different from the current one.', 'new_password');
-    await this.users.update(user.id, { passwordHash: await hashPassword(next), mustChangePassword: false, oneTimePasswordAt: null });
+    if (next === current)
+      throw DomainError.badRequest('Choose a password different from the current one.', 'new_password');
+    await this.users.update(user.id, {
+      passwordHash: await hashPassword(next),
+      mustChangePassword: false,
+      oneTimePasswordAt: null,
+    });
     await this.sessions.endAllFor(user.id);
   }
 }

@@ -54,13 +54,18 @@ export interface ThrottleState {
 }
 
 /** The lock a subject gets now, after `strikes` earlier locks: lockoutS, doubled each time, capped. */
-export const lockMs = (rule: ThrottleRule, strikes: number): number => Math.min(rule.lockoutS * 2 ** Math.min(strikes, 30), rule.maxLockoutS) * 1000;
+export const lockMs = (rule: ThrottleRule, strikes: number): number =>
+  Math.min(rule.lockoutS * 2 ** Math.min(strikes, 30), rule.maxLockoutS) * 1000;
 
 /**
  * The reservation rule (the PostgreSQL store runs it on locked rows; RESERVE_LUA is the same for
  * Redis): refused while a subject is locked or has no slot left; otherwise one more slot on each.
  */
-export function decideReserve(states: ThrottleState[], entries: ThrottleEntry[], now: number): { until: number } | { next: ThrottleState[] } {
+export function decideReserve(
+  states: ThrottleState[],
+  entries: ThrottleEntry[],
+  now: number,
+): { until: number } | { next: ThrottleState[] } {
   let until = 0;
   const next = states.map((s, i) => {
     const rule = entries[i].rule;
@@ -80,7 +85,12 @@ export function decideReserve(states: ThrottleState[], entries: ThrottleEntry[],
 }
 
 /** The settling rule (RESULT_LUA is the same for Redis). */
-export function decideSettle(states: ThrottleState[], entries: ThrottleEntry[], success: boolean, now: number): { next: Array<ThrottleState | null>; until: number } {
+export function decideSettle(
+  states: ThrottleState[],
+  entries: ThrottleEntry[],
+  success: boolean,
+  now: number,
+): { next: Array<ThrottleState | null>; until: number } {
   let until = 0;
   const next = states.map((s, i) => {
     const e = entries[i];
@@ -120,7 +130,10 @@ export class PgLoginThrottleStore extends LoginThrottleStore {
   }
 
   /** Runs `fn` on the subjects' rows, locked (in subject order, so two calls never deadlock). */
-  private async locked<T>(subjects: string[], fn: (m: EntityManager, rows: Map<string, ThrottleState>, now: number) => Promise<T>): Promise<T> {
+  private async locked<T>(
+    subjects: string[],
+    fn: (m: EntityManager, rows: Map<string, ThrottleState>, now: number) => Promise<T>,
+  ): Promise<T> {
     const sorted = [...new Set(subjects)].sort();
     return this.db.transaction(async (m) => {
       await m.query(
@@ -135,7 +148,13 @@ export class PgLoginThrottleStore extends LoginThrottleStore {
       const map = new Map(
         rows.map((r) => [
           r.subject,
-          { failures: r.failures, pending: r.pending, windowEnds: new Date(r.window_ends_at).getTime(), lockedUntil: r.locked_until ? new Date(r.locked_until).getTime() : 0, strikes: r.strikes },
+          {
+            failures: r.failures,
+            pending: r.pending,
+            windowEnds: new Date(r.window_ends_at).getTime(),
+            lockedUntil: r.locked_until ? new Date(r.locked_until).getTime() : 0,
+            strikes: r.strikes,
+          },
         ]),
       );
       return fn(m, map, new Date(rows[0].now).getTime());
@@ -147,14 +166,17 @@ export class PgLoginThrottleStore extends LoginThrottleStore {
       await m.query('DELETE FROM web_login_throttle WHERE subject = $1', [subject]);
       return;
     }
-    await m.query('UPDATE web_login_throttle SET failures = $2, pending = $6, window_ends_at = $3, locked_until = $4, strikes = $5 WHERE subject = $1', [
-      subject,
-      s.failures,
-      new Date(s.windowEnds),
-      s.lockedUntil ? new Date(s.lockedUntil) : null,
-      s.strikes,
-      s.pending,
-    ]);
+    await m.query(
+      'UPDATE web_login_throttle SET failures = $2, pending = $6, window_ends_at = $3, locked_until = $4, strikes = $5 WHERE subject = $1',
+      [
+        subject,
+        s.failures,
+        new Date(s.windowEnds),
+        s.lockedUntil ? new Date(s.lockedUntil) : null,
+        s.strikes,
+        s.pending,
+      ],
+    );
   }
 
   reserve(entries: ThrottleEntry[]): Promise<Reservation> {
@@ -199,7 +221,10 @@ export class PgLoginThrottleStore extends LoginThrottleStore {
   }
 
   async known(subject: string): Promise<boolean> {
-    const rows = await this.db.query<unknown[]>('SELECT 1 FROM web_login_throttle WHERE subject = $1 AND window_ends_at > now()', [subject]);
+    const rows = await this.db.query<unknown[]>(
+      'SELECT 1 FROM web_login_throttle WHERE subject = $1 AND window_ends_at > now()',
+      [subject],
+    );
     return rows.length > 0;
   }
 }
@@ -284,13 +309,17 @@ export class RedisLoginThrottleStore extends LoginThrottleStore {
 
   async reserve(entries: ThrottleEntry[]): Promise<Reservation> {
     const args = entries.flatMap((e) => RedisLoginThrottleStore.rule(e.rule));
-    const ms = (await this.redis.required().eval(RESERVE_LUA, entries.length, ...this.keys(entries), ...args)) as number;
+    const ms = (await this.redis
+      .required()
+      .eval(RESERVE_LUA, entries.length, ...this.keys(entries), ...args)) as number;
     return ms > 0 ? { ok: false, until: new Date(Date.now() + ms) } : { ok: true };
   }
 
   async settle(entries: ThrottleEntry[], success: boolean): Promise<Date | null> {
     const args = entries.flatMap((e) => [...RedisLoginThrottleStore.rule(e.rule), e.clearOnSuccess ? 1 : 0]);
-    const ms = (await this.redis.required().eval(SETTLE_LUA, entries.length, ...this.keys(entries), success ? '1' : '0', ...args)) as number;
+    const ms = (await this.redis
+      .required()
+      .eval(SETTLE_LUA, entries.length, ...this.keys(entries), success ? '1' : '0', ...args)) as number;
     return ms > 0 ? new Date(Date.now() + ms) : null;
   }
 

@@ -29,7 +29,9 @@ export function needsRehash(hash: string): boolean {
 
 /** A one-time password: 20 characters of base62-like text (about 119 bits), easy to copy. */
 export function oneTimePassword(): string {
-  return randomBytes(15).toString('base64url').replace(/[-_]/g, (c) => (c === '-' ? 'x' : 'y'));
+  return randomBytes(15)
+    .toString('base64url')
+    .replace(/[-_]/g, (c) => (c === '-' ? 'x' : 'y'));
 }
 
 /** Why a new password is refused, or null when it is acceptable. */

@@ -58,11 +58,16 @@ export class PgSessionStore extends SessionStore {
   }
 
   async setFlash(idHash: string, value: string, ttlMs: number): Promise<void> {
-    await this.db.query('UPDATE web_sessions SET flash = $2, flash_expires_at = now() + make_interval(secs => $3) WHERE id_hash = $1', [idHash, value, ttlMs / 1000]);
+    await this.db.query(
+      'UPDATE web_sessions SET flash = $2, flash_expires_at = now() + make_interval(secs => $3) WHERE id_hash = $1',
+      [idHash, value, ttlMs / 1000],
+    );
   }
 
   async takeFlash(idHash: string): Promise<string | null> {
-    const rows = await this.db.query<Array<[Array<{ flash: string | null }>, number]> | Array<{ flash: string | null }>>(
+    const rows = await this.db.query<
+      Array<[Array<{ flash: string | null }>, number]> | Array<{ flash: string | null }>
+    >(
       `WITH old AS (SELECT flash, flash_expires_at FROM web_sessions WHERE id_hash = $1 AND flash IS NOT NULL FOR UPDATE)
        UPDATE web_sessions s SET flash = NULL, flash_expires_at = NULL FROM old WHERE s.id_hash = $1
        RETURNING CASE WHEN old.flash_expires_at > now() THEN old.flash END AS flash`,

@@ -69,7 +69,11 @@ export class SessionsService {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', flashKey(id), iv);
     const sealed = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-    await this.store.setFlash(hashSessionId(id), Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64'), FLASH_TTL_MS);
+    await this.store.setFlash(
+      hashSessionId(id),
+      Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64'),
+      FLASH_TTL_MS,
+    );
   }
 
   /** The flash value of this session, removed as it is read. */

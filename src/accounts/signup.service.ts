@@ -56,7 +56,8 @@ export class SignupService implements OnModuleInit {
   }
 
   private entries(email: string, ip: string): ThrottleEntry[] {
-    const subject = (kind: string, v: string) => `${kind}:${createHmac('sha256', this.key).update(v).digest('hex').slice(0, 40)}`;
+    const subject = (kind: string, v: string) =>
+      `${kind}:${createHmac('sha256', this.key).update(v).digest('hex').slice(0, 40)}`;
     const hourly = (maxFailures: number) => ({ maxFailures, windowS: 3600, lockoutS: 3600, maxLockoutS: 86400 });
     return [
       { subject: subject('signup-ip', ip), rule: hourly(this.config.SIGNUP_IP_MAX_PER_HOUR), clearOnSuccess: false },
@@ -66,22 +67,33 @@ export class SignupService implements OnModuleInit {
 
   /** Validates and queues the mail; the same outcome for known and unknown addresses. */
   async request(rawEmail: string, password: string, confirm: string, ip: string): Promise<{ email: string }> {
-    if (!this.mail.configured) throw new DomainError(ErrorCode.ServiceUnavailable, `Sign-up is not available: ${MAIL_OFF_HINT}`);
+    if (!this.mail.configured)
+      throw new DomainError(ErrorCode.ServiceUnavailable, `Sign-up is not available: ${MAIL_OFF_HINT}`);
     const email = normaliseEmail(rawEmail);
     const problem = passwordProblem(password);
     if (problem) throw DomainError.badRequest(problem, 'password');
-    if (password !== confirm) throw DomainError.badRequest('The two passwords differ: type the same password twice.', 'confirm_password');
+    if (password !== confirm)
+      throw DomainError.badRequest('The two passwords differ: type the same password twice.', 'confirm_password');
     const entries = this.entries(email, ip);
     const r = await this.throttle.reserve(entries);
     if (!r.ok) {
       const seconds = Math.max(1, Math.ceil((r.until.getTime() - Date.now()) / 1000));
-      throw new DomainError(ErrorCode.RateLimited, `Too many sign-ups: try again in ${plural(Math.ceil(seconds / 60), 'minute')}.`, { retry_after: seconds }, { 'Retry-After': String(seconds) });
+      throw new DomainError(
+        ErrorCode.RateLimited,
+        `Too many sign-ups: try again in ${plural(Math.ceil(seconds / 60), 'minute')}.`,
+        { retry_after: seconds },
+        { 'Retry-After': String(seconds) },
+      );
     }
     try {
       const hash = await hashPassword(password); // for known addresses too: the same time either way
       const known = (await this.db.query<unknown[]>(`SELECT 1 FROM web_users WHERE email = $1`, [email])).length > 0;
       if (known) {
-        this.mailLater(email, 'Your Beacon account', `Someone (perhaps you) tried to sign up to Beacon with this address, which already has an account.\n\nSign in at ${this.config.publicBaseUrl()}/signin. If you forgot your password, ask an admin of your workspace for a one-time password.\n\nIf it was not you, ignore this e-mail: nothing changed.\n`);
+        this.mailLater(
+          email,
+          'Your Beacon account',
+          `Someone (perhaps you) tried to sign up to Beacon with this address, which already has an account.\n\nSign in at ${this.config.publicBaseUrl()}/signin. If you forgot your password, ask an admin of your workspace for a one-time password.\n\nIf it was not you, ignore this e-mail: nothing changed.\n`,
+        );
       } else {
         await this.db.query(`DELETE FROM web_signups WHERE expires_at < now() - interval '7 days'`); // long-expired ones
         const token = randomBytes(32).toString('base64url');
@@ -91,7 +103,11 @@ export class SignupService implements OnModuleInit {
           [email, hash, tokenHash(token), this.config.SIGNUP_LINK_TTL_H],
         );
         const link = `${this.config.publicBaseUrl()}/signup/verify?token=${token}`;
-        this.mailLater(email, 'Confirm your e-mail address for Beacon', `Open this link to confirm your address and create your Beacon account:\n\n${link}\n\nIt works for ${plural(this.config.SIGNUP_LINK_TTL_H, 'hour')}. If you did not sign up, ignore this e-mail: no account is made without it.\n`);
+        this.mailLater(
+          email,
+          'Confirm your e-mail address for Beacon',
+          `Open this link to confirm your address and create your Beacon account:\n\n${link}\n\nIt works for ${plural(this.config.SIGNUP_LINK_TTL_H, 'hour')}. If you did not sign up, ignore this e-mail: no account is made without it.\n`,
+        );
       }
       return { email };
     } finally {
@@ -101,13 +117,18 @@ export class SignupService implements OnModuleInit {
 
   /** Sent after the answer (the page does not wait for SMTP, so both cases answer alike); failures are logged. */
   private mailLater(to: string, subject: string, text: string): void {
-    this.mail.send({ to, subject, text }).catch((e: Error) => this.logger.warn(`Sign-up e-mail could not be sent: ${e.message}`));
+    this.mail
+      .send({ to, subject, text })
+      .catch((e: Error) => this.logger.warn(`Sign-up e-mail could not be sent: ${e.message}`));
   }
 
   /** What a link is worth, for the confirmation page (nothing changes). */
   async linkState(token: string): Promise<LinkState> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return 'invalid';
-    const rows = await this.db.query<{ expired: boolean }[]>(`SELECT expires_at < now() AS expired FROM web_signups WHERE token_hash = $1`, [tokenHash(token)]);
+    const rows = await this.db.query<{ expired: boolean }[]>(
+      `SELECT expires_at < now() AS expired FROM web_signups WHERE token_hash = $1`,
+      [tokenHash(token)],
+    );
     if (rows.length === 0) return 'invalid';
     return rows[0].expired ? 'expired' : 'valid';
   }
@@ -133,7 +154,10 @@ export class SignupService implements OnModuleInit {
         throw new DomainError(ErrorCode.Conflict, 'This address already has an account: sign in.');
       }
       const slug = `p-${randomBytes(6).toString('hex')}`;
-      const ws = await m.query<{ id: string }[]>(`INSERT INTO workspaces (slug, name) VALUES ($1, $2) RETURNING id`, [slug, `Personal (${email})`.slice(0, 200)]);
+      const ws = await m.query<{ id: string }[]>(`INSERT INTO workspaces (slug, name) VALUES ($1, $2) RETURNING id`, [
+        slug,
+        `Personal (${email})`.slice(0, 200),
+      ]);
       const user = await m.query<{ id: string }[]>(
         `INSERT INTO web_users (workspace_id, email, role, password_hash, must_change_password, one_time_password_at) VALUES ($1, $2, 'admin', $3, false, NULL) RETURNING id`,
         [ws[0].id, email, password_hash],
@@ -146,5 +170,8 @@ export class SignupService implements OnModuleInit {
 function linkError(state: 'expired' | 'invalid'): DomainError {
   return state === 'expired'
     ? DomainError.badRequest('This link has expired: sign up again to get a new one.', 'token')
-    : DomainError.badRequest('This link is not valid: it was already used, or it was copied incompletely. Sign in, or sign up again.', 'token');
+    : DomainError.badRequest(
+        'This link is not valid: it was already used, or it was copied incompletely. Sign in, or sign up again.',
+        'token',
+      );
 }

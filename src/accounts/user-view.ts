@@ -32,7 +32,8 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,189}$/;
 
 export function normaliseEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (!EMAIL.test(email) || email.length > 254) throw DomainError.badRequest(`"${raw}" is not an email address.`, 'email');
+  if (!EMAIL.test(email) || email.length > 254)
+    throw DomainError.badRequest(`"${raw}" is not an email address.`, 'email');
   return email;
 }
 
@@ -57,7 +58,10 @@ export function toUserView(u: WebUser, workspace: string): UserView {
 }
 
 /** An invitation as the members page lists it: it expires `ttlDays` after it was made (ONE_TIME_PASSWORD_TTL_DAYS). */
-export function toInvitationView(r: Pick<WebInvitation, 'email' | 'role' | 'createdAt'>, ttlDays: number): InvitationView {
+export function toInvitationView(
+  r: Pick<WebInvitation, 'email' | 'role' | 'createdAt'>,
+  ttlDays: number,
+): InvitationView {
   return {
     email: r.email,
     role: parseRole(r.role),

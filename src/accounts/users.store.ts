@@ -5,10 +5,15 @@ import { WebInvitation } from './entities/web-invitation.entity';
 import { Role, WebUser } from './entities/web-user.entity';
 
 /** The fields of a new account (the database fills in the id and created_at). */
-export type NewUser = Pick<WebUser, 'workspaceId' | 'email' | 'role' | 'passwordHash' | 'mustChangePassword' | 'oneTimePasswordAt'>;
+export type NewUser = Pick<
+  WebUser,
+  'workspaceId' | 'email' | 'role' | 'passwordHash' | 'mustChangePassword' | 'oneTimePasswordAt'
+>;
 
 /** The columns of an account that change after its creation. */
-export type UserPatch = Partial<Pick<WebUser, 'role' | 'passwordHash' | 'mustChangePassword' | 'oneTimePasswordAt' | 'lastSignInAt'>>;
+export type UserPatch = Partial<
+  Pick<WebUser, 'role' | 'passwordHash' | 'mustChangePassword' | 'oneTimePasswordAt' | 'lastSignInAt'>
+>;
 
 const isUniqueViolation = (e: unknown): boolean =>
   e instanceof QueryFailedError && (e.driverError as { code?: string } | undefined)?.code === '23505';
@@ -55,7 +60,11 @@ export class UsersStore {
 
   /** The workspace's members by email. */
   async listInWorkspace(workspaceId: string, withWorkspace = false): Promise<WebUser[]> {
-    return this.users.find({ where: { workspaceId }, ...(withWorkspace ? { relations: { workspace: true } } : {}), order: { email: 'ASC' } });
+    return this.users.find({
+      where: { workspaceId },
+      ...(withWorkspace ? { relations: { workspace: true } } : {}),
+      order: { email: 'ASC' },
+    });
   }
 
   async update(id: string, patch: UserPatch): Promise<void> {
@@ -71,7 +80,10 @@ export class UsersStore {
 
   /** Creates or replaces the invitation of `email` to the workspace, and returns it as stored. */
   async upsertInvitation(workspaceId: string, email: string, role: Role, otpHash: string): Promise<WebInvitation> {
-    await this.invitations.upsert({ workspaceId, email, role, otpHash, createdAt: new Date() }, ['workspaceId', 'email']);
+    await this.invitations.upsert({ workspaceId, email, role, otpHash, createdAt: new Date() }, [
+      'workspaceId',
+      'email',
+    ]);
     return this.invitations.findOneByOrFail({ workspaceId, email });
   }
 

@@ -6,7 +6,11 @@ import { LoggerModule } from 'nestjs-pino';
 import { AiModule } from './ai/ai.module';
 import { ApiKeyStore } from './api-keys/api-key.store';
 import { ApiKeysService, REVOCATION_LISTENER } from './api-keys/api-keys.service';
-import { EmbeddedRevocationListener, PostgresRevocationListener, RevocationListener } from './api-keys/revocation-listener';
+import {
+  EmbeddedRevocationListener,
+  PostgresRevocationListener,
+  RevocationListener,
+} from './api-keys/revocation-listener';
 import { ApiKey } from './api-keys/entities/api-key.entity';
 import { Workspace } from './api-keys/entities/workspace.entity';
 import { AppConfig, loadConfig } from './config/env';

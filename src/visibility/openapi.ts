@@ -44,17 +44,38 @@ const page: Param[] = [
 const platformP: Param = { name: 'platform', description: 'Only this platform (e.g. chatgpt).', schema: str };
 const categoryP: Param = { name: 'category', description: 'Only this source category.', schema: category };
 const tagP: Param = { name: 'tag', description: 'Only prompts with this tag.', schema: str };
-const competitorP: Param = { name: 'competitor', description: 'Only rows involving this competitor (name, case-insensitive).', schema: str };
-const scanP: Param = {
-  name: 'scan_id',
-  description: 'This scan (a scan_id of GET /api/v1/history) instead of the latest; an unknown one is 404 not_found with field scan_id.',
+const competitorP: Param = {
+  name: 'competitor',
+  description: 'Only rows involving this competitor (name, case-insensitive).',
   schema: str,
 };
-const boolP = (name: string, description: string): Param => ({ name, description, schema: { type: 'string', enum: ['true', 'false'] } });
+const scanP: Param = {
+  name: 'scan_id',
+  description:
+    'This scan (a scan_id of GET /api/v1/history) instead of the latest; an unknown one is 404 not_found with field scan_id.',
+  schema: str,
+};
+const boolP = (name: string, description: string): Param => ({
+  name,
+  description,
+  schema: { type: 'string', enum: ['true', 'false'] },
+});
 
 export const ENDPOINTS: Endpoint[] = [
-  { path: '/api/v1', summary: 'Index of the endpoints (this list). No API key needed.', auth: false, params: [], response: 'Index' },
-  { path: '/api/v1/openapi.json', summary: 'This API as an OpenAPI 3.1 document. No API key needed.', auth: false, params: [], response: 'OpenApi' },
+  {
+    path: '/api/v1',
+    summary: 'Index of the endpoints (this list). No API key needed.',
+    auth: false,
+    params: [],
+    response: 'Index',
+  },
+  {
+    path: '/api/v1/openapi.json',
+    summary: 'This API as an OpenAPI 3.1 document. No API key needed.',
+    auth: false,
+    params: [],
+    response: 'OpenApi',
+  },
   {
     path: '/api/v1/visibility',
     summary: 'Visibility summary: latest and previous scan, funnel, platforms, competitors, week-over-week comparison.',
@@ -62,10 +83,18 @@ export const ENDPOINTS: Endpoint[] = [
     params: [],
     response: 'Visibility',
   },
-  { path: '/api/v1/history', summary: 'Every scan, newest first: grade, mention rate and detected changes.', auth: true, params: page, response: 'History', csv: true },
+  {
+    path: '/api/v1/history',
+    summary: 'Every scan, newest first: grade, mention rate and detected changes.',
+    auth: true,
+    params: page,
+    response: 'History',
+    csv: true,
+  },
   {
     path: '/api/v1/prompts',
-    summary: 'Tracked prompts with tags, intent, country, enabled status and latest-scan figures (or those of scan_id), by id.',
+    summary:
+      'Tracked prompts with tags, intent, country, enabled status and latest-scan figures (or those of scan_id), by id.',
     auth: true,
     params: [
       ...page,
@@ -75,11 +104,13 @@ export const ENDPOINTS: Endpoint[] = [
       { name: 'intent', description: 'Only this intent.', schema: str },
       { name: 'country', description: 'Only this country (ISO 3166-1 alpha-2).', schema: str },
     ],
-    response: 'Prompts', csv: true,
+    response: 'Prompts',
+    csv: true,
   },
   {
     path: '/api/v1/answers',
-    summary: 'Raw AI answers of the latest scan (or of scan_id) with model, mention flags and citations, in import order.',
+    summary:
+      'Raw AI answers of the latest scan (or of scan_id) with model, mention flags and citations, in import order.',
     auth: true,
     params: [
       ...page,
@@ -89,47 +120,74 @@ export const ENDPOINTS: Endpoint[] = [
       boolP('mentioned', 'Only answers that mention the brand (true) or not (false).'),
       {
         name: 'brand_status',
-        description: 'Only answers where the brand is mentioned, absent (the answer says it does not know it) or not_named.',
+        description:
+          'Only answers where the brand is mentioned, absent (the answer says it does not know it) or not_named.',
         schema: { type: 'string', enum: [...MENTION_STATUSES] },
       },
       competitorP,
       { name: 'prompt_id', description: 'Only answers to this prompt.', schema: str },
       { name: 'cited_url', description: 'Only answers citing this URL (as /urls and /gaps list it).', schema: str },
-      { name: 'gap_url', description: 'The answers behind this citation gap (a url of /gaps): citing it, naming a competitor and not the brand.', schema: str },
-      { name: 'cited_domain', description: 'Only answers citing a URL of this registrable domain (as /sources lists it) or its subdomains.', schema: str },
+      {
+        name: 'gap_url',
+        description:
+          'The answers behind this citation gap (a url of /gaps): citing it, naming a competitor and not the brand.',
+        schema: str,
+      },
+      {
+        name: 'cited_domain',
+        description: 'Only answers citing a URL of this registrable domain (as /sources lists it) or its subdomains.',
+        schema: str,
+      },
     ],
-    response: 'Answers', csv: true,
+    response: 'Answers',
+    csv: true,
   },
   {
     path: '/api/v1/sources',
-    summary: 'Cited registrable domains of the latest scan (or of scan_id) with counts and categories, most cited first.',
+    summary:
+      'Cited registrable domains of the latest scan (or of scan_id) with counts and categories, most cited first.',
     auth: true,
     params: [...page, scanP, categoryP, platformP],
-    response: 'Sources', csv: true,
+    response: 'Sources',
+    csv: true,
   },
   {
     path: '/api/v1/urls',
     summary: 'Per-URL citation statistics of the latest scan (or of scan_id), most cited first.',
     auth: true,
-    params: [...page, scanP, categoryP, platformP, { name: 'domain', description: 'Only URLs of this registrable domain.', schema: str }],
-    response: 'Urls', csv: true,
+    params: [
+      ...page,
+      scanP,
+      categoryP,
+      platformP,
+      { name: 'domain', description: 'Only URLs of this registrable domain.', schema: str },
+    ],
+    response: 'Urls',
+    csv: true,
   },
   {
     path: '/api/v1/gaps',
-    summary: 'Citation gaps of the latest scan (or of scan_id): URLs cited where competitors are mentioned and the brand is not, most answers first.',
+    summary:
+      'Citation gaps of the latest scan (or of scan_id): URLs cited where competitors are mentioned and the brand is not, most answers first.',
     auth: true,
     params: [...page, scanP, categoryP, platformP, competitorP],
-    response: 'Gaps', csv: true,
+    response: 'Gaps',
+    csv: true,
   },
 ];
 
 /** components.schemas: the response bodies of dto/responses.ts, converted once. */
-const COMPONENT_SCHEMAS: Record<string, Schema> = Object.fromEntries(Object.entries(SCHEMAS).map(([name, z]) => [name, jsonSchemaOf(z)]));
+const COMPONENT_SCHEMAS: Record<string, Schema> = Object.fromEntries(
+  Object.entries(SCHEMAS).map(([name, z]) => [name, jsonSchemaOf(z)]),
+);
 
 const CSV_DESCRIPTION =
   'With Accept: text/csv: every row matching the filters (limit does not apply; cursor starts after that row), a header line, arrays joined with " | ", empty cells for null. Columns: docs/visibility-api.md.';
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref('Error') } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ref('Error') } },
+});
 const RATE_HEADERS = {
   'RateLimit-Limit': { schema: int, description: 'Requests allowed per window (per key).' },
   'RateLimit-Remaining': { schema: int, description: 'Requests left in the window.' },
@@ -173,7 +231,13 @@ export function openApiDocument(baseUrl: string): Schema {
         operationId: e.path === '/api/v1' ? 'index' : e.path.split('/').pop()!.replace('.json', ''),
         security: e.auth ? [{ bearer: [] }] : [],
         parameters: [
-          ...e.params.map((p) => ({ name: p.name, in: 'query', required: false, description: p.description, schema: p.schema })),
+          ...e.params.map((p) => ({
+            name: p.name,
+            in: 'query',
+            required: false,
+            description: p.description,
+            schema: p.schema,
+          })),
           ...(e.auth ? [{ name: 'If-None-Match', in: 'header', required: false, schema: str }] : []),
         ],
         responses,
@@ -208,9 +272,18 @@ export function apiIndex(baseUrl: string, limit: { requests: number; window_seco
     conventions: {
       envelope: 'Successful bodies carry ok: true; errors are { ok: false, error, message } with an HTTP status.',
       pagination: `Lists take limit (1..${MAX_LIMIT}, default ${DEFAULT_LIMIT}) and cursor; pass next_cursor back unchanged, null on the last page. Stable sort.`,
-      conditional_requests: 'Data responses carry an ETag; send it in If-None-Match to get 304 Not Modified until new data is imported.',
-      rate_limit_headers: 'Authenticated responses carry RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset; above the limit 429 rate_limited with Retry-After: 60.',
-      errors: ['400 bad_request (field names the parameter)', '401 unauthorized', '404 not_found', '404 project_not_found', '405 method_not_allowed', '429 rate_limited'],
+      conditional_requests:
+        'Data responses carry an ETag; send it in If-None-Match to get 304 Not Modified until new data is imported.',
+      rate_limit_headers:
+        'Authenticated responses carry RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset; above the limit 429 rate_limited with Retry-After: 60.',
+      errors: [
+        '400 bad_request (field names the parameter)',
+        '401 unauthorized',
+        '404 not_found',
+        '404 project_not_found',
+        '405 method_not_allowed',
+        '429 rate_limited',
+      ],
       scope: 'answers, sources, urls and gaps use the latest scan unless scan_id names another scan of GET /history.',
     },
     endpoints: ENDPOINTS.map((e) => ({

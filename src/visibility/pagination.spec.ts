@@ -25,7 +25,23 @@ describe('cursors', () => {
 
   it('cuts limit + 1 rows into a page', () => {
     const rows = [1, 2, 3];
-    expect(toPage(rows, 2, 's', (r) => [r], (r) => r * 10)).toEqual({ items: [10, 20], next_cursor: encodeCursor('s', [2]) });
-    expect(toPage(rows, 3, 's', (r) => [r], (r) => r)).toEqual({ items: [1, 2, 3], next_cursor: null });
+    expect(
+      toPage(
+        rows,
+        2,
+        's',
+        (r) => [r],
+        (r) => r * 10,
+      ),
+    ).toEqual({ items: [10, 20], next_cursor: encodeCursor('s', [2]) });
+    expect(
+      toPage(
+        rows,
+        3,
+        's',
+        (r) => [r],
+        (r) => r,
+      ),
+    ).toEqual({ items: [1, 2, 3], next_cursor: null });
   });
 });

@@ -12,7 +12,11 @@ export function encodeCursor(scope: string, key: CursorKey): string {
 }
 
 /** Decodes a cursor made by {@link encodeCursor} for `scope` whose key has the given types. */
-export function decodeCursor(cursor: string | undefined, scope: string, types: Array<'string' | 'number'>): CursorKey | null {
+export function decodeCursor(
+  cursor: string | undefined,
+  scope: string,
+  types: Array<'string' | 'number'>,
+): CursorKey | null {
   if (cursor === undefined) return null;
   let parsed: unknown;
   try {
@@ -29,7 +33,10 @@ export function decodeCursor(cursor: string | undefined, scope: string, types: A
     throw DomainError.badRequest('Invalid cursor: pass next_cursor of the previous page unchanged.', 'cursor');
   }
   if (parsed[0] !== scope) {
-    throw DomainError.badRequest('Stale cursor: new data was imported since the first page; start again without a cursor.', 'cursor');
+    throw DomainError.badRequest(
+      'Stale cursor: new data was imported since the first page; start again without a cursor.',
+      'cursor',
+    );
   }
   return parsed.slice(1) as CursorKey;
 }
@@ -40,7 +47,13 @@ export interface Page<T> {
 }
 
 /** Cuts `limit + 1` fetched rows into a page and the cursor of its last row. */
-export function toPage<R, T>(rows: R[], limit: number, scope: string, keyOf: (r: R) => CursorKey, map: (r: R) => T): Page<T> {
+export function toPage<R, T>(
+  rows: R[],
+  limit: number,
+  scope: string,
+  keyOf: (r: R) => CursorKey,
+  map: (r: R) => T,
+): Page<T> {
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
   return {

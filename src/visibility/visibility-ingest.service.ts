@@ -56,7 +56,9 @@ export class VisibilityIngestService {
     const workspace = await this.apiKeys.findWorkspace(slug);
     const derived = deriveScan(file);
     const hash = createHash('sha256').update(JSON.stringify(file)).digest('hex');
-    const { imported, latest } = await this.store.transaction((tx) => this.write(tx, workspace.id, file, derived, hash));
+    const { imported, latest } = await this.store.transaction((tx) =>
+      this.write(tx, workspace.id, file, derived, hash),
+    );
     this.projects.forget(workspace.id);
     const s = derived.summary;
     const result: ImportResult = {
@@ -93,7 +95,9 @@ export class VisibilityIngestService {
       const order = await this.store.transaction((tx) => tx.scanOrder(workspace.id));
       let changed = 0;
       for (const [at, scan] of order.entries()) {
-        const did = await this.store.transaction((tx) => this.rederiveScan(tx, workspace.id, scan, order[at - 1]?.id ?? null, order[at + 1]?.id ?? null));
+        const did = await this.store.transaction((tx) =>
+          this.rederiveScan(tx, workspace.id, scan, order[at - 1]?.id ?? null, order[at + 1]?.id ?? null),
+        );
         this.projects.forget(workspace.id);
         if (did) changed++;
       }
@@ -136,7 +140,10 @@ export class VisibilityIngestService {
     } as unknown as ImportFile;
     const derived = deriveScan(file);
     // Sources and URLs stay as imported (their counts include repeated citations the stored answers no longer show).
-    const summary = { ...derived.summary, counts: { ...derived.summary.counts, sources: stored.summary.counts.sources, urls: stored.summary.counts.urls } };
+    const summary = {
+      ...derived.summary,
+      counts: { ...derived.summary.counts, sources: stored.summary.counts.sources, urls: stored.summary.counts.urls },
+    };
     await tx.replaceAnswersAndGaps(scan.id, derived, summary);
     const facts = await tx.facts([scan.id, previous, next]);
     await tx.storeChanges(scan.id, detectChanges(previous ? facts.get(previous)! : null, facts.get(scan.id)!));
@@ -156,12 +163,17 @@ export class VisibilityIngestService {
   ): Promise<{ imported: boolean; latest: boolean }> {
     const domains = projectDomains(file);
     const brand = { name: file.brand.name, aliases: file.brand.aliases, domains: domains.owned };
-    const competitors = file.competitors.map((c, i) => ({ name: c.name, aliases: c.aliases, domains: domains.competitors[i].domains }));
+    const competitors = file.competitors.map((c, i) => ({
+      name: c.name,
+      aliases: c.aliases,
+      domains: domains.competitors[i].domains,
+    }));
     await tx.lockProject(workspaceId, file.business, brand, competitors);
 
     const existing = await tx.findScan(workspaceId, file.scan.id);
     if (existing) {
-      if (existing.content_hash === hash) return { imported: false, latest: (await tx.latestScanId(workspaceId)) === existing.id };
+      if (existing.content_hash === hash)
+        return { imported: false, latest: (await tx.latestScanId(workspaceId)) === existing.id };
       throw new DomainError(
         ErrorCode.Conflict,
         `Scan "${file.scan.id}" was already imported with different content; import it under a new scan id.`,

@@ -40,7 +40,13 @@ export interface TrendScan {
   mention_rate: number | null;
   share_of_voice: number | null;
   citation_rate: number | null;
-  platforms: Array<{ platform: string; answers: number; mention_rate: number | null; share_of_voice: number | null; citation_rate: number | null }>;
+  platforms: Array<{
+    platform: string;
+    answers: number;
+    mention_rate: number | null;
+    share_of_voice: number | null;
+    citation_rate: number | null;
+  }>;
   competitors: Array<{ name: string; mentions: number; mention_rate: number | null; share_of_voice: number | null }>;
 }
 
@@ -95,7 +101,11 @@ export class VisibilityQueryService {
     const found = await this.scanIds.get(`${p.workspaceId}\n${scanKey}`, async () => {
       const r = await this.store.scanByKey(p.workspaceId, scanKey);
       if (!r) {
-        throw new DomainError(ErrorCode.NotFound, `This workspace has no scan "${scanKey}": GET /api/v1/history lists its scans.`, { field: 'scan_id' });
+        throw new DomainError(
+          ErrorCode.NotFound,
+          `This workspace has no scan "${scanKey}": GET /api/v1/history lists its scans.`,
+          { field: 'scan_id' },
+        );
       }
       return { id: r.id, ref: { scan_id: r.scan_key, date: r.date } };
     });
@@ -115,7 +125,10 @@ export class VisibilityQueryService {
   }
 
   private async loadSummary(p: ProjectState): Promise<Visibility> {
-    const [project, [latest, previous]] = await Promise.all([this.store.project(p.workspaceId), this.store.scans(p.workspaceId, 2)]);
+    const [project, [latest, previous]] = await Promise.all([
+      this.store.project(p.workspaceId),
+      this.store.scans(p.workspaceId, 2),
+    ]);
     const s = withIntervals(latest.summary);
     const comparison: Comparison | null = compareScans(
       { scan_id: latest.scan_key, summary: latest.summary },
@@ -141,24 +154,30 @@ export class VisibilityQueryService {
     const scope = String(p.version);
     const after = decodeCursor(q.cursor, scope, ['string', 'string']);
     const rows = await this.store.scans(p.workspaceId, q.limit + 1, after);
-    const page = toPage(rows, q.limit, scope, (r) => [r.date, r.scan_key], (r) => ({
-      scan_id: r.scan_key,
-      date: r.date,
-      platforms: r.platforms,
-      answers: r.summary.answers,
-      grade: r.summary.grade,
-      grade_reason: r.summary.grade_reason,
-      mention_rate: r.summary.mention_rate,
-      mention_rate_ci: wilson(r.summary.mentions, r.summary.answers.successful),
-      share_of_voice: r.summary.share_of_voice,
-      share_of_voice_sample: voiceSample(r.summary),
-      share_of_voice_ci: wilson(r.summary.mentions, voiceSample(r.summary)),
-      citation_rate: r.summary.funnel.citation_rate,
-      citation_rate_ci: wilson(r.summary.funnel.with_citations, r.summary.funnel.answers),
-      owned_citation_rate: r.summary.funnel.owned_citation_rate,
-      owned_citation_rate_ci: wilson(r.summary.funnel.with_owned_citation, r.summary.funnel.answers),
-      changes: r.changes,
-    }));
+    const page = toPage(
+      rows,
+      q.limit,
+      scope,
+      (r) => [r.date, r.scan_key],
+      (r) => ({
+        scan_id: r.scan_key,
+        date: r.date,
+        platforms: r.platforms,
+        answers: r.summary.answers,
+        grade: r.summary.grade,
+        grade_reason: r.summary.grade_reason,
+        mention_rate: r.summary.mention_rate,
+        mention_rate_ci: wilson(r.summary.mentions, r.summary.answers.successful),
+        share_of_voice: r.summary.share_of_voice,
+        share_of_voice_sample: voiceSample(r.summary),
+        share_of_voice_ci: wilson(r.summary.mentions, voiceSample(r.summary)),
+        citation_rate: r.summary.funnel.citation_rate,
+        citation_rate_ci: wilson(r.summary.funnel.with_citations, r.summary.funnel.answers),
+        owned_citation_rate: r.summary.funnel.owned_citation_rate,
+        owned_citation_rate_ci: wilson(r.summary.funnel.with_owned_citation, r.summary.funnel.answers),
+        changes: r.changes,
+      }),
+    );
     const scansTotal = await this.count(scope, 'scans', {}, () => this.store.countScans(p.workspaceId));
     return { scans_total: scansTotal, ...rename(page, 'scans') };
   }
@@ -179,7 +198,12 @@ export class VisibilityQueryService {
         share_of_voice: x.share_of_voice,
         citation_rate: x.funnel.citation_rate,
       })),
-      competitors: r.summary.competitors.map((x) => ({ name: x.name, mentions: x.mentions, mention_rate: x.mention_rate, share_of_voice: x.share_of_voice })),
+      competitors: r.summary.competitors.map((x) => ({
+        name: x.name,
+        mentions: x.mentions,
+        mention_rate: x.mention_rate,
+        share_of_voice: x.share_of_voice,
+      })),
     }));
   }
 
@@ -190,32 +214,46 @@ export class VisibilityQueryService {
     const total = await this.count(scope, 'prompts', promptFilters, () => this.store.countPrompts(p.workspaceId, q));
     const scanId = q.scan_id === undefined ? undefined : (await this.scanOf(p, q.scan_id)).id;
     const rows = await this.store.prompts(p.workspaceId, q, q.limit + 1, after, scanId);
-    const page = toPage(rows, q.limit, scope, (r) => [r.prompt_key], (r) => ({
-      id: r.prompt_key,
-      text: r.text,
-      tags: r.tags,
-      intent: r.intent,
-      country: r.country,
-      enabled: r.enabled,
-      latest:
-        r.latest_answers === null
-          ? null
-          : {
-              answers: r.latest_answers,
-              mentions: r.latest_mentions,
-              mention_rate: percent(r.latest_mentions, r.latest_answers),
-              mention_rate_ci: wilson(r.latest_mentions, r.latest_answers),
-            },
-    }));
+    const page = toPage(
+      rows,
+      q.limit,
+      scope,
+      (r) => [r.prompt_key],
+      (r) => ({
+        id: r.prompt_key,
+        text: r.text,
+        tags: r.tags,
+        intent: r.intent,
+        country: r.country,
+        enabled: r.enabled,
+        latest:
+          r.latest_answers === null
+            ? null
+            : {
+                answers: r.latest_answers,
+                mentions: r.latest_mentions,
+                mention_rate: percent(r.latest_mentions, r.latest_answers),
+                mention_rate_ci: wilson(r.latest_mentions, r.latest_answers),
+              },
+      }),
+    );
     return { total, ...rename(page, 'prompts') };
   }
 
   async answers(p: ProjectState, q: AnswersQuery): Promise<Answers> {
     const { id: scope, ref: scan } = await this.scanOf(p, q.scan_id);
     const after = decodeCursor(q.cursor, scope, ['number']);
-    const total = await this.count(scope, 'answers', filters(q), () => this.store.countAnswers(p.workspaceId, scope, q));
+    const total = await this.count(scope, 'answers', filters(q), () =>
+      this.store.countAnswers(p.workspaceId, scope, q),
+    );
     const rows = await this.store.answers(p.workspaceId, scope, q, q.limit + 1, after);
-    const page = toPage(rows, q.limit, scope, (r) => [r.index], (r) => r);
+    const page = toPage(
+      rows,
+      q.limit,
+      scope,
+      (r) => [r.index],
+      (r) => r,
+    );
     return { scan, total, ...rename(page, 'answers') };
   }
 
@@ -238,12 +276,23 @@ export class VisibilityQueryService {
     const total = await this.count(scope, kind, filters(q), () => this.store.countRanked(kind, scope, q));
     const rows = await this.store.ranked(kind, scope, q, q.limit + 1, after);
     const { count, key } = RANKED[kind];
-    const page = toPage(rows, q.limit, scope, (r) => [Reflect.get(r, count) as number, Reflect.get(r, key) as string], (r) => r);
+    const page = toPage(
+      rows,
+      q.limit,
+      scope,
+      (r) => [Reflect.get(r, count) as number, Reflect.get(r, key) as string],
+      (r) => r,
+    );
     return { scan, total, ...rename(page, kind) };
   }
 
   /** A total, memoised by `scope` (scan id or data version: rows under it never change), list and filter. */
-  private count(scope: string, list: string, filter: Record<string, unknown>, load: () => Promise<number>): Promise<number> {
+  private count(
+    scope: string,
+    list: string,
+    filter: Record<string, unknown>,
+    load: () => Promise<number>,
+  ): Promise<number> {
     return this.totals.get(`${scope}\n${list}\n${JSON.stringify(filter)}`, load);
   }
 }
@@ -251,7 +300,11 @@ export class VisibilityQueryService {
 /** The filter fields of a query (not its page): the key of its memoised total. */
 function filters(q: object): Record<string, unknown> {
   const { limit: _limit, cursor: _cursor, ...rest } = q as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1)));
+  return Object.fromEntries(
+    Object.entries(rest)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1)),
+  );
 }
 
 /** `{ items, next_cursor }` -> `{ [name]: items, next_cursor }` */

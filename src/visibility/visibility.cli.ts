@@ -12,7 +12,8 @@ const rate = (r: number | null): string => (r === null ? 'n/a' : `${r}%`);
 export const scanImportCommand: CliCommand<ImportResult> = {
   name: 'scan:import',
   usage: 'scan:import <workspace-slug> <file.json> [--json]',
-  description: 'Import one scan (project set-up and raw AI answers) into a workspace; see docs/visibility-import.schema.json.',
+  description:
+    'Import one scan (project set-up and raw AI answers) into a workspace; see docs/visibility-import.schema.json.',
   async run(app, args) {
     const [slug, path] = args.positionals;
     if (!slug || !path || args.positionals.length > 2) {
@@ -67,7 +68,8 @@ export const demoSeedCommand: CliCommand<DemoSeedResult> = {
 export const scanRederiveCommand: CliCommand<RederiveResult> = {
   name: 'scan:rederive',
   usage: 'scan:rederive <workspace-slug> | --all [--json]',
-  description: 'Recompute the mention classification and the figures depending on it of stored scans with the current rules (one transaction per scan).',
+  description:
+    'Recompute the mention classification and the figures depending on it of stored scans with the current rules (one transaction per scan).',
   async run(app, args) {
     const all = args.options.all === true;
     if ((all && args.positionals.length > 0) || (!all && args.positionals.length !== 1)) {

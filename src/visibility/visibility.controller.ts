@@ -21,7 +21,9 @@ import { ProjectState, VisibilityQueryService } from './visibility-query.service
 export function etagOf(p: ProjectState, req: Request, variant = ''): string {
   const url = new URL(req.originalUrl, 'http://x');
   url.searchParams.sort();
-  const h = createHash('sha256').update(`${p.workspaceId}\n${url.pathname}?${url.searchParams.toString()}${variant ? `\n${variant}` : ''}`).digest('base64url');
+  const h = createHash('sha256')
+    .update(`${p.workspaceId}\n${url.pathname}?${url.searchParams.toString()}${variant ? `\n${variant}` : ''}`)
+    .digest('base64url');
   return `"${p.latestScanId.slice(0, 8)}.${p.version}.${h.slice(0, 16)}"`;
 }
 
@@ -91,44 +93,82 @@ export class VisibilityController {
       res,
       async (p) => {
         const file = await this.exports.csv(kind, p, q);
-        return new StreamableFile(file.stream, { type: 'text/csv; charset=utf-8', disposition: `attachment; filename="${file.filename}"` });
+        return new StreamableFile(file.stream, {
+          type: 'text/csv; charset=utf-8',
+          disposition: `attachment; filename="${file.filename}"`,
+        });
       },
       'csv',
     );
   }
 
   @Get('visibility')
-  visibility(@Auth() auth: AuthContext, @Query() _q: NoQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  visibility(
+    @Auth() auth: AuthContext,
+    @Query() _q: NoQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     return this.conditional(auth, req, res, (p) => this.query.summary(p));
   }
 
   @Get('history')
-  history(@Auth() auth: AuthContext, @Query() q: HistoryQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  history(
+    @Auth() auth: AuthContext,
+    @Query() q: HistoryQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     return this.list('history', q, auth, req, res, (p) => this.query.history(p, q));
   }
 
   @Get('prompts')
-  prompts(@Auth() auth: AuthContext, @Query() q: PromptsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  prompts(
+    @Auth() auth: AuthContext,
+    @Query() q: PromptsQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     return this.list('prompts', q, auth, req, res, (p) => this.query.prompts(p, q));
   }
 
   @Get('answers')
-  answers(@Auth() auth: AuthContext, @Query() q: AnswersQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  answers(
+    @Auth() auth: AuthContext,
+    @Query() q: AnswersQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     return this.list('answers', q, auth, req, res, (p) => this.query.answers(p, q));
   }
 
   @Get('sources')
-  sources(@Auth() auth: AuthContext, @Query() q: SourcesQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  sources(
+    @Auth() auth: AuthContext,
+    @Query() q: SourcesQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     return this.list('sources', q, auth, req, res, (p) => this.query.sources(p, q));
   }
 
   @Get('urls')
-  urls(@Auth() auth: AuthContext, @Query() q: UrlsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  urls(
+    @Auth() auth: AuthContext,
+    @Query() q: UrlsQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     return this.list('urls', q, auth, req, res, (p) => this.query.urls(p, q));
   }
 
   @Get('gaps')
-  gaps(@Auth() auth: AuthContext, @Query() q: GapsQuery, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  gaps(
+    @Auth() auth: AuthContext,
+    @Query() q: GapsQuery,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
     return this.list('gaps', q, auth, req, res, (p) => this.query.gaps(p, q));
   }
 }
@@ -155,8 +195,6 @@ export class VisibilityIndexController {
   }
 }
 
-
-
 const GET_ONLY = { Allow: 'GET, HEAD' };
 
 /**
@@ -169,7 +207,12 @@ export class VisibilityFallbackController {
   @All(['api/v1', 'api/v1/*path'])
   fallback(@Req() req: Request): never {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      throw new DomainError(ErrorCode.MethodNotAllowed, `Method ${req.method} is not allowed: the API is read-only (GET).`, {}, GET_ONLY);
+      throw new DomainError(
+        ErrorCode.MethodNotAllowed,
+        `Method ${req.method} is not allowed: the API is read-only (GET).`,
+        {},
+        GET_ONLY,
+      );
     }
     throw DomainError.notFound(`No such endpoint: ${req.path}. GET /api/v1 lists the endpoints.`);
   }

@@ -21,7 +21,15 @@ import { VisibilityQueryService } from './visibility-query.service';
 @Module({
   imports: [TypeOrmModule.forFeature([VisProject, VisScan, VisPrompt, VisAnswer, VisSource, VisUrl, VisGap])],
   controllers: [VisibilityIndexController, VisibilityController, VisibilityFallbackController],
-  providers: [VisibilityReadStore, VisibilityWriteStore, ProjectStateCache, VisibilityIngestService, VisibilityQueryService, DemoSeedService, VisibilityExportService],
+  providers: [
+    VisibilityReadStore,
+    VisibilityWriteStore,
+    ProjectStateCache,
+    VisibilityIngestService,
+    VisibilityQueryService,
+    DemoSeedService,
+    VisibilityExportService,
+  ],
   exports: [VisibilityIngestService, VisibilityQueryService, DemoSeedService, VisibilityExportService],
 })
 export class VisibilityModule {}

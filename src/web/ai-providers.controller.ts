@@ -26,26 +26,48 @@ export class AiProvidersSettingsController {
   ) {}
 
   @Get()
-  async show(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('saved') saved?: string, @Query('removed') removed?: string): Promise<void> {
-    const name = (v: unknown): string | undefined => (typeof v === 'string' && v in PLATFORM_NAMES ? PLATFORM_NAMES[v as keyof typeof PLATFORM_NAMES] : undefined);
+  async show(
+    @WebUserParam() user: UserView,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('saved') saved?: string,
+    @Query('removed') removed?: string,
+  ): Promise<void> {
+    const name = (v: unknown): string | undefined =>
+      typeof v === 'string' && v in PLATFORM_NAMES ? PLATFORM_NAMES[v as keyof typeof PLATFORM_NAMES] : undefined;
     const notice = name(saved)
       ? `The ${name(saved)} key of this workspace is saved. It is used from the next call on.`
       : name(removed)
         ? `The ${name(removed)} key of this workspace is removed.`
         : undefined;
-    sendPage(res, 200, aiProvidersPage(user, this.csrf.token(req, res), await this.providers.status(user.workspace_id), { notice }));
+    sendPage(
+      res,
+      200,
+      aiProvidersPage(user, this.csrf.token(req, res), await this.providers.status(user.workspace_id), { notice }),
+    );
   }
 
   @Post(':platform/key')
   @AdminOnly()
-  async save(@WebUserParam() user: UserView, @Param('platform') raw: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+  async save(
+    @WebUserParam() user: UserView,
+    @Param('platform') raw: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
     const platform = this.platformOf(raw);
     try {
       await this.keys.set(user.workspace_id, platform, field(req, 'key'), user.email);
     } catch (e) {
       if (!(e instanceof DomainError) || e.code !== ErrorCode.BadRequest) throw e;
       const statuses = await this.providers.status(user.workspace_id);
-      sendPage(res, 400, aiProvidersPage(user, this.csrf.token(req, res), statuses, { error: { message: `${PLATFORM_NAMES[platform]}: ${e.message}`, field: `key-${platform}` } }));
+      sendPage(
+        res,
+        400,
+        aiProvidersPage(user, this.csrf.token(req, res), statuses, {
+          error: { message: `${PLATFORM_NAMES[platform]}: ${e.message}`, field: `key-${platform}` },
+        }),
+      );
       return;
     }
     res.redirect(303, `/dashboard/settings/ai-providers?saved=${platform}`);

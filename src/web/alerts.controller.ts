@@ -25,15 +25,43 @@ export class AlertsController {
     private readonly csrf: CsrfService,
   ) {}
 
-  private async render(res: Response, req: WebRequest, user: UserView, status: number, o: { created?: { destination: DestinationView; secret: string }; notice?: string; error?: FormError } = {}): Promise<void> {
-    const [destinations, deliveries] = await Promise.all([this.alerts.destinations(user.workspace_id), this.alerts.deliveries(user.workspace_id)]);
-    sendPage(res, status, alertsPage({ user, csrf: this.csrf.token(req, res), destinations, deliveries, mailConfigured: this.alerts.mailConfigured, ...o }));
+  private async render(
+    res: Response,
+    req: WebRequest,
+    user: UserView,
+    status: number,
+    o: { created?: { destination: DestinationView; secret: string }; notice?: string; error?: FormError } = {},
+  ): Promise<void> {
+    const [destinations, deliveries] = await Promise.all([
+      this.alerts.destinations(user.workspace_id),
+      this.alerts.deliveries(user.workspace_id),
+    ]);
+    sendPage(
+      res,
+      status,
+      alertsPage({
+        user,
+        csrf: this.csrf.token(req, res),
+        destinations,
+        deliveries,
+        mailConfigured: this.alerts.mailConfigured,
+        ...o,
+      }),
+    );
   }
 
   @Get()
-  async show(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('created') created?: string, @Query('notice') notice?: string): Promise<void> {
+  async show(
+    @WebUserParam() user: UserView,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('created') created?: string,
+    @Query('notice') notice?: string,
+  ): Promise<void> {
     const flash = created ? await this.sessions.takeFlash(req.sessionId) : null;
-    const made = flash ? (JSON.parse(flash) as { newWebhook?: { destination: DestinationView; secret: string } }).newWebhook : undefined;
+    const made = flash
+      ? (JSON.parse(flash) as { newWebhook?: { destination: DestinationView; secret: string } }).newWebhook
+      : undefined;
     await this.render(res, req, user, 200, { created: made, notice: NOTICES[notice ?? ''] });
   }
 
@@ -70,20 +98,30 @@ export class AlertsController {
   @Post(':id/remove')
   @AdminOnly()
   async remove(@WebUserParam() user: UserView, @Param('id') id: string, @Res() res: Response): Promise<void> {
-    if (!(await this.alerts.removeDestination(user.workspace_id, id))) throw new DomainError(ErrorCode.NotFound, 'No such alert destination in this workspace.');
+    if (!(await this.alerts.removeDestination(user.workspace_id, id)))
+      throw new DomainError(ErrorCode.NotFound, 'No such alert destination in this workspace.');
     res.redirect(303, '/dashboard/settings/alerts?notice=removed');
   }
 
-  private async formError(e: unknown, res: Response, req: WebRequest, user: UserView, fallbackField: string): Promise<void> {
+  private async formError(
+    e: unknown,
+    res: Response,
+    req: WebRequest,
+    user: UserView,
+    fallbackField: string,
+  ): Promise<void> {
     if (!(e instanceof DomainError) || e.code !== ErrorCode.BadRequest) throw e;
-    await this.render(res, req, user, 400, { error: { message: e.message, field: (e.details.field as string | undefined) ?? fallbackField } });
+    await this.render(res, req, user, 400, {
+      error: { message: e.message, field: (e.details.field as string | undefined) ?? fallbackField },
+    });
   }
 }
 
 /** Status messages after a redirect (fixed texts: nothing from the query string is shown). */
 const NOTICES: Record<string, string> = {
   'email-added': 'The e-mail address is added: it receives the next alerts.',
-  'test-sent': 'A test alert is on its way to every destination: the delivery log below shows how it went (reload the page).',
+  'test-sent':
+    'A test alert is on its way to every destination: the delivery log below shows how it went (reload the page).',
   'no-destination': 'There is no destination to send a test alert to: add one first.',
   removed: 'The destination is removed: it receives no more alerts.',
 };

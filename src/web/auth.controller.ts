@@ -34,12 +34,24 @@ export class AuthController {
 
   @Get('signin')
   @Anonymous()
-  signInForm(@Req() req: WebRequest, @Res() res: Response, @Query('next') next?: string, @Query('signed_out') signedOut?: string): void {
+  signInForm(
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('next') next?: string,
+    @Query('signed_out') signedOut?: string,
+  ): void {
     if (req.webUser) {
       res.redirect(303, safeNext(next));
       return;
     }
-    sendPage(res, 200, signInPage(this.csrf.token(req, res), { next: next ? safeNext(next) : undefined, notice: signedOut ? 'You are signed out.' : undefined }));
+    sendPage(
+      res,
+      200,
+      signInPage(this.csrf.token(req, res), {
+        next: next ? safeNext(next) : undefined,
+        notice: signedOut ? 'You are signed out.' : undefined,
+      }),
+    );
   }
 
   @Post('signin')
@@ -52,10 +64,15 @@ export class AuthController {
     try {
       user = await this.accounts.signIn(email, password, { ip: clientSubject(req), device: req.deviceId });
     } catch (e) {
-      if (!(e instanceof DomainError) || (e.code !== ErrorCode.Unauthorized && e.code !== ErrorCode.RateLimited)) throw e;
+      if (!(e instanceof DomainError) || (e.code !== ErrorCode.Unauthorized && e.code !== ErrorCode.RateLimited))
+        throw e;
       for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
       const field = e.details.field === 'password' ? 'password' : 'email';
-      sendPage(res, e.status, signInPage(this.csrf.token(req, res), { next, email, error: { message: e.message, field } }));
+      sendPage(
+        res,
+        e.status,
+        signInPage(this.csrf.token(req, res), { next, email, error: { message: e.message, field } }),
+      );
       return;
     }
     // A new session id at every sign-in (the old session, if any, ends).
@@ -84,8 +101,17 @@ export class AuthController {
 
   @Get('account/password')
   @PasswordChangePage()
-  passwordForm(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('done') done?: string): void {
-    sendPage(res, 200, passwordPage(user, this.csrf.token(req, res), { done: done === '1', proven: this.proven(user, req) !== null }));
+  passwordForm(
+    @WebUserParam() user: UserView,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('done') done?: string,
+  ): void {
+    sendPage(
+      res,
+      200,
+      passwordPage(user, this.csrf.token(req, res), { done: done === '1', proven: this.proven(user, req) !== null }),
+    );
   }
 
   /** The one-time password this session proved at sign-in minutes ago, while it must still be replaced. */
@@ -101,20 +127,43 @@ export class AuthController {
     try {
       if (!current && user.must_change_password) {
         // The form had no field for it (the proof expired meanwhile): the page now asks for it.
-        throw DomainError.badRequest(`Your sign-in is more than ${PROOF_TTL_MS / 60_000} minutes old: type the one-time password again.`, 'current_password');
+        throw DomainError.badRequest(
+          `Your sign-in is more than ${PROOF_TTL_MS / 60_000} minutes old: type the one-time password again.`,
+          'current_password',
+        );
       }
-      await this.accounts.changePassword(user.id, current, field(req, 'new_password'), field(req, 'confirm_password'), clientSubject(req));
+      await this.accounts.changePassword(
+        user.id,
+        current,
+        field(req, 'new_password'),
+        field(req, 'confirm_password'),
+        clientSubject(req),
+      );
     } catch (e) {
       if (e instanceof DomainError && e.code === ErrorCode.RateLimited) {
         // Too many wrong current passwords: this session ends (whoever holds it must sign in again).
         await this.endSession(req, res);
         this.proof.clear(req, res);
         for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
-        sendPage(res, e.status, signInPage(this.csrf.token(req, res), { email: user.email, error: { message: e.message, field: 'password' } }));
+        sendPage(
+          res,
+          e.status,
+          signInPage(this.csrf.token(req, res), {
+            email: user.email,
+            error: { message: e.message, field: 'password' },
+          }),
+        );
         return;
       }
       if (!(e instanceof DomainError) || e.code !== ErrorCode.BadRequest) throw e;
-      sendPage(res, 400, passwordPage(user, this.csrf.token(req, res), { error: { message: e.message, field: e.details.field as string | undefined }, proven: proven !== null }));
+      sendPage(
+        res,
+        400,
+        passwordPage(user, this.csrf.token(req, res), {
+          error: { message: e.message, field: e.details.field as string | undefined },
+          proven: proven !== null,
+        }),
+      );
       return;
     }
     this.proof.clear(req, res);

@@ -10,7 +10,11 @@ export function readBulkForm(req: Request, maxBytes: number): Promise<{ lines: s
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 4, fileSize: maxBytes + 1, fieldSize: maxBytes + 1, parts: 6 } });
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { files: 1, fields: 4, fileSize: maxBytes + 1, fieldSize: maxBytes + 1, parts: 6 },
+      });
     } catch {
       return reject(new TrackingInputError('Send the prompts with the form on this page.', 'lines'));
     }
@@ -24,7 +28,13 @@ export function readBulkForm(req: Request, maxBytes: number): Promise<{ lines: s
       req.resume();
       reject(e);
     };
-    const tooLarge = (field: string) => fail(new TrackingInputError(`The prompts are larger than ${maxBytes / 1024 / 1024} MB: add them in several parts.`, field));
+    const tooLarge = (field: string) =>
+      fail(
+        new TrackingInputError(
+          `The prompts are larger than ${maxBytes / 1024 / 1024} MB: add them in several parts.`,
+          field,
+        ),
+      );
     parser.on('field', (name, value, info) => {
       if (name !== 'lines') return;
       size += Buffer.byteLength(value);

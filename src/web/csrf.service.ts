@@ -33,7 +33,7 @@ export class CsrfService implements OnModuleInit {
         getCsrfTokenFromRequest: (req) => {
           const body = req.body as Record<string, unknown> | undefined;
           const fromBody = body && typeof body === 'object' ? body[CSRF_FIELD] : undefined;
-          return typeof fromBody === 'string' ? fromBody : (req.headers['x-csrf-token']);
+          return typeof fromBody === 'string' ? fromBody : req.headers['x-csrf-token'];
         },
       });
     this.utils = { plain: utilities(false), https: utilities(true) };

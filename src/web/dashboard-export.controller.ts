@@ -3,8 +3,20 @@ import type { Response } from 'express';
 import { pipeline } from 'node:stream';
 import type { UserView } from '../accounts/accounts.service';
 import { DomainError } from '../common/errors/domain-error';
-import { AnswersQuery, GapsQuery, HistoryQuery, PromptsQuery, SourcesQuery, UrlsQuery } from '../visibility/dto/query.dto';
-import { EXPORT_KINDS, ExportKind, ExportQueries, VisibilityExportService } from '../visibility/export/visibility-export.service';
+import {
+  AnswersQuery,
+  GapsQuery,
+  HistoryQuery,
+  PromptsQuery,
+  SourcesQuery,
+  UrlsQuery,
+} from '../visibility/dto/query.dto';
+import {
+  EXPORT_KINDS,
+  ExportKind,
+  ExportQueries,
+  VisibilityExportService,
+} from '../visibility/export/visibility-export.service';
 import { VisibilityQueryService } from '../visibility/visibility-query.service';
 import { apiQuery } from './web-query';
 import { WebController } from './web-controller.decorator';
@@ -22,7 +34,8 @@ const DTOS: { [K in ExportKind]: new () => ExportQueries[K] } = {
 /** The link of a list's CSV with the page's filters (not its page: the file has every row). */
 export function exportHref(kind: ExportKind, params: Record<string, string | undefined>): string {
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && k !== 'cursor' && k !== 'limit' && k !== 'history_cursor') q.set(k, v);
+  for (const [k, v] of Object.entries(params))
+    if (v !== undefined && k !== 'cursor' && k !== 'limit' && k !== 'history_cursor') q.set(k, v);
   const s = q.toString();
   return `/dashboard/export/${kind}.csv${s ? `?${s}` : ''}`;
 }
@@ -39,7 +52,12 @@ export class DashboardExportController {
   ) {}
 
   @Get(':file')
-  async download(@WebUserParam() user: UserView, @Param('file') file: string, @Query() raw: Record<string, unknown>, @Res() res: Response): Promise<void> {
+  async download(
+    @WebUserParam() user: UserView,
+    @Param('file') file: string,
+    @Query() raw: Record<string, unknown>,
+    @Res() res: Response,
+  ): Promise<void> {
     const kind = EXPORT_KINDS.find((k) => file === `${k}.csv`);
     if (!kind) throw DomainError.notFound();
     const q = await apiQuery(DTOS[kind], raw, ['limit', 'cursor']);

@@ -29,7 +29,8 @@ export class DashboardTrendsController {
     try {
       p = await this.query.project(user.workspace_id);
     } catch (e) {
-      if (e instanceof DomainError && e.code === ErrorCode.ProjectNotFound) return sendPage(res, 200, emptyDashboard(user, csrf));
+      if (e instanceof DomainError && e.code === ErrorCode.ProjectNotFound)
+        return sendPage(res, 200, emptyDashboard(user, csrf));
       throw e;
     }
     const [summary, scans] = await Promise.all([this.query.summary(p), this.query.trends(p, TREND_SCANS)]);

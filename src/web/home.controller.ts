@@ -28,12 +28,7 @@ export class HomeController {
       this.logger.warn(`public stats for the homepage: ${e.message}`);
       return undefined;
     });
-    sendPage(
-      res,
-      200,
-      homePage(req.webUser, csrf, stats),
-      false,
-    );
+    sendPage(res, 200, homePage(req.webUser, csrf, stats), false);
   }
 }
 

@@ -37,7 +37,9 @@ export class OneTimeProofService implements OnModuleInit {
   constructor(private readonly secrets: InstanceSecretsService) {}
 
   async onModuleInit(): Promise<void> {
-    this.key = createHash('sha256').update(await this.secrets.get('web_otp_proof_secret')).digest();
+    this.key = createHash('sha256')
+      .update(await this.secrets.get('web_otp_proof_secret'))
+      .digest();
   }
 
   /** After a sign-in with a one-time password: the proof for this new session. */
@@ -47,7 +49,11 @@ export class OneTimeProofService implements OnModuleInit {
     const cipher = createCipheriv('aes-256-gcm', this.key!, iv);
     const sealed = Buffer.concat([cipher.update(JSON.stringify(proof), 'utf8'), cipher.final()]);
     const value = Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64url');
-    res.cookie(cookieName(req, PROOF_COOKIE, PROOF_PATH), value, cookieOptions(req, { sameSite: 'strict', path: PROOF_PATH, maxAge: PROOF_TTL_MS }));
+    res.cookie(
+      cookieName(req, PROOF_COOKIE, PROOF_PATH),
+      value,
+      cookieOptions(req, { sameSite: 'strict', path: PROOF_PATH, maxAge: PROOF_TTL_MS }),
+    );
   }
 
   /** The one-time password proven at sign-in in this session, if the proof is still valid. */
@@ -59,8 +65,12 @@ export class OneTimeProofService implements OnModuleInit {
       if (bytes.length < 29) return null;
       const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, 12));
       decipher.setAuthTag(bytes.subarray(12, 28));
-      const proof = JSON.parse(Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8')) as Proof;
-      return proof.s === hashSessionId(req.sessionId) && proof.e > Date.now() && typeof proof.p === 'string' ? proof.p : null;
+      const proof = JSON.parse(
+        Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8'),
+      ) as Proof;
+      return proof.s === hashSessionId(req.sessionId) && proof.e > Date.now() && typeof proof.p === 'string'
+        ? proof.p
+        : null;
     } catch {
       return null; // forged, damaged or sealed with another key
     }

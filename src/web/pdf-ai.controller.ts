@@ -29,7 +29,10 @@ const STATUS: Record<PdfAiFailure['reason'], number> = {
   provider_failed: 502,
 };
 /** The form field a refusal is about. */
-const FIELD: Partial<Record<PdfAiFailure['reason'], string>> = { invalid_question: 'question', invalid_language: 'language' };
+const FIELD: Partial<Record<PdfAiFailure['reason'], string>> = {
+  invalid_question: 'question',
+  invalid_language: 'language',
+};
 
 interface Translation {
   userId: string;
@@ -57,7 +60,12 @@ export class PdfAiController {
   ) {}
 
   @Get()
-  async show(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('file_id') fileId?: string): Promise<void> {
+  async show(
+    @WebUserParam() user: UserView,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('file_id') fileId?: string,
+  ): Promise<void> {
     const file = typeof fileId === 'string' ? await this.file(fileId) : undefined;
     await this.render(user, req, res, 200, { file });
   }
@@ -104,17 +112,39 @@ export class PdfAiController {
     const r = await this.ai.translate(user, file.file_id, language);
     if (!r.ok) return this.refused(user, req, res, file, r, { language });
     const id = randomBytes(16).toString('base64url');
-    this.translations.set(id, { userId: user.id, language: r.language, filename: file.filename, text: r.text, pages: r.pages });
-    await this.render(user, req, res, 200, { file, language, translation: { language: r.language, text: r.text, pageCount: r.pageCount, download: `/pdf/ai/translations/${id}` } });
+    this.translations.set(id, {
+      userId: user.id,
+      language: r.language,
+      filename: file.filename,
+      text: r.text,
+      pages: r.pages,
+    });
+    await this.render(user, req, res, 200, {
+      file,
+      language,
+      translation: {
+        language: r.language,
+        text: r.text,
+        pageCount: r.pageCount,
+        download: `/pdf/ai/translations/${id}`,
+      },
+    });
   }
 
   @Get('translations/:name')
   async download(@WebUserParam() user: UserView, @Param('name') name: string, @Res() res: Response): Promise<void> {
     const m = /^([A-Za-z0-9_-]{22})\.(pdf|txt)$/.exec(name);
     const t = m ? this.translations.get(m[1]) : undefined;
-    if (!m || !t || t.userId !== user.id) throw new DomainError(ErrorCode.NotFound, 'This translation is no longer available (kept an hour). Translate the file again.');
+    if (!m || !t || t.userId !== user.id)
+      throw new DomainError(
+        ErrorCode.NotFound,
+        'This translation is no longer available (kept an hour). Translate the file again.',
+      );
     const base = `${t.filename.replace(/\.pdf$/i, '')} (${t.language})`.replace(/[^\p{L}\p{N} ()._-]/gu, '_');
-    const body = m[2] === 'pdf' ? await translationPdf(`${t.filename}: translation into ${t.language}`, t.pages) : Buffer.from(t.text + '\n', 'utf8');
+    const body =
+      m[2] === 'pdf'
+        ? await translationPdf(`${t.filename}: translation into ${t.language}`, t.pages)
+        : Buffer.from(t.text + '\n', 'utf8');
     res
       .status(200)
       .set({
@@ -126,26 +156,53 @@ export class PdfAiController {
       .send(body);
   }
 
-  private async refused(user: UserView, req: WebRequest, res: Response, file: AiFile, f: PdfAiFailure, extra: Partial<PdfAiPageState> = {}): Promise<void> {
+  private async refused(
+    user: UserView,
+    req: WebRequest,
+    res: Response,
+    file: AiFile,
+    f: PdfAiFailure,
+    extra: Partial<PdfAiPageState> = {},
+  ): Promise<void> {
     if (f.reason === 'not_configured') return this.render(user, req, res, STATUS[f.reason], {});
-    await this.render(user, req, res, STATUS[f.reason], { ...extra, file: f.reason === 'file_gone' ? undefined : file, error: { message: f.message, field: FIELD[f.reason] } });
+    await this.render(user, req, res, STATUS[f.reason], {
+      ...extra,
+      file: f.reason === 'file_gone' ? undefined : file,
+      error: { message: f.message, field: FIELD[f.reason] },
+    });
   }
 
   /** The file a form names (hidden file_id), or a 404 page saying to upload it again. */
   private async chosen(req: WebRequest): Promise<AiFile> {
     const f = await this.file(field(req, 'file_id'));
-    if (!f) throw new DomainError(ErrorCode.NotFound, 'That file is no longer available (uploads are kept for a limited time). Upload it again on /pdf/ai.');
+    if (!f)
+      throw new DomainError(
+        ErrorCode.NotFound,
+        'That file is no longer available (uploads are kept for a limited time). Upload it again on /pdf/ai.',
+      );
     return f;
   }
 
   private async file(id: string): Promise<AiFile | undefined> {
     const found = await this.files.info(id.trim());
-    return found.status === 'ok' ? { file_id: found.file.id, filename: found.file.filename, bytes: found.file.size } : undefined;
+    return found.status === 'ok'
+      ? { file_id: found.file.id, filename: found.file.filename, bytes: found.file.size }
+      : undefined;
   }
 
-  private async render(user: UserView, req: WebRequest, res: Response, status: number, s: Omit<PdfAiPageState, 'usage'>): Promise<void> {
+  private async render(
+    user: UserView,
+    req: WebRequest,
+    res: Response,
+    status: number,
+    s: Omit<PdfAiPageState, 'usage'>,
+  ): Promise<void> {
     const configured = (await this.ai.provider(user.workspace_id)) !== null;
-    const state: PdfAiPageState = { ...s, usage: await this.ai.today(user.id), notConfigured: configured ? undefined : notConfiguredMessage() };
+    const state: PdfAiPageState = {
+      ...s,
+      usage: await this.ai.today(user.id),
+      notConfigured: configured ? undefined : notConfiguredMessage(),
+    };
     sendPage(res, status, pdfAiPage(user, this.csrf.token(req, res), state));
   }
 }

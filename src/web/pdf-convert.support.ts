@@ -19,7 +19,9 @@ export function dailyLimits(c: AppConfig, req: WebRequest): DailyLimits {
 }
 
 /** What the run form of a conversion page asks for, or the problem with it (in the page's words). */
-export type FormInput = { ok: true; input: ConversionInput; chosen?: ChosenFile; url: string; name: string } | { ok: false; status: number; message: string; field: string; chosen?: ChosenFile; url: string };
+export type FormInput =
+  | { ok: true; input: ConversionInput; chosen?: ChosenFile; url: string; name: string }
+  | { ok: false; status: number; message: string; field: string; chosen?: ChosenFile; url: string };
 
 /**
  * What the conversion pages (`/pdf/images`, `/pdf/ocr`) share on the server: the limits their
@@ -38,7 +40,11 @@ export class ConvertSupport {
 
   limits(): WebLimits {
     const c = this.config;
-    return { maxBytes: c.PDF_MAX_FILE_BYTES, maxPages: c.PDF_MAX_PAGES, keptMinutes: Math.round(c.PDF_RESULT_TTL_S / 60) };
+    return {
+      maxBytes: c.PDF_MAX_FILE_BYTES,
+      maxPages: c.PDF_MAX_PAGES,
+      keptMinutes: Math.round(c.PDF_RESULT_TTL_S / 60),
+    };
   }
 
   /** The daily limits of the conversion pages and which applies to this request (signed in or not). */
@@ -62,7 +68,11 @@ export class ConvertSupport {
    * The upload without JavaScript: `render(status, chosen, error?)` draws the page again. Bytes
    * still coming after a refusal close the connection after the answer.
    */
-  async upload(req: WebRequest, res: Response, render: (status: number, chosen?: ChosenFile, error?: string) => Promise<void>): Promise<void> {
+  async upload(
+    req: WebRequest,
+    res: Response,
+    render: (status: number, chosen?: ChosenFile, error?: string) => Promise<void>,
+  ): Promise<void> {
     this.csrf.assertBeforeUpload(req, res);
     try {
       const up = await this.uploads.upload(req);
@@ -80,17 +90,59 @@ export class ConvertSupport {
     const id = (single(body.file_id) ?? '').trim();
     const url = (single(body.url) ?? '').trim();
     const chosen = await this.chosen(id || undefined);
-    if (id && !chosen) return { ok: false, status: 404, message: `The file you chose is no longer kept (files are kept ${this.limits().keptMinutes} minutes): upload it again.`, field: 'file', url };
+    if (id && !chosen)
+      return {
+        ok: false,
+        status: 404,
+        message: `The file you chose is no longer kept (files are kept ${this.limits().keptMinutes} minutes): upload it again.`,
+        field: 'file',
+        url,
+      };
     if (chosen) {
       const password = single(body[`password.${chosen.file_id}`]) ?? '';
       if (chosen.pages === null && password === '') {
-        return { ok: false, status: 400, message: `${chosen.filename} is protected by a password: enter it in "Password of ${chosen.filename}".`, field: 'password-1', chosen, url };
+        return {
+          ok: false,
+          status: 400,
+          message: `${chosen.filename} is protected by a password: enter it in "Password of ${chosen.filename}".`,
+          field: 'password-1',
+          chosen,
+          url,
+        };
       }
-      if (password.length > MAX_PASSWORD) return { ok: false, status: 400, message: `The password of ${chosen.filename} is too long: at most ${MAX_PASSWORD} characters.`, field: 'password-1', chosen, url };
-      return { ok: true, input: { fileId: chosen.file_id, ...(password ? { password } : {}) }, chosen, url, name: chosen.filename };
+      if (password.length > MAX_PASSWORD)
+        return {
+          ok: false,
+          status: 400,
+          message: `The password of ${chosen.filename} is too long: at most ${MAX_PASSWORD} characters.`,
+          field: 'password-1',
+          chosen,
+          url,
+        };
+      return {
+        ok: true,
+        input: { fileId: chosen.file_id, ...(password ? { password } : {}) },
+        chosen,
+        url,
+        name: chosen.filename,
+      };
     }
-    if (!url) return { ok: false, status: 400, message: 'Choose a PDF file first, or give the address of one.', field: 'file', url };
-    if (url.length > MAX_URL) return { ok: false, status: 400, message: `The address is too long: at most ${MAX_URL} characters.`, field: 'url', url };
+    if (!url)
+      return {
+        ok: false,
+        status: 400,
+        message: 'Choose a PDF file first, or give the address of one.',
+        field: 'file',
+        url,
+      };
+    if (url.length > MAX_URL)
+      return {
+        ok: false,
+        status: 400,
+        message: `The address is too long: at most ${MAX_URL} characters.`,
+        field: 'url',
+        url,
+      };
     const full = /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url.replace(/^\/\//, '')}`;
     return { ok: true, input: { url: full }, url, name: full };
   }

@@ -48,14 +48,23 @@ export function optionFields(tool: PdfTool): OptionField[] {
       const path = [...prefix, name];
       const web = words[path.join('.')] ?? {};
       if (web.hidden) continue;
-      out.push({ path, schema: prop, required: web.required === true || ((s.required ?? []).includes(name) && prop.default === undefined), web });
+      out.push({
+        path,
+        schema: prop,
+        required: web.required === true || ((s.required ?? []).includes(name) && prop.default === undefined),
+        web,
+      });
     }
   };
   walk(root, []);
   return out;
 }
 
-export const label = (path: string[]): string => path.map((p) => p.replace(/_/g, ' ')).join(': ').replace(/^./, (c) => c.toUpperCase());
+export const label = (path: string[]): string =>
+  path
+    .map((p) => p.replace(/_/g, ' '))
+    .join(': ')
+    .replace(/^./, (c) => c.toUpperCase());
 /** A field's label: the website's own, or its argument path in words. */
 export const fieldLabel = (f: OptionField): string => f.web.label ?? label(f.path);
 export const idOf = (path: string[]): string => `opt-${path.join('-')}`;
@@ -102,7 +111,10 @@ export function webError(message: string, fields: OptionField[]): { message: str
   const named = [...message.matchAll(ARGUMENT)].map((m) => m[1]);
   const lead = LEADING_PATH.exec(message)?.[1];
   const f = [...(lead ? [lead] : []), ...named].map((n) => fieldOf(n, fields)).find((x) => x !== undefined);
-  return { message: webWording(message, fields).replace(/^./, (c) => c.toUpperCase()), field: f ? idOf(f.path) : undefined };
+  return {
+    message: webWording(message, fields).replace(/^./, (c) => c.toUpperCase()),
+    field: f ? idOf(f.path) : undefined,
+  };
 }
 
 /** A submitted form value: a checkbox sends its hidden "false" and then, when ticked, "true" (the last one counts). */
@@ -118,25 +130,37 @@ export const single = (v: unknown): string | undefined => {
  * says so in its hint; the page script hides it for the other choices. `fields` are the tool's
  * other options (named in descriptions), `invalid` the id of the field an error is about.
  */
-export function renderOption(f: OptionField, values: Record<string, string>, fields: OptionField[] = [f], invalid?: string): SafeHtml {
+export function renderOption(
+  f: OptionField,
+  values: Record<string, string>,
+  fields: OptionField[] = [f],
+  invalid?: string,
+): SafeHtml {
   const id = idOf(f.path);
   const name = nameOf(f.path);
   const value = values[name] ?? shownDefault(f);
   const hintText =
-    f.web.hint ?? (f.schema.description ? `${webWording(f.schema.description, fields)}${f.schema.type === 'array' ? ' Separate entries with commas.' : ''}` : undefined);
+    f.web.hint ??
+    (f.schema.description
+      ? `${webWording(f.schema.description, fields)}${f.schema.type === 'array' ? ' Separate entries with commas.' : ''}`
+      : undefined);
   const hint = hintText ? html`<span class="hint" id="${id}-hint">${hintText}</span>` : '';
   const described = html`${hintText ? html` aria-describedby="${id}-hint"` : ''}${invalid === id ? html` aria-invalid="true"` : ''}`;
-  const when = f.web.when ? html` data-when="${idOf(f.web.when.field.split('.'))}" data-when-value="${f.web.when.value}"` : '';
+  const when = f.web.when
+    ? html` data-when="${idOf(f.web.when.field.split('.'))}" data-when-value="${f.web.when.value}"`
+    : '';
   if (f.schema.type === 'boolean') {
     return html`<div class="check"${when}><input type="hidden" name="${name}" value="false"><input type="checkbox" id="${id}" name="${name}" value="true"${value === 'true' ? html` checked` : ''}${described}> <label for="${id}">${fieldLabel(f)}</label>${hint ? html`<br>${hint}` : ''}</div>`;
   }
   const opts = choices(f.schema);
   let control: SafeHtml;
   if (opts) {
-    control = html`<select id="${id}" name="${name}"${described}${f.required ? html` required` : ''}>${f.required ? '' : html`<option value="">(default)</option>`}${opts.map((o) => {
-      const v = String(o);
-      return html`<option value="${v}"${v === value ? html` selected` : ''}>${f.web.choices?.[v] ?? v}</option>`;
-    })}</select>`;
+    control = html`<select id="${id}" name="${name}"${described}${f.required ? html` required` : ''}>${f.required ? '' : html`<option value="">(default)</option>`}${opts.map(
+      (o) => {
+        const v = String(o);
+        return html`<option value="${v}"${v === value ? html` selected` : ''}>${f.web.choices?.[v] ?? v}</option>`;
+      },
+    )}</select>`;
   } else if (f.web.kind === 'colour') {
     // A colour picker (a text field where the browser has none); the page script adds a field for the colour's code.
     const colour = COLOUR.test(value) ? value.toLowerCase() : '#000000';
@@ -165,9 +189,15 @@ export function optionArgs(fields: OptionField[], body: Record<string, unknown>)
     let v: unknown = text;
     const opts = choices(f.schema);
     if (opts) v = opts.find((o) => String(o as string) === text) ?? text;
-    else if (f.schema.type === 'number' || f.schema.type === 'integer') v = /^-?\d+(\.\d+)?$/.test(text) ? (f.web.kind === 'percent' ? Number(text) / 100 : Number(text)) : text;
-    else if (f.web.kind === 'datetime') v = LOCAL_DATETIME.test(text) ? `${text}${text.length === 16 ? ':00' : ''}Z` : text;
-    else if (f.schema.type === 'array') v = text.split(',').map((s) => s.trim()).filter(Boolean);
+    else if (f.schema.type === 'number' || f.schema.type === 'integer')
+      v = /^-?\d+(\.\d+)?$/.test(text) ? (f.web.kind === 'percent' ? Number(text) / 100 : Number(text)) : text;
+    else if (f.web.kind === 'datetime')
+      v = LOCAL_DATETIME.test(text) ? `${text}${text.length === 16 ? ':00' : ''}Z` : text;
+    else if (f.schema.type === 'array')
+      v = text
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     let target = args;
     for (const p of f.path.slice(0, -1)) target = (target[p] ??= {}) as Record<string, unknown>;
     target[f.path[f.path.length - 1]] = v;
@@ -191,9 +221,13 @@ const COLOUR = /^#[0-9a-f]{6}$/i;
 const LOCAL_DATETIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/;
 
 /** A percent field shows the tool's fraction times 100 (0.3 is 30 %). */
-const shown = (f: OptionField, n: number | undefined): number | undefined => (n === undefined ? undefined : f.web.kind === 'percent' ? Math.round(n * 100 * 1000) / 1000 : n);
+const shown = (f: OptionField, n: number | undefined): number | undefined =>
+  n === undefined ? undefined : f.web.kind === 'percent' ? Math.round(n * 100 * 1000) / 1000 : n;
 /** The smallest and largest value of a number field, as the form shows them. */
-const shownRange = (f: OptionField): { min?: number; max?: number } => ({ min: shown(f, f.schema.minimum), max: shown(f, f.schema.maximum) });
+const shownRange = (f: OptionField): { min?: number; max?: number } => ({
+  min: shown(f, f.schema.minimum),
+  max: shown(f, f.schema.maximum),
+});
 
 /** The value a field shows before anything is typed: the tool's default, in the form's terms. */
 function shownDefault(f: OptionField): string {
@@ -231,7 +265,10 @@ export function formError(fields: OptionField[], body: Record<string, unknown>):
     if (f.web.when && single(body[nameOf(f.web.when.field.split('.'))]) !== f.web.when.value) continue;
     if (raw === '' && f.required) return { message: `Fill in ${quoted(f)}.`, field: idOf(f.path) };
     if (raw !== '' && f.web.kind === 'colour' && !COLOUR.test(raw)) {
-      return { message: `${fieldLabel(f)} must be a colour code such as #808080, or pick the colour.`, field: idOf(f.path) };
+      return {
+        message: `${fieldLabel(f)} must be a colour code such as #808080, or pick the colour.`,
+        field: idOf(f.path),
+      };
     }
   }
   return undefined;
@@ -253,7 +290,11 @@ interface Issue {
  * "Choose at least two PDFs to merge". Undefined when the arguments are valid. The MCP message of
  * the same problem ("Invalid arguments for ...: opacity: Too big ...") stays as it is for MCP clients.
  */
-export function validationError(tool: PdfTool, fields: OptionField[], args: Record<string, unknown>): FormError | undefined {
+export function validationError(
+  tool: PdfTool,
+  fields: OptionField[],
+  args: Record<string, unknown>,
+): FormError | undefined {
   const parsed = tool.input.safeParse(args);
   if (parsed.success) return undefined;
   // The number of files first: a merge of one file is about that, whatever else is wrong.
@@ -261,12 +302,19 @@ export function validationError(tool: PdfTool, fields: OptionField[], args: Reco
   const issue = issues.find((i) => i.path.length === 1 && i.path[0] === 'files') ?? issues[0];
   const path = issue.path.map(String);
   if (path[0] === 'files' || path[0] === 'file') {
-    if (path.length === 1 && issue.code === 'too_small') return { message: `Choose at least ${Number(issue.minimum) === 2 ? 'two PDFs' : plural(Number(issue.minimum), 'PDF')} to merge.`, field: 'file' };
-    if (path.length === 1 && issue.code === 'too_big') return { message: `Choose at most ${plural(Number(issue.maximum), 'PDF')}.`, field: 'file' };
+    if (path.length === 1 && issue.code === 'too_small')
+      return {
+        message: `Choose at least ${Number(issue.minimum) === 2 ? 'two PDFs' : plural(Number(issue.minimum), 'PDF')} to merge.`,
+        field: 'file',
+      };
+    if (path.length === 1 && issue.code === 'too_big')
+      return { message: `Choose at most ${plural(Number(issue.maximum), 'PDF')}.`, field: 'file' };
     return { message: 'Choose the PDF files again: one of them could not be used.', field: 'file' };
   }
   // The field of the issue's path (an entry of a list field belongs to the list).
-  const f = fields.find((x) => x.path.join('.') === path.slice(0, x.path.length).join('.') && path.length - x.path.length <= 1);
+  const f = fields.find(
+    (x) => x.path.join('.') === path.slice(0, x.path.length).join('.') && path.length - x.path.length <= 1,
+  );
   if (!f) return { message: 'The options could not be used: check them and try again.' };
   const field = idOf(f.path);
   const name = fieldLabel(f);
@@ -275,11 +323,15 @@ export function validationError(tool: PdfTool, fields: OptionField[], args: Reco
   if (type === 'number' || type === 'integer') {
     return { message: `${name} must be ${type === 'integer' ? 'a whole number ' : ''}${rangeWords(f)}.`, field };
   }
-  if (issue.code === 'invalid_format' && f.web.kind === 'datetime') return { message: `${name} must be a date and a time of day.`, field };
+  if (issue.code === 'invalid_format' && f.web.kind === 'datetime')
+    return { message: `${name} must be a date and a time of day.`, field };
   if (issue.code === 'too_big' && issue.maximum !== undefined) {
     const max = Number(issue.maximum);
     if (issue.origin === 'array') return { message: `${name}: at most ${plural(max, 'entry', 'entries')}.`, field };
-    return { message: `${entry ? `An entry of ${quoted(f)}` : name} is too long: at most ${plural(max, 'character')}.`, field };
+    return {
+      message: `${entry ? `An entry of ${quoted(f)}` : name} is too long: at most ${plural(max, 'character')}.`,
+      field,
+    };
   }
   if (issue.code === 'too_small') return { message: `Fill in ${quoted(f)}.`, field };
   if (issue.code === 'invalid_value') return { message: `Choose one of the values offered for ${quoted(f)}.`, field };
@@ -293,7 +345,13 @@ export function validationError(tool: PdfTool, fields: OptionField[], args: Reco
  * the file's (null when not known: a password-protected file); `list` checks each entry on its own
  * (split's ranges, one document per entry).
  */
-export function pageRangeError(f: OptionField, text: string, pageCount: number | null, fileName: string, list = false): FormError | undefined {
+export function pageRangeError(
+  f: OptionField,
+  text: string,
+  pageCount: number | null,
+  fileName: string,
+  list = false,
+): FormError | undefined {
   const field = idOf(f.path);
   const entries = text.split(',').map((e) => e.trim());
   for (const entry of entries) {
@@ -303,17 +361,28 @@ export function pageRangeError(f: OptionField, text: string, pageCount: number |
     } catch {
       m = undefined;
     }
-    if (!m) return { message: `${entry === '' ? 'An empty entry' : `"${entry}"`} in ${quoted(f)} is not a page or a range of pages. ${PAGE_EXAMPLES}`, field };
+    if (!m)
+      return {
+        message: `${entry === '' ? 'An empty entry' : `"${entry}"`} in ${quoted(f)} is not a page or a range of pages. ${PAGE_EXAMPLES}`,
+        field,
+      };
     const [, from, to, one] = m;
-    const page = (s: string | undefined): number | undefined => (s === undefined ? undefined : s.toLowerCase() === 'last' ? (pageCount ?? undefined) : Number(s));
+    const page = (s: string | undefined): number | undefined =>
+      s === undefined ? undefined : s.toLowerCase() === 'last' ? (pageCount ?? undefined) : Number(s);
     const a = page(from);
     const b = page(to);
     if (a !== undefined && b !== undefined && a > b) {
-      return { message: `The range "${entry}" in ${quoted(f)} runs backwards: write its lower page first, "${to}-${from}".`, field };
+      return {
+        message: `The range "${entry}" in ${quoted(f)} runs backwards: write its lower page first, "${to}-${from}".`,
+        field,
+      };
     }
     for (const n of [a, b, one && /^\d+$/.test(one) ? Number(one) : undefined]) {
       if (n !== undefined && (n < 1 || (pageCount !== null && n > pageCount))) {
-        return { message: `There is no page ${n} in ${fileName}${pageCount !== null ? `: it has ${plural(pageCount, 'page')}` : ''}.`, field };
+        return {
+          message: `There is no page ${n} in ${fileName}${pageCount !== null ? `: it has ${plural(pageCount, 'page')}` : ''}.`,
+          field,
+        };
       }
     }
   }

@@ -3,7 +3,14 @@ import type { Response } from 'express';
 import { RateLimit } from '../common/decorators/rate-limit.decorator';
 import { clientSubject } from '../common/http/client-ip';
 import type { QuotaState } from '../pdf-tools/quota/quota.service';
-import { IMAGE_FORMATS, ImageFormat, MAX_DPI, MIN_DPI, PDF_TO_IMAGES, PdfImagesService } from '../pdf-tools/render/pdf-images.service';
+import {
+  IMAGE_FORMATS,
+  ImageFormat,
+  MAX_DPI,
+  MIN_DPI,
+  PDF_TO_IMAGES,
+  PdfImagesService,
+} from '../pdf-tools/render/pdf-images.service';
 import type { WebCaller } from '../pdf-tools/render/metered-run';
 import { pageRangeTokens } from '../pdf-tools/core/page-range';
 import { CsrfService } from './csrf.service';
@@ -37,10 +44,28 @@ export class PdfImagesController {
     return { ip: clientSubject(req), deviceId: req.deviceId, ...(req.webUser ? { userId: req.webUser.id } : {}) };
   }
 
-  private async send(req: WebRequest, res: Response, status: number, csrf: string, values: ImagesValues, s: ConvertPageState, quota?: QuotaState): Promise<void> {
+  private async send(
+    req: WebRequest,
+    res: Response,
+    status: number,
+    csrf: string,
+    values: ImagesValues,
+    s: ConvertPageState,
+    quota?: QuotaState,
+  ): Promise<void> {
     const q = quota ?? (await this.metered.status(PDF_TO_IMAGES, this.caller(req)));
     const body = convertBody(
-      { slug: 'images', title: 'PDF to images', intro: IMAGES_INTRO, button: 'Convert to images', csrf, limits: this.support.limits(), quota: q, daily: this.support.daily(req), options: imagesOptions(values, s.errorField) },
+      {
+        slug: 'images',
+        title: 'PDF to images',
+        intro: IMAGES_INTRO,
+        button: 'Convert to images',
+        csrf,
+        limits: this.support.limits(),
+        quota: q,
+        daily: this.support.daily(req),
+        options: imagesOptions(values, s.errorField),
+      },
       s,
     );
     sendPage(res, status, page({ title: 'PDF to images', section: 'pdf', user: req.webUser, csrf, body }));
@@ -59,7 +84,11 @@ export class PdfImagesController {
   @RateLimit('pdf-upload')
   async upload(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
     await this.support.upload(req, res, async (status, chosen?: ChosenFile, error?: string) =>
-      this.send(req, res, status, this.csrf.token(req, res), IMAGES_DEFAULTS, { chosen, error, errorField: error ? 'file' : undefined }),
+      this.send(req, res, status, this.csrf.token(req, res), IMAGES_DEFAULTS, {
+        chosen,
+        error,
+        errorField: error ? 'file' : undefined,
+      }),
     );
   }
 
@@ -74,24 +103,56 @@ export class PdfImagesController {
       dpi: (single(body.dpi) ?? '').trim() || IMAGES_DEFAULTS.dpi,
     };
     const form = await this.support.formInput(body);
-    const again = (status: number, error: string, errorField: string): Promise<void> => this.send(req, res, status, csrf, values, { chosen: form.chosen, url: form.url, error, errorField });
+    const again = (status: number, error: string, errorField: string): Promise<void> =>
+      this.send(req, res, status, csrf, values, { chosen: form.chosen, url: form.url, error, errorField });
     if (!form.ok) return again(form.status, form.message, form.field);
     // The options, checked before anything is spent.
     const dpi = Number(values.dpi);
-    if (!/^\d+$/.test(values.dpi) || dpi < MIN_DPI || dpi > MAX_DPI) return again(400, `Resolution must be a whole number from ${MIN_DPI} to ${MAX_DPI} dots per inch.`, 'dpi');
-    if (!IMAGE_FORMATS.includes(values.format as ImageFormat)) return again(400, 'Choose PNG or JPEG as the image format.', 'format');
+    if (!/^\d+$/.test(values.dpi) || dpi < MIN_DPI || dpi > MAX_DPI)
+      return again(400, `Resolution must be a whole number from ${MIN_DPI} to ${MAX_DPI} dots per inch.`, 'dpi');
+    if (!IMAGE_FORMATS.includes(values.format as ImageFormat))
+      return again(400, 'Choose PNG or JPEG as the image format.', 'format');
     try {
       pageRangeTokens(values.pages);
     } catch {
       return again(400, `Pages: "${values.pages}" is not a list of pages. ${PAGE_EXAMPLES}`, 'pages');
     }
-    const out = await this.images.convert(form.input, { pages: values.pages, format: values.format as ImageFormat, dpi }, this.caller(req));
+    const out = await this.images.convert(
+      form.input,
+      { pages: values.pages, format: values.format as ImageFormat, dpi },
+      this.caller(req),
+    );
     if (!out.ok) {
       const { code, details } = out.failure;
-      if (code === 'quota_exceeded') res.setHeader('Retry-After', String(Math.max(1, Math.ceil((Date.parse(out.quota.resets_at) - Date.now()) / 1000))));
-      const words = failureWords({ code, details, countedOn: countedOn(this.support.daily(req)), refunded: out.refunded, quota: out.quota }, form.name, this.support.limits(), 'PDF to images');
-      return this.send(req, res, toolErrorStatus(code), csrf, values, { chosen: form.chosen, url: form.url, error: words.message, errorField: words.field }, out.quota);
+      if (code === 'quota_exceeded')
+        res.setHeader(
+          'Retry-After',
+          String(Math.max(1, Math.ceil((Date.parse(out.quota.resets_at) - Date.now()) / 1000))),
+        );
+      const words = failureWords(
+        { code, details, countedOn: countedOn(this.support.daily(req)), refunded: out.refunded, quota: out.quota },
+        form.name,
+        this.support.limits(),
+        'PDF to images',
+      );
+      return this.send(
+        req,
+        res,
+        toolErrorStatus(code),
+        csrf,
+        values,
+        { chosen: form.chosen, url: form.url, error: words.message, errorField: words.field },
+        out.quota,
+      );
     }
-    await this.send(req, res, 200, csrf, values, { chosen: form.chosen, url: form.url, result: imagesResult(out.value) }, out.quota);
+    await this.send(
+      req,
+      res,
+      200,
+      csrf,
+      values,
+      { chosen: form.chosen, url: form.url, result: imagesResult(out.value) },
+      out.quota,
+    );
   }
 }

@@ -44,10 +44,28 @@ export class PdfOcrController {
     return { ip: clientSubject(req), deviceId: req.deviceId, ...(req.webUser ? { userId: req.webUser.id } : {}) };
   }
 
-  private async send(req: WebRequest, res: Response, status: number, csrf: string, languages: string[], s: ConvertPageState, quota?: QuotaState): Promise<void> {
+  private async send(
+    req: WebRequest,
+    res: Response,
+    status: number,
+    csrf: string,
+    languages: string[],
+    s: ConvertPageState,
+    quota?: QuotaState,
+  ): Promise<void> {
     const q = quota ?? (await this.ocr.status(this.caller(req)));
     const body = convertBody(
-      { slug: 'ocr', title: 'OCR: make a scanned PDF searchable', intro: OCR_INTRO, button: 'Start the OCR', csrf, limits: this.support.limits(), quota: q, daily: this.support.daily(req), options: ocrOptions(languages, s.errorField) },
+      {
+        slug: 'ocr',
+        title: 'OCR: make a scanned PDF searchable',
+        intro: OCR_INTRO,
+        button: 'Start the OCR',
+        csrf,
+        limits: this.support.limits(),
+        quota: q,
+        daily: this.support.daily(req),
+        options: ocrOptions(languages, s.errorField),
+      },
       s,
     );
     sendPage(res, status, page({ title: 'OCR', section: 'pdf', user: req.webUser, csrf, body }));
@@ -66,7 +84,11 @@ export class PdfOcrController {
   @RateLimit('pdf-upload')
   async upload(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
     await this.support.upload(req, res, async (status, chosen?: ChosenFile, error?: string) =>
-      this.send(req, res, status, this.csrf.token(req, res), ['auto'], { chosen, error, errorField: error ? 'file' : undefined }),
+      this.send(req, res, status, this.csrf.token(req, res), ['auto'], {
+        chosen,
+        error,
+        errorField: error ? 'file' : undefined,
+      }),
     );
   }
 
@@ -81,15 +103,35 @@ export class PdfOcrController {
       this.send(req, res, status, csrf, ticked, { chosen: form.chosen, url: form.url, error, errorField }, quota);
     if (!form.ok) return again(form.status, form.message, form.field);
     const unknown = ticked.find((l) => l !== 'auto' && !(l in OCR_LANGUAGES));
-    if (unknown !== undefined) return again(400, `The language "${unknown.slice(0, 20)}" is not offered: choose English, German, French or Spanish, or "Detect it".`, 'languages');
+    if (unknown !== undefined)
+      return again(
+        400,
+        `The language "${unknown.slice(0, 20)}" is not offered: choose English, German, French or Spanish, or "Detect it".`,
+        'languages',
+      );
     // Languages ticked win over "Detect it"; nothing ticked is "Detect it".
     const named = ticked.filter((l) => l !== 'auto');
     const languages = named.length ? [...new Set(named)] : ['auto'];
     const started = await this.ocr.start(form.input, languages, this.caller(req));
     if (!started.ok) {
       const { code, details } = started.failure;
-      if (code === 'quota_exceeded') res.setHeader('Retry-After', String(Math.max(1, Math.ceil((Date.parse(started.quota.resets_at) - Date.now()) / 1000))));
-      const words = failureWords({ code, details, countedOn: countedOn(this.support.daily(req)), refunded: started.refunded, quota: started.quota }, form.name, this.support.limits(), 'OCR');
+      if (code === 'quota_exceeded')
+        res.setHeader(
+          'Retry-After',
+          String(Math.max(1, Math.ceil((Date.parse(started.quota.resets_at) - Date.now()) / 1000))),
+        );
+      const words = failureWords(
+        {
+          code,
+          details,
+          countedOn: countedOn(this.support.daily(req)),
+          refunded: started.refunded,
+          quota: started.quota,
+        },
+        form.name,
+        this.support.limits(),
+        'OCR',
+      );
       return again(toolErrorStatus(code), words.message, words.field, started.quota);
     }
     res.redirect(303, `/pdf/ocr/jobs/${started.jobId}`);
@@ -99,14 +141,32 @@ export class PdfOcrController {
   @Anonymous()
   async job(@Param('id') id: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
     const job = await this.ocr.job(id);
-    if (!job) throw DomainError.notFound(`This OCR job is not known or no longer kept (jobs and their files are kept ${this.support.limits().keptMinutes} minutes). Start again at /pdf/ocr.`);
+    if (!job)
+      throw DomainError.notFound(
+        `This OCR job is not known or no longer kept (jobs and their files are kept ${this.support.limits().keptMinutes} minutes). Start again at /pdf/ocr.`,
+      );
     let preview: string | undefined;
     if (job.status === 'done' && job.textFileId) {
       const found = await this.files.info(job.textFileId);
       const bytes = found.status === 'ok' ? await this.files.content(found.file) : undefined;
-      if (bytes) preview = bytes.subarray(0, PREVIEW_CHARS * 4).toString('utf8').slice(0, PREVIEW_CHARS).trim();
+      if (bytes)
+        preview = bytes
+          .subarray(0, PREVIEW_CHARS * 4)
+          .toString('utf8')
+          .slice(0, PREVIEW_CHARS)
+          .trim();
     }
     const csrf = this.csrf.token(req, res);
-    sendPage(res, 200, page({ title: `OCR of ${job.sourceName}`, section: 'pdf', user: req.webUser, csrf, body: ocrJobBody(job, this.support.limits(), preview) }));
+    sendPage(
+      res,
+      200,
+      page({
+        title: `OCR of ${job.sourceName}`,
+        section: 'pdf',
+        user: req.webUser,
+        csrf,
+        body: ocrJobBody(job, this.support.limits(), preview),
+      }),
+    );
   }
 }

@@ -58,19 +58,30 @@ export const POSITION_WORDS: Record<string, string> = {
   'bottom-right': 'Bottom right',
 };
 
-const pages = (what: string, empty = 'Leave empty for every page.'): WebFieldText => ({ label: 'Pages', hint: `${what} ${PAGE_EXAMPLES} ${empty}`, pageRange: true });
+const pages = (what: string, empty = 'Leave empty for every page.'): WebFieldText => ({
+  label: 'Pages',
+  hint: `${what} ${PAGE_EXAMPLES} ${empty}`,
+  pageRange: true,
+});
 
 export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
   merge_pdfs: {
     intro: 'Merge 2 to 20 PDFs into one, in the order you add them. Bookmarks that point to included pages are kept.',
     button: 'Merge the PDFs',
     fields: {
-      keep_bookmarks: { label: 'Keep bookmarks', hint: 'Keep the bookmarks (outlines) of the files that point to included pages.' },
-      filename: { label: 'Name of the merged file', hint: 'Leave empty for the first file\'s name followed by "-merged.pdf".' },
+      keep_bookmarks: {
+        label: 'Keep bookmarks',
+        hint: 'Keep the bookmarks (outlines) of the files that point to included pages.',
+      },
+      filename: {
+        label: 'Name of the merged file',
+        hint: 'Leave empty for the first file\'s name followed by "-merged.pdf".',
+      },
     },
   },
   split_pdf: {
-    intro: 'Split one PDF into several: by page ranges (one document per range), every so many pages, or into a number of parts of about the same size. Each part is a download of its own.',
+    intro:
+      'Split one PDF into several: by page ranges (one document per range), every so many pages, or into a number of parts of about the same size. Each part is a download of its own.',
     button: 'Split the PDF',
     fields: {
       mode: {
@@ -84,25 +95,41 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
         when: { field: 'mode', value: 'ranges' },
         pageRange: true,
       },
-      every: { label: 'Pages per document', hint: 'Needed when splitting every so many pages, e.g. 1 for single pages.', when: { field: 'mode', value: 'every' } },
-      count: { label: 'Number of documents', hint: 'Needed when splitting into equal parts, e.g. 3.', when: { field: 'mode', value: 'count' } },
+      every: {
+        label: 'Pages per document',
+        hint: 'Needed when splitting every so many pages, e.g. 1 for single pages.',
+        when: { field: 'mode', value: 'every' },
+      },
+      count: {
+        label: 'Number of documents',
+        hint: 'Needed when splitting into equal parts, e.g. 3.',
+        when: { field: 'mode', value: 'count' },
+      },
     },
   },
   rotate_pages: {
-    intro: 'Rotate chosen pages of a PDF clockwise by 90, 180 or 270 degrees, added to any rotation they already have (a page at 90 rotated by 90 ends at 180). Other pages are unchanged.',
+    intro:
+      'Rotate chosen pages of a PDF clockwise by 90, 180 or 270 degrees, added to any rotation they already have (a page at 90 rotated by 90 ends at 180). Other pages are unchanged.',
     button: 'Rotate the pages',
     fields: {
-      angle: { label: 'Angle', hint: 'Clockwise, in degrees, added to each page\'s current rotation.', choices: { '90': '90° (a quarter turn)', '180': '180° (upside down)', '270': '270° (a quarter turn back)' } },
+      angle: {
+        label: 'Angle',
+        hint: "Clockwise, in degrees, added to each page's current rotation.",
+        choices: { '90': '90° (a quarter turn)', '180': '180° (upside down)', '270': '270° (a quarter turn back)' },
+      },
       pages: pages('Pages to rotate.'),
     },
   },
   remove_pages: {
     intro: 'Delete chosen pages from a PDF, for example "1, last" or "even". At least one page must remain.',
     button: 'Remove the pages',
-    fields: { pages: { label: 'Pages to remove', hint: `${PAGE_EXAMPLES} At least one page must remain.`, pageRange: true } },
+    fields: {
+      pages: { label: 'Pages to remove', hint: `${PAGE_EXAMPLES} At least one page must remain.`, pageRange: true },
+    },
   },
   compress_pdf: {
-    intro: 'Make a PDF smaller: lossless restructuring, or smaller images. The result is never larger than your file: if nothing can be saved, you get your file back unchanged.',
+    intro:
+      'Make a PDF smaller: lossless restructuring, or smaller images. The result is never larger than your file: if nothing can be saved, you get your file back unchanged.',
     button: 'Compress the PDF',
     fields: {
       level: {
@@ -113,10 +140,15 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
     },
   },
   add_watermark: {
-    intro: 'Stamp a text watermark on chosen pages: in one of nine positions or tiled over the page, with its size, colour, opacity and angle. It appears upright on rotated pages too.',
+    intro:
+      'Stamp a text watermark on chosen pages: in one of nine positions or tiled over the page, with its size, colour, opacity and angle. It appears upright on rotated pages too.',
     button: 'Add the watermark',
     fields: {
-      text: { label: 'Text', hint: 'The words to stamp, in any script (Latin, Cyrillic, Greek, Arabic, ...).', required: true },
+      text: {
+        label: 'Text',
+        hint: 'The words to stamp, in any script (Latin, Cyrillic, Greek, Arabic, ...).',
+        required: true,
+      },
       image_scale: { hidden: true },
       pages: pages('Pages to watermark.'),
       position: { hint: 'Where on the page, as the reader sees it. Not used when tiled.', choices: POSITION_WORDS },
@@ -129,7 +161,8 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
     },
   },
   add_page_numbers: {
-    intro: 'Print page numbers on chosen pages: position, a format such as "Page {n} of {total}", first number, font size and margin. Numbers appear upright on rotated pages.',
+    intro:
+      'Print page numbers on chosen pages: position, a format such as "Page {n} of {total}", first number, font size and margin. Numbers appear upright on rotated pages.',
     button: 'Add page numbers',
     fields: {
       position: { hint: 'Where on the page, as the reader sees it.', choices: POSITION_WORDS },
@@ -142,7 +175,8 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
     },
   },
   pdf_metadata: {
-    intro: 'Read a PDF\'s document information (title, author, subject, keywords, dates and more) and page count, or change it. Leave every field empty to only read it: your file is not changed.',
+    intro:
+      "Read a PDF's document information (title, author, subject, keywords, dates and more) and page count, or change it. Leave every field empty to only read it: your file is not changed.",
     button: 'Read or save the metadata',
     fields: {
       'set.title': { label: 'New title' },
@@ -151,19 +185,29 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
       'set.keywords': { label: 'New keywords', hint: 'Separate them with commas, e.g. "report, 2026".' },
       'set.creator': { label: 'New creator', hint: 'The application that created the original document.' },
       'set.producer': { label: 'New producer', hint: 'The application that produced the PDF.' },
-      'set.creation_date': { label: 'New creation date (UTC)', hint: 'A date and a time of day, in UTC.', kind: 'datetime' },
-      'set.modification_date': { label: 'New modification date (UTC)', hint: 'A date and a time of day, in UTC. Leave empty for now, when anything changes.', kind: 'datetime' },
+      'set.creation_date': {
+        label: 'New creation date (UTC)',
+        hint: 'A date and a time of day, in UTC.',
+        kind: 'datetime',
+      },
+      'set.modification_date': {
+        label: 'New modification date (UTC)',
+        hint: 'A date and a time of day, in UTC. Leave empty for now, when anything changes.',
+        kind: 'datetime',
+      },
       clear: { label: 'Fields to remove', hint: 'e.g. "author, keywords", or "all". Separate entries with commas.' },
     },
   },
   read_pdf: {
-    intro: 'Get the text of a PDF, laid out as Markdown: headings and lists where the layout shows them, simple tables as tables, columns in reading order, and a marker before each page. A scanned PDF has no text to read.',
+    intro:
+      'Get the text of a PDF, laid out as Markdown: headings and lists where the layout shows them, simple tables as tables, columns in reading order, and a marker before each page. A scanned PDF has no text to read.',
     button: 'Get the text',
     fields: { pages: pages('Pages to read.'), max_chars: { hidden: true }, cursor: { hidden: true } },
     args: { max_chars: READ_MAX_CHARS },
   },
   flatten_form: {
-    intro: 'Turn the fillable form fields of a PDF into ordinary page content: the filled-in values stay visible, nothing can be edited any more, and no form is left in the file.',
+    intro:
+      'Turn the fillable form fields of a PDF into ordinary page content: the filled-in values stay visible, nothing can be edited any more, and no form is left in the file.',
     button: 'Flatten the form',
   },
 };
@@ -187,7 +231,12 @@ export function firstSentence(text: string): string {
     if (c === '(') depth++;
     else if (c === ')') depth = Math.max(0, depth - 1);
     else if (c === '"') quoted = !quoted;
-    else if ((c === '.' || c === '!' || c === '?') && depth === 0 && !quoted && (i === text.length - 1 || /\s/.test(text[i + 1]))) {
+    else if (
+      (c === '.' || c === '!' || c === '?') &&
+      depth === 0 &&
+      !quoted &&
+      (i === text.length - 1 || /\s/.test(text[i + 1]))
+    ) {
       if (c === '.' && ABBREVIATIONS.test(text.slice(0, i + 1))) continue;
       return text.slice(0, i + 1).trim();
     }
@@ -197,7 +246,8 @@ export function firstSentence(text: string): string {
 }
 
 /** "a.pdf", "a.pdf and b.pdf", "a.pdf, b.pdf and c.pdf". */
-const andList = (items: string[]): string => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
+const andList = (items: string[]): string =>
+  items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
 
 /** One thing opening did to inputs (their indexes in the call), as the result types it (OpenedNote). */
 export interface WebOpenedNote {
@@ -209,9 +259,19 @@ export interface WebOpenedNote {
 /** The tools' phrases in the page's words: decrypted rather than "opened with the given password", no tool names. */
 function notePhrases(text: string): string {
   return text
-    .replace(/ was opened with the given password; the result is not encrypted\./g, ' was decrypted with your password: the result has no password.')
-    .replace(/ were opened with the given passwords; the result is not encrypted\./g, ' were decrypted with your passwords: the result has no password.')
-    .replace(/\): the result is not encrypted, and (its|their) restrictions/g, (_, whose: string) => `): ${whose === 'its' ? 'it was' : 'they were'} decrypted, so the result has no password and ${whose} restrictions`)
+    .replace(
+      / was opened with the given password; the result is not encrypted\./g,
+      ' was decrypted with your password: the result has no password.',
+    )
+    .replace(
+      / were opened with the given passwords; the result is not encrypted\./g,
+      ' were decrypted with your passwords: the result has no password.',
+    )
+    .replace(
+      /\): the result is not encrypted, and (its|their) restrictions/g,
+      (_, whose: string) =>
+        `): ${whose === 'its' ? 'it was' : 'they were'} decrypted, so the result has no password and ${whose} restrictions`,
+    )
     .replace(/ \(with qpdf\)/g, '');
 }
 
@@ -312,14 +372,17 @@ export function toolRefusal(f: WebFailure, names: string[], l: WebLimits): strin
   const limit = num(d.limit);
   switch (code) {
     case 'file_too_large':
-      if (f.inputIndex === undefined) return `The result would be larger than ${fileSize(limit ?? l.maxBytes)}, the most a file may be here: use fewer or smaller files, or compress them first.`;
+      if (f.inputIndex === undefined)
+        return `The result would be larger than ${fileSize(limit ?? l.maxBytes)}, the most a file may be here: use fewer or smaller files, or compress them first.`;
       return `${name} is larger than ${fileSize(limit ?? l.maxBytes)}, the most a file may be here.`;
     case 'too_many_pages':
       return `${name} has ${num(d.pages) !== undefined ? plural(num(d.pages)!, 'page') : 'too many pages'}; the tools take at most ${plural(limit ?? l.maxPages, 'page')} per file: split it into smaller files first.`;
     case 'not_a_pdf':
       return `${name} is not a PDF file: choose a PDF.`;
     case 'corrupt_pdf':
-      return d.reason === 'no_pages' ? `${name} has no pages: there is nothing to work on.` : `${name} is damaged and cannot be read, even after an attempt to repair it.`;
+      return d.reason === 'no_pages'
+        ? `${name} has no pages: there is nothing to work on.`
+        : `${name} is damaged and cannot be read, even after an attempt to repair it.`;
     case 'encrypted':
       return `${name} is encrypted in a way that cannot be opened here.`;
     case 'invalid_page_range': {
@@ -337,7 +400,8 @@ export function toolRefusal(f: WebFailure, names: string[], l: WebLimits): strin
     case 'internal_error':
       return 'Something went wrong while running the tool: try again. If it keeps failing, try another file.';
     case 'invalid_arguments':
-      if (num(d.files) !== undefined && limit !== undefined) return `This would make ${plural(num(d.files)!, 'file')}; at most ${plural(limit, 'file')} at once: ask for fewer parts.`;
+      if (num(d.files) !== undefined && limit !== undefined)
+        return `This would make ${plural(num(d.files)!, 'file')}; at most ${plural(limit, 'file')} at once: ask for fewer parts.`;
       return undefined;
     default:
       return undefined;
@@ -346,7 +410,11 @@ export function toolRefusal(f: WebFailure, names: string[], l: WebLimits): strin
 
 /** Whether a failed run used the quota, in the page's words (the result's typed `refunded`). */
 export function refundWords(refunded: unknown): string {
-  return refunded === true ? ' This try did not use your quota.' : refunded === false ? ' This try counted against your quota (the daily refunds are used up).' : '';
+  return refunded === true
+    ? ' This try did not use your quota.'
+    : refunded === false
+      ? ' This try counted against your quota (the daily refunds are used up).'
+      : '';
 }
 
 /** A date and time in words, in UTC: "1 May 2024, 12:00 UTC" (the text itself when it is not a date). */
@@ -354,8 +422,18 @@ export function dateWords(iso: string): string {
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return iso;
   const d = new Date(t);
-  const day = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(d);
-  const time = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(d);
+  const day = new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).format(d);
+  const time = new Intl.DateTimeFormat('en-GB', {
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+    timeZone: 'UTC',
+  }).format(d);
   return `${day}, ${time} UTC`;
 }
 
@@ -386,10 +464,16 @@ export function webSummary(o: WebSuccess): string {
   }
   if (o.tool === 'read_pdf' && num(d.page_count) !== undefined && Array.isArray(d.pages_read)) {
     const read = d.pages_read.length;
-    const cut = typeof d.next_cursor === 'string' ? ` The text is cut at ${plural(num(d.characters) ?? 0, 'character')}: choose fewer pages to read the rest.` : '';
+    const cut =
+      typeof d.next_cursor === 'string'
+        ? ` The text is cut at ${plural(num(d.characters) ?? 0, 'character')}: choose fewer pages to read the rest.`
+        : '';
     return `The text of ${read === d.page_count ? `your file (${plural(read, 'page')})` : `${plural(read, 'page')} of ${d.page_count as number}`}.${cut}`;
   }
-  if (o.tool === 'pdf_metadata') return o.files.length ? 'Saved the new metadata: download the file below.' : 'The metadata of your file (it is unchanged):';
+  if (o.tool === 'pdf_metadata')
+    return o.files.length
+      ? 'Saved the new metadata: download the file below.'
+      : 'The metadata of your file (it is unchanged):';
   return o.summary;
 }
 

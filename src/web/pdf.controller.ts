@@ -15,13 +15,38 @@ import type { PdfTool } from '../pdf-tools/tools/tool';
 import { CsrfService } from './csrf.service';
 import { dailyLimits } from './pdf-convert.support';
 import { countedOn } from './pages/pdf-convert.pages';
-import { formError, FormError, idOf, nameOf, optionArgs, OptionField, optionFields, optionValues, pageRangeError, single, validationError, webError } from './pdf-form';
+import {
+  formError,
+  FormError,
+  idOf,
+  nameOf,
+  optionArgs,
+  OptionField,
+  optionFields,
+  optionValues,
+  pageRangeError,
+  single,
+  validationError,
+  webError,
+} from './pdf-form';
 import { plural } from '../common/text/plural';
 import { sendPage } from './render/layout';
 import { Anonymous, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 import { refundWords, toolRefusal, uploadRefusal, WEB_TOOL_TEXT, WebLimits } from './pdf-web-text';
-import { ChosenFile, MAX_FILES, MAX_PASSWORD, passwordId, passwordName, PdfPageContext, PdfPageState, pdfIndexPage, pdfResultBlock, pdfToolPage, slugOf } from './pages/pdf.pages';
+import {
+  ChosenFile,
+  MAX_FILES,
+  MAX_PASSWORD,
+  passwordId,
+  passwordName,
+  PdfPageContext,
+  PdfPageState,
+  pdfIndexPage,
+  pdfResultBlock,
+  pdfToolPage,
+  slugOf,
+} from './pages/pdf.pages';
 
 const TOOLS = new Map(PDF_TOOLS.map((t) => [slugOf(t), { tool: t, fields: optionFields(t) }]));
 /**
@@ -88,7 +113,11 @@ export class PdfController {
   /** The limits the page's messages name. */
   private limits(): WebLimits {
     const c = this.config;
-    return { maxBytes: c.PDF_MAX_FILE_BYTES, maxPages: c.PDF_MAX_PAGES, keptMinutes: Math.round(c.PDF_RESULT_TTL_S / 60) };
+    return {
+      maxBytes: c.PDF_MAX_FILE_BYTES,
+      maxPages: c.PDF_MAX_PAGES,
+      keptMinutes: Math.round(c.PDF_RESULT_TTL_S / 60),
+    };
   }
 
   private context(req: WebRequest, csrf: string): PdfPageContext {
@@ -106,7 +135,13 @@ export class PdfController {
     const out: ChosenFile[] = [];
     for (const id of ids.slice(0, MAX_FILES)) {
       const found = await this.files.info(id);
-      if (found.status === 'ok') out.push({ file_id: found.file.id, filename: found.file.filename, pages: found.file.pages, bytes: found.file.size });
+      if (found.status === 'ok')
+        out.push({
+          file_id: found.file.id,
+          filename: found.file.filename,
+          pages: found.file.pages,
+          bytes: found.file.size,
+        });
     }
     return out;
   }
@@ -159,7 +194,11 @@ export class PdfController {
       for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
       const q = await this.quota.status('web', tool.name, caller, req.deviceId, req.webUser?.id);
       const error = uploadRefusal('Your file', e.code, e.details.error_detail, this.limits());
-      sendPage(res, e.status, this.toolPage(req, csrf, slug, q, { error, errorField: 'file', chosen: await this.chosen(before) }));
+      sendPage(
+        res,
+        e.status,
+        this.toolPage(req, csrf, slug, q, { error, errorField: 'file', chosen: await this.chosen(before) }),
+      );
     }
   }
 
@@ -170,7 +209,11 @@ export class PdfController {
     const { tool, fields } = this.entry(slug);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const values = optionValues(fields, body);
-    const caller = { ip: clientSubject(req), deviceId: req.deviceId, ...(req.webUser ? { userId: req.webUser.id } : {}) };
+    const caller = {
+      ip: clientSubject(req),
+      deviceId: req.deviceId,
+      ...(req.webUser ? { userId: req.webUser.id } : {}),
+    };
     const csrf = this.csrf.token(req, res);
     const ids = fileIds(body.file_id);
     const chosen = await this.chosen(ids);
@@ -178,12 +221,15 @@ export class PdfController {
       const q = await this.quota.status('web', tool.name, caller.ip, caller.deviceId, caller.userId);
       sendPage(res, status, this.toolPage(req, csrf, slug, q, { error, errorField, values, chosen }));
     };
-    if (ids.length === 0) return again(400, tool.name === 'merge_pdfs' ? 'Choose at least two PDFs to merge.' : 'Choose a PDF file first.');
+    if (ids.length === 0)
+      return again(400, tool.name === 'merge_pdfs' ? 'Choose at least two PDFs to merge.' : 'Choose a PDF file first.');
     if (ids.length > MAX_FILES) return again(400, `At most ${plural(MAX_FILES, 'file')} at once.`);
-    if (tool.name !== 'merge_pdfs' && ids.length > 1) return again(400, 'This tool takes one file: choose a single PDF.');
+    if (tool.name !== 'merge_pdfs' && ids.length > 1)
+      return again(400, 'This tool takes one file: choose a single PDF.');
     // What the form itself shows to be wrong, in the page's words, before anything is run.
     const names = ids.map((id) => chosen.find((f) => f.file_id === id)?.filename ?? 'your file');
-    const before = formError(fields, body) ?? (tool.name === 'merge_pdfs' ? undefined : this.pageProblem(fields, body, chosen[0]));
+    const before =
+      formError(fields, body) ?? (tool.name === 'merge_pdfs' ? undefined : this.pageProblem(fields, body, chosen[0]));
     if (before) return again(400, before.message, before.field);
     // Each locked file's password, from the field named by its file_id: sent with it, never kept or shown.
     const passwords = ids.map((id) => single(body[passwordName(id)]) ?? '');
@@ -195,11 +241,17 @@ export class PdfController {
     for (let i = 0; i < ids.length; i++) {
       const name = chosen[lockedAt(i)]?.filename;
       if (name === undefined) continue;
-      if (passwords[i] === '') return passwordError(i, 400, `${name} is protected by a password: enter it in "Password of ${name}".`);
-      if (passwords[i].length > MAX_PASSWORD) return passwordError(i, 400, `The password of ${name} is too long: at most ${MAX_PASSWORD} characters.`);
+      if (passwords[i] === '')
+        return passwordError(i, 400, `${name} is protected by a password: enter it in "Password of ${name}".`);
+      if (passwords[i].length > MAX_PASSWORD)
+        return passwordError(i, 400, `The password of ${name} is too long: at most ${MAX_PASSWORD} characters.`);
     }
     const refs = ids.map((file_id, i) => ({ file_id, ...(passwords[i] ? { password: passwords[i] } : {}) }));
-    const args = { ...optionArgs(fields, body), ...WEB_TOOL_TEXT[tool.name]?.args, ...(tool.name === 'merge_pdfs' ? { files: refs } : { file: refs[0] }) };
+    const args = {
+      ...optionArgs(fields, body),
+      ...WEB_TOOL_TEXT[tool.name]?.args,
+      ...(tool.name === 'merge_pdfs' ? { files: refs } : { file: refs[0] }),
+    };
     // The tool's own argument checks, read from its schema's typed issues (the MCP message stays the tool's).
     const invalid = validationError(tool, fields, args);
     if (invalid) return again(400, invalid.message, invalid.field ?? 'file');
@@ -207,8 +259,12 @@ export class PdfController {
     const q = outcome.quota;
     if (!outcome.ok) {
       const status = toolErrorStatus(outcome.code);
-      if (outcome.code === 'quota_exceeded') res.setHeader('Retry-After', String(Math.max(1, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 1000))));
-      const locked = outcome.code === 'encrypted' && outcome.passwordGiven !== undefined ? this.lockedInput(outcome.inputIndex, ids, chosen) : undefined;
+      if (outcome.code === 'quota_exceeded')
+        res.setHeader('Retry-After', String(Math.max(1, Math.ceil((Date.parse(q.resets_at) - Date.now()) / 1000))));
+      const locked =
+        outcome.code === 'encrypted' && outcome.passwordGiven !== undefined
+          ? this.lockedInput(outcome.inputIndex, ids, chosen)
+          : undefined;
       if (locked) {
         const { name, index } = locked;
         const message = outcome.passwordGiven
@@ -217,7 +273,11 @@ export class PdfController {
         return passwordError(index, status, message + refundWords(outcome.refunded));
       }
       const shown = this.failureWords(outcome, names, fields, req);
-      sendPage(res, status, this.toolPage(req, csrf, slug, q, { error: shown.message, errorField: shown.field, values, chosen }));
+      sendPage(
+        res,
+        status,
+        this.toolPage(req, csrf, slug, q, { error: shown.message, errorField: shown.field, values, chosen }),
+      );
       return;
     }
     sendPage(res, 200, this.toolPage(req, csrf, slug, q, { values, chosen, result: pdfResultBlock(outcome, names) }));
@@ -231,11 +291,18 @@ export class PdfController {
   private failureWords(f: ToolFailed, names: string[], fields: OptionField[], req: WebRequest): FormError {
     const q = f.quota;
     if (f.code === 'quota_exceeded') {
-      return { message: `You have used all ${plural(q.limit, 'run')} of this tool for today ${countedOn(dailyLimits(this.config, req))}. It resets at ${q.resets_at.slice(11, 16)} UTC.`, field: 'file' };
+      return {
+        message: `You have used all ${plural(q.limit, 'run')} of this tool for today ${countedOn(dailyLimits(this.config, req))}. It resets at ${q.resets_at.slice(11, 16)} UTC.`,
+        field: 'file',
+      };
     }
     const words = toolRefusal(f, names, this.limits());
     const pageField = fields.find((x) => x.web.pageRange);
-    if (words) return { message: words + refundWords(f.refunded), field: f.code === 'invalid_page_range' && pageField ? idOf(pageField.path) : 'file' };
+    if (words)
+      return {
+        message: words + refundWords(f.refunded),
+        field: f.code === 'invalid_page_range' && pageField ? idOf(pageField.path) : 'file',
+      };
     const shown = webError(f.message, fields);
     return { message: shown.message, field: shown.field ?? 'file' };
   }
@@ -244,7 +311,11 @@ export class PdfController {
    * The page-range fields of a one-file tool checked against the chosen file (its pages, null when
    * it is locked), and split's number of parts against its pages.
    */
-  private pageProblem(fields: OptionField[], body: Record<string, unknown>, file: ChosenFile | undefined): FormError | undefined {
+  private pageProblem(
+    fields: OptionField[],
+    body: Record<string, unknown>,
+    file: ChosenFile | undefined,
+  ): FormError | undefined {
     if (!file) return undefined;
     for (const f of fields) {
       const text = (single(body[nameOf(f.path)]) ?? '').trim();
@@ -255,14 +326,21 @@ export class PdfController {
         if (problem) return problem;
       }
       if (f.path.join('.') === 'count' && when && file.pages !== null && Number(text) > file.pages) {
-        return { message: `${file.filename} has ${plural(file.pages, 'page')}: it cannot be split into ${text} parts.`, field: idOf(f.path) };
+        return {
+          message: `${file.filename} has ${plural(file.pages, 'page')}: it cannot be split into ${text} parts.`,
+          field: idOf(f.path),
+        };
       }
     }
     return undefined;
   }
 
   /** The chosen file a failure is about (its index among the call's inputs), if it is a locked one. */
-  private lockedInput(index: number | undefined, ids: string[], chosen: ChosenFile[]): { name: string; index: number } | undefined {
+  private lockedInput(
+    index: number | undefined,
+    ids: string[],
+    chosen: ChosenFile[],
+  ): { name: string; index: number } | undefined {
     if (index === undefined) return undefined;
     const f = chosen.find((c) => c.file_id === ids[index] && c.pages === null);
     return f ? { name: f.filename, index } : undefined;

@@ -16,7 +16,8 @@ import { WebController } from './web-controller.decorator';
 import { WebExceptionFilter, wantsHtml } from './web-exception.filter';
 
 /** The form's crawl checkbox: the one reading of it, for the rate-limit cost and for the scan. */
-const crawlOf = (body: unknown): boolean => typeof body === 'object' && body !== null && (body as Record<string, unknown>).crawl === 'true';
+const crawlOf = (body: unknown): boolean =>
+  typeof body === 'object' && body !== null && (body as Record<string, unknown>).crawl === 'true';
 
 /** What the form sent, to show it again on any refusal. */
 function formOf(req: WebRequest): ScanForm {
@@ -41,7 +42,12 @@ export class ScanFormFilter extends WebExceptionFilter {
   override catch(exception: unknown, host: ArgumentsHost): void {
     const req = host.switchToHttp().getRequest<WebRequest>();
     const res = host.switchToHttp().getResponse<Response>();
-    if (!(exception instanceof DomainError) || exception.code !== ErrorCode.RateLimited || res.headersSent || !wantsHtml(req)) {
+    if (
+      !(exception instanceof DomainError) ||
+      exception.code !== ErrorCode.RateLimited ||
+      res.headersSent ||
+      !wantsHtml(req)
+    ) {
       super.catch(exception, host);
       return;
     }
@@ -52,9 +58,22 @@ export class ScanFormFilter extends WebExceptionFilter {
 }
 
 /** A refusal shown on the form: status and headers (Retry-After) of the error, its text in the page's words. */
-function sendScanRefusal(res: Response, csrf: string, req: WebRequest, form: ScanForm, e: DomainError, config: AppConfig, throttled = false): void {
+function sendScanRefusal(
+  res: Response,
+  csrf: string,
+  req: WebRequest,
+  form: ScanForm,
+  e: DomainError,
+  config: AppConfig,
+  throttled = false,
+): void {
   for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
-  const error = scanErrorInWords(e, { ...form, limit: config.SCAN_RATE_LIMIT, windowS: config.SCAN_RATE_WINDOW_S, throttled });
+  const error = scanErrorInWords(e, {
+    ...form,
+    limit: config.SCAN_RATE_LIMIT,
+    windowS: config.SCAN_RATE_WINDOW_S,
+    throttled,
+  });
   sendPage(res, e.status, scanPage(csrf, { ...form, error }, req.webUser));
 }
 
@@ -75,7 +94,13 @@ export class ScanController {
   /** The form; `?report=<id>` (after a cached answer): that report's notice; `?url=&crawl=true`: the form filled in. */
   @Get()
   @Anonymous()
-  async form(@Req() req: WebRequest, @Res() res: Response, @Query('report') reportId: unknown, @Query('url') url: unknown, @Query('crawl') crawl: unknown): Promise<void> {
+  async form(
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('report') reportId: unknown,
+    @Query('url') url: unknown,
+    @Query('crawl') crawl: unknown,
+  ): Promise<void> {
     let cached: CachedScan | undefined;
     if (typeof reportId === 'string' && reportId) {
       try {
@@ -103,10 +128,20 @@ export class ScanController {
       if (!target.url) throw DomainError.badRequest('Enter the address of the page to scan.', 'url');
       const report = await this.scans.scan(target.url, form.crawl, clientSubject(req), { fresh });
       // A cached answer is older than this request: the scan page says so and offers a new scan.
-      res.redirect(303, report.cached ? `/scan?report=${encodeURIComponent(report.id)}` : `/r/${encodeURIComponent(report.id)}`);
+      res.redirect(
+        303,
+        report.cached ? `/scan?report=${encodeURIComponent(report.id)}` : `/r/${encodeURIComponent(report.id)}`,
+      );
     } catch (e) {
       if (!(e instanceof DomainError) || e.code === ErrorCode.InternalError) throw e;
-      sendScanRefusal(res, this.csrf.token(req, res), req, { ...form, assumed: target.assumed ? target.url : undefined }, e, this.config);
+      sendScanRefusal(
+        res,
+        this.csrf.token(req, res),
+        req,
+        { ...form, assumed: target.assumed ? target.url : undefined },
+        e,
+        this.config,
+      );
     }
   }
 }

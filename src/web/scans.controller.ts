@@ -31,7 +31,12 @@ export class ScansController {
     const st = await this.ai.status(user.workspace_id);
     return TRACKABLE_PLATFORMS.map((p) => {
       const s = st.find((x) => x.platform === p);
-      return { platform: p, configured: s?.configured ?? false, setting: s?.setting ?? '', source: s?.keySource === 'workspace' ? 'workspace key' : s?.keySource === 'settings' ? s.setting : undefined };
+      return {
+        platform: p,
+        configured: s?.configured ?? false,
+        setting: s?.setting ?? '',
+        source: s?.keySource === 'workspace' ? 'workspace key' : s?.keySource === 'settings' ? s.setting : undefined,
+      };
     });
   }
 
@@ -39,7 +44,13 @@ export class ScansController {
     if (runs.some((r) => ACTIVE_STATUSES.includes(r.status))) res.set('Refresh', String(REFRESH_S));
   }
 
-  private async list(user: UserView, req: WebRequest, res: Response, status: number, o: { notice?: string; error?: string } = {}): Promise<void> {
+  private async list(
+    user: UserView,
+    req: WebRequest,
+    res: Response,
+    status: number,
+    o: { notice?: string; error?: string } = {},
+  ): Promise<void> {
     const runs = await this.collect.runs(user.workspace_id);
     this.refreshWhile(res, runs);
     const ready = await this.collect.readiness(user.workspace_id);
@@ -47,8 +58,17 @@ export class ScansController {
   }
 
   @Get()
-  async show(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('already') already?: string): Promise<void> {
-    await this.list(user, req, res, 200, { notice: already ? 'A scan was already running: this is the one you see (one scan per workspace at a time).' : undefined });
+  async show(
+    @WebUserParam() user: UserView,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('already') already?: string,
+  ): Promise<void> {
+    await this.list(user, req, res, 200, {
+      notice: already
+        ? 'A scan was already running: this is the one you see (one scan per workspace at a time).'
+        : undefined,
+    });
   }
 
   @Post('run')
@@ -64,11 +84,24 @@ export class ScansController {
   }
 
   @Get(':id')
-  async detail(@WebUserParam() user: UserView, @Param('id') id: string, @Req() req: WebRequest, @Res() res: Response, @Query('offset') offset?: string): Promise<void> {
+  async detail(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('offset') offset?: string,
+  ): Promise<void> {
     const run = await this.collect.run(user.workspace_id, id);
     if (!run) throw new DomainError(ErrorCode.NotFound, 'No such scan in this workspace.');
     const from = typeof offset === 'string' && /^\d{1,7}$/.test(offset) ? Number(offset) : 0;
     this.refreshWhile(res, [run]);
-    sendPage(res, 200, runPage(user, this.csrf.token(req, res), run, await this.collect.answers(run.id, from, PAGE), { offset: from, limit: PAGE }));
+    sendPage(
+      res,
+      200,
+      runPage(user, this.csrf.token(req, res), run, await this.collect.answers(run.id, from, PAGE), {
+        offset: from,
+        limit: PAGE,
+      }),
+    );
   }
 }

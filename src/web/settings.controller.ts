@@ -39,11 +39,24 @@ export class SettingsController {
   }
 
   @Get('api-keys')
-  async keys(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('revoked') revoked?: string, @Query('created') created?: string): Promise<void> {
+  async keys(
+    @WebUserParam() user: UserView,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('revoked') revoked?: string,
+    @Query('created') created?: string,
+  ): Promise<void> {
     // The key created by the POST before the redirect, kept for this page only (a reload shows the list).
     const flash = created ? await this.sessions.takeFlash(req.sessionId) : null;
     const key = flash ? (JSON.parse(flash) as { newApiKey?: CreatedApiKey }).newApiKey : undefined;
-    sendPage(res, 200, await this.keysPage(user, this.csrf.token(req, res), { created: key, revoked: typeof revoked === 'string' ? revoked.slice(0, 20) : undefined }));
+    sendPage(
+      res,
+      200,
+      await this.keysPage(user, this.csrf.token(req, res), {
+        created: key,
+        revoked: typeof revoked === 'string' ? revoked.slice(0, 20) : undefined,
+      }),
+    );
   }
 
   @Post('api-keys')
@@ -52,7 +65,13 @@ export class SettingsController {
     const label = field(req, 'label').trim();
     const csrf = this.csrf.token(req, res);
     if (!label || label.length > 200) {
-      sendPage(res, 400, await this.keysPage(user, csrf, { error: { message: 'Give the key a label of 1 to 200 characters.', field: 'label' } }));
+      sendPage(
+        res,
+        400,
+        await this.keysPage(user, csrf, {
+          error: { message: 'Give the key a label of 1 to 200 characters.', field: 'label' },
+        }),
+      );
       return;
     }
     const created = await this.apiKeys.createKey(user.workspace, label);
@@ -65,7 +84,12 @@ export class SettingsController {
 
   @Get('api-keys/:id/revoke')
   @AdminOnly()
-  async confirmRevoke(@WebUserParam() user: UserView, @Param('id') id: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+  async confirmRevoke(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
     const key = await this.keyOf(user, id);
     const csrf = this.csrf.token(req, res);
     sendPage(res, 200, revokeKeyPage(user, csrf, key));
@@ -82,7 +106,10 @@ export class SettingsController {
   // ---- members ----------------------------------------------------------------------------------
 
   private async membersPage(user: UserView, csrf: string, o: MembersPageNotes = {}): Promise<string> {
-    const [members, invited] = await Promise.all([this.accounts.listInWorkspace(user.workspace_id), this.accounts.listInvitations(user.workspace_id)]);
+    const [members, invited] = await Promise.all([
+      this.accounts.listInWorkspace(user.workspace_id),
+      this.accounts.listInvitations(user.workspace_id),
+    ]);
     return membersPage(user, csrf, members, invited, o);
   }
 
@@ -100,21 +127,47 @@ export class SettingsController {
       sendPage(res, 201, await this.membersPage(user, csrf, { issued }));
     } catch (e) {
       if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.Conflict)) throw e;
-      sendPage(res, e.status, await this.membersPage(user, csrf, { error: { message: e.message, field: (e.details.field as string | undefined) ?? 'email' } }));
+      sendPage(
+        res,
+        e.status,
+        await this.membersPage(user, csrf, {
+          error: { message: e.message, field: (e.details.field as string | undefined) ?? 'email' },
+        }),
+      );
     }
   }
 
   @Post('members/:id/role')
   @AdminOnly()
-  async role(@WebUserParam() user: UserView, @Param('id') id: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+  async role(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
     const updated = await this.accounts.setRole(user, id, parseRole(field(req, 'role')));
-    sendPage(res, 200, await this.membersPage(user, this.csrf.token(req, res), { notice: `${updated.email} is now ${updated.role}.` }));
+    sendPage(
+      res,
+      200,
+      await this.membersPage(user, this.csrf.token(req, res), { notice: `${updated.email} is now ${updated.role}.` }),
+    );
   }
 
   @Post('members/:id/disable')
   @AdminOnly()
-  async disable(@WebUserParam() user: UserView, @Param('id') id: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+  async disable(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
     const disabled = await this.accounts.disableInWorkspace(user, id);
-    sendPage(res, 200, await this.membersPage(user, this.csrf.token(req, res), { notice: `${disabled.email} is disabled and signed out.` }));
+    sendPage(
+      res,
+      200,
+      await this.membersPage(user, this.csrf.token(req, res), {
+        notice: `${disabled.email} is disabled and signed out.`,
+      }),
+    );
   }
 }

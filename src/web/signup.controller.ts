@@ -36,13 +36,30 @@ export class SignupController {
   async submit(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
     const email = field(req, 'email');
     try {
-      const r = await this.signups.request(email, field(req, 'password'), field(req, 'confirm_password'), clientSubject(req));
+      const r = await this.signups.request(
+        email,
+        field(req, 'password'),
+        field(req, 'confirm_password'),
+        clientSubject(req),
+      );
       sendPage(res, 200, signupSentPage(this.csrf.token(req, res), r.email, this.config.SIGNUP_LINK_TTL_H));
     } catch (e) {
-      if (!(e instanceof DomainError) || ![ErrorCode.BadRequest, ErrorCode.RateLimited, ErrorCode.ServiceUnavailable].includes(e.code)) throw e;
+      if (
+        !(e instanceof DomainError) ||
+        ![ErrorCode.BadRequest, ErrorCode.RateLimited, ErrorCode.ServiceUnavailable].includes(e.code)
+      )
+        throw e;
       for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
       const f = (e.details.field as string | undefined) ?? (e.code === ErrorCode.BadRequest ? 'email' : undefined);
-      sendPage(res, e.status, signupPage(this.csrf.token(req, res), { email: email.slice(0, 254), error: { message: e.message, field: f }, mailConfigured: this.signups.mailConfigured }));
+      sendPage(
+        res,
+        e.status,
+        signupPage(this.csrf.token(req, res), {
+          email: email.slice(0, 254),
+          error: { message: e.message, field: f },
+          mailConfigured: this.signups.mailConfigured,
+        }),
+      );
     }
   }
 
@@ -53,7 +70,17 @@ export class SignupController {
     const state = await this.signups.linkState(t);
     const csrf = this.csrf.token(req, res);
     if (state === 'valid') return sendPage(res, 200, verifyPage(csrf, t, {}), false);
-    sendPage(res, 400, verifyPage(csrf, '', { error: state === 'expired' ? 'This link has expired: sign up again to get a new one.' : 'This link is not valid: it was already used, or it was copied incompletely.' }), false);
+    sendPage(
+      res,
+      400,
+      verifyPage(csrf, '', {
+        error:
+          state === 'expired'
+            ? 'This link has expired: sign up again to get a new one.'
+            : 'This link is not valid: it was already used, or it was copied incompletely.',
+      }),
+      false,
+    );
   }
 
   @Post('verify')

@@ -13,7 +13,9 @@ import { WebController } from './web-controller.decorator';
 /** The form's text fields (everything but the CSRF token). */
 const formOf = (req: WebRequest): Record<string, string> => {
   const body = (req.body ?? {}) as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string' && e[0] !== CSRF_FIELD));
+  return Object.fromEntries(
+    Object.entries(body).filter((e): e is [string, string] => typeof e[1] === 'string' && e[0] !== CSRF_FIELD),
+  );
 };
 
 /** Accessibility sites (docs/a11y-monitoring.md): members read, admins add, prove, run and remove. */
@@ -26,7 +28,11 @@ export class SitesController {
 
   @Get()
   async list(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    sendPage(res, 200, sitesPage({ user, csrf: this.csrf.token(req, res), sites: await this.sites.list(user.workspace_id) }));
+    sendPage(
+      res,
+      200,
+      sitesPage({ user, csrf: this.csrf.token(req, res), sites: await this.sites.list(user.workspace_id) }),
+    );
   }
 
   @Post()
@@ -37,32 +43,92 @@ export class SitesController {
       const site = await this.sites.create(user.workspace_id, form);
       res.redirect(303, `/dashboard/sites/${site.id}?notice=added`);
     } catch (e) {
-      if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.TargetNotAllowed)) throw e;
-      const error = { message: e.message, field: (e.details.field as string | undefined) === 'url' ? 'start_url' : ((e.details.field as string | undefined) ?? 'start_url') };
-      sendPage(res, 400, sitesPage({ user, csrf: this.csrf.token(req, res), sites: await this.sites.list(user.workspace_id), error, form }));
+      if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.TargetNotAllowed))
+        throw e;
+      const error = {
+        message: e.message,
+        field:
+          (e.details.field as string | undefined) === 'url'
+            ? 'start_url'
+            : ((e.details.field as string | undefined) ?? 'start_url'),
+      };
+      sendPage(
+        res,
+        400,
+        sitesPage({
+          user,
+          csrf: this.csrf.token(req, res),
+          sites: await this.sites.list(user.workspace_id),
+          error,
+          form,
+        }),
+      );
     }
   }
 
   @Get(':id')
-  async show(@WebUserParam() user: UserView, @Param('id') id: string, @Req() req: WebRequest, @Res() res: Response, @Query('notice') notice?: string): Promise<void> {
+  async show(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('notice') notice?: string,
+  ): Promise<void> {
     const site = await this.sites.get(user.workspace_id, id);
     const scans = await this.sites.scansOf(site.id);
-    sendPage(res, 200, sitePage({ user, csrf: this.csrf.token(req, res), site, scans, verificationPath: VERIFICATION_PATH, txtPrefix: VERIFICATION_TXT_PREFIX, notice: NOTICES[notice ?? ''] }));
+    sendPage(
+      res,
+      200,
+      sitePage({
+        user,
+        csrf: this.csrf.token(req, res),
+        site,
+        scans,
+        verificationPath: VERIFICATION_PATH,
+        txtPrefix: VERIFICATION_TXT_PREFIX,
+        notice: NOTICES[notice ?? ''],
+      }),
+    );
   }
 
   @Post(':id')
   @AdminOnly()
-  async update(@WebUserParam() user: UserView, @Param('id') id: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+  async update(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
     const site = await this.sites.get(user.workspace_id, id);
     const form = formOf(req);
     try {
       await this.sites.update(site, form);
       res.redirect(303, `/dashboard/sites/${site.id}?notice=saved`);
     } catch (e) {
-      if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.TargetNotAllowed)) throw e;
-      const error = { message: e.message, field: (e.details.field as string | undefined) === 'url' ? 'start_url' : ((e.details.field as string | undefined) ?? 'start_url') };
+      if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.TargetNotAllowed))
+        throw e;
+      const error = {
+        message: e.message,
+        field:
+          (e.details.field as string | undefined) === 'url'
+            ? 'start_url'
+            : ((e.details.field as string | undefined) ?? 'start_url'),
+      };
       const scans = await this.sites.scansOf(site.id);
-      sendPage(res, 400, sitePage({ user, csrf: this.csrf.token(req, res), site, scans, verificationPath: VERIFICATION_PATH, txtPrefix: VERIFICATION_TXT_PREFIX, error, form }));
+      sendPage(
+        res,
+        400,
+        sitePage({
+          user,
+          csrf: this.csrf.token(req, res),
+          site,
+          scans,
+          verificationPath: VERIFICATION_PATH,
+          txtPrefix: VERIFICATION_TXT_PREFIX,
+          error,
+          form,
+        }),
+      );
     }
   }
 
@@ -92,7 +158,7 @@ export class SitesController {
 const NOTICES: Record<string, string> = {
   added: 'The site is added. Prove its ownership to scan more than 5 pages, then run a scan.',
   verified: 'Ownership proved: scans now go up to the page budget.',
-  'not-verified': 'Neither the verification file nor the DNS TXT record carries this site\'s token yet.',
+  'not-verified': "Neither the verification file nor the DNS TXT record carries this site's token yet.",
   saved: 'The settings are saved: the next scan uses them.',
   queued: 'The scan is queued: progress shows below (reload the page).',
 };

@@ -4,7 +4,17 @@ import type { UserView } from '../accounts/accounts.service';
 import { AiProvidersService } from '../common/ai';
 import { plural } from '../common/text/plural';
 import { bulkField, csvRows, pastedRows } from '../visibility/tracking/tracking-bulk';
-import { aliasesField, domainsField, intField, moneyField, nameField, platformsField, promptFields, scheduleField, TrackingInputError } from '../visibility/tracking/tracking-input';
+import {
+  aliasesField,
+  domainsField,
+  intField,
+  moneyField,
+  nameField,
+  platformsField,
+  promptFields,
+  scheduleField,
+  TrackingInputError,
+} from '../visibility/tracking/tracking-input';
 import { TrackingService } from '../visibility/tracking/tracking.service';
 import { TRACKABLE_PLATFORMS, TRACKING_LIMITS } from '../visibility/tracking/tracking.types';
 import { readBulkForm } from './bulk-form';
@@ -40,17 +50,32 @@ export class TrackingController {
     const st = await this.ai.status(user.workspace_id);
     return TRACKABLE_PLATFORMS.map((p) => {
       const s = st.find((x) => x.platform === p);
-      return { platform: p, configured: s?.configured ?? false, setting: s?.setting ?? '', source: s?.keySource === 'workspace' ? 'workspace key' : s?.keySource === 'settings' ? s.setting : undefined };
+      return {
+        platform: p,
+        configured: s?.configured ?? false,
+        setting: s?.setting ?? '',
+        source: s?.keySource === 'workspace' ? 'workspace key' : s?.keySource === 'settings' ? s.setting : undefined,
+      };
     });
   }
 
-  private async settingsPage(user: UserView, req: WebRequest, res: Response, status: number, o: Parameters<typeof trackingPage>[4] = {}): Promise<void> {
+  private async settingsPage(
+    user: UserView,
+    req: WebRequest,
+    res: Response,
+    status: number,
+    o: Parameters<typeof trackingPage>[4] = {},
+  ): Promise<void> {
     const s = await this.tracking.settings(user.workspace_id);
     sendPage(res, status, trackingPage(user, this.csrf.token(req, res), s, await this.platforms(user), o));
   }
 
   /** Runs a change; a TrackingInputError re-renders `again` with it (400). */
-  private async change(res: Response, work: () => Promise<string>, again: (e: TrackingInputError) => Promise<void>): Promise<void> {
+  private async change(
+    res: Response,
+    work: () => Promise<string>,
+    again: (e: TrackingInputError) => Promise<void>,
+  ): Promise<void> {
     try {
       res.redirect(303, await work());
     } catch (e) {
@@ -60,19 +85,33 @@ export class TrackingController {
   }
 
   @Get()
-  async show(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('saved') saved?: string): Promise<void> {
+  async show(
+    @WebUserParam() user: UserView,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('saved') saved?: string,
+  ): Promise<void> {
     await this.settingsPage(user, req, res, 200, { notice: typeof saved === 'string' ? NOTICES[saved] : undefined });
   }
 
   @Post('brand')
   @AdminOnly()
   async brand(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const values = { business: field(req, 'business'), name: field(req, 'name'), aliases: field(req, 'aliases'), domains: field(req, 'domains') };
+    const values = {
+      business: field(req, 'business'),
+      name: field(req, 'name'),
+      aliases: field(req, 'aliases'),
+      domains: field(req, 'domains'),
+    };
     await this.change(
       res,
       async () => {
         const business = nameField(values.business, 'business', 'business name');
-        const brand = { name: nameField(values.name, 'brand-name', 'brand name'), aliases: aliasesField(values.aliases, 'brand-aliases'), domains: domainsField(values.domains, 'brand-domains') };
+        const brand = {
+          name: nameField(values.name, 'brand-name', 'brand name'),
+          aliases: aliasesField(values.aliases, 'brand-aliases'),
+          domains: domainsField(values.domains, 'brand-domains'),
+        };
         await this.tracking.update(user.workspace_id, { business, brand });
         return '/dashboard/tracking?saved=brand';
       },
@@ -83,7 +122,11 @@ export class TrackingController {
   @Post('competitors')
   @AdminOnly()
   async addCompetitor(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const values = { 'competitor-name': field(req, 'name'), 'competitor-aliases': field(req, 'aliases'), 'competitor-domains': field(req, 'domains') };
+    const values = {
+      'competitor-name': field(req, 'name'),
+      'competitor-aliases': field(req, 'aliases'),
+      'competitor-domains': field(req, 'domains'),
+    };
     await this.change(
       res,
       async () => {
@@ -100,7 +143,12 @@ export class TrackingController {
 
   @Post('competitors/:index/delete')
   @AdminOnly()
-  async removeCompetitor(@WebUserParam() user: UserView, @Param('index') index: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+  async removeCompetitor(
+    @WebUserParam() user: UserView,
+    @Param('index') index: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
     const name = await this.tracking.removeCompetitor(user.workspace_id, /^\d{1,3}$/.test(index) ? Number(index) : -1);
     await this.settingsPage(user, req, res, 200, { notice: `${name} is no longer tracked.` });
   }
@@ -110,7 +158,11 @@ export class TrackingController {
   async scans(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const chosen = ([] as unknown[]).concat(body.platforms ?? []).filter((x): x is string => typeof x === 'string');
-    const values = { samples: field(req, 'samples'), budget_calls: field(req, 'budget_calls'), budget_usd: field(req, 'budget_usd') };
+    const values = {
+      samples: field(req, 'samples'),
+      budget_calls: field(req, 'budget_calls'),
+      budget_usd: field(req, 'budget_usd'),
+    };
     await this.change(
       res,
       async () => {
@@ -118,7 +170,13 @@ export class TrackingController {
           platforms: platformsField(chosen),
           samples: intField(values.samples, 'samples', 'number of samples', 1, TRACKING_LIMITS.samplesMax),
           schedule: scheduleField(field(req, 'schedule')),
-          budget_calls: intField(values.budget_calls, 'budget_calls', 'most calls per scan', 1, TRACKING_LIMITS.budgetCallsMax),
+          budget_calls: intField(
+            values.budget_calls,
+            'budget_calls',
+            'most calls per scan',
+            1,
+            TRACKING_LIMITS.budgetCallsMax,
+          ),
           budget_usd: moneyField(values.budget_usd, 'budget_usd', 'most estimated cost', TRACKING_LIMITS.budgetUsdMax),
         });
         return '/dashboard/tracking?saved=scans#scans-settings';
@@ -129,14 +187,43 @@ export class TrackingController {
 
   // ---- prompts ----------------------------------------------------------------------------------
 
-  private async promptsList(user: UserView, req: WebRequest, res: Response, status: number, o: { offset?: number; notice?: string; error?: { message: string; field: string }; values?: Record<string, string> } = {}): Promise<void> {
+  private async promptsList(
+    user: UserView,
+    req: WebRequest,
+    res: Response,
+    status: number,
+    o: {
+      offset?: number;
+      notice?: string;
+      error?: { message: string; field: string };
+      values?: Record<string, string>;
+    } = {},
+  ): Promise<void> {
     const offset = o.offset ?? 0;
     const list = await this.tracking.prompts(user.workspace_id, offset, PAGE);
-    sendPage(res, status, promptsPage(user, this.csrf.token(req, res), list, { offset, limit: PAGE, notice: o.notice, error: o.error, values: o.values }));
+    sendPage(
+      res,
+      status,
+      promptsPage(user, this.csrf.token(req, res), list, {
+        offset,
+        limit: PAGE,
+        notice: o.notice,
+        error: o.error,
+        values: o.values,
+      }),
+    );
   }
 
   @Get('prompts')
-  async prompts(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response, @Query('offset') offset?: string, @Query('saved') saved?: string, @Query('added') added?: string, @Query('skipped') skipped?: string): Promise<void> {
+  async prompts(
+    @WebUserParam() user: UserView,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('offset') offset?: string,
+    @Query('saved') saved?: string,
+    @Query('added') added?: string,
+    @Query('skipped') skipped?: string,
+  ): Promise<void> {
     const n = (s: unknown) => (typeof s === 'string' && /^\d{1,7}$/.test(s) ? Number(s) : undefined);
     const notice =
       n(added) !== undefined
@@ -147,8 +234,20 @@ export class TrackingController {
     await this.promptsList(user, req, res, 200, { offset: n(offset) ?? 0, notice });
   }
 
-  private promptValues(req: WebRequest): { text: string; tags: string; intent: string; country: string; enabled: string } {
-    return { text: field(req, 'text'), tags: field(req, 'tags'), intent: field(req, 'intent'), country: field(req, 'country'), enabled: field(req, 'enabled') };
+  private promptValues(req: WebRequest): {
+    text: string;
+    tags: string;
+    intent: string;
+    country: string;
+    enabled: string;
+  } {
+    return {
+      text: field(req, 'text'),
+      tags: field(req, 'tags'),
+      intent: field(req, 'intent'),
+      country: field(req, 'country'),
+      enabled: field(req, 'enabled'),
+    };
   }
 
   @Post('prompts')
@@ -158,7 +257,10 @@ export class TrackingController {
     await this.change(
       res,
       async () => {
-        await this.tracking.addPrompt(user.workspace_id, promptFields({ ...values, enabled: values.enabled ? 'yes' : 'no' }));
+        await this.tracking.addPrompt(
+          user.workspace_id,
+          promptFields({ ...values, enabled: values.enabled ? 'yes' : 'no' }),
+        );
         return '/dashboard/tracking/prompts?saved=prompt';
       },
       (e) => this.promptsList(user, req, res, 400, { error: { message: e.message, field: e.field }, values }),
@@ -181,7 +283,8 @@ export class TrackingController {
         try {
           rows = [...pastedRows(form.lines), ...(form.file.trim() ? csvRows(form.file) : [])];
         } catch (e) {
-          if (e instanceof TrackingInputError) throw new TrackingInputError(`${e.message} Nothing was added.`, bulkField(e.field));
+          if (e instanceof TrackingInputError)
+            throw new TrackingInputError(`${e.message} Nothing was added.`, bulkField(e.field));
           throw e;
         }
         if (!rows.length) throw new TrackingInputError('Paste at least one prompt or choose a CSV file.', 'lines');
@@ -194,23 +297,42 @@ export class TrackingController {
 
   @Get('prompts/:id/edit')
   @AdminOnly()
-  async edit(@WebUserParam() user: UserView, @Param('id') id: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+  async edit(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
     const p = await this.tracking.prompt(user.workspace_id, id);
     sendPage(res, 200, editPromptPage(user, this.csrf.token(req, res), p));
   }
 
   @Post('prompts/:id')
   @AdminOnly()
-  async save(@WebUserParam() user: UserView, @Param('id') id: string, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+  async save(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
     const p = await this.tracking.prompt(user.workspace_id, id);
     const values = this.promptValues(req);
     await this.change(
       res,
       async () => {
-        await this.tracking.updatePrompt(user.workspace_id, p.id, promptFields({ ...values, enabled: values.enabled ? 'yes' : 'no' }));
+        await this.tracking.updatePrompt(
+          user.workspace_id,
+          p.id,
+          promptFields({ ...values, enabled: values.enabled ? 'yes' : 'no' }),
+        );
         return '/dashboard/tracking/prompts?saved=prompt';
       },
-      async (e) => sendPage(res, 400, editPromptPage(user, this.csrf.token(req, res), p, { error: { message: e.message, field: e.field }, values })),
+      async (e) =>
+        sendPage(
+          res,
+          400,
+          editPromptPage(user, this.csrf.token(req, res), p, { error: { message: e.message, field: e.field }, values }),
+        ),
     );
   }
 

@@ -53,7 +53,10 @@ export class WebExceptionFilter implements ExceptionFilter {
         res.redirect(303, `/signin?next=${encodeURIComponent(req.originalUrl)}`);
         return;
       }
-      const err = new DomainError(ErrorCode.Unauthorized, 'Your session has ended or you are not signed in. Sign in again, then repeat the action.');
+      const err = new DomainError(
+        ErrorCode.Unauthorized,
+        'Your session has ended or you are not signed in. Sign in again, then repeat the action.',
+      );
       sendPage(res, 401, errorPage(req, err, ''));
       return;
     }

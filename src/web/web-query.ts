@@ -10,7 +10,11 @@ const pipe = createValidationPipe();
  * messages). Empty fields of a GET form are dropped first: "Any" means no filter. `extra` names
  * page-only parameters removed before validation.
  */
-export async function apiQuery<T extends object>(dto: new () => T, raw: Record<string, unknown>, extra: string[] = []): Promise<T> {
+export async function apiQuery<T extends object>(
+  dto: new () => T,
+  raw: Record<string, unknown>,
+  extra: string[] = [],
+): Promise<T> {
   const cleaned: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(raw)) if (v !== '' && !extra.includes(k)) cleaned[k] = v;
   const meta: ArgumentMetadata = { type: 'query', metatype: dto, data: undefined };
@@ -47,6 +51,10 @@ export function filterProblem(e: unknown, labels: Record<string, string>): { fie
   const field = typeof e.details.field === 'string' ? e.details.field : '';
   const label = labels[field];
   if (field === 'cursor') return { field, message: `Next page: ${ADVICE.cursor}.` };
-  if (!label) return { field, message: `The link has a filter this page does not have${field ? ` (${field})` : ''}: use the filters below.` };
+  if (!label)
+    return {
+      field,
+      message: `The link has a filter this page does not have${field ? ` (${field})` : ''}: use the filters below.`,
+    };
   return { field, message: `${label}: ${ADVICE[field] ?? 'this value cannot be used: change or clear it'}.` };
 }

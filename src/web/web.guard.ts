@@ -77,9 +77,13 @@ export class WebGuard implements CanActivate {
 
     if (!this.flag(ANONYMOUS, context)) {
       if (!req.webUser) throw new SignInRequired();
-      if (req.webUser.must_change_password && !this.flag(PASSWORD_CHANGE_PAGE, context)) throw new PasswordChangeRequired();
+      if (req.webUser.must_change_password && !this.flag(PASSWORD_CHANGE_PAGE, context))
+        throw new PasswordChangeRequired();
       if (this.flag(ADMIN_ONLY, context) && req.webUser.role !== 'admin') {
-        throw new DomainError(ErrorCode.Forbidden, 'Only an admin of this workspace can do this. Ask an admin of your workspace.');
+        throw new DomainError(
+          ErrorCode.Forbidden,
+          'Only an admin of this workspace can do this. Ask an admin of your workspace.',
+        );
       }
     }
     if (!SAFE_METHODS.has(req.method) && !this.flag(CSRF_AFTER_BODY, context)) this.csrf.assert(req);

@@ -38,8 +38,43 @@ import { WebErrorPages } from './web-exception.filter';
  * file, strict CSP. Import it last: its fallback controller answers GETs nobody else serves.
  */
 @Module({
-  imports: [AccountsModule, VisibilityModule, TrackingModule, CollectModule, A11yModule, SitesModule, PdfToolsModule, PdfAiModule],
-  controllers: [AssetsController, HomeController, AuthController, SignupController, DashboardController, DashboardExportController, DashboardTrendsController, TrackingController, ScansController, SettingsController, AiProvidersSettingsController, AlertsController, SitesController, ScanController, PdfImagesController, PdfOcrController, PdfAiController, PdfController, WebFallbackController],
-  providers: [ConvertSupport, CsrfService, OneTimeProofService, WebGuard, { provide: ErrorPages, useClass: WebErrorPages }],
+  imports: [
+    AccountsModule,
+    VisibilityModule,
+    TrackingModule,
+    CollectModule,
+    A11yModule,
+    SitesModule,
+    PdfToolsModule,
+    PdfAiModule,
+  ],
+  controllers: [
+    AssetsController,
+    HomeController,
+    AuthController,
+    SignupController,
+    DashboardController,
+    DashboardExportController,
+    DashboardTrendsController,
+    TrackingController,
+    ScansController,
+    SettingsController,
+    AiProvidersSettingsController,
+    AlertsController,
+    SitesController,
+    ScanController,
+    PdfImagesController,
+    PdfOcrController,
+    PdfAiController,
+    PdfController,
+    WebFallbackController,
+  ],
+  providers: [
+    ConvertSupport,
+    CsrfService,
+    OneTimeProofService,
+    WebGuard,
+    { provide: ErrorPages, useClass: WebErrorPages },
+  ],
 })
 export class WebModule {}

@@ -8,7 +8,9 @@ const SCHEMAS = join(__dirname, 'schemas');
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
-const sarifCheck = ajv.compile(JSON.parse(readFileSync(join(SCHEMAS, 'sarif-2.1.0-subset.schema.json'), 'utf8')) as object);
+const sarifCheck = ajv.compile(
+  JSON.parse(readFileSync(join(SCHEMAS, 'sarif-2.1.0-subset.schema.json'), 'utf8')) as object,
+);
 
 /** Schema errors of a SARIF log (empty: valid). */
 export function sarifErrors(log: unknown): string[] {

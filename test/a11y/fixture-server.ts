@@ -25,7 +25,10 @@ export function send(res: ServerResponse, status: number, body: string, headers:
  * internal service) answering from `routes` (path -> handler); 404 otherwise. WebSocket upgrade
  * attempts are counted in `hits` as `WS <path>` and refused.
  */
-export async function startFixtureServer(routes: Record<string, Handler>, opts: { host?: string; port?: number } = {}): Promise<FixtureServer> {
+export async function startFixtureServer(
+  routes: Record<string, Handler>,
+  opts: { host?: string; port?: number } = {},
+): Promise<FixtureServer> {
   const host = opts.host ?? '127.0.0.1';
   const hits = new Map<string, number>();
   let origin = '';

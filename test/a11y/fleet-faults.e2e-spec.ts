@@ -45,7 +45,14 @@ describe('Scan queue faults (e2e, own redis-server, real Chromium)', () => {
 
   it('Redis flushed during scans: those scans end in a clear 502, new scans work', async () => {
     t = await createTestApp({
-      env: { REDIS_URL: own.url, REDIS_KEY_PREFIX: 'fleet-faults:', SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '1000', TRUST_PROXY: '1', SCAN_CONCURRENCY: '1' },
+      env: {
+        REDIS_URL: own.url,
+        REDIS_KEY_PREFIX: 'fleet-faults:',
+        SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+        SCAN_RATE_LIMIT: '1000',
+        TRUST_PROXY: '1',
+        SCAN_CONCURRENCY: '1',
+      },
     });
     expect(t.app.get(ScanQueue).kind).toBe('bullmq');
     const running = scan(t, '/slow?flushed-a');
@@ -114,7 +121,9 @@ describe('Scan queue faults (e2e, own redis-server, real Chromium)', () => {
     }
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ ok: false, error: 'scan_failed' });
-    expect(res.body.message).toContain(`did not finish within its time limit (${scanHardStopMs(t.app.get(AppConfig))} ms) and was stopped`);
+    expect(res.body.message).toContain(
+      `did not finish within its time limit (${scanHardStopMs(t.app.get(AppConfig))} ms) and was stopped`,
+    );
     expect((await scan(t, '/good?after-frozen')).status).toBe(200);
   }, 90_000);
 });

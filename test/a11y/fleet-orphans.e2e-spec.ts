@@ -34,6 +34,10 @@ describe('No orphan browsers (e2e, real server process and Chromium)', () => {
 
     server.proc.kill('SIGKILL');
     await server.exited;
-    await until(() => chromiumPidsUnder(server!.tmp).length === 0, 15_000, 'every Chromium process of the killed server exits');
+    await until(
+      () => chromiumPidsUnder(server!.tmp).length === 0,
+      15_000,
+      'every Chromium process of the killed server exits',
+    );
   }, 180_000);
 });

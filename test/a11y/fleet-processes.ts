@@ -119,15 +119,33 @@ export function http(
   path: string,
   body?: unknown,
   headers: Record<string, string> = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string; json: () => Record<string, unknown> }> {
+): Promise<{
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  json: () => Record<string, unknown>;
+}> {
   return new Promise((resolve, reject) => {
     const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const req = httpRequest(
-      { host: '127.0.0.1', port, path, method, headers: { ...headers, ...(data ? { 'Content-Type': 'application/json', 'Content-Length': data.length } : {}) } },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        headers: { ...headers, ...(data ? { 'Content-Type': 'application/json', 'Content-Length': data.length } : {}) },
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text, json: () => JSON.parse(text) as Record<string, unknown> }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: text,
+            json: () => JSON.parse(text) as Record<string, unknown>,
+          }),
+        );
       },
     );
     req.on('error', reject);

@@ -61,12 +61,20 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
     // One API first: it runs the migrations; the others start together.
     apis.push(await startServer(childEnv(api)));
     // three workers: one is killed, one stopped handing its scan to another, the last stopped alone
-    const started = await Promise.all([startServer(childEnv(api)), startWorker(childEnv(worker)), startWorker(childEnv(worker)), startWorker(childEnv(worker))]);
+    const started = await Promise.all([
+      startServer(childEnv(api)),
+      startWorker(childEnv(worker)),
+      startWorker(childEnv(worker)),
+      startWorker(childEnv(worker)),
+    ]);
     apis.push(started[0]);
     workers = started.slice(1);
     redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
     queue = new Queue(SCAN_QUEUE_NAME, { connection: redis, prefix: `${prefix}bull` });
-    events = new QueueEvents(SCAN_QUEUE_NAME, { connection: (eventsConnection = redis.duplicate()), prefix: `${prefix}bull` });
+    events = new QueueEvents(SCAN_QUEUE_NAME, {
+      connection: (eventsConnection = redis.duplicate()),
+      prefix: `${prefix}bull`,
+    });
     await events.waitUntilReady();
   }, 240_000);
 
@@ -81,7 +89,13 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
   });
 
   const scan = (api: Child, path: string) =>
-    http(api.port!, 'POST', '/api/scan', { url: `${site.origin}${path}` }, { 'X-Forwarded-For': `198.51.100.${++clients % 250}` });
+    http(
+      api.port!,
+      'POST',
+      '/api/scan',
+      { url: `${site.origin}${path}` },
+      { 'X-Forwarded-For': `198.51.100.${++clients % 250}` },
+    );
   const metric = async (name: string): Promise<number> => {
     const text = (await http(apis[0].port!, 'GET', '/metrics', undefined, METRICS_AUTH)).body;
     const line = text.split('\n').find((l) => l.startsWith(name));
@@ -116,7 +130,13 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
     const pending: Promise<{ status: number }>[] = [];
     for (let i = 0; i < 5; i++) {
       pending.push(scan(apis[i % 2], `/slow?ms=4000&full-${i}`));
-      await until(async () => (await metric('scan_queue_jobs{state="active"}')) + (await metric('scan_queue_jobs{state="waiting"}')) === i + 1, 30_000, `job ${i} queued`);
+      await until(
+        async () =>
+          (await metric('scan_queue_jobs{state="active"}')) + (await metric('scan_queue_jobs{state="waiting"}')) ===
+          i + 1,
+        30_000,
+        `job ${i} queued`,
+      );
     }
     const refused = await scan(apis[1], '/good?full-refused');
     expect(refused.status).toBe(503);
@@ -126,16 +146,24 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
   }, 120_000);
 
   it('a job whose payload does not parse fails on its own with a clear reason; the next scan works', async () => {
-    const failed = new Promise<string>((resolve) => events.on('failed', ({ jobId, failedReason }) => jobId === 'garbage-1' && resolve(failedReason)));
+    const failed = new Promise<string>((resolve) =>
+      events.on('failed', ({ jobId, failedReason }) => jobId === 'garbage-1' && resolve(failedReason)),
+    );
     await queue.add('scan', { v: 99, url: 42 }, { jobId: 'garbage-1', removeOnFail: true });
     expect(await failed).toMatch(/could not be read \(payload version 99/);
     expect((await scan(apis[0], '/good?after-garbage')).status).toBe(200);
   }, 60_000);
 
   it('a job whose payload is not JSON at all (raw bytes) fails on its own with a clear reason; the next scan works', async () => {
-    const failed = new Promise<string>((resolve) => events.on('failed', ({ jobId, failedReason }) => jobId === 'garbage-raw' && resolve(failedReason)));
+    const failed = new Promise<string>((resolve) =>
+      events.on('failed', ({ jobId, failedReason }) => jobId === 'garbage-raw' && resolve(failedReason)),
+    );
     const job = await queue.add('scan', {}, { jobId: 'garbage-raw', delay: 600_000, removeOnFail: true });
-    await redis.hset(`${prefix}bull:${SCAN_QUEUE_NAME}:garbage-raw`, 'data', Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x22]));
+    await redis.hset(
+      `${prefix}bull:${SCAN_QUEUE_NAME}:garbage-raw`,
+      'data',
+      Buffer.from([0xff, 0xfe, 0x00, 0x7b, 0x22]),
+    );
     await job.promote();
     expect(await failed).toMatch(/could not be read \(the payload is not JSON\)/);
     expect((await scan(apis[0], '/good?after-raw-garbage')).status).toBe(200);
@@ -155,7 +183,11 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
     expect(await stopping.exited).toBe(0);
     apis.splice(1, 1);
     expect((await Promise.all(busy)).map((r) => r.status)).toEqual(workers.map(() => 200));
-    await until(async () => (await queue.getWaitingCount()) + (await queue.getActiveCount()) === 0, 60_000, 'the queued job ran');
+    await until(
+      async () => (await queue.getWaitingCount()) + (await queue.getActiveCount()) === 0,
+      60_000,
+      'the queued job ran',
+    );
     const retry = await scan(apis[0], '/good?api-stop');
     expect(retry.status).toBe(200);
     expect(retry.json().cached).toBe(true);
@@ -164,7 +196,12 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
   it('kill -9 of a worker mid-scan: the job runs once more on the other worker (or fails with 502); no Chromium left behind', async () => {
     const pending = scan(apis[0], '/slow?ms=5000&killed');
     let job: Job | undefined;
-    await until(async () => (job = (await queue.getActive())[0]) !== undefined && !!job.processedBy && hits.get('?ms=5000&killed') === 1, 30_000, 'the page is loading');
+    await until(
+      async () =>
+        (job = (await queue.getActive())[0]) !== undefined && !!job.processedBy && hits.get('?ms=5000&killed') === 1,
+      30_000,
+      'the page is loading',
+    );
     const victim = workers.find((w) => job!.processedBy === `pid-${w.proc.pid}`)!;
     expect(victim).toBeDefined();
     victim.proc.kill('SIGKILL');
@@ -211,7 +248,12 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
       expect(String(res.json().message)).toMatch(/no scan worker is running/i);
       expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     }
-    expect(await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized')).toEqual({ waiting: 0, active: 0, delayed: 0, prioritized: 0 });
+    expect(await queue.getJobCounts('waiting', 'active', 'delayed', 'prioritized')).toEqual({
+      waiting: 0,
+      active: 0,
+      delayed: 0,
+      prioritized: 0,
+    });
     expect(await last.exited).toBe(0);
     expect(chromiumPidsUnder(last.tmp)).toEqual([]);
   }, 120_000);

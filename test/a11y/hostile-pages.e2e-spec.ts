@@ -69,7 +69,8 @@ describe('Hostile pages cannot reach refused addresses (e2e, real Chromium)', ()
       beacons.push(new URL(req.url ?? '/', 'http://x').search);
       send(res, 200, '', { 'Access-Control-Allow-Origin': '*' });
     };
-    const js = (body: string) => (_q: unknown, res: import('node:http').ServerResponse) => send(res, 200, body, { 'Content-Type': 'text/javascript' });
+    const js = (body: string) => (_q: unknown, res: import('node:http').ServerResponse) =>
+      send(res, 200, body, { 'Content-Type': 'text/javascript' });
     const reach = (tag: string) => `
       fetch('${'INSIDE'}/${tag}-fetch', { mode: 'no-cors' }).catch(() => {});
       try { const ws = new WebSocket('${'INSIDE'}/${tag}-ws'.replace('http:', 'ws:')); ws.onerror = () => {}; } catch (e) {}`;
@@ -77,10 +78,12 @@ describe('Hostile pages cannot reach refused addresses (e2e, real Chromium)', ()
     const hold = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
       const tag = new URL(req.url ?? '/', 'http://x').search;
       const end = Date.now() + (tag === '?popup-ran' ? 3000 : 15000);
-      const poll = () => (proven(tag) || Date.now() > end ? send(res, 200, '', { 'Content-Type': 'image/gif' }) : setTimeout(poll, 25));
+      const poll = () =>
+        proven(tag) || Date.now() > end ? send(res, 200, '', { 'Content-Type': 'image/gif' }) : setTimeout(poll, 25);
       poll();
     };
-    const proven = (tag: string) => beacons.includes(tag) || (tag === '?worker-proof' && (site.hits.get('WS /worker-proof') ?? 0) > 0);
+    const proven = (tag: string) =>
+      beacons.includes(tag) || (tag === '?worker-proof' && (site.hits.get('WS /worker-proof') ?? 0) > 0);
     site = await startFixtureServer({
       '/beacon': beacon,
       '/hold': hold,
@@ -113,19 +116,52 @@ describe('Hostile pages cannot reach refused addresses (e2e, real Chromium)', ()
           ),
         ),
       '/shared-worker': (_q, res) =>
-        send(res, 200, html(`<main><h1>Shared worker</h1><img alt="" src="/hold?shared-ran"></main><script>try { new SharedWorker('/shared.js'); } catch (e) { fetch('/beacon?shared-missing'); }</script>`, 'Shared')),
+        send(
+          res,
+          200,
+          html(
+            `<main><h1>Shared worker</h1><img alt="" src="/hold?shared-ran"></main><script>try { new SharedWorker('/shared.js'); } catch (e) { fetch('/beacon?shared-missing'); }</script>`,
+            'Shared',
+          ),
+        ),
       '/shared.js': js(`fetch('/beacon?shared-ran'); ${reach('shared').replaceAll('INSIDE', inside.origin)}`),
-      '/worker': (_q, res) => send(res, 200, html(`<main><h1>Worker</h1><img alt="" src="/hold?worker-proof"></main><script>new Worker('/worker.js');</script>`, 'Worker')),
+      '/worker': (_q, res) =>
+        send(
+          res,
+          200,
+          html(
+            `<main><h1>Worker</h1><img alt="" src="/hold?worker-proof"></main><script>new Worker('/worker.js');</script>`,
+            'Worker',
+          ),
+        ),
       '/tamper': (_q, res) => send(res, 200, TAMPER_PAGE),
       '/bad': (_q, res) => send(res, 200, BAD_PAGE),
       '/many': (_q, res) => send(res, 200, MANY_PAGE),
       '/stall/': (_q, res) =>
-        send(res, 200, html(`<main><h1>Stall</h1>${[1, 2, 3, 4].map((i) => `<a href="/stall/p${i}">P${i}</a>`).join(' ')}</main>`, 'Stall')),
+        send(
+          res,
+          200,
+          html(
+            `<main><h1>Stall</h1>${[1, 2, 3, 4].map((i) => `<a href="/stall/p${i}">P${i}</a>`).join(' ')}</main>`,
+            'Stall',
+          ),
+        ),
       ...Object.fromEntries([1, 2, 3, 4].map((i) => [`/stall/p${i}`, () => undefined])),
       // proof that the worker ran: a WebSocket to the allowed site (the fixture server counts upgrades)
-      '/worker.js': js(`new WebSocket(location.origin.replace('http:', 'ws:') + '/worker-proof'); ${reach('worker').replaceAll('INSIDE', inside.origin)}; fetch('/beacon?worker-ran');`),
+      '/worker.js': js(
+        `new WebSocket(location.origin.replace('http:', 'ws:') + '/worker-proof'); ${reach('worker').replaceAll('INSIDE', inside.origin)}; fetch('/beacon?worker-ran');`,
+      ),
     });
-    t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '1000', SCAN_PAGE_TIMEOUT_MS: '25000', SCAN_REPORT_MAX_BYTES: '50000', SCAN_LINKED_PAGE_TIMEOUT_MS: '2000', SCAN_TOTAL_TIMEOUT_MS: '30000' } });
+    t = await createTestApp({
+      env: {
+        SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+        SCAN_RATE_LIMIT: '1000',
+        SCAN_PAGE_TIMEOUT_MS: '25000',
+        SCAN_REPORT_MAX_BYTES: '50000',
+        SCAN_LINKED_PAGE_TIMEOUT_MS: '2000',
+        SCAN_TOTAL_TIMEOUT_MS: '30000',
+      },
+    });
     // Loopback is allowed for the scanned site's address only: 127.0.0.2 is "internal".
     t.app.get(ScanEgress).policy = { allowLoopback: (a) => a === '127.0.0.1' };
     let rebindAnswers = 0;
@@ -141,7 +177,10 @@ describe('Hostile pages cannot reach refused addresses (e2e, real Chromium)', ()
     await Promise.all([site?.close(), inside?.close(), twin?.close()]);
   });
 
-  const scan = (url: string, crawl?: boolean) => request(t.server).post('/api/scan').send(crawl ? { url, crawl } : { url });
+  const scan = (url: string, crawl?: boolean) =>
+    request(t.server)
+      .post('/api/scan')
+      .send(crawl ? { url, crawl } : { url });
   /** Lets late requests of popups and workers happen before looking at the internal server. */
   const linger = () => new Promise((r) => setTimeout(r, 1500));
 
@@ -192,7 +231,11 @@ describe('Hostile pages cannot reach refused addresses (e2e, real Chromium)', ()
     const hostile = (await scan(`${site.origin}/tamper`).expect(200)).body;
     const p = hostile.pages[0];
     const byId = Object.fromEntries(p.violations.map((v: { id: string }) => [v.id, v]));
-    expect(byId['image-alt']).toMatchObject({ impact: 'critical', help: AXE_RULES.get('image-alt')!.help, nodes: [{ target: ['#no-alt'] }] });
+    expect(byId['image-alt']).toMatchObject({
+      impact: 'critical',
+      help: AXE_RULES.get('image-alt')!.help,
+      nodes: [{ target: ['#no-alt'] }],
+    });
     expect(byId['button-name']).toMatchObject({ impact: 'critical' });
     expect(p.finalUrl).toBe(`${site.origin}/tamper`);
     expect(hostile.meta.axeVersion).toBe('4.14.1');
@@ -201,7 +244,8 @@ describe('Hostile pages cannot reach refused addresses (e2e, real Chromium)', ()
     // a later, unrelated page is scored with the real impacts
     const later = (await scan(`${site.origin}/bad`).expect(200)).body.pages[0];
     expect(later.score).toBe(expectedScore(later));
-    for (const v of later.passes as { id: string; impact: string }[]) expect(v.impact).toBe(AXE_RULES.get(v.id)!.impact);
+    for (const v of later.passes as { id: string; impact: string }[])
+      expect(v.impact).toBe(AXE_RULES.get(v.id)!.impact);
   });
 
   it('hundreds of failing elements: nodes capped per rule and the report under its size cap, with what was left out counted', async () => {
@@ -225,8 +269,11 @@ describe('Hostile pages cannot reach refused addresses (e2e, real Chromium)', ()
     const r = (await scan(`${site.origin}/stall/`, true).expect(200)).body;
     const elapsed = Date.now() - started;
     expect(r.pages).toHaveLength(1);
-    expect(r.meta.skipped.map((s: { url: string }) => s.url)).toEqual([1, 2, 3, 4].map((i) => `${site.origin}/stall/p${i}`));
-    for (const s of r.meta.skipped as { error: string }[]) expect(s.error).toMatch(/^target_unreachable: The page did not (load|finish) within 2000 ms/);
+    expect(r.meta.skipped.map((s: { url: string }) => s.url)).toEqual(
+      [1, 2, 3, 4].map((i) => `${site.origin}/stall/p${i}`),
+    );
+    for (const s of r.meta.skipped as { error: string }[])
+      expect(s.error).toMatch(/^target_unreachable: The page did not (load|finish) within 2000 ms/);
     // 2 tabs at a time, 2 rounds of (2 s + grace): far below the 20 s a start page may take
     expect(elapsed).toBeLessThan(15000);
   });
@@ -238,7 +285,9 @@ describe('Hostile pages cannot reach refused addresses (e2e, real Chromium)', ()
     const started = Date.now();
     // 4.5 s leaves 2.5 s of page time after the grace: the first round of linked pages (2 s each)
     // uses it up however fast the start page is, so the second round cannot start in time.
-    const site2 = await pool.withContext((ctx) => scanner.scanSite(ctx, new URL(`${site.origin}/stall/?deadline`), true, guard, Date.now() + 4500));
+    const site2 = await pool.withContext((ctx) =>
+      scanner.scanSite(ctx, new URL(`${site.origin}/stall/?deadline`), true, guard, Date.now() + 4500),
+    );
     expect(Date.now() - started).toBeLessThan(4500 + 4000);
     expect(site2.skipped).toHaveLength(4);
     expect(site2.skipped.some((s) => s.error.startsWith('scan deadline reached'))).toBe(true);

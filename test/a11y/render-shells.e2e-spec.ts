@@ -19,7 +19,8 @@ const SPINNERS: Record<string, string> = {
   'svg spinner (Tailwind animate-spin)': `<svg class="animate-spin h-8 w-8" width="40" height="40" viewBox="0 0 40 40" aria-hidden="true"><circle cx="20" cy="20" r="16" fill="none" stroke="#888" stroke-width="4"></circle></svg>`,
   'image spinner': `<img src="${DOT}" alt="Loading…" width="40" height="40">`,
   progress: '<progress></progress>',
-  skeleton: '<div class="skeleton-card" style="width:300px;height:80px;background:#eee"></div><div class="skeleton-line" style="width:200px;height:16px;background:#eee"></div>',
+  skeleton:
+    '<div class="skeleton-card" style="width:300px;height:80px;background:#eee"></div><div class="skeleton-line" style="width:200px;height:16px;background:#eee"></div>',
 };
 
 /**
@@ -36,15 +37,32 @@ describe('Render wait: app shells are graded on their rendered content (e2e, rea
       // (a) the page of the issue: a text "Loading…" root replaced after a timer, served without a
       // charset (so "…" shows as "â€¦"), and the same page with its charset
       '/text-shell': (_q, res) =>
-        send(res, 200, `<!DOCTYPE html><html lang="en"><head><title>Text shell</title></head><body><div id="app">Loading…</div>${AFTER_TIMER}</body></html>`, {
-          'Content-Type': 'text/html',
-        }),
+        send(
+          res,
+          200,
+          `<!DOCTYPE html><html lang="en"><head><title>Text shell</title></head><body><div id="app">Loading…</div>${AFTER_TIMER}</body></html>`,
+          {
+            'Content-Type': 'text/html',
+          },
+        ),
       '/text-shell-utf8': (_q, res) => send(res, 200, html(`<div id="app">Loading…</div>${AFTER_TIMER}`, 'Text shell')),
-      '/text-shell-long': (_q, res) => send(res, 200, html(`<div id="app"><p>Loading your dashboard, please wait…</p></div>${AFTER_TIMER}`, 'Text shell')),
+      '/text-shell-long': (_q, res) =>
+        send(
+          res,
+          200,
+          html(`<div id="app"><p>Loading your dashboard, please wait…</p></div>${AFTER_TIMER}`, 'Text shell'),
+        ),
       // (b) a spinner element replaced after a timer
       '/spinner-shell': (q, res) => {
         const kind = new URL(q.url ?? '/', 'http://x').searchParams.get('kind') ?? 'progressbar';
-        send(res, 200, html(`<header><strong>Acme</strong></header><div id="app">${SPINNERS[kind]}</div>${AFTER_TIMER}`, 'Spinner shell'));
+        send(
+          res,
+          200,
+          html(
+            `<header><strong>Acme</strong></header><div id="app">${SPINNERS[kind]}</div>${AFTER_TIMER}`,
+            'Spinner shell',
+          ),
+        );
       },
       // (c) an empty root filled from a fetch of a local JSON endpoint that answers late
       '/fetch-shell': (_q, res) =>
@@ -73,7 +91,10 @@ describe('Render wait: app shells are graded on their rendered content (e2e, rea
       // answers 1.5 s (or ?ms=) after the request
       '/api/items': (q, res) => {
         const ms = Number(new URL(q.url ?? '/', 'http://x').searchParams.get('ms') ?? 1500);
-        const timer = setTimeout(() => send(res, 200, JSON.stringify({ html: CONTENT }), { 'Content-Type': 'application/json' }), ms);
+        const timer = setTimeout(
+          () => send(res, 200, JSON.stringify({ html: CONTENT }), { 'Content-Type': 'application/json' }),
+          ms,
+        );
         res.on('close', () => clearTimeout(timer));
       },
       // never gets past "Loading…": its dots change every 100 ms and it polls the server every 300 ms
@@ -93,19 +114,18 @@ describe('Render wait: app shells are graded on their rendered content (e2e, rea
       '/api/ping': (_q, res) => send(res, 200, '{}', { 'Content-Type': 'application/json' }),
       // a quiet page: rendered at once, with a timer pending that changes nothing
       '/quiet': (_q, res) =>
-        send(
-          res,
-          200,
-          html(
-            `${CONTENT}<script>setTimeout(() => { window.__late = 1; }, 3000);</script>`,
-            'Quiet',
-          ),
-        ),
+        send(res, 200, html(`${CONTENT}<script>setTimeout(() => { window.__late = 1; }, 3000);</script>`, 'Quiet')),
     });
     t = await createTestApp({
-      env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '1000', SCAN_CACHE_TTL_S: '0', SCAN_PAGE_TIMEOUT_MS: '20000' },
+      env: {
+        SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+        SCAN_RATE_LIMIT: '1000',
+        SCAN_CACHE_TTL_S: '0',
+        SCAN_PAGE_TIMEOUT_MS: '20000',
+      },
     });
-    t.app.get(ScanService).resolver = () => Promise.reject(Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' }));
+    t.app.get(ScanService).resolver = () =>
+      Promise.reject(Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' }));
   });
 
   afterAll(async () => {
@@ -113,7 +133,8 @@ describe('Render wait: app shells are graded on their rendered content (e2e, rea
     await site?.close();
   });
 
-  const scan = async (url: string): Promise<Report> => (await request(t.server).post('/api/scan').send({ url }).expect(200)).body;
+  const scan = async (url: string): Promise<Report> =>
+    (await request(t.server).post('/api/scan').send({ url }).expect(200)).body;
 
   /** Graded on the rendered content, with a render wait that says so. */
   function expectGradedAfterWait(r: Report): void {
@@ -140,9 +161,12 @@ describe('Render wait: app shells are graded on their rendered content (e2e, rea
     expectGradedAfterWait(await scan(`${site.origin}/text-shell-long`));
   });
 
-  it.each(Object.keys(SPINNERS))('(b) a spinner shell (%s) replaced after a timer is graded on what replaces it', async (kind) => {
-    expectGradedAfterWait(await scan(`${site.origin}/spinner-shell?kind=${encodeURIComponent(kind)}`));
-  });
+  it.each(Object.keys(SPINNERS))(
+    '(b) a spinner shell (%s) replaced after a timer is graded on what replaces it',
+    async (kind) => {
+      expectGradedAfterWait(await scan(`${site.origin}/spinner-shell?kind=${encodeURIComponent(kind)}`));
+    },
+  );
 
   it('(c) an empty root filled from a late fetch of a local JSON endpoint is graded on the fetched content', async () => {
     expectGradedAfterWait(await scan(`${site.origin}/fetch-shell`));

@@ -34,15 +34,33 @@ describe('The shared report page, its exports and the stable badge (e2e, real Ch
       '/': (_q, res) => send(res, 200, sitePage(1, '/two')),
       '/two': (_q, res) => send(res, 200, sitePage(2, '/')),
       // another site's page embedding the badge as an image (a README); not linked, so not crawled
-      '/readme': (_q, res) => send(res, 200, html(`<main><h1>Readme</h1><img id="b" alt="badge" src="${readmeBadge}"></main>`, 'Readme')),
+      '/readme': (_q, res) =>
+        send(res, 200, html(`<main><h1>Readme</h1><img id="b" alt="badge" src="${readmeBadge}"></main>`, 'Readme')),
     });
     t = await createTestApp({
-      env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '1000', REPORT_RATE_LIMIT: '1000', SCAN_PAGE_TIMEOUT_MS: '15000', PUBLIC_BASE_URL: PUBLIC },
+      env: {
+        SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+        SCAN_RATE_LIMIT: '1000',
+        REPORT_RATE_LIMIT: '1000',
+        SCAN_PAGE_TIMEOUT_MS: '15000',
+        PUBLIC_BASE_URL: PUBLIC,
+      },
     });
-    t.app.get(ScanService).resolver = () => Promise.reject(Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' }));
+    t.app.get(ScanService).resolver = () =>
+      Promise.reject(Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' }));
     origin = WebClient.of(t.server).origin;
-    browser = await puppeteer.launch({ executablePath: t.config.CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, protocolTimeout: 40_000 });
-    crawl = (await request(t.server).post('/api/scan').send({ url: `${site.origin}/`, crawl: true }).expect(200)).body;
+    browser = await puppeteer.launch({
+      executablePath: t.config.CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      protocolTimeout: 40_000,
+    });
+    crawl = (
+      await request(t.server)
+        .post('/api/scan')
+        .send({ url: `${site.origin}/`, crawl: true })
+        .expect(200)
+    ).body;
   }, 180_000);
 
   afterAll(async () => {
@@ -51,15 +69,12 @@ describe('The shared report page, its exports and the stable badge (e2e, real Ch
     await site?.close();
   });
 
-  const text = (path: string) =>
-    request(t.server)
-      .get(path)
-      .buffer(true)
-      .parse(asText);
+  const text = (path: string) => request(t.server).get(path).buffer(true).parse(asText);
 
   it('a crawl report has two pages sharing rules, and its page repeats no element id', async () => {
     expect(crawl.pages).toHaveLength(2);
-    for (const p of crawl.pages) expect(p.violations.map((v) => v.id)).toEqual(expect.arrayContaining(['image-alt', 'button-name']));
+    for (const p of crawl.pages)
+      expect(p.violations.map((v) => v.id)).toEqual(expect.arrayContaining(['image-alt', 'button-name']));
     const page = (await text(`/r/${crawl.id}`).expect(200)).body as string;
     const ids = [...page.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
     expect(ids.length).toBeGreaterThan(5);
@@ -69,7 +84,9 @@ describe('The shared report page, its exports and the stable badge (e2e, real Ch
   });
 
   it('in Chromium under a host name other than PUBLIC_BASE_URL, every picture loads; the page has the site header, a skip link and "Scan again"', async () => {
-    const shots = crawl.pages.flatMap((p) => p.violations.flatMap((v) => v.nodes.map((n) => n.screenshot))).filter(Boolean);
+    const shots = crawl.pages
+      .flatMap((p) => p.violations.flatMap((v) => v.nodes.map((n) => n.screenshot)))
+      .filter(Boolean);
     expect(shots.length).toBeGreaterThan(0);
     expect(shots[0]).toMatch(new RegExp(`^${PUBLIC}/api/screenshots/`)); // the JSON keeps absolute addresses
     const context = await browser.createBrowserContext();
@@ -83,16 +100,28 @@ describe('The shared report page, its exports and the stable badge (e2e, real Ch
       // the full-page screenshots are in <details>: opened, every picture is there
       await page.$$eval('details', (ds) => ds.forEach((d) => ((d as unknown as { open: boolean }).open = true)));
       await page.waitForFunction("[...document.querySelectorAll('main img')].every((i) => i.complete)");
-      const images = await page.$$eval('main img', (imgs) => imgs.map((i) => ({ src: i.getAttribute('src'), loaded: (i as unknown as { naturalWidth: number }).naturalWidth > 0 })));
+      const images = await page.$$eval('main img', (imgs) =>
+        imgs.map((i) => ({
+          src: i.getAttribute('src'),
+          loaded: (i as unknown as { naturalWidth: number }).naturalWidth > 0,
+        })),
+      );
       expect(images.length).toBe(shots.length + 2 + 1); // the crops, two full pages, the badge
       expect(images.filter((i) => !i.loaded)).toEqual([]);
       expect(images.filter((i) => i.src!.startsWith('http'))).toEqual([]);
       expect(blocked).toEqual([]);
       // the website's layout: skip link first, the site navigation, main landmark
-      expect(await page.$eval('body > a:first-child', (a) => [a.className, a.getAttribute('href')])).toEqual(['skip', '#main']);
-      expect(await page.$eval('header.site nav[aria-label=Main] a[aria-current=page]', (a) => a.getAttribute('href'))).toBe('/scan');
+      expect(await page.$eval('body > a:first-child', (a) => [a.className, a.getAttribute('href')])).toEqual([
+        'skip',
+        '#main',
+      ]);
+      expect(
+        await page.$eval('header.site nav[aria-label=Main] a[aria-current=page]', (a) => a.getAttribute('href')),
+      ).toBe('/scan');
       await page.keyboard.press('Tab');
-      expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toBe('Skip to the content');
+      expect(await page.evaluate('document.activeElement && document.activeElement.textContent')).toBe(
+        'Skip to the content',
+      );
       // "Scan this address again" opens the scan form prefilled with the address and the crawl flag
       await Promise.all([page.waitForNavigation(), page.click('main a.button[href^="/scan?"]')]);
       expect(new URL(page.url()).pathname).toBe('/scan');
@@ -104,17 +133,33 @@ describe('The shared report page, its exports and the stable badge (e2e, real Ch
   }, 120_000);
 
   it("Beacon's own scanner finds no violation on the crawl report page", async () => {
-    const r = (await request(t.server).post('/api/scan').send({ url: `${origin}/r/${crawl.id}` }).expect(200)).body;
+    const r = (
+      await request(t.server)
+        .post('/api/scan')
+        .send({ url: `${origin}/r/${crawl.id}` })
+        .expect(200)
+    ).body;
     expect(r.pages[0].violations).toEqual([]);
     expect(r.score).toBe(100);
   }, 120_000);
 
   it('the page and every export say nosniff and refuse framing; the badge stays an image', async () => {
-    const paths = [`/r/${crawl.id}`, `/api/report.pdf?id=${crawl.id}`, `/api/badge/${crawl.id}`, `/api/scan/${crawl.id}/junit.xml`, `/api/scan/${crawl.id}/sarif`, `/api/scan/${crawl.id}/diff`, `/r/${'A'.repeat(32)}`];
+    const paths = [
+      `/r/${crawl.id}`,
+      `/api/report.pdf?id=${crawl.id}`,
+      `/api/badge/${crawl.id}`,
+      `/api/scan/${crawl.id}/junit.xml`,
+      `/api/scan/${crawl.id}/sarif`,
+      `/api/scan/${crawl.id}/diff`,
+      `/r/${'A'.repeat(32)}`,
+    ];
     for (const path of paths) {
       const res = await request(t.server).get(path);
       expect([path, res.headers['x-content-type-options']]).toEqual([path, 'nosniff']);
-      expect([path, res.headers['content-security-policy']]).toEqual([path, expect.stringContaining("frame-ancestors 'none'")]);
+      expect([path, res.headers['content-security-policy']]).toEqual([
+        path,
+        expect.stringContaining("frame-ancestors 'none'"),
+      ]);
     }
     const page = await request(t.server).get(`/r/${crawl.id}`);
     expect(page.headers['content-security-policy']).toContain("img-src 'self'");
@@ -126,7 +171,9 @@ describe('The shared report page, its exports and the stable badge (e2e, real Ch
     try {
       await other.goto(`${site.origin}/readme`);
       await other.waitForFunction("document.getElementById('b').complete");
-      expect(await other.$eval('#b', (i) => (i as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(100);
+      expect(await other.$eval('#b', (i) => (i as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(
+        100,
+      );
     } finally {
       await context.close();
     }
@@ -140,8 +187,12 @@ describe('The shared report page, its exports and the stable badge (e2e, real Ch
     const page = await context.newPage();
     try {
       await page.goto(`${origin}/r/${crawl.id}`);
-      expect(await page.$eval('#embed-markdown', (c) => c.textContent)).toBe(`[![Accessibility score (automated)](${stableBadge})](${stableReport})`);
-      expect(await page.$eval('#embed-html', (c) => c.textContent)).toBe(`<a href="${stableReport}"><img src="${stableBadge}" alt="Accessibility score (automated)"></a>`);
+      expect(await page.$eval('#embed-markdown', (c) => c.textContent)).toBe(
+        `[![Accessibility score (automated)](${stableBadge})](${stableReport})`,
+      );
+      expect(await page.$eval('#embed-html', (c) => c.textContent)).toBe(
+        `<a href="${stableReport}"><img src="${stableBadge}" alt="Accessibility score (automated)"></a>`,
+      );
       await page.click('button[data-copy=embed-html]');
       await page.waitForFunction("document.getElementById('embed-html-status').textContent !== ''");
       expect(await page.$eval('#embed-html-status', (s) => s.textContent)).toBe('Copied to the clipboard.');
@@ -162,7 +213,11 @@ describe('The shared report page, its exports and the stable badge (e2e, real Ch
       );
     const badge = async (path: string) => {
       const res = await text(path);
-      expect([path, res.status, res.headers['content-type']]).toEqual([path, 200, expect.stringMatching(/^image\/svg\+xml/)]);
+      expect([path, res.status, res.headers['content-type']]).toEqual([
+        path,
+        200,
+        expect.stringMatching(/^image\/svg\+xml/),
+      ]);
       return res;
     };
     const OLD = 'O'.repeat(32);
@@ -184,9 +239,13 @@ describe('The shared report page, its exports and the stable badge (e2e, real Ch
         const stable = await badge(`/api/badge?url=${encodeURIComponent(address)}`);
         expect(stable.body).toContain('77/100');
         expect(stable.headers['cache-control']).toBe('public, max-age=300');
-        expect((await badge(`/api/badge?url=${encodeURIComponent('https://BADGE.example:443/#x')}`)).body).toContain('77/100'); // normalised like scans
+        expect((await badge(`/api/badge?url=${encodeURIComponent('https://BADGE.example:443/#x')}`)).body).toContain(
+          '77/100',
+        ); // normalised like scans
         expect((await badge(`/api/badge?url=${encodeURIComponent(address)}&crawl=true`)).body).toContain('not scanned'); // crawls are badged apart
-        const latest = await request(t.server).get(`/r?url=${encodeURIComponent(address)}`).expect(302);
+        const latest = await request(t.server)
+          .get(`/r?url=${encodeURIComponent(address)}`)
+          .expect(302);
         expect(latest.headers.location).toBe(`/r/${NEW}`);
         const none = await request(t.server).get('/r?url=https%3A%2F%2Fnever.example%2F').expect(404);
         expect(none.text).toContain('No current report of this address');
@@ -194,7 +253,9 @@ describe('The shared report page, its exports and the stable badge (e2e, real Ch
         expect((await badge(`/api/badge/${OLD}`)).body).toContain('77/100');
         // purged: its address is remembered
         expect(await reports.purgeExpired()).toBe(1);
-        expect((await t.dataSource.query('SELECT count(*)::int AS n FROM a11y_reports WHERE id = $1', [OLD]))[0].n).toBe(0);
+        expect(
+          (await t.dataSource.query('SELECT count(*)::int AS n FROM a11y_reports WHERE id = $1', [OLD]))[0].n,
+        ).toBe(0);
         expect((await badge(`/api/badge/${OLD}`)).body).toContain('77/100');
         // the live report's own badge is its own, cached as long as reports are
         expect((await badge(`/api/badge/${NEW}`)).headers['cache-control']).toBe('public, max-age=3600');

@@ -112,12 +112,25 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       '/facts': (q, res) => send(res, 200, factsPage((q.url ?? '').includes('hostile'))),
       // an app that never gets past its loading state
       '/never-renders': (_q, res) =>
-        send(res, 200, html('<div id="app"><div class="app-spinner" role="progressbar" aria-busy="true" style="width:24px;height:24px">Loading…</div></div>', 'Never')),
+        send(
+          res,
+          200,
+          html(
+            '<div id="app"><div class="app-spinner" role="progressbar" aria-busy="true" style="width:24px;height:24px">Loading…</div></div>',
+            'Never',
+          ),
+        ),
     });
     t = await createTestApp({
-      env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '1000', SCAN_CACHE_TTL_S: '0', SCAN_PAGE_TIMEOUT_MS: '15000' },
+      env: {
+        SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+        SCAN_RATE_LIMIT: '1000',
+        SCAN_CACHE_TTL_S: '0',
+        SCAN_PAGE_TIMEOUT_MS: '15000',
+      },
     });
-    t.app.get(ScanService).resolver = () => Promise.reject(Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' }));
+    t.app.get(ScanService).resolver = () =>
+      Promise.reject(Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' }));
   });
 
   afterAll(async () => {
@@ -126,11 +139,7 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
   });
 
   const scan = async (url: string) => (await request(t.server).post('/api/scan').send({ url }).expect(200)).body;
-  const text = (path: string) =>
-    request(t.server)
-      .get(path)
-      .buffer(true)
-      .parse(asText);
+  const text = (path: string) => request(t.server).get(path).buffer(true).parse(asText);
 
   describe('score breakdown', () => {
     it('each failed rule has its cost; the costs add up to 100 minus the score, per page and per report', async () => {
@@ -164,7 +173,13 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       const d = (await request(t.server).get(`/api/scan/${second.id}/diff`).expect(200)).body;
       expect(d.against).toMatchObject({ id: first.id, score: first.score });
       expect(d.scoreChange).toBe(second.score - first.score);
-      const summary = (d.rules as RuleDiff[]).map((r) => [r.rule, r.status, r.new.length, r.fixed.length, r.still.length]);
+      const summary = (d.rules as RuleDiff[]).map((r) => [
+        r.rule,
+        r.status,
+        r.new.length,
+        r.fixed.length,
+        r.still.length,
+      ]);
       expect(summary).toEqual(
         expect.arrayContaining([
           ['label', 'new', 1, 0, 0],
@@ -177,8 +192,12 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       expect(d.totals.still).toBe(d.rules.reduce((s: number, r: RuleDiff) => s + r.still.length, 0));
       // every rule of either report is accounted for, nothing else
       const rules = (d.rules as RuleDiff[]).map((r) => r.rule).sort();
-      const a = (await request(t.server).get(`/api/scan/${first.id}`)).body.pages[0].violations.map((v: { id: string }) => v.id);
-      const b = (await request(t.server).get(`/api/scan/${second.id}`)).body.pages[0].violations.map((v: { id: string }) => v.id);
+      const a = (await request(t.server).get(`/api/scan/${first.id}`)).body.pages[0].violations.map(
+        (v: { id: string }) => v.id,
+      );
+      const b = (await request(t.server).get(`/api/scan/${second.id}`)).body.pages[0].violations.map(
+        (v: { id: string }) => v.id,
+      );
       expect(rules).toEqual([...new Set([...a, ...b])].sort());
       for (const r of d.rules as RuleDiff[]) if (r.status === 'still') expect(r.new.length + r.fixed.length).toBe(0);
       const label = (d.rules as RuleDiff[]).find((r) => r.rule === 'label')!;
@@ -199,7 +218,9 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       const none = (await request(t.server).get(`/api/scan/${first.id}/diff`).expect(200)).body;
       expect(none.against).toBeNull();
       expect(none.rules.every((r: RuleDiff) => r.status === 'new')).toBe(true);
-      expect((await request(t.server).get(`/api/scan/${second.id}/diff?against=nope`).expect(404)).body.error).toBe('report_not_found');
+      expect((await request(t.server).get(`/api/scan/${second.id}/diff?against=nope`).expect(404)).body.error).toBe(
+        'report_not_found',
+      );
       await request(t.server).get('/api/scan/unknownunknownunknownunknown0000/diff').expect(404);
     });
 
@@ -236,8 +257,12 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       expect(await junitErrors(fresh.body)).toEqual([]);
       expect(fresh.headers['x-a11y-gate-failures']).toBe('1');
       expect(fresh.body).toMatch(/<failure message="1 element fail label/);
-      expect((await request(t.server).get(`/api/scan/${second.id}/junit.xml?fail_on=urgent`).expect(400)).body).toMatchObject({ error: 'bad_request', field: 'fail_on' });
-      expect((await request(t.server).get(`/api/scan/${second.id}/junit.xml?new_only=maybe`).expect(400)).body.field).toBe('new_only');
+      expect(
+        (await request(t.server).get(`/api/scan/${second.id}/junit.xml?fail_on=urgent`).expect(400)).body,
+      ).toMatchObject({ error: 'bad_request', field: 'fail_on' });
+      expect(
+        (await request(t.server).get(`/api/scan/${second.id}/junit.xml?new_only=maybe`).expect(400)).body.field,
+      ).toBe('new_only');
     });
 
     it('SARIF 2.1.0: valid against the schema; one result per element with fingerprints and baseline state', async () => {
@@ -245,22 +270,25 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       expect(res.headers['content-type']).toMatch(/^application\/sarif\+json/);
       const log = JSON.parse(res.body as string);
       expect(sarifErrors(log)).toEqual([]);
-      const results = log.runs[0].results as { ruleId: string; level: string; baselineState: string; partialFingerprints: Record<string, string> }[];
+      const results = log.runs[0].results as {
+        ruleId: string;
+        level: string;
+        baselineState: string;
+        partialFingerprints: Record<string, string>;
+      }[];
       const report = (await request(t.server).get(`/api/scan/${second.id}`)).body;
       expect(results).toHaveLength(report.totalNodes);
       expect(results.filter((r) => r.level === 'error').map((r) => r.ruleId)).toEqual(['label']);
       expect(results.find((r) => r.ruleId === 'label')!.baselineState).toBe('new');
       expect(results.find((r) => r.ruleId === 'color-contrast')!.baselineState).toBe('unchanged');
       for (const r of results) expect(r.partialFingerprints['beaconElement/v1']).toMatch(/^[0-9a-f]{24}$/);
-      expect(log.runs[0].tool.driver.rules.map((r: { id: string }) => r.id).sort()).toEqual([...new Set(results.map((r) => r.ruleId))].sort());
+      expect(log.runs[0].tool.driver.rules.map((r: { id: string }) => r.id).sort()).toEqual(
+        [...new Set(results.map((r) => r.ruleId))].sort(),
+      );
     });
 
     it('the PDF has the score breakdown and the "since the last scan" section', async () => {
-      const res = await request(t.server)
-        .get(`/api/report.pdf?id=${second.id}`)
-        .buffer(true)
-        .parse(bytes)
-        .expect(200);
+      const res = await request(t.server).get(`/api/report.pdf?id=${second.id}`).buffer(true).parse(bytes).expect(200);
       const pdf = await pdfText(res.body as Buffer);
       expect(pdf.text).toContain('What each fix is worth');
       expect(pdf.text).toMatch(/fix label: \+\d+/);
@@ -294,7 +322,11 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       expect(junit.body).toMatch(/<testcase name="render-incomplete: [^"]*"[^>]*>\n<failure/);
       const sarif = JSON.parse((await text(`/api/scan/${r.id}/sarif`).expect(200)).body as string);
       expect(sarifErrors(sarif)).toEqual([]);
-      expect(sarif.runs[0].results.some((x: { ruleId: string; level: string }) => x.ruleId === 'render-incomplete' && x.level === 'error')).toBe(true);
+      expect(
+        sarif.runs[0].results.some(
+          (x: { ruleId: string; level: string }) => x.ruleId === 'render-incomplete' && x.level === 'error',
+        ),
+      ).toBe(true);
       expect((await text(`/r/${r.id}`).expect(200)).body).toContain('Not a clean result');
     });
 
@@ -353,14 +385,21 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
           res.on('end', () => cb(null, Buffer.concat(chunks)));
         })
         .expect(200);
-      expect(((pdf.body as Buffer).toString('latin1').match(/\/Subtype \/Image/g) ?? []).length).toBeGreaterThanOrEqual(2); // crop + full page
+      expect(((pdf.body as Buffer).toString('latin1').match(/\/Subtype \/Image/g) ?? []).length).toBeGreaterThanOrEqual(
+        2,
+      ); // crop + full page
       await request(t.server).get('/api/screenshots/AAAAAAAAAAAAAAAA.png').expect(404);
       await request(t.server).get('/api/screenshots/nope').expect(404);
     });
   });
 
   describe('element facts and boxes are read where the page cannot tamper', () => {
-    type FactsNode = { fingerprint: string; facts?: { path: string; tag: string; name: string }; box?: unknown; screenshot?: string };
+    type FactsNode = {
+      fingerprint: string;
+      facts?: { path: string; tag: string; name: string };
+      box?: unknown;
+      screenshot?: string;
+    };
     const nodeOf = (r: { pages: { violations: { id: string; nodes: FactsNode[] }[] }[] }, rule: string) =>
       r.pages[0].violations.find((v) => v.id === rule)!.nodes[0];
 
@@ -369,22 +408,34 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       const hostile = await scan(`${site.origin}/facts?hostile`);
       for (const r of [honest, hostile]) {
         const text = nodeOf(r, 'color-contrast');
-        expect(text.facts).toEqual({ path: 'html>body>main>div>p#faint', tag: 'p', name: 'Low contrast text', textHash: expect.stringMatching(/^[0-9a-f]+$/) });
+        expect(text.facts).toEqual({
+          path: 'html>body>main>div>p#faint',
+          tag: 'p',
+          name: 'Low contrast text',
+          textHash: expect.stringMatching(/^[0-9a-f]+$/),
+        });
         const img = nodeOf(r, 'image-alt');
         expect(img.facts).toMatchObject({ path: 'html>body>main>div>img#pic', tag: 'img', name: '' });
         expect(img.box).toEqual({ x: 200, y: 600, width: 80, height: 30 });
-        const crop = (await request(t.server).get(new URL(img.screenshot!).pathname).buffer(true).parse((res, cb) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => cb(null, Buffer.concat(chunks)));
-        }).expect(200)).body as Buffer;
+        const crop = (
+          await request(t.server)
+            .get(new URL(img.screenshot!).pathname)
+            .buffer(true)
+            .parse((res, cb) => {
+              const chunks: Buffer[] = [];
+              res.on('data', (c: Buffer) => chunks.push(c));
+              res.on('end', () => cb(null, Buffer.concat(chunks)));
+            })
+            .expect(200)
+        ).body as Buffer;
         const { data, info } = await sharp(crop).raw().toBuffer({ resolveWithObject: true });
         expect([info.width, info.height]).toEqual([80 + 32, 30 + 32]);
         const i = (31 * info.width + 56) * info.channels; // the middle of the element
         expect([data[i], data[i + 1], data[i + 2]]).toEqual([0, 0, 255]);
       }
       // (read with page.evaluate, in the page's world, the facts, boxes and this comparison fail)
-      for (const rule of ['color-contrast', 'image-alt']) expect(nodeOf(hostile, rule).fingerprint).toBe(nodeOf(honest, rule).fingerprint);
+      for (const rule of ['color-contrast', 'image-alt'])
+        expect(nodeOf(hostile, rule).fingerprint).toBe(nodeOf(honest, rule).fingerprint);
     });
   });
 
@@ -398,17 +449,34 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
     it('the JSON report, diff, JUnit, SARIF and screenshots share the per-IP REPORT_RATE_LIMIT bucket with /r, the PDF and the badge: 429 with Retry-After', async () => {
       const id = 'E'.repeat(32);
       const answers: number[] = [];
-      for (const path of [`/api/scan/${id}/diff`, `/api/scan/${id}/junit.xml`, `/api/scan/${id}/sarif`, '/api/screenshots/AAAAAAAAAAAAAAAA.png']) {
+      for (const path of [
+        `/api/scan/${id}/diff`,
+        `/api/scan/${id}/junit.xml`,
+        `/api/scan/${id}/sarif`,
+        '/api/screenshots/AAAAAAAAAAAAAAAA.png',
+      ]) {
         const res = await request(limited.server).get(path);
         answers.push(res.status);
         expect(res.headers['ratelimit-limit']).toBe('4');
       }
       expect(answers).toEqual([404, 404, 404, 404]);
       // GET /api/scan/{id} is in this bucket too (issue #20: it was not limited).
-      for (const path of [`/r/${id}`, `/api/scan/${id}`, `/api/scan/${id}/diff`, `/api/scan/${id}/junit.xml?fail_on=serious`, `/api/scan/${id}/sarif`, '/api/screenshots/AAAAAAAAAAAAAAAA.png']) {
+      for (const path of [
+        `/r/${id}`,
+        `/api/scan/${id}`,
+        `/api/scan/${id}/diff`,
+        `/api/scan/${id}/junit.xml?fail_on=serious`,
+        `/api/scan/${id}/sarif`,
+        '/api/screenshots/AAAAAAAAAAAAAAAA.png',
+      ]) {
         const res = await request(limited.server).get(path);
         expect([path, res.status]).toEqual([path, 429]);
-        expect(res.body).toMatchObject({ ok: false, error: 'rate_limited', message: expect.any(String), retry_after: expect.any(Number) });
+        expect(res.body).toMatchObject({
+          ok: false,
+          error: 'rate_limited',
+          message: expect.any(String),
+          retry_after: expect.any(Number),
+        });
         expect(Number(res.headers['retry-after'])).toBe(res.body.retry_after);
         expect(res.body.retry_after).toBeGreaterThanOrEqual(1);
         expect(res.body.retry_after).toBeLessThanOrEqual(limited.config.REPORT_RATE_WINDOW_S);
@@ -419,6 +487,8 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
   it('the schema checks reject what they should (they can fail)', async () => {
     expect(sarifErrors({ version: '2.1.0', runs: [{ tool: { driver: {} } }] })).not.toEqual([]);
     expect(sarifErrors({ version: '2.0.0', runs: [] })).not.toEqual([]);
-    expect(await junitErrors('<testsuites tests="1" failures="0"><testsuite name="x"><testcase/></testsuite></testsuites>')).not.toEqual([]);
+    expect(
+      await junitErrors('<testsuites tests="1" failures="0"><testsuite name="x"><testcase/></testsuite></testsuites>'),
+    ).not.toEqual([]);
   });
 });

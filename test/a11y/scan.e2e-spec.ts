@@ -36,10 +36,22 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
 
   beforeAll(async () => {
     other = await startFixtureServer({
-      '/frame': (_q, res) => send(res, 200, html('<img id="framed-img" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">', 'Cross-origin frame')),
+      '/frame': (_q, res) =>
+        send(
+          res,
+          200,
+          html('<img id="framed-img" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">', 'Cross-origin frame'),
+        ),
       '/page': (_q, res) => send(res, 200, GOOD_PAGE),
       '/probe-frame': (_q, res) =>
-        send(res, 200, html(`<p>frame</p><script>fetch('/beacon?where=frame&ws=' + typeof WebSocket + '&rtc=' + typeof RTCPeerConnection)</script>`, 'Probe frame')),
+        send(
+          res,
+          200,
+          html(
+            `<p>frame</p><script>fetch('/beacon?where=frame&ws=' + typeof WebSocket + '&rtc=' + typeof RTCPeerConnection)</script>`,
+            'Probe frame',
+          ),
+        ),
       '/beacon': (req, res) => {
         beacons.push(new URL(req.url ?? '/', 'http://x').search);
         send(res, 200, '');
@@ -50,7 +62,14 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
       '/good': (_q, res) => send(res, 200, GOOD_PAGE),
       '/shared': (_q, res) => setTimeout(() => send(res, 200, GOOD_PAGE), 300),
       '/frames': (_q, res, origin) =>
-        send(res, 200, html(`<main><h1>Frames</h1><iframe title="Same origin" src="${origin}/bad"></iframe><iframe title="Other origin" src="${other.origin}/frame"></iframe></main>`, 'Frames')),
+        send(
+          res,
+          200,
+          html(
+            `<main><h1>Frames</h1><iframe title="Same origin" src="${origin}/bad"></iframe><iframe title="Other origin" src="${other.origin}/frame"></iframe></main>`,
+            'Frames',
+          ),
+        ),
       '/site/': (_q, res, origin) =>
         send(
           res,
@@ -63,9 +82,22 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
             'Home',
           ),
         ),
-      ...Object.fromEntries([1, 2, 3, 4, 5, 6, 7].map((i) => [`/site/p${i}`, (_q: unknown, res: import('node:http').ServerResponse) => send(res, 200, html(`<main><h1>Page ${i}</h1></main>`, `Page ${i}`))])),
+      ...Object.fromEntries(
+        [1, 2, 3, 4, 5, 6, 7].map((i) => [
+          `/site/p${i}`,
+          (_q: unknown, res: import('node:http').ServerResponse) =>
+            send(res, 200, html(`<main><h1>Page ${i}</h1></main>`, `Page ${i}`)),
+        ]),
+      ),
       '/hop/': (_q, res) =>
-        send(res, 200, html('<main><h1>Hop</h1><a href="/hop/away">Away</a> <a href="/hop/dup">Dup</a> <a href="/hop/a">A</a> <a href="/hop/missing">Missing</a></main>', 'Hop')),
+        send(
+          res,
+          200,
+          html(
+            '<main><h1>Hop</h1><a href="/hop/away">Away</a> <a href="/hop/dup">Dup</a> <a href="/hop/a">A</a> <a href="/hop/missing">Missing</a></main>',
+            'Hop',
+          ),
+        ),
       '/hop/away': (_q, res) => send(res, 302, '', { Location: `${other.origin}/page` }),
       '/hop/dup': (_q, res, origin) => send(res, 302, '', { Location: `${origin}/hop/a` }),
       '/hop/a': (_q, res) => send(res, 200, html('<main><h1>A</h1></main>', 'A')),
@@ -73,20 +105,44 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
       '/redirect-private': (_q, res) => send(res, 302, '', { Location: 'http://10.0.0.1/admin' }),
       '/redirect-metadata': (_q, res) => send(res, 301, '', { Location: 'http://169.254.169.254/latest/meta-data/' }),
       '/subresource-private': (_q, res) =>
-        send(res, 200, html('<main><h1>Sub</h1><img alt="x" src="http://192.168.1.1/x.png"><script src="http://[fd00::1]/a.js"></script></main>', 'Sub')),
-      '/cf': (_q, res) => send(res, 403, html('<p>Checking</p>', 'Attention'), { 'cf-mitigated': 'challenge', server: 'cloudflare' }),
+        send(
+          res,
+          200,
+          html(
+            '<main><h1>Sub</h1><img alt="x" src="http://192.168.1.1/x.png"><script src="http://[fd00::1]/a.js"></script></main>',
+            'Sub',
+          ),
+        ),
+      '/cf': (_q, res) =>
+        send(res, 403, html('<p>Checking</p>', 'Attention'), { 'cf-mitigated': 'challenge', server: 'cloudflare' }),
       '/cf-normal': (_q, res) => send(res, 200, GOOD_PAGE, { server: 'cloudflare', 'cf-ray': '8a1b2c3d4e5f-AMS' }),
       '/awswaf': (_q, res) => send(res, 202, html('<p>Verify</p>', 'Verify'), { 'x-amzn-waf-action': 'challenge' }),
       '/datadome': (_q, res) => send(res, 403, html('<p>Blocked</p>', 'Blocked'), { 'x-datadome': 'protected' }),
-      '/akamai': (_q, res) => send(res, 403, html('<h1>Access Denied</h1><p>You don\'t have permission. Reference #18.2d351ab8.1557333295.a4e16ab</p>', 'Access Denied')),
-      '/imperva': (_q, res) => send(res, 200, html('<p>Request unsuccessful. Incapsula incident ID: 1234-5678</p>', 'Request')),
-      '/sucuri': (_q, res) => send(res, 403, html('<h1>Access Denied - Sucuri Website Firewall</h1>', 'Sucuri'), { 'x-sucuri-block': 'BL001' }),
+      '/akamai': (_q, res) =>
+        send(
+          res,
+          403,
+          html(
+            "<h1>Access Denied</h1><p>You don't have permission. Reference #18.2d351ab8.1557333295.a4e16ab</p>",
+            'Access Denied',
+          ),
+        ),
+      '/imperva': (_q, res) =>
+        send(res, 200, html('<p>Request unsuccessful. Incapsula incident ID: 1234-5678</p>', 'Request')),
+      '/sucuri': (_q, res) =>
+        send(res, 403, html('<h1>Access Denied - Sucuri Website Firewall</h1>', 'Sucuri'), {
+          'x-sucuri-block': 'BL001',
+        }),
       '/moment': (_q, res) => send(res, 503, html('<p>Checking your browser</p>', 'Just a moment...')),
       '/vercel': (_q, res) => send(res, 429, html('<p>Vercel Security Checkpoint</p>', 'Vercel Security Checkpoint')),
       '/missing': (_q, res) => send(res, 404, html('<main><h1>Gone</h1></main>', 'Gone')),
       '/broken': (_q, res) => send(res, 500, html('<main><h1>Oops</h1></main>', 'Oops')),
       '/hang-sub': (_q, res) =>
-        send(res, 200, html(`<main><h1>Slow</h1></main><script>addEventListener('load', () => fetch('/never'))</script>`, 'Slow')),
+        send(
+          res,
+          200,
+          html(`<main><h1>Slow</h1></main><script>addEventListener('load', () => fetch('/never'))</script>`, 'Slow'),
+        ),
       '/never': () => undefined,
       '/held': (_q, res) => setTimeout(() => send(res, 200, GOOD_PAGE), 4000),
       '/hardened': (_q, res) =>
@@ -160,11 +216,18 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
     expect(byId['color-contrast']).toMatchObject({ impact: 'serious', nodes: [{ target: ['#faint'] }] });
     expect(byId['color-contrast'].disabilities).toEqual(['low-vision', 'colour-vision-deficiency']);
     expect(r.violationTypes).toBe(r.pages[0].violations.length);
-    expect(r.totalNodes).toBe(r.pages[0].violations.reduce((n: number, v: { nodes: unknown[] }) => n + v.nodes.length, 0));
+    expect(r.totalNodes).toBe(
+      r.pages[0].violations.reduce((n: number, v: { nodes: unknown[] }) => n + v.nodes.length, 0),
+    );
     expect(r.score).toBe(r.pages[0].score);
     expect(r.score).toBeGreaterThan(0);
     expect(r.score).toBeLessThan(70);
-    expect(r.meta).toMatchObject({ engine: 'axe-core', axeVersion: '4.14.1', tags: AXE_OPTIONS.runOnly && ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'], viewport: { width: 1280, height: 800 } });
+    expect(r.meta).toMatchObject({
+      engine: 'axe-core',
+      axeVersion: '4.14.1',
+      tags: AXE_OPTIONS.runOnly && ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'],
+      viewport: { width: 1280, height: 800 },
+    });
     expect(r.meta.browser).toMatch(/Chrome\/\d+/);
     expect(r.pages[0].timings.totalMs).toBeGreaterThan(0);
     const stored = await request(t.server).get(`/api/scan/${r.id}`).expect(200);
@@ -179,10 +242,17 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
       await page.setViewport({ width: 1280, height: 800 });
       await page.goto(`${site.origin}/bad`, { waitUntil: 'load' });
       await page.evaluate(AXE_SOURCE);
-      const direct = (await page.evaluate((o) => (globalThis as any).axe.run((globalThis as any).document, o), AXE_OPTIONS as never)) as AxeResults;
+      const direct = (await page.evaluate(
+        (o) => (globalThis as any).axe.run((globalThis as any).document, o),
+        AXE_OPTIONS as never,
+      )) as AxeResults;
       const ours = (await scan(`${site.origin}/bad`).expect(200)).body.pages[0];
       const shape = (rs: { id: string; impact?: string | null; nodes: { target: unknown[]; html: string }[] }[]) =>
-        rs.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: n.target.map(String), html: n.html })) }));
+        rs.map((v) => ({
+          id: v.id,
+          impact: v.impact,
+          nodes: v.nodes.map((n) => ({ target: n.target.map(String), html: n.html })),
+        }));
       expect(shape(ours.violations)).toEqual(shape(direct.violations));
       expect(ours.incomplete.map((v: { id: string }) => v.id)).toEqual(direct.incomplete.map((v) => v.id));
       expect(ours.passes.map((v: { id: string }) => v.id)).toEqual(direct.passes.map((v) => v.id));
@@ -195,7 +265,12 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
     const r = (await scan(`${site.origin}/frames`).expect(200)).body;
     const img = r.pages[0].violations.find((v: { id: string }) => v.id === 'image-alt');
     const targets = img.nodes.map((n: { target: string[] }) => n.target);
-    expect(targets).toEqual(expect.arrayContaining([['iframe[title="Same origin"]', '#logo'], ['iframe[title="Other origin"]', '#framed-img']]));
+    expect(targets).toEqual(
+      expect.arrayContaining([
+        ['iframe[title="Same origin"]', '#logo'],
+        ['iframe[title="Other origin"]', '#framed-img'],
+      ]),
+    );
   });
 
   it('follows redirects and records the final URL', async () => {
@@ -230,7 +305,11 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
       [`${site.origin}/hop/`, `${site.origin}/hop/`],
       [`${site.origin}/hop/dup`, `${site.origin}/hop/a`],
     ]);
-    expect(r.meta.skipped.map((s: { url: string }) => s.url)).toEqual([`${site.origin}/hop/away`, `${site.origin}/hop/a`, `${site.origin}/hop/missing`]);
+    expect(r.meta.skipped.map((s: { url: string }) => s.url)).toEqual([
+      `${site.origin}/hop/away`,
+      `${site.origin}/hop/a`,
+      `${site.origin}/hop/missing`,
+    ]);
     expect(r.meta.skipped[2].error).toMatch(/^target_http_error/);
   });
 
@@ -285,8 +364,14 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
   });
 
   it('4xx and 5xx targets are 422 target_http_error with the status', async () => {
-    expect((await scan(`${site.origin}/missing`).expect(422)).body).toMatchObject({ error: 'target_http_error', status: 404 });
-    expect((await scan(`${site.origin}/broken`).expect(422)).body).toMatchObject({ error: 'target_http_error', status: 500 });
+    expect((await scan(`${site.origin}/missing`).expect(422)).body).toMatchObject({
+      error: 'target_http_error',
+      status: 404,
+    });
+    expect((await scan(`${site.origin}/broken`).expect(422)).body).toMatchObject({
+      error: 'target_http_error',
+      status: 500,
+    });
   });
 
   it('unreachable targets are 422 target_unreachable', async () => {
@@ -303,7 +388,9 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
     expect(res.body).toMatchObject({ error: 'target_not_allowed' });
     expect(res.body.reason).toContain('10.0.0.1 is private');
     expect(site.hits.get('/redirect-private')).toBe(before + 1);
-    expect((await scan(`${site.origin}/redirect-metadata`).expect(400)).body.reason).toContain('169.254.169.254 is linkLocal');
+    expect((await scan(`${site.origin}/redirect-metadata`).expect(400)).body.reason).toContain(
+      '169.254.169.254 is linkLocal',
+    );
     // a page whose subresources point inside is graded, but those requests never leave the browser
     const sub = await scan(`${site.origin}/subresource-private`).expect(200);
     expect(sub.body.pages[0].finalUrl).toBe(`${site.origin}/subresource-private`);
@@ -312,7 +399,11 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
   it('pages and their cross-origin frames get no WebSocket/WebTransport/WebRTC and cannot register service workers', async () => {
     await scan(`${site.origin}/hardened`).expect(200);
     expect(beacons).toEqual(
-      expect.arrayContaining(['?where=top&ws=undefined&wt=undefined', '?sw=refused', '?where=frame&ws=undefined&rtc=undefined']),
+      expect.arrayContaining([
+        '?where=top&ws=undefined&wt=undefined',
+        '?sw=refused',
+        '?where=frame&ws=undefined&rtc=undefined',
+      ]),
     );
     expect(site.hits.get('/sw.js')).toBeUndefined();
   });
@@ -350,13 +441,17 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
   it('one scan at a time per client: a second concurrent scan from the same address is 429, others go on', async () => {
     const nevers = site.hits.get('/never') ?? 0;
     const same = () => request(t.server).post('/api/scan').set('X-Forwarded-For', '203.0.113.7');
-    const first = same().send({ url: `${site.origin}/hang-sub?client-1` }).then((r) => r);
+    const first = same()
+      .send({ url: `${site.origin}/hang-sub?client-1` })
+      .then((r) => r);
     await until(() => (site.hits.get('/never') ?? 0) > nevers); // the first is in the browser
     const second = await same().send({ url: `${site.origin}/good?client-2` });
     expect([second.status, second.body.error]).toEqual([429, 'rate_limited']);
     expect(Number(second.headers['retry-after'])).toBeGreaterThan(0);
     expect((await first).status).toBe(200);
-    await same().send({ url: `${site.origin}/good?client-3` }).expect(200); // free again
+    await same()
+      .send({ url: `${site.origin}/good?client-3` })
+      .expect(200); // free again
   });
 
   describe('stored report renderings', () => {
@@ -412,7 +507,11 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
         await page.close();
       }
       // issue #20: an unknown id is a "not scanned" badge (an image in a README), not a JSON 404
-      const unknown = await request(t.server).get('/api/badge/unknownunknownunknownunknown0000').buffer(true).parse(text).expect(200);
+      const unknown = await request(t.server)
+        .get('/api/badge/unknownunknownunknownunknown0000')
+        .buffer(true)
+        .parse(text)
+        .expect(200);
       expect(unknown.headers['content-type']).toMatch(/^image\/svg\+xml/);
       expect(unknown.body).toContain('not scanned');
     });
@@ -437,7 +536,10 @@ describe('Accessibility scans (e2e, real Chromium, pages on 127.0.0.1)', () => {
     try {
       await request(t.server).get(`/api/scan/${id}`).expect(200);
       clock.now = () => new Date(Date.now() + 31 * 86400_000);
-      expect((await request(t.server).get(`/api/scan/${id}`).expect(404)).body).toMatchObject({ ok: false, error: 'report_not_found' });
+      expect((await request(t.server).get(`/api/scan/${id}`).expect(404)).body).toMatchObject({
+        ok: false,
+        error: 'report_not_found',
+      });
       clock.now = real;
       expect(await reports.purgeExpired(new Date(Date.now() + 29 * 86400_000))).toBe(0);
       await request(t.server).get(`/api/scan/${id}`).expect(200);

@@ -16,7 +16,11 @@ withRedis('Accessibility scans across instances (e2e, shared PostgreSQL and Redi
   beforeAll(async () => {
     site = await startFixtureServer({ '/slow': (_q, res) => setTimeout(() => send(res, 200, GOOD_PAGE), 500) });
     db = await createTestDatabase();
-    const env = { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', TRUST_PROXY: '1', REDIS_KEY_PREFIX: `beacon-test:${randomBytes(4).toString('hex')}:` };
+    const env = {
+      SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+      TRUST_PROXY: '1',
+      REDIS_KEY_PREFIX: `beacon-test:${randomBytes(4).toString('hex')}:`,
+    };
     a = await createTestApp({ database: db, env });
     b = await createTestApp({ database: db, env });
   });
@@ -30,8 +34,16 @@ withRedis('Accessibility scans across instances (e2e, shared PostgreSQL and Redi
   it('concurrent identical scans on two instances share one browser run and one report', async () => {
     const url = `${site.origin}/slow`;
     const [ra, rb] = await Promise.all([
-      request(a.server).post('/api/scan').set('X-Forwarded-For', '198.51.100.1').send({ url }).then((r) => r), // two clients
-      request(b.server).post('/api/scan').set('X-Forwarded-For', '198.51.100.2').send({ url }).then((r) => r),
+      request(a.server)
+        .post('/api/scan')
+        .set('X-Forwarded-For', '198.51.100.1')
+        .send({ url })
+        .then((r) => r), // two clients
+      request(b.server)
+        .post('/api/scan')
+        .set('X-Forwarded-For', '198.51.100.2')
+        .send({ url })
+        .then((r) => r),
     ]);
     expect(ra.status).toBe(200);
     expect(rb.status).toBe(200);

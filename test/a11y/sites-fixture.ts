@@ -30,9 +30,11 @@ export async function startSitesFixture(): Promise<SitesFixture> {
   const routes: Parameters<typeof startFixtureServer>[0] = {};
   for (const p of [...SITE_PAGES, '/private']) routes[p] = (_q, res) => send(res, 200, pageOf(p)());
   let busy = 0;
-  routes['/busy'] = (_q, res) => (++busy === 1 ? send(res, 429, 'slow down', { 'Retry-After': '1' }) : send(res, 200, pageOf('/busy')()));
+  routes['/busy'] = (_q, res) =>
+    ++busy === 1 ? send(res, 429, 'slow down', { 'Retry-After': '1' }) : send(res, 200, pageOf('/busy')());
   routes['/logo.png'] = (_q, res) => send(res, 404, '');
-  routes['/robots.txt'] = (_q, res) => send(res, 200, 'User-agent: *\nDisallow: /private\n', { 'Content-Type': 'text/plain' });
+  routes['/robots.txt'] = (_q, res) =>
+    send(res, 200, 'User-agent: *\nDisallow: /private\n', { 'Content-Type': 'text/plain' });
   routes['/sitemap.xml'] = (_q, res, origin) =>
     send(
       res,
@@ -45,7 +47,8 @@ export async function startSitesFixture(): Promise<SitesFixture> {
     const xml = `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[...SITE_PAGES, '/private'].map((p) => `<url><loc>${origin}${p}</loc></url>`).join('')}<url><loc>https://elsewhere.example/x</loc></url></urlset>`;
     res.writeHead(200, { 'Content-Type': 'application/gzip' }).end(gzipSync(xml));
   };
-  routes['/.well-known/beacon-verification.txt'] = (_q, res) => (state.token ? send(res, 200, state.token, { 'Content-Type': 'text/plain' }) : send(res, 404, ''));
+  routes['/.well-known/beacon-verification.txt'] = (_q, res) =>
+    state.token ? send(res, 200, state.token, { 'Content-Type': 'text/plain' }) : send(res, 404, '');
   const server = await startFixtureServer(routes);
   return {
     server,

@@ -53,7 +53,9 @@ describe('Accessibility sites (e2e)', () => {
     await admin.signIn(a.email, a.one_time_password, 'a long enough password');
     await member.signIn(m.email, m.one_time_password, 'a long enough password');
     workspaceId = a.workspace_id;
-    await t.app.get(AlertsService).addWebhook(a.workspace_id, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
+    await t.app
+      .get(AlertsService)
+      .addWebhook(a.workspace_id, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
     sites = t.app.get(SitesService);
   }, 120_000);
 
@@ -64,12 +66,20 @@ describe('Accessibility sites (e2e)', () => {
     await new Promise((r) => receiver?.close(r));
   });
 
-  it('scans the sitemap\'s pages, groups the template defect once with its occurrences and puts it first in the fix plan', async () => {
+  it("scans the sitemap's pages, groups the template defect once with its occurrences and puts it first in the fix plan", async () => {
     await admin.get('/dashboard/sites');
-    const bad = await admin.post('/dashboard/sites', { start_url: `${site.origin}/`, sitemap_url: 'https://elsewhere.example/sitemap.xml' });
+    const bad = await admin.post('/dashboard/sites', {
+      start_url: `${site.origin}/`,
+      sitemap_url: 'https://elsewhere.example/sitemap.xml',
+    });
     expect(bad.status).toBe(400);
     expect(bad.text).toMatch(/href="#sitemap_url"[\s\S]*is not on http:\/\/127\.0\.0\.1/);
-    const added = await admin.post('/dashboard/sites', { name: 'Fixture site', start_url: `${site.origin}/`, sitemap_url: `${site.origin}/sitemap.xml`, excluded_selectors: '#chat | vendor widget' });
+    const added = await admin.post('/dashboard/sites', {
+      name: 'Fixture site',
+      start_url: `${site.origin}/`,
+      sitemap_url: `${site.origin}/sitemap.xml`,
+      excluded_selectors: '#chat | vendor widget',
+    });
     expect(added.status).toBe(303);
     const path = added.location!.replace(/\?.*$/, '');
     const id = path.split('/').pop()!;
@@ -91,7 +101,9 @@ describe('Accessibility sites (e2e)', () => {
     expect(scan.status).toBe('done');
     const sum = scan.summary!;
     expect(sum.pages.map((p) => new URL(p.url).pathname).sort()).toEqual([...SITE_PAGES].sort());
-    expect(sum.skipped).toEqual(expect.arrayContaining([{ url: `${site.origin}/private`, reason: 'disallowed by robots.txt' }]));
+    expect(sum.skipped).toEqual(
+      expect.arrayContaining([{ url: `${site.origin}/private`, reason: 'disallowed by robots.txt' }]),
+    );
     const first = sum.groups[0];
     expect(first).toMatchObject({ rule: 'image-alt', impact: 'critical', occurrences: 6 });
     expect(first.pages).toHaveLength(6);
@@ -103,7 +115,9 @@ describe('Accessibility sites (e2e)', () => {
     expect(sum.score + Math.round(first.points)).toBeLessThanOrEqual(100);
 
     const page = await admin.get(path);
-    expect(page.text).toMatch(/<caption>Issues grouped across pages, most points first<\/caption>[\s\S]*?<tr role="row"><th scope="row" role="rowheader"><a href="[^"]+">image-alt<\/a>/);
+    expect(page.text).toMatch(
+      /<caption>Issues grouped across pages, most points first<\/caption>[\s\S]*?<tr role="row"><th scope="row" role="rowheader"><a href="[^"]+">image-alt<\/a>/,
+    );
     expect(page.text).toContain('<svg class="chart"');
     expect(page.text).toContain('<caption>Score of each scan</caption>');
     expect(received).toEqual([]); // the first scan has nothing to compare with
@@ -114,13 +128,19 @@ describe('Accessibility sites (e2e)', () => {
     expect(refused.text).toMatch(/href="#page_budget"[\s\S]*1 to 1000[\s\S]*value="5000"/);
     expect((await member.post(path, { start_url: `${site.origin}/` })).status).toBe(403);
     await admin.get(path);
-    const saved = await admin.post(path, { name: 'Fixture site', start_url: `${site.origin}/`, sitemap_url: `${site.origin}/sitemap.xml`, ignore_rules: 'region', schedule: 'weekly' });
+    const saved = await admin.post(path, {
+      name: 'Fixture site',
+      start_url: `${site.origin}/`,
+      sitemap_url: `${site.origin}/sitemap.xml`,
+      ignore_rules: 'region',
+      schedule: 'weekly',
+    });
     expect(saved.location).toBe(`${path}?notice=saved`);
     const edited = await sites.get(workspaceId, id);
     expect(edited).toMatchObject({ ignore_rules: ['region'], schedule: 'weekly', verified_by: 'file' });
   }, 90_000);
 
-  it('alerts on a new serious issue and on a score drop at the next scan, through the workspace\'s webhook', async () => {
+  it("alerts on a new serious issue and on a score drop at the next scan, through the workspace's webhook", async () => {
     site.extra = '<p><a href="/p1"></a></p>'; // an empty link on every page: link-name, serious
     const path = `/dashboard/sites/${siteId}`;
     await admin.get(path);
@@ -133,16 +153,29 @@ describe('Accessibility sites (e2e)', () => {
     expect(alerts.some((a) => a.includes('a11y.new_issue') && a.includes('link-name'))).toBe(true);
     expect(alerts.some((a) => a.includes('a11y.score_drop'))).toBe(true);
     expect(alerts).toHaveLength(2);
-    expect(scan.summary!.pages.find((p) => p.url === `${site.origin}/p3`)!.diff).toEqual({ new: 1, fixed: 0, unchanged: 2 });
+    expect(scan.summary!.pages.find((p) => p.url === `${site.origin}/p3`)!.diff).toEqual({
+      new: 1,
+      fixed: 0,
+      unchanged: 2,
+    });
     const page = await admin.get(path);
-    expect(page.text).toMatch(/<caption>Score of each scan<\/caption>[\s\S]*<td class="num">\d+<\/td>[\s\S]*<td class="num">\d+<\/td>/);
+    expect(page.text).toMatch(
+      /<caption>Score of each scan<\/caption>[\s\S]*<td class="num">\d+<\/td>[\s\S]*<td class="num">\d+<\/td>/,
+    );
   }, 90_000);
 
   it('runs one scan at a time per site (scheduled runs while a scan is active, and Run now again, add none) and backs off on 429', async () => {
-    const created = await sites.create(workspaceId, { name: 'One page', start_url: `${site.origin}/busy`, schedule: 'daily' });
+    const created = await sites.create(workspaceId, {
+      name: 'One page',
+      start_url: `${site.origin}/busy`,
+      schedule: 'daily',
+    });
     const first = await sites.runNow(created);
     const jobs = t.app.get(JobQueues);
-    await Promise.all([jobs.add(SITE_SCAN_QUEUE, { siteId: created.id }, { jobId: 'tick-1' }), jobs.add(SITE_SCAN_QUEUE, { siteId: created.id }, { jobId: 'tick-2' })]);
+    await Promise.all([
+      jobs.add(SITE_SCAN_QUEUE, { siteId: created.id }, { jobId: 'tick-1' }),
+      jobs.add(SITE_SCAN_QUEUE, { siteId: created.id }, { jobId: 'tick-2' }),
+    ]);
     expect((await sites.runNow(created)).id).toBe(first.id);
     const done = await scanEnded(sites, created.id, 1);
     expect(done).toMatchObject({ id: first.id, status: 'done', trigger: 'manual', pages_done: 1 });

@@ -56,23 +56,40 @@ describe('Accessibility scans: SSRF refusals, validation, rate limit (e2e, modul
     expect(res.body).toMatchObject({ ok: false, error: 'target_not_allowed', field: 'url' });
   });
 
-  it.each(['file:///etc/passwd', 'data:text/html,<h1>hi</h1>', 'javascript:alert(1)', 'ftp://127.0.0.1/', 'chrome://version', 'view-source:http://127.0.0.1/'])(
-    'refuses the scheme of %s',
-    async (url) => {
-      const res = await request(t.server).post('/api/scan').send({ url }).expect(400);
-      expect(res.body.error).toBe('target_not_allowed');
-    },
-  );
+  it.each([
+    'file:///etc/passwd',
+    'data:text/html,<h1>hi</h1>',
+    'javascript:alert(1)',
+    'ftp://127.0.0.1/',
+    'chrome://version',
+    'view-source:http://127.0.0.1/',
+  ])('refuses the scheme of %s', async (url) => {
+    const res = await request(t.server).post('/api/scan').send({ url }).expect(400);
+    expect(res.body.error).toBe('target_not_allowed');
+  });
 
   it('a missing or invalid url is 400 bad_request naming the field', async () => {
-    expect((await request(t.server).post('/api/scan').send({}).expect(400)).body).toMatchObject({ error: 'bad_request', field: 'url' });
-    expect((await request(t.server).post('/api/scan').send({ url: 42 }).expect(400)).body).toMatchObject({ error: 'bad_request', field: 'url' });
-    expect((await request(t.server).post('/api/scan').send({ url: 'not a url' }).expect(400)).body).toMatchObject({ error: 'bad_request', field: 'url' });
-    expect((await request(t.server).post('/api/scan').send({ url: 'http://8.8.8.8/', crawl: 'yes' }).expect(400)).body).toMatchObject({
+    expect((await request(t.server).post('/api/scan').send({}).expect(400)).body).toMatchObject({
+      error: 'bad_request',
+      field: 'url',
+    });
+    expect((await request(t.server).post('/api/scan').send({ url: 42 }).expect(400)).body).toMatchObject({
+      error: 'bad_request',
+      field: 'url',
+    });
+    expect((await request(t.server).post('/api/scan').send({ url: 'not a url' }).expect(400)).body).toMatchObject({
+      error: 'bad_request',
+      field: 'url',
+    });
+    expect(
+      (await request(t.server).post('/api/scan').send({ url: 'http://8.8.8.8/', crawl: 'yes' }).expect(400)).body,
+    ).toMatchObject({
       error: 'bad_request',
       field: 'crawl',
     });
-    expect((await request(t.server).post('/api/scan').send({ url: 'http://8.8.8.8/', depth: 3 }).expect(400)).body).toMatchObject({
+    expect(
+      (await request(t.server).post('/api/scan').send({ url: 'http://8.8.8.8/', depth: 3 }).expect(400)).body,
+    ).toMatchObject({
       error: 'bad_request',
       field: 'depth',
     });
@@ -80,10 +97,15 @@ describe('Accessibility scans: SSRF refusals, validation, rate limit (e2e, modul
 
   it('unknown report ids are 404 report_not_found everywhere', async () => {
     const id = 'A'.repeat(32);
-    expect((await request(t.server).get(`/api/scan/${id}`).expect(404)).body).toMatchObject({ ok: false, error: 'report_not_found' });
+    expect((await request(t.server).get(`/api/scan/${id}`).expect(404)).body).toMatchObject({
+      ok: false,
+      error: 'report_not_found',
+    });
     expect((await request(t.server).get('/api/scan/short').expect(404)).body.error).toBe('report_not_found');
     expect((await request(t.server).get(`/api/report.pdf?id=${id}`).expect(404)).body.error).toBe('report_not_found');
-    expect((await request(t.server).get(`/api/badge/${id}`).expect(200)).headers['content-type']).toMatch(/^image\/svg\+xml/); // issue #20: a "not scanned" badge
+    expect((await request(t.server).get(`/api/badge/${id}`).expect(200)).headers['content-type']).toMatch(
+      /^image\/svg\+xml/,
+    ); // issue #20: a "not scanned" badge
     await request(t.server).get(`/r/${id}`).expect(404);
   });
 });
@@ -105,7 +127,10 @@ describe('Accessibility scans: rate limit (e2e)', () => {
     const limited = await request(t.server).post('/api/scan').send({ url: 'file:///x' });
     expect([limited.status, limited.body.ok, limited.body.error]).toEqual([429, false, 'rate_limited']);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    for (let i = 0; i < 8; i++) await request(t.server).get(`/api/scan/${'B'.repeat(32)}`).expect(404);
+    for (let i = 0; i < 8; i++)
+      await request(t.server)
+        .get(`/api/scan/${'B'.repeat(32)}`)
+        .expect(404);
   });
 });
 

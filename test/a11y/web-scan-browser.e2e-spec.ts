@@ -25,7 +25,10 @@ describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () 
         send(
           res,
           200,
-          html(`<main><h1>Shop</h1><img id="logo" src="${DOT}"${fixed ? ' alt="Shop logo"' : ''}><img id="banner" src="${DOT}"><p>Welcome.</p></main>`, 'Shop'),
+          html(
+            `<main><h1>Shop</h1><img id="logo" src="${DOT}"${fixed ? ' alt="Shop logo"' : ''}><img id="banner" src="${DOT}"><p>Welcome.</p></main>`,
+            'Shop',
+          ),
         ),
     });
     t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '100' } });
@@ -33,7 +36,12 @@ describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () 
       throw Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' });
     };
     origin = WebClient.of(t.server).origin;
-    browser = await puppeteer.launch({ executablePath: t.config.CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, protocolTimeout: 60_000 });
+    browser = await puppeteer.launch({
+      executablePath: t.config.CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      protocolTimeout: 60_000,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -43,12 +51,16 @@ describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () 
   });
 
   const fresh = async (): Promise<Page> => (await browser.createBrowserContext()).newPage();
-  const bodyText = (page: Page): Promise<string> => (page.evaluate('document.body.innerText') as Promise<string>).then((s) => s.replace(/\s+/g, ' '));
+  const bodyText = (page: Page): Promise<string> =>
+    (page.evaluate('document.body.innerText') as Promise<string>).then((s) => s.replace(/\s+/g, ' '));
 
   async function scanFromForm(page: Page, url: string): Promise<number> {
     await page.goto(`${origin}/scan`);
     await page.type('#url', url);
-    const [r] = await Promise.all([page.waitForNavigation({ timeout: 90_000 }), page.click('form.stack button[type=submit]')]);
+    const [r] = await Promise.all([
+      page.waitForNavigation({ timeout: 90_000 }),
+      page.click('form.stack button[type=submit]'),
+    ]);
     return r!.status();
   }
 
@@ -64,19 +76,31 @@ describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () 
     expect(await scanFromForm(page, url)).toBe(200);
     const firstId = firstReport.slice(firstReport.lastIndexOf('/') + 1);
     expect(page.url()).toBe(`${origin}/scan?report=${firstId}`);
-    const notice = (await page.$eval('#cached', (e) => (e as unknown as { innerText: string }).innerText)).replace(/\s+/g, ' ');
+    const notice = (await page.$eval('#cached', (e) => (e as unknown as { innerText: string }).innerText)).replace(
+      /\s+/g,
+      ' ',
+    );
     expect(notice).toContain('This is the result of an earlier scan');
-    expect(notice).toMatch(new RegExp(`${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was scanned (less than a minute|\\d+ minutes?) ago, on \\w+day \\d{1,2} \\w+ \\d{4} at \\d\\d:\\d\\d UTC`));
+    expect(notice).toMatch(
+      new RegExp(
+        `${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} was scanned (less than a minute|\\d+ minutes?) ago, on \\w+day \\d{1,2} \\w+ \\d{4} at \\d\\d:\\d\\d UTC`,
+      ),
+    );
     expect(await page.$eval('#cached a', (a) => (a as unknown as { href: string }).href)).toBe(firstReport);
     expect(site.hits.get('/shop')).toBe(1); // the cached answer did not load the page again
 
-    const [r] = await Promise.all([page.waitForNavigation({ timeout: 90_000 }), page.click('#cached button[type=submit]')]);
+    const [r] = await Promise.all([
+      page.waitForNavigation({ timeout: 90_000 }),
+      page.click('#cached button[type=submit]'),
+    ]);
     expect(r!.status()).toBe(200);
     expect(page.url()).toMatch(new RegExp(`^${origin}/r/[A-Za-z0-9_-]{32}$`));
     expect(page.url()).not.toBe(firstReport);
     expect(site.hits.get('/shop')).toBe(2);
     const report = await bodyText(page);
-    expect(report).toMatch(/Compared with the scan of .* \(score \d+, now \d+: .*\): 0 new failing elements, 1 fixed element, 1 element still failing\./);
+    expect(report).toMatch(
+      /Compared with the scan of .* \(score \d+, now \d+: .*\): 0 new failing elements, 1 fixed element, 1 element still failing\./,
+    );
     await page.browserContext().close();
   }, 300_000);
 
@@ -87,16 +111,21 @@ describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () 
     await page.type('#url', typed);
     expect(await page.$eval('#url', (e) => (e as unknown as { checkValidity(): boolean }).checkValidity())).toBe(true);
     expect(await bodyText(page)).toContain('Without http:// or https://, Beacon uses https://.');
-    const [r] = await Promise.all([page.waitForNavigation({ timeout: 90_000 }), page.click('form.stack button[type=submit]')]);
+    const [r] = await Promise.all([
+      page.waitForNavigation({ timeout: 90_000 }),
+      page.click('form.stack button[type=submit]'),
+    ]);
     expect(r!.status()).toBe(422); // the fixture has no https
-    const summary = (await page.$eval('.error-summary', (e) => (e as unknown as { innerText: string }).innerText)).replace(/\s+/g, ' ');
+    const summary = (
+      await page.$eval('.error-summary', (e) => (e as unknown as { innerText: string }).innerText)
+    ).replace(/\s+/g, ' ');
     expect(summary).toContain(`Beacon tried https://${typed}`);
     expect(summary).not.toMatch(/ERR_[A-Z_]+/);
     expect(await page.$eval('#url', (e) => (e as unknown as { value: string }).value)).toBe(typed);
     await page.browserContext().close();
   }, 120_000);
 
-  it('scores 100 with Beacon\'s own scan on the cached-result page', async () => {
+  it("scores 100 with Beacon's own scan on the cached-result page", async () => {
     const scans = t.app.get(ScanService);
     const made = await scans.scan(`${site.origin}/shop`, false);
     const report = await scans.scan(`${origin}/scan?report=${made.id}`, false);

@@ -60,11 +60,17 @@ describe('Scan form and scan API limits (e2e, real Chromium, pages on 127.0.0.1)
   });
 
   /** A visitor of the scan page from its own client address (X-Forwarded-For). */
-  async function visitor(ip: string): Promise<{ c: WebClient; post: (form: Record<string, string>) => Promise<WebResponse> }> {
+  async function visitor(
+    ip: string,
+  ): Promise<{ c: WebClient; post: (form: Record<string, string>) => Promise<WebResponse> }> {
     const c = WebClient.of(t.server);
     await c.request('GET', '/scan', { headers: { 'x-forwarded-for': ip } });
     const csrf = c.csrf();
-    return { c, post: (form) => c.request('POST', '/scan', { form: { _csrf: csrf, ...form }, headers: { 'x-forwarded-for': ip } }) };
+    return {
+      c,
+      post: (form) =>
+        c.request('POST', '/scan', { form: { _csrf: csrf, ...form }, headers: { 'x-forwarded-for': ip } }),
+    };
   }
 
   const text = (page: string): string =>
@@ -90,7 +96,8 @@ describe('Scan form and scan API limits (e2e, real Chromium, pages on 127.0.0.1)
     expect(second.text).not.toContain('Rate limit exceeded');
 
     // The API, from another address, counts the same way.
-    const api = (ip: string) => request(t.server).post('/api/scan').set('X-Forwarded-For', ip).send({ url: refused, crawl: true });
+    const api = (ip: string) =>
+      request(t.server).post('/api/scan').set('X-Forwarded-For', ip).send({ url: refused, crawl: true });
     expect((await api('203.0.113.11')).status).toBe(400);
     expect((await api('203.0.113.11')).status).toBe(429);
   });
@@ -132,7 +139,10 @@ describe('Scan form and scan API limits (e2e, real Chromium, pages on 127.0.0.1)
     expect(res.status).toBe(422);
     expect(res.text).not.toContain('ERR_UNSAFE_PORT');
     expect(text(res.text)).toContain('browsers do not open web pages on this port');
-    const api = await request(t.server).post('/api/scan').set('X-Forwarded-For', '203.0.113.41').send({ url: 'http://127.0.0.1:25/' });
+    const api = await request(t.server)
+      .post('/api/scan')
+      .set('X-Forwarded-For', '203.0.113.41')
+      .send({ url: 'http://127.0.0.1:25/' });
     expect(api.status).toBe(422);
     expect(api.body).toMatchObject({ ok: false, error: 'target_unreachable', reason: 'ERR_UNSAFE_PORT' });
   }, 120_000);
@@ -148,11 +158,16 @@ describe('Scan form and scan API limits (e2e, real Chromium, pages on 127.0.0.1)
     const notice = await c.request('GET', again.location!, { headers: { 'x-forwarded-for': '203.0.113.50' } });
     expect(notice.status).toBe(200);
     const words = text(notice.text);
-    expect(words).toMatch(/was scanned (less than a minute|\d+ minutes?) ago, on \w+day \d{1,2} \w+ \d{4} at \d\d:\d\d UTC/);
+    expect(words).toMatch(
+      /was scanned (less than a minute|\d+ minutes?) ago, on \w+day \d{1,2} \w+ \d{4} at \d\d:\d\d UTC/,
+    );
     expect(notice.text).toContain(`href="/r/${firstId}"`);
     expect(notice.text).toContain('Scan again now');
     const csrf = c.csrf();
-    const fresh = await c.request('POST', '/scan', { form: { _csrf: csrf, url: `${site.origin}/bad`, fresh: 'true' }, headers: { 'x-forwarded-for': '203.0.113.50' } });
+    const fresh = await c.request('POST', '/scan', {
+      form: { _csrf: csrf, url: `${site.origin}/bad`, fresh: 'true' },
+      headers: { 'x-forwarded-for': '203.0.113.50' },
+    });
     expect(fresh.status).toBe(303);
     expect(fresh.location).toMatch(/^\/r\/[A-Za-z0-9_-]{32}$/);
     expect(fresh.location).not.toBe(first.location);
@@ -160,7 +175,11 @@ describe('Scan form and scan API limits (e2e, real Chromium, pages on 127.0.0.1)
   }, 120_000);
 
   it('rate limits GET /api/scan/{id} in the report bucket and serves it from the rendering cache', async () => {
-    const scanned = await request(t.server).post('/api/scan').set('X-Forwarded-For', '203.0.113.60').send({ url: `${site.origin}/good` }).expect(200);
+    const scanned = await request(t.server)
+      .post('/api/scan')
+      .set('X-Forwarded-For', '203.0.113.60')
+      .send({ url: `${site.origin}/good` })
+      .expect(200);
     const id = scanned.body.id as string;
     const get = () => request(t.server).get(`/api/scan/${id}`).set('X-Forwarded-For', '203.0.113.61');
     const one = await get().expect(200);
@@ -175,7 +194,10 @@ describe('Scan form and scan API limits (e2e, real Chromium, pages on 127.0.0.1)
     expect(limited.body.error).toBe('rate_limited');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     // Unknown ids are still a JSON 404.
-    const missing = await request(t.server).get('/api/scan/unknownunknownunknownunknown0000').set('X-Forwarded-For', '203.0.113.62').expect(404);
+    const missing = await request(t.server)
+      .get('/api/scan/unknownunknownunknownunknown0000')
+      .set('X-Forwarded-For', '203.0.113.62')
+      .expect(404);
     expect(missing.body.error).toBe('report_not_found');
   }, 120_000);
 });

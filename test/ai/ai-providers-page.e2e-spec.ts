@@ -51,16 +51,23 @@ describe('Settings > AI providers (e2e)', () => {
   const row = (text: string, name: string): string => {
     const m = new RegExp(`<tr[^>]*><th scope="row"[^>]*>${name}</th>([\\s\\S]*?)</tr>`).exec(text);
     if (!m) throw new Error(`no row for ${name}`);
-    return m[1].replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/\s+/g, ' ').trim();
+    return m[1]
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&#39;/g, "'")
+      .replace(/\s+/g, ' ')
+      .trim();
   };
-  const ask = async (platform: 'openai' | 'anthropic') => (await t.app.get(AiProvidersService).forWorkspace(workspaceId)).get(platform);
+  const ask = async (platform: 'openai' | 'anthropic') =>
+    (await t.app.get(AiProvidersService).forWorkspace(workspaceId)).get(platform);
 
   it('says which platforms are configured, by which setting, with the default model', async () => {
     const page = await admin.get(PAGE);
     expect(page.status).toBe(200);
     expect(row(page.text, 'OpenAI')).toBe('Configured The instance setting OPENAI_API_KEY gpt-5-mini OPENAI_API_KEY');
     expect(row(page.text, 'Anthropic')).toContain('Not configured None');
-    expect(row(page.text, 'OpenAI-compatible endpoint')).toContain('Not configured: the instance needs a base URL and a model');
+    expect(row(page.text, 'OpenAI-compatible endpoint')).toContain(
+      'Not configured: the instance needs a base URL and a model',
+    );
     expect(page.text).not.toContain('sk-instance-openai');
     expect(page.text).toContain('aria-current="page">AI providers');
   });
@@ -72,10 +79,15 @@ describe('Settings > AI providers (e2e)', () => {
     expect(saved.location).toBe(`${PAGE}?saved=anthropic`);
     const page = await admin.get(saved.location!);
     expect(page.text).toContain('The Anthropic key of this workspace is saved.');
-    expect(row(page.text, 'Anthropic')).toMatch(/^Configured This workspace's key, set \d{4}-\d\d-\d\d \d\d:\d\d UTC by ai-admin@example\.com claude-sonnet-4-6/);
+    expect(row(page.text, 'Anthropic')).toMatch(
+      /^Configured This workspace's key, set \d{4}-\d\d-\d\d \d\d:\d\d UTC by ai-admin@example\.com claude-sonnet-4-6/,
+    );
     expect(page.text).not.toContain('sk-ant-workspace-secret-1');
     expect(page.text).toContain('Replace the key');
-    const rows = await t.dataSource.query<Array<{ sealed: string }>>('SELECT sealed FROM workspace_ai_keys WHERE workspace_id = $1', [workspaceId]);
+    const rows = await t.dataSource.query<Array<{ sealed: string }>>(
+      'SELECT sealed FROM workspace_ai_keys WHERE workspace_id = $1',
+      [workspaceId],
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0].sealed).toMatch(/^v1\./);
     expect(rows[0].sealed).not.toContain('sk-ant-workspace-secret-1');
@@ -109,8 +121,14 @@ describe('Settings > AI providers (e2e)', () => {
     // A stored key that no longer opens: listed as unreadable, not used.
     const keys = t.app.get(WorkspaceAiKeysService);
     expect((await keys.info(workspaceId)).get('openai')).toMatchObject({ readable: true });
-    const [{ sealed }] = await t.dataSource.query<{ sealed: string }[]>(`SELECT sealed FROM workspace_ai_keys WHERE workspace_id = $1 AND platform = 'openai'`, [workspaceId]);
-    await t.dataSource.query(`UPDATE workspace_ai_keys SET sealed = $1 WHERE workspace_id = $2 AND platform = 'openai'`, [`${sealed}x`, workspaceId]);
+    const [{ sealed }] = await t.dataSource.query<{ sealed: string }[]>(
+      `SELECT sealed FROM workspace_ai_keys WHERE workspace_id = $1 AND platform = 'openai'`,
+      [workspaceId],
+    );
+    await t.dataSource.query(
+      `UPDATE workspace_ai_keys SET sealed = $1 WHERE workspace_id = $2 AND platform = 'openai'`,
+      [`${sealed}x`, workspaceId],
+    );
     expect((await keys.info(workspaceId)).get('openai')).toMatchObject({ readable: false });
     expect((await keys.keys(workspaceId)).has('openai')).toBe(false);
     await admin.get(PAGE);
@@ -129,7 +147,9 @@ describe('Settings > AI providers (e2e)', () => {
     expect(spaced.status).toBe(400);
     expect(spaced.text).not.toContain('two words');
     expect((await admin.post(`${PAGE}/nope/key`, { key: 'k' })).status).toBe(404);
-    expect(await t.dataSource.query('SELECT platform FROM workspace_ai_keys WHERE workspace_id = $1', [workspaceId])).toEqual([]);
+    expect(
+      await t.dataSource.query('SELECT platform FROM workspace_ai_keys WHERE workspace_id = $1', [workspaceId]),
+    ).toEqual([]);
   });
 
   it('members read the page without forms and cannot set or remove keys; a POST without the CSRF token is refused', async () => {
@@ -140,6 +160,8 @@ describe('Settings > AI providers (e2e)', () => {
     expect((await member.post(`${PAGE}/openai/key`, { key: 'sk-member' })).status).toBe(403);
     expect((await member.post(`${PAGE}/openai/remove`)).status).toBe(403);
     expect((await admin.request('POST', `${PAGE}/openai/key`, { form: { key: 'sk-no-csrf' } })).status).toBe(403);
-    expect(await t.dataSource.query('SELECT platform FROM workspace_ai_keys WHERE workspace_id = $1', [workspaceId])).toEqual([]);
+    expect(
+      await t.dataSource.query('SELECT platform FROM workspace_ai_keys WHERE workspace_id = $1', [workspaceId]),
+    ).toEqual([]);
   });
 });

@@ -58,7 +58,9 @@ describe('AI providers against local vendor servers', () => {
   describe('OpenAI (Responses API, web_search tool)', () => {
     it('returns the text, url_citation annotations (each URL once), the queries it ran and usage on api_search', async () => {
       server.next({ json: openai.responseWithWebSearch });
-      const answer = await (await provider('openai')).ask({ prompt: 'Best project tracker for a startup?', webSearch: true, country: 'US' });
+      const answer = await (
+        await provider('openai')
+      ).ask({ prompt: 'Best project tracker for a startup?', webSearch: true, country: 'US' });
       expect(answer).toEqual({
         platform: 'openai',
         model: 'gpt-5-mini-2025-08-07',
@@ -66,7 +68,10 @@ describe('AI providers against local vendor servers', () => {
         text: openai.responseWithWebSearch.output[2].content![0].text,
         citations: [
           { url: 'https://linear.app/?utm_source=openai', title: 'Linear – Plan and build products' },
-          { url: 'https://www.atlassian.com/software/jira?utm_source=openai', title: 'Jira | Issue & Project Tracking Software' },
+          {
+            url: 'https://www.atlassian.com/software/jira?utm_source=openai',
+            title: 'Jira | Issue & Project Tracking Software',
+          },
         ],
         searchQueries: ['best project tracking tool for startups', 'linear vs jira 2025'],
         usage: { inputTokens: 328, outputTokens: 356 },
@@ -83,7 +88,12 @@ describe('AI providers against local vendor servers', () => {
     it('asks without tools on the plain surface', async () => {
       server.next({ json: openai.responsePlain });
       const answer = await (await provider('openai')).ask({ prompt: 'p', webSearch: false });
-      expect(answer).toMatchObject({ surface: 'api', citations: [], searchQueries: [], usage: { inputTokens: 36, outputTokens: 87 } });
+      expect(answer).toMatchObject({
+        surface: 'api',
+        citations: [],
+        searchQueries: [],
+        usage: { inputTokens: 36, outputTokens: 87 },
+      });
       expect(server.last.body.tools).toBeUndefined();
     });
 
@@ -97,7 +107,10 @@ describe('AI providers against local vendor servers', () => {
     });
 
     it('429 with Retry-After: waits that long, then answers', async () => {
-      server.next({ status: 429, headers: { 'retry-after': '1' }, json: openai.rateLimited }, { json: openai.responsePlain });
+      server.next(
+        { status: 429, headers: { 'retry-after': '1' }, json: openai.rateLimited },
+        { json: openai.responsePlain },
+      );
       const started = Date.now();
       const answer = await (await provider('openai')).ask({ prompt: 'p', webSearch: false });
       expect(answer.text).toBe('Linear, Jira and Asana are common choices.');
@@ -106,7 +119,11 @@ describe('AI providers against local vendor servers', () => {
     });
 
     it('429 without Retry-After: backs off and tries again', async () => {
-      server.next({ status: 429, json: openai.rateLimited }, { status: 429, json: openai.rateLimited }, { json: openai.responsePlain });
+      server.next(
+        { status: 429, json: openai.rateLimited },
+        { status: 429, json: openai.rateLimited },
+        { json: openai.responsePlain },
+      );
       const answer = await (await provider('openai')).ask({ prompt: 'p', webSearch: false });
       expect(answer.surface).toBe('api');
       expect(server.requests).toHaveLength(3);
@@ -129,7 +146,9 @@ describe('AI providers against local vendor servers', () => {
 
     it('a platform slower than AI_TIMEOUT_MS: ai_timeout', async () => {
       server.next({ hangMs: 5000, json: openai.responsePlain });
-      const e = await failure((await provider('openai', { AI_MAX_RETRIES: '0' })).ask({ prompt: 'p', webSearch: false }));
+      const e = await failure(
+        (await provider('openai', { AI_MAX_RETRIES: '0' })).ask({ prompt: 'p', webSearch: false }),
+      );
       expect(e.code).toBe('ai_timeout');
       expect(e.message).toContain('0.4 s');
     });
@@ -148,8 +167,11 @@ describe('AI providers against local vendor servers', () => {
     });
 
     it('a handler answers by path when nothing is queued (as a scan test or a benchmark would use it)', async () => {
-      server.handler = (req) => (req.path.startsWith('/openai/') ? { json: openai.responsePlain, hangMs: 20 } : undefined);
-      const answers = await Promise.all([1, 2, 3].map(async () => (await provider('openai')).ask({ prompt: 'p', webSearch: false })));
+      server.handler = (req) =>
+        req.path.startsWith('/openai/') ? { json: openai.responsePlain, hangMs: 20 } : undefined;
+      const answers = await Promise.all(
+        [1, 2, 3].map(async () => (await provider('openai')).ask({ prompt: 'p', webSearch: false })),
+      );
       expect(answers.map((a) => a.platform)).toEqual(['openai', 'openai', 'openai']);
     });
 
@@ -168,7 +190,9 @@ describe('AI providers against local vendor servers', () => {
   describe('Perplexity (Sonar chat completions)', () => {
     it('returns search_results with titles and citations (URLs only, a non-URL dropped), usage and its cost', async () => {
       server.next({ json: perplexity.sonarAnswer });
-      const answer = await (await provider('perplexity')).ask({ prompt: 'Best project tracker?', webSearch: true, country: 'DE' });
+      const answer = await (
+        await provider('perplexity')
+      ).ask({ prompt: 'Best project tracker?', webSearch: true, country: 'DE' });
       expect(answer).toEqual({
         platform: 'perplexity',
         model: 'sonar',
@@ -185,7 +209,10 @@ describe('AI providers against local vendor servers', () => {
       });
       expect(server.last.path).toBe('/perplexity/chat/completions');
       expect(server.last.headers.authorization).toBe('Bearer pplx-test');
-      expect(server.last.body).toMatchObject({ model: 'sonar', web_search_options: { user_location: { country: 'DE' } } });
+      expect(server.last.body).toMatchObject({
+        model: 'sonar',
+        web_search_options: { user_location: { country: 'DE' } },
+      });
       expect(server.last.body.disable_search).toBeUndefined();
     });
 
@@ -198,13 +225,20 @@ describe('AI providers against local vendor servers', () => {
 
     it('leaves out the <think> reasoning of Sonar reasoning models', async () => {
       server.next({ json: perplexity.sonarReasoningAnswer });
-      const answer = await (await provider('perplexity')).ask({ prompt: 'p', webSearch: true, model: 'sonar-reasoning-pro' });
-      expect(answer).toMatchObject({ model: 'sonar-reasoning-pro', text: 'Linear suits startups [1]; Jira suits large companies [2].' });
+      const answer = await (
+        await provider('perplexity')
+      ).ask({ prompt: 'p', webSearch: true, model: 'sonar-reasoning-pro' });
+      expect(answer).toMatchObject({
+        model: 'sonar-reasoning-pro',
+        text: 'Linear suits startups [1]; Jira suits large companies [2].',
+      });
     });
 
     it('401 and 429 in its error format', async () => {
       server.next({ status: 401, json: perplexity.invalidApiKey });
-      expect(await failure((await provider('perplexity')).ask({ prompt: 'p', webSearch: true }))).toMatchObject({ code: 'ai_unauthorized' });
+      expect(await failure((await provider('perplexity')).ask({ prompt: 'p', webSearch: true }))).toMatchObject({
+        code: 'ai_unauthorized',
+      });
       server.next(...[1, 2, 3].map(() => ({ status: 429, json: perplexity.rateLimited })));
       const e = await failure((await provider('perplexity')).ask({ prompt: 'p', webSearch: true }));
       expect(e).toMatchObject({ code: 'ai_rate_limited', status: 429 });
@@ -213,12 +247,14 @@ describe('AI providers against local vendor servers', () => {
   });
 
   describe('Google Gemini (generateContent, Google Search grounding)', () => {
-    it('only reads redirect links on Google\'s redirect host or the configured Gemini address', async () => {
+    it("only reads redirect links on Google's redirect host or the configured Gemini address", async () => {
       const elsewhere = await ProviderServer.start();
       try {
         server.next({ json: gemini.groundedAnswer(elsewhere.url) });
         const answer = await (await provider('gemini')).ask({ prompt: 'p', webSearch: true });
-        expect(answer.citations.map((c) => c.url)).toEqual(Object.values(gemini.REDIRECTS).map((p) => `${elsewhere.url}${p}`));
+        expect(answer.citations.map((c) => c.url)).toEqual(
+          Object.values(gemini.REDIRECTS).map((p) => `${elsewhere.url}${p}`),
+        );
         expect(elsewhere.requests).toEqual([]);
       } finally {
         await elsewhere.close();
@@ -229,7 +265,9 @@ describe('AI providers against local vendor servers', () => {
       server.redirects.set(gemini.REDIRECTS.linear, 'https://linear.app/');
       server.redirects.set(gemini.REDIRECTS.jira, 'https://www.atlassian.com/software/jira');
       server.next({ json: gemini.groundedAnswer(server.url) });
-      const answer = await (await provider('gemini')).ask({ prompt: 'Best project tracker?', webSearch: true, country: 'US' });
+      const answer = await (
+        await provider('gemini')
+      ).ask({ prompt: 'Best project tracker?', webSearch: true, country: 'US' });
       expect(answer).toEqual({
         platform: 'gemini',
         model: 'gemini-2.5-flash',
@@ -253,13 +291,20 @@ describe('AI providers against local vendor servers', () => {
     it('without grounding: surface api, no tools', async () => {
       server.next({ json: gemini.plainAnswer });
       const answer = await (await provider('gemini')).ask({ prompt: 'p', webSearch: false });
-      expect(answer).toMatchObject({ surface: 'api', citations: [], searchQueries: [], usage: { inputTokens: 9, outputTokens: 7 } });
+      expect(answer).toMatchObject({
+        surface: 'api',
+        citations: [],
+        searchQueries: [],
+        usage: { inputTokens: 9, outputTokens: 7 },
+      });
       expect(server.last.body.tools).toBeUndefined();
     });
 
     it("a bad key (Google's 400 API_KEY_INVALID) is ai_unauthorized; a blocked answer has no text", async () => {
       server.next({ status: 400, json: gemini.invalidApiKey });
-      expect(await failure((await provider('gemini')).ask({ prompt: 'p', webSearch: true }))).toMatchObject({ code: 'ai_unauthorized' });
+      expect(await failure((await provider('gemini')).ask({ prompt: 'p', webSearch: true }))).toMatchObject({
+        code: 'ai_unauthorized',
+      });
       server.next({ json: gemini.noText });
       const e = await failure((await provider('gemini')).ask({ prompt: 'p', webSearch: true }));
       expect(e).toMatchObject({ code: 'ai_bad_response' });
@@ -267,7 +312,11 @@ describe('AI providers against local vendor servers', () => {
     });
 
     it('429 RESOURCE_EXHAUSTED: the RetryInfo delay of its body is honoured; 503 retried', async () => {
-      server.next({ status: 429, json: gemini.rateLimited }, { status: 503, json: gemini.unavailable }, { json: gemini.plainAnswer });
+      server.next(
+        { status: 429, json: gemini.rateLimited },
+        { status: 503, json: gemini.unavailable },
+        { json: gemini.plainAnswer },
+      );
       const started = Date.now();
       const answer = await (await provider('gemini')).ask({ prompt: 'p', webSearch: false });
       expect(answer.text).toBe('Linear, Jira and Asana.');
@@ -279,7 +328,9 @@ describe('AI providers against local vendor servers', () => {
   describe('Anthropic (Messages, web search tool)', () => {
     it('returns the answer after the searches, web_search_result_location citations and the queries', async () => {
       server.next({ json: anthropic.webSearchAnswer });
-      const answer = await (await provider('anthropic')).ask({ prompt: 'Best project tracker?', webSearch: true, country: 'GB' });
+      const answer = await (
+        await provider('anthropic')
+      ).ask({ prompt: 'Best project tracker?', webSearch: true, country: 'GB' });
       expect(answer).toEqual({
         platform: 'anthropic',
         model: 'claude-sonnet-4-6',
@@ -294,24 +345,39 @@ describe('AI providers against local vendor servers', () => {
       expect(server.last.headers['x-api-key'] ?? server.last.headers.authorization).toMatch(/^(Bearer )?sk-ant-test$/);
       expect(server.last.body).toMatchObject({
         model: 'claude-sonnet-4-6',
-        tools: [{ type: 'web_search_20250305', name: 'web_search', user_location: { type: 'approximate', country: 'GB' } }],
+        tools: [
+          { type: 'web_search_20250305', name: 'web_search', user_location: { type: 'approximate', country: 'GB' } },
+        ],
       });
     });
 
     it('plain: surface api; no text: ai_bad_response', async () => {
       server.next({ json: anthropic.plainAnswer }, { json: anthropic.noText });
       const p = await provider('anthropic');
-      expect(await p.ask({ prompt: 'p', webSearch: false })).toMatchObject({ surface: 'api', text: 'Linear, Jira and Asana are common choices.', citations: [] });
+      expect(await p.ask({ prompt: 'p', webSearch: false })).toMatchObject({
+        surface: 'api',
+        text: 'Linear, Jira and Asana are common choices.',
+        citations: [],
+      });
       expect(server.requests[0].body.tools).toBeUndefined();
       expect(await failure(p.ask({ prompt: 'p', webSearch: false }))).toMatchObject({ code: 'ai_bad_response' });
     });
 
     it('401, then 429 with Retry-After: 0 and 529 overloaded retried', async () => {
       server.next({ status: 401, json: anthropic.invalidApiKey });
-      expect(await failure((await provider('anthropic')).ask({ prompt: 'p', webSearch: true }))).toMatchObject({ code: 'ai_unauthorized', status: 401 });
+      expect(await failure((await provider('anthropic')).ask({ prompt: 'p', webSearch: true }))).toMatchObject({
+        code: 'ai_unauthorized',
+        status: 401,
+      });
       server.reset();
-      server.next({ status: 429, headers: { 'retry-after': '0' }, json: anthropic.rateLimited }, { status: 529, json: anthropic.overloaded }, { json: anthropic.plainAnswer });
-      expect(await (await provider('anthropic')).ask({ prompt: 'p', webSearch: false })).toMatchObject({ platform: 'anthropic' });
+      server.next(
+        { status: 429, headers: { 'retry-after': '0' }, json: anthropic.rateLimited },
+        { status: 529, json: anthropic.overloaded },
+        { json: anthropic.plainAnswer },
+      );
+      expect(await (await provider('anthropic')).ask({ prompt: 'p', webSearch: false })).toMatchObject({
+        platform: 'anthropic',
+      });
       expect(server.requests).toHaveLength(3);
     });
   });
@@ -319,7 +385,9 @@ describe('AI providers against local vendor servers', () => {
   describe('OpenAI-compatible endpoint', () => {
     it('answers with text, model and usage on the plain surface', async () => {
       server.next({ json: compat.chatCompletion });
-      const answer = await (await provider('openai_compatible')).ask({ prompt: 'Best project tracker?', webSearch: true });
+      const answer = await (
+        await provider('openai_compatible')
+      ).ask({ prompt: 'Best project tracker?', webSearch: true });
       expect(answer).toEqual({
         platform: 'openai_compatible',
         model: 'llama-3.3-70b-instruct',
@@ -331,12 +399,17 @@ describe('AI providers against local vendor servers', () => {
       });
       expect(server.last.path).toBe('/v1/chat/completions');
       expect(server.last.headers.authorization).toBe('Bearer sk-local-test');
-      expect(server.last.body).toMatchObject({ model: 'llama-3.3-70b-instruct', messages: [{ role: 'user', content: 'Best project tracker?' }] });
+      expect(server.last.body).toMatchObject({
+        model: 'llama-3.3-70b-instruct',
+        messages: [{ role: 'user', content: 'Best project tracker?' }],
+      });
     });
 
     it('keeps url_citation annotations (surface api_search) and drops a citation that is not a URL', async () => {
       server.next({ json: compat.chatCompletionWithCitations });
-      const answer = await (await provider('openai_compatible')).ask({ prompt: 'p', webSearch: true, model: 'other-model' });
+      const answer = await (
+        await provider('openai_compatible')
+      ).ask({ prompt: 'p', webSearch: true, model: 'other-model' });
       expect(answer.surface).toBe('api_search');
       expect(answer.citations).toEqual([{ url: 'https://linear.app/', title: 'Linear' }]);
       expect(server.last.body.model).toBe('other-model');
@@ -344,10 +417,14 @@ describe('AI providers against local vendor servers', () => {
 
     it('says 401 is a bad key, without retrying; an HTML page is ai_bad_response', async () => {
       server.next({ status: 401, json: compat.invalidApiKey });
-      expect(await failure((await provider('openai_compatible')).ask({ prompt: 'p', webSearch: false }))).toMatchObject({ code: 'ai_unauthorized', status: 401 });
+      expect(await failure((await provider('openai_compatible')).ask({ prompt: 'p', webSearch: false }))).toMatchObject(
+        { code: 'ai_unauthorized', status: 401 },
+      );
       expect(server.requests).toHaveLength(1);
       server.next({ raw: '<html><body>Bad gateway login</body></html>', headers: { 'content-type': 'text/html' } });
-      expect(await failure((await provider('openai_compatible')).ask({ prompt: 'p', webSearch: false }))).toMatchObject({ code: 'ai_bad_response' });
+      expect(await failure((await provider('openai_compatible')).ask({ prompt: 'p', webSearch: false }))).toMatchObject(
+        { code: 'ai_bad_response' },
+      );
     });
   });
 
@@ -357,12 +434,26 @@ describe('AI providers against local vendor servers', () => {
       expect([...(await none.forWorkspace('w')).keys()]).toEqual([]);
       expect(await failure(none.provider('w', 'anthropic'))).toMatchObject({
         code: 'ai_not_configured',
-        message: 'Anthropic is not configured: set ANTHROPIC_API_KEY on the instance, or a key for this workspace in Settings > AI providers.',
+        message:
+          'Anthropic is not configured: set ANTHROPIC_API_KEY on the instance, or a key for this workspace in Settings > AI providers.',
       });
-      const status = await new AiProvidersService(loadConfig({ LOG_LEVEL: 'silent', GEMINI_API_KEY: 'g', OPENAI_COMPATIBLE_BASE_URL: server.url })).status('w');
-      expect(status.find((s) => s.platform === 'gemini')).toMatchObject({ configured: true, keySource: 'settings', setting: 'GEMINI_API_KEY' });
-      expect(status.find((s) => s.platform === 'openai_compatible')).toMatchObject({ configured: false, keySource: null });
-      expect(status.find((s) => s.platform === 'openai')).toMatchObject({ configured: false, keySource: null, model: 'gpt-5-mini' });
+      const status = await new AiProvidersService(
+        loadConfig({ LOG_LEVEL: 'silent', GEMINI_API_KEY: 'g', OPENAI_COMPATIBLE_BASE_URL: server.url }),
+      ).status('w');
+      expect(status.find((s) => s.platform === 'gemini')).toMatchObject({
+        configured: true,
+        keySource: 'settings',
+        setting: 'GEMINI_API_KEY',
+      });
+      expect(status.find((s) => s.platform === 'openai_compatible')).toMatchObject({
+        configured: false,
+        keySource: null,
+      });
+      expect(status.find((s) => s.platform === 'openai')).toMatchObject({
+        configured: false,
+        keySource: null,
+        model: 'gpt-5-mini',
+      });
     });
   });
 });

@@ -18,10 +18,14 @@ async function shot(page: Page, name: string): Promise<void> {
   if (!SHOTS) return;
   mkdirSync(SHOTS, { recursive: true });
   const png = await page.screenshot({ fullPage: false, optimizeForSpeed: true });
-  await sharp(png).png({ palette: true, quality: 80, compressionLevel: 9 }).toFile(join(SHOTS, `${name}.png`));
+  await sharp(png)
+    .png({ palette: true, quality: 80, compressionLevel: 9 })
+    .toFile(join(SHOTS, `${name}.png`));
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { build } = require('../../scripts/build-extension.js') as { build: (o: { site?: string; outDir: string }) => string };
+const { build } = require('../../scripts/build-extension.js') as {
+  build: (o: { site?: string; outDir: string }) => string;
+};
 
 /**
  * The browser extension (issue 23 item 5) loaded unpacked into Chromium against the full app: the
@@ -48,7 +52,10 @@ describe('Browser extension (e2e, Chromium)', () => {
       args: CHROMIUM_ARGS.filter((a) => a !== '--disable-extensions'),
       protocolTimeout: 40_000,
     });
-    const target = await browser.waitForTarget((tg) => tg.type() === ('service_worker' as ReturnType<typeof tg.type>) && tg.url().endsWith('/background.js'), { timeout: 30_000 });
+    const target = await browser.waitForTarget(
+      (tg) => tg.type() === ('service_worker' as ReturnType<typeof tg.type>) && tg.url().endsWith('/background.js'),
+      { timeout: 30_000 },
+    );
     id = new URL(target.url()).host;
     worker = (await target.worker())!;
   }, 90_000);
@@ -64,8 +71,14 @@ describe('Browser extension (e2e, Chromium)', () => {
     const out: Record<string, number> = {};
     for (const width of [1280, 375]) {
       await page.setViewport({ width, height: 800 });
-      const entry = pageFromAxe(page.url(), page.url(), await scanner.runAxe(page), { navigationMs: 0, settleMs: 0, axeMs: 0, totalMs: 0 });
-      if (entry.score !== 100) console.log(page.url(), width, JSON.stringify(entry.violations.map((v) => [v.id, v.nodes.map((n) => n.html)])));
+      const entry = pageFromAxe(page.url(), page.url(), await scanner.runAxe(page), {
+        navigationMs: 0,
+        settleMs: 0,
+        axeMs: 0,
+        totalMs: 0,
+      });
+      if (entry.score !== 100)
+        console.log(page.url(), width, JSON.stringify(entry.violations.map((v) => [v.id, v.nodes.map((n) => n.html)])));
       out[width] = entry.score;
     }
     out.overflow = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
@@ -83,11 +96,15 @@ describe('Browser extension (e2e, Chromium)', () => {
     await options.waitForFunction("document.getElementById('status').textContent.startsWith('Enter an http')");
     await options.evaluate(`document.getElementById('site').value = ${JSON.stringify(`${origin}/`)}`);
     await options.click('button[type=submit]');
-    await options.waitForFunction(`document.getElementById('status').textContent === ${JSON.stringify(`Saved: the tools open on ${origin}.`)}`);
+    await options.waitForFunction(
+      `document.getElementById('status').textContent === ${JSON.stringify(`Saved: the tools open on ${origin}.`)}`,
+    );
 
     // The menu entries exist (update fails on an unknown id).
     const exists = (menu: string): Promise<string> =>
-      worker.evaluate(`new Promise((r) => chrome.contextMenus.update(${JSON.stringify(menu)}, {}, () => r(chrome.runtime.lastError ? chrome.runtime.lastError.message : 'ok')))`) as Promise<string>;
+      worker.evaluate(
+        `new Promise((r) => chrome.contextMenus.update(${JSON.stringify(menu)}, {}, () => r(chrome.runtime.lastError ? chrome.runtime.lastError.message : 'ok')))`,
+      ) as Promise<string>;
     expect(await exists('beacon-link:images')).toBe('ok');
     expect(await exists('beacon-page:ocr')).toBe('ok');
     expect(await exists('beacon-link:nothing')).not.toBe('ok');
@@ -95,7 +112,15 @@ describe('Browser extension (e2e, Chromium)', () => {
     // A click on the link entry: the tool page, its address field filled in.
     const pdf = 'https://files.example.org/reports/annual report.pdf?v=2';
     const opened = browser.waitForTarget((tg) => tg.url().startsWith(`${origin}/pdf/images?url=`), { timeout: 20_000 });
-    const url = await worker.evaluate((p) => (globalThis as unknown as { beaconMenuClick: (i: object) => Promise<string> }).beaconMenuClick({ menuItemId: 'beacon-link:images', linkUrl: p, pageUrl: 'https://example.org/' }), pdf);
+    const url = await worker.evaluate(
+      (p) =>
+        (globalThis as unknown as { beaconMenuClick: (i: object) => Promise<string> }).beaconMenuClick({
+          menuItemId: 'beacon-link:images',
+          linkUrl: p,
+          pageUrl: 'https://example.org/',
+        }),
+      pdf,
+    );
     expect(url).toBe(`${origin}/pdf/images?url=${encodeURIComponent(pdf)}`);
     const page = (await (await opened).page())!;
     await page.waitForSelector('#url');
@@ -113,7 +138,12 @@ describe('Browser extension (e2e, Chromium)', () => {
     await shot(options, 'extension-options');
 
     // Not a PDF's address: the tool list instead.
-    const list = await worker.evaluate(() => (globalThis as unknown as { beaconMenuClick: (i: object) => Promise<string> }).beaconMenuClick({ menuItemId: 'beacon-page:ocr', pageUrl: 'https://example.org/page.html' }));
+    const list = await worker.evaluate(() =>
+      (globalThis as unknown as { beaconMenuClick: (i: object) => Promise<string> }).beaconMenuClick({
+        menuItemId: 'beacon-page:ocr',
+        pageUrl: 'https://example.org/page.html',
+      }),
+    );
     expect(list).toBe(`${origin}/pdf`);
   });
 
@@ -132,13 +162,31 @@ describe('Browser extension (e2e, Chromium)', () => {
   it('builds a ZIP with the narrowest permissions and the default site baked in', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'extension-zip-'));
     try {
-      const zip = unzipSync(new Uint8Array(await readFile(build({ site: 'https://beacon.example.com/', outDir: dir }))));
-      const manifest = JSON.parse(strFromU8(zip['manifest.json'])) as { manifest_version: number; permissions: string[]; host_permissions?: string[] };
+      const zip = unzipSync(
+        new Uint8Array(await readFile(build({ site: 'https://beacon.example.com/', outDir: dir }))),
+      );
+      const manifest = JSON.parse(strFromU8(zip['manifest.json'])) as {
+        manifest_version: number;
+        permissions: string[];
+        host_permissions?: string[];
+      };
       expect(manifest.manifest_version).toBe(3);
       expect(manifest.permissions.sort()).toEqual(['activeTab', 'contextMenus', 'storage']);
       expect(manifest.host_permissions).toBeUndefined();
       expect(strFromU8(zip['tools.js'])).toContain("export const DEFAULT_SITE = 'https://beacon.example.com';");
-      expect(Object.keys(zip).sort()).toEqual(['background.js', 'icon-128.png', 'icon-16.png', 'icon-48.png', 'manifest.json', 'options.html', 'options.js', 'popup.css', 'popup.html', 'popup.js', 'tools.js']);
+      expect(Object.keys(zip).sort()).toEqual([
+        'background.js',
+        'icon-128.png',
+        'icon-16.png',
+        'icon-48.png',
+        'manifest.json',
+        'options.html',
+        'options.js',
+        'popup.css',
+        'popup.html',
+        'popup.js',
+        'tools.js',
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

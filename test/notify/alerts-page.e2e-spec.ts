@@ -63,11 +63,15 @@ describe('Settings > Alerts page (e2e)', () => {
     expect(tested.location).toBe('/dashboard/settings/alerts?notice=test-sent');
     const end = Date.now() + 10_000;
     while (received.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-    const payload = new Webhook(secret).verify(received[0].body, received[0].headers as Record<string, string>) as { type: string; data: { text: string } };
+    const payload = new Webhook(secret).verify(received[0].body, received[0].headers as Record<string, string>) as {
+      type: string;
+      data: { text: string };
+    };
     expect(payload.type).toBe('test');
     expect(payload.data.text).toContain('alert-admin@example.com sent this test alert');
     const ws = (await t.app.get(AccountsService).listUsers('alerting'))[0].workspace_id;
-    while ((await t.app.get(AlertsService).deliveries(ws))[0]?.status !== 'delivered' && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    while ((await t.app.get(AlertsService).deliveries(ws))[0]?.status !== 'delivered' && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 20));
     const log = await admin.get('/dashboard/settings/alerts');
     expect(log.text).toMatch(/Test alert from Beacon[\s\S]*delivered/);
     expect(log.text).not.toContain(secret);
@@ -78,12 +82,20 @@ describe('Settings > Alerts page (e2e)', () => {
     expect(page.status).toBe(200);
     expect(page.text).toContain(hookUrl);
     expect(page.text).not.toContain('action="/dashboard/settings/alerts/webhooks"');
-    expect((await member.post('/dashboard/settings/alerts/webhooks', { url: 'https://example.com/x' })).status).toBe(403);
-    const id = (await t.app.get(AlertsService).destinations((await t.app.get(AccountsService).listUsers('alerting'))[0].workspace_id))[0].id;
+    expect((await member.post('/dashboard/settings/alerts/webhooks', { url: 'https://example.com/x' })).status).toBe(
+      403,
+    );
+    const id = (
+      await t.app
+        .get(AlertsService)
+        .destinations((await t.app.get(AccountsService).listUsers('alerting'))[0].workspace_id)
+    )[0].id;
     await member.get('/dashboard/settings/alerts');
     expect((await member.post(`/dashboard/settings/alerts/${id}/remove`)).status).toBe(403);
     await admin.get('/dashboard/settings/alerts');
-    expect((await admin.post(`/dashboard/settings/alerts/${id}/remove`)).location).toBe('/dashboard/settings/alerts?notice=removed');
+    expect((await admin.post(`/dashboard/settings/alerts/${id}/remove`)).location).toBe(
+      '/dashboard/settings/alerts?notice=removed',
+    );
     expect((await admin.get('/dashboard/settings/alerts?notice=removed')).text).toContain('The destination is removed');
   });
 });

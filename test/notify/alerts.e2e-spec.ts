@@ -82,7 +82,9 @@ describe('Alerts: signed webhooks and e-mail, retried and logged', () => {
   const finished = (ws: string, count = 1) =>
     until(async () => {
       const log = await alerts.deliveries(ws);
-      return log.length >= count && log.every((d) => d.status === 'delivered' || d.status === 'failed') ? log : undefined;
+      return log.length >= count && log.every((d) => d.status === 'delivered' || d.status === 'failed')
+        ? log
+        : undefined;
     });
 
   it('gets JobQueues from CoreModule (BullMQ with REDIS_URL), which runs jobs', async () => {
@@ -103,24 +105,48 @@ describe('Alerts: signed webhooks and e-mail, retried and logged', () => {
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(destination.target).toBe(`${hooks.base}/ok/1`);
     // Stored sealed by the shared SecretBox, bound to the workspace.
-    const [{ secret_sealed: sealed }] = await t.dataSource.query<{ secret_sealed: string }[]>('SELECT secret_sealed FROM alert_destinations WHERE id = $1', [destination.id]);
+    const [{ secret_sealed: sealed }] = await t.dataSource.query<{ secret_sealed: string }[]>(
+      'SELECT secret_sealed FROM alert_destinations WHERE id = $1',
+      [destination.id],
+    );
     expect(sealed).not.toContain(secret.slice(6, 20));
     const box = await t.app.get(SecretBoxService).box(WEBHOOK_SECRET_PURPOSE);
     expect(box.open(sealed, ws)).toBe(secret);
     expect(() => box.open(sealed, 'another-workspace')).toThrow(SecretBoxError);
-    await alerts.send(ws, { kind: 'visibility.mention_rate_drop', title: 'Mention rate fell', text: 'From 40 % to 20 %.', data: { from: 0.4, to: 0.2 } });
+    await alerts.send(ws, {
+      kind: 'visibility.mention_rate_drop',
+      title: 'Mention rate fell',
+      text: 'From 40 % to 20 %.',
+      data: { from: 0.4, to: 0.2 },
+    });
     const [log] = await finished(ws);
-    expect(log).toMatchObject({ status: 'delivered', attempts: 1, last_status: 204, last_error: null, alert_kind: 'visibility.mention_rate_drop' });
+    expect(log).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      last_status: 204,
+      last_error: null,
+      alert_kind: 'visibility.mention_rate_drop',
+    });
     const got = hooks.received.find((r) => r.path === '/ok/1')!;
     const verified = new Webhook(secret).verify(got.body, got.headers as Record<string, string>);
     expect(verified).toEqual({
       type: 'visibility.mention_rate_drop',
       timestamp: expect.any(String),
-      data: { workspace_id: ws, title: 'Mention rate fell', text: 'From 40 % to 20 %.', details: { from: 0.4, to: 0.2 } },
+      data: {
+        workspace_id: ws,
+        title: 'Mention rate fell',
+        text: 'From 40 % to 20 %.',
+        details: { from: 0.4, to: 0.2 },
+      },
     });
     expect(got.headers['webhook-id']).toBe(log.message_id);
     // Another secret does not verify it.
-    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(got.body, got.headers as Record<string, string>)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(
+        got.body,
+        got.headers as Record<string, string>,
+      ),
+    ).toThrow();
   });
 
   it('retries a 500 with backoff, the same webhook-id each time, then logs the failure', async () => {
@@ -128,7 +154,12 @@ describe('Alerts: signed webhooks and e-mail, retried and logged', () => {
     await alerts.addWebhook(ws, `${hooks.base}/fail/2`);
     await alerts.send(ws, { kind: 'test', title: 'T', text: 'x', data: {} });
     const [log] = await finished(ws);
-    expect(log).toMatchObject({ status: 'failed', attempts: 3, last_status: 500, last_error: 'The endpoint answered HTTP 500.' });
+    expect(log).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      last_status: 500,
+      last_error: 'The endpoint answered HTTP 500.',
+    });
     const tries = hooks.received.filter((r) => r.path === '/fail/2');
     expect(tries).toHaveLength(3);
     expect(new Set(tries.map((r) => r.headers['webhook-id']))).toEqual(new Set([log.message_id]));
@@ -141,19 +172,29 @@ describe('Alerts: signed webhooks and e-mail, retried and logged', () => {
     await alerts.send(ws, { kind: 'test', title: 'T', text: 'x', data: {} });
     expect(Date.now() - t0).toBeLessThan(300); // queued, not delivered inline
     const [log] = await finished(ws);
-    expect(log).toMatchObject({ status: 'failed', attempts: 3, last_status: null, last_error: 'No answer within 300 ms.' });
+    expect(log).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      last_status: null,
+      last_error: 'No answer within 300 ms.',
+    });
   });
 
   it('refuses private addresses when added, and at delivery time (no retry)', async () => {
     const ws = await workspace();
     for (const url of ['http://10.0.0.7/hook', 'http://169.254.169.254/latest', 'http://[fd00::1]/x']) {
-      await expect(alerts.addWebhook(ws, url)).rejects.toMatchObject({ code: 'bad_request', details: { field: 'url' } });
+      await expect(alerts.addWebhook(ws, url)).rejects.toMatchObject({
+        code: 'bad_request',
+        details: { field: 'url' },
+      });
     }
     await expect(alerts.addWebhook(ws, 'ftp://example.com/')).rejects.toThrow(/Only http and https/);
     expect(await alerts.destinations(ws)).toEqual([]);
     // A destination that became private (as if its DNS changed after it was added): refused once, not retried.
     const { destination } = await alerts.addWebhook(ws, `${hooks.base}/ok/4`);
-    await t.dataSource.query(`UPDATE alert_destinations SET target = 'http://192.168.1.20/hook' WHERE id = $1`, [destination.id]);
+    await t.dataSource.query(`UPDATE alert_destinations SET target = 'http://192.168.1.20/hook' WHERE id = $1`, [
+      destination.id,
+    ]);
     await alerts.send(ws, { kind: 'test', title: 'T', text: 'x', data: {} });
     const [log] = await finished(ws);
     expect(log.status).toBe('failed');
@@ -165,7 +206,12 @@ describe('Alerts: signed webhooks and e-mail, retried and logged', () => {
     const ws = await workspace();
     await alerts.addEmail(ws, 'owner@example.com');
     await expect(alerts.addEmail(ws, 'not an address')).rejects.toMatchObject({ details: { field: 'email' } });
-    await alerts.send(ws, { kind: 'visibility.competitor_ahead', title: 'Acme is ahead', text: 'Acme passed you on ChatGPT.', data: { competitor: 'Acme' } });
+    await alerts.send(ws, {
+      kind: 'visibility.competitor_ahead',
+      title: 'Acme is ahead',
+      text: 'Acme passed you on ChatGPT.',
+      data: { competitor: 'Acme' },
+    });
     const mail = await smtp.waitFor((m) => m.subject === '[Beacon] Acme is ahead');
     expect(mail.from?.value[0]).toMatchObject({ name: 'Beacon alerts', address: 'alerts@beacon.test' });
     expect(mail.text).toContain('Acme passed you on ChatGPT.');

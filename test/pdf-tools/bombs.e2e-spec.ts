@@ -26,8 +26,16 @@ describe('PDF engine: decompression bombs (e2e, official SDK client)', () => {
     // A page whose content stream inflates to 1 GiB of spaces.
     contentBomb = onePagePdf(gig);
     // An image XObject that claims 1000 x 1000 RGB but inflates to 1 GiB, drawn on a page.
-    const image = streamObject('/Type /XObject /Subtype /Image /Width 1000 /Height 1000 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode', gig);
-    imageBomb = onePagePdf(deflateSync('q 500 0 0 500 40 40 cm /Im0 Do Q'), '/FlateDecode', '/XObject << /Im0 5 0 R >>', [image]);
+    const image = streamObject(
+      '/Type /XObject /Subtype /Image /Width 1000 /Height 1000 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode',
+      gig,
+    );
+    imageBomb = onePagePdf(
+      deflateSync('q 500 0 0 500 40 40 cm /Im0 Do Q'),
+      '/FlateDecode',
+      '/XObject << /Im0 5 0 R >>',
+      [image],
+    );
     // An object stream (decoded by the PDF parser itself while opening) that inflates to 1 GiB.
     objStmBomb = rawPdf([
       '<< /Type /Catalog /Pages 2 0 R >>',
@@ -63,7 +71,8 @@ describe('PDF engine: decompression bombs (e2e, official SDK client)', () => {
     const { result, growth } = await peakGrowth(async () => {
       const out = [];
       for (const level of ['lossless', 'recommended', 'extreme']) {
-        for (const file of [contentBomb, imageBomb]) out.push(await call(client, 'compress_pdf', { file: { base64: b64(file) }, level }));
+        for (const file of [contentBomb, imageBomb])
+          out.push(await call(client, 'compress_pdf', { file: { base64: b64(file) }, level }));
       }
       return out;
     });
@@ -76,9 +85,16 @@ describe('PDF engine: decompression bombs (e2e, official SDK client)', () => {
   }, 120_000);
 
   it('an object stream that inflates past the cap is a clear file_too_large error, in bounded memory', async () => {
-    const { result, growth } = await peakGrowth(() => call(client, 'rotate_pages', { file: { base64: b64(objStmBomb) }, angle: 90 }));
+    const { result, growth } = await peakGrowth(() =>
+      call(client, 'rotate_pages', { file: { base64: b64(objStmBomb) }, angle: 90 }),
+    );
     expect(result.isError).toBe(true);
-    expect(sc(result)).toMatchObject({ error: 'file_too_large', reason: 'decompressed_stream_too_large', input: 'file', decoded_limit: 80 * MiB });
+    expect(sc(result)).toMatchObject({
+      error: 'file_too_large',
+      reason: 'decompressed_stream_too_large',
+      input: 'file',
+      decoded_limit: 80 * MiB,
+    });
     expect(sc(result).message).toMatch(/^file has a compressed stream that expands beyond 80 MB when decompressed/);
     expect(growth).toBeLessThan(400 * MiB);
   }, 120_000);
@@ -98,7 +114,10 @@ describe('PDF engine: decompression bombs (e2e, official SDK client)', () => {
     png.writeUInt32BE(20000, 20);
     png[24] = 8;
     png[25] = 6;
-    const r = await call(client, 'add_watermark', { file: { base64: b64(await textPdf(1)) }, image_base64: png.toString('base64') });
+    const r = await call(client, 'add_watermark', {
+      file: { base64: b64(await textPdf(1)) },
+      image_base64: png.toString('base64'),
+    });
     expect(r.isError).toBe(true);
     expect(sc(r)).toMatchObject({ error: 'invalid_image', input: 'image_base64' });
     expect(sc(r).message).toMatch(/20000 x 20000 pixels, which decodes to more than 80 MB/);

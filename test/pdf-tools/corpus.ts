@@ -20,18 +20,34 @@ export function rawPdf(objects: (string | Buffer)[], version = '1.7'): Buffer {
   const offsets: number[] = [];
   objects.forEach((body, i) => {
     offsets.push(offset);
-    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'), Buffer.from('\nendobj\n')]);
+    const chunk = Buffer.concat([
+      Buffer.from(`${i + 1} 0 obj\n`),
+      Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'),
+      Buffer.from('\nendobj\n'),
+    ]);
     parts.push(chunk);
     offset += chunk.length;
   });
-  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('');
-  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`, 'latin1'));
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`,
+    ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`),
+  ].join('');
+  parts.push(
+    Buffer.from(
+      `${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${offset}\n%%EOF\n`,
+      'latin1',
+    ),
+  );
   return Buffer.concat(parts);
 }
 
 /** A stream object's text: dictionary entries `dict` (without << >>) and its bytes. */
 export function streamObject(dict: string, data: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')]);
+  return Buffer.concat([
+    Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`),
+    data,
+    Buffer.from('\nendstream'),
+  ]);
 }
 
 /** Deflated `size` bytes of `fill` (streamed in 1 MiB chunks, so the raw data never exists whole). */
@@ -45,7 +61,8 @@ export async function deflatedRun(size: number, fill = 0x20): Promise<Buffer> {
   });
   const chunk = Buffer.alloc(1024 * 1024, fill);
   for (let left = size; left > 0; left -= chunk.length) {
-    if (!deflate.write(left >= chunk.length ? chunk : chunk.subarray(0, left))) await new Promise((r) => deflate.once('drain', r));
+    if (!deflate.write(left >= chunk.length ? chunk : chunk.subarray(0, left)))
+      await new Promise((r) => deflate.once('drain', r));
   }
   deflate.end();
   await done;
@@ -53,7 +70,12 @@ export async function deflatedRun(size: number, fill = 0x20): Promise<Buffer> {
 }
 
 /** One A4 page whose content stream is `content` (already encoded, with `filter`), and optional extra resources. */
-export function onePagePdf(content: Buffer, filter = '/FlateDecode', resources = '', extra: (string | Buffer)[] = []): Buffer {
+export function onePagePdf(
+  content: Buffer,
+  filter = '/FlateDecode',
+  resources = '',
+  extra: (string | Buffer)[] = [],
+): Buffer {
   return rawPdf([
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',

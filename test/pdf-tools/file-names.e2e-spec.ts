@@ -29,10 +29,15 @@ describe('PDF uploads: multipart file names in UTF-8 (e2e)', () => {
     f.set('file', new Blob([Buffer.from(pdf)], { type: 'application/pdf' }), NAME);
     return f;
   };
-  const storedName = async (id: string): Promise<string> => (await t.dataSource.query('SELECT filename FROM pdf_files WHERE id = $1', [id]))[0].filename;
+  const storedName = async (id: string): Promise<string> =>
+    (await t.dataSource.query('SELECT filename FROM pdf_files WHERE id = $1', [id]))[0].filename;
 
   it('POST /files (multipart): the answer, the stored row and the download keep the name', async () => {
-    const res = await fetch(`${origin}/files`, { method: 'POST', body: form(), headers: { 'X-Forwarded-For': nextIp() } });
+    const res = await fetch(`${origin}/files`, {
+      method: 'POST',
+      body: form(),
+      headers: { 'X-Forwarded-For': nextIp() },
+    });
     expect(res.status).toBe(201);
     const body = (await res.json()) as { file_id: string; filename: string; download_url: string };
     expect(body.filename).toBe(NAME);
@@ -46,7 +51,11 @@ describe('PDF uploads: multipart file names in UTF-8 (e2e)', () => {
   it("the website's upload form keeps the name too (page and stored row)", async () => {
     const c = WebClient.of(t.server);
     await c.get('/pdf/rotate-pages');
-    const res = await c.request('POST', `/pdf/rotate-pages/upload?${new URLSearchParams({ _csrf: c.csrf() }).toString()}`, { body: form() });
+    const res = await c.request(
+      'POST',
+      `/pdf/rotate-pages/upload?${new URLSearchParams({ _csrf: c.csrf() }).toString()}`,
+      { body: form() },
+    );
     expect(res.status).toBe(200);
     const id = /name="file_id" value="([^"]+)"/.exec(res.text)?.[1];
     expect(id).toBeDefined();

@@ -15,7 +15,10 @@ export async function photoJpeg(size: number, variant = 0, quality = 95): Promis
     raw[p + 1] = (y * 255) / size;
     raw[p + 2] = ((x ^ y) + variant * 37) & 255; // 37: distinct for 256 variants
   }
-  return sharp(raw, { raw: { width: size, height: size, channels: 3 } }).blur(1.2).jpeg({ quality }).toBuffer();
+  return sharp(raw, { raw: { width: size, height: size, channels: 3 } })
+    .blur(1.2)
+    .jpeg({ quality })
+    .toBuffer();
 }
 
 /** A PDF whose A4 pages each show a different size x size photo, drawn 523 pt (7.3 in) wide. */
@@ -53,7 +56,12 @@ export async function linesPdf(pages: number, lines: number, name = 'doc'): Prom
     const page = doc.addPage([595, 842]);
     page.drawText(`Page ${i} of ${name}`, { x: 72, y: 760, size: 18, font });
     for (let line = 1; line < lines; line++) {
-      page.drawText(`Page ${i}, line ${line}: the quick brown fox jumps over the lazy dog ${i * line}.`, { x: 50, y: 740 - line * 15, size: 10, font });
+      page.drawText(`Page ${i}, line ${line}: the quick brown fox jumps over the lazy dog ${i * line}.`, {
+        x: 50,
+        y: 740 - line * 15,
+        size: 10,
+        font,
+      });
     }
   }
   return doc;

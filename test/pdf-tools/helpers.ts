@@ -35,7 +35,9 @@ export function mcpUrl(t: TestApp): URL {
 /** The official SDK client over Streamable HTTP, sending as client IP `ip`. */
 export async function connect(t: TestApp, ip = nextIp()): Promise<Client> {
   const client = new Client({ name: 'beacon-e2e', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(mcpUrl(t), { requestInit: { headers: { 'X-Forwarded-For': ip } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(mcpUrl(t), { requestInit: { headers: { 'X-Forwarded-For': ip } } }),
+  );
   await client.listTools(); // caches output schemas: every later result is validated by the client
   return client;
 }
@@ -51,7 +53,10 @@ export const sc = (r: CallToolResult): Structured => r.structuredContent as Stru
 export const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base64');
 
 /** A text PDF: page i says "Page i of <name>"; optional rotations and a title. */
-export async function textPdf(pages: number, opts: { name?: string; rotate?: Record<number, number>; title?: string } = {}): Promise<Uint8Array> {
+export async function textPdf(
+  pages: number,
+  opts: { name?: string; rotate?: Record<number, number>; title?: string } = {},
+): Promise<Uint8Array> {
   const doc = await linesPdf(pages, 1, opts.name);
   doc.getPages().forEach((page, i) => {
     if (opts.rotate?.[i + 1]) page.setRotation(degrees(opts.rotate[i + 1]));
@@ -91,7 +96,8 @@ export async function pageTexts(bytes: Uint8Array): Promise<string[]> {
       if (!(s instanceof PDFRawStream)) continue;
       const raw = s.dict.lookup(PDFName.of('Filter')) ? inflateSync(s.contents) : Buffer.from(s.contents);
       const src = raw.toString('latin1');
-      for (const m of src.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g)) text += Buffer.from(m[1], 'hex').toString('latin1') + '\n';
+      for (const m of src.matchAll(/<([0-9A-Fa-f]*)>\s*Tj/g))
+        text += Buffer.from(m[1], 'hex').toString('latin1') + '\n';
       for (const m of src.matchAll(/\(((?:[^()\\]|\\.)*)\)\s*Tj/g)) text += m[1] + '\n';
     }
     return text;
@@ -112,7 +118,10 @@ export async function withBookmarks(bytes: Uint8Array, titles: string[]): Promis
     if (i < titles.length - 1) dict.set(PDFName.of('Next'), refs[i + 1]);
     ctx.assign(refs[i], dict);
   });
-  ctx.assign(root, ctx.obj({ Type: 'Outlines', First: refs[0], Last: refs[refs.length - 1], Count: PDFNumber.of(titles.length) }));
+  ctx.assign(
+    root,
+    ctx.obj({ Type: 'Outlines', First: refs[0], Last: refs[refs.length - 1], Count: PDFNumber.of(titles.length) }),
+  );
   doc.catalog.set(PDFName.of('Outlines'), root);
   return doc.save();
 }
@@ -146,7 +155,10 @@ export async function allStreams(bytes: Uint8Array): Promise<string> {
   for (const [, obj] of doc.context.enumerateIndirectObjects()) {
     if (!(obj instanceof PDFRawStream)) continue;
     try {
-      const raw = obj.dict.lookup(PDFName.of('Filter')) === PDFName.of('FlateDecode') ? inflateSync(obj.contents) : Buffer.from(obj.contents);
+      const raw =
+        obj.dict.lookup(PDFName.of('Filter')) === PDFName.of('FlateDecode')
+          ? inflateSync(obj.contents)
+          : Buffer.from(obj.contents);
       all += raw.toString('latin1') + '\n';
     } catch {
       /* not inflatable: skip */

@@ -26,21 +26,27 @@ async function fixture(sizes: [number, number][]): Promise<Uint8Array> {
 /** Width and height of a PNG (IHDR) or a JPEG (its SOFn marker). */
 function dimensions(bytes: Uint8Array): { type: string; width: number; height: number } {
   const b = Buffer.from(bytes);
-  if (b.subarray(1, 4).toString('latin1') === 'PNG') return { type: 'png', width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  if (b.subarray(1, 4).toString('latin1') === 'PNG')
+    return { type: 'png', width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
   if (b[0] === 0xff && b[1] === 0xd8) {
     let at = 2;
     while (at < b.length) {
       const marker = b[at + 1];
       const length = b.readUInt16BE(at + 2);
-      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { type: 'jpeg', height: b.readUInt16BE(at + 5), width: b.readUInt16BE(at + 7) };
+      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker))
+        return { type: 'jpeg', height: b.readUInt16BE(at + 5), width: b.readUInt16BE(at + 7) };
       at += 2 + length;
     }
   }
   throw new Error('not a PNG or JPEG');
 }
 
-const expected = ([w, h]: [number, number], dpi: number): { width: number; height: number } => ({ width: Math.ceil((w / 72) * dpi), height: Math.ceil((h / 72) * dpi) });
-const summary = (text: string): string | undefined => /<div class="error-summary"[\s\S]*?<a href="#[^"]+">([^<]*)<\/a>/.exec(text)?.[1];
+const expected = ([w, h]: [number, number], dpi: number): { width: number; height: number } => ({
+  width: Math.ceil((w / 72) * dpi),
+  height: Math.ceil((h / 72) * dpi),
+});
+const summary = (text: string): string | undefined =>
+  /<div class="error-summary"[\s\S]*?<a href="#[^"]+">([^<]*)<\/a>/.exec(text)?.[1];
 const remaining = (text: string): number => Number(/<strong>(\d+) of/.exec(text)?.[1]);
 const download = (text: string): string => /<a href="(\/files\/[^"]+)" download="[^"]+">Download/.exec(text)![1];
 
@@ -58,7 +64,9 @@ describe('PDF to images on the website (e2e)', () => {
   const bodies = new Map<string, Uint8Array>();
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', PDF_MAX_CALL_OUTPUT_BYTES: String(120 * 1024) } });
+    t = await createTestApp({
+      env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', PDF_MAX_CALL_OUTPUT_BYTES: String(120 * 1024) },
+    });
     pdf = await fixture(SIZES);
     bodies.set('/zero.pdf', await fixture([]));
     bodies.set('/long.pdf', await fixture(Array.from({ length: 201 }, () => [100, 100] as [number, number])));
@@ -101,7 +109,9 @@ describe('PDF to images on the website (e2e)', () => {
     expect(zip.headers.get('content-type')).toBe('application/zip');
     const entries = unzipSync(new Uint8Array(await zip.arrayBuffer()));
     expect(Object.keys(entries)).toEqual(['report-page-1.jpg', 'report-page-2.jpg', 'report-page-3.jpg']);
-    Object.values(entries).forEach((bytes, i) => expect(dimensions(bytes)).toEqual({ type: 'jpeg', ...expected(SIZES[i], 100) }));
+    Object.values(entries).forEach((bytes, i) =>
+      expect(dimensions(bytes)).toEqual({ type: 'jpeg', ...expected(SIZES[i], 100) }),
+    );
   });
 
   it('opens a password-protected PDF with its password; a wrong one is refused and refunded', async () => {
@@ -116,13 +126,29 @@ describe('PDF to images on the website (e2e)', () => {
       const before = remaining(up.text);
       const none = await c.post('/pdf/images', { file_id: id, pages: '1', format: 'png', dpi: '72' });
       expect(none.status).toBe(400);
-      expect(summary(none.text)).toBe('locked.pdf is protected by a password: enter it in &quot;Password of locked.pdf&quot;.');
-      const wrong = await c.post('/pdf/images', { file_id: id, [`password.${id}`]: 'nope', pages: '1', format: 'png', dpi: '72' });
+      expect(summary(none.text)).toBe(
+        'locked.pdf is protected by a password: enter it in &quot;Password of locked.pdf&quot;.',
+      );
+      const wrong = await c.post('/pdf/images', {
+        file_id: id,
+        [`password.${id}`]: 'nope',
+        pages: '1',
+        format: 'png',
+        dpi: '72',
+      });
       expect(wrong.status).toBe(422);
-      expect(summary(wrong.text)).toBe('The password of locked.pdf is not correct: type it again in &quot;Password of locked.pdf&quot;. This try did not use your quota.');
+      expect(summary(wrong.text)).toBe(
+        'The password of locked.pdf is not correct: type it again in &quot;Password of locked.pdf&quot;. This try did not use your quota.',
+      );
       expect(wrong.text).not.toContain('nope');
       expect(remaining(wrong.text)).toBe(before);
-      const right = await c.post('/pdf/images', { file_id: id, [`password.${id}`]: 'user', pages: '1', format: 'png', dpi: '72' });
+      const right = await c.post('/pdf/images', {
+        file_id: id,
+        [`password.${id}`]: 'user',
+        pages: '1',
+        format: 'png',
+        dpi: '72',
+      });
       expect(right.status).toBe(200);
       expect(right.text).toContain('locked.pdf was opened with your password.');
       const png = await fetch(c.origin + download(right.text));
@@ -146,11 +172,15 @@ describe('PDF to images on the website (e2e)', () => {
 
     const zero = await c.post('/pdf/images', { url: `${origin}/zero.pdf`, pages: 'all', format: 'png', dpi: '72' });
     expect(zero.status).toBe(422);
-    expect(summary(zero.text)).toBe(`${origin}/zero.pdf has no pages: there is nothing to convert. This try did not use your quota.`);
+    expect(summary(zero.text)).toBe(
+      `${origin}/zero.pdf has no pages: there is nothing to convert. This try did not use your quota.`,
+    );
     expect(remaining(zero.text)).toBe(before);
     const long = await c.post('/pdf/images', { url: `${origin}/long.pdf`, pages: 'all', format: 'png', dpi: '72' });
     expect(long.status).toBe(413);
-    expect(summary(long.text)).toBe(`${origin}/long.pdf has 201 pages; at most 200 pages per file: split it first with the Split tool. This try did not use your quota.`);
+    expect(summary(long.text)).toBe(
+      `${origin}/long.pdf has 201 pages; at most 200 pages per file: split it first with the Split tool. This try did not use your quota.`,
+    );
     const missing = await c.post('/pdf/images', { url: `${origin}/gone.pdf`, pages: 'all', format: 'png', dpi: '72' });
     expect(missing.status).toBe(502);
     expect(remaining(missing.text)).toBe(before);
@@ -163,7 +193,8 @@ describe('PDF to images on the website (e2e)', () => {
     await c.get('/pdf/images');
     const r = await c.post('/pdf/images', { url: `${origin}/many.pdf`, pages: 'all', format: 'png', dpi: '150' });
     expect(r.status).toBe(200);
-    const left = /<p id="result-left-out"><strong>Pages ([\d-]+) were left out:<\/strong> the images reached 120 KB/.exec(r.text);
+    const left =
+      /<p id="result-left-out"><strong>Pages ([\d-]+) were left out:<\/strong> the images reached 120 KB/.exec(r.text);
     expect(left).not.toBeNull();
     const entries = unzipSync(new Uint8Array(await (await fetch(c.origin + download(r.text))).arrayBuffer()));
     const kept = Object.keys(entries).length;

@@ -33,7 +33,9 @@ import {
 } from './helpers';
 
 /** Fake timers that move only the clock (Date): the app's own timers and I/O keep running. */
-const EVERYTHING_BUT_DATE: NonNullable<Extract<Parameters<typeof jest.useFakeTimers>[0], { doNotFake?: unknown }>['doNotFake']> = [
+const EVERYTHING_BUT_DATE: NonNullable<
+  Extract<Parameters<typeof jest.useFakeTimers>[0], { doNotFake?: unknown }>['doNotFake']
+> = [
   'hrtime',
   'nextTick',
   'performance',
@@ -46,7 +48,17 @@ const EVERYTHING_BUT_DATE: NonNullable<Extract<Parameters<typeof jest.useFakeTim
   'clearTimeout',
 ];
 
-const NINE = ['merge_pdfs', 'split_pdf', 'rotate_pages', 'remove_pages', 'compress_pdf', 'add_watermark', 'add_page_numbers', 'pdf_metadata', 'flatten_form'];
+const NINE = [
+  'merge_pdfs',
+  'split_pdf',
+  'rotate_pages',
+  'remove_pages',
+  'compress_pdf',
+  'add_watermark',
+  'add_page_numbers',
+  'pdf_metadata',
+  'flatten_form',
+];
 /** The nine tools that make files, then read_pdf (issue #23: its own tests are in read-pdf.e2e-spec.ts). */
 const TEN = [...NINE, 'read_pdf'];
 /** What read_pdf adds to tools/list at most: the nine tools keep their 12 KB bound. */
@@ -84,7 +96,9 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
         .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
         .expect(200);
       expect(Buffer.byteLength(res.text)).toBeLessThan(12 * 1024 + READ_PDF_LIST_BYTES);
-      const listed = (res.body as { result: { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] } }).result.tools;
+      const listed = (
+        res.body as { result: { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] } }
+      ).result.tools;
       expect(listed.map((x) => x.name)).toEqual(TEN);
       expect(Buffer.byteLength(JSON.stringify(listed.slice(0, 9)))).toBeLessThan(12 * 1024);
       for (const tool of listed) expect(tool.inputSchema.properties.inline).toMatchObject({ type: 'boolean' });
@@ -113,11 +127,20 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
     it('every argument says its type, also the fields of an input file (clients such as the MCP Inspector CLI convert text by it)', async () => {
       const { tools } = await client.listTools();
       for (const tool of tools) {
-        for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {}) as [string, { type?: string }][]) {
-          expect({ tool: tool.name, name, type: schema.type }).toEqual({ tool: tool.name, name, type: expect.any(String) });
+        for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {}) as [
+          string,
+          { type?: string },
+        ][]) {
+          expect({ tool: tool.name, name, type: schema.type }).toEqual({
+            tool: tool.name,
+            name,
+            type: expect.any(String),
+          });
         }
       }
-      const file = (tools.find((x) => x.name === 'rotate_pages')!.inputSchema.properties as Record<string, { properties: object }>).file;
+      const file = (
+        tools.find((x) => x.name === 'rotate_pages')!.inputSchema.properties as Record<string, { properties: object }>
+      ).file;
       expect(file.properties).toEqual({
         file_id: { type: 'string' },
         url: { type: 'string' },
@@ -128,7 +151,9 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
     });
 
     it('an unknown tool is a JSON-RPC error, not a tool result', async () => {
-      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool "no_such_tool"/);
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(
+        /Unknown tool "no_such_tool"/,
+      );
     });
 
     it('GET and DELETE /mcp answer 405 with a JSON-RPC error body: expected (every SDK client probes GET), so no rate limit unit and a debug log line', async () => {
@@ -138,20 +163,36 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
         expect(res.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
         expect(res.headers['ratelimit-limit']).toBeUndefined();
       }
-      const post = await request(t.server).post('/mcp').set('Accept', 'application/json, text/event-stream').send({ jsonrpc: '2.0', id: 1, method: 'tools/list' }).expect(200);
+      const post = await request(t.server)
+        .post('/mcp')
+        .set('Accept', 'application/json, text/event-stream')
+        .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+        .expect(200);
       expect(post.headers['ratelimit-limit']).toBeDefined();
-      const level = (loggerParams(t.config).pinoHttp as { customLogLevel: (req: unknown, res: ServerResponse, err?: Error) => string }).customLogLevel;
+      const level = (
+        loggerParams(t.config).pinoHttp as {
+          customLogLevel: (req: unknown, res: ServerResponse, err?: Error) => string;
+        }
+      ).customLogLevel;
       const answer = (status: number, expected: boolean) => {
         const res = new ServerResponse(new IncomingMessage(new Socket()));
         res.statusCode = status;
         if (expected) expectedResponse(res);
         return res;
       };
-      expect([level({}, answer(405, true)), level({}, answer(405, false)), level({}, answer(500, true))]).toEqual(['debug', 'warn', 'error']);
+      expect([level({}, answer(405, true)), level({}, answer(405, false)), level({}, answer(500, true))]).toEqual([
+        'debug',
+        'warn',
+        'error',
+      ]);
     });
 
     it('CORS: preflight and responses allow any origin (anonymous endpoint, no cookies)', async () => {
-      const pre = await request(t.server).options('/mcp').set('Origin', 'https://inspector.example').set('Access-Control-Request-Method', 'POST').expect(204);
+      const pre = await request(t.server)
+        .options('/mcp')
+        .set('Origin', 'https://inspector.example')
+        .set('Access-Control-Request-Method', 'POST')
+        .expect(204);
       expect(pre.headers['access-control-allow-origin']).toBe('*');
       expect(pre.headers['access-control-allow-methods']).toContain('POST');
       expect(pre.headers['access-control-allow-headers']).toContain('Mcp-Protocol-Version');
@@ -166,8 +207,17 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
     });
 
     it('a body over MCP_BODY_LIMIT is a clear 413 JSON error, not a dropped connection', async () => {
-      const big = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'rotate_pages', arguments: { pad: 'x'.repeat(31 * 1024 * 1024) } } });
-      const res = await request(t.server).post('/mcp').set('Content-Type', 'application/json').set('Accept', 'application/json, text/event-stream').send(big);
+      const big = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'rotate_pages', arguments: { pad: 'x'.repeat(31 * 1024 * 1024) } },
+      });
+      const res = await request(t.server)
+        .post('/mcp')
+        .set('Content-Type', 'application/json')
+        .set('Accept', 'application/json, text/event-stream')
+        .send(big);
       expect(res.status).toBe(413);
       expect(res.body).toMatchObject({ ok: false, error: 'payload_too_large' });
     });
@@ -219,20 +269,35 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
 
     it('split_pdf: by ranges, every N pages, into N parts', async () => {
       const five = await textPdf(5, { name: 'five' });
-      const byRanges = sc(await call(client, 'split_pdf', { file: { base64: b64(five) }, mode: 'ranges', ranges: ['1-2', 'odd', 'last'] }));
+      const byRanges = sc(
+        await call(client, 'split_pdf', {
+          file: { base64: b64(five) },
+          mode: 'ranges',
+          ranges: ['1-2', 'odd', 'last'],
+        }),
+      );
       expect(byRanges.files.map((f: { pages: number }) => f.pages)).toEqual([2, 3, 1]);
       expect(byRanges.files.map((f: { source_pages: number[] }) => f.source_pages)).toEqual([[1, 2], [1, 3, 5], [5]]);
-      expect(await pageTexts(await download(t, byRanges.files[1]))).toEqual(['Page 1 of five\n', 'Page 3 of five\n', 'Page 5 of five\n']);
+      expect(await pageTexts(await download(t, byRanges.files[1]))).toEqual([
+        'Page 1 of five\n',
+        'Page 3 of five\n',
+        'Page 5 of five\n',
+      ]);
       const every = sc(await call(client, 'split_pdf', { file: { base64: b64(five) }, mode: 'every', every: 2 }));
       expect(every.files.map((f: { pages: number }) => f.pages)).toEqual([2, 2, 1]);
       const count = sc(await call(client, 'split_pdf', { file: { base64: b64(five) }, mode: 'count', count: 2 }));
-      expect(count.files.map((f: { source_pages: number[] }) => f.source_pages)).toEqual([[1, 2, 3], [4, 5]]);
+      expect(count.files.map((f: { source_pages: number[] }) => f.source_pages)).toEqual([
+        [1, 2, 3],
+        [4, 5],
+      ]);
       expect(new Set(count.files.map((f: { file_id: string }) => f.file_id)).size).toBe(2);
       // Three parts fit in the text: each with its link and file_id.
       const r = await call(client, 'split_pdf', { file: { base64: b64(five) }, mode: 'every', every: 2 });
       const text = (r.content[0] as { text: string }).text;
       sc(r).files.forEach((f: { filename: string; download_url: string; file_id: string }, i: number) =>
-        expect(text).toContain(`${i + 1}. ${f.filename}: ${f.download_url} (file_id ${f.file_id}, ${i < 2 ? '2 pages' : '1 page'})`),
+        expect(text).toContain(
+          `${i + 1}. ${f.filename}: ${f.download_url} (file_id ${f.file_id}, ${i < 2 ? '2 pages' : '1 page'})`,
+        ),
       );
     });
 
@@ -250,7 +315,10 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       const s = sc(await call(client, 'remove_pages', { file: { base64: b64(three) }, pages: 'even' }));
       expect(s.removed_pages).toEqual([2]);
       expect(s.kept_pages).toEqual([1, 3]);
-      expect(await pageTexts(await download(t, s as { download_url: string }))).toEqual(['Page 1 of three\n', 'Page 3 of three\n']);
+      expect(await pageTexts(await download(t, s as { download_url: string }))).toEqual([
+        'Page 1 of three\n',
+        'Page 3 of three\n',
+      ]);
       const all = await call(client, 'remove_pages', { file: { base64: b64(three) }, pages: '1-' });
       expect(all.isError).toBe(true);
       expect(sc(all)).toMatchObject({ error: 'invalid_page_range', refunded: true });
@@ -271,10 +339,13 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
     it('image work runs below the event loop: after a run, libvips threads are lowered to nice 10', async () => {
       if (process.platform !== 'linux') return;
       await call(client, 'compress_pdf', { file: { base64: b64(await imagePdf(1)) }, level: 'extreme' });
-      const vips = readdirSync('/proc/self/task').filter((tid) => readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').startsWith('libvips'));
+      const vips = readdirSync('/proc/self/task').filter((tid) =>
+        readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').startsWith('libvips'),
+      );
       expect(vips.length).toBeGreaterThan(0);
       const lowered = t.app.get(PdfPoolService).nativeThreads;
-      for (let i = 0; i < 100 && !vips.every((tid) => lowered.threads.includes(Number(tid))); i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && !vips.every((tid) => lowered.threads.includes(Number(tid))); i++)
+        await new Promise((r) => setTimeout(r, 20));
       expect(lowered.threads).toEqual(expect.arrayContaining(vips.map(Number)));
       for (const tid of vips) expect(getPriority(Number(tid))).toBeGreaterThanOrEqual(10);
       expect(getPriority(process.pid)).toBeLessThan(10);
@@ -294,7 +365,14 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
 
     it('add_watermark: text is drawn, upright on a rotated page', async () => {
       const pdf = await textPdf(2, { rotate: { 2: 90 } });
-      const s = sc(await call(client, 'add_watermark', { file: { base64: b64(pdf) }, text: 'CONFIDENTIAL', rotation: 0, opacity: 0.5 }));
+      const s = sc(
+        await call(client, 'add_watermark', {
+          file: { base64: b64(pdf) },
+          text: 'CONFIDENTIAL',
+          rotation: 0,
+          opacity: 0.5,
+        }),
+      );
       expect(s.watermarked_pages).toEqual([1, 2]);
       const out = await download(t, s as { download_url: string });
       const texts = await pageTexts(out);
@@ -306,16 +384,37 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
     });
 
     it('add_watermark: tiled text and PNG images', async () => {
-      const tiled = sc(await call(client, 'add_watermark', { file: { base64: b64(three) }, text: 'DRAFT', tiled: true, font_size: 24, pages: '1' }));
+      const tiled = sc(
+        await call(client, 'add_watermark', {
+          file: { base64: b64(three) },
+          text: 'DRAFT',
+          tiled: true,
+          font_size: 24,
+          pages: '1',
+        }),
+      );
       const texts = await pageTexts(await download(t, tiled as { download_url: string }));
       expect(texts[0].match(/DRAFT/g)!.length).toBeGreaterThan(4);
       expect(texts[1]).not.toContain('DRAFT');
-      const png = await sharp({ create: { width: 64, height: 32, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.5 } } }).png().toBuffer();
-      const img = sc(await call(client, 'add_watermark', { file: { base64: b64(three) }, image_base64: png.toString('base64'), position: 'top-right' }));
+      const png = await sharp({
+        create: { width: 64, height: 32, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.5 } },
+      })
+        .png()
+        .toBuffer();
+      const img = sc(
+        await call(client, 'add_watermark', {
+          file: { base64: b64(three) },
+          image_base64: png.toString('base64'),
+          position: 'top-right',
+        }),
+      );
       const doc = await PDFDocument.load(await download(t, img as { download_url: string }));
       const xobjects = doc.getPages()[0].node.Resources()!.lookup(PDFName.of('XObject'));
       expect(xobjects).toBeDefined();
-      const bad = await call(client, 'add_watermark', { file: { base64: b64(three) }, image_base64: Buffer.from('not an image').toString('base64') });
+      const bad = await call(client, 'add_watermark', {
+        file: { base64: b64(three) },
+        image_base64: Buffer.from('not an image').toString('base64'),
+      });
       expect(sc(bad).error).toBe('invalid_image');
       const neither = await call(client, 'add_watermark', { file: { base64: b64(three) } });
       expect(sc(neither).error).toBe('invalid_arguments');
@@ -327,7 +426,15 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
     });
 
     it('add_page_numbers: format with {n} and {total}, start number, chosen pages', async () => {
-      const s = sc(await call(client, 'add_page_numbers', { file: { base64: b64(three) }, format: 'Page {n} of {total}', pages: '2-', start: 1, position: 'top-right' }));
+      const s = sc(
+        await call(client, 'add_page_numbers', {
+          file: { base64: b64(three) },
+          format: 'Page {n} of {total}',
+          pages: '2-',
+          start: 1,
+          position: 'top-right',
+        }),
+      );
       expect(s).toMatchObject({ numbered_pages: [2, 3], first_number: 1, last_number: 2 });
       const texts = await pageTexts(await download(t, s as { download_url: string }));
       expect(texts[0]).not.toContain('of 2');
@@ -342,23 +449,39 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       expect(sc(read).file_id).toBeUndefined();
       expect(read.content.some((c) => c.type === 'resource_link')).toBe(false);
       // Clients that show only the text get the values too.
-      expect((read.content[0] as { text: string }).text.split('\n')[0]).toMatch(/^Metadata \(the file is unchanged\): 1 page; title "Original"; .*no author/);
+      expect((read.content[0] as { text: string }).text.split('\n')[0]).toMatch(
+        /^Metadata \(the file is unchanged\): 1 page; title "Original"; .*no author/,
+      );
 
       const set = sc(
         await call(client, 'pdf_metadata', {
           file: { base64: b64(src) },
-          set: { title: 'Quarterly report', author: 'Ada', keywords: ['finance', 'q3'], creation_date: '2024-05-01T12:00:00Z', custom: { Department: 'Legal' } },
+          set: {
+            title: 'Quarterly report',
+            author: 'Ada',
+            keywords: ['finance', 'q3'],
+            creation_date: '2024-05-01T12:00:00Z',
+            custom: { Department: 'Legal' },
+          },
         }),
       );
       expect(set.changed).toBe(true);
       expect(set.note).toBeUndefined();
-      expect(set.metadata).toMatchObject({ title: 'Quarterly report', author: 'Ada', keywords: 'finance, q3', creation_date: '2024-05-01T12:00:00.000Z', custom: { Department: 'Legal' } });
+      expect(set.metadata).toMatchObject({
+        title: 'Quarterly report',
+        author: 'Ada',
+        keywords: 'finance, q3',
+        creation_date: '2024-05-01T12:00:00.000Z',
+        custom: { Department: 'Legal' },
+      });
       const doc = await PDFDocument.load(await download(t, set as { download_url: string }), { updateMetadata: false });
       expect(doc.getTitle()).toBe('Quarterly report');
       expect(doc.getAuthor()).toBe('Ada');
       expect(doc.getCreationDate()?.toISOString()).toBe('2024-05-01T12:00:00.000Z');
 
-      const cleared = sc(await call(client, 'pdf_metadata', { file: { file_id: set.file_id }, clear: ['author', 'Department'] }));
+      const cleared = sc(
+        await call(client, 'pdf_metadata', { file: { file_id: set.file_id }, clear: ['author', 'Department'] }),
+      );
       expect(cleared.metadata.author).toBeNull();
       expect(cleared.metadata.custom).toEqual({});
       expect(cleared.metadata.title).toBe('Quarterly report');
@@ -383,7 +506,9 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
 
   describe('files in and out', () => {
     it('chains by file_id: rotate -> number -> compress, each result downloadable', async () => {
-      const one = sc(await call(client, 'rotate_pages', { file: { base64: b64(three), filename: 'report.pdf' }, angle: 180 }));
+      const one = sc(
+        await call(client, 'rotate_pages', { file: { base64: b64(three), filename: 'report.pdf' }, angle: 180 }),
+      );
       expect(one.filename).toBe('report-rotated.pdf');
       expect(one.file_id).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const two = sc(await call(client, 'add_page_numbers', { file: { file_id: one.file_id } }));
@@ -400,7 +525,9 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       const r = await call(client, 'rotate_pages', { file: { base64: b64(three) }, angle: 90, inline: true });
       expect(r.content.map((c) => c.type)).toEqual(['text', 'resource_link', 'resource']);
       const s = sc(r);
-      expect(Object.keys(s)).toEqual(expect.arrayContaining(['file_id', 'download_url', 'expires_at', 'bytes', 'pages', 'sha256', 'quota']));
+      expect(Object.keys(s)).toEqual(
+        expect.arrayContaining(['file_id', 'download_url', 'expires_at', 'bytes', 'pages', 'sha256', 'quota']),
+      );
       expect(s.download_url).toBe(`${t.config.publicBaseUrl()}/files/${s.file_id}`);
       const ttl = new Date(s.expires_at).getTime() - Date.now();
       expect(ttl).toBeGreaterThan(3500_000);
@@ -412,7 +539,11 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       expect(Buffer.from(inline!.resource.blob, 'base64').equals(Buffer.from(bytes))).toBe(true);
       const { createHash } = await import('node:crypto');
       expect(createHash('sha256').update(bytes).digest('hex')).toBe(s.sha256);
-      const big = await call(client, 'compress_pdf', { file: { base64: b64(await imagePdf(3, 900)) }, level: 'lossless', inline: true });
+      const big = await call(client, 'compress_pdf', {
+        file: { base64: b64(await imagePdf(3, 900)) },
+        level: 'lossless',
+        inline: true,
+      });
       expect(sc(big).bytes).toBeGreaterThan(t.config.PDF_INLINE_MAX_BYTES);
       expect(big.content.some((c) => c.type === 'resource')).toBe(false);
       // ... and says why, in the text and the note.
@@ -420,7 +551,10 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       expect((big.content[0] as { text: string }).text).toContain(why);
       expect(sc(big).note).toContain(why);
       const bad = await call(client, 'rotate_pages', { file: { base64: b64(three) }, angle: 90, inline: 'yes' });
-      expect(sc(bad)).toMatchObject({ error: 'invalid_arguments', message: expect.stringMatching(/inline: expected a boolean/) });
+      expect(sc(bad)).toMatchObject({
+        error: 'invalid_arguments',
+        message: expect.stringMatching(/inline: expected a boolean/),
+      });
     });
 
     it('the text content stays under 1 KB whatever the number of files (a split into 60 parts)', async () => {
@@ -439,7 +573,10 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
     it('unknown and expired file ids: file_not_found, as tool error and on GET /files/{id}', async () => {
       const unknown = await call(client, 'rotate_pages', { file: { file_id: 'A'.repeat(43) }, angle: 90 });
       expect(sc(unknown)).toMatchObject({ error: 'file_not_found', input: 'file' });
-      await request(t.server).get(`/files/${'A'.repeat(43)}`).expect(404).expect((res) => expect(res.body.error).toBe('file_not_found'));
+      await request(t.server)
+        .get(`/files/${'A'.repeat(43)}`)
+        .expect(404)
+        .expect((res) => expect(res.body.error).toBe('file_not_found'));
       const s = sc(await call(client, 'rotate_pages', { file: { base64: b64(three) }, angle: 90 }));
       // The result's lifetime passes (only the clock moves: the instance still holds the file in memory).
       jest.useFakeTimers({ now: Date.now() + (t.config.PDF_RESULT_TTL_S + 1) * 1000, doNotFake: EVERYTHING_BUT_DATE });
@@ -460,7 +597,13 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
   });
 
   describe('limits and errors (each failed call refunded)', () => {
-    async function expectError(args: Record<string, unknown>, tool: string, code: string, refunded: boolean | undefined, message?: RegExp): Promise<void> {
+    async function expectError(
+      args: Record<string, unknown>,
+      tool: string,
+      code: string,
+      refunded: boolean | undefined,
+      message?: RegExp,
+    ): Promise<void> {
       const quota = t.app.get(QuotaService);
       const before = await quota.status('mcp', tool, ip);
       const r = await call(client, tool, args);
@@ -479,7 +622,13 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
     it('file over 10 MB: file_too_large naming the input (checked before the quota)', async () => {
       const big = Buffer.alloc(10 * 1024 * 1024 + 1, 0x20);
       big.write('%PDF-1.7\n');
-      await expectError({ files: [{ base64: b64(three) }, { base64: big.toString('base64') }] }, 'merge_pdfs', 'file_too_large', undefined, /files\[1\].*10485761 bytes/);
+      await expectError(
+        { files: [{ base64: b64(three) }, { base64: big.toString('base64') }] },
+        'merge_pdfs',
+        'file_too_large',
+        undefined,
+        /files\[1\].*10485761 bytes/,
+      );
     });
 
     it('more than 200 pages: too_many_pages', async () => {
@@ -498,7 +647,13 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
         writeFileSync(join(dir, 'in.pdf'), three);
         execFileSync('qpdf', ['--encrypt', 'user', 'owner', '256', '--', join(dir, 'in.pdf'), join(dir, 'out.pdf')]);
         const enc = readFileSync(join(dir, 'out.pdf'));
-        await expectError({ file: { base64: enc.toString('base64') }, angle: 90 }, 'rotate_pages', 'encrypted', true, /password/);
+        await expectError(
+          { file: { base64: enc.toString('base64') }, angle: 90 },
+          'rotate_pages',
+          'encrypted',
+          true,
+          /password/,
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -506,33 +661,120 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
 
     it('zero-byte, non-PDF, corrupt and truncated inputs each get their error', async () => {
       await expectError({ file: { base64: '' }, angle: 90 }, 'rotate_pages', 'not_a_pdf', true, /empty/);
-      await expectError({ file: { base64: Buffer.from('hello, this is text').toString('base64') }, angle: 90 }, 'rotate_pages', 'not_a_pdf', true, /not a PDF/);
-      const corrupt = Buffer.concat([Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >>\n'), Buffer.alloc(500, 0x7b)]);
-      await expectError({ file: { base64: corrupt.toString('base64') }, angle: 90 }, 'rotate_pages', 'corrupt_pdf', true);
+      await expectError(
+        { file: { base64: Buffer.from('hello, this is text').toString('base64') }, angle: 90 },
+        'rotate_pages',
+        'not_a_pdf',
+        true,
+        /not a PDF/,
+      );
+      const corrupt = Buffer.concat([
+        Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >>\n'),
+        Buffer.alloc(500, 0x7b),
+      ]);
+      await expectError(
+        { file: { base64: corrupt.toString('base64') }, angle: 90 },
+        'rotate_pages',
+        'corrupt_pdf',
+        true,
+      );
       const truncated = three.subarray(0, Math.floor(three.length * 0.6));
-      await expectError({ file: { base64: b64(truncated) }, angle: 90 }, 'rotate_pages', 'corrupt_pdf', true, /damaged/);
+      await expectError(
+        { file: { base64: b64(truncated) }, angle: 90 },
+        'rotate_pages',
+        'corrupt_pdf',
+        true,
+        /damaged/,
+      );
     });
 
     it('invalid page ranges name the page count; bad base64 and both/neither inputs are argument errors', async () => {
-      await expectError({ file: { base64: b64(three) }, angle: 90, pages: '2-7' }, 'rotate_pages', 'invalid_page_range', true, /3 pages/);
+      await expectError(
+        { file: { base64: b64(three) }, angle: 90, pages: '2-7' },
+        'rotate_pages',
+        'invalid_page_range',
+        true,
+        /3 pages/,
+      );
       // A syntax error needs no page count: answered before the quota.
-      await expectError({ file: { base64: b64(three) }, angle: 90, pages: 'first' }, 'rotate_pages', 'invalid_page_range', undefined, /Cannot read "first"/);
-      await expectError({ file: { base64: '%%%' }, angle: 90 }, 'rotate_pages', 'invalid_arguments', undefined, /base64/);
-      await expectError({ file: { base64: b64(three), file_id: 'A'.repeat(43) }, angle: 90 }, 'rotate_pages', 'invalid_arguments', undefined, /exactly one/);
-      await expectError({ file: {}, angle: 45 }, 'rotate_pages', 'invalid_arguments', undefined, /angle: must be 90, 180 or 270 \(received 45\)/);
-      await expectError({ file: 'A'.repeat(43), angle: 90 }, 'rotate_pages', 'invalid_arguments', undefined, /file: .*give an object: \{"file_id": "\.\.\."\}, \{"url": "https:\/\/\.\.\."\} or \{"base64": "\.\.\."\}/);
+      await expectError(
+        { file: { base64: b64(three) }, angle: 90, pages: 'first' },
+        'rotate_pages',
+        'invalid_page_range',
+        undefined,
+        /Cannot read "first"/,
+      );
+      await expectError(
+        { file: { base64: '%%%' }, angle: 90 },
+        'rotate_pages',
+        'invalid_arguments',
+        undefined,
+        /base64/,
+      );
+      await expectError(
+        { file: { base64: b64(three), file_id: 'A'.repeat(43) }, angle: 90 },
+        'rotate_pages',
+        'invalid_arguments',
+        undefined,
+        /exactly one/,
+      );
+      await expectError(
+        { file: {}, angle: 45 },
+        'rotate_pages',
+        'invalid_arguments',
+        undefined,
+        /angle: must be 90, 180 or 270 \(received 45\)/,
+      );
+      await expectError(
+        { file: 'A'.repeat(43), angle: 90 },
+        'rotate_pages',
+        'invalid_arguments',
+        undefined,
+        /file: .*give an object: \{"file_id": "\.\.\."\}, \{"url": "https:\/\/\.\.\."\} or \{"base64": "\.\.\."\}/,
+      );
     });
 
     it('large base64 (decoded off the event loop) gives the same errors, in argument order, before the quota', async () => {
       const bad = `${'A'.repeat(200_000)}$$AA`;
-      await expectError({ files: [{ base64: b64(three) }, { base64: bad }] }, 'merge_pdfs', 'invalid_arguments', undefined, /^files\[1\]: base64 is not valid base64/);
+      await expectError(
+        { files: [{ base64: b64(three) }, { base64: bad }] },
+        'merge_pdfs',
+        'invalid_arguments',
+        undefined,
+        /^files\[1\]: base64 is not valid base64/,
+      );
       // an earlier argument's error wins over a later one's, whatever each costs to check
-      await expectError({ files: [{ file_id: 'B'.repeat(43) }, { base64: bad }] }, 'merge_pdfs', 'file_not_found', undefined, /^files\[0\]: file_id/);
-      await expectError({ files: [{ base64: bad }, { file_id: 'B'.repeat(43) }] }, 'merge_pdfs', 'invalid_arguments', undefined, /^files\[0\]: base64/);
-      await expectError({ files: [{ base64: bad }, { base64: 'A'.repeat(15_000_000) }] }, 'merge_pdfs', 'invalid_arguments', undefined, /^files\[0\]: base64/);
+      await expectError(
+        { files: [{ file_id: 'B'.repeat(43) }, { base64: bad }] },
+        'merge_pdfs',
+        'file_not_found',
+        undefined,
+        /^files\[0\]: file_id/,
+      );
+      await expectError(
+        { files: [{ base64: bad }, { file_id: 'B'.repeat(43) }] },
+        'merge_pdfs',
+        'invalid_arguments',
+        undefined,
+        /^files\[0\]: base64/,
+      );
+      await expectError(
+        { files: [{ base64: bad }, { base64: 'A'.repeat(15_000_000) }] },
+        'merge_pdfs',
+        'invalid_arguments',
+        undefined,
+        /^files\[0\]: base64/,
+      );
       const photo = b64(await imagePdf(1, 1000));
       expect(photo.length).toBeGreaterThan(100_000);
-      const r = sc(await call(client, 'merge_pdfs', { files: [{ base64: b64(three) }, { base64: `data:application/pdf;base64,${photo.replace(/(.{76})/g, '$1\r\n')}` }] }));
+      const r = sc(
+        await call(client, 'merge_pdfs', {
+          files: [
+            { base64: b64(three) },
+            { base64: `data:application/pdf;base64,${photo.replace(/(.{76})/g, '$1\r\n')}` },
+          ],
+        }),
+      );
       expect(r.pages).toBe(4);
     });
   });

@@ -8,7 +8,11 @@ import { createTestApp, TestApp } from '../utils/test-app';
 import { fileIdsOf, uploadThroughForm, WebClient } from '../web/web-client';
 
 /** The known text of the scanned page. */
-const LINES = ['Invoice 4521 was paid on 12 March 2024.', 'The quick brown fox jumps over the lazy dog.', 'Beacon makes scanned pages searchable.'];
+const LINES = [
+  'Invoice 4521 was paid on 12 March 2024.',
+  'The quick brown fox jumps over the lazy dog.',
+  'Beacon makes scanned pages searchable.',
+];
 
 /** A "scan": the text drawn, rendered to a grey 200 dpi image, and that image alone on a page (no text layer). */
 async function scannedPdf(dir: string): Promise<Uint8Array> {
@@ -28,7 +32,8 @@ const pdftotext = (dir: string, bytes: Uint8Array): string => {
   writeFileSync(join(dir, 'check.pdf'), bytes);
   return execFileSync('pdftotext', [join(dir, 'check.pdf'), '-'], { encoding: 'utf8' });
 };
-const summary = (text: string): string | undefined => /<div class="error-summary"[\s\S]*?<a href="#[^"]+">([^<]*)<\/a>/.exec(text)?.[1];
+const summary = (text: string): string | undefined =>
+  /<div class="error-summary"[\s\S]*?<a href="#[^"]+">([^<]*)<\/a>/.exec(text)?.[1];
 const remaining = (text: string): number => Number(/<strong>(\d+) of/.exec(text)?.[1]);
 
 /**
@@ -59,7 +64,9 @@ describe('OCR on the website (e2e)', () => {
     const [id] = fileIdsOf(up.text);
     const r = await c.post('/pdf/ocr', { file_id: id, languages: 'ita' });
     expect(r.status).toBe(400);
-    expect(summary(r.text)).toBe('The language &quot;ita&quot; is not offered: choose English, German, French or Spanish, or &quot;Detect it&quot;.');
+    expect(summary(r.text)).toBe(
+      'The language &quot;ita&quot; is not offered: choose English, German, French or Spanish, or &quot;Detect it&quot;.',
+    );
     expect(remaining(r.text)).toBe(remaining(up.text));
   });
 

@@ -33,8 +33,12 @@ async function fixturePdf(texts = PAGES): Promise<Uint8Array> {
 
 /** The [Page N] blocks of a prompt, as the model sees them. */
 const blocks = (prompt: string): { page: number; text: string }[] =>
-  [...prompt.matchAll(/\[Page (\d+)\]\n([\s\S]*?)(?=\n\n\[Page \d+\]|\n<\/document>)/g)].map((m) => ({ page: Number(m[1]), text: m[2] }));
-const pageWith = (prompt: string, word: string): number | undefined => blocks(prompt).find((b) => b.text.includes(word))?.page;
+  [...prompt.matchAll(/\[Page (\d+)\]\n([\s\S]*?)(?=\n\n\[Page \d+\]|\n<\/document>)/g)].map((m) => ({
+    page: Number(m[1]),
+    text: m[2],
+  }));
+const pageWith = (prompt: string, word: string): number | undefined =>
+  blocks(prompt).find((b) => b.text.includes(word))?.page;
 
 /**
  * A model on the Chat Completions wire format that answers from the pages in its prompt: it cites
@@ -45,9 +49,14 @@ function model(req: ReceivedRequest): Scripted {
   const prompt = ((req.body.messages as { content: string }[] | undefined) ?? []).map((m) => m.content).join('\n');
   let content: string;
   if (prompt.startsWith('Translate')) {
-    content = blocks(prompt).map((b) => `[Page ${b.page}]\nÜbersetzt 翻译 Перевод: ${b.text.split('\n')[0]}`).join('\n\n');
+    content = blocks(prompt)
+      .map((b) => `[Page ${b.page}]\nÜbersetzt 翻译 Перевод: ${b.text.split('\n')[0]}`)
+      .join('\n\n');
   } else if (prompt.startsWith('Summarise')) {
-    const facts = [['revenue', 'revenue'], ['Lisbon', 'the move to Lisbon']].flatMap(([w, say]) => {
+    const facts = [
+      ['revenue', 'revenue'],
+      ['Lisbon', 'the move to Lisbon'],
+    ].flatMap(([w, say]) => {
       const p = pageWith(prompt, w);
       return p ? [`- ${say} [p. ${p}]`] : [];
     });
@@ -59,7 +68,16 @@ function model(req: ReceivedRequest): Scripted {
     const p = /office/i.test(question) ? pageWith(prompt, 'Lisbon') : undefined;
     content = p ? `The head office moved to Lisbon in March [p. ${p}].` : 'The document does not answer this question.';
   }
-  return { json: { ...chatCompletion, model: 'local-model', choices: [{ ...chatCompletion.choices[0], message: { role: 'assistant', content, refusal: null, annotations: [] } }], usage: { ...chatCompletion.usage, prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 } } };
+  return {
+    json: {
+      ...chatCompletion,
+      model: 'local-model',
+      choices: [
+        { ...chatCompletion.choices[0], message: { role: 'assistant', content, refusal: null, annotations: [] } },
+      ],
+      usage: { ...chatCompletion.usage, prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+    },
+  };
 }
 
 describe('PDF AI: summary, chat and translation (e2e)', () => {
@@ -79,7 +97,12 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
     expect(res.status).toBe(200);
     return /name="file_id" value="([^"]+)"/.exec(res.text)![1];
   };
-  const text = (html: string): string => html.replace(/<[^>]+>/g, ' ').replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/\s+/g, ' ');
+  const text = (html: string): string =>
+    html
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/\s+/g, ' ');
 
   beforeAll(async () => {
     server = await ProviderServer.start();
@@ -197,10 +220,16 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
   });
 
   it('counts calls and tokens per user and day, and refuses beyond the limit before asking the model', async () => {
-    const [row] = await t.dataSource.query<Array<{ calls: number; tokens: number }>>('SELECT calls, tokens FROM pdf_ai_usage WHERE user_id = $1', [aliceId]);
+    const [row] = await t.dataSource.query<Array<{ calls: number; tokens: number }>>(
+      'SELECT calls, tokens FROM pdf_ai_usage WHERE user_id = $1',
+      [aliceId],
+    );
     expect(row).toEqual({ calls: 9, tokens: 9 * 120 });
     // Bob has his own count; his file is his upload (the prompt carries his pages only).
-    const bobFile = await upload(bob, await fixturePdf(PAGES.map((p) => p.replace('Lisbon', 'Porto').replace('Example Corp', 'Bob Ltd'))));
+    const bobFile = await upload(
+      bob,
+      await fixturePdf(PAGES.map((p) => p.replace('Lisbon', 'Porto').replace('Example Corp', 'Bob Ltd'))),
+    );
     server.requests.length = 0;
     expect((await bob.post('/pdf/ai/translate', { file_id: bobFile, language: 'French' })).status).toBe(200);
     expect((await bob.post('/pdf/ai/translate', { file_id: bobFile, language: 'French' })).status).toBe(200);
@@ -211,7 +240,9 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
     server.requests.length = 0;
     const over = await bob.post('/pdf/ai/summarize', { file_id: bobFile });
     expect(over.status).toBe(429);
-    expect(text(over.text)).toContain('This summary needs 3 model calls and you have 2 of today\'s 10 left. The limit resets at midnight UTC.');
+    expect(text(over.text)).toContain(
+      "This summary needs 3 model calls and you have 2 of today's 10 left. The limit resets at midnight UTC.",
+    );
     expect(server.requests).toHaveLength(0);
     // Alice has 1 call left, then none.
     expect((await alice.post('/pdf/ai/chat', { file_id: fileId, question: 'Where is the office?' })).status).toBe(200);
@@ -233,7 +264,10 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
     expect(res.status).toBe(502);
     expect(text(res.text)).toContain('The AI platform did not answer');
     expect(server.requests).toHaveLength(1);
-    const [row] = await t.dataSource.query<Array<{ calls: number; tokens: number }>>('SELECT calls, tokens FROM pdf_ai_usage WHERE user_id = $1', [aliceId]);
+    const [row] = await t.dataSource.query<Array<{ calls: number; tokens: number }>>(
+      'SELECT calls, tokens FROM pdf_ai_usage WHERE user_id = $1',
+      [aliceId],
+    );
     expect(row).toEqual({ calls: 0, tokens: 0 });
   });
 
@@ -255,7 +289,15 @@ describe('PDF AI without a configured platform (e2e)', () => {
   afterAll(async () => t?.close());
 
   it('says which setting enables the features', async () => {
-    t = await createTestApp({ env: { OPENAI_API_KEY: '', OPENAI_COMPATIBLE_BASE_URL: '', ANTHROPIC_API_KEY: '', GEMINI_API_KEY: '', PERPLEXITY_API_KEY: '' } });
+    t = await createTestApp({
+      env: {
+        OPENAI_API_KEY: '',
+        OPENAI_COMPATIBLE_BASE_URL: '',
+        ANTHROPIC_API_KEY: '',
+        GEMINI_API_KEY: '',
+        PERPLEXITY_API_KEY: '',
+      },
+    });
     await t.createKey('pdfai2');
     const u = await t.app.get(AccountsService).createUser('pdfai2', 'carol@example.com', 'member');
     const c = WebClient.of(t.server);

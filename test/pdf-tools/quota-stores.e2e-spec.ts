@@ -112,7 +112,10 @@ const backends: Array<[string, () => Promise<Backend>]> = [
 
 let scopeCounter = 0;
 /** A fresh caller on a fixed day (so no test depends on today's date). */
-const freshScope = (day = '2031-05-17'): QuotaScope => ({ day, group: `ip:${process.pid}-${++scopeCounter}-${randomBytes(3).toString('hex')}` });
+const freshScope = (day = '2031-05-17'): QuotaScope => ({
+  day,
+  group: `ip:${process.pid}-${++scopeCounter}-${randomBytes(3).toString('hex')}`,
+});
 const TTL = 3600;
 
 describe.each(backends)('QuotaStore contract: %s', (_name, open) => {
@@ -131,7 +134,9 @@ describe.each(backends)('QuotaStore contract: %s', (_name, open) => {
       { subject: scope.group, cap: 120 },
       { subject: `mcp:${scope.group}`, cap: 1000 },
     ];
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).reserve(scope, 'rotate_pages', counters, TTL)));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).reserve(scope, 'rotate_pages', counters, TTL)),
+    );
     const allowed = results.filter((r) => r.allowed);
     expect(allowed).toHaveLength(120);
     // Atomic: every granted reservation saw its own pool value, 1..120 exactly once.
@@ -145,13 +150,19 @@ describe.each(backends)('QuotaStore contract: %s', (_name, open) => {
     const pool = { subject: scope.group, cap: 100 };
     const narrow = [pool, { subject: `dev:narrow-${scope.group}`, cap: 30 }];
     const wide = [pool, { subject: `dev:wide-${scope.group}`, cap: 1000 }];
-    const calls = Array.from({ length: 200 }, (_, i) => (i % 2 ? a.reserve(scope, 'split_pdf', narrow, TTL) : b.reserve(scope, 'split_pdf', wide, TTL)));
+    const calls = Array.from({ length: 200 }, (_, i) =>
+      i % 2 ? a.reserve(scope, 'split_pdf', narrow, TTL) : b.reserve(scope, 'split_pdf', wide, TTL),
+    );
     const results = await Promise.all(calls);
     const narrowAllowed = results.filter((r, i) => i % 2 === 1 && r.allowed).length;
     const wideAllowed = results.filter((r, i) => i % 2 === 0 && r.allowed).length;
     expect(narrowAllowed).toBeLessThanOrEqual(30);
     expect(narrowAllowed + wideAllowed).toBe(100);
-    expect(await a.read(scope, 'split_pdf', [pool.subject, narrow[1].subject, wide[1].subject])).toEqual([100, narrowAllowed, wideAllowed]);
+    expect(await a.read(scope, 'split_pdf', [pool.subject, narrow[1].subject, wide[1].subject])).toEqual([
+      100,
+      narrowAllowed,
+      wideAllowed,
+    ]);
   });
 
   it('a refused reserve changes no counter (all or nothing)', async () => {
@@ -176,7 +187,9 @@ describe.each(backends)('QuotaStore contract: %s', (_name, open) => {
     const counters = subjects.map((subject) => ({ subject, cap: 50 }));
     for (let i = 0; i < 2; i++) await a.reserve(scope, 'compress_pdf', counters, TTL);
     const allowance = { subject: `refund:${scope.group}`, cap: 5 };
-    const refunds = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).refund(scope, 'compress_pdf', subjects, allowance, TTL)));
+    const refunds = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).refund(scope, 'compress_pdf', subjects, allowance, TTL)),
+    );
     expect(refunds.filter(Boolean)).toHaveLength(5);
     expect(await a.read(scope, REFUNDS_TOOL, [allowance.subject])).toEqual([5]);
     expect(await b.read(scope, 'compress_pdf', subjects)).toEqual([0, 0]); // 2 reserved, 5 refunded: floored at 0
@@ -205,22 +218,33 @@ describe.each(backends)('QuotaStore contract: %s', (_name, open) => {
 
     it('50 concurrent MCP calls on two instances: exactly the cap, and both see the same state', async () => {
       const ip = nextIp();
-      const results = await Promise.all(Array.from({ length: 50 }, (_, i) => services[i % 2].consume('mcp', 'rotate_pages', ip)));
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => services[i % 2].consume('mcp', 'rotate_pages', ip)),
+      );
       expect(results.filter((r) => r.decision.allowed)).toHaveLength(3);
-      for (const s of services) expect(await s.status('mcp', 'rotate_pages', ip)).toMatchObject({ limit: 3, remaining: 0 });
+      for (const s of services)
+        expect(await s.status('mcp', 'rotate_pages', ip)).toMatchObject({ limit: 3, remaining: 0 });
     });
 
     it('the day rolls over at 00:00 UTC on the QuotaClock; a late refund goes to the day of its reservation', async () => {
       const ip = nextIp();
       setClocks('2031-03-09T23:59:58.000Z');
-      const before = await Promise.all(Array.from({ length: 3 }, (_, i) => services[i % 2].consume('mcp', 'rotate_pages', ip)));
+      const before = await Promise.all(
+        Array.from({ length: 3 }, (_, i) => services[i % 2].consume('mcp', 'rotate_pages', ip)),
+      );
       expect(before.every((r) => r.decision.allowed)).toBe(true);
       const refused = await services[1].consume('mcp', 'rotate_pages', ip);
       expect(refused.decision).toMatchObject({ allowed: false, remaining: 0, resets_at: '2031-03-10T00:00:00.000Z' });
 
       setClocks('2031-03-10T00:00:00.000Z');
       const next = await services[0].consume('mcp', 'rotate_pages', ip);
-      expect(next.decision).toEqual({ allowed: true, tool: 'rotate_pages', limit: 3, remaining: 2, resets_at: '2031-03-11T00:00:00.000Z' });
+      expect(next.decision).toEqual({
+        allowed: true,
+        tool: 'rotate_pages',
+        limit: 3,
+        remaining: 2,
+        resets_at: '2031-03-11T00:00:00.000Z',
+      });
 
       // Yesterday's ticket refunded today: yesterday's counters go down, today's do not.
       const r = await services[1].refund('mcp', before[0].ticket!, ip);
@@ -234,7 +258,10 @@ describe.each(backends)('QuotaStore contract: %s', (_name, open) => {
       const ip = nextIp();
       const t1 = (await services[0].consume('web', 'compress_pdf', ip, 'phone')).ticket!;
       const t2 = (await services[1].consume('web', 'compress_pdf', ip, 'phone')).ticket!;
-      const [r1, r2] = await Promise.all([services[0].refund('web', t1, ip, 'phone'), services[1].refund('web', t2, ip, 'phone')]);
+      const [r1, r2] = await Promise.all([
+        services[0].refund('web', t1, ip, 'phone'),
+        services[1].refund('web', t2, ip, 'phone'),
+      ]);
       expect([r1.refunded, r2.refunded].sort()).toEqual([false, true]);
       expect(await services[0].refundsUsed(ip)).toBe(1);
       expect(await services[1].status('web', 'compress_pdf', ip, 'phone')).toMatchObject({ limit: 4, remaining: 3 });

@@ -52,8 +52,14 @@ describe('PDF quotas (e2e)', () => {
     expect(seen).toEqual([2, 1, 0]);
     const rejected = await rotate(c);
     expect(rejected.isError).toBe(true);
-    const tomorrow = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1)).toISOString();
-    expect(sc(rejected)).toMatchObject({ error: 'quota_exceeded', resets_at: tomorrow, quota: { tool: 'rotate_pages', limit: 3, remaining: 0, resets_at: tomorrow } });
+    const tomorrow = new Date(
+      Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), new Date().getUTCDate() + 1),
+    ).toISOString();
+    expect(sc(rejected)).toMatchObject({
+      error: 'quota_exceeded',
+      resets_at: tomorrow,
+      quota: { tool: 'rotate_pages', limit: 3, remaining: 0, resets_at: tomorrow },
+    });
     expect(sc(rejected).message).toMatch(/00:00 UTC/);
     // per tool: another tool still has its quota
     const other = await call(c, 'pdf_metadata', { file: { base64: pdf } });
@@ -73,7 +79,12 @@ describe('PDF quotas (e2e)', () => {
   it('argument errors seen without opening the file are answered before the quota: nothing reserved, no refund used', async () => {
     const ip = nextIp();
     const c = await client(ip);
-    const up = await request(t.server).post('/files').set('X-Forwarded-For', ip).set('Content-Type', 'application/pdf').send(Buffer.from(pdf, 'base64')).expect(201);
+    const up = await request(t.server)
+      .post('/files')
+      .set('X-Forwarded-For', ip)
+      .set('Content-Type', 'application/pdf')
+      .send(Buffer.from(pdf, 'base64'))
+      .expect(201);
     const stored = { file_id: up.body.file_id as string };
     const refused = [
       // a character no stamp font draws
@@ -105,7 +116,8 @@ describe('PDF quotas (e2e)', () => {
 
   it('the IP pool is shared with the website: MCP is rejected once combined usage reaches the daily limit', async () => {
     const ip = nextIp();
-    for (let i = 0; i < 4; i++) expect((await quota.consume('web', 'rotate_pages', ip, 'device-a')).decision.allowed).toBe(true);
+    for (let i = 0; i < 4; i++)
+      expect((await quota.consume('web', 'rotate_pages', ip, 'device-a')).decision.allowed).toBe(true);
     const c = await client(ip);
     const ok = await rotate(c);
     expect(sc(ok).quota.remaining).toBe(0); // pool 5 of 5 used, although the MCP cap (3) is not
@@ -123,7 +135,9 @@ describe('PDF quotas (e2e)', () => {
     expect(state).toMatchObject({ limit: 5, remaining: 0 });
     // and MCP from that IP is over the shared limit too
     const c = await client(ip);
-    expect(sc(await call(c, 'split_pdf', { file: { base64: pdf }, mode: 'every', every: 1 })).error).toBe('quota_exceeded');
+    expect(sc(await call(c, 'split_pdf', { file: { base64: pdf }, mode: 'every', every: 1 })).error).toBe(
+      'quota_exceeded',
+    );
   });
 
   it('web refunds use the same daily allowance per IP', async () => {
@@ -150,7 +164,9 @@ describe('PDF quotas (e2e)', () => {
 
   it('50 parallel MCP calls never exceed the cap', async () => {
     const c = await client(nextIp());
-    const results = await Promise.all(Array.from({ length: 50 }, () => call(c, 'remove_pages', { file: { base64: pdf }, pages: '1' })));
+    const results = await Promise.all(
+      Array.from({ length: 50 }, () => call(c, 'remove_pages', { file: { base64: pdf }, pages: '1' })),
+    );
     const ok = results.filter((r) => !r.isError);
     expect(ok).toHaveLength(3);
     expect(results.filter((r) => sc(r).error === 'quota_exceeded')).toHaveLength(47);
@@ -158,7 +174,9 @@ describe('PDF quotas (e2e)', () => {
 
   it('50 parallel web consumes on one device never exceed the daily limit', async () => {
     const ip = nextIp();
-    const decisions = await Promise.all(Array.from({ length: 50 }, () => quota.consume('web', 'add_watermark', ip, 'phone')));
+    const decisions = await Promise.all(
+      Array.from({ length: 50 }, () => quota.consume('web', 'add_watermark', ip, 'phone')),
+    );
     expect(decisions.filter((d) => d.decision.allowed)).toHaveLength(5);
   });
 

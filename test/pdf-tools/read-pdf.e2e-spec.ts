@@ -13,7 +13,17 @@ import { fileIdsOf, uploadThroughForm, WebClient } from '../web/web-client';
 import { linesPdf } from './fixtures';
 import { b64, call, connect, createPdfTestApp, imagePdf, nextIp, sc } from './helpers';
 
-const NINE = ['merge_pdfs', 'split_pdf', 'rotate_pages', 'remove_pages', 'compress_pdf', 'add_watermark', 'add_page_numbers', 'pdf_metadata', 'flatten_form'];
+const NINE = [
+  'merge_pdfs',
+  'split_pdf',
+  'rotate_pages',
+  'remove_pages',
+  'compress_pdf',
+  'add_watermark',
+  'add_page_numbers',
+  'pdf_metadata',
+  'flatten_form',
+];
 
 /** The Markdown of a read_pdf result: its text content after the first blank line (summary, quota and note come first). */
 const markdownOf = (r: CallToolResult): string => {
@@ -23,7 +33,15 @@ const markdownOf = (r: CallToolResult): string => {
 };
 
 /** Writes `lines` from the top of a page, `size` points, each on its own baseline. */
-function write(page: ReturnType<PDFDocument['addPage']>, font: PDFFont, lines: string[], x: number, top: number, size = 10, leading = 1.3): number {
+function write(
+  page: ReturnType<PDFDocument['addPage']>,
+  font: PDFFont,
+  lines: string[],
+  x: number,
+  top: number,
+  size = 10,
+  leading = 1.3,
+): number {
   let y = top;
   for (const l of lines) {
     page.drawText(l, { x, y, size, font });
@@ -60,7 +78,9 @@ async function tablePdf(): Promise<Uint8Array> {
     ['South', '980', '2 %'],
     ['West', '1430', '7 %'],
   ];
-  rows.forEach((r, i) => r.forEach((cell, j) => page.drawText(cell, { x: 56 + j * 140, y: 700 - i * 16, size: 10, font })));
+  rows.forEach((r, i) =>
+    r.forEach((cell, j) => page.drawText(cell, { x: 56 + j * 140, y: 700 - i * 16, size: 10, font })),
+  );
   write(page, font, ['• North grew less than West', '• South is behind plan'], 56, 600);
   return doc.save();
 }
@@ -80,7 +100,9 @@ function qpdfEncrypt(bytes: Uint8Array, user: string): Buffer {
   const dir = mkdtempSync(join(tmpdir(), 'read-pdf-'));
   try {
     writeFileSync(join(dir, 'in.pdf'), bytes);
-    execFileSync('qpdf', ['--encrypt', user, 'owner', '256', '--', join(dir, 'in.pdf'), join(dir, 'out.pdf')], { stdio: 'pipe' });
+    execFileSync('qpdf', ['--encrypt', user, 'owner', '256', '--', join(dir, 'in.pdf'), join(dir, 'out.pdf')], {
+      stdio: 'pipe',
+    });
     return readFileSync(join(dir, 'out.pdf'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -91,7 +113,7 @@ function qpdfEncrypt(bytes: Uint8Array, user: string): Buffer {
  * read_pdf, the tenth tool, through the official MCP client (which validates every result against
  * the tool's output schema), on PDFs made here; and its website page, /pdf/read-pdf.
  */
-describe('read_pdf: a PDF\'s text as Markdown (e2e)', () => {
+describe("read_pdf: a PDF's text as Markdown (e2e)", () => {
   let t: TestApp;
   let client: Client;
 
@@ -111,7 +133,8 @@ describe('read_pdf: a PDF\'s text as Markdown (e2e)', () => {
       .set('Accept', 'application/json, text/event-stream')
       .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
       .expect(200);
-    const tools = (res.body as { result: { tools: { name: string; annotations?: Record<string, boolean> }[] } }).result.tools;
+    const tools = (res.body as { result: { tools: { name: string; annotations?: Record<string, boolean> }[] } }).result
+      .tools;
     expect(tools.map((x) => x.name)).toEqual([...NINE, 'read_pdf']);
     const nine = JSON.stringify(tools.slice(0, 9));
     // The nine tools' part is what the 12 KB bound of mcp-tools.e2e-spec was about; read_pdf adds under 1.5 KB.
@@ -125,7 +148,16 @@ describe('read_pdf: a PDF\'s text as Markdown (e2e)', () => {
     expect(r.isError).toBeFalsy();
     const md = markdownOf(r);
     expect(md.startsWith('<!-- page 1 -->\n\n# Field notes, part 1\n\n')).toBe(true);
-    const order = ['Alpha 1.1:', 'Alpha 1.12:', 'Beta 1.1:', 'Beta 1.12:', '<!-- page 2 -->', '# Field notes, part 2', 'Alpha 2.1:', 'Beta 2.12:'].map((s) => md.indexOf(s));
+    const order = [
+      'Alpha 1.1:',
+      'Alpha 1.12:',
+      'Beta 1.1:',
+      'Beta 1.12:',
+      '<!-- page 2 -->',
+      '# Field notes, part 2',
+      'Alpha 2.1:',
+      'Beta 2.12:',
+    ].map((s) => md.indexOf(s));
     expect(order.every((at) => at >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(md).not.toMatch(/reads first here\. Beta/);
@@ -139,7 +171,9 @@ describe('read_pdf: a PDF\'s text as Markdown (e2e)', () => {
   it('writes a plain grid as a Markdown table and bullets as a list; reads Cyrillic and Greek', async () => {
     const md = markdownOf(await call(client, 'read_pdf', { file: { base64: b64(await tablePdf()) } }));
     expect(md).toContain('# Quarterly figures');
-    expect(md).toContain('| Region | Revenue | Growth |\n| --- | --- | --- |\n| North | 1200 | 4 % |\n| South | 980 | 2 % |\n| West | 1430 | 7 % |');
+    expect(md).toContain(
+      '| Region | Revenue | Growth |\n| --- | --- | --- |\n| North | 1200 | 4 % |\n| South | 980 | 2 % |\n| West | 1430 | 7 % |',
+    );
     expect(md).toContain('- North grew less than West\n- South is behind plan');
     const scripts = markdownOf(await call(client, 'read_pdf', { file: { base64: b64(await scriptsPdf()) } }));
     expect(scripts).toContain('# Отчёт за квартал');
@@ -149,7 +183,11 @@ describe('read_pdf: a PDF\'s text as Markdown (e2e)', () => {
 
   it('keeps to the character budget and continues with the cursor until every line was read once', async () => {
     const doc = await linesPdf(4, 40, 'long');
-    const up = await request(t.server).post('/files?filename=long.pdf').set('Content-Type', 'application/pdf').send(Buffer.from(await doc.save())).expect(201);
+    const up = await request(t.server)
+      .post('/files?filename=long.pdf')
+      .set('Content-Type', 'application/pdf')
+      .send(Buffer.from(await doc.save()))
+      .expect(201);
     const file = { file_id: (up.body as { file_id: string }).file_id };
     let cursor: string | undefined;
     let all = '';
@@ -167,7 +205,12 @@ describe('read_pdf: a PDF\'s text as Markdown (e2e)', () => {
     expect(calls).toBeGreaterThan(3);
     expect(cursor).toBeUndefined();
     // A call may stop inside a paragraph (at a word): the next one goes on under "(continued)".
-    expect(all.match(/<!-- page \d+ -->/g)).toEqual(['<!-- page 1 -->', '<!-- page 2 -->', '<!-- page 3 -->', '<!-- page 4 -->']);
+    expect(all.match(/<!-- page \d+ -->/g)).toEqual([
+      '<!-- page 1 -->',
+      '<!-- page 2 -->',
+      '<!-- page 3 -->',
+      '<!-- page 4 -->',
+    ]);
     all = all.replace(/\s*<!-- page \d+ \(continued\) -->\s*/g, ' ');
     for (let p = 1; p <= 4; p++) {
       for (let line = 1; line < 40; line++) {
@@ -176,7 +219,10 @@ describe('read_pdf: a PDF\'s text as Markdown (e2e)', () => {
       }
     }
     // A cursor of another file is refused before the quota.
-    const other = await call(client, 'read_pdf', { file: { base64: b64(await tablePdf()) }, cursor: Buffer.from('0123456789abcdef.1.10').toString('base64url') });
+    const other = await call(client, 'read_pdf', {
+      file: { base64: b64(await tablePdf()) },
+      cursor: Buffer.from('0123456789abcdef.1.10').toString('base64url'),
+    });
     expect(sc(other)).toMatchObject({ error: 'invalid_arguments' });
     const bad = await call(client, 'read_pdf', { file, cursor: 'nonsense' });
     expect(sc(bad).message).toMatch(/^cursor: not a cursor of read_pdf/);
@@ -186,7 +232,9 @@ describe('read_pdf: a PDF\'s text as Markdown (e2e)', () => {
     const locked = qpdfEncrypt(await tablePdf(), 'secret');
     const without = await call(client, 'read_pdf', { file: { base64: locked.toString('base64') } });
     expect(sc(without)).toMatchObject({ error: 'encrypted', password_given: false });
-    const withPassword = await call(client, 'read_pdf', { file: { base64: locked.toString('base64'), password: 'secret' } });
+    const withPassword = await call(client, 'read_pdf', {
+      file: { base64: locked.toString('base64'), password: 'secret' },
+    });
     expect(markdownOf(withPassword)).toContain('| North | 1200 | 4 % |');
     const scan = await call(client, 'read_pdf', { file: { base64: b64(await imagePdf(2, 64)) } });
     expect(scan.isError).toBe(true);
@@ -211,6 +259,8 @@ describe('read_pdf: a PDF\'s text as Markdown (e2e)', () => {
     const scan = await uploadThroughForm(c, 'read-pdf', await imagePdf(1, 64), 'scan.pdf');
     const refused = await c.post('/pdf/read-pdf', { file_id: fileIdsOf(scan.text)[0] });
     expect(refused.status).toBe(422);
-    expect(refused.text).toContain('scan.pdf has no text to read: its pages are images (a scan, for example). Run OCR on it first. This try did not use your quota.');
+    expect(refused.text).toContain(
+      'scan.pdf has no text to read: its pages are images (a scan, for example). Run OCR on it first. This try did not use your quota.',
+    );
   }, 60_000);
 });

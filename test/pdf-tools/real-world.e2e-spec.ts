@@ -27,7 +27,11 @@ function qpdfPages(bytes: Uint8Array): number {
   try {
     writeFileSync(join(dir, 'in.pdf'), bytes);
     try {
-      return Number(execFileSync('qpdf', ['--warning-exit-0', '--show-npages', join(dir, 'in.pdf')], { stdio: 'pipe' }).toString().trim());
+      return Number(
+        execFileSync('qpdf', ['--warning-exit-0', '--show-npages', join(dir, 'in.pdf')], { stdio: 'pipe' })
+          .toString()
+          .trim(),
+      );
     } catch {
       return -1;
     }
@@ -36,12 +40,12 @@ function qpdfPages(bytes: Uint8Array): number {
   }
 }
 
-
 function expectValid(bytes: Uint8Array): void {
   expect(checkValid(bytes)).toBe('');
 }
 
-const withJunk = (b: Uint8Array): Buffer => Buffer.concat([Buffer.from('Content-Type: application/pdf\r\nX-Junk: 1\r\n\r\n'), Buffer.from(b)]);
+const withJunk = (b: Uint8Array): Buffer =>
+  Buffer.concat([Buffer.from('Content-Type: application/pdf\r\nX-Junk: 1\r\n\r\n'), Buffer.from(b)]);
 const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
 
 /** The file with its cross-reference offsets scrambled (same length), as a broken writer leaves it. */
@@ -49,8 +53,17 @@ function scrambledXref(b: Uint8Array): Buffer {
   const text = latin1(b);
   const at = text.lastIndexOf('\nxref');
   if (at < 0) throw new Error('no xref table');
-  const scrambled = text.slice(at).replace(/(\d{10}) (\d{5}) n/g, (_m, _o, g) => `0000000${Math.floor(Math.random() * 900) + 100} ${g} n`);
-  return Buffer.from(text.slice(0, at) + scrambled.replace(/startxref\s+(\d+)/, (_m, n: string) => `startxref\n${String(Number(n) + 7).padStart(n.length, '0')}`), 'latin1');
+  const scrambled = text
+    .slice(at)
+    .replace(/(\d{10}) (\d{5}) n/g, (_m, _o, g) => `0000000${Math.floor(Math.random() * 900) + 100} ${g} n`);
+  return Buffer.from(
+    text.slice(0, at) +
+      scrambled.replace(
+        /startxref\s+(\d+)/,
+        (_m, n: string) => `startxref\n${String(Number(n) + 7).padStart(n.length, '0')}`,
+      ),
+    'latin1',
+  );
 }
 
 /** The file with its cross-reference table removed and `startxref` pointing nowhere (the trailer kept). */
@@ -59,7 +72,10 @@ function withoutXref(b: Uint8Array): Buffer {
   const from = text.lastIndexOf('\nxref');
   const to = text.lastIndexOf('trailer');
   if (from < 0 || to < from) throw new Error('no xref table');
-  return Buffer.from(`${text.slice(0, from)}\n${text.slice(to).replace(/startxref\s+\d+/, 'startxref\n999999')}`, 'latin1');
+  return Buffer.from(
+    `${text.slice(0, from)}\n${text.slice(to).replace(/startxref\s+\d+/, 'startxref\n999999')}`,
+    'latin1',
+  );
 }
 
 describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
@@ -68,7 +84,9 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
   let plain: Uint8Array;
 
   beforeAll(async () => {
-    t = await createPdfTestApp({ env: { PDF_DAILY_REFUNDS: '1000', PDF_DAILY_LIMIT: '100000', PDF_MCP_DAILY_CAP: '100000' } });
+    t = await createPdfTestApp({
+      env: { PDF_DAILY_REFUNDS: '1000', PDF_DAILY_LIMIT: '100000', PDF_MCP_DAILY_CAP: '100000' },
+    });
     client = await connect(t);
     plain = await textPdf(3, { name: 'real' });
   });
@@ -85,12 +103,26 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
     it('owner-password-only PDFs (empty user password) are processed; the result is not encrypted and says so', async () => {
       for (const algo of [['256'], ['128', '--use-aes=y'], ['128', '--use-aes=n'], ['40']]) {
         const weak = algo[0] === '40' || algo[1] === '--use-aes=n' ? ['--allow-weak-crypto'] : [];
-        const restrict = algo[0] === '40' ? ['--print=n', '--modify=n', '--extract=n'] : ['--print=none', '--modify=none', '--extract=n'];
-        const enc = qpdf(plain, [...weak, '--encrypt', '', 'owner-secret', algo[0], ...algo.slice(1), ...restrict, '--']);
+        const restrict =
+          algo[0] === '40'
+            ? ['--print=n', '--modify=n', '--extract=n']
+            : ['--print=none', '--modify=none', '--extract=n'];
+        const enc = qpdf(plain, [
+          ...weak,
+          '--encrypt',
+          '',
+          'owner-secret',
+          algo[0],
+          ...algo.slice(1),
+          ...restrict,
+          '--',
+        ]);
         expect(latin1(enc)).toContain('/Encrypt');
         const r = await rotate(enc);
         expect(r.isError).toBeFalsy();
-        expect(sc(r).note).toMatch(/^File was encrypted with an owner password only.*not encrypted.*restrictions \(printing, copying, editing\) were removed\.$/);
+        expect(sc(r).note).toMatch(
+          /^File was encrypted with an owner password only.*not encrypted.*restrictions \(printing, copying, editing\) were removed\.$/,
+        );
         // A clean encrypted file is not "damaged": only the decryption is noted.
         expect(sc(r).note).not.toMatch(/damaged|repaired/);
         expect((r.content[0] as { text: string }).text).toMatch(/restrictions .* were removed/);
@@ -124,10 +156,14 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
     it('merge takes a password per input', async () => {
       const a = qpdf(plain, ['--encrypt', 'a-pass', 'owner', '256', '--']);
       const b = qpdf(await textPdf(2, { name: 'other' }), ['--encrypt', '', 'owner', '256', '--']);
-      const r = await call(client, 'merge_pdfs', { files: [{ base64: b64(a), password: 'a-pass' }, { base64: b64(b) }] });
+      const r = await call(client, 'merge_pdfs', {
+        files: [{ base64: b64(a), password: 'a-pass' }, { base64: b64(b) }],
+      });
       expect(r.isError).toBeFalsy();
       expect(sc(r).pages).toBe(5);
-      expect(sc(r).note).toMatch(/^Files\[0\] was opened with the given password.*Files\[1\] was encrypted with an owner password only/);
+      expect(sc(r).note).toMatch(
+        /^Files\[0\] was opened with the given password.*Files\[1\] was encrypted with an owner password only/,
+      );
       expect(sc(r).note).not.toMatch(/damaged/);
     });
 
@@ -139,9 +175,13 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
       expect(Buffer.byteLength(text)).toBeLessThan(1024);
       const lines = text.split('\n');
       expect(lines[0]).toBe('Merged 20 PDFs into 60 pages.');
-      expect(lines[1]).toBe(`${sc(r).filename}: ${sc(r).download_url} (file_id ${sc(r).file_id}, 60 pages, ${sc(r).bytes} bytes, until ${sc(r).expires_at})`);
+      expect(lines[1]).toBe(
+        `${sc(r).filename}: ${sc(r).download_url} (file_id ${sc(r).file_id}, 60 pages, ${sc(r).bytes} bytes, until ${sc(r).expires_at})`,
+      );
       expect(lines[2]).toMatch(/^Quota: /);
-      expect(lines[3]).toMatch(/^Files\[0\.\.19\] were encrypted with an owner password only \(they open without a password\)/);
+      expect(lines[3]).toMatch(
+        /^Files\[0\.\.19\] were encrypted with an owner password only \(they open without a password\)/,
+      );
       expect(text.match(/encrypted/g)).toHaveLength(2);
       expect(sc(r).note).toBe(lines[3]);
     });
@@ -158,7 +198,10 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
     });
 
     it('a file without its cross-reference table, or truncated at the end, is repaired (pdfkit and pdf-lib files)', async () => {
-      const sources = [await pdfkitPdf(4), await (await PDFDocument.load(await textPdf(4))).save({ useObjectStreams: false })];
+      const sources = [
+        await pdfkitPdf(4),
+        await (await PDFDocument.load(await textPdf(4))).save({ useObjectStreams: false }),
+      ];
       for (const cut of [...sources.map(withoutXref), ...sources.map((s) => s.subarray(0, s.length - 12))]) {
         const r = await rotate(cut);
         expect(r.isError).toBeFalsy();
@@ -180,7 +223,10 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
 
     it('a PDF whose page tree has no pages is a clear error (not a one-page result)', async () => {
       for (const tool of ['rotate_pages', 'pdf_metadata', 'compress_pdf']) {
-        const r = await call(client, tool, { file: { base64: b64(zeroPagePdf()) }, ...(tool === 'rotate_pages' ? { angle: 90 } : {}) });
+        const r = await call(client, tool, {
+          file: { base64: b64(zeroPagePdf()) },
+          ...(tool === 'rotate_pages' ? { angle: 90 } : {}),
+        });
         expect(r.isError).toBe(true);
         expect(sc(r)).toMatchObject({ error: 'no_pages', input: 'file' });
         expect(sc(r).message).toMatch(/has no pages: there is nothing to process/);
@@ -194,7 +240,9 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
       // A file cut short: qpdf's reason, not its first warning ("file is damaged").
       const cut = await rotate(plain.subarray(0, Math.floor(plain.length * 0.6)));
       expect(sc(cut)).toMatchObject({ error: 'corrupt_pdf', input: 'file' });
-      expect(sc(cut).message).toMatch(/cannot be repaired \(unable to find trailer dictionary while recovering damaged file\)/);
+      expect(sc(cut).message).toMatch(
+        /cannot be repaired \(unable to find trailer dictionary while recovering damaged file\)/,
+      );
     });
   });
 
@@ -222,9 +270,13 @@ describe('PDF engine: real-world PDFs (e2e, official SDK client)', () => {
         corpus.push([`${name}, ${v}`, b]);
         corpus.push([`${name}, ${v}, owner-encrypted`, qpdf(b, ['--encrypt', '', 'o', '256', '--'])]);
         corpus.push([`${name}, ${v}, junk prefix`, withJunk(b)]);
-        for (const keep of [0.97, 0.85, 0.6]) corpus.push([`${name}, ${v}, truncated ${keep}`, Buffer.from(b).subarray(0, Math.floor(b.length * keep))]);
+        for (const keep of [0.97, 0.85, 0.6])
+          corpus.push([`${name}, ${v}, truncated ${keep}`, Buffer.from(b).subarray(0, Math.floor(b.length * keep))]);
       }
-      corpus.push([`${name}, scrambled xref`, scrambledXref(await (await PDFDocument.load(bytes)).save({ useObjectStreams: false }))]);
+      corpus.push([
+        `${name}, scrambled xref`,
+        scrambledXref(await (await PDFDocument.load(bytes)).save({ useObjectStreams: false })),
+      ]);
     }
     corpus.push(['zero pages', zeroPagePdf()]);
     const refused: string[] = [];

@@ -26,7 +26,10 @@ function render(bytes: Uint8Array): { width: number; height: number; grey: Uint8
 }
 
 /** pdftotext without the bidi embedding marks it puts around right-to-left runs, spaces collapsed. */
-const readBack = (bytes: Uint8Array): string => pdftotext(bytes).replace(/[\u202a-\u202e]/g, '').replace(/\s+/g, ' ');
+const readBack = (bytes: Uint8Array): string =>
+  pdftotext(bytes)
+    .replace(/[\u202a-\u202e]/g, '')
+    .replace(/\s+/g, ' ');
 
 /** Base font names of every font on the pages, with whether each is embedded as a subset (ABCDEF+Name). */
 async function fontsOf(bytes: Uint8Array): Promise<string[]> {
@@ -57,18 +60,29 @@ describe('PDF engine: stamps in any script (e2e, official SDK client, read back 
     await t.close();
   });
 
-  it.each(SCRIPTS)('%s watermark (rotated, tiled and not) is drawn in an embedded subset font and reads back', async (_script, text) => {
-    for (const tiled of [false, true]) {
-      const r = await call(client, 'add_watermark', { file: { base64: b64(two) }, text, rotation: 0, tiled, font_size: 36 });
-      expect(r.isError).toBeFalsy();
-      const out = await download(t, sc(r) as { download_url: string });
-      expect(readBack(out)).toContain(text);
-      // Embedded (a Type0 font named after Noto, Nanum or Droid), and a subset (named "ABCDEF+...",
-      // and small: the whole fonts are 0.5 to 5 MB).
-      expect((await fontsOf(out)).some((f) => /^\/[A-Z]{6}\+(NotoSans|NanumGothic|DroidSansFallback)/.test(f))).toBe(true);
-      expect(out.length).toBeLessThan(150_000);
-    }
-  });
+  it.each(SCRIPTS)(
+    '%s watermark (rotated, tiled and not) is drawn in an embedded subset font and reads back',
+    async (_script, text) => {
+      for (const tiled of [false, true]) {
+        const r = await call(client, 'add_watermark', {
+          file: { base64: b64(two) },
+          text,
+          rotation: 0,
+          tiled,
+          font_size: 36,
+        });
+        expect(r.isError).toBeFalsy();
+        const out = await download(t, sc(r) as { download_url: string });
+        expect(readBack(out)).toContain(text);
+        // Embedded (a Type0 font named after Noto, Nanum or Droid), and a subset (named "ABCDEF+...",
+        // and small: the whole fonts are 0.5 to 5 MB).
+        expect((await fontsOf(out)).some((f) => /^\/[A-Z]{6}\+(NotoSans|NanumGothic|DroidSansFallback)/.test(f))).toBe(
+          true,
+        );
+        expect(out.length).toBeLessThan(150_000);
+      }
+    },
+  );
 
   it.each(SCRIPTS)('%s page numbers read back on every page, numbers in place', async (_script, word) => {
     const r = await call(client, 'add_page_numbers', { file: { base64: b64(two) }, format: `${word} {n} / {total}` });
@@ -90,13 +104,18 @@ describe('PDF engine: stamps in any script (e2e, official SDK client, read back 
    * widest ink-free run of columns inside it. A glyph drawn blank at either end moves the ink off
    * centre by half its advance (an em for CJK); one in the middle leaves a hole its width.
    */
-  function stampInk(stamped: Uint8Array, top: number, bottom: number): { inked: boolean; offCentre: number; hole: number } {
+  function stampInk(
+    stamped: Uint8Array,
+    top: number,
+    bottom: number,
+  ): { inked: boolean; offCentre: number; hole: number } {
     const before = render(two);
     const after = render(stamped);
     const inked: boolean[] = [];
     for (let x = 0; x < after.width; x++) {
       let ink = false;
-      for (let y = Math.max(0, Math.round(top)); y < Math.min(after.height, bottom) && !ink; y++) ink = before.grey[y * after.width + x] - after.grey[y * after.width + x] > 100;
+      for (let y = Math.max(0, Math.round(top)); y < Math.min(after.height, bottom) && !ink; y++)
+        ink = before.grey[y * after.width + x] - after.grey[y * after.width + x] > 100;
       inked.push(ink);
     }
     const first = inked.indexOf(true);
@@ -108,18 +127,41 @@ describe('PDF engine: stamps in any script (e2e, official SDK client, read back 
 
   // Measured when right, at 40 pt: off centre by 2 pt at most, holes (a space with its neighbours'
   // side bearings) of 16 pt at most.
-  it.each([...SCRIPTS, ['CJK (the walkthrough\'s line)', '中文 機密 ABC'], ['Korean (another word)', '대외비']])('%s watermark renders: ink across the whole text, centred, no glyph left blank', async (_script, text) => {
-    const size = 40;
-    const r = await call(client, 'add_watermark', { file: { base64: b64(two) }, pages: '1', text, rotation: 0, font_size: size, color: '#000000', opacity: 1 });
-    expect(r.isError).toBeFalsy();
-    const page = await download(t, sc(r) as { download_url: string });
-    const ink = stampInk(page, 421 - size, 421 + size); // the line is centred on the 842 pt page
-    expect({ text, inked: ink.inked, centred: ink.offCentre < 0.25 * size, hole: ink.hole < 0.65 * size }).toEqual({ text, inked: true, centred: true, hole: true });
-  });
+  it.each([...SCRIPTS, ["CJK (the walkthrough's line)", '中文 機密 ABC'], ['Korean (another word)', '대외비']])(
+    '%s watermark renders: ink across the whole text, centred, no glyph left blank',
+    async (_script, text) => {
+      const size = 40;
+      const r = await call(client, 'add_watermark', {
+        file: { base64: b64(two) },
+        pages: '1',
+        text,
+        rotation: 0,
+        font_size: size,
+        color: '#000000',
+        opacity: 1,
+      });
+      expect(r.isError).toBeFalsy();
+      const page = await download(t, sc(r) as { download_url: string });
+      const ink = stampInk(page, 421 - size, 421 + size); // the line is centred on the 842 pt page
+      expect({ text, inked: ink.inked, centred: ink.offCentre < 0.25 * size, hole: ink.hole < 0.65 * size }).toEqual({
+        text,
+        inked: true,
+        centred: true,
+        hole: true,
+      });
+    },
+  );
 
   it('a watermark wider than the page is drawn smaller so that all of it stays on the page, and the result says so', async () => {
     const text = '機密 비밀 Конфиденциально Confidential';
-    const r = await call(client, 'add_watermark', { file: { base64: b64(two) }, pages: '1', text, font_size: 60, color: '#000000', opacity: 1 });
+    const r = await call(client, 'add_watermark', {
+      file: { base64: b64(two) },
+      pages: '1',
+      text,
+      font_size: 60,
+      color: '#000000',
+      opacity: 1,
+    });
     expect(r.isError).toBeFalsy();
     const s = sc(r) as { download_url: string; note?: string };
     expect(s.note).toMatch(/drawn smaller on 1 page \(down to [\d.]+ pt instead of 60\)/);
@@ -136,20 +178,37 @@ describe('PDF engine: stamps in any script (e2e, official SDK client, read back 
       }
     }
     expect(right).toBeGreaterThan(left);
-    expect({ left: left >= 33, right: right <= after.width - 33, top: top >= 33, bottom: bottom <= after.height - 33 }).toEqual({ left: true, right: true, top: true, bottom: true });
+    expect({
+      left: left >= 33,
+      right: right <= after.width - 33,
+      top: top >= 33,
+      bottom: bottom <= after.height - 33,
+    }).toEqual({ left: true, right: true, top: true, bottom: true });
     expect(Math.abs((left + right) / 2 - after.width / 2)).toBeLessThan(8);
     // Fits as given: no note.
-    const small = sc(await call(client, 'add_watermark', { file: { base64: b64(two) }, pages: '1', text: 'DRAFT', font_size: 60 })) as { note?: string };
+    const small = sc(
+      await call(client, 'add_watermark', { file: { base64: b64(two) }, pages: '1', text: 'DRAFT', font_size: 60 }),
+    ) as { note?: string };
     expect(small.note ?? '').not.toMatch(/smaller/);
   });
 
   it('page numbers in Korean and Chinese render at the bottom, every glyph inked', async () => {
     const size = 30;
-    const r = await call(client, 'add_page_numbers', { file: { base64: b64(two) }, format: '비밀 機密 {n}', position: 'bottom-center', font_size: size, color: '#000000' });
+    const r = await call(client, 'add_page_numbers', {
+      file: { base64: b64(two) },
+      format: '비밀 機密 {n}',
+      position: 'bottom-center',
+      font_size: size,
+      color: '#000000',
+    });
     expect(r.isError).toBeFalsy();
     const page = await download(t, sc(r) as { download_url: string });
     const ink = stampInk(page, 842 - 24 - 1.5 * size, 842 - 24 + 0.5 * size); // the default margin: 24 pt from the bottom edge
-    expect({ inked: ink.inked, centred: ink.offCentre < 0.25 * size, hole: ink.hole < 0.65 * size }).toEqual({ inked: true, centred: true, hole: true });
+    expect({ inked: ink.inked, centred: ink.offCentre < 0.25 * size, hole: ink.hole < 0.65 * size }).toEqual({
+      inked: true,
+      centred: true,
+      hole: true,
+    });
   });
 
   it('mixed scripts on one line keep their order (Latin, Arabic with digits, CJK)', async () => {
@@ -162,7 +221,11 @@ describe('PDF engine: stamps in any script (e2e, official SDK client, read back 
   });
 
   it('Latin-1 text still uses the standard Helvetica (nothing embedded)', async () => {
-    const r = await call(client, 'add_watermark', { file: { base64: b64(two) }, text: 'Café CONFIDENTIAL', rotation: 0 });
+    const r = await call(client, 'add_watermark', {
+      file: { base64: b64(two) },
+      text: 'Café CONFIDENTIAL',
+      rotation: 0,
+    });
     const out = await download(t, sc(r) as { download_url: string });
     expect(await fontsOf(out)).toContain('/Helvetica');
     expect(readBack(out)).toContain('Café CONFIDENTIAL');

@@ -43,11 +43,17 @@ describe('PDF tools: batches, quota before bytes, output caps, downloads (e2e)',
     clients.push(c);
     return c;
   }
-  const storedCount = async (): Promise<number> => Number((await t.dataSource.query('SELECT count(*)::int AS n FROM pdf_files'))[0].n);
+  const storedCount = async (): Promise<number> =>
+    Number((await t.dataSource.query('SELECT count(*)::int AS n FROM pdf_files'))[0].n);
 
   it('a JSON-RPC batch on POST /mcp is refused with a JSON-RPC error, and none of its calls runs', async () => {
     const ip = nextIp();
-    const msg = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'rotate_pages', arguments: { file: { base64: b64(pdf) }, angle: 90 } } });
+    const msg = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'rotate_pages', arguments: { file: { base64: b64(pdf) }, angle: 90 } },
+    });
     const before = await storedCount();
     const res = await request(t.server)
       .post('/mcp')
@@ -55,10 +61,16 @@ describe('PDF tools: batches, quota before bytes, output caps, downloads (e2e)',
       .set('Accept', 'application/json, text/event-stream')
       .send([msg(1), msg(2)])
       .expect(400);
-    expect(res.body).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/batches are not supported/i) } });
+    expect(res.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: expect.stringMatching(/batches are not supported/i) },
+    });
     expect(await storedCount()).toBe(before);
     // the client's quota is untouched: its one call of the day still works
-    expect(sc(await call(await client(ip), 'rotate_pages', { file: { base64: b64(pdf) }, angle: 90 })).quota.remaining).toBe(0);
+    expect(
+      sc(await call(await client(ip), 'rotate_pages', { file: { base64: b64(pdf) }, angle: 90 })).quota.remaining,
+    ).toBe(0);
   });
 
   it('quota spent: a call referencing stored files reads none of their bytes', async () => {
@@ -76,7 +88,12 @@ describe('PDF tools: batches, quota before bytes, output caps, downloads (e2e)',
   });
 
   it('stored sizes are checked from the row before the quota: an oversized stored file costs no quota and no read', async () => {
-    const big = await store.save({ name: 'big.pdf', bytes: new Uint8Array(t.config.PDF_MAX_FILE_BYTES + 1), pages: 1, sha256: 'x'.repeat(64) });
+    const big = await store.save({
+      name: 'big.pdf',
+      bytes: new Uint8Array(t.config.PDF_MAX_FILE_BYTES + 1),
+      pages: 1,
+      sha256: 'x'.repeat(64),
+    });
     const content = jest.spyOn(store, 'content');
     const c = await client();
     const r = sc(await call(c, 'rotate_pages', { file: { file_id: big.file_id }, angle: 90 }));
@@ -88,7 +105,11 @@ describe('PDF tools: batches, quota before bytes, output caps, downloads (e2e)',
     const c = await client();
     const seed = sc(await call(await client(), 'rotate_pages', { file: { base64: b64(pdf) }, angle: 90 }));
     const before = await storedCount();
-    const r = sc(await call(c, 'merge_pdfs', { files: [{ file_id: seed.file_id }, { file_id: seed.file_id }, { file_id: seed.file_id }] }));
+    const r = sc(
+      await call(c, 'merge_pdfs', {
+        files: [{ file_id: seed.file_id }, { file_id: seed.file_id }, { file_id: seed.file_id }],
+      }),
+    );
     expect(r).toMatchObject({ error: 'file_too_large', limit: t.config.PDF_MAX_FILE_BYTES, refunded: true });
     expect(r.message).toMatch(/result .* would be \d+ bytes; the limit is \d+ bytes per file/);
     expect(await storedCount()).toBe(before);
@@ -96,7 +117,13 @@ describe('PDF tools: batches, quota before bytes, output caps, downloads (e2e)',
 
   it('a split over the total per call (bytes) or over the file count is refused, nothing stored', async () => {
     const before = await storedCount();
-    const bytes = sc(await call(await client(), 'split_pdf', { file: { base64: b64(pdf) }, mode: 'ranges', ranges: ['all', 'all', 'all'] }));
+    const bytes = sc(
+      await call(await client(), 'split_pdf', {
+        file: { base64: b64(pdf) },
+        mode: 'ranges',
+        ranges: ['all', 'all', 'all'],
+      }),
+    );
     expect(bytes).toMatchObject({ error: 'file_too_large', limit: t.config.PDF_MAX_CALL_OUTPUT_BYTES, refunded: true });
     expect(bytes.message).toMatch(/total more than \d+ bytes \(the limit per call\)/);
     const count = sc(await call(await client(), 'split_pdf', { file: { base64: b64(pdf) }, mode: 'every', every: 1 }));
@@ -107,7 +134,12 @@ describe('PDF tools: batches, quota before bytes, output caps, downloads (e2e)',
 
   it('GET /files/{id} streams: 10 parallel downloads of a 24 MB file stay well below 10 copies in memory', async () => {
     const bytes = randomBytes(24 * 1024 * 1024);
-    const saved = await store.save({ name: 'large.pdf', bytes, pages: 1, sha256: createHash('sha256').update(bytes).digest('hex') });
+    const saved = await store.save({
+      name: 'large.pdf',
+      bytes,
+      pages: 1,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+    });
     const path = new URL(saved.download_url).pathname;
     const port = (t.server.address() as AddressInfo).port;
     global.gc?.();

@@ -53,7 +53,9 @@ class PdfSite {
         res.writeHead(302, { location: `/around?n=${Number(url.searchParams.get('n') ?? 0) + 1}` }).end();
         return;
       case '/page.html':
-        res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Not a PDF</title>${'<p>text</p>'.repeat(200)}`);
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<!doctype html><title>Not a PDF</title>${'<p>text</p>'.repeat(200)}`);
         return;
       case '/huge.pdf': {
         res.writeHead(200, { 'content-type': 'application/pdf' });
@@ -91,7 +93,8 @@ describe('PDF tools, url input and progress (e2e)', () => {
   let twelve: Uint8Array;
   let forty: Uint8Array;
   const clients: Client[] = [];
-  const storedCount = async (app: TestApp): Promise<number> => Number((await app.dataSource.query('SELECT count(*)::int AS n FROM pdf_files'))[0].n);
+  const storedCount = async (app: TestApp): Promise<number> =>
+    Number((await app.dataSource.query('SELECT count(*)::int AS n FROM pdf_files'))[0].n);
   const client = async (app = t, ip = nextIp()) => {
     const c = await connect(app, ip);
     clients.push(c);
@@ -103,7 +106,12 @@ describe('PDF tools, url input and progress (e2e)', () => {
     forty = await textPdf(40, { name: 'forty' });
     site = await new PdfSite({ 'reports/twelve.pdf': twelve, 'forty.pdf': forty }).start();
     t = await createPdfTestApp({
-      env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', PDF_MAX_FILE_BYTES: String(MAX), PDF_URL_TIMEOUT_MS: '1500', PDF_DAILY_REFUNDS: '100' },
+      env: {
+        SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+        PDF_MAX_FILE_BYTES: String(MAX),
+        PDF_URL_TIMEOUT_MS: '1500',
+        PDF_DAILY_REFUNDS: '100',
+      },
     });
   });
   afterAll(async () => {
@@ -114,19 +122,34 @@ describe('PDF tools, url input and progress (e2e)', () => {
 
   it('a url from a loopback page (unsafe test setting on): downloaded, processed, named after the path; chains by file_id', async () => {
     const c = await client();
-    const r = await call(c, 'rotate_pages', { file: { url: site.url('/reports/twelve.pdf') }, angle: 90, pages: '1-2' });
+    const r = await call(c, 'rotate_pages', {
+      file: { url: site.url('/reports/twelve.pdf') },
+      angle: 90,
+      pages: '1-2',
+    });
     expect(r.isError).toBeFalsy();
     const s = sc(r);
     expect(s).toMatchObject({ pages: 12, rotated_pages: [1, 2], filename: 'twelve-rotated.pdf' });
     expect(s.quota.remaining).toBe(s.quota.limit - 1);
     const out = await PDFDocument.load(await download(t, s as { download_url: string }));
     expect(out.getPage(0).getRotation().angle).toBe(90);
-    const merged = sc(await call(c, 'merge_pdfs', { files: [{ file_id: s.file_id }, { url: site.url('/forty.pdf'), pages: '1-3' }, { base64: b64(twelve), pages: 'last' }] }));
+    const merged = sc(
+      await call(c, 'merge_pdfs', {
+        files: [
+          { file_id: s.file_id },
+          { url: site.url('/forty.pdf'), pages: '1-3' },
+          { base64: b64(twelve), pages: 'last' },
+        ],
+      }),
+    );
     expect(merged.pages).toBe(16);
   });
 
   it('exactly one of file_id, url or base64', async () => {
-    const r = await call(await client(), 'rotate_pages', { file: { url: site.url('/forty.pdf'), base64: b64(twelve) }, angle: 90 });
+    const r = await call(await client(), 'rotate_pages', {
+      file: { url: site.url('/forty.pdf'), base64: b64(twelve) },
+      angle: 90,
+    });
     expect(sc(r)).toMatchObject({ error: 'invalid_arguments', input: 'file' });
     expect(sc(r).message).toMatch(/exactly one of file_id .*url .*base64/);
   });
@@ -138,7 +161,12 @@ describe('PDF tools, url input and progress (e2e)', () => {
     expect(metadata).toMatchObject({ error: 'url_not_allowed', input: 'file', reason: 'address', refunded: true });
     expect(metadata.message).toMatch(/redirects to http:\/\/169\.254\.169\.254/);
     const endless = sc(await call(c, 'compress_pdf', { file: { url: site.url('/around') } }));
-    expect(endless).toMatchObject({ error: 'url_not_allowed', reason: 'too_many_redirects', limit: t.config.PDF_URL_MAX_REDIRECTS, refunded: true });
+    expect(endless).toMatchObject({
+      error: 'url_not_allowed',
+      reason: 'too_many_redirects',
+      limit: t.config.PDF_URL_MAX_REDIRECTS,
+      refunded: true,
+    });
     expect(await storedCount(t)).toBe(before);
   });
 
@@ -161,9 +189,13 @@ describe('PDF tools, url input and progress (e2e)', () => {
   it('progress: a split with a progressToken sends notifications/progress that only grow, up to 100 of 100', async () => {
     const c = await client();
     const updates: Progress[] = [];
-    const r = (await c.callTool({ name: 'split_pdf', arguments: { file: { url: site.url('/forty.pdf') }, mode: 'every', every: 2 } }, undefined, {
-      onprogress: (p) => updates.push(p),
-    })) as CallToolResult;
+    const r = (await c.callTool(
+      { name: 'split_pdf', arguments: { file: { url: site.url('/forty.pdf') }, mode: 'every', every: 2 } },
+      undefined,
+      {
+        onprogress: (p) => updates.push(p),
+      },
+    )) as CallToolResult;
     expect(r.isError).toBeFalsy();
     expect(sc(r).files).toHaveLength(20);
     expect(updates.length).toBeGreaterThan(10);
@@ -175,9 +207,16 @@ describe('PDF tools, url input and progress (e2e)', () => {
     // A merge of several stored inputs and a page loop report too; without onprogress nothing is asked.
     const up = sc(await call(c, 'add_page_numbers', { file: { base64: b64(forty) } }));
     const merged: Progress[] = [];
-    await c.callTool({ name: 'merge_pdfs', arguments: { files: [{ file_id: up.file_id }, { file_id: up.file_id }, { file_id: up.file_id }] } }, undefined, {
-      onprogress: (p) => merged.push(p),
-    });
+    await c.callTool(
+      {
+        name: 'merge_pdfs',
+        arguments: { files: [{ file_id: up.file_id }, { file_id: up.file_id }, { file_id: up.file_id }] },
+      },
+      undefined,
+      {
+        onprogress: (p) => merged.push(p),
+      },
+    );
     expect(merged.map((u) => u.message)).toEqual(expect.arrayContaining(['Opened files[2]', 'Merged files[2]']));
   });
 
@@ -194,8 +233,17 @@ describe('PDF tools, url input and progress (e2e)', () => {
       const first = sc(await call(c, 'rotate_pages', { file: { url: site.url('/forty.pdf') }, angle: 90 }));
       expect(first).toMatchObject({ error: 'url_not_allowed', input: 'file', reason: 'address' });
       expect(first.quota.remaining).toBe(first.quota.limit); // refused before the quota: nothing spent, nothing refunded
-      for (const url of ['http://localhost/a.pdf', 'http://10.0.0.7/a.pdf', 'http://[fd00::1]/a.pdf', 'http://169.254.169.254/', 'file:///etc/passwd']) {
-        expect(sc(await call(c, 'rotate_pages', { file: { url }, angle: 90 }))).toMatchObject({ error: 'url_not_allowed', input: 'file' });
+      for (const url of [
+        'http://localhost/a.pdf',
+        'http://10.0.0.7/a.pdf',
+        'http://[fd00::1]/a.pdf',
+        'http://169.254.169.254/',
+        'file:///etc/passwd',
+      ]) {
+        expect(sc(await call(c, 'rotate_pages', { file: { url }, angle: 90 }))).toMatchObject({
+          error: 'url_not_allowed',
+          input: 'file',
+        });
       }
       // Plain words, the address not repeated, and what works instead.
       const words: [string, string][] = [
@@ -206,7 +254,9 @@ describe('PDF tools, url input and progress (e2e)', () => {
       ];
       for (const [url, why] of words) {
         const { message } = sc(await call(c, 'rotate_pages', { file: { url }, angle: 90 }));
-        expect(message).toBe(`file: the url is not fetched: ${why}, and this service only fetches public internet addresses. To send a file from your own machine or network, upload it with POST /files (raw PDF body) and pass the file_id it answers.`);
+        expect(message).toBe(
+          `file: the url is not fetched: ${why}, and this service only fetches public internet addresses. To send a file from your own machine or network, upload it with POST /files (raw PDF body) and pass the file_id it answers.`,
+        );
       }
       expect(site.connections).toBe(connections);
     });

@@ -16,7 +16,8 @@ import { probeApp } from './probe.module';
  * listener reads the notification (milliseconds), also while the revocation listener is lost and
  * right after it is back. PostgreSQL (DATABASE_URL) and the embedded PGlite.
  */
-const whoami = (t: TestApp, key: string) => request(t.server).get('/probe/whoami').set('Authorization', `Bearer ${key}`);
+const whoami = (t: TestApp, key: string) =>
+  request(t.server).get('/probe/whoami').set('Authorization', `Bearer ${key}`);
 
 /**
  * Waits until `t` refuses `key` (401), at most `ms`. revokeKey returns once the revoking instance
@@ -44,7 +45,8 @@ async function until(what: string, check: () => boolean, ms = 10_000): Promise<v
 /** Lookups of keys that reach the database (spied, not replaced). */
 function countLookups(t: TestApp): { count(): number; restore(): void } {
   const spy = jest.spyOn(t.dataSource, 'query');
-  const lookups = () => spy.mock.calls.filter(([sql]) => typeof sql === 'string' && sql.includes('FROM api_keys k JOIN workspaces')).length;
+  const lookups = () =>
+    spy.mock.calls.filter(([sql]) => typeof sql === 'string' && sql.includes('FROM api_keys k JOIN workspaces')).length;
   return { count: lookups, restore: () => spy.mockRestore() };
 }
 
@@ -141,10 +143,10 @@ describe('API key cache (e2e)', () => {
         // so B's listener cannot come back until allowed again.
         await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
         const [{ killed }] = (
-          await admin.query<{ killed: boolean }>('SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE pid = $1 AND datname = $2', [
-            pid,
-            name,
-          ])
+          await admin.query<{ killed: boolean }>(
+            'SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE pid = $1 AND datname = $2',
+            [pid, name],
+          )
         ).rows;
         expect(killed).toBe(true);
         await until('B cache disabled', () => !bKeys.cacheActive);
@@ -174,7 +176,12 @@ describe('API key cache (e2e)', () => {
       const created = await a.createKey('cli-revoke');
       await warm(a, created.key);
       await warm(b, created.key);
-      const r = await runCliCaptured({ LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...db.env }, 'key:revoke', created.id, '--json');
+      const r = await runCliCaptured(
+        { LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...db.env },
+        'key:revoke',
+        created.id,
+        '--json',
+      );
       expect(r.code).toBe(0);
       await refusedWithin(a, created.key, 1000);
       await refusedWithin(b, created.key, 1000);
@@ -198,7 +205,12 @@ describe('API key cache (e2e)', () => {
     it('a revocation from the admin CLI attached to the running server is refused on the next request', async () => {
       const created = await t.createKey('cli-embedded');
       await warm(t, created.key);
-      const r = await runCliCaptured({ LOG_LEVEL: 'silent', SEED_DEMO: 'false', DATA_DIR: join(dir, 'data') }, 'key:revoke', created.id, '--json');
+      const r = await runCliCaptured(
+        { LOG_LEVEL: 'silent', SEED_DEMO: 'false', DATA_DIR: join(dir, 'data') },
+        'key:revoke',
+        created.id,
+        '--json',
+      );
       expect(r.code).toBe(0);
       await whoami(t, created.key).expect(401);
     });

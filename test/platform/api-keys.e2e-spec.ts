@@ -32,7 +32,9 @@ describe('API keys (e2e)', () => {
   it('stores only the SHA-256 of a key, never the key', async () => {
     await keys.createWorkspace('hash-only');
     const created = await keys.createKey('hash-only');
-    const rows: Array<Record<string, unknown>> = await t.dataSource.query('SELECT * FROM api_keys WHERE id = $1', [created.id]);
+    const rows: Array<Record<string, unknown>> = await t.dataSource.query('SELECT * FROM api_keys WHERE id = $1', [
+      created.id,
+    ]);
     expect(rows).toHaveLength(1);
     expect(rows[0].key_hash).toBe(hashApiKey(created.key));
     expect(JSON.stringify(rows[0])).not.toContain(created.key);
@@ -54,7 +56,10 @@ describe('API keys (e2e)', () => {
     await keys.createWorkspace('used');
     const created = await keys.createKey('used');
     await whoami(created.key).expect(200);
-    const before: Array<{ last_used_at: Date | null }> = await t.dataSource.query('SELECT last_used_at FROM api_keys WHERE id = $1', [created.id]);
+    const before: Array<{ last_used_at: Date | null }> = await t.dataSource.query(
+      'SELECT last_used_at FROM api_keys WHERE id = $1',
+      [created.id],
+    );
     expect(before[0].last_used_at).toBeNull(); // not written by the request itself
     await keys.flushLastUsed();
     const listed = await keys.listKeys('used');
@@ -90,7 +95,10 @@ describe('API keys (e2e)', () => {
   });
 
   it('refused keys are limited per client: past AUTH_FAILURE_LIMIT, 429 with Retry-After and no lookup', async () => {
-    const limited = await createTestApp({ module: probeApp, env: { AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_S: '60', TRUST_PROXY: 'loopback' } });
+    const limited = await createTestApp({
+      module: probeApp,
+      env: { AUTH_FAILURE_LIMIT: '3', AUTH_FAILURE_WINDOW_S: '60', TRUST_PROXY: 'loopback' },
+    });
     try {
       const { key } = await limited.createKey();
       const service = limited.app.get(ApiKeysService);
@@ -110,7 +118,8 @@ describe('API keys (e2e)', () => {
       // Other clients are not affected; requests without a key are not counted.
       await from('198.51.100.1', key).expect(200);
       await from('198.51.100.1', generateApiKey()).expect(401);
-      for (let i = 0; i < 5; i++) await request(limited.server).get('/probe/whoami').set('X-Forwarded-For', '198.51.100.2').expect(401);
+      for (let i = 0; i < 5; i++)
+        await request(limited.server).get('/probe/whoami').set('X-Forwarded-For', '198.51.100.2').expect(401);
       await from('198.51.100.2', key).expect(200);
     } finally {
       await limited.close();

@@ -12,7 +12,9 @@ describe('No browser installed (e2e)', () => {
     site = createServer((_req, res) => res.end('<!doctype html><html lang="en"><title>t</title><p>hi</p></html>'));
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
     origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    t = await createTestApp({ env: { CHROMIUM_PATH: '/nonexistent/chromium', SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true' } });
+    t = await createTestApp({
+      env: { CHROMIUM_PATH: '/nonexistent/chromium', SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true' },
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -20,10 +22,19 @@ describe('No browser installed (e2e)', () => {
   });
 
   it('a scan answers 502 scan_failed naming the missing binary and the command that installs it', async () => {
-    const res = await request(t.server).post('/api/scan').send({ url: `${origin}/` }).expect(502);
+    const res = await request(t.server)
+      .post('/api/scan')
+      .send({ url: `${origin}/` })
+      .expect(502);
     expect(res.body).toMatchObject({ ok: false, error: 'scan_failed' });
-    expect(res.body.message).toMatch(/^The browser could not be started\. No Chromium at \/nonexistent\/chromium \(CHROMIUM_PATH\)\. Install it with "sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium fonts-dejavu-core"/);
+    expect(res.body.message).toMatch(
+      /^The browser could not be started\. No Chromium at \/nonexistent\/chromium \(CHROMIUM_PATH\)\. Install it with "sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium fonts-dejavu-core"/,
+    );
     const ready = await request(t.server).get('/readyz').expect(200);
-    expect(ready.body).toMatchObject({ status: 'degraded', browser: 'missing', browser_fix: expect.stringContaining('/nonexistent/chromium') });
+    expect(ready.body).toMatchObject({
+      status: 'degraded',
+      browser: 'missing',
+      browser_fix: expect.stringContaining('/nonexistent/chromium'),
+    });
   });
 });

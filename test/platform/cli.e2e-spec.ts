@@ -18,7 +18,10 @@ describe('Admin CLI (e2e)', () => {
   };
 
   it('workspace:create and workspace:list', async () => {
-    expect(await json('workspace:create', 'acme', '--name', 'Acme Inc')).toMatchObject({ code: 0, body: { slug: 'acme', name: 'Acme Inc' } });
+    expect(await json('workspace:create', 'acme', '--name', 'Acme Inc')).toMatchObject({
+      code: 0,
+      body: { slug: 'acme', name: 'Acme Inc' },
+    });
     const human = await run('workspace:create', 'globex');
     expect(human.code).toBe(0);
     expect(human.out).toMatch(/Created workspace globex/);
@@ -28,7 +31,10 @@ describe('Admin CLI (e2e)', () => {
 
   it('duplicate slug and unknown workspace fail with a clear message and a non-zero exit', async () => {
     const dupe = await json('workspace:create', 'acme');
-    expect(dupe).toEqual({ code: 1, body: { ok: false, error: 'conflict', message: 'Workspace "acme" already exists.' } });
+    expect(dupe).toEqual({
+      code: 1,
+      body: { ok: false, error: 'conflict', message: 'Workspace "acme" already exists.' },
+    });
     const unknown = await run('key:create', 'nobody');
     expect(unknown.code).toBe(1);
     expect(unknown.err).toMatch(/Unknown workspace "nobody"/);
@@ -46,7 +52,13 @@ describe('Admin CLI (e2e)', () => {
 
     const listed = await json('key:list', 'acme');
     expect(listed.body.keys).toHaveLength(2);
-    expect(listed.body.keys[0]).toMatchObject({ id: created.body.id, label: 'reporting', prefix: created.body.prefix, revoked: false, last_used_at: null });
+    expect(listed.body.keys[0]).toMatchObject({
+      id: created.body.id,
+      label: 'reporting',
+      prefix: created.body.prefix,
+      revoked: false,
+      last_used_at: null,
+    });
     expect(JSON.stringify(listed.body)).not.toContain(created.body.key);
 
     const revoked = await json('key:revoke', created.body.id);

@@ -25,7 +25,10 @@ withPostgres('Database outage (e2e, TCP proxy in front of PostgreSQL)', () => {
     direct = new Client({ connectionString: url.toString() });
     await direct.connect();
     url.port = String(proxy.port);
-    t = await createTestApp({ module: probeApp, database: { env: { DATABASE_URL: url.toString() }, drop: async () => undefined } });
+    t = await createTestApp({
+      module: probeApp,
+      database: { env: { DATABASE_URL: url.toString() }, drop: async () => undefined },
+    });
     await direct.query('CREATE TABLE probe_writes (tag text NOT NULL)');
   });
   afterAll(async () => {
@@ -38,7 +41,11 @@ withPostgres('Database outage (e2e, TCP proxy in front of PostgreSQL)', () => {
   const read = (sleep = 0) => request(t.server).get(`/probe/db?sleep=${sleep}`);
   const expect503 = (res: request.Response) => {
     expect(res.status).toBe(503);
-    expect(res.body).toMatchObject({ ok: false, error: 'service_unavailable', message: expect.stringMatching(/database is not reachable/) });
+    expect(res.body).toMatchObject({
+      ok: false,
+      error: 'service_unavailable',
+      message: expect.stringMatching(/database is not reachable/),
+    });
     expect(res.headers['retry-after']).toBe('5');
   };
 
@@ -69,7 +76,9 @@ withPostgres('Database outage (e2e, TCP proxy in front of PostgreSQL)', () => {
   });
 
   it('a transaction cut between its two writes leaves neither row', async () => {
-    const pending = request(t.server).post('/probe/db/write?tag=cut').then((r) => r);
+    const pending = request(t.server)
+      .post('/probe/db/write?tag=cut')
+      .then((r) => r);
     await new Promise((r) => setTimeout(r, 400));
     proxy.cut();
     expect503(await pending);

@@ -72,7 +72,11 @@ describe('Embedded PostgreSQL (PGlite over pglite-socket)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'beacon-stale-'));
     const bystander = spawn('sleep', ['60']); // a live process that is not the owner
     try {
-      for (const stale of [{ pid: 1, port: 5432 }, { pid: bystander.pid, socketDir: join(dir, 'run') }, { pid: process.pid, socketDir: null }]) {
+      for (const stale of [
+        { pid: 1, port: 5432 },
+        { pid: bystander.pid, socketDir: join(dir, 'run') },
+        { pid: process.pid, socketDir: null },
+      ]) {
         writeFileSync(join(dir, 'beacon.lock'), JSON.stringify(stale));
         const db = await openEmbeddedDatabase(dir, false); // the PID lock waited 15 s here, then threw
         expect(db.owned).toBe(true);
@@ -103,27 +107,35 @@ describe('Embedded PostgreSQL (PGlite over pglite-socket)', () => {
   }, 120_000);
 
   const asRoot = process.getuid?.() === 0 ? it : it.skip;
-  asRoot('another local user cannot reach the database: no TCP port, socket and data in 0700 folders', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'beacon-private-'));
-    chmodSync(dir, 0o755); // a DATA_DIR others may list, as ./.data in a checkout usually is
-    const db = await openEmbeddedDatabase(dir, false);
-    try {
-      expect(statSync(join(dir, 'run')).mode & 0o777).toBe(0o700);
-      expect(statSync(join(dir, 'pgdata')).mode & 0o777).toBe(0o700);
-      expect(statSync(join(dir, 'beacon.lock')).mode & 0o777).toBe(0o600);
-      const socket = join(dir, 'run', '.s.PGSQL.5432');
-      // The same probe as the owner's user connects; as "nobody" (uid 65534) it is refused.
-      const probe = (uid?: number) =>
-        spawnSync(process.execPath, ['-e', CONNECT_PROBE, socket], { encoding: 'utf8', timeout: 10_000, ...(uid ? { uid, gid: uid } : {}) });
-      expect(probe().stdout.trim()).toBe('connected');
-      const stranger = probe(65534);
-      expect(stranger.stdout.trim()).toBe('EACCES');
-      expect(spawnSync('cat', [join(dir, 'beacon.lock')], { uid: 65534, gid: 65534 }).status).not.toBe(0);
-    } finally {
-      await db.stop();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  }, 120_000);
+  asRoot(
+    'another local user cannot reach the database: no TCP port, socket and data in 0700 folders',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'beacon-private-'));
+      chmodSync(dir, 0o755); // a DATA_DIR others may list, as ./.data in a checkout usually is
+      const db = await openEmbeddedDatabase(dir, false);
+      try {
+        expect(statSync(join(dir, 'run')).mode & 0o777).toBe(0o700);
+        expect(statSync(join(dir, 'pgdata')).mode & 0o777).toBe(0o700);
+        expect(statSync(join(dir, 'beacon.lock')).mode & 0o777).toBe(0o600);
+        const socket = join(dir, 'run', '.s.PGSQL.5432');
+        // The same probe as the owner's user connects; as "nobody" (uid 65534) it is refused.
+        const probe = (uid?: number) =>
+          spawnSync(process.execPath, ['-e', CONNECT_PROBE, socket], {
+            encoding: 'utf8',
+            timeout: 10_000,
+            ...(uid ? { uid, gid: uid } : {}),
+          });
+        expect(probe().stdout.trim()).toBe('connected');
+        const stranger = probe(65534);
+        expect(stranger.stdout.trim()).toBe('EACCES');
+        expect(spawnSync('cat', [join(dir, 'beacon.lock')], { uid: 65534, gid: 65534 }).status).not.toBe(0);
+      } finally {
+        await db.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    120_000,
+  );
 });
 
 const ROOT = join(__dirname, '..', '..');

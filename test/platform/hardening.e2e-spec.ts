@@ -21,8 +21,10 @@ class ProxiedClient extends WebClient {
 }
 
 const origin = (t: TestApp): string => `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`;
-const setCookie = (r: WebResponse, name: string): string | undefined => r.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
-const fields = (n: number): string => new URLSearchParams(Array.from({ length: n }, (_, i): [string, string] => [`f${i}`, 'x'])).toString();
+const setCookie = (r: WebResponse, name: string): string | undefined =>
+  r.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
+const fields = (n: number): string =>
+  new URLSearchParams(Array.from({ length: n }, (_, i): [string, string] => [`f${i}`, 'x'])).toString();
 
 /** A user of a workspace of `t` who has already chosen a password; returns the e-mail. */
 async function user(t: TestApp, email: string): Promise<{ email: string; otp: string }> {
@@ -54,10 +56,15 @@ describe('Platform hardening (e2e)', () => {
     });
     afterEach(() => errors.mockRestore());
 
-    const post = (path: string, accept: string, body: string, type = 'application/x-www-form-urlencoded'): Promise<Response> =>
+    const post = (
+      path: string,
+      accept: string,
+      body: string,
+      type = 'application/x-www-form-urlencoded',
+    ): Promise<Response> =>
       fetch(`${origin(plain)}${path}`, { method: 'POST', headers: { accept, 'content-type': type }, body });
 
-    it('on a website form: 413 and the site\'s error page in words, nothing logged as an error', async () => {
+    it("on a website form: 413 and the site's error page in words, nothing logged as an error", async () => {
       const res = await post('/signin', 'text/html', fields(2000));
       expect(res.status).toBe(413);
       expect(res.headers.get('content-type')).toMatch(/^text\/html/);
@@ -72,11 +79,24 @@ describe('Platform hardening (e2e)', () => {
     it('on an API route: 413 payload_too_large in the JSON error shape, nothing logged as an error', async () => {
       const res = await post('/api/scan', 'application/json', fields(2000));
       expect(res.status).toBe(413);
-      expect(await res.json()).toEqual({ ok: false, error: 'payload_too_large', message: TOO_MANY_FIELDS_MESSAGE, limit: FORM_FIELD_LIMIT });
+      expect(await res.json()).toEqual({
+        ok: false,
+        error: 'payload_too_large',
+        message: TOO_MANY_FIELDS_MESSAGE,
+        limit: FORM_FIELD_LIMIT,
+      });
       // The PDF upload's multipart form: more parts than an upload has is 413 too.
       const boundary = 'b0undary';
-      const parts = Array.from({ length: 2000 }, (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`).join('');
-      const upload = await post('/files', 'application/json', `${parts}--${boundary}--\r\n`, `multipart/form-data; boundary=${boundary}`);
+      const parts = Array.from(
+        { length: 2000 },
+        (_, i) => `--${boundary}\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\nx\r\n`,
+      ).join('');
+      const upload = await post(
+        '/files',
+        'application/json',
+        `${parts}--${boundary}--\r\n`,
+        `multipart/form-data; boundary=${boundary}`,
+      );
       expect(upload.status).toBe(413);
       expect(await upload.json()).toMatchObject({ ok: false, error: 'payload_too_large' });
       expect(errors).not.toHaveBeenCalled();
@@ -103,7 +123,9 @@ describe('Platform hardening (e2e)', () => {
       expect(none.status).toBe(401);
       expect(none.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
       expect(await none.json()).toMatchObject({ ok: false, error: 'unauthorized' });
-      const wrong = await fetch(`${origin(proxied)}/metrics`, { headers: { Authorization: 'Bearer not-the-metrics-token' } });
+      const wrong = await fetch(`${origin(proxied)}/metrics`, {
+        headers: { Authorization: 'Bearer not-the-metrics-token' },
+      });
       expect(wrong.status).toBe(401);
       const right = await fetch(`${origin(proxied)}/metrics`, { headers: METRICS_AUTH });
       expect(right.status).toBe(200);
@@ -112,7 +134,9 @@ describe('Platform hardening (e2e)', () => {
 
     it('a short METRICS_TOKEN is refused at start-up without printing it', () => {
       expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).toThrow(ConfigError);
-      expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).toThrow(/METRICS_TOKEN=\(hidden\): METRICS_TOKEN must be at least 16 characters/);
+      expect(() => loadConfig({ METRICS_TOKEN: 'short-secret' })).toThrow(
+        /METRICS_TOKEN=\(hidden\): METRICS_TOKEN must be at least 16 characters/,
+      );
     });
   });
 
@@ -132,8 +156,12 @@ describe('Platform hardening (e2e)', () => {
       expect(form.headers.getSetCookie().filter((x) => x.startsWith('beacon_'))).toEqual([]);
       const signedIn = await c.post('/signin', { email, password: otp });
       expect(signedIn.status).toBe(303);
-      expect(setCookie(signedIn, '__Host-beacon_session')).toMatch(/; Path=\/; Expires=.*; HttpOnly; Secure; SameSite=Lax$/);
-      expect(setCookie(signedIn, '__Secure-beacon_otp_proof')).toMatch(/; Path=\/account\/password; .*HttpOnly; Secure; SameSite=Strict$/);
+      expect(setCookie(signedIn, '__Host-beacon_session')).toMatch(
+        /; Path=\/; Expires=.*; HttpOnly; Secure; SameSite=Lax$/,
+      );
+      expect(setCookie(signedIn, '__Secure-beacon_otp_proof')).toMatch(
+        /; Path=\/account\/password; .*HttpOnly; Secure; SameSite=Strict$/,
+      );
       await c.get('/account/password');
       const changed = await c.post('/account/password', { new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
       expect(changed.status).toBe(303);

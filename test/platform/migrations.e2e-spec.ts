@@ -37,13 +37,18 @@ describe('Migrations', () => {
     const db = await createTestDatabase();
     const embedded = db.env.DATABASE_URL ? undefined : await openEmbeddedDatabase('memory://', false);
     const ds = new DataSource(dataSourceOptions(db.env.DATABASE_URL ?? embedded!.url, 2));
-    const pages = async () => (await ds.query<{ id: string; pages: number | null }[]>(`SELECT id, pages FROM pdf_files ORDER BY id`)).map((r) => [r.id, r.pages]);
+    const pages = async () =>
+      (await ds.query<{ id: string; pages: number | null }[]>(`SELECT id, pages FROM pdf_files ORDER BY id`)).map(
+        (r) => [r.id, r.pages],
+      );
     try {
       await ds.initialize();
       // Undoes the newest migrations down to and including PdfFilesPagesUnknown (newer ones may follow it).
       const undoThroughPagesUnknown = async () => {
         for (;;) {
-          const [last] = await ds.query<Array<{ name: string }>>('SELECT name FROM migrations ORDER BY id DESC LIMIT 1');
+          const [last] = await ds.query<Array<{ name: string }>>(
+            'SELECT name FROM migrations ORDER BY id DESC LIMIT 1',
+          );
           await ds.undoLastMigration();
           if (last.name === 'PdfFilesPagesUnknown1763781200000') return;
         }
@@ -56,9 +61,15 @@ describe('Migrations', () => {
            ('b-open', 'open.pdf', 10, 3, repeat('0', 64), now() + interval '1 hour')`,
       );
       expect((await runMigrations(ds))[0]).toBe('PdfFilesPagesUnknown1763781200000');
-      expect(await pages()).toEqual([['a-locked', null], ['b-open', 3]]);
+      expect(await pages()).toEqual([
+        ['a-locked', null],
+        ['b-open', 3],
+      ]);
       await undoThroughPagesUnknown();
-      expect(await pages()).toEqual([['a-locked', 0], ['b-open', 3]]);
+      expect(await pages()).toEqual([
+        ['a-locked', 0],
+        ['b-open', 3],
+      ]);
     } finally {
       if (ds.isInitialized) await ds.destroy();
       await embedded?.stop();

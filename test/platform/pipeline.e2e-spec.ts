@@ -48,7 +48,10 @@ describe('Platform request pipeline (e2e)', () => {
     const { key } = await t.createKey();
     const forged = key.slice(0, -1) + (key.endsWith('a') ? 'b' : 'a');
     await request(t.server).get('/probe/whoami').set('Authorization', `Bearer ${forged}`).expect(401);
-    const absurd = await request(t.server).get('/probe/whoami').set('Authorization', `Bearer ${'z'.repeat(6000)}`).expect(401);
+    const absurd = await request(t.server)
+      .get('/probe/whoami')
+      .set('Authorization', `Bearer ${'z'.repeat(6000)}`)
+      .expect(401);
     expect(absurd.body.error).toBe('unauthorized');
   });
 
@@ -66,7 +69,12 @@ describe('Platform request pipeline (e2e)', () => {
     const extra = await request(t.server).post('/probe/echo').send({ name: 'a', count: 1, admin: true }).expect(400);
     expect(extra.body).toMatchObject({ error: 'bad_request', field: 'admin' });
     const missing = await request(t.server).post('/probe/echo').send({ count: 2 }).expect(400);
-    expect(missing.body).toEqual({ ok: false, error: 'bad_request', field: 'name', message: 'Invalid name: name is required.' });
+    expect(missing.body).toEqual({
+      ok: false,
+      error: 'bad_request',
+      field: 'name',
+      message: 'Invalid name: name is required.',
+    });
     const type = await request(t.server).post('/probe/echo').send({ name: 'a', count: 'x' }).expect(400);
     expect(type.body.message).toBe('Invalid count: count must be an integer number.');
     const good = await request(t.server).post('/probe/echo').send({ name: 'a', count: 2 }).expect(201);
@@ -74,7 +82,11 @@ describe('Platform request pipeline (e2e)', () => {
   });
 
   it('malformed JSON is 400 bad_request; an oversized body is 413 payload_too_large', async () => {
-    const bad = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send('{"name":').expect(400);
+    const bad = await request(t.server)
+      .post('/probe/echo')
+      .set('Content-Type', 'application/json')
+      .send('{"name":')
+      .expect(400);
     expect(bad.body).toMatchObject({ ok: false, error: 'bad_request' });
     const big = await request(t.server)
       .post('/probe/echo')
@@ -88,11 +100,28 @@ describe('Platform request pipeline (e2e)', () => {
     const parser = t.app.get(JsonBodyParser);
     const before = parser.stats.completed;
     const name = `ž€😀${'x'.repeat(JSON_OFF_THREAD_MIN_BYTES)}`;
-    const good = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send(`\uFEFF${JSON.stringify({ name, count: 3 })}`).expect(201);
+    const good = await request(t.server)
+      .post('/probe/echo')
+      .set('Content-Type', 'application/json')
+      .send(`\uFEFF${JSON.stringify({ name, count: 3 })}`)
+      .expect(201);
     expect(good.body).toEqual({ ok: true, name, count: 3 });
-    const invalid = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send(`{"name":"${name}`).expect(400);
-    expect(invalid.body).toEqual({ ok: false, error: 'bad_request', field: 'body', message: 'Request body is not valid JSON.' });
-    const small = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send('{"name":').expect(400);
+    const invalid = await request(t.server)
+      .post('/probe/echo')
+      .set('Content-Type', 'application/json')
+      .send(`{"name":"${name}`)
+      .expect(400);
+    expect(invalid.body).toEqual({
+      ok: false,
+      error: 'bad_request',
+      field: 'body',
+      message: 'Request body is not valid JSON.',
+    });
+    const small = await request(t.server)
+      .post('/probe/echo')
+      .set('Content-Type', 'application/json')
+      .send('{"name":')
+      .expect(400);
     expect(small.body).toEqual(invalid.body);
     const wrongField = await request(t.server).post('/probe/echo').send({ name, count: 'x' }).expect(400);
     expect(wrongField.body).toMatchObject({ error: 'bad_request', field: 'count' });
@@ -102,20 +131,51 @@ describe('Platform request pipeline (e2e)', () => {
   it('JSON nested 20,000 deep is 400 bad_request, on the event loop and in the JSON thread alike', async () => {
     const parser = t.app.get(JsonBodyParser);
     const before = parser.stats.completed;
-    for (const depth of [20_000, 40_000]) { // 40 KB on the event loop, 80 KB in the thread
-      const res = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').send(`${'['.repeat(depth)}${']'.repeat(depth)}`).expect(400);
-      expect(res.body).toEqual({ ok: false, error: 'bad_request', field: 'body', message: `Request body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels.` });
+    for (const depth of [20_000, 40_000]) {
+      // 40 KB on the event loop, 80 KB in the thread
+      const res = await request(t.server)
+        .post('/probe/echo')
+        .set('Content-Type', 'application/json')
+        .send(`${'['.repeat(depth)}${']'.repeat(depth)}`)
+        .expect(400);
+      expect(res.body).toEqual({
+        ok: false,
+        error: 'bad_request',
+        field: 'body',
+        message: `Request body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels.`,
+      });
     }
     expect(parser.stats.completed - before).toBe(1);
     await request(t.server).get('/healthz').expect(200);
   });
 
   it('JSON in a charset other than UTF-8 is 415 unsupported_media_type, before the body is read', async () => {
-    const res = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json; charset=utf-16le').send(Buffer.from('{"name":"a","count":1}', 'utf16le')).expect(415);
-    expect(res.body).toEqual({ ok: false, error: 'unsupported_media_type', message: 'Unsupported charset "UTF-16LE": send JSON in UTF-8.' });
-    const packed = await request(t.server).post('/probe/echo').set('Content-Type', 'application/json').set('Content-Encoding', 'compress').send('{}').expect(415);
-    expect(packed.body).toEqual({ ok: false, error: 'unsupported_media_type', message: 'Unsupported Content-Encoding: send the body as is, or gzip, deflate or br.' });
-    await request(t.server).post('/probe/echo').set('Content-Type', 'application/json; charset=UTF-8').send('{"name":"a","count":1}').expect(201);
+    const res = await request(t.server)
+      .post('/probe/echo')
+      .set('Content-Type', 'application/json; charset=utf-16le')
+      .send(Buffer.from('{"name":"a","count":1}', 'utf16le'))
+      .expect(415);
+    expect(res.body).toEqual({
+      ok: false,
+      error: 'unsupported_media_type',
+      message: 'Unsupported charset "UTF-16LE": send JSON in UTF-8.',
+    });
+    const packed = await request(t.server)
+      .post('/probe/echo')
+      .set('Content-Type', 'application/json')
+      .set('Content-Encoding', 'compress')
+      .send('{}')
+      .expect(415);
+    expect(packed.body).toEqual({
+      ok: false,
+      error: 'unsupported_media_type',
+      message: 'Unsupported Content-Encoding: send the body as is, or gzip, deflate or br.',
+    });
+    await request(t.server)
+      .post('/probe/echo')
+      .set('Content-Type', 'application/json; charset=UTF-8')
+      .send('{"name":"a","count":1}')
+      .expect(201);
   });
 
   it('unexpected errors are 500 internal_error with a request id and no internals', async () => {
@@ -130,7 +190,9 @@ describe('Platform request pipeline (e2e)', () => {
     const res = await request(t.server).get('/metrics').set(METRICS_AUTH).expect(200);
     expect(res.headers['content-type']).toMatch(/text\/plain/);
     expect(res.text).toMatch(/http_requests_total\{method="GET",route="\/healthz",status="200"\} \d+/);
-    expect(res.text).toMatch(/http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz",status="200"\}/);
+    expect(res.text).toMatch(
+      /http_request_duration_seconds_bucket\{le="0.005",method="GET",route="\/healthz",status="200"\}/,
+    );
     expect(res.text).toMatch(/route="unmatched",status="404"/);
   });
 
@@ -141,7 +203,10 @@ describe('Platform request pipeline (e2e)', () => {
 
   it('GET /readyz: Redis down is "degraded" (still 200), a missing browser is reported with its fix', async () => {
     // A Redis URL nobody listens on (loopback port 1) and no browser: the database is up.
-    const down = await createTestApp({ module: probeApp, env: { REDIS_URL: 'redis://127.0.0.1:1', CHROMIUM_PATH: '/nonexistent/chromium' } });
+    const down = await createTestApp({
+      module: probeApp,
+      env: { REDIS_URL: 'redis://127.0.0.1:1', CHROMIUM_PATH: '/nonexistent/chromium' },
+    });
     try {
       const res = await request(down.server).get('/readyz').expect(200);
       expect(res.body).toEqual({

@@ -59,7 +59,9 @@ class ProbeDbController {
 
   @Get()
   async read(@Query('sleep') sleep?: string): Promise<{ value: number }> {
-    const rows: Array<{ value: number }> = await this.dataSource.query('SELECT 1 AS value, pg_sleep($1)', [Number(sleep ?? 0)]);
+    const rows: Array<{ value: number }> = await this.dataSource.query('SELECT 1 AS value, pg_sleep($1)', [
+      Number(sleep ?? 0),
+    ]);
     return { value: rows[0].value };
   }
 

@@ -81,57 +81,67 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<Exited> {
 const cli = (args: string[], env: NodeJS.ProcessEnv): Promise<Exited> => run([...TS_NODE, 'src/cli.ts', ...args], env);
 
 describe('Processes (e2e)', () => {
-  it('the server refuses to start on a bad setting and names it', async () => {
-    const r = await run([...TS_NODE, 'src/main.ts'], { ...baseEnv(), PORT: 'eighty', DATA_DIR: 'memory://' });
-    expect(r.status).toBe(78);
-    expect(r.stderr).toMatch(/Invalid configuration:\n {2}PORT="eighty": /);
-    expect(r.stderr).toMatch(/did not start/);
-  }, CHILD_DEADLINE_MS + 10_000);
+  it(
+    'the server refuses to start on a bad setting and names it',
+    async () => {
+      const r = await run([...TS_NODE, 'src/main.ts'], { ...baseEnv(), PORT: 'eighty', DATA_DIR: 'memory://' });
+      expect(r.status).toBe(78);
+      expect(r.stderr).toMatch(/Invalid configuration:\n {2}PORT="eighty": /);
+      expect(r.stderr).toMatch(/did not start/);
+    },
+    CHILD_DEADLINE_MS + 10_000,
+  );
 
-  it('embedded database: the CLI shares the running server\'s folder, then opens it alone; SIGTERM exits 0', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'beacon-embedded-'));
-    const env: NodeJS.ProcessEnv = { ...baseEnv(), DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
-    delete env.DATABASE_URL;
-    delete env.REDIS_URL;
-    let server: ChildProcess | undefined;
-    try {
-      // 1. CLI alone: opens the folder, applies migrations, creates a workspace.
-      const created = await cli(['workspace:create', 'embedded-co', '--name', 'Embedded Co', '--json'], env);
-      expect(created.stderr).toBe('');
-      expect(created.status).toBe(0);
-      expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'embedded-co', name: 'Embedded Co' });
-      expect(ownerOf(dataDir)).toMatchObject({ socketDir: null });
+  it(
+    "embedded database: the CLI shares the running server's folder, then opens it alone; SIGTERM exits 0",
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'beacon-embedded-'));
+      const env: NodeJS.ProcessEnv = { ...baseEnv(), DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
+      delete env.DATABASE_URL;
+      delete env.REDIS_URL;
+      let server: ChildProcess | undefined;
+      try {
+        // 1. CLI alone: opens the folder, applies migrations, creates a workspace.
+        const created = await cli(['workspace:create', 'embedded-co', '--name', 'Embedded Co', '--json'], env);
+        expect(created.stderr).toBe('');
+        expect(created.status).toBe(0);
+        expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'embedded-co', name: 'Embedded Co' });
+        expect(ownerOf(dataDir)).toMatchObject({ socketDir: null });
 
-      // 2. Server on the same folder; the CLI goes through the server's socket.
-      const output = { text: '' };
-      const child = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], { cwd: ROOT, env });
-      server = child;
-      child.stdout.on('data', (c: Buffer) => (output.text += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (output.text += c.toString()));
-      const port = await waitForListening(child, output);
-      expect(ownerOf(dataDir)).toEqual({ pid: child.pid, socketDir: join(dataDir, 'run') });
-      const key = await cli(['key:create', 'embedded-co', '--label', 'shared', '--json'], env);
-      expect(key.status).toBe(0);
-      const parsed = JSON.parse(key.stdout) as { id: string; key: string; prefix: string; workspace: string };
-      expect(Object.keys(parsed).sort()).toEqual(['id', 'key', 'prefix', 'workspace']);
-      expect(parsed.key).toMatch(/^bcn_/);
-      const listed = await cli(['workspace:list', '--json'], env);
-      expect(JSON.parse(listed.stdout).workspaces.map((w: { slug: string }) => w.slug)).toEqual(['embedded-co']);
-      expect((await get(port, '/readyz')).status).toBe(200);
+        // 2. Server on the same folder; the CLI goes through the server's socket.
+        const output = { text: '' };
+        const child = spawn(process.execPath, [...TS_NODE, 'src/main.ts'], { cwd: ROOT, env });
+        server = child;
+        child.stdout.on('data', (c: Buffer) => (output.text += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (output.text += c.toString()));
+        const port = await waitForListening(child, output);
+        expect(ownerOf(dataDir)).toEqual({ pid: child.pid, socketDir: join(dataDir, 'run') });
+        const key = await cli(['key:create', 'embedded-co', '--label', 'shared', '--json'], env);
+        expect(key.status).toBe(0);
+        const parsed = JSON.parse(key.stdout) as { id: string; key: string; prefix: string; workspace: string };
+        expect(Object.keys(parsed).sort()).toEqual(['id', 'key', 'prefix', 'workspace']);
+        expect(parsed.key).toMatch(/^bcn_/);
+        const listed = await cli(['workspace:list', '--json'], env);
+        expect(JSON.parse(listed.stdout).workspaces.map((w: { slug: string }) => w.slug)).toEqual(['embedded-co']);
+        expect((await get(port, '/readyz')).status).toBe(200);
 
-      // 3. SIGTERM: exit 0, lock released.
-      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-      expect(ownerOf(dataDir)).toEqual({ pid: child.pid, socketDir: null });
+        // 3. SIGTERM: exit 0, lock released.
+        const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+        child.kill('SIGTERM');
+        expect(await exited).toBe(0);
+        expect(ownerOf(dataDir)).toEqual({ pid: child.pid, socketDir: null });
 
-      // 4. The data survived: the CLI reopens the folder alone and sees the key.
-      const keys = await cli(['key:list', 'embedded-co', '--json'], env);
-      expect(keys.status).toBe(0);
-      expect(JSON.parse(keys.stdout).keys).toEqual([expect.objectContaining({ id: parsed.id, label: 'shared', revoked: false })]);
-    } finally {
-      if (server && server.exitCode === null) server.kill('SIGKILL'); // never leave a server behind
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, EMBEDDED_TEST_TIMEOUT_MS);
+        // 4. The data survived: the CLI reopens the folder alone and sees the key.
+        const keys = await cli(['key:list', 'embedded-co', '--json'], env);
+        expect(keys.status).toBe(0);
+        expect(JSON.parse(keys.stdout).keys).toEqual([
+          expect.objectContaining({ id: parsed.id, label: 'shared', revoked: false }),
+        ]);
+      } finally {
+        if (server && server.exitCode === null) server.kill('SIGKILL'); // never leave a server behind
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    EMBEDDED_TEST_TIMEOUT_MS,
+  );
 });

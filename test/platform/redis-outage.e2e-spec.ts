@@ -8,7 +8,7 @@ import { createTestApp, METRICS_AUTH, TestApp } from '../utils/test-app';
 
 const p99 = (ms: number[]): number => [...ms].sort((a, b) => a - b)[Math.ceil(ms.length * 0.99) - 1];
 
-describe('Redis outage (e2e, a Redis server of the test\'s own)', () => {
+describe("Redis outage (e2e, a Redis server of the test's own)", () => {
   let redis: ChildProcess;
   let port: number;
   let t: TestApp;
@@ -20,7 +20,8 @@ describe('Redis outage (e2e, a Redis server of the test\'s own)', () => {
     t = await createTestApp({ env: { REDIS_URL: `redis://127.0.0.1:${port}`, VISIBILITY_RATE_LIMIT: '100000' } });
     const created = await t.createKey();
     key = created.key;
-    for (const f of demoImports({ scans: 2, prompts: 21, seed: 3, scanPrefix: 'r' })) await t.app.get(VisibilityIngestService).importScan(created.workspace, f);
+    for (const f of demoImports({ scans: 2, prompts: 21, seed: 3, scanPrefix: 'r' }))
+      await t.app.get(VisibilityIngestService).importScan(created.workspace, f);
   });
   afterAll(async () => {
     await t?.close();
@@ -58,7 +59,9 @@ describe('Redis outage (e2e, a Redis server of the test\'s own)', () => {
     expect(remaining[199]).toBeLessThan(remaining[0]);
     const burst = await Promise.all(Array.from({ length: 20 }, () => visibility()));
     expect(burst.map((r) => r.status)).toEqual(Array(20).fill(status));
-    process.stdout.write(`visibility p99: ${p99(baseline).toFixed(1)} ms with Redis, ${p99(times).toFixed(1)} ms during the outage\n`);
+    process.stdout.write(
+      `visibility p99: ${p99(baseline).toFixed(1)} ms with Redis, ${p99(times).toFixed(1)} ms during the outage\n`,
+    );
     // Under 100 ms on a quiet machine; on a busy one, no worse than the same requests with Redis up
     // (a request waiting on Redis would add REDIS_COMMAND_TIMEOUT_MS, 250 ms, to many of them).
     expect(p99(times)).toBeLessThan(Math.max(100, 2 * p99(baseline) + 20));

@@ -62,8 +62,13 @@ describe('Graceful shutdown and hostile input (e2e)', () => {
     // finished wait (the 10 s sleep this test was written for) would still be there after 8 s. Timers
     // that were there before the app may end meanwhile, so the count may only fall, never grow.
     const count = (list: string[], kind: string) => list.filter((r) => r.startsWith(kind)).length;
-    const settled = () => count(held(), 'Timeout') <= count(before, 'Timeout') && count(held(), 'TCP') <= count(before, 'TCP');
+    const settled = () =>
+      count(held(), 'Timeout') <= count(before, 'Timeout') && count(held(), 'TCP') <= count(before, 'TCP');
     for (let waited = 0; !settled() && waited < 8000; waited += 100) await new Promise((r) => setTimeout(r, 100));
-    expect({ timers: count(held(), 'Timeout') <= count(before, 'Timeout'), sockets: count(held(), 'TCP') <= count(before, 'TCP'), held: held() }).toEqual({ timers: true, sockets: true, held: held() });
+    expect({
+      timers: count(held(), 'Timeout') <= count(before, 'Timeout'),
+      sockets: count(held(), 'TCP') <= count(before, 'TCP'),
+      held: held(),
+    }).toEqual({ timers: true, sockets: true, held: held() });
   });
 });

@@ -36,7 +36,10 @@ describe('Rate limiting (e2e)', () => {
       b = await createTestApp({ module: probeApp, database: db, env: redis });
       const { key } = await a.createKey();
       for (let i = 0; i < 60; i++) {
-        await request((i % 2 ? a : b).server).get('/probe/whoami').set('Authorization', `Bearer ${key}`).expect(200);
+        await request((i % 2 ? a : b).server)
+          .get('/probe/whoami')
+          .set('Authorization', `Bearer ${key}`)
+          .expect(200);
       }
       const res = await request(a.server).get('/probe/whoami').set('Authorization', `Bearer ${key}`).expect(429);
       expect(res.headers['retry-after']).toBe('60');

@@ -29,7 +29,11 @@ export function recordApiResponses(server: Server): { recorded: RecordedResponse
     const chunks: Buffer[] = [];
     const add = (chunk: unknown, encoding?: unknown) => {
       if (chunk === undefined || chunk === null || typeof chunk === 'function') return;
-      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+      chunks.push(
+        Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'),
+      );
     };
     const write = res.write.bind(res) as (...a: unknown[]) => boolean;
     const end = res.end.bind(res) as (...a: unknown[]) => ServerResponse;
@@ -78,7 +82,10 @@ export function validatorOf(doc: Json): (r: RecordedResponse) => string[] {
     }
     return v;
   };
-  const paths = doc.paths as Record<string, { get: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+  const paths = doc.paths as Record<
+    string,
+    { get: { responses: Record<string, { content?: Record<string, unknown> }> } }
+  >;
   const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
   return (r) => {
@@ -96,7 +103,9 @@ export function validatorOf(doc: Json): (r: RecordedResponse) => string[] {
     }
     if (r.method === 'HEAD' && r.body === '') return [];
     // Another representation the document declares for this response (a CSV export): its media type is checked, not its text.
-    const other = declared?.content && Object.keys(declared.content).find((t) => t !== 'application/json' && r.contentType.startsWith(t));
+    const other =
+      declared?.content &&
+      Object.keys(declared.content).find((t) => t !== 'application/json' && r.contentType.startsWith(t));
     if (other) return [];
     if (!r.contentType.startsWith('application/json')) return [`content-type ${r.contentType}, not application/json`];
     let body: unknown;
@@ -107,6 +116,8 @@ export function validatorOf(doc: Json): (r: RecordedResponse) => string[] {
     }
     const validate = validatorAt(pointer);
     if (validate(body)) return [];
-    return (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
+    return (validate.errors ?? []).map(
+      (e) => `${e.instancePath || '(body)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`,
+    );
   };
 }

@@ -34,7 +34,9 @@ export async function startSmtp(): Promise<TestSmtp> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   const addresses = (m: ParsedMail): string[] =>
-    (Array.isArray(m.to) ? m.to : m.to ? [m.to] : []).flatMap((a) => a.value.map((v) => (v.address ?? '').toLowerCase()));
+    (Array.isArray(m.to) ? m.to : m.to ? [m.to] : []).flatMap((a) =>
+      a.value.map((v) => (v.address ?? '').toLowerCase()),
+    );
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,

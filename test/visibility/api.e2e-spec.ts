@@ -31,7 +31,8 @@ describe('Visibility API (e2e)', () => {
     await ingest.importScan('acme', scan2);
     await ingest.importScan('acme', scan1);
     keyB = (await t.createKey('other')).key;
-    for (const f of demoImports({ scans: 4, prompts: 21, seed: 7, scanPrefix: 'b' })) await ingest.importScan('other', f);
+    for (const f of demoImports({ scans: 4, prompts: 21, seed: 7, scanPrefix: 'b' }))
+      await ingest.importScan('other', f);
     keyEmpty = (await t.createKey('empty')).key;
   });
   afterEach(async () => api.expectValid());
@@ -45,10 +46,14 @@ describe('Visibility API (e2e)', () => {
       for (const p of ['', ...DATA, '/openapi.json']) expect(paths).toContain(`/api/v1${p}`);
       const answers = res.body.endpoints.find((e: { path: string }) => e.path === '/api/v1/answers');
       expect(answers).toMatchObject({ method: 'GET', auth: true });
-      expect(answers.parameters).toEqual(expect.arrayContaining(['limit', 'cursor', 'platform', 'tag', 'mentioned', 'competitor']));
+      expect(answers.parameters).toEqual(
+        expect.arrayContaining(['limit', 'cursor', 'platform', 'tag', 'mentioned', 'competitor']),
+      );
       expect(res.body.rate_limit).toEqual({ requests: 100000, window_seconds: 60 });
       expect(res.headers['ratelimit-limit']).toBeUndefined();
-      expect(Object.keys(res.body.conventions)).toEqual(expect.arrayContaining(['pagination', 'conditional_requests', 'rate_limit_headers', 'errors']));
+      expect(Object.keys(res.body.conventions)).toEqual(
+        expect.arrayContaining(['pagination', 'conditional_requests', 'rate_limit_headers', 'errors']),
+      );
     });
 
     it('GET /api/v1/openapi.json is OpenAPI 3.1 with every endpoint, parameter and response', async () => {
@@ -56,7 +61,9 @@ describe('Visibility API (e2e)', () => {
       expect(res.body.openapi).toBe('3.1.0');
       for (const p of DATA) {
         const op = res.body.paths[`/api/v1${p}`].get;
-        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '304', '400', '401', '404', '405', '429']));
+        expect(Object.keys(op.responses)).toEqual(
+          expect.arrayContaining(['200', '304', '400', '401', '404', '405', '429']),
+        );
         const ref = op.responses['200'].content['application/json'].schema.$ref as string;
         expect(res.body.components.schemas[ref.split('/').pop()!]).toBeDefined();
       }
@@ -88,7 +95,10 @@ describe('Visibility API (e2e)', () => {
           expect(res.headers.allow).toBe('GET, HEAD');
         }
       }
-      const opts = await request(t.server).options('/api/v1/visibility').set('Authorization', `Bearer ${keyA}`).expect(405);
+      const opts = await request(t.server)
+        .options('/api/v1/visibility')
+        .set('Authorization', `Bearer ${keyA}`)
+        .expect(405);
       expect(opts.body.error).toBe('method_not_allowed');
     });
 
@@ -181,11 +191,23 @@ describe('Visibility API (e2e)', () => {
         owned_citation_rate_ci: { low: 3.6, high: 62.4 },
         mentioned_with_owned_citation_rate_ci: { low: 3.6, high: 62.4 },
       });
-      expect(b.by_platform.map((p: { platform: string; mention_rate: number; answers: number }) => [p.platform, p.mention_rate, p.answers])).toEqual([
+      expect(
+        b.by_platform.map((p: { platform: string; mention_rate: number; answers: number }) => [
+          p.platform,
+          p.mention_rate,
+          p.answers,
+        ]),
+      ).toEqual([
         ['chatgpt', 33.3, 3],
         ['perplexity', 50, 2],
       ]);
-      expect(b.competitors.map((c: { name: string; mention_rate: number; share_of_voice: number }) => [c.name, c.mention_rate, c.share_of_voice])).toEqual([
+      expect(
+        b.competitors.map((c: { name: string; mention_rate: number; share_of_voice: number }) => [
+          c.name,
+          c.mention_rate,
+          c.share_of_voice,
+        ]),
+      ).toEqual([
         ['Globex', 60, 42.9],
         ['Initech', 40, 28.6],
       ]);
@@ -197,7 +219,14 @@ describe('Visibility API (e2e)', () => {
         answers: { latest: 5, previous: 2, delta: 3, significant: null, p_value: null },
       });
       expect(b.comparison.platforms).toEqual([
-        { platform: 'chatgpt', latest: 33.3, previous: 0, delta: 33.3, significant: false, p_value: expect.any(Number) },
+        {
+          platform: 'chatgpt',
+          latest: 33.3,
+          previous: 0,
+          delta: 33.3,
+          significant: false,
+          p_value: expect.any(Number),
+        },
         { platform: 'perplexity', latest: 50, previous: null, delta: null, significant: null, p_value: null },
       ]);
       expect(b.comparison.competitors).toEqual([
@@ -214,16 +243,42 @@ describe('Visibility API (e2e)', () => {
       expect(res.body.scans_total).toBe(2);
       expect(res.body.next_cursor).toBeNull();
       const [s2, s1] = res.body.scans;
-      expect(s1).toMatchObject({ scan_id: 's1', date: '2026-11-09', platforms: ['chatgpt'], mention_rate: 0, grade: null, changes: null });
-      expect(s2).toMatchObject({ scan_id: 's2', date: '2026-11-16', mention_rate: 40, citation_rate: 100, owned_citation_rate: 20 });
+      expect(s1).toMatchObject({
+        scan_id: 's1',
+        date: '2026-11-09',
+        platforms: ['chatgpt'],
+        mention_rate: 0,
+        grade: null,
+        changes: null,
+      });
+      expect(s2).toMatchObject({
+        scan_id: 's2',
+        date: '2026-11-16',
+        mention_rate: 40,
+        citation_rate: 100,
+        owned_citation_rate: 20,
+      });
       expect(s2.answers).toEqual({ total: 6, successful: 5, failed: 1 });
       expect(s2.changes).toEqual({
         previous_scan_id: 's1',
         // 0/2 -> 2/5 is not significant (p = 0.29): the rate has not moved.
         detected: ['sources_gained', 'gaps_gained', 'gaps_lost'],
         grade: null,
-        mention_rate: { from: 0, to: 40, delta: 40, relative_change: null, significant: false, p_value: 0.2899, moved: false },
-        sources: { gained: ['acme.com', 'globex.com', 'reddit.com', 'wikipedia.org', 'youtube.com'], lost: [], gained_count: 5, lost_count: 0 },
+        mention_rate: {
+          from: 0,
+          to: 40,
+          delta: 40,
+          relative_change: null,
+          significant: false,
+          p_value: 0.2899,
+          moved: false,
+        },
+        sources: {
+          gained: ['acme.com', 'globex.com', 'reddit.com', 'wikipedia.org', 'youtube.com'],
+          lost: [],
+          gained_count: 5,
+          lost_count: 0,
+        },
         gaps: {
           gained: ['https://globex.com/pricing', 'https://reddit.com/r/crm', 'https://youtube.com/watch?v=1'],
           lost: ['https://g2.com/crm'],
@@ -237,9 +292,33 @@ describe('Visibility API (e2e)', () => {
       const res = await get('/prompts', keyA).expect(200);
       expect(res.body.total).toBe(3);
       expect(res.body.prompts).toEqual([
-        { id: 'p1', text: 'best crm for startups', tags: ['crm'], intent: 'commercial', country: 'US', enabled: true, latest: { answers: 2, mentions: 1, mention_rate: 50, mention_rate_ci: { low: 9.5, high: 90.5 } } },
-        { id: 'p2', text: 'crm pricing', tags: ['pricing', 'crm'], intent: 'commercial', country: 'GB', enabled: true, latest: { answers: 1, mentions: 0, mention_rate: 0, mention_rate_ci: { low: 0, high: 79.3 } } },
-        { id: 'p3', text: 'what is a crm', tags: [], intent: 'informational', country: null, enabled: false, latest: { answers: 2, mentions: 1, mention_rate: 50, mention_rate_ci: { low: 9.5, high: 90.5 } } },
+        {
+          id: 'p1',
+          text: 'best crm for startups',
+          tags: ['crm'],
+          intent: 'commercial',
+          country: 'US',
+          enabled: true,
+          latest: { answers: 2, mentions: 1, mention_rate: 50, mention_rate_ci: { low: 9.5, high: 90.5 } },
+        },
+        {
+          id: 'p2',
+          text: 'crm pricing',
+          tags: ['pricing', 'crm'],
+          intent: 'commercial',
+          country: 'GB',
+          enabled: true,
+          latest: { answers: 1, mentions: 0, mention_rate: 0, mention_rate_ci: { low: 0, high: 79.3 } },
+        },
+        {
+          id: 'p3',
+          text: 'what is a crm',
+          tags: [],
+          intent: 'informational',
+          country: null,
+          enabled: false,
+          latest: { answers: 2, mentions: 1, mention_rate: 50, mention_rate_ci: { low: 9.5, high: 90.5 } },
+        },
       ]);
       const crm = await get('/prompts?tag=crm', keyA).expect(200);
       expect(crm.body.prompts.map((p: { id: string }) => p.id)).toEqual(['p1', 'p2']);
@@ -291,16 +370,30 @@ describe('Visibility API (e2e)', () => {
             counted: 1,
             excluded_count: 0,
           },
-          { name: 'Initech', kind: 'competitor', status: 'not_named', position: null, evidence: [], excluded: [], counted: 0, excluded_count: 0 },
+          {
+            name: 'Initech',
+            kind: 'competitor',
+            status: 'not_named',
+            position: null,
+            evidence: [],
+            excluded: [],
+            counted: 0,
+            excluded_count: 0,
+          },
         ],
       });
-      expect(res.body.answers[2]).toMatchObject({ text: 'Try Acmeville tools.', brand_mentioned: false, brand_position: null });
+      expect(res.body.answers[2]).toMatchObject({
+        text: 'Try Acmeville tools.',
+        brand_mentioned: false,
+        brand_position: null,
+      });
       expect(res.body.answers[3]).toMatchObject({ status: 'error', brand_mentioned: false, competitors_mentioned: [] });
       expect(res.body.answers.map((a: { text: string }) => a.text)).not.toContain('Globex only.'); // s1's answer
     });
 
     it('GET /answers filters: platform, mentioned, competitor, tag, prompt_id', async () => {
-      const idx = async (q: string) => (await get(`/answers?${q}`, keyA).expect(200)).body.answers.map((a: { index: number }) => a.index);
+      const idx = async (q: string) =>
+        (await get(`/answers?${q}`, keyA).expect(200)).body.answers.map((a: { index: number }) => a.index);
       expect(await idx('platform=perplexity')).toEqual([1, 3, 5]);
       expect(await idx('mentioned=true')).toEqual([0, 5]);
       expect(await idx('mentioned=false&platform=chatgpt')).toEqual([2, 4]);
@@ -313,7 +406,15 @@ describe('Visibility API (e2e)', () => {
     it('GET /sources: registrable domains with counts and categories; filters', async () => {
       const res = await get('/sources', keyA).expect(200);
       expect(res.body.total).toBe(6);
-      expect(res.body.sources[0]).toEqual({ domain: 'g2.com', category: 'review', citations: 2, answers: 2, prompts: 1, urls: 1, platforms: ['chatgpt', 'perplexity'] });
+      expect(res.body.sources[0]).toEqual({
+        domain: 'g2.com',
+        category: 'review',
+        citations: 2,
+        answers: 2,
+        prompts: 1,
+        urls: 1,
+        platforms: ['chatgpt', 'perplexity'],
+      });
       expect(res.body.sources.map((s: { domain: string; category: string }) => `${s.domain}:${s.category}`)).toEqual([
         'g2.com:review',
         'reddit.com:ugc',
@@ -325,7 +426,11 @@ describe('Visibility API (e2e)', () => {
       const owned = await get('/sources?category=owned', keyA).expect(200);
       expect(owned.body.sources.map((s: { domain: string }) => s.domain)).toEqual(['acme.com']);
       const pplx = await get('/sources?platform=perplexity', keyA).expect(200);
-      expect(pplx.body.sources.map((s: { domain: string }) => s.domain)).toEqual(['g2.com', 'reddit.com', 'wikipedia.org']);
+      expect(pplx.body.sources.map((s: { domain: string }) => s.domain)).toEqual([
+        'g2.com',
+        'reddit.com',
+        'wikipedia.org',
+      ]);
     });
 
     it('GET /urls: per-URL statistics; filters', async () => {
@@ -348,9 +453,33 @@ describe('Visibility API (e2e)', () => {
       const res = await get('/gaps', keyA).expect(200);
       expect(res.body.total).toBe(3);
       expect(res.body.gaps).toEqual([
-        { url: 'https://globex.com/pricing', domain: 'globex.com', category: 'competitor', answers: 1, competitors: ['Globex'], prompts: ['p3'], platforms: ['chatgpt'] },
-        { url: 'https://reddit.com/r/crm', domain: 'reddit.com', category: 'ugc', answers: 1, competitors: ['Globex', 'Initech'], prompts: ['p1'], platforms: ['perplexity'] },
-        { url: 'https://youtube.com/watch?v=1', domain: 'youtube.com', category: 'video', answers: 1, competitors: ['Globex'], prompts: ['p3'], platforms: ['chatgpt'] },
+        {
+          url: 'https://globex.com/pricing',
+          domain: 'globex.com',
+          category: 'competitor',
+          answers: 1,
+          competitors: ['Globex'],
+          prompts: ['p3'],
+          platforms: ['chatgpt'],
+        },
+        {
+          url: 'https://reddit.com/r/crm',
+          domain: 'reddit.com',
+          category: 'ugc',
+          answers: 1,
+          competitors: ['Globex', 'Initech'],
+          prompts: ['p1'],
+          platforms: ['perplexity'],
+        },
+        {
+          url: 'https://youtube.com/watch?v=1',
+          domain: 'youtube.com',
+          category: 'video',
+          answers: 1,
+          competitors: ['Globex'],
+          prompts: ['p3'],
+          platforms: ['chatgpt'],
+        },
       ]);
       const initech = await get('/gaps?competitor=Initech', keyA).expect(200);
       expect(initech.body.gaps.map((g: { url: string }) => g.url)).toEqual(['https://reddit.com/r/crm']);
@@ -392,7 +521,8 @@ describe('Visibility API (e2e)', () => {
     };
 
     it('answers, sources, urls, gaps, prompts and history', async () => {
-      const all = async (path: string, name: string) => (await get(`${path}${path.includes('?') ? '&' : '?'}limit=500`, keyB).expect(200)).body[name];
+      const all = async (path: string, name: string) =>
+        (await get(`${path}${path.includes('?') ? '&' : '?'}limit=500`, keyB).expect(200)).body[name];
       const cases: Array<[string, string, (r: Record<string, unknown>) => string, number]> = [
         ['/answers', 'answers', (r) => String(r.index), 7],
         ['/answers?mentioned=true', 'answers', (r) => String(r.index), 5],

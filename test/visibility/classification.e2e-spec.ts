@@ -40,7 +40,9 @@ describe('Visibility mention classification (e2e)', () => {
   it('absence statements and weekdays are not mentions: 1 of 6, not 4 of 6', async () => {
     const b = (await get('/visibility').expect(200)).body;
     expect(b.latest).toMatchObject({ mention_rate: 16.7, mentions: 1, absences: 3, answers: 6 });
-    expect(b.competitors.map((c: { name: string; mentions: number; absences: number }) => [c.name, c.mentions, c.absences])).toEqual([
+    expect(
+      b.competitors.map((c: { name: string; mentions: number; absences: number }) => [c.name, c.mentions, c.absences]),
+    ).toEqual([
       ['Monday', 1, 0],
       ['Globex', 2, 0],
     ]);
@@ -48,7 +50,14 @@ describe('Visibility mention classification (e2e)', () => {
 
   it('/answers shows the evidence: matched term, offset and rule, and each excluded match with its reason', async () => {
     const { answers } = (await get('/answers').expect(200)).body;
-    expect(answers.map((a: { brand_status: string }) => a.brand_status)).toEqual(['absent', 'absent', 'absent', 'mentioned', 'not_named', 'not_named']);
+    expect(answers.map((a: { brand_status: string }) => a.brand_status)).toEqual([
+      'absent',
+      'absent',
+      'absent',
+      'mentioned',
+      'not_named',
+      'not_named',
+    ]);
     expect(answers[0].mentions[0]).toMatchObject({
       name: 'Acme',
       kind: 'brand',
@@ -64,12 +73,16 @@ describe('Visibility mention classification (e2e)', () => {
       status: 'not_named',
       excluded: [{ term: 'Monday', matched: 'Monday', offset: 21, reason: 'common_word' }],
     });
-    expect(answers[5].mentions[1]).toMatchObject({ status: 'mentioned', evidence: [{ matched: 'monday', offset: 12, rule: 'domain_form' }] });
+    expect(answers[5].mentions[1]).toMatchObject({
+      status: 'mentioned',
+      evidence: [{ matched: 'monday', offset: 12, rule: 'domain_form' }],
+    });
     expect(answers[5].competitors_mentioned).toEqual(['Monday']);
   });
 
   it('GET /answers?brand_status=absent lists the answers that do not know the brand', async () => {
-    const idx = async (q: string) => (await get(`/answers?${q}`).expect(200)).body.answers.map((a: { index: number }) => a.index);
+    const idx = async (q: string) =>
+      (await get(`/answers?${q}`).expect(200)).body.answers.map((a: { index: number }) => a.index);
     expect(await idx('brand_status=absent')).toEqual([0, 1, 2]);
     expect(await idx('brand_status=mentioned')).toEqual([3]);
     expect(await idx('mentioned=true')).toEqual([3]);
@@ -79,9 +92,11 @@ describe('Visibility mention classification (e2e)', () => {
   it('scan:rederive recomputes scans stored with the old rules, one transaction per scan, and changes the ETag', async () => {
     // What the old lexical rules stored: every answer naming the brand counted, no evidence, 66.7 %.
     const ws = "(SELECT w.id FROM workspaces w WHERE w.slug = 'acme')";
-    await t.dataSource.query(`UPDATE vis_answers a SET brand_mentioned = (a.seq < 4), brand_status = 'not_named', mentions = '[]'
+    await t.dataSource
+      .query(`UPDATE vis_answers a SET brand_mentioned = (a.seq < 4), brand_status = 'not_named', mentions = '[]'
       FROM vis_scans s WHERE s.id = a.scan_id AND s.workspace_id = ${ws}`);
-    await t.dataSource.query(`UPDATE vis_scans SET summary = jsonb_set(jsonb_set(summary::jsonb, '{mentions}', '4'), '{mention_rate}', '66.7')::json
+    await t.dataSource
+      .query(`UPDATE vis_scans SET summary = jsonb_set(jsonb_set(summary::jsonb, '{mentions}', '4'), '{mention_rate}', '66.7')::json
       WHERE workspace_id = ${ws}`);
     await t.dataSource.query(`UPDATE vis_projects SET version = version + 1 WHERE workspace_id = ${ws}`);
     await new Promise((r) => setTimeout(r, PROJECT_STATE_TTL_MS + 50));
@@ -94,7 +109,14 @@ describe('Visibility mention classification (e2e)', () => {
     const after = (await get('/visibility').expect(200)).body;
     expect(after.latest).toMatchObject({ mention_rate: 16.7, mentions: 1, absences: 3 });
     const { answers } = (await get('/answers').expect(200)).body;
-    expect(answers.map((a: { brand_status: string }) => a.brand_status)).toEqual(['absent', 'absent', 'absent', 'mentioned', 'not_named', 'not_named']);
+    expect(answers.map((a: { brand_status: string }) => a.brand_status)).toEqual([
+      'absent',
+      'absent',
+      'absent',
+      'mentioned',
+      'not_named',
+      'not_named',
+    ]);
     expect(answers[0].mentions[0].excluded[0].reason).toBe('absent');
     // Sources and URLs stay as imported; a second run changes no figure.
     const again = await scanRederiveCommand.run(t.app, { positionals: ['acme'], options: {}, json: true });
@@ -103,13 +125,26 @@ describe('Visibility mention classification (e2e)', () => {
   });
 
   it('an answer of 200,000 characters with thousands of aliases imports and is classified', async () => {
-    const aliases = Array.from({ length: 3000 }, (_, i) => (i % 3 === 0 ? `(.*)+${i}` : i % 3 === 1 ? String.fromCharCode(65 + (i % 26)) : `Acme ${i}`));
+    const aliases = Array.from({ length: 3000 }, (_, i) =>
+      i % 3 === 0 ? `(.*)+${i}` : i % 3 === 1 ? String.fromCharCode(65 + (i % 26)) : `Acme ${i}`,
+    );
     const filler = 'Plenty of text about CRMs and pipelines. ';
     const text = `${filler.repeat(Math.ceil(199_980 / filler.length)).slice(0, 199_980)} Acme 2999 wins`;
-    const big = { ...issueScan, brand: { ...issueScan.brand, aliases }, scan: { ...issueScan.scan, id: 'w2', date: '2026-11-23', answers: [{ prompt_id: 'p1', platform: 'chatgpt', text, citations: [] }] } };
+    const big = {
+      ...issueScan,
+      brand: { ...issueScan.brand, aliases },
+      scan: {
+        ...issueScan.scan,
+        id: 'w2',
+        date: '2026-11-23',
+        answers: [{ prompt_id: 'p1', platform: 'chatgpt', text, citations: [] }],
+      },
+    };
     const r = await t.app.get(VisibilityIngestService).importScan('acme', big);
     expect(r).toMatchObject({ imported: true, mention_rate: 100 });
     const { answers } = (await get('/answers').expect(200)).body;
-    expect(answers[0].mentions[0].evidence).toEqual([{ term: 'Acme 2999', matched: 'Acme 2999', offset: 199_981, rule: 'alias' }]);
+    expect(answers[0].mentions[0].evidence).toEqual([
+      { term: 'Acme 2999', matched: 'Acme 2999', offset: 199_981, rule: 'alias' },
+    ]);
   });
 });

@@ -2,7 +2,9 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** How the loopback platform answers one prompt: a chat completion (text, cited URLs) or an HTTP error. */
-export type Reply = { text: string; citations?: Array<{ url: string; title?: string }> } | { status: number; message: string; headers?: Record<string, string> };
+export type Reply =
+  | { text: string; citations?: Array<{ url: string; title?: string }> }
+  | { status: number; message: string; headers?: Record<string, string> };
 
 /**
  * A loopback OpenAI-compatible endpoint (Chat Completions wire format, bodies shaped like the
@@ -24,7 +26,10 @@ export class ChatCompletionsServer {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         void (async () => {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as { messages?: Array<{ content: string }>; model?: string };
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as {
+            messages?: Array<{ content: string }>;
+            model?: string;
+          };
           const prompt = body.messages?.[body.messages.length - 1]?.content ?? '';
           this.requests.push(prompt);
           if (this.gate) await this.gate;
@@ -35,7 +40,10 @@ export class ChatCompletionsServer {
             return;
           }
           let at = 0;
-          const annotations = (r.citations ?? []).map((c) => ({ type: 'url_citation', url_citation: { start_index: at, end_index: (at += 5), title: c.title ?? c.url, url: c.url } }));
+          const annotations = (r.citations ?? []).map((c) => ({
+            type: 'url_citation',
+            url_citation: { start_index: at, end_index: (at += 5), title: c.title ?? c.url, url: c.url },
+          }));
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(
             JSON.stringify({
@@ -43,7 +51,14 @@ export class ChatCompletionsServer {
               object: 'chat.completion',
               created: 1741569952,
               model: body.model ?? 'local-model',
-              choices: [{ index: 0, message: { role: 'assistant', content: r.text, refusal: null, annotations }, logprobs: null, finish_reason: 'stop' }],
+              choices: [
+                {
+                  index: 0,
+                  message: { role: 'assistant', content: r.text, refusal: null, annotations },
+                  logprobs: null,
+                  finish_reason: 'stop',
+                },
+              ],
               usage: { prompt_tokens: 19, completion_tokens: 10, total_tokens: 29 },
               service_tier: 'default',
             }),

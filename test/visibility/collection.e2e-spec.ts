@@ -35,22 +35,36 @@ describe('Collection scans (e2e)', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   };
-  const api = async (k: string, path: string) => (await fetch(`${admin.origin}${path}`, { headers: { authorization: `Bearer ${k}` } })).json() as Promise<Record<string, unknown>>;
+  const api = async (k: string, path: string) =>
+    (await fetch(`${admin.origin}${path}`, { headers: { authorization: `Bearer ${k}` } })).json() as Promise<
+      Record<string, unknown>
+    >;
 
   beforeAll(async () => {
     platform = await ChatCompletionsServer.start();
     t = await createTestApp({
-      env: { OPENAI_COMPATIBLE_BASE_URL: `${platform.url}/v1`, OPENAI_COMPATIBLE_MODEL: 'local-llama', OPENAI_COMPATIBLE_API_KEY: 'sk-local', AI_MAX_RETRIES: '0', SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true' },
+      env: {
+        OPENAI_COMPATIBLE_BASE_URL: `${platform.url}/v1`,
+        OPENAI_COMPATIBLE_MODEL: 'local-llama',
+        OPENAI_COMPATIBLE_API_KEY: 'sk-local',
+        AI_MAX_RETRIES: '0',
+        SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+      },
     });
     key = (await t.createKey('collect')).key;
     otherKey = (await t.createKey('collect-import')).key;
     const a = await t.app.get(AccountsService).createUser('collect', 'collect-admin@example.com', 'admin');
-    workspaceId = (await t.dataSource.query<Array<{ id: string }>>(`SELECT id FROM workspaces WHERE slug = 'collect'`))[0].id;
+    workspaceId = (
+      await t.dataSource.query<Array<{ id: string }>>(`SELECT id FROM workspaces WHERE slug = 'collect'`)
+    )[0].id;
     admin = WebClient.of(t.server);
     await admin.signIn(a.email, a.one_time_password, PASSWORD);
     platform.reply = (prompt) =>
       prompt.includes('startups')
-        ? { text: 'Acme is the pick for startups; Globex is fine too.', citations: [{ url: 'https://acme.com/pricing', title: 'Acme pricing' }, { url: 'https://www.g2.com/crm' }] }
+        ? {
+            text: 'Acme is the pick for startups; Globex is fine too.',
+            citations: [{ url: 'https://acme.com/pricing', title: 'Acme pricing' }, { url: 'https://www.g2.com/crm' }],
+          }
         : prompt.includes('pricing')
           ? { text: 'Globex has the best prices.', citations: [{ url: 'https://globex.com/' }] }
           : prompt.includes('agencies')
@@ -72,9 +86,21 @@ describe('Collection scans (e2e)', () => {
     expect(r.text).toContain('<code>OPENAI_API_KEY</code>');
     // Set up in the pages: brand, competitor, prompts, a platform that is not configured.
     await admin.get('/dashboard/tracking');
-    expect((await admin.post('/dashboard/tracking/brand', { business: 'Acme Inc', name: 'Acme', aliases: '', domains: 'acme.com' })).status).toBe(303);
+    expect(
+      (
+        await admin.post('/dashboard/tracking/brand', {
+          business: 'Acme Inc',
+          name: 'Acme',
+          aliases: '',
+          domains: 'acme.com',
+        })
+      ).status,
+    ).toBe(303);
     await admin.get('/dashboard/tracking');
-    expect((await admin.post('/dashboard/tracking/competitors', { name: 'Globex', aliases: '', domains: 'globex.com' })).status).toBe(303);
+    expect(
+      (await admin.post('/dashboard/tracking/competitors', { name: 'Globex', aliases: '', domains: 'globex.com' }))
+        .status,
+    ).toBe(303);
     await admin.get('/dashboard/tracking/prompts');
     for (const text of ['best crm for startups', 'crm pricing', 'crm for agencies']) {
       expect((await admin.post('/dashboard/tracking/prompts', { text, enabled: 'yes' })).status).toBe(303);
@@ -82,7 +108,16 @@ describe('Collection scans (e2e)', () => {
     }
     await admin.get('/dashboard/tracking');
     const scanSettings = (platforms: string, budget = '100') =>
-      admin.request('POST', '/dashboard/tracking/scans', { form: { _csrf: admin.csrf(), platforms, samples: '2', schedule: 'manual', budget_calls: budget, budget_usd: '5' } });
+      admin.request('POST', '/dashboard/tracking/scans', {
+        form: {
+          _csrf: admin.csrf(),
+          platforms,
+          samples: '2',
+          schedule: 'manual',
+          budget_calls: budget,
+          budget_usd: '5',
+        },
+      });
     expect((await scanSettings('openai')).status).toBe(303);
     await admin.get('/dashboard/scans');
     r = await admin.post('/dashboard/scans/run');
@@ -112,9 +147,20 @@ describe('Collection scans (e2e)', () => {
     const answers = await t.app.get(CollectService).answers(id, 0, 100);
     const startups = answers.filter((a) => a.prompt_key === 'p1');
     expect(startups).toHaveLength(2);
-    expect(startups[0]).toMatchObject({ status: 'ok', surface: 'api_search', model: 'local-llama', citations: [{ url: 'https://acme.com/pricing', title: 'Acme pricing' }, { url: 'https://www.g2.com/crm', title: 'https://www.g2.com/crm' }] });
+    expect(startups[0]).toMatchObject({
+      status: 'ok',
+      surface: 'api_search',
+      model: 'local-llama',
+      citations: [
+        { url: 'https://acme.com/pricing', title: 'Acme pricing' },
+        { url: 'https://www.g2.com/crm', title: 'https://www.g2.com/crm' },
+      ],
+    });
     const failed = answers.filter((a) => a.status !== 'ok');
-    expect(failed.map((a) => [a.prompt_key, a.status])).toEqual([['p3', 'ai_unavailable'], ['p3', 'ai_unavailable']]);
+    expect(failed.map((a) => [a.prompt_key, a.status])).toEqual([
+      ['p3', 'ai_unavailable'],
+      ['p3', 'ai_unavailable'],
+    ]);
     expect(failed[0].reason).toContain('HTTP 500');
     const page = await admin.get(`/dashboard/scans/${id}`);
     expect(page.headers.get('refresh')).toBeNull();
@@ -123,7 +169,9 @@ describe('Collection scans (e2e)', () => {
 
     // The figures equal an import of the same answers.
     const setup = await t.app.get(CollectStore).setup(id);
-    const imported = await t.app.get(VisibilityIngestService).importScan('collect-import', scanFile(setup, { id: run.scan_key, date: run.date }, answers));
+    const imported = await t.app
+      .get(VisibilityIngestService)
+      .importScan('collect-import', scanFile(setup, { id: run.scan_key, date: run.date }, answers));
     expect({ ...run.result, workspace: '', duration_ms: 0 }).toEqual({ ...imported, workspace: '', duration_ms: 0 });
     const mine = await api(key, '/api/v1/visibility');
     const theirs = await api(otherKey, '/api/v1/visibility');
@@ -135,7 +183,14 @@ describe('Collection scans (e2e)', () => {
   it('stops cleanly at the call budget and imports what it asked', async () => {
     await admin.get('/dashboard/tracking');
     await admin.request('POST', '/dashboard/tracking/scans', {
-      form: { _csrf: admin.csrf(), platforms: 'openai_compatible', samples: '2', schedule: 'manual', budget_calls: '2', budget_usd: '5' },
+      form: {
+        _csrf: admin.csrf(),
+        platforms: 'openai_compatible',
+        samples: '2',
+        schedule: 'manual',
+        budget_calls: '2',
+        budget_usd: '5',
+      },
     });
     const { run } = await t.app.get(CollectService).start(workspaceId, 'manual');
     const done = await waitDone(run.id);
@@ -148,7 +203,9 @@ describe('Collection scans (e2e)', () => {
     await t.app.get(TrackingService).update(workspaceId, { budget_calls: 100, budget_usd: 0.0002 });
     const byCost = await waitDone((await t.app.get(CollectService).start(workspaceId, 'manual')).run.id);
     expect(byCost.status).toBe('done');
-    expect(byCost.stop_reason).toMatch(/^Stopped at the budget of US\$ 0.0002 \(estimated US\$ 0.00 spent\): [1-4] calls not made.$/);
+    expect(byCost.stop_reason).toMatch(
+      /^Stopped at the budget of US\$ 0.0002 \(estimated US\$ 0.00 spent\): [1-4] calls not made.$/,
+    );
     expect(byCost.asked).toBeGreaterThanOrEqual(2);
     await t.app.get(TrackingService).update(workspaceId, { budget_usd: 5 });
     platform.reply = reply;
@@ -159,10 +216,39 @@ describe('Collection scans (e2e)', () => {
     const collect = t.app.get(CollectService);
     const store = t.app.get(CollectStore);
     // What a process that died mid-scan leaves: a running run, one answer stored, a stale heartbeat, no job.
-    const setup = { ...(await store.setup((await collect.runs(workspaceId))[0].id)), platforms: ['openai_compatible'], samples: 2 };
-    const id = (await store.create({ workspaceId, trigger: 'manual', setup, planned: 6, budgetCalls: 100, budgetUsd: 5, date: new Date().toISOString().slice(0, 10) }))!;
-    await store.addAnswer(id, { prompt_key: 'p2', platform: 'openai_compatible', sample: 2, status: 'ok', model: 'earlier', surface: 'api', text: 'Globex, asked before the crash.', citations: [], search_queries: [], input_tokens: 1, output_tokens: 1, cost_usd: 0, reason: null });
-    await t.dataSource.query(`UPDATE vis_collect_runs SET status = 'running', heartbeat_at = now() - interval '5 minutes' WHERE id = $1`, [id]);
+    const setup = {
+      ...(await store.setup((await collect.runs(workspaceId))[0].id)),
+      platforms: ['openai_compatible'],
+      samples: 2,
+    };
+    const id = (await store.create({
+      workspaceId,
+      trigger: 'manual',
+      setup,
+      planned: 6,
+      budgetCalls: 100,
+      budgetUsd: 5,
+      date: new Date().toISOString().slice(0, 10),
+    }))!;
+    await store.addAnswer(id, {
+      prompt_key: 'p2',
+      platform: 'openai_compatible',
+      sample: 2,
+      status: 'ok',
+      model: 'earlier',
+      surface: 'api',
+      text: 'Globex, asked before the crash.',
+      citations: [],
+      search_queries: [],
+      input_tokens: 1,
+      output_tokens: 1,
+      cost_usd: 0,
+      reason: null,
+    });
+    await t.dataSource.query(
+      `UPDATE vis_collect_runs SET status = 'running', heartbeat_at = now() - interval '5 minutes' WHERE id = $1`,
+      [id],
+    );
     // A second Run now meanwhile does not start another scan.
     expect((await collect.start(workspaceId, 'manual')).run.id).toBe(id);
     const before = platform.requests.length;
@@ -187,21 +273,39 @@ describe('Collection scans (e2e)', () => {
     });
     await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
     try {
-      const { secret } = await t.app.get(AlertsService).addWebhook(workspaceId, `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/beacon`);
+      const { secret } = await t.app
+        .get(AlertsService)
+        .addWebhook(workspaceId, `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/beacon`);
       // Now every answer names Globex and a newly tracked Initech, and nothing cites acme.com any more.
       await t.app.get(TrackingService).addCompetitor(workspaceId, { name: 'Initech', aliases: [], domains: [] });
-      platform.reply = () => ({ text: 'Globex or Initech are the ones to pick.', citations: [{ url: 'https://globex.com/' }] });
+      platform.reply = () => ({
+        text: 'Globex or Initech are the ones to pick.',
+        citations: [{ url: 'https://globex.com/' }],
+      });
       const { run } = await t.app.get(CollectService).start(workspaceId, 'manual');
       expect((await waitDone(run.id)).status).toBe('done');
       const deadline = Date.now() + 15_000;
       const kinds = () => received.map((r) => (JSON.parse(r.body) as { type: string }).type);
-      while (!(kinds().includes('visibility.owned_citation_lost') && kinds().includes('visibility.competitor_ahead')) && Date.now() < deadline) {
+      while (
+        !(kinds().includes('visibility.owned_citation_lost') && kinds().includes('visibility.competitor_ahead')) &&
+        Date.now() < deadline
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      const payloads = received.map((r) => new Webhook(secret).verify(r.body, r.headers) as { type?: string; kind?: string; data?: Record<string, unknown> });
+      const payloads = received.map(
+        (r) =>
+          new Webhook(secret).verify(r.body, r.headers) as {
+            type?: string;
+            kind?: string;
+            data?: Record<string, unknown>;
+          },
+      );
       const text = JSON.stringify(payloads);
       // Globex was already ahead in the scan before: only Initech is news.
-      const sent = payloads.map((p) => [p.type, (p.data as { details?: { competitor?: string } }).details?.competitor ?? '']);
+      const sent = payloads.map((p) => [
+        p.type,
+        (p.data as { details?: { competitor?: string } }).details?.competitor ?? '',
+      ]);
       expect(sent).toContainEqual(['visibility.competitor_ahead', 'Initech']);
       expect(sent).toContainEqual(['visibility.owned_citation_lost', '']);
       expect(sent).not.toContainEqual(['visibility.competitor_ahead', 'Globex']);

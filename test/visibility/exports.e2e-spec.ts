@@ -8,7 +8,14 @@ import { scan1, scan2 } from './fixtures';
 
 type Row = Record<string, string>;
 type Item = Record<string, unknown>;
-const LISTS = { answers: 'answers', sources: 'sources', urls: 'urls', gaps: 'gaps', history: 'scans', prompts: 'prompts' } as const;
+const LISTS = {
+  answers: 'answers',
+  sources: 'sources',
+  urls: 'urls',
+  gaps: 'gaps',
+  history: 'scans',
+  prompts: 'prompts',
+} as const;
 type List = keyof typeof LISTS;
 
 /** What a cell of the documented CSV holds for a JSON value: arrays joined with " | ", null empty. */
@@ -26,14 +33,20 @@ describe('Visibility CSV exports (e2e)', () => {
   let tricky: string; // the fixture project, one answer text with quotes, commas and line breaks
   const get = (path: string, k = key) => request(t.server).get(`/api/v1${path}`).set('Authorization', `Bearer ${k}`);
   const csv = async (path: string, k = key): Promise<{ rows: Row[]; header: string[]; res: request.Response }> => {
-    const res = await get(path, k).set('Accept', 'text/csv').buffer(true).parse((r, done) => {
-      let s = '';
-      r.setEncoding('utf8');
-      r.on('data', (c: string) => (s += c));
-      r.on('end', () => done(null, s));
-    }).expect(200);
+    const res = await get(path, k)
+      .set('Accept', 'text/csv')
+      .buffer(true)
+      .parse((r, done) => {
+        let s = '';
+        r.setEncoding('utf8');
+        r.on('data', (c: string) => (s += c));
+        r.on('end', () => done(null, s));
+      })
+      .expect(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="beacon-[a-z]+(-[A-Za-z0-9._-]+)?\.csv"$/);
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="beacon-[a-z]+(-[A-Za-z0-9._-]+)?\.csv"$/,
+    );
     const text = res.body as string;
     const header = text.slice(0, text.indexOf('\n')).split(','); // the names need no quoting
     return { rows: parse<Row>(text, { columns: true }), header, res };
@@ -59,7 +72,9 @@ describe('Visibility CSV exports (e2e)', () => {
     for (const f of demoImports({ scans: 3, prompts: 40, samples: 2, seed: 5 })) await ingest.importScan('exports', f);
     tricky = (await t.createKey('tricky')).key;
     await ingest.importScan('tricky', scan1);
-    const answers = scan2.scan.answers.map((a, i) => (i === 0 ? { ...a, text: 'Acme, "the best"\nsaid Globex; really =1+1' } : a));
+    const answers = scan2.scan.answers.map((a, i) =>
+      i === 0 ? { ...a, text: 'Acme, "the best"\nsaid Globex; really =1+1' } : a,
+    );
     await ingest.importScan('tricky', { ...scan2, scan: { ...scan2.scan, answers } });
   });
   afterEach(async () => api.expectValid());
@@ -70,8 +85,22 @@ describe('Visibility CSV exports (e2e)', () => {
     expect(json.length).toBeGreaterThan(200);
     const { rows, header } = await csv('/answers');
     expect(header).toEqual([
-      'scan_id', 'scan_date', 'index', 'prompt_id', 'prompt', 'platform', 'model', 'status', 'brand_mentioned', 'brand_position',
-      'brand_status', 'competitors_mentioned', 'competitors_absent', 'citations', 'cites_owned', 'text',
+      'scan_id',
+      'scan_date',
+      'index',
+      'prompt_id',
+      'prompt',
+      'platform',
+      'model',
+      'status',
+      'brand_mentioned',
+      'brand_position',
+      'brand_status',
+      'competitors_mentioned',
+      'competitors_absent',
+      'citations',
+      'cites_owned',
+      'text',
     ]);
     const scan = (await get('/answers?limit=1').expect(200)).body.scan as { scan_id: string; date: string };
     expect(rows).toEqual(
@@ -98,18 +127,34 @@ describe('Visibility CSV exports (e2e)', () => {
       const { rows } = await csv(`/${list}?${filters}`);
       expect({ list, filters, rows: rows.length }).toEqual({ list, filters, rows: json.length });
       expect({ list, filters, empty: json.length === 0 }).toEqual({ list, filters, empty: false });
-      const idKey = list === 'history' ? 'scan_id' : list === 'prompts' ? 'id' : list === 'sources' ? 'domain' : list === 'answers' ? 'index' : 'url';
+      const idKey =
+        list === 'history'
+          ? 'scan_id'
+          : list === 'prompts'
+            ? 'id'
+            : list === 'sources'
+              ? 'domain'
+              : list === 'answers'
+                ? 'index'
+                : 'url';
       expect(rows.map((r) => r[idKey])).toEqual(json.map((j) => String(j[idKey])));
       // Shared scalar and array columns carry the JSON's values.
       for (const [i, r] of rows.entries()) {
-        for (const [col, v] of Object.entries(json[i])) if (col in r && (typeof v !== 'object' || Array.isArray(v))) expect({ list, col, v: r[col] }).toEqual({ list, col, v: cell(v) });
+        for (const [col, v] of Object.entries(json[i]))
+          if (col in r && (typeof v !== 'object' || Array.isArray(v)))
+            expect({ list, col, v: r[col] }).toEqual({ list, col, v: cell(v) });
       }
     }
     expect((await csv('/prompts')).rows.length).toBeGreaterThan((await csv('/prompts?enabled=true')).rows.length);
     const h = (await csv('/history')).rows;
     const j = await all('history');
     expect(h.map((r) => [r.mention_rate, r.answers_successful, r.grade, r.mention_rate_ci_low])).toEqual(
-      j.map((x) => [cell(x.mention_rate), cell((x.answers as Item).successful), cell(x.grade), cell((x.mention_rate_ci as Item | null)?.low)]),
+      j.map((x) => [
+        cell(x.mention_rate),
+        cell((x.answers as Item).successful),
+        cell(x.grade),
+        cell((x.mention_rate_ci as Item | null)?.low),
+      ]),
     );
   });
 
@@ -162,18 +207,33 @@ describe('Visibility CSV exports (e2e)', () => {
       const urls = await get('/urls?scan_id=s1&platform=chatgpt', tricky).expect(200);
       expect(urls.body.urls.map((x: Item) => x.url)).toEqual(['https://g2.com/crm']); // normalised: no www.
       const gaps = await get('/gaps?scan_id=s1', tricky).expect(200);
-      expect(gaps.body).toMatchObject({ scan: { scan_id: 's1' }, total: 1, gaps: [{ url: 'https://g2.com/crm', competitors: ['Globex'] }] });
+      expect(gaps.body).toMatchObject({
+        scan: { scan_id: 's1' },
+        total: 1,
+        gaps: [{ url: 'https://g2.com/crm', competitors: ['Globex'] }],
+      });
       // Every scan of the demo project: each list names the scan it is of, and totals differ between scans.
-      const scans = (await get('/history').expect(200)).body.scans as Array<{ scan_id: string; answers: { total: number } }>;
+      const scans = (await get('/history').expect(200)).body.scans as Array<{
+        scan_id: string;
+        answers: { total: number };
+      }>;
       for (const sc of scans) {
         const r = await get(`/answers?scan_id=${sc.scan_id}&limit=1`).expect(200);
-        expect({ scan: r.body.scan.scan_id, total: r.body.total }).toEqual({ scan: sc.scan_id, total: sc.answers.total });
+        expect({ scan: r.body.scan.scan_id, total: r.body.total }).toEqual({
+          scan: sc.scan_id,
+          total: sc.answers.total,
+        });
       }
     });
 
     it('prompts with the figures of the scan picked', async () => {
       const s1 = await get('/prompts?scan_id=s1', tricky).expect(200);
-      expect(s1.body.prompts.map((x: { id: string; latest: Item | null }) => [x.id, x.latest && [x.latest.answers, x.latest.mentions, x.latest.mention_rate]])).toEqual([
+      expect(
+        s1.body.prompts.map((x: { id: string; latest: Item | null }) => [
+          x.id,
+          x.latest && [x.latest.answers, x.latest.mentions, x.latest.mention_rate],
+        ]),
+      ).toEqual([
         ['p1', [1, 0, 0]],
         ['p2', [1, 0, 0]],
         ['p3', null],
@@ -182,17 +242,34 @@ describe('Visibility CSV exports (e2e)', () => {
       expect((await get('/prompts?scan_id=s2', tricky).expect(200)).body).toEqual(latest.body);
       await get('/prompts?scan_id=nope', tricky).expect(404);
       const { rows } = await csv('/prompts?scan_id=s1', tricky);
-      expect(rows.map((r) => [r.id, r.latest_answers])).toEqual([['p1', '1'], ['p2', '1'], ['p3', '']]);
+      expect(rows.map((r) => [r.id, r.latest_answers])).toEqual([
+        ['p1', '1'],
+        ['p2', '1'],
+        ['p3', ''],
+      ]);
     });
 
     it('pages of an older scan follow on in that scan; its CSV names it', async () => {
       const first = await get('/answers?scan_id=s1&limit=1', tricky).expect(200);
       const second = await get(`/answers?scan_id=s1&limit=1&cursor=${first.body.next_cursor}`, tricky).expect(200);
-      expect([...first.body.answers, ...second.body.answers].map((a: Item) => a.text)).toEqual(['Globex only.', 'Nothing here.']);
+      expect([...first.body.answers, ...second.body.answers].map((a: Item) => a.text)).toEqual([
+        'Globex only.',
+        'Nothing here.',
+      ]);
       expect(second.body.next_cursor).toBeNull();
       const { rows, res } = await csv('/gaps?scan_id=s1', tricky);
       expect(rows).toEqual([
-        { scan_id: 's1', scan_date: '2026-11-09', url: 'https://g2.com/crm', domain: 'g2.com', category: 'review', answers: '1', competitors: 'Globex', prompts: 'p1', platforms: 'chatgpt' },
+        {
+          scan_id: 's1',
+          scan_date: '2026-11-09',
+          url: 'https://g2.com/crm',
+          domain: 'g2.com',
+          category: 'review',
+          answers: '1',
+          competitors: 'Globex',
+          prompts: 'p1',
+          platforms: 'chatgpt',
+        },
       ]);
       expect(res.headers['content-disposition']).toBe('attachment; filename="beacon-gaps-s1.csv"');
     });
@@ -211,16 +288,20 @@ describe('Visibility CSV exports (e2e)', () => {
           const r = await get(`/answers?${sc}gap_url=${encodeURIComponent(g.url)}&limit=1`).expect(200);
           expect({ gap: g.url, total: r.body.total }).toEqual({ gap: g.url, total: g.answers });
         }
-        const sources = (await get(`/sources?${sc}limit=8`).expect(200)).body.sources as Array<{ domain: string; answers: number }>;
+        const sources = (await get(`/sources?${sc}limit=8`).expect(200)).body.sources as Array<{
+          domain: string;
+          answers: number;
+        }>;
         for (const d of sources) {
           const r = await get(`/answers?${sc}cited_domain=${d.domain}&limit=500`).expect(200);
           expect({ domain: d.domain, total: r.body.total }).toEqual({ domain: d.domain, total: d.answers });
-          for (const a of r.body.answers as Array<{ citations: string[] }>) expect(a.citations.some((c) => new URL(c).hostname.endsWith(d.domain))).toBe(true);
+          for (const a of r.body.answers as Array<{ citations: string[] }>)
+            expect(a.citations.some((c) => new URL(c).hostname.endsWith(d.domain))).toBe(true);
         }
       }
     });
 
-    it('an unknown scan is 404 not_found naming scan_id; a malformed one 400; another workspace\'s scan is unknown', async () => {
+    it("an unknown scan is 404 not_found naming scan_id; a malformed one 400; another workspace's scan is unknown", async () => {
       for (const list of ['answers', 'sources', 'urls', 'gaps']) {
         const r = await get(`/${list}?scan_id=nope`, tricky).expect(404);
         expect(r.body).toMatchObject({ ok: false, error: 'not_found', field: 'scan_id' });

@@ -21,7 +21,14 @@ export const scan1 = {
     date: '2026-11-09',
     platforms: ['chatgpt'],
     answers: [
-      { prompt_id: 'p1', platform: 'chatgpt', model: 'gpt-5', status: 'ok', text: 'Globex only.', citations: ['https://www.g2.com/crm'] },
+      {
+        prompt_id: 'p1',
+        platform: 'chatgpt',
+        model: 'gpt-5',
+        status: 'ok',
+        text: 'Globex only.',
+        citations: ['https://www.g2.com/crm'],
+      },
       { prompt_id: 'p2', platform: 'chatgpt', model: 'gpt-5', status: 'ok', text: 'Nothing here.', citations: [] },
     ],
   },
@@ -51,7 +58,14 @@ export const scan2 = {
         text: 'Globex and Initech lead.',
         citations: ['https://www.g2.com/crm?utm_source=perplexity', 'https://reddit.com/r/crm'],
       },
-      { prompt_id: 'p2', platform: 'chatgpt', model: 'gpt-5', status: 'ok', text: 'Try Acmeville tools.', citations: ['https://reddit.com/r/crm/'] },
+      {
+        prompt_id: 'p2',
+        platform: 'chatgpt',
+        model: 'gpt-5',
+        status: 'ok',
+        text: 'Try Acmeville tools.',
+        citations: ['https://reddit.com/r/crm/'],
+      },
       { prompt_id: 'p2', platform: 'perplexity', model: 'sonar', status: 'error', text: '', citations: [] },
       {
         prompt_id: 'p3',
@@ -61,7 +75,14 @@ export const scan2 = {
         text: 'Globex pricing: see globex.com',
         citations: ['https://globex.com/pricing', 'https://www.youtube.com/watch?v=1'],
       },
-      { prompt_id: 'p3', platform: 'perplexity', model: 'sonar', status: 'ok', text: 'ACME INC and initech.', citations: ['https://en.wikipedia.org/wiki/CRM#History'] },
+      {
+        prompt_id: 'p3',
+        platform: 'perplexity',
+        model: 'sonar',
+        status: 'ok',
+        text: 'ACME INC and initech.',
+        citations: ['https://en.wikipedia.org/wiki/CRM#History'],
+      },
     ],
   },
 };

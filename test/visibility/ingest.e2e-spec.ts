@@ -29,7 +29,8 @@ describe('Visibility ingest (e2e)', () => {
   let ingest: VisibilityIngestService;
   const counts = async () => {
     const out: Record<string, number> = {};
-    for (const table of TABLES) out[table] = Number((await t.dataSource.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
+    for (const table of TABLES)
+      out[table] = Number((await t.dataSource.query(`SELECT count(*) AS n FROM ${table}`))[0].n);
     return out;
   };
 
@@ -53,11 +54,15 @@ describe('Visibility ingest (e2e)', () => {
 
   it('a failure in the middle of the transaction leaves nothing behind', async () => {
     const before = await counts();
-    const [{ version }] = await t.dataSource.query("SELECT version FROM vis_projects p JOIN workspaces w ON w.id = p.workspace_id WHERE w.slug = 'acme'");
+    const [{ version }] = await t.dataSource.query(
+      "SELECT version FROM vis_projects p JOIN workspaces w ON w.id = p.workspace_id WHERE w.slug = 'acme'",
+    );
     // A real database failure after the scan, answers, sources and URLs were written.
     await t.dataSource.query(`CREATE FUNCTION vis_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN RAISE EXCEPTION 'disk full (test)'; END $$`);
-    await t.dataSource.query('CREATE TRIGGER vis_test_fail BEFORE INSERT ON vis_gaps FOR EACH ROW EXECUTE FUNCTION vis_test_fail()');
+    await t.dataSource.query(
+      'CREATE TRIGGER vis_test_fail BEFORE INSERT ON vis_gaps FOR EACH ROW EXECUTE FUNCTION vis_test_fail()',
+    );
     try {
       await expect(ingest.importScan('acme', scan2)).rejects.toThrow(/disk full/);
     } finally {
@@ -65,7 +70,9 @@ describe('Visibility ingest (e2e)', () => {
       await t.dataSource.query('DROP FUNCTION vis_test_fail()');
     }
     expect(await counts()).toEqual(before);
-    const [after] = await t.dataSource.query("SELECT version FROM vis_projects p JOIN workspaces w ON w.id = p.workspace_id WHERE w.slug = 'acme'");
+    const [after] = await t.dataSource.query(
+      "SELECT version FROM vis_projects p JOIN workspaces w ON w.id = p.workspace_id WHERE w.slug = 'acme'",
+    );
     expect(after.version).toBe(version);
     // The same import succeeds once the fault is gone.
     const ok = await ingest.importScan('acme', scan2);
@@ -94,7 +101,13 @@ describe('Visibility ingest (e2e)', () => {
          FROM vis_scans s JOIN vis_projects p ON p.workspace_id = s.workspace_id JOIN workspaces w ON w.id = s.workspace_id
         WHERE w.slug = 'race' ORDER BY s.date`,
     );
-    expect(rows.map((r: { scan_key: string; latest: boolean; scans_total: number }) => [r.scan_key, r.latest, r.scans_total])).toEqual([
+    expect(
+      rows.map((r: { scan_key: string; latest: boolean; scans_total: number }) => [
+        r.scan_key,
+        r.latest,
+        r.scans_total,
+      ]),
+    ).toEqual([
       ['s1', false, 2],
       ['s2', true, 2],
     ]);
@@ -112,7 +125,9 @@ describe('Visibility ingest (e2e)', () => {
     const notJson = join(dir, 'not.json');
     writeFileSync(notJson, '{"business":');
     expect((await failure(scanImportCommand.run(t.app, args('acme', notJson)))).message).toMatch(/not valid JSON/);
-    expect((await failure(scanImportCommand.run(t.app, args('acme', join(dir, 'missing.json'))))).code).toBe('file_not_found');
+    expect((await failure(scanImportCommand.run(t.app, args('acme', join(dir, 'missing.json'))))).code).toBe(
+      'file_not_found',
+    );
     expect((await failure(scanImportCommand.run(t.app, args('acme')))).message).toMatch(/^Usage: scan:import/);
     expect((await failure(demoSeedCommand.run(t.app, args('extra')))).message).toMatch(/^Usage: demo:seed/);
   });
@@ -129,7 +144,9 @@ describe('Visibility ingest (e2e)', () => {
     older.prompts.push({ id: 'p0', text: 'legacy prompt' });
     const r = await ingest.importScan('acme', older);
     expect(r.latest).toBe(false);
-    const [p] = await t.dataSource.query("SELECT business FROM vis_projects p JOIN workspaces w ON w.id = p.workspace_id WHERE w.slug = 'acme'");
+    const [p] = await t.dataSource.query(
+      "SELECT business FROM vis_projects p JOIN workspaces w ON w.id = p.workspace_id WHERE w.slug = 'acme'",
+    );
     expect(p.business).toBe('Acme Inc');
     const prompts = await t.dataSource.query(
       "SELECT prompt_key, latest_answers FROM vis_prompts p JOIN workspaces w ON w.id = p.workspace_id WHERE w.slug = 'acme' ORDER BY prompt_key",
@@ -154,13 +171,19 @@ describe('Visibility ingest (e2e)', () => {
       const first = await seeder.seedOnFirstStart();
       expect(first).toEqual({ workspace: 'demo', key: expect.stringMatching(/^bcn_/) });
       expect(await seeder.seedOnFirstStart()).toBeNull();
-      const res = await request(seeded.server).get('/api/v1/visibility').set('Authorization', `Bearer ${first!.key}`).expect(200);
+      const res = await request(seeded.server)
+        .get('/api/v1/visibility')
+        .set('Authorization', `Bearer ${first!.key}`)
+        .expect(200);
       expect(res.body.scans_total).toBeGreaterThanOrEqual(4);
       expect(res.body.platforms.length).toBeGreaterThanOrEqual(3);
       expect(res.body.competitors.length).toBeGreaterThanOrEqual(2);
       expect(res.body.latest.grade).toMatch(/^[A-F]$/);
       expect(res.body.comparison).not.toBeNull();
-      const prompts = await request(seeded.server).get('/api/v1/prompts').set('Authorization', `Bearer ${first!.key}`).expect(200);
+      const prompts = await request(seeded.server)
+        .get('/api/v1/prompts')
+        .set('Authorization', `Bearer ${first!.key}`)
+        .expect(200);
       expect(prompts.body.total).toBeGreaterThanOrEqual(20);
     } finally {
       await seeded.close();
@@ -225,14 +248,24 @@ describe('Visibility admin CLI commands (e2e)', () => {
     expect((await run('workspace:create', 'acme')).code).toBe(0);
     const r = await run('scan:import', 'acme', good, '--json');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ workspace: 'acme', scan_id: 's2', imported: true, answers: { total: 6, successful: 5, failed: 1 }, mention_rate: 40 });
+    expect(JSON.parse(r.out)).toMatchObject({
+      workspace: 'acme',
+      scan_id: 's2',
+      imported: true,
+      answers: { total: 6, successful: 5, failed: 1 },
+      mention_rate: 40,
+    });
     const broken = join(dir, 'broken.json');
     const b = JSON.parse(JSON.stringify(scan1));
     b.scan.answers[1].platform = 'myspace';
     writeFileSync(broken, JSON.stringify(b));
     const bad = await run('scan:import', 'acme', broken, '--json');
     expect(bad.code).toBe(1);
-    expect(JSON.parse(bad.out)).toMatchObject({ ok: false, error: 'bad_request', message: expect.stringContaining('scan.answers[1].platform') });
+    expect(JSON.parse(bad.out)).toMatchObject({
+      ok: false,
+      error: 'bad_request',
+      message: expect.stringContaining('scan.answers[1].platform'),
+    });
   });
 
   it('demo:seed loads the demo workspace once and prints a working key', async () => {
@@ -247,7 +280,10 @@ describe('Visibility admin CLI commands (e2e)', () => {
 
     const app = await createTestApp({ database: { env: cli.env, drop: async () => undefined } });
     try {
-      const res = await request(app.server).get('/api/v1/history').set('Authorization', `Bearer ${body.key}`).expect(200);
+      const res = await request(app.server)
+        .get('/api/v1/history')
+        .set('Authorization', `Bearer ${body.key}`)
+        .expect(200);
       expect(res.body.scans_total).toBe(6);
     } finally {
       await app.close();

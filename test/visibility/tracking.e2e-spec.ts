@@ -37,7 +37,11 @@ describe('Tracking set-up (e2e)', () => {
     await admin.signIn(a.email, a.one_time_password, PASSWORD);
     member = WebClient.of(t.server);
     await member.signIn(m.email, m.one_time_password, PASSWORD);
-    workspaceId = (await accounts.listInWorkspace((await t.dataSource.query<Array<{ id: string }>>(`SELECT id FROM workspaces WHERE slug = 'track'`))[0].id))[0].workspace_id;
+    workspaceId = (
+      await accounts.listInWorkspace(
+        (await t.dataSource.query<Array<{ id: string }>>(`SELECT id FROM workspaces WHERE slug = 'track'`))[0].id,
+      )
+    )[0].workspace_id;
   }, 60_000);
 
   afterAll(async () => {
@@ -58,25 +62,51 @@ describe('Tracking set-up (e2e)', () => {
 
   it('saves the brand, a competitor and the scan settings; a bad value is named on the form and nothing changes', async () => {
     await admin.get('/dashboard/tracking');
-    let r = await admin.post('/dashboard/tracking/brand', { business: 'Acme Inc', name: 'Acme', aliases: 'Acme Inc, ACME Corp', domains: 'acme.com\nacme.io' });
+    let r = await admin.post('/dashboard/tracking/brand', {
+      business: 'Acme Inc',
+      name: 'Acme',
+      aliases: 'Acme Inc, ACME Corp',
+      domains: 'acme.com\nacme.io',
+    });
     expect([r.status, r.location]).toEqual([303, '/dashboard/tracking?saved=brand']);
     await admin.get('/dashboard/tracking');
-    r = await admin.post('/dashboard/tracking/brand', { business: 'Acme Inc', name: 'Acme', aliases: '', domains: 'not a domain' });
+    r = await admin.post('/dashboard/tracking/brand', {
+      business: 'Acme Inc',
+      name: 'Acme',
+      aliases: '',
+      domains: 'not a domain',
+    });
     expect(r.status).toBe(400);
     expect(r.text).toContain('<a href="#brand-domains">&quot;not&quot; is not a domain such as acme.com.</a>');
     expect(r.text).toContain('id="brand-domains" name="domains" rows="2" aria-invalid="true"');
     r = await admin.post('/dashboard/tracking/competitors', { name: 'globex', aliases: '', domains: '' });
     expect(r.status).toBe(400);
     expect(r.text).toContain('is already the brand or a competitor');
-    r = await admin.post('/dashboard/tracking/competitors', { name: 'Umbrella', aliases: 'Umbrella Corp', domains: 'umbrella.example' });
-    expect(r.status).toBe(303);
-    await admin.get('/dashboard/tracking');
-    r = await admin.request('POST', '/dashboard/tracking/scans', {
-      form: { _csrf: admin.csrf(), platforms: 'openai', samples: '3', schedule: 'daily', budget_calls: '500', budget_usd: '12.50' },
+    r = await admin.post('/dashboard/tracking/competitors', {
+      name: 'Umbrella',
+      aliases: 'Umbrella Corp',
+      domains: 'umbrella.example',
     });
     expect(r.status).toBe(303);
     await admin.get('/dashboard/tracking');
-    r = await admin.post('/dashboard/tracking/scans', { samples: '0', schedule: 'weekly', budget_calls: '10', budget_usd: '1' });
+    r = await admin.request('POST', '/dashboard/tracking/scans', {
+      form: {
+        _csrf: admin.csrf(),
+        platforms: 'openai',
+        samples: '3',
+        schedule: 'daily',
+        budget_calls: '500',
+        budget_usd: '12.50',
+      },
+    });
+    expect(r.status).toBe(303);
+    await admin.get('/dashboard/tracking');
+    r = await admin.post('/dashboard/tracking/scans', {
+      samples: '0',
+      schedule: 'weekly',
+      budget_calls: '10',
+      budget_usd: '1',
+    });
     expect(r.status).toBe(400);
     expect(r.text).toContain('The number of samples must be a whole number from 1 to 10.');
     const s = await t.app.get(TrackingService).settings(workspaceId);
@@ -105,7 +135,13 @@ describe('Tracking set-up (e2e)', () => {
 
   it('adds, edits and deletes one prompt', async () => {
     await admin.get('/dashboard/tracking/prompts');
-    let r = await admin.post('/dashboard/tracking/prompts', { text: 'crm for   agencies', tags: 'crm, agency', intent: 'commercial', country: 'de', enabled: 'yes' });
+    let r = await admin.post('/dashboard/tracking/prompts', {
+      text: 'crm for   agencies',
+      tags: 'crm, agency',
+      intent: 'commercial',
+      country: 'de',
+      enabled: 'yes',
+    });
     expect(r.status).toBe(303);
     await admin.get('/dashboard/tracking/prompts');
     r = await admin.post('/dashboard/tracking/prompts', { text: 'CRM for agencies' });
@@ -114,12 +150,24 @@ describe('Tracking set-up (e2e)', () => {
     r = await admin.post('/dashboard/tracking/prompts', { text: 'crm in spain', country: 'ESP' });
     expect(r.status).toBe(400);
     expect(r.text).toContain('the country &quot;ESP&quot; is not a two-letter code');
-    const added = (await t.app.get(TrackingService).allPrompts(workspaceId)).find((p) => p.text === 'crm for agencies')!;
+    const added = (await t.app.get(TrackingService).allPrompts(workspaceId)).find(
+      (p) => p.text === 'crm for agencies',
+    )!;
     expect(added).toMatchObject({ tags: ['crm', 'agency'], intent: 'commercial', country: 'DE', enabled: true });
     await admin.get(`/dashboard/tracking/prompts/${added.id}/edit`);
-    r = await admin.post(`/dashboard/tracking/prompts/${added.id}`, { text: 'crm for agencies', tags: '', intent: '', country: '' });
+    r = await admin.post(`/dashboard/tracking/prompts/${added.id}`, {
+      text: 'crm for agencies',
+      tags: '',
+      intent: '',
+      country: '',
+    });
     expect(r.status).toBe(303);
-    expect(await t.app.get(TrackingService).prompt(workspaceId, added.id)).toMatchObject({ tags: [], intent: null, country: null, enabled: false });
+    expect(await t.app.get(TrackingService).prompt(workspaceId, added.id)).toMatchObject({
+      tags: [],
+      intent: null,
+      country: null,
+      enabled: false,
+    });
     await admin.get('/dashboard/tracking/prompts');
     r = await admin.post(`/dashboard/tracking/prompts/${added.id}/delete`);
     expect(r.status).toBe(303);
@@ -130,23 +178,34 @@ describe('Tracking set-up (e2e)', () => {
     const before = (await t.app.get(TrackingService).settings(workspaceId)).prompts_total;
     let r = await bulk(admin, { csv: 'text,tags,country\n"crm, for dentists",crm;dental,US\ncrm for lawyers,,FRA\n' });
     expect(r.status).toBe(400);
-    expect(r.text).toContain('CSV row 3: the country &quot;FRA&quot; is not a two-letter code such as US or DE. Nothing was added.');
+    expect(r.text).toContain(
+      'CSV row 3: the country &quot;FRA&quot; is not a two-letter code such as US or DE. Nothing was added.',
+    );
     expect(r.text).toContain('href="#file"');
     r = await bulk(admin, { csv: 'text,colour\nx,red\n' });
     expect(r.status).toBe(400);
     expect(r.text).toContain('&quot;colour&quot; is not one of them');
     expect((await t.app.get(TrackingService).settings(workspaceId)).prompts_total).toBe(before);
-    r = await bulk(admin, { csv: 'text,tags,country,enabled\n"crm, for dentists",crm;dental,US,yes\ncrm for lawyers,,FR,no\nbest crm for startups,,,\n' });
+    r = await bulk(admin, {
+      csv: 'text,tags,country,enabled\n"crm, for dentists",crm;dental,US,yes\ncrm for lawyers,,FR,no\nbest crm for startups,,,\n',
+    });
     expect([r.status, r.location]).toEqual([303, '/dashboard/tracking/prompts?added=2&skipped=1']);
     const all = await t.app.get(TrackingService).allPrompts(workspaceId);
-    expect(all.find((p) => p.text === 'crm, for dentists')).toMatchObject({ tags: ['crm', 'dental'], country: 'US', enabled: true });
+    expect(all.find((p) => p.text === 'crm, for dentists')).toMatchObject({
+      tags: ['crm', 'dental'],
+      country: 'US',
+      enabled: true,
+    });
     expect(all.find((p) => p.text === 'crm for lawyers')).toMatchObject({ enabled: false, country: 'FR' });
   });
 
   it('adds 5,000 pasted lines at once, and refuses the lines past the limit without adding any', async () => {
     const service = t.app.get(TrackingService);
     const before = (await service.settings(workspaceId)).prompts_total;
-    const lines = Array.from({ length: 5000 - before }, (_, i) => `which crm tool number ${i} is best for a team of ${i % 50} people?`).join('\n');
+    const lines = Array.from(
+      { length: 5000 - before },
+      (_, i) => `which crm tool number ${i} is best for a team of ${i % 50} people?`,
+    ).join('\n');
     const started = Date.now();
     let r = await bulk(admin, { lines });
     expect(r.status).toBe(303);
@@ -154,19 +213,30 @@ describe('Tracking set-up (e2e)', () => {
     expect((await service.settings(workspaceId)).prompts_total).toBe(5000);
     r = await bulk(admin, { lines: 'one more prompt\nand another' });
     expect(r.status).toBe(400);
-    expect(r.text).toContain('A workspace tracks at most 5,000 prompts: 5,000 are tracked and 2 would be added. Nothing was added.');
+    expect(r.text).toContain(
+      'A workspace tracks at most 5,000 prompts: 5,000 are tracked and 2 would be added. Nothing was added.',
+    );
     const page2 = await admin.get('/dashboard/tracking/prompts?offset=100');
     expect(page2.text).toContain('Previous page');
   }, 30_000);
 
   it('shows the prompts the dashboard set in the API at once (the API itself stays read-only)', async () => {
     await admin.get('/dashboard/tracking/prompts');
-    const r = await admin.post('/dashboard/tracking/prompts/p2', { text: 'crm pricing in 2027', tags: 'pricing', intent: 'commercial', country: 'GB' });
+    const r = await admin.post('/dashboard/tracking/prompts/p2', {
+      text: 'crm pricing in 2027',
+      tags: 'pricing',
+      intent: 'commercial',
+      country: 'GB',
+    });
     expect(r.status).toBe(303);
     const deadline = Date.now() + 3000;
     let texts: string[] = [];
     while (Date.now() < deadline) {
-      const body = (await (await fetch(`${admin.origin}/api/v1/prompts?country=GB&limit=500`, { headers: { authorization: `Bearer ${key}` } })).json()) as { prompts?: Array<{ text: string; enabled: boolean }>; items?: Array<{ text: string }> };
+      const body = (await (
+        await fetch(`${admin.origin}/api/v1/prompts?country=GB&limit=500`, {
+          headers: { authorization: `Bearer ${key}` },
+        })
+      ).json()) as { prompts?: Array<{ text: string; enabled: boolean }>; items?: Array<{ text: string }> };
       texts = (body.prompts ?? body.items ?? []).map((p) => p.text);
       if (texts.includes('crm pricing in 2027')) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -176,12 +246,21 @@ describe('Tracking set-up (e2e)', () => {
   });
 
   it('keeps the API read-only', async () => {
-    const r = await fetch(`${admin.origin}/api/v1/prompts`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{}' });
+    const r = await fetch(`${admin.origin}/api/v1/prompts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(r.status).toBe(405);
   });
 
   it('works in Chromium: the brand and scan settings saved through the forms, the scans page saying why it cannot run', async () => {
-    const browser = await puppeteer.launch({ executablePath: t.config.CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, protocolTimeout: 40_000 });
+    const browser = await puppeteer.launch({
+      executablePath: t.config.CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      protocolTimeout: 40_000,
+    });
     try {
       const page = await (await browser.createBrowserContext()).newPage();
       await page.goto(`${admin.origin}/signin`);
@@ -191,12 +270,18 @@ describe('Tracking set-up (e2e)', () => {
       await page.goto(`${admin.origin}/dashboard/tracking`);
       await page.$eval('#brand-aliases', (e) => ((e as unknown as { value: string }).value = ''));
       await page.type('#brand-aliases', 'Acme Corporation');
-      await Promise.all([page.waitForNavigation(), page.click('form[action="/dashboard/tracking/brand"] button[type=submit]')]);
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click('form[action="/dashboard/tracking/brand"] button[type=submit]'),
+      ]);
       expect(page.url()).toBe(`${admin.origin}/dashboard/tracking?saved=brand`);
       expect(await page.$eval('p.notice[role=status]', (e) => e.textContent)).toContain('The brand is saved.');
       await page.click('#schedule-weekly');
       await page.click('#platform-gemini');
-      await Promise.all([page.waitForNavigation(), page.click('form[action="/dashboard/tracking/scans"] button[type=submit]')]);
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click('form[action="/dashboard/tracking/scans"] button[type=submit]'),
+      ]);
       expect(await page.$eval('#schedule-weekly', (e) => (e as unknown as { checked: boolean }).checked)).toBe(true);
       expect(await page.$eval('#platform-gemini', (e) => (e as unknown as { checked: boolean }).checked)).toBe(true);
       expect((await t.app.get(TrackingService).settings(workspaceId)).brand.aliases).toEqual(['Acme Corporation']);

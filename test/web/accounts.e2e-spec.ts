@@ -22,7 +22,12 @@ function websiteRoutes(): string[] {
     const base = String(Reflect.getMetadata(PATH_METADATA, ctl) ?? '').replace(/^\/|\/$/g, '');
     for (const name of Object.getOwnPropertyNames(ctl.prototype)) {
       const handler = (ctl.prototype as Record<string, unknown>)[name];
-      if (name === 'constructor' || typeof handler !== 'function' || Reflect.getMetadata(PATH_METADATA, handler) === undefined) continue;
+      if (
+        name === 'constructor' ||
+        typeof handler !== 'function' ||
+        Reflect.getMetadata(PATH_METADATA, handler) === undefined
+      )
+        continue;
       const path = String(Reflect.getMetadata(PATH_METADATA, handler)).replace(/^\/|\/$/g, '');
       const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
       out.push(`${method} /${[base, path].filter(Boolean).join('/')}`);
@@ -58,7 +63,13 @@ describe('Website accounts (e2e)', () => {
 
   it('sends visitors without a session to the sign-in page (deny by default)', async () => {
     const c = WebClient.of(t.server);
-    for (const path of ['/dashboard', '/dashboard/answers', '/dashboard/settings/api-keys', '/dashboard/settings/members', '/account/password']) {
+    for (const path of [
+      '/dashboard',
+      '/dashboard/answers',
+      '/dashboard/settings/api-keys',
+      '/dashboard/settings/members',
+      '/account/password',
+    ]) {
       const r = await c.get(path);
       expect(r.status).toBe(303);
       expect(r.location).toBe(`/signin?next=${encodeURIComponent(path)}`);
@@ -84,10 +95,18 @@ describe('Website accounts (e2e)', () => {
     // Every other page sends them back to the password page until it is changed.
     expect((await c.get('/dashboard')).location).toBe('/account/password');
     await c.get('/account/password');
-    const weak = await c.post('/account/password', { current_password: adminOtp, new_password: 'short', confirm_password: 'short' });
+    const weak = await c.post('/account/password', {
+      current_password: adminOtp,
+      new_password: 'short',
+      confirm_password: 'short',
+    });
     expect(weak.status).toBe(400);
     expect(weak.text).toContain('at least 12 characters');
-    const ok = await c.post('/account/password', { current_password: adminOtp, new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
+    const ok = await c.post('/account/password', {
+      current_password: adminOtp,
+      new_password: NEW_PASSWORD,
+      confirm_password: NEW_PASSWORD,
+    });
     expect(ok.status).toBe(303);
     expect(ok.location).toBe('/dashboard');
     expect(c.cookies.get('beacon_session')).not.toBe(first);
@@ -123,7 +142,10 @@ describe('Website accounts (e2e)', () => {
     await other.signIn('proof@example.com', otp);
     other.cookies.set('beacon_otp_proof', proof);
     expect((await other.get('/account/password')).text).toContain('id="current_password"');
-    const refused = await other.post('/account/password', { new_password: NEW_PASSWORD, confirm_password: NEW_PASSWORD });
+    const refused = await other.post('/account/password', {
+      new_password: NEW_PASSWORD,
+      confirm_password: NEW_PASSWORD,
+    });
     expect(refused.status).toBe(400);
     expect(refused.text).toContain('type the one-time password again');
     // A forged proof is ignored the same way.
@@ -150,7 +172,9 @@ describe('Website accounts (e2e)', () => {
     const page = await c.get('/dashboard');
     type Ci = { low: number; high: number };
     type Delta = { significant: boolean | null; p_value: number | null };
-    const api = (await (await fetch(`${c.origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${demoKey}` } })).json()) as {
+    const api = (await (
+      await fetch(`${c.origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${demoKey}` } })
+    ).json()) as {
       latest: { mention_rate: number; grade: string; mention_rate_ci: Ci; share_of_voice_ci: Ci };
       funnel: { citation_rate_ci: Ci };
       comparison: { mention_rate: Delta; share_of_voice: Delta; answers: Delta };
@@ -162,8 +186,12 @@ describe('Website accounts (e2e)', () => {
     expect(page.text).toContain(`id="mention-rate-ci">${ci(api.latest.mention_rate_ci)}<`);
     expect(page.text).toContain(`id="share-of-voice-ci">${ci(api.latest.share_of_voice_ci)}<`);
     expect(page.text).toContain(`id="citation-rate-ci">${ci(api.funnel.citation_rate_ci)}<`);
-    const row = (figure: string) => new RegExp(`<th scope="row"[^>]*>${figure.replace(/[()]/g, '\\$&')}</th>(?:<td[^>]*>.*?</td>){3}<td[^>]*>([^<]*)</td></tr>`).exec(page.text)?.[1];
-    const words = (d: Delta) => (d.significant === null ? 'not tested' : `${d.significant ? 'yes' : 'no'} (p = ${d.p_value})`);
+    const row = (figure: string) =>
+      new RegExp(
+        `<th scope="row"[^>]*>${figure.replace(/[()]/g, '\\$&')}</th>(?:<td[^>]*>.*?</td>){3}<td[^>]*>([^<]*)</td></tr>`,
+      ).exec(page.text)?.[1];
+    const words = (d: Delta) =>
+      d.significant === null ? 'not tested' : `${d.significant ? 'yes' : 'no'} (p = ${d.p_value})`;
     expect(row('Mention rate (%)')).toBe(words(api.comparison.mention_rate));
     expect(row('Share of voice (%)')).toBe(words(api.comparison.share_of_voice));
     expect(row('Successful answers')).toBe('not tested');
@@ -199,7 +227,9 @@ describe('Website accounts (e2e)', () => {
     const list = await c.get('/dashboard/settings/api-keys');
     expect(list.text).toContain('CI export');
     expect(list.text).not.toContain(key);
-    const id = new RegExp(`/dashboard/settings/api-keys/([0-9a-f-]{36})/revoke">Revoke<span class="visually-hidden"> CI export`).exec(list.text)![1];
+    const id = new RegExp(
+      `/dashboard/settings/api-keys/([0-9a-f-]{36})/revoke">Revoke<span class="visually-hidden"> CI export`,
+    ).exec(list.text)![1];
     const confirm = await c.get(`/dashboard/settings/api-keys/${id}/revoke`);
     expect(confirm.text).toContain('Revoke the key');
     const revoked = await c.post(`/dashboard/settings/api-keys/${id}/revoke`);
@@ -232,18 +262,24 @@ describe('Website accounts (e2e)', () => {
     const none = await c.request('POST', '/dashboard/settings/api-keys', { form: { label: 'no token' } });
     expect(none.status).toBe(403);
     expect(none.text).toContain('security token');
-    const wrong = await c.request('POST', '/dashboard/settings/api-keys', { form: { label: 'wrong', _csrf: 'abc.def' } });
+    const wrong = await c.request('POST', '/dashboard/settings/api-keys', {
+      form: { label: 'wrong', _csrf: 'abc.def' },
+    });
     expect(wrong.status).toBe(403);
     // A token of another browser does not fit this one.
     const other = WebClient.of(t.server);
     await other.get('/signin');
-    const foreign = await c.request('POST', '/dashboard/settings/api-keys', { form: { label: 'foreign', _csrf: other.csrf() } });
+    const foreign = await c.request('POST', '/dashboard/settings/api-keys', {
+      form: { label: 'foreign', _csrf: other.csrf() },
+    });
     expect(foreign.status).toBe(403);
     const keys = await c.get('/dashboard/settings/api-keys');
     expect(keys.text).not.toMatch(/no token|wrong|foreign/);
     // Sign-in itself is protected (login CSRF).
     const anon = WebClient.of(t.server);
-    expect((await anon.request('POST', '/signin', { form: { email: 'admin@example.com', password: NEW_PASSWORD } })).status).toBe(403);
+    expect(
+      (await anon.request('POST', '/signin', { form: { email: 'admin@example.com', password: NEW_PASSWORD } })).status,
+    ).toBe(403);
   });
 
   it('counts wrong passwords, locks the account with a retry time, and never tells which emails exist', async () => {
@@ -258,7 +294,8 @@ describe('Website accounts (e2e)', () => {
     expect(msg(unknown)).toBe(msg(wrong));
     expect(msg(wrong)).toContain('Wrong email or password.');
     const third = await c.post('/signin', { email: 'victim@example.com', password: 'again wrong' });
-    const locked = third.status === 429 ? third : await c.post('/signin', { email: 'victim@example.com', password: 'again wrong' });
+    const locked =
+      third.status === 429 ? third : await c.post('/signin', { email: 'victim@example.com', password: 'again wrong' });
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(locked.text).toMatch(/Try again in \d+ minute/);
@@ -294,25 +331,46 @@ describe('Website accounts (e2e)', () => {
     const demoKey = (await demoKeys())[0];
     const probe = await accounts.createUser('demo', 'probe@example.com', 'member');
     await WebClient.of(t.server).signIn(probe.email, probe.one_time_password, NEW_PASSWORD);
-    const demoAlert = await t.app.get(AlertsStore).addDestination(demoAdmin.workspace_id, 'email', 'demo-alerts@example.com', null);
-    const demoSite = await t.app.get(SitesService).create(demoAdmin.workspace_id, { name: 'Acme shop', start_url: 'https://acme-shop.example/' });
+    const demoAlert = await t.app
+      .get(AlertsStore)
+      .addDestination(demoAdmin.workspace_id, 'email', 'demo-alerts@example.com', null);
+    const demoSite = await t.app
+      .get(SitesService)
+      .create(demoAdmin.workspace_id, { name: 'Acme shop', start_url: 'https://acme-shop.example/' });
     // The demo workspace's tracked set-up (prompts p001...) and a scan of it.
     const demoTracking = await t.app.get(TrackingService).settings(demoAdmin.workspace_id);
     const demoRun = (await t.app.get(CollectStore).create({
       workspaceId: demoAdmin.workspace_id,
       trigger: 'manual',
-      setup: { business: demoTracking.business, brand: demoTracking.brand, competitors: demoTracking.competitors, prompts: [], platforms: ['openai'], samples: 1 },
+      setup: {
+        business: demoTracking.business,
+        brand: demoTracking.brand,
+        competitors: demoTracking.competitors,
+        prompts: [],
+        platforms: ['openai'],
+        samples: 1,
+      },
       planned: 0,
       budgetCalls: 1,
       budgetUsd: 1,
       date: '2026-11-26',
     }))!;
     const demoPrompt = () => t.app.get(TrackingService).prompt(demoAdmin.workspace_id, 'p001');
-    const markers = ['Acme', 'admin@example.com', 'member@example.com', demoKey.label ?? 'CI export', demoKey.prefix, 'demo-alerts@example.com'];
+    const markers = [
+      'Acme',
+      'admin@example.com',
+      'member@example.com',
+      demoKey.label ?? 'CI export',
+      demoKey.prefix,
+      'demo-alerts@example.com',
+    ];
     /** The page shows nothing of the demo workspace. */
     const clean = async (r: Promise<{ status: number; text: string }>, status = 200): Promise<void> => {
       const got = await r;
-      expect({ status: got.status, leaked: markers.filter((m) => got.text.includes(m)) }).toEqual({ status, leaked: [] });
+      expect({ status: got.status, leaked: markers.filter((m) => got.text.includes(m)) }).toEqual({
+        status,
+        leaked: [],
+      });
     };
     const form = async (page: string, action: string, fields: Record<string, string> = {}) => {
       await c.get(page);
@@ -344,7 +402,14 @@ describe('Website accounts (e2e)', () => {
         const own = WebClient.of(t.server);
         await own.signIn('boss@other.example', 'other admin password');
         await own.get('/account/password');
-        await clean(own.post('/account/password', { current_password: 'other admin password', new_password: 'other admin password 2', confirm_password: 'other admin password 2' }), 303);
+        await clean(
+          own.post('/account/password', {
+            current_password: 'other admin password',
+            new_password: 'other admin password 2',
+            confirm_password: 'other admin password 2',
+          }),
+          303,
+        );
         await c.signIn('boss@other.example', 'other admin password 2');
         // Only the signed-in user's own password changed.
         expect((await WebClient.of(t.server).signIn(probe.email, NEW_PASSWORD)).status).toBe(303);
@@ -365,14 +430,18 @@ describe('Website accounts (e2e)', () => {
         expect((await demoKeys()).length).toBe(before);
         expect((await t.app.get(ApiKeysService).listKeys('other')).map((k) => k.label)).toContain('isolation probe');
       },
-      'GET /dashboard/settings/api-keys/:id/revoke': () => clean(c.get(`/dashboard/settings/api-keys/${demoKey.id}/revoke`), 404),
+      'GET /dashboard/settings/api-keys/:id/revoke': () =>
+        clean(c.get(`/dashboard/settings/api-keys/${demoKey.id}/revoke`), 404),
       'POST /dashboard/settings/api-keys/:id/revoke': async () => {
         await clean(form('/dashboard/settings/api-keys', `/dashboard/settings/api-keys/${demoKey.id}/revoke`), 404);
         expect((await demoKeys()).find((k) => k.id === demoKey.id)!.revoked_at).toBeNull();
       },
       'GET /dashboard/settings/members': () => clean(c.get('/dashboard/settings/members')),
       'POST /dashboard/settings/members': async () => {
-        await form('/dashboard/settings/members', '/dashboard/settings/members', { email: 'probe@other.example', role: 'admin' });
+        await form('/dashboard/settings/members', '/dashboard/settings/members', {
+          email: 'probe@other.example',
+          role: 'admin',
+        });
         // An invitation of this workspace (the account is made when the person first signs in).
         const otherWs = (await accounts.listUsers('other'))[0].workspace_id;
         const demoWs = demoAdmin.workspace_id;
@@ -380,7 +449,10 @@ describe('Website accounts (e2e)', () => {
         expect((await accounts.listInvitations(demoWs)).map((u) => u.email)).not.toContain('probe@other.example');
       },
       'POST /dashboard/settings/members/:id/role': async () => {
-        await clean(form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/role`, { role: 'member' }), 404);
+        await clean(
+          form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/role`, { role: 'member' }),
+          404,
+        );
         expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.role).toBe('admin');
       },
       'POST /dashboard/settings/members/:id/disable': async () => {
@@ -388,21 +460,59 @@ describe('Website accounts (e2e)', () => {
         expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.disabled).toBe(false);
       },
       'GET /dashboard/tracking': () => clean(c.get('/dashboard/tracking')),
-      'POST /dashboard/tracking/brand': () => clean(form('/dashboard/tracking', '/dashboard/tracking/brand', { business: 'Other Co', name: 'Other', aliases: '', domains: 'other.example' }), 303),
-      'POST /dashboard/tracking/competitors': () => clean(form('/dashboard/tracking', '/dashboard/tracking/competitors', { name: 'Probe Co', aliases: '', domains: '' }), 303),
+      'POST /dashboard/tracking/brand': () =>
+        clean(
+          form('/dashboard/tracking', '/dashboard/tracking/brand', {
+            business: 'Other Co',
+            name: 'Other',
+            aliases: '',
+            domains: 'other.example',
+          }),
+          303,
+        ),
+      'POST /dashboard/tracking/competitors': () =>
+        clean(
+          form('/dashboard/tracking', '/dashboard/tracking/competitors', {
+            name: 'Probe Co',
+            aliases: '',
+            domains: '',
+          }),
+          303,
+        ),
       'POST /dashboard/tracking/competitors/:index/delete': async () => {
         await clean(form('/dashboard/tracking', '/dashboard/tracking/competitors/0/delete'));
-        expect((await t.app.get(TrackingService).settings(demoAdmin.workspace_id)).competitors).toEqual(demoTracking.competitors);
+        expect((await t.app.get(TrackingService).settings(demoAdmin.workspace_id)).competitors).toEqual(
+          demoTracking.competitors,
+        );
       },
-      'POST /dashboard/tracking/scans': () => clean(form('/dashboard/tracking', '/dashboard/tracking/scans', { platforms: 'gemini', samples: '1', schedule: 'manual', budget_calls: '5', budget_usd: '1' }), 303),
+      'POST /dashboard/tracking/scans': () =>
+        clean(
+          form('/dashboard/tracking', '/dashboard/tracking/scans', {
+            platforms: 'gemini',
+            samples: '1',
+            schedule: 'manual',
+            budget_calls: '5',
+            budget_usd: '1',
+          }),
+          303,
+        ),
       'GET /dashboard/tracking/prompts': () => clean(c.get('/dashboard/tracking/prompts')),
-      'POST /dashboard/tracking/prompts': () => clean(form('/dashboard/tracking/prompts', '/dashboard/tracking/prompts', { text: 'isolation probe prompt' }), 303),
+      'POST /dashboard/tracking/prompts': () =>
+        clean(
+          form('/dashboard/tracking/prompts', '/dashboard/tracking/prompts', { text: 'isolation probe prompt' }),
+          303,
+        ),
       'POST /dashboard/tracking/prompts/bulk': async () => {
         await c.get('/dashboard/tracking/prompts');
         const body = new FormData();
         body.set('lines', 'bulk isolation probe');
-        await clean(c.request('POST', `/dashboard/tracking/prompts/bulk?_csrf=${encodeURIComponent(c.csrf())}`, { body }), 303);
-        expect((await t.app.get(TrackingService).allPrompts(demoAdmin.workspace_id)).map((p) => p.text)).not.toContain('bulk isolation probe');
+        await clean(
+          c.request('POST', `/dashboard/tracking/prompts/bulk?_csrf=${encodeURIComponent(c.csrf())}`, { body }),
+          303,
+        );
+        expect((await t.app.get(TrackingService).allPrompts(demoAdmin.workspace_id)).map((p) => p.text)).not.toContain(
+          'bulk isolation probe',
+        );
       },
       'GET /dashboard/tracking/prompts/:id/edit': () => clean(c.get('/dashboard/tracking/prompts/p001/edit'), 404),
       'POST /dashboard/tracking/prompts/:id': async () => {
@@ -419,27 +529,52 @@ describe('Website accounts (e2e)', () => {
       'GET /dashboard/scans/:id': () => clean(c.get(`/dashboard/scans/${demoRun}`), 404),
       'GET /dashboard/settings/ai-providers': () => clean(c.get('/dashboard/settings/ai-providers')),
       'POST /dashboard/settings/ai-providers/:platform/key': async () => {
-        await clean(form('/dashboard/settings/ai-providers', '/dashboard/settings/ai-providers/openai/key', { key: 'sk-other-workspace' }), 303);
+        await clean(
+          form('/dashboard/settings/ai-providers', '/dashboard/settings/ai-providers/openai/key', {
+            key: 'sk-other-workspace',
+          }),
+          303,
+        );
         expect((await t.app.get(WorkspaceAiKeysService).keys(demoAdmin.workspace_id)).has('openai')).toBe(false);
       },
       'POST /dashboard/settings/ai-providers/:platform/remove': async () => {
         const aiKeys = t.app.get(WorkspaceAiKeysService);
         await aiKeys.set(demoAdmin.workspace_id, 'perplexity', 'pplx-demo-key', null);
-        await clean(form('/dashboard/settings/ai-providers', '/dashboard/settings/ai-providers/perplexity/remove'), 303);
+        await clean(
+          form('/dashboard/settings/ai-providers', '/dashboard/settings/ai-providers/perplexity/remove'),
+          303,
+        );
         expect((await aiKeys.keys(demoAdmin.workspace_id)).get('perplexity')).toBe('pplx-demo-key');
       },
       'GET /dashboard/settings/alerts': () => clean(c.get('/dashboard/settings/alerts')),
-      'POST /dashboard/settings/alerts/webhooks': () => clean(form('/dashboard/settings/alerts', '/dashboard/settings/alerts/webhooks', { url: 'http://10.0.0.1/hook' }), 400),
-      'POST /dashboard/settings/alerts/emails': () => clean(form('/dashboard/settings/alerts', '/dashboard/settings/alerts/emails', { email: 'x@other.example' }), 400), // no SMTP_URL here
-      'POST /dashboard/settings/alerts/test': () => clean(form('/dashboard/settings/alerts', '/dashboard/settings/alerts/test'), 303),
+      'POST /dashboard/settings/alerts/webhooks': () =>
+        clean(
+          form('/dashboard/settings/alerts', '/dashboard/settings/alerts/webhooks', { url: 'http://10.0.0.1/hook' }),
+          400,
+        ),
+      'POST /dashboard/settings/alerts/emails': () =>
+        clean(
+          form('/dashboard/settings/alerts', '/dashboard/settings/alerts/emails', { email: 'x@other.example' }),
+          400,
+        ), // no SMTP_URL here
+      'POST /dashboard/settings/alerts/test': () =>
+        clean(form('/dashboard/settings/alerts', '/dashboard/settings/alerts/test'), 303),
       'GET /dashboard/sites': () => clean(c.get('/dashboard/sites')),
-      'POST /dashboard/sites': () => clean(form('/dashboard/sites', '/dashboard/sites', { start_url: 'not a url' }), 400),
+      'POST /dashboard/sites': () =>
+        clean(form('/dashboard/sites', '/dashboard/sites', { start_url: 'not a url' }), 400),
       'GET /dashboard/sites/:id': () => clean(c.get(`/dashboard/sites/${demoSite.id}`), 404),
       'POST /dashboard/sites/:id': async () => {
-        await clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}`, { start_url: 'https://other.example/', name: 'taken over' }), 404);
+        await clean(
+          form('/dashboard/sites', `/dashboard/sites/${demoSite.id}`, {
+            start_url: 'https://other.example/',
+            name: 'taken over',
+          }),
+          404,
+        );
         expect((await t.app.get(SitesService).get(demoAdmin.workspace_id, demoSite.id)).name).toBe('Acme shop');
       },
-      'POST /dashboard/sites/:id/verify': () => clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}/verify`), 404),
+      'POST /dashboard/sites/:id/verify': () =>
+        clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}/verify`), 404),
       'POST /dashboard/sites/:id/run': async () => {
         await clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}/run`), 404);
         expect(await t.app.get(SitesService).scansOf(demoSite.id)).toEqual([]);
@@ -450,10 +585,13 @@ describe('Website accounts (e2e)', () => {
       },
       'POST /dashboard/settings/alerts/:id/remove': async () => {
         await clean(form('/dashboard/settings/alerts', `/dashboard/settings/alerts/${demoAlert.id}/remove`), 404);
-        expect((await t.app.get(AlertsService).destinations(demoAdmin.workspace_id)).map((d) => d.id)).toEqual([demoAlert.id]);
+        expect((await t.app.get(AlertsService).destinations(demoAdmin.workspace_id)).map((d) => d.id)).toEqual([
+          demoAlert.id,
+        ]);
       },
       'GET /signup': () => clean(c.get('/signup'), 303), // signed in: on to the tools
-      'POST /signup': () => clean(form('/dashboard', '/signup', { email: 'new@other.example', password: 'x', confirm_password: 'x' }), 503), // no SMTP_URL here
+      'POST /signup': () =>
+        clean(form('/dashboard', '/signup', { email: 'new@other.example', password: 'x', confirm_password: 'x' }), 503), // no SMTP_URL here
       'GET /signup/verify': () => clean(c.get('/signup/verify?token=x'), 400),
       'POST /signup/verify': () => clean(form('/dashboard', '/signup/verify', { token: 'x' }), 400),
       'GET /signup/welcome': () => clean(c.get('/signup/welcome')),
@@ -463,7 +601,10 @@ describe('Website accounts (e2e)', () => {
       'POST /pdf/:tool': () => clean(form('/pdf/rotate-pages', '/pdf/rotate-pages', {}), 400),
       'POST /pdf/:tool/upload': async () => {
         await c.get('/pdf/rotate-pages');
-        await clean(c.request('POST', `/pdf/rotate-pages/upload?_csrf=${encodeURIComponent(c.csrf())}`, { body: pdf }), 415);
+        await clean(
+          c.request('POST', `/pdf/rotate-pages/upload?_csrf=${encodeURIComponent(c.csrf())}`, { body: pdf }),
+          415,
+        );
       },
       // The conversions (issue 23): anonymous too.
       'GET /pdf/images': () => clean(c.get('/pdf/images')),
@@ -485,8 +626,10 @@ describe('Website accounts (e2e)', () => {
         await clean(c.request('POST', `/pdf/ai/upload?_csrf=${encodeURIComponent(c.csrf())}`, { body: pdf }), 415);
       },
       'POST /pdf/ai/summarize': () => clean(form('/pdf/ai', '/pdf/ai/summarize', { file_id: 'no-such-file' }), 404),
-      'POST /pdf/ai/chat': () => clean(form('/pdf/ai', '/pdf/ai/chat', { file_id: 'no-such-file', question: 'q' }), 404),
-      'POST /pdf/ai/translate': () => clean(form('/pdf/ai', '/pdf/ai/translate', { file_id: 'no-such-file', language: 'German' }), 404),
+      'POST /pdf/ai/chat': () =>
+        clean(form('/pdf/ai', '/pdf/ai/chat', { file_id: 'no-such-file', question: 'q' }), 404),
+      'POST /pdf/ai/translate': () =>
+        clean(form('/pdf/ai', '/pdf/ai/translate', { file_id: 'no-such-file', language: 'German' }), 404),
       'GET /pdf/ai/translations/:name': () => clean(c.get('/pdf/ai/translations/AAAAAAAAAAAAAAAAAAAAAA.pdf'), 404),
       'GET /scan': () => clean(c.get('/scan')),
       'POST /scan': () => clean(form('/scan', '/scan', { url: 'http://169.254.169.254/' }), 400),
@@ -527,7 +670,9 @@ describe('Website accounts (e2e)', () => {
     expect((await person.get('/dashboard')).status).toBe(200);
     const id = (await accounts.listUsers('demo')).find((u) => u.email === 'new@example.com')!.id;
     await admin.get('/dashboard/settings/members');
-    expect((await admin.post(`/dashboard/settings/members/${id}/role`, { role: 'admin' })).text).toContain('new@example.com is now admin.');
+    expect((await admin.post(`/dashboard/settings/members/${id}/role`, { role: 'admin' })).text).toContain(
+      'new@example.com is now admin.',
+    );
     await admin.get('/dashboard/settings/members');
     expect((await admin.post(`/dashboard/settings/members/${id}/disable`)).status).toBe(200);
     expect((await person.get('/dashboard')).status).toBe(303);
@@ -541,7 +686,11 @@ describe('Website accounts (e2e)', () => {
       const r = await boss.post('/dashboard/settings/members', { email, role: 'admin' });
       const otp = /<code class="secret" id="otp">([^<]+)<\/code>/.exec(r.text)?.[1] ?? '';
       const notice = /<div class="notice"[\s\S]*?<\/div>/.exec(r.text)?.[0] ?? '';
-      const shape = notice.split(email).join('EMAIL').replace(otp, 'OTP').replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g, 'DATE');
+      const shape = notice
+        .split(email)
+        .join('EMAIL')
+        .replace(otp, 'OTP')
+        .replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/g, 'DATE');
       return { status: r.status, otp, shape };
     };
     const elsewhere = await invite('admin@example.com'); // a demo admin
@@ -576,7 +725,9 @@ describe('Website accounts (e2e)', () => {
     await c.signIn('admin@example.com', NEW_PASSWORD);
     /** The header's Sign out form and its CSRF token. */
     const headerSignOut = (text: string) =>
-      /<header class="site">[\s\S]*<form class="signout" method="post" action="\/signout"><input type="hidden" name="_csrf" value="([^"]+)"><button class="secondary" type="submit">Sign out<\/button><\/form>[\s\S]*<\/header>/.exec(text)?.[1];
+      /<header class="site">[\s\S]*<form class="signout" method="post" action="\/signout"><input type="hidden" name="_csrf" value="([^"]+)"><button class="secondary" type="submit">Sign out<\/button><\/form>[\s\S]*<\/header>/.exec(
+        text,
+      )?.[1];
     const pages: Array<[string, number]> = [
       ['/', 200],
       ['/dashboard', 200],
@@ -590,7 +741,11 @@ describe('Website accounts (e2e)', () => {
     ];
     for (const [path, status] of pages) {
       const r = await c.get(path);
-      expect({ path, status: r.status, signOut: headerSignOut(r.text) !== undefined }).toEqual({ path, status, signOut: true });
+      expect({ path, status: r.status, signOut: headerSignOut(r.text) !== undefined }).toEqual({
+        path,
+        status,
+        signOut: true,
+      });
       expect(r.text.match(/action="\/signout"/g)).toHaveLength(1); // in the header only
     }
     // A member's 403 page and a refused CSRF token (403) carry it too.
@@ -600,7 +755,9 @@ describe('Website accounts (e2e)', () => {
     expect(forbidden.status).toBe(403);
     expect(headerSignOut(forbidden.text)).toBeDefined();
     await member.get('/dashboard/settings/api-keys');
-    const csrf = await member.request('POST', '/dashboard/settings/members', { form: { _csrf: 'forged.token', email: 'x@example.com' } });
+    const csrf = await member.request('POST', '/dashboard/settings/members', {
+      form: { _csrf: 'forged.token', email: 'x@example.com' },
+    });
     expect(csrf.status).toBe(403);
     expect(headerSignOut(csrf.text)).toBeDefined();
     // Signing out from the header of an error page ends the session.
@@ -615,7 +772,9 @@ describe('Website accounts (e2e)', () => {
   it('serves the icon the pages link to, and /favicon.ico', async () => {
     const c = WebClient.of(t.server);
     const home = await c.get('/');
-    const href = /<link rel="icon" href="(\/assets\/favicon-[0-9a-f]{12}\.svg)" type="image\/svg\+xml">/.exec(home.text)?.[1];
+    const href = /<link rel="icon" href="(\/assets\/favicon-[0-9a-f]{12}\.svg)" type="image\/svg\+xml">/.exec(
+      home.text,
+    )?.[1];
     expect(href).toBeDefined();
     const icon = await fetch(`${c.origin}${href}`);
     expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
@@ -640,7 +799,13 @@ describe('Website accounts (e2e)', () => {
   it('admin CLI: user:create prints a one-time password, user:list, user:disable', async () => {
     const out: string[] = [];
     const io = { out: (s: string) => out.push(s), err: (s: string) => out.push(s) };
-    const env = { ...process.env, ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}), REDIS_URL: t.config.REDIS_URL, REDIS_KEY_PREFIX: t.config.REDIS_KEY_PREFIX, LOG_LEVEL: 'silent' };
+    const env = {
+      ...process.env,
+      ...(t.config.DATABASE_URL ? { DATABASE_URL: t.config.DATABASE_URL } : {}),
+      REDIS_URL: t.config.REDIS_URL,
+      REDIS_KEY_PREFIX: t.config.REDIS_KEY_PREFIX,
+      LOG_LEVEL: 'silent',
+    };
     if (!t.config.DATABASE_URL) return; // the embedded database of a test app is in memory: no second process can open it
     expect(await runCli(['user:create', 'demo', 'cli@example.com', '--role', 'admin', '--json'], env, io)).toBe(0);
     const created = JSON.parse(out.pop()!) as { email: string; role: string; one_time_password: string };

@@ -19,7 +19,12 @@ describe('API keys page in Chromium (e2e)', () => {
     await t.createKey('keys');
     const admin = await t.app.get(AccountsService).createUser('keys', 'keys-admin@example.com', 'admin');
     await WebClient.of(t.server).signIn(admin.email, admin.one_time_password, PASSWORD);
-    browser = await puppeteer.launch({ executablePath: t.config.CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, protocolTimeout: 40_000 });
+    browser = await puppeteer.launch({
+      executablePath: t.config.CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      protocolTimeout: 40_000,
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -37,7 +42,8 @@ describe('API keys page in Chromium (e2e)', () => {
     return page;
   };
 
-  const labels = async (): Promise<string[]> => (await t.app.get(ApiKeysService).listKeys('keys')).map((k) => k.label ?? '');
+  const labels = async (): Promise<string[]> =>
+    (await t.app.get(ApiKeysService).listKeys('keys')).map((k) => k.label ?? '');
 
   /** What has the keyboard focus: its id, or its text when it has none. */
   const focused = (page: Page): Promise<string> =>

@@ -36,7 +36,9 @@ async function lockedPdf(): Promise<Buffer> {
   const dir = mkdtempSync(join(tmpdir(), 'web-locked-'));
   try {
     writeFileSync(join(dir, 'in.pdf'), await samplePdf(2));
-    execFileSync('qpdf', ['--encrypt', 'user', 'owner', '256', '--', join(dir, 'in.pdf'), join(dir, 'out.pdf')], { stdio: 'pipe' });
+    execFileSync('qpdf', ['--encrypt', 'user', 'owner', '256', '--', join(dir, 'in.pdf'), join(dir, 'out.pdf')], {
+      stdio: 'pipe',
+    });
     return readFileSync(join(dir, 'out.pdf'));
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -67,7 +69,9 @@ describe('Website in Chromium (e2e)', () => {
     mkdirSync(SHOTS, { recursive: true });
     const png = await page.screenshot({ fullPage: false, optimizeForSpeed: true });
     // Palette PNGs: a screenshot of flat UI loses nothing visible and weighs a quarter.
-    await sharp(png).png({ palette: true, quality: 80, compressionLevel: 9 }).toFile(join(SHOTS, `${name}.png`));
+    await sharp(png)
+      .png({ palette: true, quality: 80, compressionLevel: 9 })
+      .toFile(join(SHOTS, `${name}.png`));
   };
 
   /** A page in a browser context of its own (its own cookies: one visitor). */
@@ -82,7 +86,15 @@ describe('Website in Chromium (e2e)', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '100', PDF_DAILY_LIMIT: String(PDF_LIMIT), PDF_MAX_FILE_BYTES: '300000', LOGIN_MAX_FAILURES: String(LOGIN_MAX), LOGIN_IP_MAX_FAILURES: '1000', PDF_UPLOAD_RATE_LIMIT: '1000' },
+      env: {
+        SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+        SCAN_RATE_LIMIT: '100',
+        PDF_DAILY_LIMIT: String(PDF_LIMIT),
+        PDF_MAX_FILE_BYTES: '300000',
+        LOGIN_MAX_FAILURES: String(LOGIN_MAX),
+        LOGIN_IP_MAX_FAILURES: '1000',
+        PDF_UPLOAD_RATE_LIMIT: '1000',
+      },
     });
     origin = WebClient.of(t.server).origin;
     demoKey = (await t.app.get(DemoSeedService).seed()).key;
@@ -95,9 +107,15 @@ describe('Website in Chromium (e2e)', () => {
       await c.signIn(u.email, u.one_time_password, PASSWORD);
     }
     (globalThis as { adminOtp?: string }).adminOtp = admin.one_time_password;
-    browser = await puppeteer.launch({ executablePath: t.config.CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, protocolTimeout: 40_000 });
+    browser = await puppeteer.launch({
+      executablePath: t.config.CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      protocolTimeout: 40_000,
+    });
     fixture = await startFixtureServer({
-      '/': (_req, res) => send(res, 200, fixtureHtml('<main><h1>Fixture home</h1><p>Hello.</p></main>', 'Fixture home')),
+      '/': (_req, res) =>
+        send(res, 200, fixtureHtml('<main><h1>Fixture home</h1><p>Hello.</p></main>', 'Fixture home')),
     });
   }, 120_000);
 
@@ -131,17 +149,25 @@ describe('Website in Chromium (e2e)', () => {
     await Promise.all([page.waitForNavigation(), page.click('form.stack button[type=submit]')]);
     expect(page.url()).toBe(`${origin}/dashboard`);
     const shown = await page.$eval('#mention-rate', (e) => e.textContent);
-    const api = (await (await fetch(`${origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${demoKey}` } })).json()) as {
+    const api = (await (
+      await fetch(`${origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${demoKey}` } })
+    ).json()) as {
       latest: { mention_rate: number; mention_rate_ci: { low: number; high: number } };
       comparison: { mention_rate: { significant: boolean; p_value: number } };
     };
     expect(shown).toBe(`${api.latest.mention_rate}%`);
     // The API's 95 % Wilson interval under the rate, and whether the week-over-week change is significant, in words.
-    expect(await page.$eval('#mention-rate-ci', (e) => e.textContent)).toBe(`95 % interval ${api.latest.mention_rate_ci.low}–${api.latest.mention_rate_ci.high} %`);
-    const significance = await page.$$eval('table tr', (rows) =>
-      rows.filter((r) => r.querySelector('th')?.textContent === 'Mention rate (%)').map((r) => r.querySelector('td:last-child')?.textContent),
+    expect(await page.$eval('#mention-rate-ci', (e) => e.textContent)).toBe(
+      `95 % interval ${api.latest.mention_rate_ci.low}–${api.latest.mention_rate_ci.high} %`,
     );
-    expect(significance).toEqual([`${api.comparison.mention_rate.significant ? 'yes' : 'no'} (p = ${api.comparison.mention_rate.p_value})`]);
+    const significance = await page.$$eval('table tr', (rows) =>
+      rows
+        .filter((r) => r.querySelector('th')?.textContent === 'Mention rate (%)')
+        .map((r) => r.querySelector('td:last-child')?.textContent),
+    );
+    expect(significance).toEqual([
+      `${api.comparison.mention_rate.significant ? 'yes' : 'no'} (p = ${api.comparison.mention_rate.p_value})`,
+    ]);
     expect(await page.$('header.site form.signout[action="/signout"] button')).not.toBeNull();
     expect(await page.$('svg.chart[role=img]')).not.toBeNull();
     // Every label of the history chart inside the picture; the first grade clear of the y axis.
@@ -183,7 +209,9 @@ describe('Website in Chromium (e2e)', () => {
     const call = () => fetch(`${origin}/api/v1/visibility`, { headers: { authorization: `Bearer ${key}` } });
     expect((await call()).status).toBe(200);
     await page.goto(`${origin}/dashboard/settings/api-keys`);
-    const revokeLink = await page.$$eval('a', (as) => as.filter((a) => a.textContent?.includes('Browser test')).map((a) => a.getAttribute('href')));
+    const revokeLink = await page.$$eval('a', (as) =>
+      as.filter((a) => a.textContent?.includes('Browser test')).map((a) => a.getAttribute('href')),
+    );
     await page.goto(`${origin}${revokeLink[0]}`);
     await shot(page, 'settings-api-keys-revoke');
     await Promise.all([page.waitForNavigation(), page.click('button.danger')]);
@@ -222,7 +250,10 @@ describe('Website in Chromium (e2e)', () => {
     await (input as unknown as { uploadFile: (p: string) => Promise<void> }).uploadFile(file);
   };
   /** POST /files as an agent sends it: the JSON answer and its status. */
-  const agentUpload = async (bytes: Uint8Array, name: string): Promise<{ status: number; body: { file_id?: string; message?: string } }> => {
+  const agentUpload = async (
+    bytes: Uint8Array,
+    name: string,
+  ): Promise<{ status: number; body: { file_id?: string; message?: string } }> => {
     const form = new FormData();
     form.set('file', new Blob([Buffer.from(bytes)], { type: 'application/pdf' }), name);
     const r = await fetch(`${origin}/files`, { method: 'POST', body: form });
@@ -240,18 +271,27 @@ describe('Website in Chromium (e2e)', () => {
       if (r.method() === 'POST') posts.push(new URL(r.url()).pathname);
     });
     // With the script, the no-JS upload button is hidden: choosing the file uploads it at once.
-    expect(await page.$eval('#upload-form [data-nojs]', (e) => (e as unknown as { hidden: boolean }).hidden)).toBe(true);
+    expect(await page.$eval('#upload-form [data-nojs]', (e) => (e as unknown as { hidden: boolean }).hidden)).toBe(
+      true,
+    );
     await choose(page, '#file', await pdfFile('sample.pdf', await samplePdf(2)));
     await page.waitForSelector('#chosen li input[name=file_id]', { timeout: 30_000 });
     expect(await page.$eval('#upload-status', (e) => e.textContent)).toContain('sample.pdf uploaded (2 pages)');
-    expect(await page.$eval('#upload-form progress', (e) => [(e as unknown as { value: number }).value, (e as unknown as { max: number }).max])).toEqual([expect.any(Number), expect.any(Number)]);
+    expect(
+      await page.$eval('#upload-form progress', (e) => [
+        (e as unknown as { value: number }).value,
+        (e as unknown as { max: number }).max,
+      ]),
+    ).toEqual([expect.any(Number), expect.any(Number)]);
     await page.select('#opt-angle', '90');
     await page.click('#run-form button[type=submit]');
     await page.waitForSelector('#result', { timeout: 30_000 });
     expect(posts).toEqual(['/files', '/pdf/rotate-pages']);
     await shot(page, 'pdf-rotate-pages');
     expect(await page.$eval('#quota', (e) => e.textContent)).toContain(`${PDF_LIMIT - 1} of ${PDF_LIMIT}`);
-    expect(await page.$eval('#quota', (e) => e.textContent)).toMatch(/resets at 00:00 UTC on \d{4}-\d\d-\d\d, in about \d+ h/);
+    expect(await page.$eval('#quota', (e) => e.textContent)).toMatch(
+      /resets at 00:00 UTC on \d{4}-\d\d-\d\d, in about \d+ h/,
+    );
     const href = await page.$eval('#result a[href^="/files/"]', (a) => a.getAttribute('href'));
     const res = await fetch(`${origin}${href}`);
     expect(res.status).toBe(200);
@@ -290,7 +330,9 @@ describe('Website in Chromium (e2e)', () => {
     const page = await fresh();
     await page.setJavaScriptEnabled(false);
     await page.goto(`${origin}/pdf/compress-pdf`);
-    expect(await page.$eval('#upload-form [data-nojs]', (e) => (e as unknown as { hidden: boolean }).hidden)).toBe(false);
+    expect(await page.$eval('#upload-form [data-nojs]', (e) => (e as unknown as { hidden: boolean }).hidden)).toBe(
+      false,
+    );
     await choose(page, '#file', await pdfFile('plain.pdf', await samplePdf(1)));
     await Promise.all([page.waitForNavigation(), page.click('#upload-form button[type=submit]')]);
     expect(await page.$eval('#chosen', (e) => e.textContent)).toContain('plain.pdf');
@@ -307,9 +349,17 @@ describe('Website in Chromium (e2e)', () => {
     await page.goto(`${origin}/pdf/rotate-pages`);
     await choose(page, '#file', file);
     await page.waitForSelector('#chosen li #password-1', { timeout: 30_000 });
-    expect(await page.$eval('#upload-status', (e) => e.textContent)).toBe('report.pdf uploaded (password-protected: enter its password below). Set the options and run the tool.');
+    expect(await page.$eval('#upload-status', (e) => e.textContent)).toBe(
+      'report.pdf uploaded (password-protected: enter its password below). Set the options and run the tool.',
+    );
     expect(await page.$eval('#chosen li .hint', (e) => e.textContent)).toMatch(/^\(password-protected, \d+ KB\)$/);
-    const field = () => page.$eval('#password-1', (e) => [e.getAttribute('type'), e.getAttribute('autocomplete'), e.getAttribute('aria-invalid'), (e as unknown as { labels: { textContent: string }[] }).labels[0].textContent]);
+    const field = () =>
+      page.$eval('#password-1', (e) => [
+        e.getAttribute('type'),
+        e.getAttribute('autocomplete'),
+        e.getAttribute('aria-invalid'),
+        (e as unknown as { labels: { textContent: string }[] }).labels[0].textContent,
+      ]);
     expect(await field()).toEqual(['password', 'off', null, 'Password of report.pdf']);
     await shot(page, 'pdf-password');
     // Wrong: the summary names the field and links to it; focus moves to it; the typed password is gone.
@@ -318,7 +368,9 @@ describe('Website in Chromium (e2e)', () => {
     await page.waitForSelector('.error-summary', { timeout: 30_000 });
     expect(await page.$eval('.error-summary a', (a) => [a.getAttribute('href'), a.textContent])).toEqual([
       '#password-1',
-      expect.stringMatching(/^The password of report\.pdf is not correct: type it again in "Password of report\.pdf"\./),
+      expect.stringMatching(
+        /^The password of report\.pdf is not correct: type it again in "Password of report\.pdf"\./,
+      ),
     ]);
     expect(await page.evaluate('document.activeElement.className')).toBe('error-summary');
     expect(await field()).toEqual(['password', 'off', 'true', 'Password of report.pdf']);
@@ -329,7 +381,9 @@ describe('Website in Chromium (e2e)', () => {
     await page.type('#password-1', 'user');
     await page.click('#run-form button[type=submit]');
     await page.waitForSelector('#result', { timeout: 30_000 });
-    expect(await page.$eval('#result-note', (e) => e.textContent)).toBe('report.pdf was decrypted with your password: the result has no password.');
+    expect(await page.$eval('#result-note', (e) => e.textContent)).toBe(
+      'report.pdf was decrypted with your password: the result has no password.',
+    );
     await shot(page, 'pdf-password-result');
     const href = await page.$eval('#result a[href^="/files/"]', (a) => a.getAttribute('href'));
     const out = new Uint8Array(await (await fetch(`${origin}${href}`)).arrayBuffer());
@@ -347,7 +401,10 @@ describe('Website in Chromium (e2e)', () => {
     expect(await noJs.$eval('#chosen li .hint', (e) => e.textContent)).toMatch(/^\(password-protected, /);
     const [missing] = await Promise.all([noJs.waitForNavigation(), noJs.click('#run-form button[type=submit]')]);
     expect(missing!.status()).toBe(400);
-    expect(await noJs.$eval('.error-summary a', (a) => [a.getAttribute('href'), a.textContent])).toEqual(['#password-1', 'report.pdf is protected by a password: enter it in "Password of report.pdf".']);
+    expect(await noJs.$eval('.error-summary a', (a) => [a.getAttribute('href'), a.textContent])).toEqual([
+      '#password-1',
+      'report.pdf is protected by a password: enter it in "Password of report.pdf".',
+    ]);
     await noJs.type('#password-1', 'user');
     const [done] = await Promise.all([noJs.waitForNavigation(), noJs.click('#run-form button[type=submit]')]);
     expect(done!.status()).toBe(200);
@@ -386,13 +443,30 @@ describe('Website in Chromium (e2e)', () => {
       await c.get('/pdf/compress-pdf');
       const form = new FormData();
       form.set('file', new Blob([Buffer.from(bytes)]), name);
-      return c.request('POST', `/pdf/compress-pdf/upload${token ? `?_csrf=${encodeURIComponent(c.csrf())}` : ''}`, { body: form });
+      return c.request('POST', `/pdf/compress-pdf/upload${token ? `?_csrf=${encodeURIComponent(c.csrf())}` : ''}`, {
+        body: form,
+      });
     };
     const summary = (text: string) => /<div class="error-summary"[\s\S]*?<a href="#file">([^<]*)<\/a>/.exec(text)?.[1];
     for (const [bytes, name, status, words] of [
-      [new Uint8Array(400_000), 'big.pdf', 413, /^(?:Your file|big\.pdf) is larger than \d+ KB, the most a file may be here\.$/],
-      [Buffer.from('hello, not a PDF'), 'notes.txt', 415, /^(?:Your file|notes\.txt) is not a PDF file: choose a PDF\.$/],
-      [Buffer.from('%PDF-1.7 but nothing else'), 'broken.pdf', 400, /^(?:Your file|broken\.pdf) is damaged and cannot be read, even after an attempt to repair it\.$/],
+      [
+        new Uint8Array(400_000),
+        'big.pdf',
+        413,
+        /^(?:Your file|big\.pdf) is larger than \d+ KB, the most a file may be here\.$/,
+      ],
+      [
+        Buffer.from('hello, not a PDF'),
+        'notes.txt',
+        415,
+        /^(?:Your file|notes\.txt) is not a PDF file: choose a PDF\.$/,
+      ],
+      [
+        Buffer.from('%PDF-1.7 but nothing else'),
+        'broken.pdf',
+        400,
+        /^(?:Your file|broken\.pdf) is damaged and cannot be read, even after an attempt to repair it\.$/,
+      ],
     ] as const) {
       const page = await post(bytes, name);
       const agent = await agentUpload(bytes, name);
@@ -492,17 +566,21 @@ describe('Website in Chromium (e2e)', () => {
     expect(text).not.toMatch(/file_id|download link|Run split/);
     expect(await page.$eval('#run-form button[type=submit]', (b) => b.textContent)).toBe('Split the PDF');
     const shown = async () =>
-      page.$$eval('[data-when]', (boxes) => boxes.filter((b) => !(b as unknown as { hidden: boolean }).hidden).map((b) => b.querySelector('input')!.id));
+      page.$$eval('[data-when]', (boxes) =>
+        boxes.filter((b) => !(b as unknown as { hidden: boolean }).hidden).map((b) => b.querySelector('input')!.id),
+      );
     expect(await shown()).toEqual(['opt-ranges']);
     await page.select('#opt-mode', 'every');
     expect(await shown()).toEqual(['opt-every']);
     await page.select('#opt-mode', 'count');
     expect(await shown()).toEqual(['opt-count']);
-    expect(await page.$$eval('#run-form label', (ls) => ls.filter((l) => /Page ranges|Pages per document|Number of documents/.test(l.textContent ?? '')).map((l) => l.textContent))).toEqual([
-      'Page ranges',
-      'Pages per document',
-      'Number of documents',
-    ]);
+    expect(
+      await page.$$eval('#run-form label', (ls) =>
+        ls
+          .filter((l) => /Page ranges|Pages per document|Number of documents/.test(l.textContent ?? ''))
+          .map((l) => l.textContent),
+      ),
+    ).toEqual(['Page ranges', 'Pages per document', 'Number of documents']);
     await choose(page, '#file', await pdfFile('split.pdf', await samplePdf(4)));
     await page.waitForSelector('#chosen li input[name=file_id]', { timeout: 30_000 });
     await page.select('#opt-mode', 'ranges');
@@ -518,18 +596,28 @@ describe('Website in Chromium (e2e)', () => {
     await page.click('#run-form button[type=submit]');
     await page.waitForSelector('#result', { timeout: 30_000 });
     expect(await page.$$eval('#result a[href^="/files/"]', (as) => as.map((a) => a.textContent))).toHaveLength(2);
-    expect(await page.$eval('#result', (e) => e.textContent)).toMatch(/\(3 pages, [^)]*pages 1-3 of your file[^)]*\)[\s\S]*\(1 page, [^)]*page 4 of your file/);
+    expect(await page.$eval('#result', (e) => e.textContent)).toMatch(
+      /\(3 pages, [^)]*pages 1-3 of your file[^)]*\)[\s\S]*\(1 page, [^)]*page 4 of your file/,
+    );
     await page.browserContext().close();
   }, 60_000);
 
-  it('split without JavaScript: every mode\'s field is shown and says when it is needed; the one of the chosen mode is used', async () => {
+  it("split without JavaScript: every mode's field is shown and says when it is needed; the one of the chosen mode is used", async () => {
     const page = await fresh();
     await page.setJavaScriptEnabled(false);
     await page.goto(`${origin}/pdf/split-pdf`);
-    const hints = await page.$$eval('[data-when]', (boxes) => boxes.filter((b) => !(b as unknown as { hidden: boolean }).hidden).map((b) => b.querySelector('.hint')?.textContent ?? ''));
+    const hints = await page.$$eval('[data-when]', (boxes) =>
+      boxes
+        .filter((b) => !(b as unknown as { hidden: boolean }).hidden)
+        .map((b) => b.querySelector('.hint')?.textContent ?? ''),
+    );
     expect(hints).toHaveLength(3);
     for (const hint of hints) expect(hint).toMatch(/^Needed when splitting/);
-    expect(await page.$$eval('[data-when] label', (ls) => ls.map((l) => l.textContent))).toEqual(['Page ranges', 'Pages per document', 'Number of documents']);
+    expect(await page.$$eval('[data-when] label', (ls) => ls.map((l) => l.textContent))).toEqual([
+      'Page ranges',
+      'Pages per document',
+      'Number of documents',
+    ]);
     await choose(page, '#file', await pdfFile('split-nojs.pdf', await samplePdf(3)));
     await Promise.all([page.waitForNavigation(), page.click('#upload-form button[type=submit]')]);
     await page.select('#opt-mode', 'every');
@@ -540,7 +628,7 @@ describe('Website in Chromium (e2e)', () => {
     await page.browserContext().close();
   }, 60_000);
 
-  it('/pdf shows each tool\'s first sentence whole; tool names and short names redirect (301) to the tool page; the watermark page offers what it can do', async () => {
+  it("/pdf shows each tool's first sentence whole; tool names and short names redirect (301) to the tool page; the watermark page offers what it can do", async () => {
     const page = await fresh();
     await page.goto(`${origin}/pdf`);
     const summaries = await page.$$eval('.tools .card p', (ps) => ps.map((p) => p.textContent ?? ''));
@@ -550,7 +638,9 @@ describe('Website in Chromium (e2e)', () => {
       expect(text).not.toMatch(/\be\.g\.$|\(e\.g\.$/); // never cut at an abbreviation
       expect(text.split('(').length).toBe(text.split(')').length);
     }
-    expect(summaries.find((x) => x.startsWith('Delete chosen pages'))).toBe('Delete chosen pages from a PDF, for example "1, last" or "even".');
+    expect(summaries.find((x) => x.startsWith('Delete chosen pages'))).toBe(
+      'Delete chosen pages from a PDF, for example "1, last" or "even".',
+    );
     for (const [from, to] of [
       ['/pdf/rotate_pages', '/pdf/rotate-pages'],
       ['/pdf/rotate', '/pdf/rotate-pages'],
@@ -559,7 +649,11 @@ describe('Website in Chromium (e2e)', () => {
       ['/pdf/Watermark', '/pdf/add-watermark'],
     ]) {
       const r = await fetch(`${origin}${from}`, { redirect: 'manual', headers: { accept: 'text/html' } });
-      expect({ from, status: r.status, location: r.headers.get('location') }).toEqual({ from, status: 301, location: to });
+      expect({ from, status: r.status, location: r.headers.get('location') }).toEqual({
+        from,
+        status: 301,
+        location: to,
+      });
     }
     expect((await fetch(`${origin}/pdf/rotation-of-doom`, { headers: { accept: 'text/html' } })).status).toBe(404);
     const r = await page.goto(`${origin}/pdf/watermark`);
@@ -583,14 +677,24 @@ describe('Website in Chromium (e2e)', () => {
     await page.browserContext().close();
   }, 60_000);
 
-  it('scores 100 with Beacon\'s own scan (ScanService) on every anonymous page', async () => {
+  it("scores 100 with Beacon's own scan (ScanService) on every anonymous page", async () => {
     const scans = t.app.get(ScanService);
-    const anonymous = ['/', '/signin', '/signup', '/scan', '/pdf', '/pdf/images', '/pdf/ocr', ...PDF_TOOLS.map((tool) => `/pdf/${tool.name.replace(/_/g, '-')}`)];
+    const anonymous = [
+      '/',
+      '/signin',
+      '/signup',
+      '/scan',
+      '/pdf',
+      '/pdf/images',
+      '/pdf/ocr',
+      ...PDF_TOOLS.map((tool) => `/pdf/${tool.name.replace(/_/g, '-')}`),
+    ];
     const scores: Record<string, number> = {};
     for (const path of anonymous) {
       const report = await scans.scan(`${origin}${path}`, false);
       scores[path] = report.score;
-      if (report.score !== 100) console.log(path, JSON.stringify(report.pages[0].violations.map((v) => [v.id, v.nodes.map((n) => n.html)])));
+      if (report.score !== 100)
+        console.log(path, JSON.stringify(report.pages[0].violations.map((v) => [v.id, v.nodes.map((n) => n.html)])));
     }
     expect(Object.entries(scores).filter(([, s]) => s !== 100)).toEqual([]);
   }, 300_000);
@@ -616,15 +720,23 @@ describe('Website in Chromium (e2e)', () => {
       weight[label] = bytes;
       for (const width of [1280, 375]) {
         await page.setViewport({ width, height: 800 });
-        const entry = pageFromAxe(page.url(), page.url(), await scanner.runAxe(page), { navigationMs: 0, settleMs: 0, axeMs: 0, totalMs: 0 });
+        const entry = pageFromAxe(page.url(), page.url(), await scanner.runAxe(page), {
+          navigationMs: 0,
+          settleMs: 0,
+          axeMs: 0,
+          totalMs: 0,
+        });
         scores[`${label} @${width}`] = entry.score;
-        if (entry.score !== 100) console.log(label, width, JSON.stringify(entry.violations.map((v) => [v.id, v.nodes.map((n) => n.html)])));
+        if (entry.score !== 100)
+          console.log(label, width, JSON.stringify(entry.violations.map((v) => [v.id, v.nodes.map((n) => n.html)])));
       }
       const wide = (await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')) as number;
       if (wide > 0) overflow[label] = wide;
       // On a phone no table scrolls sideways either: wide tables become one card per row.
       await page.setViewport({ width: 375, height: 800 });
-      const tables = (await page.evaluate(`[...document.querySelectorAll('.table-wrap')].map((t) => t.scrollWidth - t.clientWidth).filter((d) => d > 0)`)) as number[];
+      const tables = (await page.evaluate(
+        `[...document.querySelectorAll('.table-wrap')].map((t) => t.scrollWidth - t.clientWidth).filter((d) => d > 0)`,
+      )) as number[];
       if (tables.length) overflow[`${label}: tables @375`] = Math.max(...tables);
       if (phoneShot) await shot(page, phoneShot);
       await page.setViewport({ width: 1280, height: 800 });
@@ -658,9 +770,22 @@ describe('Website in Chromium (e2e)', () => {
 
     // Anonymous pages and their error states.
     const anon = await open();
-    for (const path of ['/', '/signin', '/signup', '/scan', '/pdf', '/pdf/images', '/pdf/ocr', ...PDF_TOOLS.map((tool) => `/pdf/${tool.name.replace(/_/g, '-')}`)]) {
+    for (const path of [
+      '/',
+      '/signin',
+      '/signup',
+      '/scan',
+      '/pdf',
+      '/pdf/images',
+      '/pdf/ocr',
+      ...PDF_TOOLS.map((tool) => `/pdf/${tool.name.replace(/_/g, '-')}`),
+    ]) {
       await go(anon, path);
-      await grade(anon, path, { '/': 'home-phone', '/signin': 'signin-phone', '/pdf/add-watermark': 'pdf-tool-phone' }[path]);
+      await grade(
+        anon,
+        path,
+        { '/': 'home-phone', '/signin': 'signin-phone', '/pdf/add-watermark': 'pdf-tool-phone' }[path],
+      );
     }
     await go(anon, '/no/such/page', 404);
     await grade(anon, '404 page');
@@ -737,7 +862,10 @@ describe('Website in Chromium (e2e)', () => {
     await grade(locked, 'password missing (400)');
     await locked.type('#password-1', 'wrong');
     await locked.click('#run-form button[type=submit]');
-    await locked.waitForFunction("(document.querySelector('.error-summary a') || {}).textContent?.includes('not correct')", { timeout: 30_000 });
+    await locked.waitForFunction(
+      "(document.querySelector('.error-summary a') || {}).textContent?.includes('not correct')",
+      { timeout: 30_000 },
+    );
     await grade(locked, 'wrong password (422)', 'pdf-password-wrong-phone');
     await locked.type('#password-1', 'user');
     await locked.click('#run-form button[type=submit]');
@@ -760,9 +888,36 @@ describe('Website in Chromium (e2e)', () => {
     const admin = await open();
     await signIn(admin, grader.email, PASSWORD);
     signedIn.add(admin);
-    for (const path of ['/dashboard', '/dashboard/prompts', '/dashboard/answers', '/dashboard/sources', '/dashboard/urls', '/dashboard/gaps', '/dashboard/trends', '/dashboard/settings/api-keys', '/dashboard/settings/members', '/dashboard/settings/alerts', '/dashboard/settings/ai-providers', '/dashboard/sites', '/pdf/ai', '/dashboard/tracking', '/dashboard/tracking/prompts', '/dashboard/scans', `/dashboard/settings/api-keys/${keyId}/revoke`, '/account/password']) {
+    for (const path of [
+      '/dashboard',
+      '/dashboard/prompts',
+      '/dashboard/answers',
+      '/dashboard/sources',
+      '/dashboard/urls',
+      '/dashboard/gaps',
+      '/dashboard/trends',
+      '/dashboard/settings/api-keys',
+      '/dashboard/settings/members',
+      '/dashboard/settings/alerts',
+      '/dashboard/settings/ai-providers',
+      '/dashboard/sites',
+      '/pdf/ai',
+      '/dashboard/tracking',
+      '/dashboard/tracking/prompts',
+      '/dashboard/scans',
+      `/dashboard/settings/api-keys/${keyId}/revoke`,
+      '/account/password',
+    ]) {
       await go(admin, path);
-      await grade(admin, path, { '/dashboard': 'dashboard-phone', '/dashboard/answers': 'dashboard-answers-phone', '/dashboard/settings/api-keys': 'settings-api-keys-phone' }[path]);
+      await grade(
+        admin,
+        path,
+        {
+          '/dashboard': 'dashboard-phone',
+          '/dashboard/answers': 'dashboard-answers-phone',
+          '/dashboard/settings/api-keys': 'settings-api-keys-phone',
+        }[path],
+      );
     }
     await go(admin, '/dashboard/answers?limit=0', 400);
     await grade(admin, 'invalid filter (400)', 'error-400-filter');
@@ -774,12 +929,17 @@ describe('Website in Chromium (e2e)', () => {
     const revokes = await onPhoneScreen(admin, 'table a[href$="/revoke"]');
     expect(revokes.length).toBeGreaterThan(0);
     expect(revokes.every(Boolean)).toBe(true);
-    expect((await onPhoneScreen(admin, 'table td[data-label="Last used"], table td[data-label="Status"]')).every(Boolean)).toBe(true);
+    expect(
+      (await onPhoneScreen(admin, 'table td[data-label="Last used"], table td[data-label="Status"]')).every(Boolean),
+    ).toBe(true);
     await go(admin, '/dashboard/settings/members');
     await admin.type('#email', 'invited@example.com');
     await submit(admin, 'form.inline button[type=submit]', 201);
     await grade(admin, 'member invited');
-    const lastSignIn = await onPhoneScreen(admin, 'table td[data-label="Last sign-in"], table td[data-label="Actions"] button');
+    const lastSignIn = await onPhoneScreen(
+      admin,
+      'table td[data-label="Last sign-in"], table td[data-label="Actions"] button',
+    );
     expect(lastSignIn.length).toBeGreaterThan(0);
     expect(lastSignIn.every(Boolean)).toBe(true);
     await go(admin, '/dashboard');
@@ -787,7 +947,13 @@ describe('Website in Chromium (e2e)', () => {
     expect(weekOverWeek.length).toBeGreaterThan(0);
     expect(weekOverWeek.every(Boolean)).toBe(true);
     await go(admin, '/dashboard/settings/api-keys');
-    await admin.setCookie({ name: 'beacon_session', value: 'A'.repeat(43), domain: '127.0.0.1', path: '/', httpOnly: true });
+    await admin.setCookie({
+      name: 'beacon_session',
+      value: 'A'.repeat(43),
+      domain: '127.0.0.1',
+      path: '/',
+      httpOnly: true,
+    });
     await admin.type('#label', 'After the session ended');
     await submit(admin, 'form.inline button[type=submit]', 401);
     signedIn.delete(admin); // the session has ended: Sign in, not Sign out

@@ -33,7 +33,9 @@ describe('Dashboard: scans, drill-down and exports (e2e)', () => {
   const unescape = (s: string): string => s.replace(/&amp;/g, '&');
   /** The hrefs of links whose aria-label starts with `label` (after the count the link shows: "27 answers citing ..."). */
   const hrefs = (text: string, label: string): string[] =>
-    [...text.matchAll(/<a href="([^"]+)" aria-label="([^"]+)"/g)].filter((m) => m[2].replace(/^\d+ /, '').toLowerCase().startsWith(label.toLowerCase())).map((m) => unescape(m[1]));
+    [...text.matchAll(/<a href="([^"]+)" aria-label="([^"]+)"/g)]
+      .filter((m) => m[2].replace(/^\d+ /, '').toLowerCase().startsWith(label.toLowerCase()))
+      .map((m) => unescape(m[1]));
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -79,7 +81,10 @@ describe('Dashboard: scans, drill-down and exports (e2e)', () => {
       const stext = await page(`/dashboard/sources?scan_id=${scan}`);
       for (const s of sources.sources) {
         const [href] = hrefs(stext, `Answers citing ${s.domain}`);
-        expect({ domain: s.domain, answers: total(await page(href)) }).toEqual({ domain: s.domain, answers: s.answers });
+        expect({ domain: s.domain, answers: total(await page(href)) }).toEqual({
+          domain: s.domain,
+          answers: s.answers,
+        });
       }
     }
     const gaps = await api<{ gaps: Array<{ url: string; answers: number }> }>('/gaps');
@@ -98,10 +103,17 @@ describe('Dashboard: scans, drill-down and exports (e2e)', () => {
   });
 
   it('the gaps gained and lost of the picked scan, as the API lists them', async () => {
-    const h = await api<{ scans: Array<{ scan_id: string; changes: { gaps: GapChanges } & { previous_scan_id: string } | null }> }>('/history');
+    const h = await api<{
+      scans: Array<{ scan_id: string; changes: ({ gaps: GapChanges } & { previous_scan_id: string }) | null }>;
+    }>('/history');
     const latest = h.scans[0];
     const text = await page('/dashboard/gaps');
-    const section = (id: string): string[] => [...(new RegExp(`<ul id="${id}">([\\s\\S]*?)</ul>`).exec(text)?.[1] ?? '').matchAll(/class="external">([^<]+)</g)].map((m) => unescape(m[1]));
+    const section = (id: string): string[] =>
+      [
+        ...(new RegExp(`<ul id="${id}">([\\s\\S]*?)</ul>`).exec(text)?.[1] ?? '').matchAll(
+          /class="external">([^<]+)</g,
+        ),
+      ].map((m) => unescape(m[1]));
     expect(latest.changes).not.toBeNull();
     expect(section('gaps-gained')).toEqual(latest.changes!.gaps.gained);
     expect(section('gaps-lost')).toEqual(latest.changes!.gaps.lost);
@@ -109,7 +121,7 @@ describe('Dashboard: scans, drill-down and exports (e2e)', () => {
     expect(await page('/dashboard/gaps?scan_id=s1')).toContain('Scan s1 is the first');
   });
 
-  it('CSV downloads with the page\'s filters, every row; the link is on each list', async () => {
+  it("CSV downloads with the page's filters, every row; the link is on each list", async () => {
     const answers = await page('/dashboard/answers?scan_id=s1&limit=10');
     expect(answers).toContain('href="/dashboard/export/answers.csv?scan_id=s1" download');
     const r = await web.get('/dashboard/export/answers.csv?scan_id=s1&limit=10');
@@ -135,19 +147,37 @@ describe('Dashboard: scans, drill-down and exports (e2e)', () => {
     expect(text).toContain('<a href="/dashboard/trends" aria-current="page">Trends</a>');
     /** The rows of a figure's table: [row header, ...cells] with the tags stripped. */
     const rows = (id: string): string[][] => {
-      const section = new RegExp(`<section class="trend" aria-labelledby="${id}-h">([\\s\\S]*?)</section>`).exec(text)?.[1] ?? '';
+      const section =
+        new RegExp(`<section class="trend" aria-labelledby="${id}-h">([\\s\\S]*?)</section>`).exec(text)?.[1] ?? '';
       expect(section).toContain(`<svg class="chart trend"`);
       expect(section).toContain(`aria-labelledby="${id}-title ${id}-desc"`);
       const body = /<tbody>([\s\S]*?)<\/tbody>/.exec(section)?.[1] ?? '';
-      return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) => [...r[1].matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => c[1].replace(/<[^>]+>/g, '')));
+      return [...body.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((r) =>
+        [...r[1].matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((c) => c[1].replace(/<[^>]+>/g, '')),
+      );
     };
     const header = (id: string): string[] => {
-      const section = new RegExp(`<section class="trend" aria-labelledby="${id}-h">([\\s\\S]*?)</section>`).exec(text)?.[1] ?? '';
-      return [...(/<thead>([\s\S]*?)<\/thead>/.exec(section)?.[1] ?? '').matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1]);
+      const section =
+        new RegExp(`<section class="trend" aria-labelledby="${id}-h">([\\s\\S]*?)</section>`).exec(text)?.[1] ?? '';
+      return [...(/<thead>([\s\S]*?)<\/thead>/.exec(section)?.[1] ?? '').matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map(
+        (m) => m[1],
+      );
     };
-    type Summary = { brand: { name: string }; latest: { mention_rate: number | null; share_of_voice: number | null }; by_platform: Array<{ platform: string; mention_rate: number | null; share_of_voice: number | null; funnel: { citation_rate: number | null } }>; competitors: Array<{ name: string; mention_rate: number | null; share_of_voice: number | null }> };
+    type Summary = {
+      brand: { name: string };
+      latest: { mention_rate: number | null; share_of_voice: number | null };
+      by_platform: Array<{
+        platform: string;
+        mention_rate: number | null;
+        share_of_voice: number | null;
+        funnel: { citation_rate: number | null };
+      }>;
+      competitors: Array<{ name: string; mention_rate: number | null; share_of_voice: number | null }>;
+    };
     const s = await api<Summary>('/visibility');
-    const h = await api<{ scans: Array<{ scan_id: string; date: string; mention_rate: number | null; share_of_voice: number | null }> }>('/history');
+    const h = await api<{
+      scans: Array<{ scan_id: string; date: string; mention_rate: number | null; share_of_voice: number | null }>;
+    }>('/history');
     // Scans oldest first: s1 then s2; chatgpt and perplexity by platform (perplexity only in s2).
     const mr = rows('mention-rate-platform');
     expect(mr.map((r) => r[0])).toEqual(['2026-11-09 (s1)', '2026-11-16 (s2)']);
@@ -158,7 +188,11 @@ describe('Dashboard: scans, drill-down and exports (e2e)', () => {
       expect(rows('share-of-voice-platform')[1][i + 1]).toBe(percent(p.share_of_voice));
       expect(rows('citation-rate-platform')[1][i + 1]).toBe(percent(p.funnel.citation_rate));
     }
-    expect(header('mention-rate-competitor')).toEqual(['Scan', `${s.brand.name} (you)`, ...s.competitors.map((c) => c.name)]);
+    expect(header('mention-rate-competitor')).toEqual([
+      'Scan',
+      `${s.brand.name} (you)`,
+      ...s.competitors.map((c) => c.name),
+    ]);
     const oldest = [...h.scans].reverse();
     expect(rows('mention-rate-competitor').map((r) => r[1])).toEqual(oldest.map((x) => percent(x.mention_rate)));
     expect(rows('share-of-voice-competitor').map((r) => r[1])).toEqual(oldest.map((x) => percent(x.share_of_voice)));

@@ -7,7 +7,15 @@ const ROOT = join(__dirname, '..', '..');
 /** `npm start` on a fresh embedded database prints a demo user's one-time password next to the demo key. */
 describe('Demo user on first start (e2e)', () => {
   it('prints the demo user and its one-time password, which signs in', async () => {
-    const env: NodeJS.ProcessEnv = { ...process.env, NODE_OPTIONS: '', LOG_LEVEL: 'warn', SEED_DEMO: 'true', DATA_DIR: 'memory://', PORT: '0', HOST: '127.0.0.1' };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_OPTIONS: '',
+      LOG_LEVEL: 'warn',
+      SEED_DEMO: 'true',
+      DATA_DIR: 'memory://',
+      PORT: '0',
+      HOST: '127.0.0.1',
+    };
     delete env.DATABASE_URL;
     delete env.REDIS_URL;
     const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], { cwd: ROOT, env });
@@ -17,7 +25,10 @@ describe('Demo user on first start (e2e)', () => {
     try {
       const deadline = Date.now() + 240_000; // ts-node compiles the whole app first: slow on a busy machine
       let m: RegExpExecArray | null = null;
-      while (Date.now() < deadline && !(m = /sign in at http:\/\/localhost:(\d+)\/signin as (\S+) with the one-time password\n\n {2}(\S+)/.exec(out))) {
+      while (
+        Date.now() < deadline &&
+        !(m = /sign in at http:\/\/localhost:(\d+)\/signin as (\S+) with the one-time password\n\n {2}(\S+)/.exec(out))
+      ) {
         if (child.exitCode !== null) throw new Error(out);
         await new Promise((r) => setTimeout(r, 200));
       }

@@ -25,16 +25,19 @@ describe('Homepage: successful PDF runs in the last 30 days (e2e)', () => {
   async function setCounts(today: number, old: number): Promise<void> {
     await t.dataSource.query('DELETE FROM pdf_daily_stats');
     const past = utcDay(new Date(Date.now() - 40 * 86_400_000));
-    await t.dataSource.query(`INSERT INTO pdf_daily_stats (day, tool, success) VALUES ($1, 'merge_pdfs', $2), ($1, 'split_pdf', 1), ($3, 'merge_pdfs', $4)`, [
-      utcDay(new Date()),
-      today - 1,
-      past,
-      old,
-    ]);
+    await t.dataSource.query(
+      `INSERT INTO pdf_daily_stats (day, tool, success) VALUES ($1, 'merge_pdfs', $2), ($1, 'split_pdf', 1), ($3, 'merge_pdfs', $4)`,
+      [utcDay(new Date()), today - 1, past, old],
+    );
     stats.invalidate();
   }
 
-  const endpoint = async (c: WebClient): Promise<number> => (JSON.parse((await c.request('GET', '/api/public-stats', { headers: { accept: 'application/json' } })).text) as { success: number }).success;
+  const endpoint = async (c: WebClient): Promise<number> =>
+    (
+      JSON.parse((await c.request('GET', '/api/public-stats', { headers: { accept: 'application/json' } })).text) as {
+        success: number;
+      }
+    ).success;
 
   it('hides the count at 99 samples (the endpoint still says 99) and shows it at 100', async () => {
     const c = WebClient.of(t.server);

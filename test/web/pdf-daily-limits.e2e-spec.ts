@@ -7,9 +7,11 @@ import { fileIdsOf, uploadThroughForm, WebClient } from './web-client';
 const PASSWORD = 'a long enough password';
 
 /** The quota line's text, tags dropped. */
-const quotaText = (page: string): string => (/<p class="notice" id="quota">([\s\S]*?)<\/p>/.exec(page)?.[1] ?? '').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
+const quotaText = (page: string): string =>
+  (/<p class="notice" id="quota">([\s\S]*?)<\/p>/.exec(page)?.[1] ?? '').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ');
 /** The error summary's text, tags dropped. */
-const errorText = (page: string): string => (/<div class="error-summary"[\s\S]*?<\/div>/.exec(page)?.[0] ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const errorText = (page: string): string =>
+  (/<div class="error-summary"[\s\S]*?<\/div>/.exec(page)?.[0] ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
 
 /**
  * Issue #23 item 3: a signed-in website user has a higher daily limit per tool
@@ -53,7 +55,8 @@ describe('PDF tools on the website: daily limits for visitors and signed-in user
     // The index says it too, and links every page of the PDF site.
     const index = (await c.get('/pdf')).text;
     expect(index).toContain('<a href="/signup">sign up</a> for 4 a day instead.');
-    for (const href of ['/pdf/images', '/pdf/ocr', '/pdf/ai', '/pdf/read-pdf']) expect(index).toContain(`href="${href}"`);
+    for (const href of ['/pdf/images', '/pdf/ocr', '/pdf/ai', '/pdf/read-pdf'])
+      expect(index).toContain(`href="${href}"`);
     // The conversion pages say the same.
     expect(quotaText((await c.get('/pdf/images')).text)).toContain('Sign up for 4 a day instead of 2.');
   }, 60_000);

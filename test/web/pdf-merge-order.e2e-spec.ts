@@ -11,7 +11,8 @@ import { WebClient } from './web-client';
 /** A PDF whose pages say `<word> page <n>` (read back with pdftotext). */
 async function wordPdf(word: string, pages: number): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
-  for (let i = 0; i < pages; i++) doc.addPage([300, 400]).drawText(`${word} page ${i + 1}`, { x: 40, y: 300, size: 20 });
+  for (let i = 0; i < pages; i++)
+    doc.addPage([300, 400]).drawText(`${word} page ${i + 1}`, { x: 40, y: 300, size: 20 });
   return doc.save();
 }
 
@@ -45,7 +46,12 @@ describe('PDF merge on the website: uploads in progress, order, reorder and remo
   beforeAll(async () => {
     t = await createTestApp({ env: { PDF_DAILY_LIMIT: '20' } });
     origin = WebClient.of(t.server).origin;
-    browser = await puppeteer.launch({ executablePath: t.config.CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, protocolTimeout: 60_000 });
+    browser = await puppeteer.launch({
+      executablePath: t.config.CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      protocolTimeout: 60_000,
+    });
     dir = join(__dirname, '..', '..', 'node_modules', '.cache', 'web-merge-order');
     mkdirSync(dir, { recursive: true });
   }, 120_000);
@@ -66,15 +72,25 @@ describe('PDF merge on the website: uploads in progress, order, reorder and remo
   };
   /** The chosen files as listed: name and whether its upload is done. */
   const listed = (page: Page): Promise<Array<[string | null, boolean]>> =>
-    page.$$eval('#chosen li', (items) => items.map((li) => [li.getAttribute('data-name'), li.querySelector('input[name=file_id]') !== null] as [string | null, boolean]));
+    page.$$eval('#chosen li', (items) =>
+      items.map(
+        (li) =>
+          [li.getAttribute('data-name'), li.querySelector('input[name=file_id]') !== null] as [string | null, boolean],
+      ),
+    );
   const ready = (page: Page, n: number): Promise<unknown> =>
     page.waitForFunction(
       `document.querySelectorAll('#chosen li').length === ${n} && document.querySelectorAll('#chosen li input[name=file_id]').length === ${n}`,
       { timeout: 60_000 },
     );
-  const focused = (page: Page): Promise<string | null> => page.evaluate("document.activeElement && document.activeElement.getAttribute('aria-label')") as Promise<string | null>;
+  const focused = (page: Page): Promise<string | null> =>
+    page.evaluate("document.activeElement && document.activeElement.getAttribute('aria-label')") as Promise<
+      string | null
+    >;
   const announced = (page: Page, text: string): Promise<unknown> =>
-    page.waitForFunction(`document.getElementById('chosen-status').textContent === ${JSON.stringify(text)}`, { timeout: 30_000 });
+    page.waitForFunction(`document.getElementById('chosen-status').textContent === ${JSON.stringify(text)}`, {
+      timeout: 30_000,
+    });
   type Hideable = { hidden: boolean };
 
   it('waits for a file still uploading, merges in the order listed, and reorders and removes files by keyboard', async () => {
@@ -113,15 +129,26 @@ describe('PDF merge on the website: uploads in progress, order, reorder and remo
     ]);
     expect(await page.$$eval('#uploading li', (l) => l.map((li) => li.textContent))).toEqual(['c.pdf (uploading…)']);
     const button = '#run-form button[type=submit]';
-    expect(await page.$eval(button, (b) => [(b as unknown as { disabled: boolean }).disabled, b.getAttribute('aria-describedby')])).toEqual([true, 'run-wait']);
-    expect(await page.$eval('#run-wait', (e) => [(e as unknown as Hideable).hidden, e.textContent])).toEqual([false, 'Wait: c.pdf is still uploading.']);
+    expect(
+      await page.$eval(button, (b) => [
+        (b as unknown as { disabled: boolean }).disabled,
+        b.getAttribute('aria-describedby'),
+      ]),
+    ).toEqual([true, 'run-wait']);
+    expect(await page.$eval('#run-wait', (e) => [(e as unknown as Hideable).hidden, e.textContent])).toEqual([
+      false,
+      'Wait: c.pdf is still uploading.',
+    ]);
     // Pressing the button, or Enter in a field of the form, does not run the merge on two files (the
     // one merge request, checked below, has all three); a submit by other means is held back and says why.
     await page.click(button).catch(() => undefined);
     await page.focus('#opt-filename');
     await page.keyboard.press('Enter');
     await page.$eval('#run-form', (f) => (f as unknown as { requestSubmit: () => void }).requestSubmit());
-    await page.waitForFunction(`document.getElementById('upload-status').textContent === 'Wait: c.pdf is still uploading.'`, { timeout: 30_000 });
+    await page.waitForFunction(
+      `document.getElementById('upload-status').textContent === 'Wait: c.pdf is still uploading.'`,
+      { timeout: 30_000 },
+    );
     expect(await page.$('#result')).toBeNull();
 
     // The upload ends: the button is enabled again.
@@ -147,7 +174,10 @@ describe('PDF merge on the website: uploads in progress, order, reorder and remo
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('Remove: c.pdf');
     expect((await listed(page)).map(([n]) => n)).toEqual(['c.pdf', 'a.pdf', 'b.pdf']);
-    expect(await page.$eval('#chosen-status', (e) => [e.getAttribute('role'), e.getAttribute('aria-live')])).toEqual(['status', 'polite']);
+    expect(await page.$eval('#chosen-status', (e) => [e.getAttribute('role'), e.getAttribute('aria-live')])).toEqual([
+      'status',
+      'polite',
+    ]);
 
     // Remove by keyboard: a fourth file, then its Remove button; the focus goes to the file now last.
     await choose(page, await file('d.pdf', 'Delta', 1));
@@ -158,7 +188,9 @@ describe('PDF merge on the website: uploads in progress, order, reorder and remo
     await announced(page, 'd.pdf removed. 3 files left.');
     expect(await focused(page)).toBe('Remove: b.pdf');
     expect((await listed(page)).map(([n]) => n)).toEqual(['c.pdf', 'a.pdf', 'b.pdf']);
-    const order = await page.$$eval('#chosen li input[name=file_id]', (l) => l.map((i) => (i as unknown as { value: string }).value));
+    const order = await page.$$eval('#chosen li input[name=file_id]', (l) =>
+      l.map((i) => (i as unknown as { value: string }).value),
+    );
 
     // Run: one merge, of the three files, in the order listed.
     await page.click(button);

@@ -21,10 +21,17 @@ async function samplePdf(pages: number): Promise<Uint8Array> {
 /** The error summary's text and the field it links to (HTML entities of quotes read back). */
 const summary = (text: string): { field?: string; message?: string } => {
   const m = /<div class="error-summary"[\s\S]*?<a href="#([^"]+)">([^<]*)<\/a>/.exec(text);
-  return { field: m?.[1], message: m?.[2].replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&') };
+  return {
+    field: m?.[1],
+    message: m?.[2]
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&'),
+  };
 };
 /** Program text that a person should never read on the page. */
-const PROGRAM_TEXT = /Invalid arguments|merge_pdfs|split_pdf|add_watermark|Too (big|small)|expected (array|number)|qpdf|%PDF-|\d{4,} bytes|\bbytes\b|file_id|`|ERR_/;
+const PROGRAM_TEXT =
+  /Invalid arguments|merge_pdfs|split_pdf|add_watermark|Too (big|small)|expected (array|number)|qpdf|%PDF-|\d{4,} bytes|\bbytes\b|file_id|`|ERR_/;
 
 /**
  * The PDF pages speak to people (issue #20, items 9 and 10): every refusal through the website is a
@@ -36,7 +43,9 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { PDF_DAILY_LIMIT: '50', PDF_MAX_FILE_BYTES: String(MAX_BYTES), PDF_MAX_PAGES: String(MAX_PAGES) } });
+    t = await createTestApp({
+      env: { PDF_DAILY_LIMIT: '50', PDF_MAX_FILE_BYTES: String(MAX_BYTES), PDF_MAX_PAGES: String(MAX_PAGES) },
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -50,7 +59,10 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     return fileIdsOf(up.text)[0];
   };
   /** The result block's text, tags dropped. */
-  const resultText = (text: string): string => (/<section class="notice"[^>]*id="result">([\s\S]*?)<\/section>/.exec(text)?.[1] ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+  const resultText = (text: string): string =>
+    (/<section class="notice"[^>]*id="result">([\s\S]*?)<\/section>/.exec(text)?.[1] ?? '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ');
 
   it('merge with one file: "Choose at least two PDFs to merge", while MCP keeps its message', async () => {
     const c = WebClient.of(t.server);
@@ -60,8 +72,15 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     expect(summary(r.text)).toEqual({ field: 'file', message: 'Choose at least two PDFs to merge.' });
     expect(summary(r.text).message).not.toMatch(PROGRAM_TEXT);
     // The MCP answer to the same arguments is unchanged.
-    const mcp = mcpResult(await t.app.get(ToolRunnerService).run(PDF_TOOLS_BY_NAME.get('merge_pdfs')!, { files: [{ file_id: id }] }, { ip: '127.0.0.9' }), 0);
-    expect((mcp.structuredContent as { message: string }).message).toBe('Invalid arguments for merge_pdfs: files: Too small: expected array to have >=2 items.');
+    const mcp = mcpResult(
+      await t.app
+        .get(ToolRunnerService)
+        .run(PDF_TOOLS_BY_NAME.get('merge_pdfs')!, { files: [{ file_id: id }] }, { ip: '127.0.0.9' }),
+      0,
+    );
+    expect((mcp.structuredContent as { message: string }).message).toBe(
+      'Invalid arguments for merge_pdfs: files: Too small: expected array to have >=2 items.',
+    );
   }, 60_000);
 
   it('watermark: opacity in per cent, out of range is "Opacity must be between 5 and 100 %"; positions and colour for people', async () => {
@@ -70,7 +89,9 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     // The options: positions in words (the tool's token is the value), a colour picker with its label, opacity in per cent.
     expect(page.text).toContain('<option value="bottom-right">Bottom right</option>');
     expect(page.text).not.toMatch(/>bottom-right</);
-    expect(page.text).toMatch(/<label for="opt-color">Colour[\s\S]*?<\/label><br><input type="color" id="opt-color" name="opt.color" value="#808080"/);
+    expect(page.text).toMatch(
+      /<label for="opt-color">Colour[\s\S]*?<\/label><br><input type="color" id="opt-color" name="opt.color" value="#808080"/,
+    );
     expect(page.text).toMatch(/<input type="number" id="opt-opacity" name="opt.opacity" value="30" min="5" max="100"/);
     const id = await uploaded(c, 'add-watermark', 2);
     const tooBig = await c.post('/pdf/add-watermark', { file_id: id, 'opt.text': 'Draft', 'opt.opacity': '150' });
@@ -78,16 +99,36 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     expect(summary(tooBig.text)).toEqual({ field: 'opt-opacity', message: 'Opacity must be between 5 and 100 %.' });
     expect(tooBig.text).toMatch(/id="opt-opacity"[^>]*aria-invalid="true"/);
     const colour = await c.post('/pdf/add-watermark', { file_id: id, 'opt.text': 'Draft', 'opt.color': 'grey' });
-    expect(summary(colour.text)).toEqual({ field: 'opt-color', message: 'Colour must be a colour code such as #808080, or pick the colour.' });
+    expect(summary(colour.text)).toEqual({
+      field: 'opt-color',
+      message: 'Colour must be a colour code such as #808080, or pick the colour.',
+    });
     const fontSize = await c.post('/pdf/add-watermark', { file_id: id, 'opt.text': 'Draft', 'opt.font_size': 'big' });
     expect(summary(fontSize.text)).toEqual({ field: 'opt-font_size', message: 'Font size must be between 4 and 300.' });
     // 50 % reaches the tool as 0.5: the run works.
-    const ok = await c.post('/pdf/add-watermark', { file_id: id, 'opt.text': 'Draft', 'opt.opacity': '50', 'opt.color': '#ff0000', 'opt.position': 'bottom-right' });
+    const ok = await c.post('/pdf/add-watermark', {
+      file_id: id,
+      'opt.text': 'Draft',
+      'opt.opacity': '50',
+      'opt.color': '#ff0000',
+      'opt.position': 'bottom-right',
+    });
     expect(ok.status).toBe(200);
     expect(resultText(ok.text)).toContain('Watermarked 2 pages.');
     // The MCP message of the same mistake stays the program's.
-    const mcp = mcpResult(await t.app.get(ToolRunnerService).run(PDF_TOOLS_BY_NAME.get('add_watermark')!, { file: { file_id: id }, text: 'Draft', opacity: 1.5 }, { ip: '127.0.0.9' }), 0);
-    expect((mcp.structuredContent as { message: string }).message).toMatch(/^Invalid arguments for add_watermark: opacity: Too big/);
+    const mcp = mcpResult(
+      await t.app
+        .get(ToolRunnerService)
+        .run(
+          PDF_TOOLS_BY_NAME.get('add_watermark')!,
+          { file: { file_id: id }, text: 'Draft', opacity: 1.5 },
+          { ip: '127.0.0.9' },
+        ),
+      0,
+    );
+    expect((mcp.structuredContent as { message: string }).message).toMatch(
+      /^Invalid arguments for add_watermark: opacity: Too big/,
+    );
   }, 60_000);
 
   it('uploads refused in words: too large in MB/KB, not a PDF, too many pages; no byte counts, headers or commands', async () => {
@@ -95,8 +136,16 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     const cases: Array<[Uint8Array, number, string]> = [
       [new Uint8Array(MAX_BYTES + 100_000), 413, 'Your file is larger than 293 KB, the most a file may be here.'],
       [Buffer.from('hello, not a PDF'), 415, 'Your file is not a PDF file: choose a PDF.'],
-      [await samplePdf(MAX_PAGES + 1), 400, `Your file has more than ${MAX_PAGES} pages, the most a file may have here: split it into smaller files first.`],
-      [Buffer.from('%PDF-1.7 but nothing else'), 400, 'Your file is damaged and cannot be read, even after an attempt to repair it.'],
+      [
+        await samplePdf(MAX_PAGES + 1),
+        400,
+        `Your file has more than ${MAX_PAGES} pages, the most a file may have here: split it into smaller files first.`,
+      ],
+      [
+        Buffer.from('%PDF-1.7 but nothing else'),
+        400,
+        'Your file is damaged and cannot be read, even after an attempt to repair it.',
+      ],
     ];
     for (const [bytes, status, message] of cases) {
       const r = await upload(c, 'compress-pdf', bytes, 'x.pdf');
@@ -106,7 +155,9 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     // The agent's answer (POST /files) keeps its message.
     const form = new FormData();
     form.set('file', new Blob([Buffer.from('hello, not a PDF')]), 'x.pdf');
-    const agent = (await (await fetch(`${c.origin}/files`, { method: 'POST', body: form })).json()) as { message: string };
+    const agent = (await (await fetch(`${c.origin}/files`, { method: 'POST', body: form })).json()) as {
+      message: string;
+    };
     expect(agent.message).toBe('The upload is not a PDF (no %PDF- header).');
   }, 60_000);
 
@@ -115,11 +166,20 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     const id = await uploaded(c, 'split-pdf', 6, 'six.pdf');
     const reversed = await c.post('/pdf/split-pdf', { file_id: id, 'opt.mode': 'ranges', 'opt.ranges': '1-2, 5-3' });
     expect(reversed.status).toBe(400);
-    expect(summary(reversed.text)).toEqual({ field: 'opt-ranges', message: 'The range "5-3" in "Page ranges" runs backwards: write its lower page first, "3-5".' });
+    expect(summary(reversed.text)).toEqual({
+      field: 'opt-ranges',
+      message: 'The range "5-3" in "Page ranges" runs backwards: write its lower page first, "3-5".',
+    });
     const outside = await c.post('/pdf/split-pdf', { file_id: id, 'opt.mode': 'ranges', 'opt.ranges': '1-9' });
-    expect(summary(outside.text)).toEqual({ field: 'opt-ranges', message: 'There is no page 9 in six.pdf: it has 6 pages.' });
+    expect(summary(outside.text)).toEqual({
+      field: 'opt-ranges',
+      message: 'There is no page 9 in six.pdf: it has 6 pages.',
+    });
     const count = await c.post('/pdf/split-pdf', { file_id: id, 'opt.mode': 'count', 'opt.count': '7' });
-    expect(summary(count.text)).toEqual({ field: 'opt-count', message: 'six.pdf has 6 pages: it cannot be split into 7 parts.' });
+    expect(summary(count.text)).toEqual({
+      field: 'opt-count',
+      message: 'six.pdf has 6 pages: it cannot be split into 7 parts.',
+    });
     const one = await c.post('/pdf/split-pdf', { file_id: id, 'opt.mode': 'ranges', 'opt.ranges': '3-5' });
     expect(one.status).toBe(200);
     expect(resultText(one.text)).toContain('Split into 1 document.');
@@ -135,7 +195,9 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     const compressed = await c.post('/pdf/compress-pdf', { file_id: id });
     expect(compressed.status).toBe(200);
     const text = resultText(compressed.text);
-    expect(text).toMatch(/Compressed (from \d+ KB to \d+ KB|a little) \([\d.]+ % smaller\)|Your file could not be made smaller: you get it back unchanged\./);
+    expect(text).toMatch(
+      /Compressed (from \d+ KB to \d+ KB|a little) \([\d.]+ % smaller\)|Your file could not be made smaller: you get it back unchanged\./,
+    );
     expect(text).not.toMatch(/\d+ bytes|\brecommended\b/);
     expect(text).toContain('Level Recommended');
 
@@ -144,8 +206,15 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     expect(page.text).not.toContain('2024-05-01T12:00:00Z');
     const meta = await uploaded(c, 'pdf-metadata', 1);
     const bad = await c.post('/pdf/pdf-metadata', { file_id: meta, 'opt.set.creation_date': 'yesterday' });
-    expect(summary(bad.text)).toEqual({ field: 'opt-set-creation_date', message: 'New creation date (UTC) must be a date and a time of day.' });
-    const set = await c.post('/pdf/pdf-metadata', { file_id: meta, 'opt.set.title': 'Report', 'opt.set.creation_date': '2024-05-01T12:00' });
+    expect(summary(bad.text)).toEqual({
+      field: 'opt-set-creation_date',
+      message: 'New creation date (UTC) must be a date and a time of day.',
+    });
+    const set = await c.post('/pdf/pdf-metadata', {
+      file_id: meta,
+      'opt.set.title': 'Report',
+      'opt.set.creation_date': '2024-05-01T12:00',
+    });
     expect(set.status).toBe(200);
     const result = resultText(set.text);
     expect(result).toContain('Creation date: 1 May 2024, 12:00 UTC');
@@ -155,13 +224,18 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
   describe('in Chromium, with the page script', () => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await puppeteer.launch({ executablePath: t.config.CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, protocolTimeout: 60_000 });
+      browser = await puppeteer.launch({
+        executablePath: t.config.CHROMIUM_PATH,
+        headless: true,
+        args: CHROMIUM_ARGS,
+        protocolTimeout: 60_000,
+      });
     }, 60_000);
     afterAll(async () => {
       await browser?.close();
     });
 
-    it('an upload refused by POST /files is told in the page\'s words; the colour picker has a code field kept in step', async () => {
+    it("an upload refused by POST /files is told in the page's words; the colour picker has a code field kept in step", async () => {
       const page = await (await browser.createBrowserContext()).newPage();
       const origin = WebClient.of(t.server).origin;
       await page.goto(`${origin}/pdf/add-watermark`);
@@ -171,7 +245,9 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
       const input = await page.$('#file');
       await (input as unknown as { uploadFile: (p: string) => Promise<void> }).uploadFile(join(dir, 'notes.pdf'));
       await page.waitForSelector('#upload-status.bad', { timeout: 30_000 });
-      expect(await page.$eval('#upload-status', (e) => e.textContent)).toBe('notes.pdf is not a PDF file: choose a PDF.');
+      expect(await page.$eval('#upload-status', (e) => e.textContent)).toBe(
+        'notes.pdf is not a PDF file: choose a PDF.',
+      );
       expect(await page.$$eval('#chosen li', (l) => l.length)).toBe(0);
       // The colour: a picker, and its code beside it (labelled), kept in step both ways.
       expect(await page.$eval('#opt-color', (e) => e.getAttribute('type'))).toBe('color');
@@ -180,7 +256,9 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
       await page.click('#opt-color-code', { count: 3 });
       await page.keyboard.type('#ff0000');
       expect(await page.$eval('#opt-color', (e) => (e as unknown as { value: string }).value)).toBe('#ff0000');
-      await page.evaluate("(function (e) { e.value = '#00ff00'; e.dispatchEvent(new Event('input')); })(document.getElementById('opt-color'))");
+      await page.evaluate(
+        "(function (e) { e.value = '#00ff00'; e.dispatchEvent(new Event('input')); })(document.getElementById('opt-color'))",
+      );
       expect(await page.$eval('#opt-color-code', (e) => (e as unknown as { value: string }).value)).toBe('#00ff00');
       await page.browserContext().close();
     }, 60_000);
@@ -196,17 +274,21 @@ describe('PDF tools on the website: the daily quota in words (e2e)', () => {
     await t?.close();
   });
 
-  it('a run over the quota says so without the tool\'s name or ISO times', async () => {
+  it("a run over the quota says so without the tool's name or ISO times", async () => {
     const c = WebClient.of(t.server);
     await c.get('/pdf/flatten-form');
     const form = new FormData();
     form.set('file', new Blob([Buffer.from(await samplePdf(1))], { type: 'application/pdf' }), 'a.pdf');
-    const up = await c.request('POST', `/pdf/flatten-form/upload?_csrf=${encodeURIComponent(c.csrf())}`, { body: form });
+    const up = await c.request('POST', `/pdf/flatten-form/upload?_csrf=${encodeURIComponent(c.csrf())}`, {
+      body: form,
+    });
     const id = /name="file_id" value="([^"]+)"/.exec(up.text)![1];
     expect((await c.post('/pdf/flatten-form', { file_id: id })).status).toBe(200);
     const over = await c.post('/pdf/flatten-form', { file_id: id });
     expect(over.status).toBe(429);
-    expect(summary(over.text).message).toMatch(/^You have used all 1 run of this tool for today on this device\. It resets at \d\d:\d\d UTC\.$/);
+    expect(summary(over.text).message).toMatch(
+      /^You have used all 1 run of this tool for today on this device\. It resets at \d\d:\d\d UTC\.$/,
+    );
     expect(summary(over.text).message).not.toMatch(/flatten_form|\d{4}-\d\d-\d\dT/);
   }, 60_000);
 });

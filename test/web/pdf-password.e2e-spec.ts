@@ -73,26 +73,43 @@ describe('PDF tools on the website: password-protected PDFs (e2e)', () => {
     const quotaBefore = /<strong>(\d+) of/.exec(up.text)?.[1];
     const none = await c.post('/pdf/rotate-pages', { file_id: id, 'opt.angle': '90' });
     expect(none.status).toBe(400);
-    expect(summary(none.text)).toEqual({ field: 'password-1', message: 'report.pdf is protected by a password: enter it in &quot;Password of report.pdf&quot;.' });
+    expect(summary(none.text)).toEqual({
+      field: 'password-1',
+      message: 'report.pdf is protected by a password: enter it in &quot;Password of report.pdf&quot;.',
+    });
     expect(none.text).toMatch(/id="password-1" [^>]*aria-invalid="true"/);
     expect(/<strong>(\d+) of/.exec(none.text)?.[1]).toBe(quotaBefore);
 
     // A wrong password: the tool's `encrypted` error, in the page's words, linked to the field; the password is not echoed.
     const wrongPassword = 'not-the-password-3f9a';
-    const wrong = await c.post('/pdf/rotate-pages', { file_id: id, [`password.${id}`]: wrongPassword, 'opt.angle': '90' });
+    const wrong = await c.post('/pdf/rotate-pages', {
+      file_id: id,
+      [`password.${id}`]: wrongPassword,
+      'opt.angle': '90',
+    });
     expect(wrong.status).toBe(422);
     expect(summary(wrong.text).field).toBe('password-1');
-    expect(summary(wrong.text).message).toMatch(/^The password of report\.pdf is not correct: type it again in &quot;Password of report\.pdf&quot;\./);
+    expect(summary(wrong.text).message).toMatch(
+      /^The password of report\.pdf is not correct: type it again in &quot;Password of report\.pdf&quot;\./,
+    );
     expect(wrong.text).not.toContain(wrongPassword);
     expect(/<div class="error-summary"[\s\S]*?<\/div>/.exec(wrong.text)?.[0]).not.toMatch(/`password`|file_id|\{"|MCP/);
 
     // The right password: the tool runs, the result says the file was decrypted, the download is a clean, unencrypted PDF.
-    const right = await c.post('/pdf/rotate-pages', { file_id: id, [`password.${id}`]: USER_PASSWORD, 'opt.angle': '90' });
+    const right = await c.post('/pdf/rotate-pages', {
+      file_id: id,
+      [`password.${id}`]: USER_PASSWORD,
+      'opt.angle': '90',
+    });
     expect(right.status).toBe(200);
     expect(right.text).not.toContain(`value="${USER_PASSWORD}"`);
-    expect(/<p id="result-note">([^<]*)<\/p>/.exec(right.text)?.[1]).toBe('report.pdf was decrypted with your password: the result has no password.');
+    expect(/<p id="result-note">([^<]*)<\/p>/.exec(right.text)?.[1]).toBe(
+      'report.pdf was decrypted with your password: the result has no password.',
+    );
     // The password field is offered again, empty, for another run.
-    expect(right.text).toMatch(/<input type="password" id="password-1" name="password\.[^"]+" autocomplete="off" maxlength="1024" aria-describedby="password-1-hint">/);
+    expect(right.text).toMatch(
+      /<input type="password" id="password-1" name="password\.[^"]+" autocomplete="off" maxlength="1024" aria-describedby="password-1-hint">/,
+    );
     const href = /href="(\/files\/[^"]+)" download/.exec(right.text)?.[1];
     const res = await fetch(`${c.origin}${href}`);
     expect(res.status).toBe(200);
@@ -114,15 +131,27 @@ describe('PDF tools on the website: password-protected PDFs (e2e)', () => {
     expect(second.text).toContain('secret.pdf <span class="hint">(password-protected, ');
     expect(second.text).not.toContain('id="password-1"');
     expect(second.text).toContain('<label for="password-2">Password of secret.pdf</label>');
-    const body = (password: string) => new URLSearchParams([['_csrf', c.csrf()], ['file_id', ids[0]], ['file_id', ids[1]], [`password.${ids[1]}`, password]]).toString();
-    const post = (password: string) => c.request('POST', '/pdf/merge-pdfs', { body: body(password), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const body = (password: string) =>
+      new URLSearchParams([
+        ['_csrf', c.csrf()],
+        ['file_id', ids[0]],
+        ['file_id', ids[1]],
+        [`password.${ids[1]}`, password],
+      ]).toString();
+    const post = (password: string) =>
+      c.request('POST', '/pdf/merge-pdfs', {
+        body: body(password),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
     const wrong = await post('wrong');
     expect(wrong.status).toBe(422);
     expect(summary(wrong.text).field).toBe('password-2');
     expect(summary(wrong.text).message).toMatch(/^The password of secret\.pdf is not correct/);
     const right = await post(USER_PASSWORD);
     expect(right.status).toBe(200);
-    expect(/<p id="result-note">([^<]*)<\/p>/.exec(right.text)?.[1]).toBe('secret.pdf was decrypted with your password: the result has no password.');
+    expect(/<p id="result-note">([^<]*)<\/p>/.exec(right.text)?.[1]).toBe(
+      'secret.pdf was decrypted with your password: the result has no password.',
+    );
     const href = /href="(\/files\/[^"]+)" download/.exec(right.text)?.[1];
     const out = new Uint8Array(await (await fetch(`${c.origin}${href}`)).arrayBuffer());
     expect((await PDFDocument.load(out)).getPageCount()).toBe(6);
@@ -131,10 +160,17 @@ describe('PDF tools on the website: password-protected PDFs (e2e)', () => {
   it('says what opening repaired in the result (the note that used to lead the summary)', async () => {
     const c = WebClient.of(t.server);
     // Bytes before the %PDF- header: opened anyway, and the result says so.
-    const up = await upload(c, 'flatten-form', Buffer.concat([Buffer.from('From: mail\r\n\r\n'), Buffer.from(plain)]), 'mail.pdf');
+    const up = await upload(
+      c,
+      'flatten-form',
+      Buffer.concat([Buffer.from('From: mail\r\n\r\n'), Buffer.from(plain)]),
+      'mail.pdf',
+    );
     const [id] = fileIdsOf(up.text);
     const run = await c.post('/pdf/flatten-form', { file_id: id });
     expect(run.status).toBe(200);
-    expect(/<p id="result-note">([^<]*)<\/p>/.exec(run.text)?.[1]).toMatch(/^mail\.pdf had \d+ bytes before its %PDF- header; they were ignored\./);
+    expect(/<p id="result-note">([^<]*)<\/p>/.exec(run.text)?.[1]).toMatch(
+      /^mail\.pdf had \d+ bytes before its %PDF- header; they were ignored\./,
+    );
   }, 60_000);
 });

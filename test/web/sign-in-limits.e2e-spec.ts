@@ -30,11 +30,21 @@ class IpClient extends WebClient {
    * current page, as a script would; cookies set by the answers are not kept.
    */
   async burst(path: string, forms: Array<Record<string, string>>): Promise<number[]> {
-    const headers = { accept: 'text/html', 'content-type': 'application/x-www-form-urlencoded', cookie: this.cookieHeader(), 'x-forwarded-for': this.ip };
+    const headers = {
+      accept: 'text/html',
+      'content-type': 'application/x-www-form-urlencoded',
+      cookie: this.cookieHeader(),
+      'x-forwarded-for': this.ip,
+    };
     const token = this.csrf();
     return Promise.all(
       forms.map(async (form) => {
-        const r = await fetch(this.origin + path, { method: 'POST', headers, body: new URLSearchParams({ _csrf: token, ...form }).toString(), redirect: 'manual' });
+        const r = await fetch(this.origin + path, {
+          method: 'POST',
+          headers,
+          body: new URLSearchParams({ _csrf: token, ...form }).toString(),
+          redirect: 'manual',
+        });
         await r.text();
         return r.status;
       }),
@@ -62,7 +72,9 @@ async function until(cond: () => Promise<boolean>, what: string): Promise<void> 
 /** Ends every lock of the app's sign-in subjects now (as if their time had passed). */
 async function endLocks(t: TestApp): Promise<void> {
   if (!t.config.REDIS_URL) {
-    await t.dataSource.query(`UPDATE web_login_throttle SET locked_until = now() - interval '1 second' WHERE locked_until IS NOT NULL`);
+    await t.dataSource.query(
+      `UPDATE web_login_throttle SET locked_until = now() - interval '1 second' WHERE locked_until IS NOT NULL`,
+    );
     return;
   }
   const redis = t.app.get(RedisService).required();
@@ -105,11 +117,20 @@ for (const store of ['Redis', 'PostgreSQL'] as const) {
       await c.get('/signin');
       const wrong = (i: number) => ({ email: 'burst@example.com', password: `wrong password ${i}` });
       // 20 wrong passwords at once; once the limit refuses one, 20 more with the right one among them.
-      const first = c.burst('/signin', Array.from({ length: 20 }, (_, i) => wrong(i)));
+      const first = c.burst(
+        '/signin',
+        Array.from({ length: 20 }, (_, i) => wrong(i)),
+      );
       let settled = false;
       void first.then(() => (settled = true));
-      await until(async () => settled || (await checks(t)).refused > before.refused, 'a refusal or the end of the first burst');
-      const second = c.burst('/signin', [{ email: 'burst@example.com', password: PASSWORD }, ...Array.from({ length: 19 }, (_, i) => wrong(20 + i))]);
+      await until(
+        async () => settled || (await checks(t)).refused > before.refused,
+        'a refusal or the end of the first burst',
+      );
+      const second = c.burst('/signin', [
+        { email: 'burst@example.com', password: PASSWORD },
+        ...Array.from({ length: 19 }, (_, i) => wrong(20 + i)),
+      ]);
       const statuses = [...(await first), ...(await second)];
       const after = await checks(t);
       expect(after.right - before.right + (after.wrong - before.wrong)).toBeLessThanOrEqual(5);
@@ -128,7 +149,8 @@ for (const store of ['Redis', 'PostgreSQL'] as const) {
       const attacker = IpClient.on(t, '203.0.113.2');
       await attacker.get('/signin');
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await attacker.post('/signin', { email: 'target@example.com', password: `guess ${i}` })).status);
+      for (let i = 0; i < 5; i++)
+        statuses.push((await attacker.post('/signin', { email: 'target@example.com', password: `guess ${i}` })).status);
       expect(statuses).toEqual([401, 401, 401, 401, 429]);
       const firstLock = await attacker.post('/signin', { email: 'target@example.com', password: PASSWORD });
       expect(firstLock.status).toBe(429);
@@ -141,7 +163,8 @@ for (const store of ['Redis', 'PostgreSQL'] as const) {
       await phone.signIn('target@example.com', PASSWORD);
       // The lock's time passes; five more wrong guesses lock the attacker twice as long.
       await endLocks(t);
-      for (let i = 0; i < 5; i++) await attacker.post('/signin', { email: 'target@example.com', password: `guess again ${i}` });
+      for (let i = 0; i < 5; i++)
+        await attacker.post('/signin', { email: 'target@example.com', password: `guess again ${i}` });
       const secondLock = await attacker.post('/signin', { email: 'target@example.com', password: PASSWORD });
       expect(secondLock.status).toBe(429);
       expect(Number(secondLock.headers.get('retry-after'))).toBeGreaterThan(600);
@@ -153,13 +176,21 @@ for (const store of ['Redis', 'PostgreSQL'] as const) {
       const c = IpClient.on(t, '203.0.113.3');
       await c.signIn('oracle@example.com', PASSWORD);
       await c.get('/account/password');
-      const wrong = await c.post('/account/password', { current_password: 'not it at all', new_password: 'a brand new password', confirm_password: 'a brand new password' });
+      const wrong = await c.post('/account/password', {
+        current_password: 'not it at all',
+        new_password: 'a brand new password',
+        confirm_password: 'a brand new password',
+      });
       expect(wrong.status).toBe(400);
       expect(wrong.text).toContain('The current password is wrong.');
       const before = await checks(t);
       const statuses = await c.burst(
         '/account/password',
-        Array.from({ length: 12 }, (_, i) => ({ current_password: `guess ${i}`, new_password: 'a brand new password', confirm_password: 'a brand new password' })),
+        Array.from({ length: 12 }, (_, i) => ({
+          current_password: `guess ${i}`,
+          new_password: 'a brand new password',
+          confirm_password: 'a brand new password',
+        })),
       );
       const after = await checks(t);
       // One slot was spent above: at most four more verifications.
@@ -189,7 +220,9 @@ for (const store of ['Redis', 'PostgreSQL'] as const) {
       expect(again.text).toContain('flash key');
       expect(again.text).not.toMatch(/id="new-key"/);
       if (!t.config.REDIS_URL) {
-        const [row] = await t.dataSource.query<Array<{ n: number }>>('SELECT count(*)::int AS n FROM web_sessions WHERE flash IS NOT NULL');
+        const [row] = await t.dataSource.query<Array<{ n: number }>>(
+          'SELECT count(*)::int AS n FROM web_sessions WHERE flash IS NOT NULL',
+        );
         expect(row.n).toBe(0);
       }
     });
@@ -201,7 +234,11 @@ for (const store of ['Redis', 'PostgreSQL'] as const) {
       let last: WebResponse | undefined;
       for (let i = 0; i < 5; i++) {
         await c.get('/account/password');
-        last = await c.post('/account/password', { current_password: `guess ${i}`, new_password: 'a brand new password', confirm_password: 'a brand new password' });
+        last = await c.post('/account/password', {
+          current_password: `guess ${i}`,
+          new_password: 'a brand new password',
+          confirm_password: 'a brand new password',
+        });
       }
       expect(last!.status).toBe(429);
       expect(last!.text).toMatch(/Too many wrong passwords: you are signed out\. Sign in again in \d+ minutes/);
@@ -215,7 +252,15 @@ describe('Sign-in limits per account from everywhere (e2e)', () => {
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ env: { TRUST_PROXY: '1', LOGIN_MAX_FAILURES: '3', LOGIN_IP_MAX_FAILURES: '1000', LOGIN_ACCOUNT_MAX_FAILURES: '6', LOGIN_LOCKOUT_S: '600' } });
+    t = await createTestApp({
+      env: {
+        TRUST_PROXY: '1',
+        LOGIN_MAX_FAILURES: '3',
+        LOGIN_IP_MAX_FAILURES: '1000',
+        LOGIN_ACCOUNT_MAX_FAILURES: '6',
+        LOGIN_LOCKOUT_S: '600',
+      },
+    });
     await t.createKey('limits');
   }, 60_000);
 
@@ -260,7 +305,9 @@ describe('One-time passwords expire (e2e)', () => {
   it('refuses a one-time password older than ONE_TIME_PASSWORD_TTL_DAYS and says to ask an admin; a wrong one still says nothing', async () => {
     const accounts = t.app.get(AccountsService);
     const otp = (await accounts.createUser('limits', 'late@example.com', 'member')).one_time_password;
-    await t.dataSource.query(`UPDATE web_users SET one_time_password_at = now() - interval '8 days' WHERE email = 'late@example.com'`);
+    await t.dataSource.query(
+      `UPDATE web_users SET one_time_password_at = now() - interval '8 days' WHERE email = 'late@example.com'`,
+    );
     const c = WebClient.of(t.server);
     await c.get('/signin');
     const wrong = await c.post('/signin', { email: 'late@example.com', password: 'not the password' });
@@ -268,10 +315,14 @@ describe('One-time passwords expire (e2e)', () => {
     expect(wrong.text).toContain('Wrong email or password.');
     const expired = await c.post('/signin', { email: 'late@example.com', password: otp });
     expect(expired.status).toBe(401);
-    expect(expired.text).toContain('This one-time password has expired: one-time passwords work for 7 days. Ask an admin of your workspace for a new one.');
+    expect(expired.text).toContain(
+      'This one-time password has expired: one-time passwords work for 7 days. Ask an admin of your workspace for a new one.',
+    );
     expect(c.cookies.has(SESSION_COOKIE)).toBe(false);
     // Six days old: still fine.
-    await t.dataSource.query(`UPDATE web_users SET one_time_password_at = now() - interval '6 days' WHERE email = 'late@example.com'`);
+    await t.dataSource.query(
+      `UPDATE web_users SET one_time_password_at = now() - interval '6 days' WHERE email = 'late@example.com'`,
+    );
     await c.signIn('late@example.com', otp, 'my own password 123');
     expect((await c.get('/dashboard')).status).toBe(200);
   });

@@ -55,9 +55,13 @@ describe('Sign-up (e2e)', () => {
     expect(welcome.status).toBe(200);
     expect(welcome.text).toContain('new.person@example.com is confirmed and you are signed in.');
     const accounts = t.app.get(AccountsService);
-    const all = await t.dataSource.query<{ workspace_id: string }[]>(`SELECT workspace_id FROM web_users WHERE email = 'new.person@example.com'`);
+    const all = await t.dataSource.query<{ workspace_id: string }[]>(
+      `SELECT workspace_id FROM web_users WHERE email = 'new.person@example.com'`,
+    );
     const members = await accounts.listInWorkspace(all[0].workspace_id);
-    expect(members.map((m) => [m.email, m.role, m.must_change_password])).toEqual([['new.person@example.com', 'admin', false]]);
+    expect(members.map((m) => [m.email, m.role, m.must_change_password])).toEqual([
+      ['new.person@example.com', 'admin', false],
+    ]);
     // The password chosen at sign-up signs in.
     const again = WebClient.of(t.server);
     expect((await again.signIn('new.person@example.com', PASSWORD)).status).toBe(303);
@@ -75,7 +79,11 @@ describe('Sign-up (e2e)', () => {
     await t.app.get(AccountsService).createUser('signup-existing', 'owner@example.com', 'admin');
     const known = await signUp(WebClient.of(t.server), 'owner@example.com');
     const fresh = await signUp(WebClient.of(t.server), 'someone.else@example.com');
-    const main = (text: string, email: string) => /<main[\s\S]*<\/main>/.exec(text)![0].replace(email, 'EMAIL').replace(/name="_csrf" value="[^"]+"/g, '');
+    const main = (text: string, email: string) =>
+      /<main[\s\S]*<\/main>/
+        .exec(text)![0]
+        .replace(email, 'EMAIL')
+        .replace(/name="_csrf" value="[^"]+"/g, '');
     expect(known.status).toBe(fresh.status);
     expect(main(known.text, 'owner@example.com')).toBe(main(fresh.text, 'someone.else@example.com'));
     const mail = await smtp.waitFor((m) => m.subject === 'Your Beacon account');
@@ -88,7 +96,9 @@ describe('Sign-up (e2e)', () => {
     const c = WebClient.of(t.server);
     await signUp(c, 'late@example.com');
     const link = await linkFor('late@example.com');
-    await t.dataSource.query(`UPDATE web_signups SET expires_at = now() - interval '1 minute' WHERE email = 'late@example.com'`);
+    await t.dataSource.query(
+      `UPDATE web_signups SET expires_at = now() - interval '1 minute' WHERE email = 'late@example.com'`,
+    );
     const landing = await c.get(link);
     expect(landing.status).toBe(400);
     expect(landing.text).toContain('This link has expired: sign up again to get a new one.');

@@ -39,7 +39,11 @@ export class WebClient {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request(method: string, path: string, o: { form?: Record<string, string>; headers?: Record<string, string>; body?: RequestInit['body'] } = {}): Promise<WebResponse> {
+  async request(
+    method: string,
+    path: string,
+    o: { form?: Record<string, string>; headers?: Record<string, string>; body?: RequestInit['body'] } = {},
+  ): Promise<WebResponse> {
     const headers: Record<string, string> = { accept: 'text/html', ...o.headers };
     if (this.cookies.size) headers.cookie = this.cookieHeader();
     let body = o.body;
@@ -77,7 +81,11 @@ export class WebClient {
     if (r.status !== 303) throw new Error(`sign-in answered ${r.status}: ${r.text.slice(0, 300)}`);
     if (r.location === '/account/password' && newPassword) {
       await this.get('/account/password');
-      const c = await this.post('/account/password', { current_password: password, new_password: newPassword, confirm_password: newPassword });
+      const c = await this.post('/account/password', {
+        current_password: password,
+        new_password: newPassword,
+        confirm_password: newPassword,
+      });
       if (c.status !== 303) throw new Error(`password change answered ${c.status}`);
       return c;
     }
@@ -86,7 +94,13 @@ export class WebClient {
 }
 
 /** Uploads through a PDF tool page's own upload form (no JavaScript), with the files already chosen on a merge page. */
-export async function uploadThroughForm(c: WebClient, slug: string, bytes: Uint8Array, name: string, before: string[] = []): Promise<WebResponse> {
+export async function uploadThroughForm(
+  c: WebClient,
+  slug: string,
+  bytes: Uint8Array,
+  name: string,
+  before: string[] = [],
+): Promise<WebResponse> {
   await c.get(`/pdf/${slug}`);
   const form = new FormData();
   form.set('file', new Blob([Buffer.from(bytes)], { type: 'application/pdf' }), name);
@@ -96,4 +110,5 @@ export async function uploadThroughForm(c: WebClient, slug: string, bytes: Uint8
 }
 
 /** The stored files' ids a PDF tool page carries in its form. */
-export const fileIdsOf = (text: string): string[] => [...text.matchAll(/name="file_id" value="([^"]+)"/g)].map((m) => m[1]);
+export const fileIdsOf = (text: string): string[] =>
+  [...text.matchAll(/name="file_id" value="([^"]+)"/g)].map((m) => m[1]);

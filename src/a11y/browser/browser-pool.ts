@@ -32,14 +32,21 @@ export const CHROMIUM_ARGS = [
  * loopback bypass); WebRTC may not send UDP around it.
  */
 export function egressArgs(proxyUrl: string): string[] {
-  return [`--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+  return [
+    `--proxy-server=${proxyUrl}`,
+    '--proxy-bypass-list=<-loopback>',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  ];
 }
 
 /** Puppeteer defaults we drop: popups stay blocked (a page's window.open without a user gesture gets nothing). */
 export const IGNORED_DEFAULT_ARGS = ['--disable-popup-blocking'];
 
 /** Launches a Chromium with its own temporary profile directory (removed by the returned cleanup). */
-export async function launchChromium(executablePath: string, extraArgs: readonly string[] = []): Promise<{ browser: Browser; cleanup: () => Promise<void> }> {
+export async function launchChromium(
+  executablePath: string,
+  extraArgs: readonly string[] = [],
+): Promise<{ browser: Browser; cleanup: () => Promise<void> }> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'beacon-chromium-'));
   try {
     const browser = await puppeteer.launch({
@@ -56,7 +63,8 @@ export async function launchChromium(executablePath: string, extraArgs: readonly
       handleSIGHUP: false,
       timeout: 60000,
     });
-    const cleanup = () => rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => undefined);
+    const cleanup = () =>
+      rm(userDataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }).catch(() => undefined);
     return { browser, cleanup };
   } catch (e) {
     await rm(userDataDir, { recursive: true, force: true }).catch(() => undefined);
@@ -148,7 +156,12 @@ export class BrowserPool implements OnApplicationShutdown {
       return;
     }
     if (this.waiting.length >= this.config.SCAN_QUEUE_LIMIT) {
-      throw new DomainError(ErrorCode.ServiceUnavailable, 'Too many scans are waiting; try again shortly.', {}, { 'Retry-After': '30' });
+      throw new DomainError(
+        ErrorCode.ServiceUnavailable,
+        'Too many scans are waiting; try again shortly.',
+        {},
+        { 'Retry-After': '30' },
+      );
     }
     await new Promise<void>((resolve) => this.waiting.push(resolve));
   }
@@ -194,7 +207,10 @@ export class BrowserPool implements OnApplicationShutdown {
       launched = await launchChromium(this.config.CHROMIUM_PATH, egressArgs(await this.egress.proxyUrl()));
     } catch (e) {
       this.logger.error(`Chromium failed to start: ${(e as Error).message}`);
-      throw new DomainError(ErrorCode.ScanFailed, `The browser could not be started. ${browserFixHint(this.config.CHROMIUM_PATH)}`);
+      throw new DomainError(
+        ErrorCode.ScanFailed,
+        `The browser could not be started. ${browserFixHint(this.config.CHROMIUM_PATH)}`,
+      );
     }
     closeUnrequestedTargets(launched.browser);
     const run: Running = { ...launched, version: await launched.browser.version(), contexts: 0 };

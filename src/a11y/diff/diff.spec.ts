@@ -1,7 +1,12 @@
 import { fingerprintOf, stripClasses, textHashOf } from './fingerprint';
 import { matchNodes } from './diff';
 
-const facts = (path: string, name: string, text = name, tag = 'button') => ({ path, tag, name, textHash: textHashOf(text) });
+const facts = (path: string, name: string, text = name, tag = 'button') => ({
+  path,
+  tag,
+  name,
+  textHash: textHashOf(text),
+});
 
 describe('element fingerprints and matching', () => {
   it('the fallback ignores class names and sibling positions', () => {
@@ -19,8 +24,15 @@ describe('element fingerprints and matching', () => {
   });
 
   it('an element that moved (new wrapper) with the same name and text is still there; a renamed one is fixed + new', () => {
-    const before = { html: '<a>x</a>', target: ['a'], facts: facts('html>body>main>a', 'Read more about pricing', 'Read more about pricing', 'a') };
-    const moved = { ...before, facts: facts('html>body>main>div>a', 'Read more about pricing', 'Read more about pricing', 'a') };
+    const before = {
+      html: '<a>x</a>',
+      target: ['a'],
+      facts: facts('html>body>main>a', 'Read more about pricing', 'Read more about pricing', 'a'),
+    };
+    const moved = {
+      ...before,
+      facts: facts('html>body>main>div>a', 'Read more about pricing', 'Read more about pricing', 'a'),
+    };
     expect(matchNodes('link-name', [before], [moved])).toMatchObject({ new: [], fixed: [], still: [{}] });
     const renamed = { ...before, facts: facts('html>body>main>a', 'Pricing', 'Pricing', 'a') };
     const m = matchNodes('link-name', [before], [renamed]);

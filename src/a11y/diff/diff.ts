@@ -50,15 +50,28 @@ export interface ReportDiff {
 }
 
 const keyOfPage = (p: ReportPage): string => p.finalUrl || p.url;
-const toDiffNode = (rule: string, n: ReportNode): DiffNode => ({ fingerprint: n.fingerprint ?? fingerprintOf(rule, n), target: n.target, html: n.html });
+const toDiffNode = (rule: string, n: ReportNode): DiffNode => ({
+  fingerprint: n.fingerprint ?? fingerprintOf(rule, n),
+  target: n.target,
+  html: n.html,
+});
 
 /**
  * Pairs the elements of one rule before and after: first by exact fingerprint (as multisets: two
  * identical elements pair with two), then the rest by the loose key (same tag, name and own text,
  * moved in the tree).
  */
-export function matchNodes(rule: string, before: readonly ReportNode[], after: readonly ReportNode[]): Pick<RuleDiff, 'new' | 'fixed' | 'still'> {
-  const old = before.map((n) => ({ n, fp: n.fingerprint ?? fingerprintOf(rule, n), loose: looseKeyOf(rule, n), used: false }));
+export function matchNodes(
+  rule: string,
+  before: readonly ReportNode[],
+  after: readonly ReportNode[],
+): Pick<RuleDiff, 'new' | 'fixed' | 'still'> {
+  const old = before.map((n) => ({
+    n,
+    fp: n.fingerprint ?? fingerprintOf(rule, n),
+    loose: looseKeyOf(rule, n),
+    used: false,
+  }));
   const still: DiffNode[] = [];
   const pending: ReportNode[] = [];
   for (const n of after) {
@@ -108,7 +121,9 @@ export function diffReports(current: Report, previous: Report | undefined): Repo
     for (const v of p.violations) push(p.url, v, undefined);
   }
   const order = { new: 0, still: 1, fixed: 2 } as const;
-  rules.sort((a, b) => order[a.status] - order[b.status] || b.new.length - a.new.length || a.rule.localeCompare(b.rule));
+  rules.sort(
+    (a, b) => order[a.status] - order[b.status] || b.new.length - a.new.length || a.rule.localeCompare(b.rule),
+  );
   const totals: DiffCounts = { new: 0, fixed: 0, still: 0, newRules: 0, fixedRules: 0, stillRules: 0 };
   for (const r of rules) {
     totals.new += r.new.length;

@@ -13,7 +13,10 @@ const OWN_TEXT_MAX = 2000;
  * roots), the element's class-free ancestor path, tag, accessible name and own text. Elements in
  * frames (paths of more than one entry) are not resolved (null).
  */
-function collect(targets: string[][], ownTextMax: number): ({ path: string; tag: string; name: string; ownText: string } | null)[] {
+function collect(
+  targets: string[][],
+  ownTextMax: number,
+): ({ path: string; tag: string; name: string; ownText: string } | null)[] {
   const doc = (globalThis as any).document;
   const squash = (s: string | null | undefined): string => (s ?? '').replace(/\s+/g, ' ').trim();
   const stableId = (id: string): boolean => /^[A-Za-z][A-Za-z_-]*$/.test(id) && id.length <= 40;
@@ -39,7 +42,8 @@ function collect(targets: string[][], ownTextMax: number): ({ path: string; tag:
     if (by && textOf(by)) return textOf(by);
     const label = squash(el.getAttribute('aria-label'));
     if (label) return label;
-    if (el.labels && el.labels.length) return squash(Array.from(el.labels as ArrayLike<any>, (l: any) => l.textContent).join(' '));
+    if (el.labels && el.labels.length)
+      return squash(Array.from(el.labels as ArrayLike<any>, (l: any) => l.textContent).join(' '));
     for (const attr of ['alt', 'title', 'placeholder']) {
       const v = squash(el.getAttribute(attr));
       if (v) return v;
@@ -71,7 +75,12 @@ function collect(targets: string[][], ownTextMax: number): ({ path: string; tag:
       .filter((n: any) => n.nodeType === 3)
       .map((n: any) => n.data)
       .join(' ');
-    return { path: pathOf(el), tag: String(el.localName), name: nameOf(el).slice(0, 120), ownText: squash(own).slice(0, ownTextMax) };
+    return {
+      path: pathOf(el),
+      tag: String(el.localName),
+      name: nameOf(el).slice(0, 120),
+      ownText: squash(own).slice(0, ownTextMax),
+    };
   });
 }
 
@@ -84,7 +93,11 @@ export async function addNodeFacts(page: Page, entry: ReportPage): Promise<void>
   if (nodes.length === 0) return;
   let found: Awaited<ReturnType<typeof collect>> = [];
   try {
-    found = await isolatedRealm(page.mainFrame()).evaluate(collect, nodes.map((n) => n.node.target), OWN_TEXT_MAX);
+    found = await isolatedRealm(page.mainFrame()).evaluate(
+      collect,
+      nodes.map((n) => n.node.target),
+      OWN_TEXT_MAX,
+    );
   } catch {
     found = []; // the page went away or forbids it: fallback fingerprints
   }

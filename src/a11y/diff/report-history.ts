@@ -18,6 +18,8 @@ export class ReportHistory {
    * predecessor.
    */
   async previous(report: Report): Promise<Report | undefined> {
-    return this.store.newest(cacheKeyOf(report.url, report.crawl), this.clock.now(), { before: new Date(report.scannedAt) });
+    return this.store.newest(cacheKeyOf(report.url, report.crawl), this.clock.now(), {
+      before: new Date(report.scannedAt),
+    });
   }
 }

@@ -29,7 +29,8 @@ export interface GateCase {
 }
 
 /** `impact` is at least as severe as `threshold`. */
-export const atLeast = (impact: Impact, threshold: Impact): boolean => IMPACTS.indexOf(impact) <= IMPACTS.indexOf(threshold);
+export const atLeast = (impact: Impact, threshold: Impact): boolean =>
+  IMPACTS.indexOf(impact) <= IMPACTS.indexOf(threshold);
 
 /**
  * Every rule of every page as a case: violations (failed or only reported), passes, and rules only
@@ -55,12 +56,31 @@ export function gateCases(report: Report, options: GateOptions, diff?: ReportDif
     const failedIds = new Set(p.violations.map((v) => v.id));
     for (const v of p.violations) cases.push(violationCase(p.url, v, options, fresh));
     for (const r of p.passes) {
-      if (!failedIds.has(r.id)) cases.push({ page: p.url, rule: r.id, help: r.help, helpUrl: r.helpUrl, tags: r.tags, impact: r.impact, outcome: 'passed', nodes: [] });
+      if (!failedIds.has(r.id))
+        cases.push({
+          page: p.url,
+          rule: r.id,
+          help: r.help,
+          helpUrl: r.helpUrl,
+          tags: r.tags,
+          impact: r.impact,
+          outcome: 'passed',
+          nodes: [],
+        });
     }
     const applied = new Set([...failedIds, ...p.passes.map((r) => r.id)]);
     for (const r of p.incomplete) {
       if (!applied.has(r.id)) {
-        cases.push({ page: p.url, rule: r.id, help: r.help, helpUrl: r.helpUrl, tags: r.tags, impact: r.impact, outcome: 'review', nodes: [] });
+        cases.push({
+          page: p.url,
+          rule: r.id,
+          help: r.help,
+          helpUrl: r.helpUrl,
+          tags: r.tags,
+          impact: r.impact,
+          outcome: 'review',
+          nodes: [],
+        });
       }
     }
   }
@@ -73,7 +93,9 @@ function violationCase(page: string, v: ReportRule, options: GateOptions, fresh:
     return { ...n, fingerprint, ...(fresh ? { isNew: fresh.has(`${page}\n${v.id}\n${fingerprint}`) } : {}) };
   });
   const base = { page, rule: v.id, help: v.help, helpUrl: v.helpUrl, tags: v.tags, impact: v.impact, nodes };
-  if (!atLeast(v.impact, options.failOn)) return { ...base, outcome: 'reported', reason: `impact ${v.impact} is below fail_on=${options.failOn}` };
-  if (options.newOnly && !nodes.some((n) => n.isNew)) return { ...base, outcome: 'reported', reason: 'no element is new since the previous scan (new_only)' };
+  if (!atLeast(v.impact, options.failOn))
+    return { ...base, outcome: 'reported', reason: `impact ${v.impact} is below fail_on=${options.failOn}` };
+  if (options.newOnly && !nodes.some((n) => n.isNew))
+    return { ...base, outcome: 'reported', reason: 'no element is new since the previous scan (new_only)' };
   return { ...base, outcome: 'failed' };
 }

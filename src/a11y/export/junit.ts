@@ -3,11 +3,15 @@ import { escapeXml as e } from '../render/escape';
 import type { GateCase } from './gate';
 
 /** XML 1.0 forbids most control characters even when escaped. */
-const xmlText = (s: string): string => e(s.replace(/[^\t\n\r\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '\ufffd'));
+const xmlText = (s: string): string =>
+  e(s.replace(/[^\t\n\r\x20-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu, '\ufffd'));
 
 function nodeLines(c: GateCase): string {
   return c.nodes
-    .map((n, i) => `${i + 1}. ${n.target.join(' | ')}${n.isNew === undefined ? '' : n.isNew ? ' (new)' : ' (still there)'}\n   ${n.html}`)
+    .map(
+      (n, i) =>
+        `${i + 1}. ${n.target.join(' | ')}${n.isNew === undefined ? '' : n.isNew ? ' (new)' : ' (still there)'}\n   ${n.html}`,
+    )
     .join('\n');
 }
 
@@ -30,7 +34,8 @@ export function renderJunit(report: Report, cases: readonly GateCase[], publicUr
         return `${head}>\n<failure message="${xmlText(message)}" type="${c.impact}">${xmlText(`${c.help}\nHow to fix: ${c.helpUrl}\n${nodeLines(c)}`)}</failure>\n</testcase>`;
       }
       if (c.outcome === 'review') return `${head}>\n<skipped message="needs human review"/>\n</testcase>`;
-      if (c.outcome === 'reported') return `${head}>\n<system-out>${xmlText(`Not failing the gate: ${c.reason}.\n${nodeLines(c)}`)}</system-out>\n</testcase>`;
+      if (c.outcome === 'reported')
+        return `${head}>\n<system-out>${xmlText(`Not failing the gate: ${c.reason}.\n${nodeLines(c)}`)}</system-out>\n</testcase>`;
       return `${head}/>`;
     });
     return `<testsuite name="${xmlText(`accessibility: ${p.url}`)}" id="${i}" package="beacon.a11y" hostname="beacon" tests="${cs.length}" failures="${count(cs, 'failed')}" errors="0" skipped="${count(cs, 'review')}" time="${time(p.timings.totalMs)}" timestamp="${report.scannedAt.slice(0, 19)}">

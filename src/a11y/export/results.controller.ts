@@ -27,7 +27,11 @@ export class ResultsController {
   ) {}
 
   @Get('diff')
-  async diff(@Param('id') id: string, @Query('against') against: unknown, @Res({ passthrough: true }) res: Response): Promise<ReportDiff> {
+  async diff(
+    @Param('id') id: string,
+    @Query('against') against: unknown,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ReportDiff> {
     const { diff } = await this.results.diff(id, against);
     res.set({ 'Cache-Control': REPORT_CACHE, ...EXPORT_HEADERS });
     return diff;
@@ -38,7 +42,11 @@ export class ResultsController {
     const { report, cases } = await this.cases(id, q);
     res
       .status(200)
-      .set({ 'Cache-Control': REPORT_CACHE, [FAILURES_HEADER]: String(cases.filter((c) => c.outcome === 'failed').length), ...EXPORT_HEADERS })
+      .set({
+        'Cache-Control': REPORT_CACHE,
+        [FAILURES_HEADER]: String(cases.filter((c) => c.outcome === 'failed').length),
+        ...EXPORT_HEADERS,
+      })
       .type('application/xml')
       .send(renderJunit(report, cases, this.publicUrl(report.id)));
   }
@@ -48,7 +56,11 @@ export class ResultsController {
     const { report, cases } = await this.cases(id, q);
     res
       .status(200)
-      .set({ 'Cache-Control': REPORT_CACHE, [FAILURES_HEADER]: String(cases.filter((c) => c.outcome === 'failed').length), ...EXPORT_HEADERS })
+      .set({
+        'Cache-Control': REPORT_CACHE,
+        [FAILURES_HEADER]: String(cases.filter((c) => c.outcome === 'failed').length),
+        ...EXPORT_HEADERS,
+      })
       .type('application/sarif+json')
       .send(JSON.stringify(renderSarif(report, cases, this.publicUrl(report.id)), null, 2));
   }

@@ -20,13 +20,15 @@ export interface ResultsQuery {
 export function parseGateOptions(q: ResultsQuery): GateOptions {
   let failOn: GateOptions['failOn'] = 'minor';
   if (q.fail_on !== undefined) {
-    if (!isImpact(q.fail_on)) throw DomainError.badRequest('Invalid fail_on: use critical, serious, moderate or minor.', 'fail_on');
+    if (!isImpact(q.fail_on))
+      throw DomainError.badRequest('Invalid fail_on: use critical, serious, moderate or minor.', 'fail_on');
     failOn = q.fail_on;
   }
   let newOnly = false;
   if (q.new_only !== undefined) {
     if (q.new_only === 'true' || q.new_only === '1') newOnly = true;
-    else if (q.new_only !== 'false' && q.new_only !== '0') throw DomainError.badRequest('Invalid new_only: use true or false.', 'new_only');
+    else if (q.new_only !== 'false' && q.new_only !== '0')
+      throw DomainError.badRequest('Invalid new_only: use true or false.', 'new_only');
   }
   return { failOn, newOnly };
 }
@@ -46,7 +48,9 @@ export class ResultsService {
     if (!withImages) return { sinceLast };
     const urls = new Map<string, string>();
     for (const p of report.pages) {
-      for (const v of p.violations) for (const n of v.nodes) if (n.screenshot) urls.set(/([A-Za-z0-9_-]{16})\.png$/.exec(n.screenshot)?.[1] ?? '', n.screenshot);
+      for (const v of p.violations)
+        for (const n of v.nodes)
+          if (n.screenshot) urls.set(/([A-Za-z0-9_-]{16})\.png$/.exec(n.screenshot)?.[1] ?? '', n.screenshot);
       if (p.screenshot) urls.set(/([A-Za-z0-9_-]{16})\.png$/.exec(p.screenshot.url)?.[1] ?? '', p.screenshot.url);
     }
     urls.delete('');
@@ -57,7 +61,8 @@ export class ResultsService {
   /** The report earlier than `report` to diff against (undefined: none stored). */
   async baselineOf(report: Report, against: unknown): Promise<Report | undefined> {
     if (against === undefined) return this.history.previous(report);
-    if (typeof against !== 'string' || !against) throw DomainError.badRequest('Invalid against: give a report id.', 'against');
+    if (typeof against !== 'string' || !against)
+      throw DomainError.badRequest('Invalid against: give a report id.', 'against');
     return this.reports.get(against);
   }
 

@@ -41,24 +41,26 @@ export function renderSarif(report: Report, cases: readonly GateCase[], publicUr
     properties: { impact: c.impact, page: c.page },
   });
   const results = violated.flatMap((c) =>
-    c.nodes.length === 0 ? [pageLevel(c)] : c.nodes.map((n) => ({
-      ruleId: c.rule,
-      ruleIndex: ruleIds.indexOf(c.rule),
-      level: c.outcome === 'failed' && (n.isNew ?? true) ? 'error' : 'note',
-      message: { text: `${c.help} (${c.impact}): ${n.target.join(' | ')}` },
-      locations: [
-        {
-          physicalLocation: {
-            artifactLocation: { uri: c.page },
-            region: { startLine: 1, snippet: { text: n.html } },
-          },
-          logicalLocations: [{ fullyQualifiedName: n.target.join(' | '), kind: 'element' }],
-        },
-      ],
-      partialFingerprints: { [FINGERPRINT_KEY]: n.fingerprint },
-      ...(n.isNew === undefined ? {} : { baselineState: n.isNew ? 'new' : 'unchanged' }),
-      properties: { impact: c.impact, page: c.page },
-    })),
+    c.nodes.length === 0
+      ? [pageLevel(c)]
+      : c.nodes.map((n) => ({
+          ruleId: c.rule,
+          ruleIndex: ruleIds.indexOf(c.rule),
+          level: c.outcome === 'failed' && (n.isNew ?? true) ? 'error' : 'note',
+          message: { text: `${c.help} (${c.impact}): ${n.target.join(' | ')}` },
+          locations: [
+            {
+              physicalLocation: {
+                artifactLocation: { uri: c.page },
+                region: { startLine: 1, snippet: { text: n.html } },
+              },
+              logicalLocations: [{ fullyQualifiedName: n.target.join(' | '), kind: 'element' }],
+            },
+          ],
+          partialFingerprints: { [FINGERPRINT_KEY]: n.fingerprint },
+          ...(n.isNew === undefined ? {} : { baselineState: n.isNew ? 'new' : 'unchanged' }),
+          properties: { impact: c.impact, page: c.page },
+        })),
   );
   return {
     $schema: SARIF_SCHEMA,

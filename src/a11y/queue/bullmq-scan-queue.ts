@@ -8,7 +8,16 @@ import { REDIS_HARD_TIMEOUT_MS, RedisService } from '../../common/redis/redis.se
 import type { Report } from '../report/report.types';
 import { ReportsService } from '../report/reports.service';
 import { ScanRunner } from '../scan/scan-runner';
-import { decodeJobError, jobIdOf, QUEUE_RETRY_AFTER_S, SCAN_JOB_VERSION, SCAN_QUEUE_NAME, scanAnswerWithinMs, ScanJobData, ScanJobResult } from './scan-job';
+import {
+  decodeJobError,
+  jobIdOf,
+  QUEUE_RETRY_AFTER_S,
+  SCAN_JOB_VERSION,
+  SCAN_QUEUE_NAME,
+  scanAnswerWithinMs,
+  ScanJobData,
+  ScanJobResult,
+} from './scan-job';
 import { QueueDepth, ScanQueue, shuttingDownError } from './scan-queue';
 import { ScanQueueMetrics } from './scan-queue-metrics';
 import { settledWithin } from '../../common/async/settled-within';
@@ -84,7 +93,9 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
     this.events = new QueueEvents(SCAN_QUEUE_NAME, { connection: this.eventsConnection, prefix });
     this.events.on('error', () => undefined);
     this.events.on('completed', ({ jobId, returnvalue }) => this.settle(jobId, (w) => w.resolve(returnvalue)));
-    this.events.on('failed', ({ jobId, failedReason }) => this.settle(jobId, (w) => w.reject(decodeJobError(failedReason))));
+    this.events.on('failed', ({ jobId, failedReason }) =>
+      this.settle(jobId, (w) => w.reject(decodeJobError(failedReason))),
+    );
     await within(this.events.waitUntilReady(), Math.max(REDIS_HARD_TIMEOUT_MS, 5000)).catch((e: Error) =>
       this.logger.warn(`The scan queue's event stream is not ready yet (${e.message}); it keeps trying.`),
     );
@@ -124,11 +135,20 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
   private async enqueue(id: string, data: ScanJobData): Promise<void> {
     try {
       const state = await within(this.queue.getJobState(id), REDIS_HARD_TIMEOUT_MS);
-      if (state === 'completed' || state === 'failed') await within(this.queue.remove(id), REDIS_HARD_TIMEOUT_MS); // a finished run is no run to join
+      if (state === 'completed' || state === 'failed')
+        await within(this.queue.remove(id), REDIS_HARD_TIMEOUT_MS); // a finished run is no run to join
       else if (state !== 'unknown') return; // join the run in flight
       const k = this.queue.keys;
       const room = (await within(
-        this.queueConnection.eval(HAS_ROOM, 4, k.wait, k.paused, k.prioritized, k.delayed, this.config.SCAN_QUEUE_LIMIT),
+        this.queueConnection.eval(
+          HAS_ROOM,
+          4,
+          k.wait,
+          k.paused,
+          k.prioritized,
+          k.delayed,
+          this.config.SCAN_QUEUE_LIMIT,
+        ),
         REDIS_HARD_TIMEOUT_MS,
       )) as number;
       if (room !== 1) {
@@ -162,7 +182,12 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
       if (this.closed) throw shuttingDownError();
       const state = await within(this.queue.getJobState(id), REDIS_HARD_TIMEOUT_MS).catch(() => undefined);
       gone = state === 'unknown' ? gone + 1 : 0;
-      if (state !== undefined && UNFINISHED.has(state) && (await this.noWorkerFor(this.config.SCAN_JOB_LOCK_MS)) && (await this.removeUnclaimed(id))) {
+      if (
+        state !== undefined &&
+        UNFINISHED.has(state) &&
+        (await this.noWorkerFor(this.config.SCAN_JOB_LOCK_MS)) &&
+        (await this.removeUnclaimed(id))
+      ) {
         throw new DomainError(
           ErrorCode.ServiceUnavailable,
           'No scan worker is running; please try again later.',
@@ -173,7 +198,10 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
       if (gone >= LOST_AFTER_CHECKS) {
         const late = await settledWithin(result, 0);
         if (late) return late.value;
-        throw new DomainError(ErrorCode.ScanFailed, 'The scan job was lost from the queue (Redis was emptied or restarted); please try again.');
+        throw new DomainError(
+          ErrorCode.ScanFailed,
+          'The scan job was lost from the queue (Redis was emptied or restarted); please try again.',
+        );
       }
     }
   }
@@ -197,7 +225,10 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
   /** Removes a job no worker holds (waiting, or active with its lock lapsed); false when one does. */
   private async removeUnclaimed(id: string): Promise<boolean> {
     const removed = await within(this.queue.remove(id), REDIS_HARD_TIMEOUT_MS).catch(() => 0);
-    if (removed === 1) this.logger.warn(`No scan worker has been running for ${this.config.SCAN_JOB_LOCK_MS} ms: scan job ${id} was removed.`);
+    if (removed === 1)
+      this.logger.warn(
+        `No scan worker has been running for ${this.config.SCAN_JOB_LOCK_MS} ms: scan job ${id} was removed.`,
+      );
     return removed === 1;
   }
 
@@ -221,7 +252,10 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
   }
 
   async depth(): Promise<QueueDepth> {
-    const c = await within(this.queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active'), REDIS_HARD_TIMEOUT_MS);
+    const c = await within(
+      this.queue.getJobCounts('waiting', 'prioritized', 'delayed', 'active'),
+      REDIS_HARD_TIMEOUT_MS,
+    );
     return { waiting: (c.waiting ?? 0) + (c.prioritized ?? 0) + (c.delayed ?? 0), active: c.active ?? 0 };
   }
 

@@ -45,7 +45,8 @@ export const scanAnswerWithinMs = (config: AppConfig): number => 2 * config.SCAN
  * The job id of a scan request: the same for every instance while a run of that normalised URL
  * and crawl flag is queued or running, so concurrent identical scans share one job.
  */
-export const jobIdOf = (cacheKey: string): string => `scan-${createHash('sha256').update(cacheKey).digest('hex').slice(0, 40)}`;
+export const jobIdOf = (cacheKey: string): string =>
+  `scan-${createHash('sha256').update(cacheKey).digest('hex').slice(0, 40)}`;
 
 /**
  * What the worker puts in place of a payload that is not JSON at all (BullMQ itself would throw
@@ -55,11 +56,13 @@ export const UNREADABLE_PAYLOAD = '\u0000beacon-unreadable-payload';
 
 /** Reads a job payload; a payload that does not parse is a clear scan_failed for that job only. */
 export function parseScanJob(data: unknown): { url: URL; crawl: boolean; answerBy: number } {
-  const bad = (why: string) => new DomainError(ErrorCode.ScanFailed, `The scan job could not be read (${why}); it was dropped.`);
+  const bad = (why: string) =>
+    new DomainError(ErrorCode.ScanFailed, `The scan job could not be read (${why}); it was dropped.`);
   if (data === UNREADABLE_PAYLOAD) throw bad('the payload is not JSON');
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw bad('the payload is not an object');
   const d = data as Partial<Record<keyof ScanJobData, unknown>>;
-  if (d.v !== SCAN_JOB_VERSION) throw bad(`payload version ${JSON.stringify(d.v) ?? 'missing'}, expected ${SCAN_JOB_VERSION}`);
+  if (d.v !== SCAN_JOB_VERSION)
+    throw bad(`payload version ${JSON.stringify(d.v) ?? 'missing'}, expected ${SCAN_JOB_VERSION}`);
   if (typeof d.crawl !== 'boolean') throw bad('crawl is not a boolean');
   if (typeof d.answerBy !== 'number' || !Number.isFinite(d.answerBy)) throw bad('answerBy is not a time');
   let url: URL;
@@ -106,14 +109,23 @@ function allowedHeaders(headers: unknown): Record<string, string> {
 export function decodeJobError(reason: string | undefined): DomainError {
   if (reason?.startsWith(ERROR_TAG)) {
     try {
-      const e = JSON.parse(reason.slice(ERROR_TAG.length)) as { code: string; message: string; details?: Record<string, unknown>; headers?: unknown };
-      if (CODES.has(e.code) && typeof e.message === 'string') return new DomainError(e.code as ErrorCode, e.message, e.details ?? {}, allowedHeaders(e.headers));
+      const e = JSON.parse(reason.slice(ERROR_TAG.length)) as {
+        code: string;
+        message: string;
+        details?: Record<string, unknown>;
+        headers?: unknown;
+      };
+      if (CODES.has(e.code) && typeof e.message === 'string')
+        return new DomainError(e.code as ErrorCode, e.message, e.details ?? {}, allowedHeaders(e.headers));
     } catch {
       // fall through: an unreadable reason is reported as it is
     }
   }
   if (reason && /stalled more than allowable limit/i.test(reason)) {
-    return new DomainError(ErrorCode.ScanFailed, 'The scan worker stopped during the scan, and again on its one retry; please try again.');
+    return new DomainError(
+      ErrorCode.ScanFailed,
+      'The scan worker stopped during the scan, and again on its one retry; please try again.',
+    );
   }
   return new DomainError(ErrorCode.ScanFailed, `The scan failed on its worker: ${reason ?? 'no reason given'}.`);
 }

@@ -19,7 +19,9 @@ export class ScanQueueMetrics {
       labelNames: ['state'] as const,
       registers: [metrics.registry],
       async collect() {
-        const d = await queueOf()?.depth().catch(() => undefined);
+        const d = await queueOf()
+          ?.depth()
+          .catch(() => undefined);
         if (!d) return;
         this.set({ state: 'waiting' }, d.waiting);
         this.set({ state: 'active' }, d.active);
@@ -30,7 +32,9 @@ export class ScanQueueMetrics {
       help: 'Processes running accessibility scans from the queue',
       registers: [metrics.registry],
       async collect() {
-        const n = await queueOf()?.workers().catch(() => undefined);
+        const n = await queueOf()
+          ?.workers()
+          .catch(() => undefined);
         if (n !== undefined) this.set(n);
       },
     });

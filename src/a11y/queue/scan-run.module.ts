@@ -14,7 +14,19 @@ import { Screenshots } from '../screenshots/screenshots';
 import { ScanEgress } from '../security/scan-egress';
 import { SCAN_WORKER_STANDALONE, ScanWorker } from './scan-worker';
 
-const RUN_PROVIDERS = [ScanEgress, BrowserPool, Scanner, Clock, ReportStore, ReportsService, ScreenshotRowsStore, ScreenshotStore, Screenshots, ScanRunner, ScanWorker];
+const RUN_PROVIDERS = [
+  ScanEgress,
+  BrowserPool,
+  Scanner,
+  Clock,
+  ReportStore,
+  ReportsService,
+  ScreenshotRowsStore,
+  ScreenshotStore,
+  Screenshots,
+  ScanRunner,
+  ScanWorker,
+];
 
 /**
  * What running a scan needs (egress, browser pool, scanner, report and screenshot stores) and the

@@ -7,7 +7,16 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { RedisService } from '../../common/redis/redis.service';
 import { ScanAborted, ScanRunner } from '../scan/scan-runner';
 import { bullPrefixOf } from './bullmq-scan-queue';
-import { decodeJobError, encodeJobError, parseScanJob, SCAN_QUEUE_NAME, UNREADABLE_PAYLOAD, SCAN_RUN_GRACE_MS, ScanJobData, ScanJobResult } from './scan-job';
+import {
+  decodeJobError,
+  encodeJobError,
+  parseScanJob,
+  SCAN_QUEUE_NAME,
+  UNREADABLE_PAYLOAD,
+  SCAN_RUN_GRACE_MS,
+  ScanJobData,
+  ScanJobResult,
+} from './scan-job';
 import { settledWithin } from '../../common/async/settled-within';
 
 /** Injection token: true in the worker process (`npm run worker`), which always runs scan jobs. */
@@ -61,11 +70,17 @@ export class ScanWorker implements OnApplicationBootstrap, BeforeApplicationShut
       name: `pid-${process.pid}`,
     });
     this.worker.on('error', (e: Error) => this.logger.warn(`Scan worker: ${e.message}`));
-    this.worker.on('failed', (job, e: Error) => this.logger.warn(`Scan job ${job?.id ?? '?'} failed: ${decodeJobError(e.message).message}`));
+    this.worker.on('failed', (job, e: Error) =>
+      this.logger.warn(`Scan job ${job?.id ?? '?'} failed: ${decodeJobError(e.message).message}`),
+    );
     await this.worker.waitUntilReady();
   }
 
-  private async process(job: Job<ScanJobData, ScanJobResult>, token: string | undefined, signal: AbortSignal | undefined): Promise<ScanJobResult> {
+  private async process(
+    job: Job<ScanJobData, ScanJobResult>,
+    token: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<ScanJobResult> {
     const startedAt = Date.now();
     let request: ReturnType<typeof parseScanJob>;
     try {
@@ -76,7 +91,9 @@ export class ScanWorker implements OnApplicationBootstrap, BeforeApplicationShut
     // Nobody waits for a result that cannot come before the request gives up.
     if (startedAt > request.answerBy - this.config.SCAN_TOTAL_TIMEOUT_MS - SCAN_RUN_GRACE_MS) {
       throw new UnrecoverableError(
-        encodeJobError(new DomainError(ErrorCode.ScanFailed, 'The scan waited too long for a free scan worker; please try again.')),
+        encodeJobError(
+          new DomainError(ErrorCode.ScanFailed, 'The scan waited too long for a free scan worker; please try again.'),
+        ),
       );
     }
     try {
@@ -120,4 +137,3 @@ class ScanJobWorker extends Worker<ScanJobData, ScanJobResult> {
     return super.createJob(data, jobId);
   }
 }
-

@@ -49,21 +49,33 @@ function look(emptyText: number, loadingText: number): Look {
   };
   const raw = String(body.innerText ?? '');
   const text = raw.replace(/\s+/g, ' ').trim();
-  const media = text.length >= emptyText ? false : Array.from(body.querySelectorAll('img,svg,canvas,video,iframe,object,embed') as ArrayLike<any>).some(visible);
+  const media =
+    text.length >= emptyText
+      ? false
+      : Array.from(body.querySelectorAll('img,svg,canvas,video,iframe,object,embed') as ArrayLike<any>).some(visible);
   const empty = text.length < emptyText && !media;
   if (empty || text.length >= loadingText) return { empty, loading: false };
-  const phrase = 'loading|please wait|one moment|just a moment|chargement|cargando|carregando|caricamento|wird geladen|lädt|laddar|загрузка|読み込み中|加载中|載入中';
+  const phrase =
+    'loading|please wait|one moment|just a moment|chargement|cargando|carregando|caricamento|wird geladen|lädt|laddar|загрузка|読み込み中|加载中|載入中';
   const end = '(?:[^\\p{L}\\p{N}]|â€¦)*';
-  const line = new RegExp(`^[^\\p{L}\\p{N}]*(?:${phrase})(?!(?!â€¦)[\\p{L}\\p{N}])(?:${end}|\\s*\\d{1,3}\\s?%${end}|.{0,80}?(?:\\.\\.|…|â€¦)${end})$`, 'iu');
+  const line = new RegExp(
+    `^[^\\p{L}\\p{N}]*(?:${phrase})(?!(?!â€¦)[\\p{L}\\p{N}])(?:${end}|\\s*\\d{1,3}\\s?%${end}|.{0,80}?(?:\\.\\.|…|â€¦)${end})$`,
+    'iu',
+  );
   const lines = raw.split(/\n/).map((l) => l.replace(/\s+/g, ' ').trim());
   if (lines.some((l) => line.test(l) || (l.length < 100 && /please wait/i.test(l)))) return { empty, loading: true };
   const named = /load(?:er|ing)|spinner|(?:^|[-_])spin(?:[-_]|$)|skeleton|shimmer|^animate-pulse$/i;
   const notLoader = /upload|download|lazy|reload|payload|overload|offload|unload/i;
-  const marker = (v: unknown): boolean => typeof v === 'string' && v.split(/\s+/).some((t) => named.test(t) && !notLoader.test(t));
+  const marker = (v: unknown): boolean =>
+    typeof v === 'string' && v.split(/\s+/).some((t) => named.test(t) && !notLoader.test(t));
   const busy =
     '[aria-busy="true" i],[role="progressbar" i],progress:not([value]),[aria-label^="loading" i],img[alt^="loading" i],img[src*="spinner" i],img[src*="loader" i],img[src*="loading" i]';
-  const candidates = body.querySelectorAll(`${busy},[class*="load" i],[class*="spin" i],[class*="skeleton" i],[class*="shimmer" i],[class*="pulse" i],[id*="load" i],[id*="spin" i],[id*="skeleton" i]`) as ArrayLike<any>;
-  const loading = Array.from(candidates).some((el: any) => (el.matches(busy) || marker(el.getAttribute('class')) || marker(el.getAttribute('id'))) && visible(el));
+  const candidates = body.querySelectorAll(
+    `${busy},[class*="load" i],[class*="spin" i],[class*="skeleton" i],[class*="shimmer" i],[class*="pulse" i],[id*="load" i],[id*="spin" i],[id*="skeleton" i]`,
+  ) as ArrayLike<any>;
+  const loading = Array.from(candidates).some(
+    (el: any) => (el.matches(busy) || marker(el.getAttribute('class')) || marker(el.getAttribute('id'))) && visible(el),
+  );
   return { empty, loading };
 }
 
@@ -123,7 +135,9 @@ function probe(key: string, boundMs: number, quietMs: number, emptyText: number,
   const g = globalThis as any;
   const doc = g.document;
   const t0 = g.performance.now();
-  const w = g[key] as { last: number; parsed: boolean; changed: boolean; shell: boolean; look: (e: number, l: number) => Look } | undefined;
+  const w = g[key] as
+    | { last: number; parsed: boolean; changed: boolean; shell: boolean; look: (e: number, l: number) => Look }
+    | undefined;
   const check = (): Probe => {
     const now = g.performance.now();
     // No change since parsing ended: quiet at once (a static page does not wait).

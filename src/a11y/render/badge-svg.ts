@@ -37,7 +37,12 @@ function drawBadge(right: string, colour: string, title: string, href: string): 
  */
 export function renderBadge(report: Pick<Report, 'id' | 'score' | 'scannedAt'>, publicUrl: string): string {
   const title = `Automated accessibility score ${report.score}/100 (axe-core, WCAG 2.2 A/AA checks) on ${dateOf(report.scannedAt)}. Not a compliance certificate.`;
-  return drawBadge(`${report.score}/100 · ${dateOf(report.scannedAt)}`, BADGE_COLOURS[scoreBand(report.score)], title, publicUrl);
+  return drawBadge(
+    `${report.score}/100 · ${dateOf(report.scannedAt)}`,
+    BADGE_COLOURS[scoreBand(report.score)],
+    title,
+    publicUrl,
+  );
 }
 
 /**
@@ -46,6 +51,14 @@ export function renderBadge(report: Pick<Report, 'id' | 'score' | 'scannedAt'>, 
  * that embeds it shows a readable badge rather than a broken image. Links to the scan form.
  */
 export function renderMissingBadge(kind: 'expired' | 'none', scanUrl: string): string {
-  const why = kind === 'expired' ? 'the report expired (reports are kept 30 days) and the address was not scanned since' : 'this address has no stored report';
-  return drawBadge(kind === 'expired' ? 'report expired' : 'not scanned', MISSING_COLOUR, `No current accessibility report: ${why}. Scan it to update the badge.`, scanUrl);
+  const why =
+    kind === 'expired'
+      ? 'the report expired (reports are kept 30 days) and the address was not scanned since'
+      : 'this address has no stored report';
+  return drawBadge(
+    kind === 'expired' ? 'report expired' : 'not scanned',
+    MISSING_COLOUR,
+    `No current accessibility report: ${why}. Scan it to update the badge.`,
+    scanUrl,
+  );
 }

@@ -24,7 +24,10 @@ export interface ReportLinks {
 function rule(r: ReportRule, level: number, pageIndex: number): SafeHtml {
   const id = `p${pageIndex}-rule-${r.id}`;
   const criteria = wcagCriteria(r.tags);
-  const nodes = r.nodes.map((n) => html`<li><p>Selector: <code>${n.target.join(' | ')}</code></p><pre><code>${n.html}</code></pre>${nodeShotHtml(n)}</li>`);
+  const nodes = r.nodes.map(
+    (n) =>
+      html`<li><p>Selector: <code>${n.target.join(' | ')}</code></p><pre><code>${n.html}</code></pre>${nodeShotHtml(n)}</li>`,
+  );
   const h = `h${level}`;
   return html`<section class="rule" aria-labelledby="${id}">
 <${h} id="${id}">${r.help}</${h}>
@@ -89,7 +92,9 @@ ${lines(
  */
 export function renderReportHtml(report: Report, links: ReportLinks, extras: RenderExtras = {}): string {
   const band = scoreBand(report.score);
-  const rows = impactSummary(report).map((s) => html`<tr><th scope="row">${s.impact}</th><td>${s.rules}</td><td>${s.nodes}</td></tr>`);
+  const rows = impactSummary(report).map(
+    (s) => html`<tr><th scope="row">${s.impact}</th><td>${s.rules}</td><td>${s.nodes}</td></tr>`,
+  );
   const body = html`<h1>Accessibility report</h1>
 <p><span class="score ${band}">${report.score}</span> <strong>Automated score ${report.score} out of 100</strong> (${band}).</p>
 <dl>
@@ -117,5 +122,11 @@ ${resultsSectionsHtml(report, extras)}
 ${embedHtml(links)}
 ${lines(report.pages.map((p, i) => page(p, i, report.pages.length)))}
 <p class="meta">Checked with axe-core ${report.meta.axeVersion} in ${report.meta.browser}, rules tagged ${report.meta.tags.join(', ')}, viewport ${report.meta.viewport.width}x${report.meta.viewport.height}. Report ${report.id}, kept until ${report.expiresAt.slice(0, 10)}. Address of this page: ${links.self}</p>`;
-  return sitePage({ title: `Accessibility report: ${report.url} (score ${report.score})`, section: 'scan', user: null, csrf: '', body });
+  return sitePage({
+    title: `Accessibility report: ${report.url} (score ${report.score})`,
+    section: 'scan',
+    user: null,
+    csrf: '',
+    body,
+  });
 }

@@ -36,7 +36,13 @@ async function fixture(): Promise<{ report: Report; images: Map<string, Buffer> 
   const node = async (w: number, h: number): Promise<ReportNode> => {
     const url = `https://beacon.test/api/screenshots/${String(k++).padStart(16, 'A')}.png`;
     images.set(url, await png(w, h));
-    return { html: `<img src="x${k}.png" class="logo">`, target: [`main > img:nth-child(${k})`], marker: k, screenshot: url, crop: { x: 0, y: 0, width: w, height: h } };
+    return {
+      html: `<img src="x${k}.png" class="logo">`,
+      target: [`main > img:nth-child(${k})`],
+      marker: k,
+      screenshot: url,
+      crop: { x: 0, y: 0, width: w, height: h },
+    };
   };
   const page = async (i: number): Promise<ReportPage> => {
     const violations = [];
@@ -111,8 +117,17 @@ function layoutOf(pdf: Buffer): { images: Box[]; texts: Box[]; pageHeight: numbe
     let pageHeight = 0;
     for (const p of xml.matchAll(/<page number="(\d+)"[^>]*height="([\d.]+)"[^>]*>([\s\S]*?)<\/page>/g)) {
       pageHeight = Number(p[2]);
-      for (const m of p[3].matchAll(/<(image|text) top="([-\d.]+)" left="([-\d.]+)" width="([-\d.]+)" height="([-\d.]+)"[^>]*?(?:\/>|>([\s\S]*?)<\/text>)/g)) {
-        const box = { page: Number(p[1]), top: Number(m[2]), left: Number(m[3]), width: Number(m[4]), height: Number(m[5]), text: m[6] };
+      for (const m of p[3].matchAll(
+        /<(image|text) top="([-\d.]+)" left="([-\d.]+)" width="([-\d.]+)" height="([-\d.]+)"[^>]*?(?:\/>|>([\s\S]*?)<\/text>)/g,
+      )) {
+        const box = {
+          page: Number(p[1]),
+          top: Number(m[2]),
+          left: Number(m[3]),
+          width: Number(m[4]),
+          height: Number(m[5]),
+          text: m[6],
+        };
         (m[1] === 'image' ? images : texts).push(box);
       }
     }
@@ -121,7 +136,11 @@ function layoutOf(pdf: Buffer): { images: Box[]; texts: Box[]; pageHeight: numbe
 }
 
 const overlaps = (a: Box, b: Box): boolean =>
-  a.page === b.page && a.left < b.left + b.width && b.left < a.left + a.width && a.top < b.top + b.height && b.top < a.top + a.height;
+  a.page === b.page &&
+  a.left < b.left + b.width &&
+  b.left < a.left + a.width &&
+  a.top < b.top + b.height &&
+  b.top < a.top + a.height;
 
 describe('the audit PDF', () => {
   let pdf: Buffer;
@@ -148,9 +167,9 @@ describe('the audit PDF', () => {
       return readFileSync(join(dir, 'out.pdf')).toString('latin1');
     });
     const types = new Set([...qdf.matchAll(/\/S \/(\w+)/g)].map((m) => m[1]));
-    expect([...types].filter((t) => ['Document', 'H1', 'H2', 'H3', 'P', 'L', 'LI', 'LBody', 'Figure'].includes(t)).sort()).toEqual(
-      ['Document', 'Figure', 'H1', 'H2', 'H3', 'L', 'LBody', 'LI', 'P'],
-    );
+    expect(
+      [...types].filter((t) => ['Document', 'H1', 'H2', 'H3', 'P', 'L', 'LI', 'LBody', 'Figure'].includes(t)).sort(),
+    ).toEqual(['Document', 'Figure', 'H1', 'H2', 'H3', 'L', 'LBody', 'LI', 'P']);
     const alts = [...qdf.matchAll(/\/Alt \(((?:\\.|[^)\\])*)\)/g)].map((m) => m[1]);
     expect(alts).toHaveLength(2 * (5 * 6 + 1)); // every picture
     expect(alts).toContain('Screenshot of the failing element 1 \\(main > img:nth-child\\(1\\)\\), outlined');
@@ -163,6 +182,10 @@ describe('the audit PDF', () => {
     expect(images.length).toBe(2 * (5 * 6 + 1));
     const outside = images.filter((img) => img.top + img.height > pageHeight - 56 + 1);
     const overlapping = images.flatMap((img) => texts.filter((t) => overlaps(img, t)).map((t) => ({ img, t })));
-    expect({ outside: outside.length, overlapping: overlapping.slice(0, 3), count: overlapping.length }).toEqual({ outside: 0, overlapping: [], count: 0 });
+    expect({ outside: outside.length, overlapping: overlapping.slice(0, 3), count: overlapping.length }).toEqual({
+      outside: 0,
+      overlapping: [],
+      count: 0,
+    });
   });
 });

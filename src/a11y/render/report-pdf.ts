@@ -23,7 +23,11 @@ export async function renderReportPdf(report: Report, publicUrl: string, extras:
     size: 'A4',
     margins: { top: 56, bottom: 56, left: 56, right: 56 },
     bufferPages: true,
-    info: { Title: winAnsi(`Accessibility audit: ${report.url}`), Author: 'Beacon', Subject: 'Automated accessibility audit (axe-core)' },
+    info: {
+      Title: winAnsi(`Accessibility audit: ${report.url}`),
+      Author: 'Beacon',
+      Subject: 'Automated accessibility audit (axe-core)',
+    },
     pdfVersion: '1.7',
     lang: 'en',
     displayTitle: true,
@@ -44,10 +48,14 @@ export async function renderReportPdf(report: Report, publicUrl: string, extras:
   w.para(`Pages scanned: ${report.pages.length}`);
   const band = scoreBand(report.score);
   w.para(`${report.score} / 100`, { style: 'score', colour: BADGE_COLOURS[band], before: 1 });
-  w.para(`Automated score (${band}). ${report.totalNodes} failing elements, ${report.violationTypes} distinct failed rules.`);
+  w.para(
+    `Automated score (${band}). ${report.totalNodes} failing elements, ${report.violationTypes} distinct failed rules.`,
+  );
   w.para(COVERAGE_NOTE, { style: 'note', before: 1 });
   w.para(`Online report: ${publicUrl}`, { before: 1 });
-  w.para(`Engine: axe-core ${report.meta.axeVersion} in ${report.meta.browser}; rules tagged ${report.meta.tags.join(', ')}.`);
+  w.para(
+    `Engine: axe-core ${report.meta.axeVersion} in ${report.meta.browser}; rules tagged ${report.meta.tags.join(', ')}.`,
+  );
 
   // Summary
   w.heading(2, 'Summary by impact', { before: 1.5 });
@@ -62,9 +70,13 @@ export async function renderReportPdf(report: Report, publicUrl: string, extras:
   function pageSection(p: ReportPage, i: number): void {
     doc.addPage();
     w.heading(2, `Page ${i + 1}: ${p.url}`);
-    w.para(`Score ${p.score}/100. ${p.passes.length} rules passed, ${p.violations.length} failed, ${p.incomplete.length} need human review.`, { style: 'small' });
+    w.para(
+      `Score ${p.score}/100. ${p.passes.length} rules passed, ${p.violations.length} failed, ${p.incomplete.length} need human review.`,
+      { style: 'small' },
+    );
     pdfPageImage(w, p, extras);
-    if (p.violations.length === 0) w.para('No violations of the automated checks were found on this page.', { style: 'small' });
+    if (p.violations.length === 0)
+      w.para('No violations of the automated checks were found on this page.', { style: 'small' });
     for (const v of p.violations) violation(v);
     if (p.incomplete.length > 0) {
       w.heading(3, 'Needs human review', { before: 0.8 });
@@ -78,12 +90,19 @@ export async function renderReportPdf(report: Report, publicUrl: string, extras:
   function violation(v: ReportRule): void {
     w.heading(3, `${v.help} [${v.impact}]`, { before: 0.8 });
     const criteria = wcagCriteria(v.tags);
-    w.para(`Rule: ${v.id}. WCAG: ${criteria.length ? criteria.join(', ') : 'best practice'}. Affected users: ${v.disabilities.join(', ') || 'not classified'}.`, { style: 'small' });
+    w.para(
+      `Rule: ${v.id}. WCAG: ${criteria.length ? criteria.join(', ') : 'best practice'}. Affected users: ${v.disabilities.join(', ') || 'not classified'}.`,
+      { style: 'small' },
+    );
     w.para(`How to fix: ${v.helpUrl}`, { style: 'small' });
     w.para(`Failing elements (${nodeCount(v)}):`, { style: 'small' });
     w.list(v.nodes.slice(0, MAX_NODES_PER_RULE), (n, li) => {
       li.text(n.target.join(' | '), { style: 'small' });
-      li.text(n.html.length > MAX_HTML ? `${n.html.slice(0, MAX_HTML)}...` : n.html, { style: 'code', colour: '#333333', indent: 16 });
+      li.text(n.html.length > MAX_HTML ? `${n.html.slice(0, MAX_HTML)}...` : n.html, {
+        style: 'code',
+        colour: '#333333',
+        indent: 16,
+      });
       pdfNodeImage(li, n, extras);
     });
     const unlisted = nodeCount(v) - Math.min(v.nodes.length, MAX_NODES_PER_RULE);

@@ -68,7 +68,12 @@ export class TaggedPdfWriter {
     this.doc.font(STYLES[style].font).fontSize(STYLES[style].size).fillColor(colour);
   }
 
-  private add(type: string, draw: () => void, options: PDFKit.Mixins.StructureElementOptions = {}, parent = this.root): void {
+  private add(
+    type: string,
+    draw: () => void,
+    options: PDFKit.Mixins.StructureElementOptions = {},
+    parent = this.root,
+  ): void {
     parent.add(this.doc.struct(type, options, draw));
   }
 
@@ -123,7 +128,12 @@ export class TaggedPdfWriter {
     const w = width * scale;
     const h = height * scale;
     const top = this.doc.y + 2;
-    this.add('Figure', () => this.doc.image(png, this.doc.page.margins.left + (o.x ?? 0), top, { width: w, height: h }), { alt: winAnsi(alt) }, parent);
+    this.add(
+      'Figure',
+      () => this.doc.image(png, this.doc.page.margins.left + (o.x ?? 0), top, { width: w, height: h }),
+      { alt: winAnsi(alt) },
+      parent,
+    );
     this.doc.x = this.doc.page.margins.left;
     this.doc.y = top + h + 6;
     return { top, height: h };

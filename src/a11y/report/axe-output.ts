@@ -48,8 +48,13 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function selector(step: unknown): string | undefined {
   if (typeof step === 'string') return step.slice(0, MAX_SELECTOR);
   // a shadow-DOM path: selectors from the host down, joined as the report shows them
-  if (Array.isArray(step) && step.length > 0 && step.length <= MAX_TARGET_STEPS && step.every((s) => typeof s === 'string')) {
-    return (step).join(' >>> ').slice(0, MAX_SELECTOR);
+  if (
+    Array.isArray(step) &&
+    step.length > 0 &&
+    step.length <= MAX_TARGET_STEPS &&
+    step.every((s) => typeof s === 'string')
+  ) {
+    return step.join(' >>> ').slice(0, MAX_SELECTOR);
   }
   return undefined;
 }
@@ -68,11 +73,23 @@ function rules(raw: unknown, what: string): AxeRuleOut[] {
   const seen = new Set<string>();
   const out: AxeRuleOut[] = [];
   for (const r of raw.slice(0, AXE_RULES.size)) {
-    if (!isObject(r) || typeof r.id !== 'string' || !AXE_RULES.has(r.id) || seen.has(r.id) || !Array.isArray(r.nodes)) continue;
+    if (!isObject(r) || typeof r.id !== 'string' || !AXE_RULES.has(r.id) || seen.has(r.id) || !Array.isArray(r.nodes))
+      continue;
     seen.add(r.id);
-    const nodes = r.nodes.slice(0, MAX_NODES_PER_RULE).map(node).filter((n): n is AxeNodeOut => !!n);
-    const count = typeof r.nodeCount === 'number' && Number.isSafeInteger(r.nodeCount) && r.nodeCount >= nodes.length ? r.nodeCount : nodes.length;
-    out.push({ id: r.id, ...(isImpact(r.impact) ? { impact: r.impact } : {}), nodes, nodesOmitted: count - nodes.length });
+    const nodes = r.nodes
+      .slice(0, MAX_NODES_PER_RULE)
+      .map(node)
+      .filter((n): n is AxeNodeOut => !!n);
+    const count =
+      typeof r.nodeCount === 'number' && Number.isSafeInteger(r.nodeCount) && r.nodeCount >= nodes.length
+        ? r.nodeCount
+        : nodes.length;
+    out.push({
+      id: r.id,
+      ...(isImpact(r.impact) ? { impact: r.impact } : {}),
+      nodes,
+      nodesOmitted: count - nodes.length,
+    });
   }
   return out;
 }

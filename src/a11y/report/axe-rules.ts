@@ -30,7 +30,16 @@ export const AXE_RULES: ReadonlyMap<string, RuleMeta> = (() => {
   const out = new Map<string, RuleMeta>();
   for (const r of axe.getRules()) {
     const impact = impacts.get(r.ruleId);
-    out.set(r.ruleId, Object.freeze({ id: r.ruleId, impact: isImpact(impact) ? impact : 'moderate', help: r.help, helpUrl: r.helpUrl, tags: Object.freeze([...r.tags]) }));
+    out.set(
+      r.ruleId,
+      Object.freeze({
+        id: r.ruleId,
+        impact: isImpact(impact) ? impact : 'moderate',
+        help: r.help,
+        helpUrl: r.helpUrl,
+        tags: Object.freeze([...r.tags]),
+      }),
+    );
   }
   return out;
 })();

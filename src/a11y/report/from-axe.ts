@@ -30,7 +30,12 @@ function toPass(id: string): ReportPass {
 }
 
 /** One page entry of the report (scored with the rules' static impacts). */
-export function pageFromAxe(url: string, finalUrl: string, results: AxeOutput, timings: ReportPage['timings']): ReportPage {
+export function pageFromAxe(
+  url: string,
+  finalUrl: string,
+  results: AxeOutput,
+  timings: ReportPage['timings'],
+): ReportPage {
   const failed = results.violations.map((r) => ({ id: r.id, impact: AXE_RULES.get(r.id)!.impact }));
   const passed = results.passes.map((r) => ({ id: r.id, impact: AXE_RULES.get(r.id)!.impact }));
   const score = pageScore(failed, passed);
@@ -47,7 +52,8 @@ export function pageFromAxe(url: string, finalUrl: string, results: AxeOutput, t
 }
 
 /** Failing elements of a rule, listed or not (reports stored before the cap have no nodesOmitted). */
-export const nodeCount = (r: Pick<ReportRule, 'nodes' | 'nodesOmitted'>): number => r.nodes.length + (r.nodesOmitted ?? 0);
+export const nodeCount = (r: Pick<ReportRule, 'nodes' | 'nodesOmitted'>): number =>
+  r.nodes.length + (r.nodesOmitted ?? 0);
 
 /** The report's totals: failing elements and distinct failed rules over all pages. */
 export function totals(pages: readonly ReportPage[]): Pick<Report, 'totalNodes' | 'violationTypes'> {

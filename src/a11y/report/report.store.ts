@@ -33,17 +33,32 @@ export class ReportStore {
   }
 
   async insert(report: Report, cacheKey: string, createdAt: Date, expiresAt: Date): Promise<void> {
-    await this.repo.insert({ id: report.id, url: report.url, crawl: report.crawl, cacheKey, score: report.score, report, createdAt, expiresAt });
+    await this.repo.insert({
+      id: report.id,
+      url: report.url,
+      crawl: report.crawl,
+      cacheKey,
+      score: report.score,
+      report,
+      createdAt,
+      expiresAt,
+    });
   }
 
   /** The unexpired report with this id. */
   async find(id: string, now: Date): Promise<Report | undefined> {
-    const row = await this.repo.findOne({ where: { id, expiresAt: MoreThan(now) }, select: { id: true, report: true } });
+    const row = await this.repo.findOne({
+      where: { id, expiresAt: MoreThan(now) },
+      select: { id: true, report: true },
+    });
     return row?.report;
   }
 
   async badge(id: string, now: Date): Promise<BadgeFields | undefined> {
-    const row = await this.repo.findOne({ where: { id, expiresAt: MoreThan(now) }, select: { id: true, score: true, createdAt: true, expiresAt: true } });
+    const row = await this.repo.findOne({
+      where: { id, expiresAt: MoreThan(now) },
+      select: { id: true, score: true, createdAt: true, expiresAt: true },
+    });
     return row ? badgeOf(row) : undefined;
   }
 
@@ -62,7 +77,16 @@ export class ReportStore {
       where: { id, expiresAt: MoreThan(now) },
       select: { id: true, url: true, crawl: true, score: true, createdAt: true, expiresAt: true },
     });
-    return row ? { id: row.id, url: row.url, crawl: row.crawl, score: row.score, scannedAt: row.createdAt.toISOString(), expiresAt: row.expiresAt.toISOString() } : undefined;
+    return row
+      ? {
+          id: row.id,
+          url: row.url,
+          crawl: row.crawl,
+          score: row.score,
+          scannedAt: row.createdAt.toISOString(),
+          expiresAt: row.expiresAt.toISOString(),
+        }
+      : undefined;
   }
 
   /** The cache key of a report id, stored (even expired) or purged and remembered. */
@@ -75,7 +99,11 @@ export class ReportStore {
   /** The newest unexpired report of a cache key made after `made.after`, or before `made.before` (exclusive). */
   async newest(cacheKey: string, now: Date, made: { after: Date } | { before: Date }): Promise<Report | undefined> {
     const row = await this.repo.findOne({
-      where: { cacheKey, createdAt: 'after' in made ? MoreThan(made.after) : LessThan(made.before), expiresAt: MoreThan(now) },
+      where: {
+        cacheKey,
+        createdAt: 'after' in made ? MoreThan(made.after) : LessThan(made.before),
+        expiresAt: MoreThan(now),
+      },
       order: { createdAt: 'DESC' },
       select: { id: true, report: true },
     });

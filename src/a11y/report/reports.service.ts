@@ -13,7 +13,9 @@ export const newReportId = (): string => randomBytes(24).toString('base64url');
 const ID_SHAPE = /^[A-Za-z0-9_-]{32}$/;
 
 export const cacheKeyOf = (normalizedUrl: string, crawl: boolean): string =>
-  createHash('sha256').update(`${crawl ? 'crawl' : 'page'} ${normalizedUrl}`).digest('hex');
+  createHash('sha256')
+    .update(`${crawl ? 'crawl' : 'page'} ${normalizedUrl}`)
+    .digest('hex');
 
 /** Recent reports kept in memory per instance (immutable, so never stale; only TTLs matter). */
 export const MEMORY_CACHE_SIZE = 200;
@@ -27,7 +29,8 @@ export type { BadgeFields } from './report.store';
 export const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** The answer to an unknown, malformed or expired report id. */
-const notFound = (): DomainError => new DomainError(ErrorCode.ReportNotFound, 'No report with this id (reports are kept 30 days).');
+const notFound = (): DomainError =>
+  new DomainError(ErrorCode.ReportNotFound, 'No report with this id (reports are kept 30 days).');
 
 /**
  * Stored reports in PostgreSQL ({@link ReportStore}): saved after each browser run, looked up by id (404
@@ -62,7 +65,12 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
   async save(body: Omit<Report, 'id' | 'scannedAt' | 'expiresAt'>, cacheKey: string): Promise<Report> {
     const now = this.clock.now();
     const expires = new Date(now.getTime() + this.config.REPORT_RETENTION_DAYS * 86400_000);
-    const report: Report = { id: newReportId(), ...body, scannedAt: now.toISOString(), expiresAt: expires.toISOString() };
+    const report: Report = {
+      id: newReportId(),
+      ...body,
+      scannedAt: now.toISOString(),
+      expiresAt: expires.toISOString(),
+    };
     await this.store.insert(report, cacheKey, now, expires);
     this.remember(cacheKey, report);
     return report;
@@ -114,7 +122,8 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
     if (this.config.SCAN_CACHE_TTL_S === 0) return undefined;
     const since = new Date(this.clock.now().getTime() - this.config.SCAN_CACHE_TTL_S * 1000);
     const mine = this.recent.peek(cacheKey);
-    if (mine && Date.parse(mine.scannedAt) > since.getTime() && Date.parse(mine.expiresAt) > this.clock.now().getTime()) return mine;
+    if (mine && Date.parse(mine.scannedAt) > since.getTime() && Date.parse(mine.expiresAt) > this.clock.now().getTime())
+      return mine;
     const report = await this.store.newest(cacheKey, this.clock.now(), { after: since });
     if (report) this.remember(cacheKey, report);
     return report;
@@ -129,7 +138,8 @@ export class ReportsService implements OnModuleInit, OnApplicationShutdown {
    * for its badge; forgets addresses older than ADDRESS_RECORD_DAYS. Returns how many reports.
    */
   async purgeExpired(now: Date = this.clock.now()): Promise<number> {
-    for (const [key, r] of [...this.recent.entries()]) if (Date.parse(r.expiresAt) <= now.getTime()) this.recent.delete(key);
+    for (const [key, r] of [...this.recent.entries()])
+      if (Date.parse(r.expiresAt) <= now.getTime()) this.recent.delete(key);
     return this.store.purge(now, new Date(now.getTime() - ADDRESS_RECORD_DAYS * 86400_000));
   }
 }

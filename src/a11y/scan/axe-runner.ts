@@ -27,7 +27,10 @@ const AXE_AND_TRIM_SOURCE = `${AXE_SOURCE}\n;${TRIM_SOURCE}`;
 /** axe and the trimming helper in the frame's isolated world (the page's scripts cannot reach it). */
 export async function injectAxe(frame: Frame): Promise<Realm> {
   const realm = isolatedRealm(frame);
-  const ready = await settledWithin(realm.evaluate(() => (globalThis as any).document.readyState as string), FRAME_READY_MS);
+  const ready = await settledWithin(
+    realm.evaluate(() => (globalThis as any).document.readyState as string),
+    FRAME_READY_MS,
+  );
   if (!ready) throw new Error('frame not ready');
   await realm.evaluate(AXE_AND_TRIM_SOURCE);
   return realm;
@@ -74,7 +77,8 @@ export async function runAxe(page: Page): Promise<AxeOutput> {
     await blankRealm.evaluate(AXE_AND_TRIM_SOURCE);
     return validateAxeOutput(
       await blankRealm.evaluate(
-        (p: unknown, o: unknown, max: number, html: number) => (globalThis as any).axe.finishRun(p, o).then((r: unknown) => (globalThis as any).__beaconTrim(r, max, html)),
+        (p: unknown, o: unknown, max: number, html: number) =>
+          (globalThis as any).axe.finishRun(p, o).then((r: unknown) => (globalThis as any).__beaconTrim(r, max, html)),
         partials as never,
         AXE_OPTIONS as never,
         MAX_NODES_PER_RULE,
@@ -87,20 +91,35 @@ export async function runAxe(page: Page): Promise<AxeOutput> {
 }
 
 /** runPartial in `frame` and, depth first, in its frames (at most MAX_FRAMES each); null for a frame that failed. */
-async function partialsOf(frame: Frame, context: unknown, top: boolean, injected?: Realm): Promise<(PartialResult | null)[]> {
+async function partialsOf(
+  frame: Frame,
+  context: unknown,
+  top: boolean,
+  injected?: Realm,
+): Promise<(PartialResult | null)[]> {
   const realm = injected ?? (await injectAxe(frame));
   // getFrameContexts must run before runPartial.
-  const frameContexts = (await realm.evaluate((c: unknown) => (globalThis as any).axe.utils.getFrameContexts(c), context as never)) as {
+  const frameContexts = (await realm.evaluate(
+    (c: unknown) => (globalThis as any).axe.utils.getFrameContexts(c),
+    context as never,
+  )) as {
     frameSelector: unknown;
     frameContext: unknown;
   }[];
-  const own = realm.evaluate((c: unknown, o: unknown) => (globalThis as any).axe.runPartial(c, o), context as never, AXE_OPTIONS as never) as Promise<PartialResult>;
+  const own = realm.evaluate(
+    (c: unknown, o: unknown) => (globalThis as any).axe.runPartial(c, o),
+    context as never,
+    AXE_OPTIONS as never,
+  ) as Promise<PartialResult>;
   own.catch(() => undefined);
   const children: Promise<(PartialResult | null)[]>[] = [];
   for (const { frameSelector, frameContext } of frameContexts.slice(0, MAX_FRAMES)) {
     let child: Frame | null = null;
     try {
-      const handle = await realm.evaluateHandle((s: unknown) => (globalThis as any).axe.utils.shadowSelect(s), frameSelector as never);
+      const handle = await realm.evaluateHandle(
+        (s: unknown) => (globalThis as any).axe.utils.shadowSelect(s),
+        frameSelector as never,
+      );
       child = (await handle.asElement()?.contentFrame()) ?? null;
     } catch {
       child = null;

@@ -1,7 +1,13 @@
 import { detectBlock, LoadedDocument } from './block-detection';
 import { crawlCandidates, normalizeUrl } from './crawl';
 
-const doc = (d: Partial<LoadedDocument>): LoadedDocument => ({ status: 200, headers: {}, title: 'Home', text: '<p>Hello</p>', ...d });
+const doc = (d: Partial<LoadedDocument>): LoadedDocument => ({
+  status: 200,
+  headers: {},
+  title: 'Home',
+  text: '<p>Hello</p>',
+  ...d,
+});
 
 describe('detectBlock', () => {
   it.each<[Partial<LoadedDocument>, string]>([
@@ -12,7 +18,10 @@ describe('detectBlock', () => {
     [{ status: 503, title: 'Just a moment...' }, 'challenge page: "Just a moment..."'],
     [{ status: 403, title: 'Attention Required! | Cloudflare' }, 'challenge page: "Attention Required! | Cloudflare"'],
     [{ text: '<iframe src="/_Incapsula_Resource?x=1"></iframe>' }, 'imperva: Incapsula incident page'],
-    [{ status: 403, title: 'Access Denied', text: 'Reference #18.2d351ab8.1557333295.a4e16ab' }, 'akamai: Access Denied page'],
+    [
+      { status: 403, title: 'Access Denied', text: 'Reference #18.2d351ab8.1557333295.a4e16ab' },
+      'akamai: Access Denied page',
+    ],
     [{ status: 429, title: 'Vercel Security Checkpoint' }, 'vercel: Security Checkpoint page'],
   ])('names the signal of %p', (d, reason) => {
     expect(detectBlock(doc(d))).toBe(reason);

@@ -26,10 +26,12 @@ export function detectBlock(doc: LoadedDocument): string | undefined {
   if (/^just a moment\.{0,3}$/i.test(title) || /^attention required! \| cloudflare$/i.test(title)) {
     return `challenge page: "${title}"`;
   }
-  if (/incapsula incident id/i.test(text) || /_incapsula_resource/i.test(text)) return 'imperva: Incapsula incident page';
+  if (/incapsula incident id/i.test(text) || /_incapsula_resource/i.test(text))
+    return 'imperva: Incapsula incident page';
   if (/^access denied$/i.test(title) && /reference\s*#\s*[\d.a-f]+/i.test(text)) return 'akamai: Access Denied page';
   if (/sucuri website firewall/i.test(text) && /access denied/i.test(text)) return 'sucuri: Access Denied page';
-  if (/vercel security checkpoint/i.test(title) || /vercel security checkpoint/i.test(text)) return 'vercel: Security Checkpoint page';
+  if (/vercel security checkpoint/i.test(title) || /vercel security checkpoint/i.test(text))
+    return 'vercel: Security Checkpoint page';
   if (/datadome/i.test(text) && denied) return 'datadome: captcha page';
   return undefined;
 }

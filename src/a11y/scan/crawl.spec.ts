@@ -3,16 +3,36 @@ import { ErrorCode } from '../../common/errors/error-code';
 import type { ReportPage } from '../report/report.types';
 import { CRAWL_PARALLEL, crawlLinkedPages, CrawlRun } from './crawl';
 
-const entry = (url: string, finalUrl = url): ReportPage =>
-  ({ url, finalUrl, score: 100, violations: [], incomplete: [], passes: [], timings: { navigationMs: 0, settleMs: 0, axeMs: 0, totalMs: 0 } });
+const entry = (url: string, finalUrl = url): ReportPage => ({
+  url,
+  finalUrl,
+  score: 100,
+  violations: [],
+  incomplete: [],
+  passes: [],
+  timings: { navigationMs: 0, settleMs: 0, axeMs: 0, totalMs: 0 },
+});
 const start = entry('https://site.test/');
-const run = (scan: CrawlRun['scan'], budgetMs = () => 5000): CrawlRun => ({ budgetMs, floorMs: 1000, deadlineReached: 'scan deadline reached', scan });
+const run = (scan: CrawlRun['scan'], budgetMs = () => 5000): CrawlRun => ({
+  budgetMs,
+  floorMs: 1000,
+  deadlineReached: 'scan deadline reached',
+  scan,
+});
 
 describe('crawlLinkedPages', () => {
   it('keeps linked pages in link order, skipping redirects off the origin and pages already scanned', async () => {
-    const finals: Record<string, string> = { 'https://site.test/b': 'https://other.test/b', 'https://site.test/c': 'https://site.test/' };
+    const finals: Record<string, string> = {
+      'https://site.test/b': 'https://other.test/b',
+      'https://site.test/c': 'https://site.test/',
+    };
     const links = ['/a', '/b', '/c', '/d', '/a#again', 'https://other.test/x'].map((l) => new URL(l, start.url).href);
-    const out = await crawlLinkedPages(start.url, start, links, run(async (url) => entry(url, finals[url] ?? url)));
+    const out = await crawlLinkedPages(
+      start.url,
+      start,
+      links,
+      run(async (url) => entry(url, finals[url] ?? url)),
+    );
     expect(out.pages.map((p) => p.url)).toEqual(['https://site.test/a', 'https://site.test/d']);
     expect(out.skipped).toEqual([
       { url: 'https://site.test/b', error: 'redirected to another origin (https://other.test/b)' },
@@ -28,7 +48,8 @@ describe('crawlLinkedPages', () => {
       ['https://site.test/a', 'https://site.test/b', 'https://site.test/c'],
       run(
         async (url) => {
-          if (url.endsWith('/c')) throw new DomainError(ErrorCode.TargetHttpError, 'The target answered HTTP 404.', { status: 404 });
+          if (url.endsWith('/c'))
+            throw new DomainError(ErrorCode.TargetHttpError, 'The target answered HTTP 404.', { status: 404 });
           return entry(url);
         },
         () => budgets.shift()!,
@@ -48,11 +69,14 @@ describe('crawlLinkedPages', () => {
       most = Math.max(most, ++open);
       await new Promise((r) => setImmediate(r));
       open--;
-      if (url.endsWith('/d')) throw new DomainError(ErrorCode.ScanFailed, 'The browser crashed during the scan; please try again.');
+      if (url.endsWith('/d'))
+        throw new DomainError(ErrorCode.ScanFailed, 'The browser crashed during the scan; please try again.');
       return entry(url);
     };
     const links = ['a', 'b', 'c', 'd'].map((p) => `https://site.test/${p}`);
-    await expect(crawlLinkedPages(start.url, start, links, run(scan))).rejects.toMatchObject({ code: ErrorCode.ScanFailed });
+    await expect(crawlLinkedPages(start.url, start, links, run(scan))).rejects.toMatchObject({
+      code: ErrorCode.ScanFailed,
+    });
     expect(most).toBe(CRAWL_PARALLEL);
   });
 });

@@ -6,7 +6,8 @@ import type { ReportPage } from '../report/report.types';
 export const MAX_CRAWL_PAGES = 5;
 
 /** Links that are not HTML pages (skipped by the crawl). */
-const NOT_A_PAGE = /\.(pdf|zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|mp[34]|webm|mov|avi|docx?|xlsx?|pptx?|csv|xml|json|exe|dmg|iso)$/i;
+const NOT_A_PAGE =
+  /\.(pdf|zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|mp[34]|webm|mov|avi|docx?|xlsx?|pptx?|csv|xml|json|exe|dmg|iso)$/i;
 
 /** The normalised form of an address: WHATWG-parsed, without fragment. Undefined when not http(s). */
 export function normalizeUrl(raw: string, base?: string): string | undefined {
@@ -65,7 +66,12 @@ export interface CrawlRun {
  * each within the budget left. A linked page that redirected off the origin, or onto a page already
  * scanned, is skipped rather than kept.
  */
-export async function crawlLinkedPages(start: string, first: ReportPage, links: readonly string[], run: CrawlRun): Promise<{ pages: ReportPage[]; skipped: SkippedPage[] }> {
+export async function crawlLinkedPages(
+  start: string,
+  first: ReportPage,
+  links: readonly string[],
+  run: CrawlRun,
+): Promise<{ pages: ReportPage[]; skipped: SkippedPage[] }> {
   const next = crawlCandidates(first.finalUrl, [start, first.finalUrl], links);
   const results: (ReportPage | SkippedPage)[] = new Array(next.length);
   let cursor = 0;
@@ -92,7 +98,8 @@ export async function crawlLinkedPages(start: string, first: ReportPage, links: 
   const skipped: SkippedPage[] = [];
   for (const r of results) {
     if ('error' in r) skipped.push(r);
-    else if (new URL(r.finalUrl).origin !== origin) skipped.push({ url: r.url, error: `redirected to another origin (${r.finalUrl})` });
+    else if (new URL(r.finalUrl).origin !== origin)
+      skipped.push({ url: r.url, error: `redirected to another origin (${r.finalUrl})` });
     else if (finals.has(r.finalUrl)) skipped.push({ url: r.url, error: `same page as ${r.finalUrl}` });
     else {
       finals.add(r.finalUrl);

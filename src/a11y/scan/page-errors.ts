@@ -19,7 +19,11 @@ const CHROMIUM_NET_ERRORS: Record<string, string> = {
 
 /** A navigation (the page's or a script's) to an address the scan may not reach. */
 export function refusedError(reason: string): DomainError {
-  return new DomainError(ErrorCode.TargetNotAllowed, `The page led to an address that may not be scanned (${reason}).`, { field: 'url', reason });
+  return new DomainError(
+    ErrorCode.TargetNotAllowed,
+    `The page led to an address that may not be scanned (${reason}).`,
+    { field: 'url', reason },
+  );
 }
 
 /**
@@ -48,7 +52,13 @@ export class PageErrors {
   }
 
   /** Turns a browser failure into the API's errors. */
-  classify(e: unknown, context: BrowserContext, refused: { reason?: string }, timeoutMs: number, url?: string): DomainError {
+  classify(
+    e: unknown,
+    context: BrowserContext,
+    refused: { reason?: string },
+    timeoutMs: number,
+    url?: string,
+  ): DomainError {
     if (e instanceof DomainError) return e;
     if (refused.reason) return refusedError(refused.reason);
     const message = e instanceof Error ? e.message : String(e);
@@ -56,7 +66,12 @@ export class PageErrors {
       // https/wss go through CONNECT: Chromium does not show the proxy's answer, ask the proxy.
       const refusal = this.egress.proxy.refusalFor(new URL(url).hostname.replace(/^\[|\]$/g, ''));
       if (refusal && !refusal.unresolvable) return refusedError(refusal.publicReason);
-      if (refusal) return new DomainError(ErrorCode.TargetUnreachable, 'The target could not be reached (ERR_NAME_NOT_RESOLVED).', { reason: 'ERR_NAME_NOT_RESOLVED' });
+      if (refusal)
+        return new DomainError(
+          ErrorCode.TargetUnreachable,
+          'The target could not be reached (ERR_NAME_NOT_RESOLVED).',
+          { reason: 'ERR_NAME_NOT_RESOLVED' },
+        );
     }
     if (!context.browser().connected) {
       return new DomainError(ErrorCode.ScanFailed, 'The browser crashed during the scan; please try again.');
@@ -64,11 +79,16 @@ export class PageErrors {
     const net = /net::(ERR_[A-Z_]+)/.exec(message);
     if (net) {
       const code = net[1];
-      const what = code === 'ERR_ABORTED' ? 'The target is not a web page (download or aborted load).' : `The target could not be reached (${code}).`;
+      const what =
+        code === 'ERR_ABORTED'
+          ? 'The target is not a web page (download or aborted load).'
+          : `The target could not be reached (${code}).`;
       return new DomainError(ErrorCode.TargetUnreachable, what, { reason: code });
     }
     if (e instanceof Error && e.name === 'TimeoutError') {
-      return new DomainError(ErrorCode.TargetUnreachable, `The page did not load within ${timeoutMs} ms.`, { reason: 'timeout' });
+      return new DomainError(ErrorCode.TargetUnreachable, `The page did not load within ${timeoutMs} ms.`, {
+        reason: 'timeout',
+      });
     }
     this.logger.warn(`Scan failed: ${e instanceof Error ? (e.stack ?? message) : message}`);
     return new DomainError(ErrorCode.ScanFailed, 'The scan failed in the browser; please try again.');

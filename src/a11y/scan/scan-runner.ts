@@ -64,11 +64,20 @@ export class ScanRunner {
       if (signal?.aborted) onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(
-        () => stop(new DomainError(ErrorCode.ScanFailed, `The scan did not finish within its time limit (${limitMs} ms) and was stopped.`)),
+        () =>
+          stop(
+            new DomainError(
+              ErrorCode.ScanFailed,
+              `The scan did not finish within its time limit (${limitMs} ms) and was stopped.`,
+            ),
+          ),
         limitMs,
       );
       try {
-        return { site: await this.scanner.scanSite(ctx, url, crawl, guard, t0 + this.config.SCAN_TOTAL_TIMEOUT_MS), browser };
+        return {
+          site: await this.scanner.scanSite(ctx, url, crawl, guard, t0 + this.config.SCAN_TOTAL_TIMEOUT_MS),
+          browser,
+        };
       } finally {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);

@@ -108,7 +108,13 @@ export class Scanner {
     deadline = Date.now() + this.config.SCAN_TOTAL_TIMEOUT_MS,
   ): Promise<SiteScan> {
     const left = () => deadline - Date.now() - PAGE_GRACE_MS;
-    const first = await this.scanPage(context, start.href, guard, crawl, Math.max(PAGE_TIMEOUT_FLOOR_MS, Math.min(this.config.SCAN_PAGE_TIMEOUT_MS, left())));
+    const first = await this.scanPage(
+      context,
+      start.href,
+      guard,
+      crawl,
+      Math.max(PAGE_TIMEOUT_FLOOR_MS, Math.min(this.config.SCAN_PAGE_TIMEOUT_MS, left())),
+    );
     if (!crawl) return { pages: [first.page], skipped: [], axeVersion: first.axeVersion, userAgent: first.userAgent };
     const linked = await crawlLinkedPages(start.href, first.page, first.links, {
       budgetMs: () => Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left()),
@@ -116,7 +122,12 @@ export class Scanner {
       deadlineReached: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)`,
       scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget)).page,
     });
-    return { pages: [first.page, ...linked.pages], skipped: linked.skipped, axeVersion: first.axeVersion, userAgent: first.userAgent };
+    return {
+      pages: [first.page, ...linked.pages],
+      skipped: linked.skipped,
+      axeVersion: first.axeVersion,
+      userAgent: first.userAgent,
+    };
   }
 
   /** One page: throws DomainError (target_*, scan_failed) or returns its report entry. */
@@ -148,8 +159,14 @@ export class Scanner {
     page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
     let graded: Graded;
     try {
-      const done = await settledWithin(this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs), timeoutMs + PAGE_GRACE_MS);
-      if (!done) throw new DomainError(ErrorCode.TargetUnreachable, `The page did not finish within ${timeoutMs} ms.`, { reason: 'timeout' });
+      const done = await settledWithin(
+        this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs),
+        timeoutMs + PAGE_GRACE_MS,
+      );
+      if (!done)
+        throw new DomainError(ErrorCode.TargetUnreachable, `The page did not finish within ${timeoutMs} ms.`, {
+          reason: 'timeout',
+        });
       graded = done.value;
     } catch (e) {
       const error = this.errors.classify(e, context, refusedNavigation, timeoutMs, url);
@@ -205,7 +222,8 @@ export class Scanner {
   ): Promise<Graded> {
     const response: HTTPResponse | null = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     if (refused.reason) throw refusedError(refused.reason);
-    if (!response) throw new DomainError(ErrorCode.TargetUnreachable, 'The target sent no document.', { reason: 'no response' });
+    if (!response)
+      throw new DomainError(ErrorCode.TargetUnreachable, 'The target sent no document.', { reason: 'no response' });
     this.errors.checkEgress(response);
     const t1 = Date.now();
     const remaining = timeoutMs - (t1 - t0);
@@ -219,7 +237,9 @@ export class Scanner {
     // NETWORK_IDLE_MS of quiet (at most SETTLE_MAX_MS).
     await new Promise((r) => setTimeout(r, LOAD_GRACE_MS));
     if (net.inflight > 0) {
-      await page.waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: Math.max(1, Math.min(SETTLE_MAX_MS, remaining)) }).catch(() => undefined);
+      await page
+        .waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: Math.max(1, Math.min(SETTLE_MAX_MS, remaining)) })
+        .catch(() => undefined);
     }
     if (refused.reason) throw refusedError(refused.reason); // a script navigated the page elsewhere
     const render = await waitForRender(page, timeoutMs - (Date.now() - t0), t1); // client-rendered pages
@@ -232,14 +252,22 @@ export class Scanner {
       html: String((globalThis as any).document.documentElement?.outerHTML ?? '').slice(0, 50000),
     }));
     const reason = detectBlock({ status, headers: response.headers(), title: doc.title, text: doc.html });
-    if (reason) throw new DomainError(ErrorCode.TargetBlocked, 'The target answered with a bot-protection or access-denied page; it was not graded.', { reason });
-    if (status >= 400) throw new DomainError(ErrorCode.TargetHttpError, `The target answered HTTP ${status}.`, { status });
+    if (reason)
+      throw new DomainError(
+        ErrorCode.TargetBlocked,
+        'The target answered with a bot-protection or access-denied page; it was not graded.',
+        { reason },
+      );
+    if (status >= 400)
+      throw new DomainError(ErrorCode.TargetHttpError, `The target answered HTTP ${status}.`, { status });
     await injected;
     const results = await runAxe(page);
     const t3 = Date.now();
     const links = collectLinks
       ? await isolatedRealm(page.mainFrame()).evaluate(() =>
-          Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) => String(a.href)),
+          Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) =>
+            String(a.href),
+          ),
         )
       : [];
     const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: 0 };

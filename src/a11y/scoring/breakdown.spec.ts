@@ -4,7 +4,7 @@ import { IMPACTS, pageScore, siteScore } from './score';
 /** A small deterministic generator (no flaky randomness). */
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 describe('score breakdown', () => {
@@ -25,7 +25,10 @@ describe('score breakdown', () => {
   it('costs add up to 100 - score for many pages, largest first', () => {
     const rnd = lcg(7);
     for (let n = 0; n < 500; n++) {
-      const rules = Array.from({ length: 1 + Math.floor(rnd() * 30) }, (_, i) => ({ id: `r${i}`, impact: IMPACTS[Math.floor(rnd() * 4)] }));
+      const rules = Array.from({ length: 1 + Math.floor(rnd() * 30) }, (_, i) => ({
+        id: `r${i}`,
+        impact: IMPACTS[Math.floor(rnd() * 4)],
+      }));
       const violations = rules.filter(() => rnd() < 0.4);
       const passes = rules.filter((r) => !violations.includes(r));
       const score = pageScore(violations, passes);
@@ -52,7 +55,10 @@ describe('score breakdown', () => {
     const rnd = lcg(11);
     for (let n = 0; n < 200; n++) {
       const pages = Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => {
-        const rules = Array.from({ length: 1 + Math.floor(rnd() * 20) }, (_, i) => ({ id: `r${i}`, impact: IMPACTS[Math.floor(rnd() * 4)] }));
+        const rules = Array.from({ length: 1 + Math.floor(rnd() * 20) }, (_, i) => ({
+          id: `r${i}`,
+          impact: IMPACTS[Math.floor(rnd() * 4)],
+        }));
         const violations = rules.filter(() => rnd() < 0.3);
         const passes = rules.filter((r) => !violations.includes(r));
         const score = pageScore(violations, passes);

@@ -60,7 +60,10 @@ export function appliedWeight(violations: readonly Outcome[], passes: readonly O
 }
 
 /** Exact (unrounded) points each failed rule costs a page: 100 x its weight / applied weight. */
-function exactCosts(violations: readonly Outcome[], passes: readonly Outcome[]): { id: string; impact: Impact; weight: number; exact: number }[] {
+function exactCosts(
+  violations: readonly Outcome[],
+  passes: readonly Outcome[],
+): { id: string; impact: Impact; weight: number; exact: number }[] {
   const total = appliedWeight(violations, passes);
   const seen = new Set<string>();
   const out: { id: string; impact: Impact; weight: number; exact: number }[] = [];
@@ -73,7 +76,8 @@ function exactCosts(violations: readonly Outcome[], passes: readonly Outcome[]):
   return out;
 }
 
-const byCost = (a: RuleCost, b: RuleCost): number => b.points - a.points || b.weight - a.weight || a.id.localeCompare(b.id);
+const byCost = (a: RuleCost, b: RuleCost): number =>
+  b.points - a.points || b.weight - a.weight || a.id.localeCompare(b.id);
 
 /**
  * The page score explained: for each failed rule, the points it costs. A failed rule's exact cost
@@ -117,17 +121,24 @@ export function siteBreakdown(pages: readonly PageCosts[], score: number): SiteR
     list.map((r) => r.exact),
     100 - score,
   );
-  return list.map((r, i) => ({ id: r.id, impact: r.impact, weight: r.weight, points: points[i], pages: r.pages })).sort(byCost);
+  return list
+    .map((r, i) => ({ id: r.id, impact: r.impact, weight: r.weight, points: points[i], pages: r.pages }))
+    .sort(byCost);
 }
 
 /** "fix color-contrast: +14" */
 export const costLabel = (c: Pick<RuleCost, 'id' | 'points'>): string => `fix ${c.id}: +${c.points}`;
 
 /** A page's costs from its report entry: applied weight = failed rules' weights + other passed rules' weights. */
-export function pageCostsOf(page: { passes: readonly Outcome[]; scoreBreakdown?: readonly RuleCost[]; render?: { state: string } }): PageCosts {
+export function pageCostsOf(page: {
+  passes: readonly Outcome[];
+  scoreBreakdown?: readonly RuleCost[];
+  render?: { state: string };
+}): PageCosts {
   const breakdown = page.scoreBreakdown ?? [];
   // A page that did not render scores 0; its breakdown is the render alone.
-  if (page.render?.state === 'incomplete') return { breakdown, appliedWeight: breakdown.reduce((s, c) => s + c.weight, 0) };
+  if (page.render?.state === 'incomplete')
+    return { breakdown, appliedWeight: breakdown.reduce((s, c) => s + c.weight, 0) };
   const failed = new Set(breakdown.map((c) => c.id));
   let weight = breakdown.reduce((s, c) => s + c.weight, 0);
   const passed = new Set<string>();

@@ -16,7 +16,15 @@ describe('score (Lighthouse formula)', () => {
   });
 
   it('a rule with any violation fails as a whole, even if some nodes pass', () => {
-    expect(pageScore([{ id: 'label', impact: 'critical' }], [{ id: 'label', impact: 'critical' }, { id: 'list', impact: 'serious' }])).toBe(41);
+    expect(
+      pageScore(
+        [{ id: 'label', impact: 'critical' }],
+        [
+          { id: 'label', impact: 'critical' },
+          { id: 'list', impact: 'serious' },
+        ],
+      ),
+    ).toBe(41);
   });
 
   it('no applicable rule is 100; all failing is 0', () => {
@@ -39,7 +47,12 @@ describe('disabilities mapping', () => {
   it('maps cat.* tags to user groups, in a fixed order, without duplicates', () => {
     expect(disabilitiesOf('image-alt', ['cat.text-alternatives', 'wcag2a'])).toEqual(['blind', 'deafblind']);
     expect(disabilitiesOf('label', ['cat.forms'])).toEqual(['blind', 'low-vision', 'cognitive']);
-    expect(disabilitiesOf('some-rule', ['cat.keyboard', 'cat.forms'])).toEqual(['blind', 'low-vision', 'mobility', 'cognitive']);
+    expect(disabilitiesOf('some-rule', ['cat.keyboard', 'cat.forms'])).toEqual([
+      'blind',
+      'low-vision',
+      'mobility',
+      'cognitive',
+    ]);
     expect(disabilitiesOf('unknown', ['wcag2a'])).toEqual([]);
   });
 

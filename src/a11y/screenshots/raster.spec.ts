@@ -1,9 +1,18 @@
 import { blit, cropRaster, Raster, rgbOf, strokeBox } from './raster';
 
-const blank = (width: number, height: number, channels = 3): Raster => ({ data: Buffer.alloc(width * height * channels, 255), width, height, channels });
-const at = (r: Raster, x: number, y: number) => Array.from(r.data.subarray((y * r.width + x) * r.channels, (y * r.width + x + 1) * r.channels));
+const blank = (width: number, height: number, channels = 3): Raster => ({
+  data: Buffer.alloc(width * height * channels, 255),
+  width,
+  height,
+  channels,
+});
+const at = (r: Raster, x: number, y: number) =>
+  Array.from(r.data.subarray((y * r.width + x) * r.channels, (y * r.width + x + 1) * r.channels));
 /** The raster as rows of '#' (red) and '.' (anything else). */
-const picture = (r: Raster) => Array.from({ length: r.height }, (_, y) => Array.from({ length: r.width }, (_, x) => (at(r, x, y)[1] === 0 ? '#' : '.')).join(''));
+const picture = (r: Raster) =>
+  Array.from({ length: r.height }, (_, y) =>
+    Array.from({ length: r.width }, (_, x) => (at(r, x, y)[1] === 0 ? '#' : '.')).join(''),
+  );
 const RED = rgbOf('#ff0000');
 
 describe('raster drawing for the pictures', () => {

@@ -12,7 +12,11 @@ export interface Raster {
 export type Rgb = readonly [number, number, number];
 
 /** `#rrggbb` as numbers. */
-export const rgbOf = (hex: string): Rgb => [parseInt(hex.slice(1, 3), 16), parseInt(hex.slice(3, 5), 16), parseInt(hex.slice(5, 7), 16)];
+export const rgbOf = (hex: string): Rgb => [
+  parseInt(hex.slice(1, 3), 16),
+  parseInt(hex.slice(3, 5), 16),
+  parseInt(hex.slice(5, 7), 16),
+];
 
 function setPixel(r: Raster, x: number, y: number, c: Rgb): void {
   const i = (y * r.width + x) * r.channels;
@@ -68,7 +72,9 @@ export function blit(dst: Raster, src: Raster, from: Box, x: number, y: number):
 
 /** PNG of a raster. */
 export const encodePng = (r: Raster, options: PngOptions): Promise<Buffer> =>
-  sharp(r.data, { raw: { width: r.width, height: r.height, channels: r.channels as 3 | 4 } }).png(options).toBuffer();
+  sharp(r.data, { raw: { width: r.width, height: r.height, channels: r.channels as 3 | 4 } })
+    .png(options)
+    .toBuffer();
 
 /** Renders an SVG to a raster (4 channels). */
 export async function rasterOfSvg(svg: string): Promise<Raster> {

@@ -25,7 +25,10 @@ export class ScreenshotRowsStore {
 
   /** The unexpired PNGs among `ids`, by id. */
   async findMany(ids: readonly string[], now: Date): Promise<Map<string, Buffer>> {
-    const rows = await this.repo.find({ where: { id: In([...ids]), expiresAt: MoreThan(now) }, select: { id: true, png: true } });
+    const rows = await this.repo.find({
+      where: { id: In([...ids]), expiresAt: MoreThan(now) },
+      select: { id: true, png: true },
+    });
     return new Map(rows.map((r) => [r.id, r.png]));
   }
 

@@ -22,10 +22,18 @@ export class ScreenshotsController {
   async get(@Param('name') name: string, @Res() res: Response): Promise<void> {
     const m = /^([A-Za-z0-9_-]{16})\.png$/.exec(name);
     const png = m ? await this.store.get(m[1]) : undefined;
-    if (!png) throw new DomainError(ErrorCode.ReportNotFound, 'No screenshot with this address (screenshots are kept as long as their report).');
+    if (!png)
+      throw new DomainError(
+        ErrorCode.ReportNotFound,
+        'No screenshot with this address (screenshots are kept as long as their report).',
+      );
     res
       .status(200)
-      .set({ 'Cache-Control': REPORT_CACHE, 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'" })
+      .set({
+        'Cache-Control': REPORT_CACHE,
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+      })
       .type('image/png')
       .send(png);
   }

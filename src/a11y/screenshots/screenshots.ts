@@ -43,10 +43,19 @@ function measure(targets: string[][]): { boxes: (Box | null)[]; width: number; h
     }
     const r = el.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) return null;
-    return { x: Math.round(r.left + g.scrollX), y: Math.round(r.top + g.scrollY), width: Math.round(r.width), height: Math.round(r.height) };
+    return {
+      x: Math.round(r.left + g.scrollX),
+      y: Math.round(r.top + g.scrollY),
+      width: Math.round(r.width),
+      height: Math.round(r.height),
+    };
   });
   const el = doc.documentElement;
-  return { boxes, width: Math.max(el.scrollWidth, g.innerWidth), height: Math.max(el.scrollHeight, doc.body?.scrollHeight ?? 0) };
+  return {
+    boxes,
+    width: Math.max(el.scrollWidth, g.innerWidth),
+    height: Math.max(el.scrollHeight, doc.body?.scrollHeight ?? 0),
+  };
 }
 
 const clampBox = (b: Box, w: number, h: number): Box | null => {
@@ -75,7 +84,10 @@ async function labelSprite(count: number): Promise<{ sprite: Raster; at: Box[] }
     x += labelWidth(n);
   }
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${x}" height="${LABEL_HEIGHT}"><rect width="${x}" height="${LABEL_HEIGHT}" fill="${OUTLINE.colour}"/>${at
-    .map((b, i) => `<text x="${b.x + 4}" y="${LABEL_HEIGHT - 4}" font-family="DejaVu Sans, sans-serif" font-size="13" font-weight="bold" fill="#fff">${i + 1}</text>`)
+    .map(
+      (b, i) =>
+        `<text x="${b.x + 4}" y="${LABEL_HEIGHT - 4}" font-family="DejaVu Sans, sans-serif" font-size="13" font-weight="bold" fill="#fff">${i + 1}</text>`,
+    )
     .join('')}</svg>`;
   return { sprite: await rasterOfSvg(svg), at };
 }
@@ -116,16 +128,25 @@ export class Screenshots {
     if (nodes.length === 0) return async () => undefined;
     const context = page.browserContext();
     let budget = this.budgets.get(context);
-    if (!budget) this.budgets.set(context, (budget = { crops: MAX_CROPS_PER_REPORT, bytes: MAX_SCREENSHOT_BYTES_PER_REPORT }));
+    if (!budget)
+      this.budgets.set(context, (budget = { crops: MAX_CROPS_PER_REPORT, bytes: MAX_SCREENSHOT_BYTES_PER_REPORT }));
     const t0 = Date.now();
     let spent = 0;
     const fail = (e: unknown) => this.logger.warn(`Screenshots of ${entry.url} failed: ${(e as Error).message}`);
     let shot: { png: Uint8Array; boxes: (Box | null)[]; documentHeight: number; height: number } | undefined;
     try {
-      const m = await isolatedRealm(page.mainFrame()).evaluate(measure, nodes.map((n) => n.target));
+      const m = await isolatedRealm(page.mainFrame()).evaluate(
+        measure,
+        nodes.map((n) => n.target),
+      );
       const width = Math.min(m.width, 4 * VIEWPORT_WIDTH);
       const height = Math.min(m.height, MAX_FULL_PAGE_HEIGHT);
-      const png = await page.screenshot({ type: 'png', clip: { x: 0, y: 0, width, height }, captureBeyondViewport: true, optimizeForSpeed: true });
+      const png = await page.screenshot({
+        type: 'png',
+        clip: { x: 0, y: 0, width, height },
+        captureBeyondViewport: true,
+        optimizeForSpeed: true,
+      });
       shot = { png, boxes: m.boxes, documentHeight: m.height, height };
     } catch (e) {
       fail(e);
@@ -147,7 +168,12 @@ export class Screenshots {
     };
   }
 
-  private async process(entry: ReportPage, nodes: Nodes, shot: { png: Uint8Array; boxes: (Box | null)[]; documentHeight: number; height: number }, budget: Budget): Promise<void> {
+  private async process(
+    entry: ReportPage,
+    nodes: Nodes,
+    shot: { png: Uint8Array; boxes: (Box | null)[]; documentHeight: number; height: number },
+    budget: Budget,
+  ): Promise<void> {
     const { data, info } = await sharp(shot.png).raw().toBuffer({ resolveWithObject: true });
     const page: Raster = { data, width: info.width, height: info.height, channels: info.channels };
     const colour = rgbOf(OUTLINE.colour);
@@ -161,7 +187,16 @@ export class Screenshots {
       node.marker = marked.length + 1;
       marked.push({ box, marker: node.marker });
       if (crops.length >= budget.crops) continue;
-      const crop = clampBox({ x: box.x - CROP_CONTEXT_PX, y: box.y - CROP_CONTEXT_PX, width: box.width + 2 * CROP_CONTEXT_PX, height: box.height + 2 * CROP_CONTEXT_PX }, page.width, page.height)!;
+      const crop = clampBox(
+        {
+          x: box.x - CROP_CONTEXT_PX,
+          y: box.y - CROP_CONTEXT_PX,
+          width: box.width + 2 * CROP_CONTEXT_PX,
+          height: box.height + 2 * CROP_CONTEXT_PX,
+        },
+        page.width,
+        page.height,
+      )!;
       const pixels = cropRaster(page, crop); // before any outline is drawn on the page
       strokeBox(pixels, { ...box, x: box.x - crop.x, y: box.y - crop.y }, OUTLINE.width, colour);
       const png = encodePng(pixels, PNG_OPTIONS); // encoded in parallel on the thread pool
@@ -175,7 +210,13 @@ export class Screenshots {
       for (const { box } of marked) strokeBox(page, box, OUTLINE.width, colour);
       for (const { box, marker } of marked) {
         const label = at[marker - 1];
-        blit(page, sprite, label, Math.max(0, Math.min(page.width - label.width, box.x - OUTLINE.width)), Math.max(0, box.y - 2 - LABEL_HEIGHT));
+        blit(
+          page,
+          sprite,
+          label,
+          Math.max(0, Math.min(page.width - label.width, box.x - OUTLINE.width)),
+          Math.max(0, box.y - 2 - LABEL_HEIGHT),
+        );
       }
       full = encodePng(page, PNG_OPTIONS);
       full.catch(() => undefined); // awaited below
@@ -200,7 +241,12 @@ export class Screenshots {
         budget.bytes -= png.length;
         const id = newScreenshotId();
         saved.push({ id, png });
-        entry.screenshot = { url: this.url(id), width: page.width, height: page.height, cut: shot.documentHeight > shot.height };
+        entry.screenshot = {
+          url: this.url(id),
+          width: page.width,
+          height: page.height,
+          cut: shot.documentHeight > shot.height,
+        };
       }
     }
     await this.store.save(saved);

@@ -2,7 +2,10 @@ import { TargetGuard } from '../../common/egress/target-guard';
 import { decideRequest, InterceptedRequest } from './request-filter';
 import { tableResolver } from '../../../test/utils/table-resolver';
 
-const req = (url: string, opts: { navigation?: boolean; redirects?: number; type?: string } = {}): InterceptedRequest => ({
+const req = (
+  url: string,
+  opts: { navigation?: boolean; redirects?: number; type?: string } = {},
+): InterceptedRequest => ({
   url: () => url,
   isNavigationRequest: () => opts.navigation ?? false,
   resourceType: () => opts.type ?? (opts.navigation ? 'document' : 'image'),
@@ -26,16 +29,25 @@ describe('request interception hook (decideRequest)', () => {
   });
 
   it('checks subresources and frames', async () => {
-    expect(await decideRequest(req('http://public.test/a.png'), guard)).toMatchObject({ allow: true, navigation: false });
+    expect(await decideRequest(req('http://public.test/a.png'), guard)).toMatchObject({
+      allow: true,
+      navigation: false,
+    });
     expect(await decideRequest(req('http://10.0.0.5/a.js', { type: 'script' }), guard)).toMatchObject({ allow: false });
-    expect(await decideRequest(req('http://[::ffff:a00:1]/frame', { navigation: true }), guard)).toMatchObject({ allow: false });
-    expect(await decideRequest(req('http://inside.test/api', { type: 'fetch' }), guard)).toMatchObject({ allow: false });
+    expect(await decideRequest(req('http://[::ffff:a00:1]/frame', { navigation: true }), guard)).toMatchObject({
+      allow: false,
+    });
+    expect(await decideRequest(req('http://inside.test/api', { type: 'fetch' }), guard)).toMatchObject({
+      allow: false,
+    });
   });
 
   it('refuses other schemes; inline data:/blob: only as subresources', async () => {
     expect(await decideRequest(req('file:///etc/passwd'), guard)).toMatchObject({ allow: false });
     expect(await decideRequest(req('ftp://public.test/x'), guard)).toMatchObject({ allow: false });
     expect(await decideRequest(req('data:image/png;base64,AAAA'), guard)).toMatchObject({ allow: true });
-    expect(await decideRequest(req('data:text/html,<h1>x</h1>', { navigation: true }), guard)).toMatchObject({ allow: false });
+    expect(await decideRequest(req('data:text/html,<h1>x</h1>', { navigation: true }), guard)).toMatchObject({
+      allow: false,
+    });
   });
 });

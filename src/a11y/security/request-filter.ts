@@ -40,5 +40,7 @@ export async function decideRequest(req: InterceptedRequest, guard: TargetGuard)
   }
   if (INLINE_SCHEMES.has(scheme) && !navigation) return { allow: true, navigation, redirect };
   const v = await guard.verdict(url);
-  return v.allowed ? { allow: true, navigation, redirect } : { allow: false, reason: v.reason, detail: v.detail, navigation, redirect };
+  return v.allowed
+    ? { allow: true, navigation, redirect }
+    : { allow: false, reason: v.reason, detail: v.detail, navigation, redirect };
 }

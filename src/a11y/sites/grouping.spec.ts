@@ -25,7 +25,11 @@ const pageOf = (url: string, violations: ReportRule[], score: number): ReportPag
 describe('site issue grouping and fix plan', () => {
   it('counts a template defect once with its occurrences and ranks it by the site score it recovers', () => {
     // Applied weight per page: 7 + 7 + 3 = 17, plus 10 for image-alt, plus 10 for button-name on /c.
-    const pages = [pageOf('/a', [rule('image-alt', 'critical', ['logo'])], 63), pageOf('/b', [rule('image-alt', 'critical', ['logo'])], 63), pageOf('/c', [rule('image-alt', 'critical', ['logo']), rule('button-name', 'critical', ['btn'])], 46)];
+    const pages = [
+      pageOf('/a', [rule('image-alt', 'critical', ['logo'])], 63),
+      pageOf('/b', [rule('image-alt', 'critical', ['logo'])], 63),
+      pageOf('/c', [rule('image-alt', 'critical', ['logo']), rule('button-name', 'critical', ['btn'])], 46),
+    ];
     const groups = groupIssues(pages.map((p) => filterPage(p, { ignoreRules: [], excludedSelectors: [] })));
     expect(groups.map((g) => [g.rule, g.pages.length, g.occurrences])).toEqual([
       ['image-alt', 3, 3],
@@ -37,7 +41,12 @@ describe('site issue grouping and fix plan', () => {
   });
 
   it('gives no points on a page where another element still fails the same rule', () => {
-    const groups = groupIssues([filterPage(pageOf('/a', [rule('image-alt', 'critical', ['logo', 'photo'])], 63), { ignoreRules: [], excludedSelectors: [] })]);
+    const groups = groupIssues([
+      filterPage(pageOf('/a', [rule('image-alt', 'critical', ['logo', 'photo'])], 63), {
+        ignoreRules: [],
+        excludedSelectors: [],
+      }),
+    ]);
     expect(groups.map((g) => [g.fingerprint, g.points])).toEqual([
       ['logo', 0],
       ['photo', 0],
@@ -46,16 +55,28 @@ describe('site issue grouping and fix plan', () => {
 
   it('takes ignored rules and excluded selectors out and scores the page again', () => {
     const p = pageOf('/a', [rule('image-alt', 'critical', ['logo']), rule('button-name', 'critical', ['chat'])], 46);
-    expect(filterPage(p, { ignoreRules: ['button-name'], excludedSelectors: [] })).toMatchObject({ score: 63, violations: [{ id: 'image-alt' }] });
-    expect(filterPage(p, { ignoreRules: [], excludedSelectors: [{ selector: '#chat', reason: 'vendor widget' }] })).toMatchObject({ score: 73, violations: [{ id: 'image-alt' }] });
+    expect(filterPage(p, { ignoreRules: ['button-name'], excludedSelectors: [] })).toMatchObject({
+      score: 63,
+      violations: [{ id: 'image-alt' }],
+    });
+    expect(
+      filterPage(p, { ignoreRules: [], excludedSelectors: [{ selector: '#chat', reason: 'vendor widget' }] }),
+    ).toMatchObject({ score: 73, violations: [{ id: 'image-alt' }] });
   });
 
   it('matches URL patterns on the path and validates the form', () => {
     expect(matchesPattern('https://x.example/blog/a?p=1', '/blog/*')).toBe(true);
     expect(matchesPattern('https://x.example/shop', '/blog/*')).toBe(false);
-    expect(() => parseSiteForm({ start_url: 'https://x.example/', urls: 'https://y.example/a' })).toThrow(/not on https:\/\/x\.example/);
+    expect(() => parseSiteForm({ start_url: 'https://x.example/', urls: 'https://y.example/a' })).toThrow(
+      /not on https:\/\/x\.example/,
+    );
     expect(() => parseSiteForm({ start_url: 'https://x.example/', page_budget: '1001' })).toThrow(/1 to 1000/);
     expect(() => parseSiteForm({ start_url: 'https://x.example/', excluded_selectors: '#chat' })).toThrow(/reason/);
-    expect(parseSiteForm({ start_url: 'https://x.example/', urls: '/a\n\n/b' })).toMatchObject({ name: 'x.example', page_budget: 100, urls: ['https://x.example/a', 'https://x.example/b'], respect_robots: true });
+    expect(parseSiteForm({ start_url: 'https://x.example/', urls: '/a\n\n/b' })).toMatchObject({
+      name: 'x.example',
+      page_budget: 100,
+      urls: ['https://x.example/a', 'https://x.example/b'],
+      respect_robots: true,
+    });
   });
 });

@@ -63,7 +63,18 @@ export function groupIssues(pages: readonly FilteredPage[]): IssueGroup[] {
         const fp = prints[i];
         let g = groups.get(fp);
         if (!g) {
-          g = { fingerprint: fp, rule: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl, html: node.html, target: node.target.join(' '), pages: [], occurrences: 0, points: 0 };
+          g = {
+            fingerprint: fp,
+            rule: v.id,
+            impact: v.impact,
+            help: v.help,
+            helpUrl: v.helpUrl,
+            html: node.html,
+            target: node.target.join(' '),
+            pages: [],
+            occurrences: 0,
+            points: 0,
+          };
           groups.set(fp, g);
         }
         g.occurrences++;
@@ -74,7 +85,13 @@ export function groupIssues(pages: readonly FilteredPage[]): IssueGroup[] {
       });
     }
   }
-  return [...groups.values()].sort((a, b) => b.points - a.points || b.occurrences - a.occurrences || IMPACT_WEIGHT[b.impact] - IMPACT_WEIGHT[a.impact] || a.rule.localeCompare(b.rule));
+  return [...groups.values()].sort(
+    (a, b) =>
+      b.points - a.points ||
+      b.occurrences - a.occurrences ||
+      IMPACT_WEIGHT[b.impact] - IMPACT_WEIGHT[a.impact] ||
+      a.rule.localeCompare(b.rule),
+  );
 }
 
 /** The site score: the mean of the filtered page scores (as the public report's). */
@@ -91,7 +108,11 @@ function printsByPage(groups: readonly IssueGroup[]): Map<string, Set<string>> {
  * Per page, what is new, fixed and unchanged since the previous scan, by element fingerprint. A page
  * the previous scan did not scan (or could not) gets no diff.
  */
-export function diffPages(pages: readonly SitePageResult[], now: readonly IssueGroup[], before: { pages: readonly SitePageResult[]; groups: readonly IssueGroup[] }): SitePageResult[] {
+export function diffPages(
+  pages: readonly SitePageResult[],
+  now: readonly IssueGroup[],
+  before: { pages: readonly SitePageResult[]; groups: readonly IssueGroup[] },
+): SitePageResult[] {
   const cur = printsByPage(now);
   const prev = printsByPage(before.groups);
   const scannedBefore = new Set(before.pages.filter((p) => p.reportId).map((p) => p.url));

@@ -32,7 +32,11 @@ export function parseSiteForm(f: Record<string, string | undefined>): SiteInput 
     } catch {
       throw DomainError.badRequest(`Not an address: ${raw}`, field);
     }
-    if (u.origin !== origin) throw DomainError.badRequest(`${u.href} is not on ${origin}: a site's pages share its start URL's origin.`, field);
+    if (u.origin !== origin)
+      throw DomainError.badRequest(
+        `${u.href} is not on ${origin}: a site's pages share its start URL's origin.`,
+        field,
+      );
     u.hash = '';
     return u.href;
   };
@@ -40,24 +44,41 @@ export function parseSiteForm(f: Record<string, string | undefined>): SiteInput 
   const urls = capped(lines(f.urls), MAX_LIST_ENTRIES, 'urls', 'listed addresses').map((u) => sameOrigin(u, 'urls'));
   const budgetText = f.page_budget?.trim() || String(DEFAULT_PAGE_BUDGET);
   const budget = Number(budgetText);
-  if (!Number.isInteger(budget) || budget < 1 || budget > MAX_PAGE_BUDGET) throw DomainError.badRequest(`The page budget is a whole number from 1 to ${MAX_PAGE_BUDGET}.`, 'page_budget');
+  if (!Number.isInteger(budget) || budget < 1 || budget > MAX_PAGE_BUDGET)
+    throw DomainError.badRequest(`The page budget is a whole number from 1 to ${MAX_PAGE_BUDGET}.`, 'page_budget');
   const dropText = f.alert_drop?.trim() || String(DEFAULT_ALERT_DROP);
   const drop = Number(dropText);
-  if (!Number.isInteger(drop) || drop < 1 || drop > 100) throw DomainError.badRequest('The score drop that raises an alert is a whole number of points from 1 to 100.', 'alert_drop');
+  if (!Number.isInteger(drop) || drop < 1 || drop > 100)
+    throw DomainError.badRequest(
+      'The score drop that raises an alert is a whole number of points from 1 to 100.',
+      'alert_drop',
+    );
   const schedule = (f.schedule ?? 'off') as SiteSchedule;
-  if (!['off', 'daily', 'weekly'].includes(schedule)) throw DomainError.badRequest('The schedule is off, daily or weekly.', 'schedule');
+  if (!['off', 'daily', 'weekly'].includes(schedule))
+    throw DomainError.badRequest('The schedule is off, daily or weekly.', 'schedule');
   const rules = capped(
     (f.ignore_rules ?? '').split(/[\s,]+/).filter((r) => r !== ''),
     MAX_PATTERNS,
     'ignore_rules',
     'ignored rules',
   );
-  for (const r of rules) if (!/^[a-z0-9-]{1,80}$/.test(r)) throw DomainError.badRequest(`${r} is not an axe rule id (such as color-contrast).`, 'ignore_rules');
-  const selectors: ExcludedSelector[] = capped(lines(f.excluded_selectors), MAX_PATTERNS, 'excluded_selectors', 'excluded selectors').map((l) => {
+  for (const r of rules)
+    if (!/^[a-z0-9-]{1,80}$/.test(r))
+      throw DomainError.badRequest(`${r} is not an axe rule id (such as color-contrast).`, 'ignore_rules');
+  const selectors: ExcludedSelector[] = capped(
+    lines(f.excluded_selectors),
+    MAX_PATTERNS,
+    'excluded_selectors',
+    'excluded selectors',
+  ).map((l) => {
     const bar = l.indexOf('|');
     const selector = (bar < 0 ? l : l.slice(0, bar)).trim();
     const reason = bar < 0 ? '' : l.slice(bar + 1).trim();
-    if (!selector || !reason) throw DomainError.badRequest(`Give each excluded selector a reason after a bar: "${l}" (e.g. #chat-widget | third-party chat, audited by its vendor).`, 'excluded_selectors');
+    if (!selector || !reason)
+      throw DomainError.badRequest(
+        `Give each excluded selector a reason after a bar: "${l}" (e.g. #chat-widget | third-party chat, audited by its vendor).`,
+        'excluded_selectors',
+      );
     return { selector: selector.slice(0, 300), reason: reason.slice(0, 300) };
   });
   const name = (f.name?.trim() || start.host).slice(0, 200);
@@ -80,6 +101,11 @@ export function parseSiteForm(f: Record<string, string | undefined>): SiteInput 
 /** A URL pattern: `*` matches any characters, matched against the path and query (`/blog/*`). */
 export function matchesPattern(url: string, pattern: string): boolean {
   const u = new URL(url);
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return re.test(`${u.pathname}${u.search}`);
 }

@@ -32,7 +32,21 @@ export interface Site {
 }
 
 /** What an admin enters for a site. */
-export type SiteInput = Pick<Site, 'name' | 'start_url' | 'sitemap_url' | 'urls' | 'include_patterns' | 'exclude_patterns' | 'page_budget' | 'respect_robots' | 'ignore_rules' | 'excluded_selectors' | 'schedule' | 'alert_drop'>;
+export type SiteInput = Pick<
+  Site,
+  | 'name'
+  | 'start_url'
+  | 'sitemap_url'
+  | 'urls'
+  | 'include_patterns'
+  | 'exclude_patterns'
+  | 'page_budget'
+  | 'respect_robots'
+  | 'ignore_rules'
+  | 'excluded_selectors'
+  | 'schedule'
+  | 'alert_drop'
+>;
 
 /** One page of a site scan. */
 export interface SitePageResult {

@@ -18,10 +18,13 @@ describe('readSitemap', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const urlset = (paths: string[]) => `<urlset>${paths.map((p) => `<url><loc>${p.startsWith('http') ? p : origin + p}</loc></url>`).join('')}</urlset>`;
-    files['/index.xml'] = () => `<sitemapindex><sitemap><loc>${origin}/a.xml.gz</loc></sitemap><sitemap><loc>${origin}/index.xml</loc></sitemap><sitemap><loc>${origin}/b.xml</loc></sitemap><sitemap><loc>https://other.example/s.xml</loc></sitemap></sitemapindex>`;
+    const urlset = (paths: string[]) =>
+      `<urlset>${paths.map((p) => `<url><loc>${p.startsWith('http') ? p : origin + p}</loc></url>`).join('')}</urlset>`;
+    files['/index.xml'] = () =>
+      `<sitemapindex><sitemap><loc>${origin}/a.xml.gz</loc></sitemap><sitemap><loc>${origin}/index.xml</loc></sitemap><sitemap><loc>${origin}/b.xml</loc></sitemap><sitemap><loc>https://other.example/s.xml</loc></sitemap></sitemapindex>`;
     files['/a.xml.gz'] = () => gzipSync(urlset(['/one', '/two', 'https://other.example/x']));
-    files['/b.xml'] = () => `<sitemapindex><sitemap><loc>${origin}/index.xml</loc></sitemap></sitemapindex>${urlset(['/three'])}`;
+    files['/b.xml'] = () =>
+      `<sitemapindex><sitemap><loc>${origin}/index.xml</loc></sitemap></sitemapindex>${urlset(['/three'])}`;
     files['/bomb.xml.gz'] = () => gzipSync(Buffer.alloc(SITEMAP_MAX_INFLATED_BYTES + 1024, 0x20));
     files['/many.xml'] = () => urlset(Array.from({ length: 50 }, (_, i) => `/p${i}`));
   });

@@ -12,14 +12,19 @@ export const SITEMAP_MAX_INFLATED_BYTES = 20 * 1024 * 1024;
 export const SITEMAP_MAX_FILES = 20;
 export const SITEMAP_TIMEOUT_MS = 10_000;
 
-const parser = new XMLParser({ ignoreAttributes: true, processEntities: false, isArray: (name) => name === 'url' || name === 'sitemap' });
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  processEntities: false,
+  isArray: (name) => name === 'url' || name === 'sitemap',
+});
 
 export interface SitemapResult {
   urls: string[];
   problems: string[];
 }
 
-const asLoc = (v: unknown): string | undefined => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : undefined);
+const asLoc = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : undefined;
 
 /**
  * The page addresses of a sitemap or sitemap index (sitemaps.org), gzipped or not: same origin as

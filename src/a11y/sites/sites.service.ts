@@ -33,7 +33,8 @@ const SMALL_FILE_TIMEOUT_MS = 10_000;
 export const SITE_429_BACKOFF_MS = 2000;
 export const SITE_429_RETRIES = 2;
 const SITE_429_MAX_GAP_MS = 60_000;
-const isTooMany = (e: unknown): boolean => e instanceof DomainError && e.code === ErrorCode.TargetHttpError && e.details.status === 429;
+const isTooMany = (e: unknown): boolean =>
+  e instanceof DomainError && e.code === ErrorCode.TargetHttpError && e.details.status === 429;
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Cron (UTC) of the schedules. */
@@ -70,7 +71,9 @@ export class SitesService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.jobs.register<SiteScanJob>(SITE_SCAN_QUEUE, (data) => this.runJob(data), { concurrency: SITE_SCAN_CONCURRENCY });
+    this.jobs.register<SiteScanJob>(SITE_SCAN_QUEUE, (data) => this.runJob(data), {
+      concurrency: SITE_SCAN_CONCURRENCY,
+    });
   }
 
   list(workspaceId: string): Promise<Site[]> {
@@ -90,7 +93,10 @@ export class SitesService implements OnModuleInit {
   async create(workspaceId: string, form: Record<string, string | undefined>): Promise<Site> {
     const input = parseSiteForm(form);
     const site = await this.store.create(workspaceId, input, randomBytes(16).toString('hex'));
-    if (site.schedule !== 'off') await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[site.schedule], { siteId: site.id });
+    if (site.schedule !== 'off')
+      await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[site.schedule], {
+        siteId: site.id,
+      });
     return site;
   }
 
@@ -103,7 +109,10 @@ export class SitesService implements OnModuleInit {
     const sameOrigin = new URL(input.start_url).origin === new URL(site.start_url).origin;
     const saved = (await this.store.update(site.id, input, sameOrigin))!;
     if (saved.schedule === 'off') await this.jobs.unschedule(SITE_SCAN_QUEUE, `site-${site.id}`);
-    else await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[saved.schedule], { siteId: site.id });
+    else
+      await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[saved.schedule], {
+        siteId: site.id,
+      });
     return saved;
   }
 
@@ -116,7 +125,10 @@ export class SitesService implements OnModuleInit {
   /** Checks the ownership file, then the DNS TXT record; true when either carries the site's token. */
   async verify(site: Site): Promise<boolean> {
     const start = new URL(site.start_url);
-    const file = await guardedGet(this.guard, new URL(VERIFICATION_PATH, start.origin), { maxBytes: SMALL_FILE_BYTES, timeoutMs: SMALL_FILE_TIMEOUT_MS });
+    const file = await guardedGet(this.guard, new URL(VERIFICATION_PATH, start.origin), {
+      maxBytes: SMALL_FILE_BYTES,
+      timeoutMs: SMALL_FILE_TIMEOUT_MS,
+    });
     if (file.ok && file.body.toString('utf8').includes(site.verification_token)) {
       await this.store.markVerified(site.id, 'file');
       return true;
@@ -135,7 +147,11 @@ export class SitesService implements OnModuleInit {
     if (active) return active;
     const scan = await this.store.createScan(site.id, 'manual');
     if (!scan) return (await this.store.activeScan(site.id))!; // another one started meanwhile
-    await this.jobs.add<SiteScanJob>(SITE_SCAN_QUEUE, { siteId: site.id, scanId: scan.id }, { jobId: `scan-${scan.id}` });
+    await this.jobs.add<SiteScanJob>(
+      SITE_SCAN_QUEUE,
+      { siteId: site.id, scanId: scan.id },
+      { jobId: `scan-${scan.id}` },
+    );
     return scan;
   }
 
@@ -153,7 +169,9 @@ export class SitesService implements OnModuleInit {
       await this.runScan(scanId);
     } catch (e) {
       this.logger.warn(`site scan ${scanId} failed: ${(e as Error).message}`);
-      await this.store.fail(scanId, e instanceof DomainError ? e.message : 'The scan stopped on an unexpected error; run it again.').catch(() => undefined);
+      await this.store
+        .fail(scanId, e instanceof DomainError ? e.message : 'The scan stopped on an unexpected error; run it again.')
+        .catch(() => undefined);
     }
   }
 
@@ -171,17 +189,29 @@ export class SitesService implements OnModuleInit {
     let robots: ReturnType<typeof robotsParser> | undefined;
     if (site.respect_robots) {
       const robotsUrl = new URL('/robots.txt', start.origin);
-      const got = await guardedGet(this.guard, robotsUrl, { maxBytes: SMALL_FILE_BYTES, timeoutMs: SMALL_FILE_TIMEOUT_MS });
+      const got = await guardedGet(this.guard, robotsUrl, {
+        maxBytes: SMALL_FILE_BYTES,
+        timeoutMs: SMALL_FILE_TIMEOUT_MS,
+      });
       if (got.ok) robots = robotsParser(robotsUrl.href, got.body.toString('utf8'));
     }
     const pages: string[] = [];
     for (const raw of found) {
       const url = normalizeUrl(raw);
       if (!url) continue;
-      if (site.include_patterns.length && !site.include_patterns.some((p) => matchesPattern(url, p))) skipped.push({ url, reason: 'not matched by an include pattern' });
-      else if (site.exclude_patterns.some((p) => matchesPattern(url, p))) skipped.push({ url, reason: 'matched by an exclude pattern' });
-      else if (robots && robots.isAllowed(url, SITE_FETCH_USER_AGENT) === false) skipped.push({ url, reason: 'disallowed by robots.txt' });
-      else if (pages.length >= budget) skipped.push({ url, reason: site.verified_at ? `over the page budget (${budget})` : `over the ${MAX_CRAWL_PAGES} pages an unverified site may scan: prove ownership for more` });
+      if (site.include_patterns.length && !site.include_patterns.some((p) => matchesPattern(url, p)))
+        skipped.push({ url, reason: 'not matched by an include pattern' });
+      else if (site.exclude_patterns.some((p) => matchesPattern(url, p)))
+        skipped.push({ url, reason: 'matched by an exclude pattern' });
+      else if (robots && robots.isAllowed(url, SITE_FETCH_USER_AGENT) === false)
+        skipped.push({ url, reason: 'disallowed by robots.txt' });
+      else if (pages.length >= budget)
+        skipped.push({
+          url,
+          reason: site.verified_at
+            ? `over the page budget (${budget})`
+            : `over the ${MAX_CRAWL_PAGES} pages an unverified site may scan: prove ownership for more`,
+        });
       else if (!pages.includes(url)) pages.push(url);
     }
     return { pages, skipped };
@@ -215,7 +245,11 @@ export class SitesService implements OnModuleInit {
         const page = report.pages[0];
         if (!page) throw new DomainError(ErrorCode.ScanFailed, 'The page could not be scanned.');
         const landed = new URL(page.finalUrl || page.url);
-        if (landed.origin !== new URL(site.start_url).origin) throw new DomainError(ErrorCode.ScanFailed, `The page redirected off the site, to ${landed.origin}: not counted.`);
+        if (landed.origin !== new URL(site.start_url).origin)
+          throw new DomainError(
+            ErrorCode.ScanFailed,
+            `The page redirected off the site, to ${landed.origin}: not counted.`,
+          );
         const f = filterPage(page, { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors });
         filtered.push(f);
         results.push({ url, reportId: report.id, score: f.score });
@@ -226,10 +260,16 @@ export class SitesService implements OnModuleInit {
       if (!site) return; // deleted mid-scan: stop here, nothing to keep
       await this.store.progress(scanId, 'running', results.length, pages.length);
     }
-    if (filtered.length === 0) throw new DomainError(ErrorCode.ScanFailed, 'No page of the site could be scanned: see each page\'s error.');
+    if (filtered.length === 0)
+      throw new DomainError(ErrorCode.ScanFailed, "No page of the site could be scanned: see each page's error.");
     const groups = groupIssues(filtered);
     const before = (await this.store.previousDone(site.id, scanId))?.summary ?? undefined;
-    const summary: SiteScanSummary = { score: siteScoreOf(filtered), pages: before ? diffPages(results, groups, before) : results, groups, skipped };
+    const summary: SiteScanSummary = {
+      score: siteScoreOf(filtered),
+      pages: before ? diffPages(results, groups, before) : results,
+      groups,
+      skipped,
+    };
     await this.store.finish(scanId, summary);
     if (before) await this.raiseAlerts(site, scanId, summary, before);
   }
@@ -237,14 +277,21 @@ export class SitesService implements OnModuleInit {
   /** A new critical or serious issue, or a score drop of at least the site's threshold, since the previous finished scan. */
   private async raiseAlerts(site: Site, scanId: string, now: SiteScanSummary, before: SiteScanSummary): Promise<void> {
     const known = new Set(before.groups.map((g) => g.fingerprint));
-    const fresh: IssueGroup[] = now.groups.filter((g) => !known.has(g.fingerprint) && (g.impact === 'critical' || g.impact === 'serious'));
+    const fresh: IssueGroup[] = now.groups.filter(
+      (g) => !known.has(g.fingerprint) && (g.impact === 'critical' || g.impact === 'serious'),
+    );
     const data = { siteId: site.id, site: site.name, scanId };
     if (fresh.length) {
       await this.alerts.send(site.workspace_id, {
         kind: 'a11y.new_issue',
         title: `${site.name}: ${fresh.length} new critical or serious accessibility issue${fresh.length === 1 ? '' : 's'}`,
-        text: fresh.map((g) => `${g.impact} ${g.rule} on ${g.pages.length} page${g.pages.length === 1 ? '' : 's'}: ${g.help}`).join('\n'),
-        data: { ...data, issues: fresh.map((g) => ({ rule: g.rule, impact: g.impact, fingerprint: g.fingerprint, pages: g.pages })) },
+        text: fresh
+          .map((g) => `${g.impact} ${g.rule} on ${g.pages.length} page${g.pages.length === 1 ? '' : 's'}: ${g.help}`)
+          .join('\n'),
+        data: {
+          ...data,
+          issues: fresh.map((g) => ({ rule: g.rule, impact: g.impact, fingerprint: g.fingerprint, pages: g.pages })),
+        },
       });
     }
     const drop = before.score - now.score;

@@ -6,7 +6,12 @@ const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : Strin
 const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
 
 const site = (r: Site): Site => ({ ...r, created_at: iso(r.created_at), verified_at: isoOrNull(r.verified_at) });
-const scan = (r: SiteScan): SiteScan => ({ ...r, created_at: iso(r.created_at), finished_at: isoOrNull(r.finished_at), updated_at: iso(r.updated_at) });
+const scan = (r: SiteScan): SiteScan => ({
+  ...r,
+  created_at: iso(r.created_at),
+  finished_at: isoOrNull(r.finished_at),
+  updated_at: iso(r.updated_at),
+});
 
 /**
  * A queued or running scan without progress for this long is taken as lost (its process ended) and
@@ -27,7 +32,22 @@ export class SitesStore {
     const rows = await this.db.query<Site[]>(
       `INSERT INTO a11y_sites (workspace_id, name, start_url, sitemap_url, urls, include_patterns, exclude_patterns, page_budget, respect_robots, ignore_rules, excluded_selectors, schedule, alert_drop, verification_token)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14) RETURNING *`,
-      [workspaceId, s.name, s.start_url, s.sitemap_url, JSON.stringify(s.urls), JSON.stringify(s.include_patterns), JSON.stringify(s.exclude_patterns), s.page_budget, s.respect_robots, JSON.stringify(s.ignore_rules), JSON.stringify(s.excluded_selectors), s.schedule, s.alert_drop, token],
+      [
+        workspaceId,
+        s.name,
+        s.start_url,
+        s.sitemap_url,
+        JSON.stringify(s.urls),
+        JSON.stringify(s.include_patterns),
+        JSON.stringify(s.exclude_patterns),
+        s.page_budget,
+        s.respect_robots,
+        JSON.stringify(s.ignore_rules),
+        JSON.stringify(s.excluded_selectors),
+        s.schedule,
+        s.alert_drop,
+        token,
+      ],
     );
     return site(rows[0]);
   }
@@ -39,25 +59,49 @@ export class SitesStore {
          ignore_rules = $10::jsonb, excluded_selectors = $11::jsonb, schedule = $12, alert_drop = $13,
          verified_at = CASE WHEN $14::boolean THEN verified_at END, verified_by = CASE WHEN $14::boolean THEN verified_by END
        WHERE id = $1 RETURNING *) SELECT * FROM u`,
-      [id, s.name, s.start_url, s.sitemap_url, JSON.stringify(s.urls), JSON.stringify(s.include_patterns), JSON.stringify(s.exclude_patterns), s.page_budget, s.respect_robots, JSON.stringify(s.ignore_rules), JSON.stringify(s.excluded_selectors), s.schedule, s.alert_drop, keepProof],
+      [
+        id,
+        s.name,
+        s.start_url,
+        s.sitemap_url,
+        JSON.stringify(s.urls),
+        JSON.stringify(s.include_patterns),
+        JSON.stringify(s.exclude_patterns),
+        s.page_budget,
+        s.respect_robots,
+        JSON.stringify(s.ignore_rules),
+        JSON.stringify(s.excluded_selectors),
+        s.schedule,
+        s.alert_drop,
+        keepProof,
+      ],
     );
     return rows[0] ? site(rows[0]) : undefined;
   }
 
   async list(workspaceId: string): Promise<Site[]> {
-    const rows = await this.db.query<Site[]>(`SELECT * FROM a11y_sites WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
+    const rows = await this.db.query<Site[]>(
+      `SELECT * FROM a11y_sites WHERE workspace_id = $1 ORDER BY created_at, id`,
+      [workspaceId],
+    );
     return rows.map(site);
   }
 
   /** The site, in this workspace only (`workspaceId` undefined: any, for jobs). */
   async get(id: string, workspaceId?: string): Promise<Site | undefined> {
-    const rows = await this.db.query<Site[]>(`SELECT * FROM a11y_sites WHERE id = $1 AND ($2::uuid IS NULL OR workspace_id = $2::uuid)`, [id, workspaceId ?? null]);
+    const rows = await this.db.query<Site[]>(
+      `SELECT * FROM a11y_sites WHERE id = $1 AND ($2::uuid IS NULL OR workspace_id = $2::uuid)`,
+      [id, workspaceId ?? null],
+    );
     return rows[0] ? site(rows[0]) : undefined;
   }
 
   async delete(id: string, workspaceId: string): Promise<boolean> {
     // Through a CTE: TypeORM answers a bare DELETE or UPDATE with [rows, count], not the rows.
-    const rows = await this.db.query<{ id: string }[]>(`WITH d AS (DELETE FROM a11y_sites WHERE id = $1 AND workspace_id = $2 RETURNING id) SELECT id FROM d`, [id, workspaceId]);
+    const rows = await this.db.query<{ id: string }[]>(
+      `WITH d AS (DELETE FROM a11y_sites WHERE id = $1 AND workspace_id = $2 RETURNING id) SELECT id FROM d`,
+      [id, workspaceId],
+    );
     return rows.length > 0;
   }
 
@@ -67,7 +111,10 @@ export class SitesStore {
 
   /** A new queued scan; undefined when the site already has one queued or running (a unique index decides, across processes). */
   async createScan(siteId: string, trigger: SiteScan['trigger']): Promise<SiteScan | undefined> {
-    const rows = await this.db.query<SiteScan[]>(`INSERT INTO a11y_site_scans (site_id, trigger) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING *`, [siteId, trigger]);
+    const rows = await this.db.query<SiteScan[]>(
+      `INSERT INTO a11y_site_scans (site_id, trigger) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING *`,
+      [siteId, trigger],
+    );
     return rows[0] ? scan(rows[0]) : undefined;
   }
 
@@ -82,13 +129,19 @@ export class SitesStore {
       `UPDATE a11y_site_scans SET status = 'failed', error = $3, finished_at = now() WHERE site_id = $1 AND status IN ('queued', 'running') AND updated_at < now() - ($2::int * interval '1 millisecond')`,
       [siteId, SITE_SCAN_STALE_MS, 'The scan stopped making progress (its process ended): run it again.'],
     );
-    const rows = await this.db.query<SiteScan[]>(`SELECT * FROM a11y_site_scans WHERE site_id = $1 AND status IN ('queued', 'running') ORDER BY created_at DESC LIMIT 1`, [siteId]);
+    const rows = await this.db.query<SiteScan[]>(
+      `SELECT * FROM a11y_site_scans WHERE site_id = $1 AND status IN ('queued', 'running') ORDER BY created_at DESC LIMIT 1`,
+      [siteId],
+    );
     return rows[0] ? scan(rows[0]) : undefined;
   }
 
   /** Newest first. */
   async scans(siteId: string, limit = SITE_SCANS_SHOWN): Promise<SiteScan[]> {
-    const rows = await this.db.query<SiteScan[]>(`SELECT * FROM a11y_site_scans WHERE site_id = $1 ORDER BY created_at DESC, id LIMIT $2`, [siteId, limit]);
+    const rows = await this.db.query<SiteScan[]>(
+      `SELECT * FROM a11y_site_scans WHERE site_id = $1 ORDER BY created_at DESC, id LIMIT $2`,
+      [siteId, limit],
+    );
     return rows.map(scan);
   }
 
@@ -102,14 +155,23 @@ export class SitesStore {
   }
 
   async progress(id: string, status: SiteScanStatus, done: number, total: number): Promise<void> {
-    await this.db.query(`UPDATE a11y_site_scans SET status = $2, pages_done = $3, pages_total = $4, updated_at = now() WHERE id = $1`, [id, status, done, total]);
+    await this.db.query(
+      `UPDATE a11y_site_scans SET status = $2, pages_done = $3, pages_total = $4, updated_at = now() WHERE id = $1`,
+      [id, status, done, total],
+    );
   }
 
   async finish(id: string, summary: SiteScanSummary): Promise<void> {
-    await this.db.query(`UPDATE a11y_site_scans SET status = 'done', score = $2, summary = $3::jsonb, pages_done = $4, finished_at = now() WHERE id = $1`, [id, summary.score, JSON.stringify(summary), summary.pages.length]);
+    await this.db.query(
+      `UPDATE a11y_site_scans SET status = 'done', score = $2, summary = $3::jsonb, pages_done = $4, finished_at = now() WHERE id = $1`,
+      [id, summary.score, JSON.stringify(summary), summary.pages.length],
+    );
   }
 
   async fail(id: string, error: string): Promise<void> {
-    await this.db.query(`UPDATE a11y_site_scans SET status = 'failed', error = $2, finished_at = now() WHERE id = $1`, [id, error]);
+    await this.db.query(`UPDATE a11y_site_scans SET status = 'failed', error = $2, finished_at = now() WHERE id = $1`, [
+      id,
+      error,
+    ]);
   }
 }

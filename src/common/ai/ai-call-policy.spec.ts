@@ -29,7 +29,8 @@ function scripted(outcomes: Array<AiAnswer | AiProviderError>): AiProvider & { s
 
 const policy = (o: Partial<ConstructorParameters<typeof AiCallPolicy>[0]> = {}): AiCallPolicy =>
   new AiCallPolicy({ concurrency: 2, maxRetries: 3, retryBaseMs: 5, retryMaxMs: 1000, timeoutMs: 1000, ...o });
-const limited = (ms?: number): AiProviderError => new AiProviderError('ai_rate_limited', 'slow down', { platform: 'openai', status: 429, retryAfterMs: ms });
+const limited = (ms?: number): AiProviderError =>
+  new AiProviderError('ai_rate_limited', 'slow down', { platform: 'openai', status: 429, retryAfterMs: ms });
 
 describe('AiCallPolicy', () => {
   it("a Retry-After holds the platform's other calls too", async () => {
@@ -56,10 +57,14 @@ describe('AiCallPolicy', () => {
 
   it('does not retry a bad key or a bad answer', async () => {
     const unauthorized = scripted([new AiProviderError('ai_unauthorized', 'no', { status: 401 })]);
-    await expect(policy().run(unauthorized, { prompt: 'p', webSearch: false })).rejects.toMatchObject({ code: 'ai_unauthorized' });
+    await expect(policy().run(unauthorized, { prompt: 'p', webSearch: false })).rejects.toMatchObject({
+      code: 'ai_unauthorized',
+    });
     expect(unauthorized.starts).toHaveLength(1);
     const bad = scripted([new AiProviderError('ai_bad_response', 'no text')]);
-    await expect(policy().run(bad, { prompt: 'p', webSearch: false })).rejects.toMatchObject({ code: 'ai_bad_response' });
+    await expect(policy().run(bad, { prompt: 'p', webSearch: false })).rejects.toMatchObject({
+      code: 'ai_bad_response',
+    });
     expect(bad.starts).toHaveLength(1);
   });
 });

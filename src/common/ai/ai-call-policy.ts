@@ -95,7 +95,10 @@ export class AiCallPolicy {
           failure.details,
         );
       }
-      const backoff = Math.min(this.options.retryMaxMs, this.options.retryBaseMs * 2 ** attempt * (0.5 + Math.random() / 2));
+      const backoff = Math.min(
+        this.options.retryMaxMs,
+        this.options.retryBaseMs * 2 ** attempt * (0.5 + Math.random() / 2),
+      );
       const wait = asked ?? backoff;
       if (asked !== undefined) slots.pausedUntil = Math.max(slots.pausedUntil, Date.now() + asked);
       await sleep(wait, req.signal);
@@ -110,9 +113,13 @@ export class AiCallPolicy {
     } catch (e) {
       if (timeout.aborted && !req.signal?.aborted) {
         const name = PLATFORM_NAMES[provider.platform];
-        throw new AiProviderError('ai_timeout', `${name} did not answer within ${Math.round(this.options.timeoutMs / 100) / 10} s.`, {
-          platform: provider.platform,
-        });
+        throw new AiProviderError(
+          'ai_timeout',
+          `${name} did not answer within ${Math.round(this.options.timeoutMs / 100) / 10} s.`,
+          {
+            platform: provider.platform,
+          },
+        );
       }
       throw fromSdkError(provider.platform, e);
     }

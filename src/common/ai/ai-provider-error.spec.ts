@@ -1,7 +1,9 @@
 import { errorForStatus, retryAfterMs } from './ai-provider-error';
 import { cleanCitations, cleanQueries } from './citations';
 
-const headers = (h: Record<string, string>): { get(name: string): string | null } => ({ get: (n) => h[n.toLowerCase()] ?? null });
+const headers = (h: Record<string, string>): { get(name: string): string | null } => ({
+  get: (n) => h[n.toLowerCase()] ?? null,
+});
 
 describe('Retry-After', () => {
   it('reads delta-seconds, an HTTP date and retry-after-ms; ignores garbage', () => {
@@ -17,9 +19,16 @@ describe('Retry-After', () => {
   it('maps statuses to codes; only 429, 5xx and timeouts are retryable', () => {
     expect(errorForStatus('openai', 401, undefined)).toMatchObject({ code: 'ai_unauthorized', retryable: false });
     expect(errorForStatus('openai', 403, undefined)).toMatchObject({ code: 'ai_unauthorized' });
-    expect(errorForStatus('gemini', 429, headers({ 'retry-after': '2' }))).toMatchObject({ code: 'ai_rate_limited', retryAfterMs: 2000, retryable: true });
+    expect(errorForStatus('gemini', 429, headers({ 'retry-after': '2' }))).toMatchObject({
+      code: 'ai_rate_limited',
+      retryAfterMs: 2000,
+      retryable: true,
+    });
     expect(errorForStatus('anthropic', 529, undefined)).toMatchObject({ code: 'ai_unavailable', retryable: true });
-    expect(errorForStatus('perplexity', 400, undefined, 'model not found')).toMatchObject({ code: 'ai_bad_response', retryable: false });
+    expect(errorForStatus('perplexity', 400, undefined, 'model not found')).toMatchObject({
+      code: 'ai_bad_response',
+      retryable: false,
+    });
   });
 });
 

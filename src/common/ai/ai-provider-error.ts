@@ -1,12 +1,7 @@
 import type { AiPlatform } from './ai.types';
 
 export type AiProviderErrorCode =
-  | 'ai_unauthorized'
-  | 'ai_rate_limited'
-  | 'ai_unavailable'
-  | 'ai_timeout'
-  | 'ai_bad_response'
-  | 'ai_not_configured';
+  'ai_unauthorized' | 'ai_rate_limited' | 'ai_unavailable' | 'ai_timeout' | 'ai_bad_response' | 'ai_not_configured';
 
 /**
  * Why a call to an AI platform failed, in words a dashboard can show. `retryAfterMs` is the
@@ -45,7 +40,10 @@ export class AiProviderError extends Error {
  * Retry-After as milliseconds: delta-seconds or an HTTP date (RFC 9110 10.2.3); also the
  * `retry-after-ms` header some vendors send. Undefined when absent or unreadable.
  */
-export function retryAfterMs(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
+export function retryAfterMs(
+  headers: { get(name: string): string | null } | undefined,
+  now = Date.now(),
+): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get('retry-after-ms');
   if (ms && /^\d+(\.\d+)?$/.test(ms.trim())) return Math.round(Number(ms));
@@ -68,7 +66,11 @@ export function errorForStatus(
   const said = vendorMessage ? ` It said: ${vendorMessage.slice(0, 200)}` : '';
   if (status === 401 || status === 403) {
     // The vendor's words are left out: some quote part of the key ("Incorrect API key provided: sk-...").
-    return new AiProviderError('ai_unauthorized', `${name} refused the API key (HTTP ${status}). Check the key in Settings > AI providers or the instance's settings.`, details);
+    return new AiProviderError(
+      'ai_unauthorized',
+      `${name} refused the API key (HTTP ${status}). Check the key in Settings > AI providers or the instance's settings.`,
+      details,
+    );
   }
   if (status === 429) {
     return new AiProviderError('ai_rate_limited', `${name} is limiting the rate of calls (HTTP 429).${said}`, details);

@@ -72,12 +72,16 @@ export class AiProvidersService {
       platform === 'openai_compatible'
         ? 'the instance needs OPENAI_COMPATIBLE_BASE_URL and OPENAI_COMPATIBLE_MODEL'
         : `set ${PLATFORM_SETTINGS[platform]} on the instance, or a key for this workspace in Settings > AI providers`;
-    throw new AiProviderError('ai_not_configured', `${PLATFORM_NAMES[platform]} is not configured: ${how}.`, { platform });
+    throw new AiProviderError('ai_not_configured', `${PLATFORM_NAMES[platform]} is not configured: ${how}.`, {
+      platform,
+    });
   }
 
   async status(workspaceId: string): Promise<AiPlatformStatus[]> {
     const own = await this.workspaceKeys(workspaceId);
-    const info = this.workspaceKeyStore ? await this.workspaceKeyStore.info(workspaceId) : new Map<AiPlatform, StoredKeyInfo>();
+    const info = this.workspaceKeyStore
+      ? await this.workspaceKeyStore.info(workspaceId)
+      : new Map<AiPlatform, StoredKeyInfo>();
     return AI_PLATFORMS.map((platform) => {
       const key = own.get(platform) ?? settingsKey(this.config, platform);
       const configured = createProvider(this.config, platform, key) !== null;

@@ -59,12 +59,20 @@ export function createProvider(config: AppConfig, platform: AiPlatform, key: str
       return baseURL && model ? new OpenAiCompatibleProvider({ baseURL, model, apiKey: key }) : null;
     }
     case 'openai':
-      return key ? new OpenAiProvider({ apiKey: key, baseURL: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL }) : null;
+      return key
+        ? new OpenAiProvider({ apiKey: key, baseURL: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL })
+        : null;
     case 'perplexity':
-      return key ? new PerplexityProvider({ apiKey: key, baseURL: config.PERPLEXITY_BASE_URL, model: config.PERPLEXITY_MODEL }) : null;
+      return key
+        ? new PerplexityProvider({ apiKey: key, baseURL: config.PERPLEXITY_BASE_URL, model: config.PERPLEXITY_MODEL })
+        : null;
     case 'gemini':
-      return key ? new GeminiProvider({ apiKey: key, baseURL: config.GEMINI_BASE_URL, model: config.GEMINI_MODEL }) : null;
+      return key
+        ? new GeminiProvider({ apiKey: key, baseURL: config.GEMINI_BASE_URL, model: config.GEMINI_MODEL })
+        : null;
     case 'anthropic':
-      return key ? new AnthropicProvider({ apiKey: key, baseURL: config.ANTHROPIC_BASE_URL, model: config.ANTHROPIC_MODEL }) : null;
+      return key
+        ? new AnthropicProvider({ apiKey: key, baseURL: config.ANTHROPIC_BASE_URL, model: config.ANTHROPIC_MODEL })
+        : null;
   }
 }

@@ -23,22 +23,31 @@ export function fromSdkError(platform: AiPlatform, e: unknown): AiProviderError 
   const err = e as { name?: string; status?: unknown; headers?: unknown; error?: unknown; message?: string };
   const status = typeof err?.status === 'number' ? err.status : undefined;
   if (status !== undefined && status >= 400) {
-    const headers = err.headers && typeof (err.headers as HeadersLike).get === 'function' ? (err.headers as HeadersLike) : undefined;
+    const headers =
+      err.headers && typeof (err.headers as HeadersLike).get === 'function' ? (err.headers as HeadersLike) : undefined;
     const said = vendorMessage(err.error) ?? vendorMessage(parseJson(err.message));
     // Google answers a bad key with 400 INVALID_ARGUMENT, reason API_KEY_INVALID.
     const badKey = status === 400 && /API_KEY_INVALID|API key not valid/.test(`${said ?? ''} ${err.message ?? ''}`);
     return errorForStatus(platform, badKey ? 401 : status, headers, said);
   }
   const errName = err?.name ?? '';
-  if (/Timeout/i.test(errName)) return new AiProviderError('ai_timeout', `${name} did not answer in time.`, { platform });
-  if (/Abort/i.test(errName)) return new AiProviderError('ai_timeout', `The call to ${name} was cancelled.`, { platform });
+  if (/Timeout/i.test(errName))
+    return new AiProviderError('ai_timeout', `${name} did not answer in time.`, { platform });
+  if (/Abort/i.test(errName))
+    return new AiProviderError('ai_timeout', `The call to ${name} was cancelled.`, { platform });
   if (e instanceof SyntaxError) {
-    return new AiProviderError('ai_bad_response', `${name} answered with something that is not valid JSON.`, { platform });
+    return new AiProviderError('ai_bad_response', `${name} answered with something that is not valid JSON.`, {
+      platform,
+    });
   }
   if (/Connection|FetchError/i.test(errName) || (errName === 'TypeError' && /fetch failed/i.test(err.message ?? ''))) {
     return new AiProviderError('ai_unavailable', `${name} could not be reached.`, { platform });
   }
-  return new AiProviderError('ai_bad_response', `${name} gave an answer Beacon cannot read (${String(err?.message ?? e).slice(0, 200)}).`, { platform });
+  return new AiProviderError(
+    'ai_bad_response',
+    `${name} gave an answer Beacon cannot read (${String(err?.message ?? e).slice(0, 200)}).`,
+    { platform },
+  );
 }
 
 function parseJson(text: unknown): unknown {

@@ -37,9 +37,11 @@ export class WorkspaceAiKeysService {
   async set(workspaceId: string, platform: AiPlatform, key: string, updatedBy: string | null): Promise<void> {
     const k = key.trim();
     if (!k) throw DomainError.badRequest('Paste the key: the field is empty.', 'key');
-    if (k.length > 1000) throw DomainError.badRequest('That is longer than any AI platform key (1,000 characters at most).', 'key');
+    if (k.length > 1000)
+      throw DomainError.badRequest('That is longer than any AI platform key (1,000 characters at most).', 'key');
     // eslint-disable-next-line no-control-regex
-    if (/[\s\u0000-\u001f\u007f]/.test(k)) throw DomainError.badRequest('A key has no spaces or line breaks: paste it alone.', 'key');
+    if (/[\s\u0000-\u001f\u007f]/.test(k))
+      throw DomainError.badRequest('A key has no spaces or line breaks: paste it alone.', 'key');
     const box = await this.boxes.box(PURPOSE);
     await this.store.upsert(workspaceId, platform, box.seal(k, context(workspaceId, platform)), updatedBy);
   }
@@ -53,7 +55,10 @@ export class WorkspaceAiKeysService {
     const out = new Map<AiPlatform, string>();
     for (const { platform, key } of await this.opened(workspaceId)) {
       if (key !== undefined) out.set(platform, key);
-      else this.log.warn(`The stored ${platform} key of workspace ${workspaceId} does not open (instance secret changed?); the settings' key applies.`);
+      else
+        this.log.warn(
+          `The stored ${platform} key of workspace ${workspaceId} does not open (instance secret changed?); the settings' key applies.`,
+        );
     }
     return out;
   }
@@ -67,7 +72,9 @@ export class WorkspaceAiKeysService {
   }
 
   /** The workspace's stored keys of known platforms, each opened (`key` undefined when it does not open). */
-  private async opened(workspaceId: string): Promise<Array<{ platform: AiPlatform; row: StoredAiKey; key: string | undefined }>> {
+  private async opened(
+    workspaceId: string,
+  ): Promise<Array<{ platform: AiPlatform; row: StoredAiKey; key: string | undefined }>> {
     const rows = UUID.test(workspaceId) ? await this.store.list(workspaceId) : [];
     if (rows.length === 0) return [];
     const box = await this.boxes.box(PURPOSE);

@@ -14,11 +14,18 @@ export class WorkspaceAiKeysStore {
   constructor(private readonly dataSource: DataSource) {}
 
   async list(workspaceId: string): Promise<StoredAiKey[]> {
-    const rows = await this.dataSource.query<Array<{ platform: string; sealed: string; updated_by: string | null; updated_at: Date | string }>>(
+    const rows = await this.dataSource.query<
+      Array<{ platform: string; sealed: string; updated_by: string | null; updated_at: Date | string }>
+    >(
       'SELECT platform, sealed, updated_by, updated_at FROM workspace_ai_keys WHERE workspace_id = $1 ORDER BY platform',
       [workspaceId],
     );
-    return rows.map((r) => ({ platform: r.platform, sealed: r.sealed, updatedBy: r.updated_by, updatedAt: new Date(r.updated_at) }));
+    return rows.map((r) => ({
+      platform: r.platform,
+      sealed: r.sealed,
+      updatedBy: r.updated_by,
+      updatedAt: new Date(r.updated_at),
+    }));
   }
 
   async upsert(workspaceId: string, platform: string, sealed: string, updatedBy: string | null): Promise<void> {

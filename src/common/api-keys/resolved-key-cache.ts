@@ -17,7 +17,8 @@ export class ResolvedKeyCache {
   private gen = 0;
 
   constructor(maxEntries: number, ttlMs: number) {
-    this.entries = maxEntries > 0 ? new LRUCache<string, AuthContext>({ max: maxEntries, ttl: ttlMs, ttlAutopurge: false }) : null;
+    this.entries =
+      maxEntries > 0 ? new LRUCache<string, AuthContext>({ max: maxEntries, ttl: ttlMs, ttlAutopurge: false }) : null;
   }
 
   /** Whether entries are served (configured, and the listener is up). */

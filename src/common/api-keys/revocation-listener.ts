@@ -71,7 +71,9 @@ export class PostgresRevocationListener implements RevocationListener {
         this.current = undefined;
         clearInterval(this.probe);
         this.events?.down(reason);
-        this.logger.warn(`Key revocation listener lost (${reason}): API keys are read from the database until it is back.`);
+        this.logger.warn(
+          `Key revocation listener lost (${reason}): API keys are read from the database until it is back.`,
+        );
       }
       client.removeAllListeners('notification');
       client.end().catch(() => undefined);
@@ -130,7 +132,9 @@ export class EmbeddedRevocationListener implements RevocationListener {
   private unsubscribe?: () => void;
   private stopped = false;
 
-  constructor(private readonly listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => void>) {}
+  constructor(
+    private readonly listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => void>,
+  ) {}
 
   start(events: RevocationEvents): void {
     this.listen(KEY_REVOKED_CHANNEL, (payload) => events.revoked(payload)).then(
@@ -139,7 +143,10 @@ export class EmbeddedRevocationListener implements RevocationListener {
         this.unsubscribe = unsubscribe;
         events.up();
       },
-      (e: Error) => new Logger('ApiKeys').warn(`No key revocation listener on the embedded database (${e.message}): API keys are not cached.`),
+      (e: Error) =>
+        new Logger('ApiKeys').warn(
+          `No key revocation listener on the embedded database (${e.message}): API keys are not cached.`,
+        ),
     );
   }
 

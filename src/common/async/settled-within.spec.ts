@@ -4,7 +4,7 @@ describe('settledWithin', () => {
   beforeEach(() => jest.useFakeTimers());
   afterEach(() => jest.useRealTimers());
 
-  it("gives the value of a promise that settles in time, and clears its timer at once", async () => {
+  it('gives the value of a promise that settles in time, and clears its timer at once', async () => {
     let resolve!: (v: string) => void;
     const waiting = settledWithin(new Promise<string>((r) => (resolve = r)), 10_000);
     expect(jest.getTimerCount()).toBe(1);

@@ -27,7 +27,11 @@ export function table(rows: Array<Record<string, unknown>>, columns: string[]): 
   };
   const cells = rows.map((r) => columns.map((c) => text(r[c])));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
-  const line = (values: string[]): string => values.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (values: string[]): string =>
+    values
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(columns), ...cells.map(line)].join('\n');
 }
 

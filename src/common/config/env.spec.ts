@@ -60,6 +60,7 @@ describe('AppConfig', () => {
     expect(loadConfig({}).PDF_DAILY_LIMIT_SIGNED_IN).toBeUndefined();
     expect(loadConfig({ PDF_DAILY_LIMIT_SIGNED_IN: '' }).PDF_DAILY_LIMIT_SIGNED_IN).toBeUndefined();
     expect(loadConfig({ PDF_DAILY_LIMIT_SIGNED_IN: '120' }).PDF_DAILY_LIMIT_SIGNED_IN).toBe(120);
-    for (const bad of ['0', '-5', 'lots', '2.5']) expect(() => loadConfig({ PDF_DAILY_LIMIT_SIGNED_IN: bad })).toThrow(/PDF_DAILY_LIMIT_SIGNED_IN=/);
+    for (const bad of ['0', '-5', 'lots', '2.5'])
+      expect(() => loadConfig({ PDF_DAILY_LIMIT_SIGNED_IN: bad })).toThrow(/PDF_DAILY_LIMIT_SIGNED_IN=/);
   });
 });

@@ -11,7 +11,8 @@ function firstProblem(errors: ValidationError[], path = ''): { field: string; me
     const field = path ? `${path}.${e.property}` : e.property;
     const constraints = Object.entries(e.constraints ?? {});
     if (constraints.length > 0) {
-      if (constraints.some(([name]) => name === 'whitelistValidation')) return { field, message: `unknown field ${field}` };
+      if (constraints.some(([name]) => name === 'whitelistValidation'))
+        return { field, message: `unknown field ${field}` };
       if (e.value === undefined || e.value === null) return { field, message: `${field} is required` };
       return { field, message: constraints[constraints.length - 1][1] };
     }

@@ -17,7 +17,11 @@ export const CONNECTION_WAIT_MS = 10_000;
  * `connectionWaitMs`: see {@link CONNECTION_WAIT_MS}; a test that queues hundreds of queries on
  * purpose passes a longer one (it measures correctness, not latency).
  */
-export function dataSourceOptions(url: string, poolSize: number, connectionWaitMs = CONNECTION_WAIT_MS): PostgresConnectionOptions {
+export function dataSourceOptions(
+  url: string,
+  poolSize: number,
+  connectionWaitMs = CONNECTION_WAIT_MS,
+): PostgresConnectionOptions {
   return {
     type: 'postgres',
     url,

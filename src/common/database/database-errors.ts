@@ -6,7 +6,15 @@
  * Retry-After instead of 500; a transaction on the lost connection was rolled back by the server.
  */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03']);
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const UNAVAILABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 const UNAVAILABLE_MESSAGES = [
   /Connection terminated/i, // node-postgres: "Connection terminated unexpectedly" / "due to connection timeout"
   /timeout exceeded when trying to connect/i, // pg-pool connectionTimeoutMillis
@@ -30,7 +38,8 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 3) return false;
   const e = error as MaybeDbError;
   if (typeof e.code === 'string') {
-    if (UNAVAILABLE_SQLSTATES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code) || UNAVAILABLE_ERRNOS.has(e.code)) return true;
+    if (UNAVAILABLE_SQLSTATES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code) || UNAVAILABLE_ERRNOS.has(e.code))
+      return true;
   }
   if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((m) => m.test(e.message as string))) return true;
   return isDatabaseUnavailable(e.driverError, depth + 1) || isDatabaseUnavailable(e.cause, depth + 1);

@@ -75,7 +75,10 @@ class NotificationReader {
     if (end < 0) return;
     const payloadEnd = body.indexOf(0, end + 1);
     const text = new TextDecoder();
-    this.sink(text.decode(body.subarray(0, end)), text.decode(body.subarray(end + 1, payloadEnd < 0 ? body.length : payloadEnd)));
+    this.sink(
+      text.decode(body.subarray(0, end)),
+      text.decode(body.subarray(end + 1, payloadEnd < 0 ? body.length : payloadEnd)),
+    );
   }
 }
 
@@ -139,7 +142,7 @@ function withExclusiveExchanges(db: PGlite, notify: NotificationSink): PGlite {
   const originalExec = db.execProtocolRawStream.bind(db);
   const originalInTx = db.isInTransaction.bind(db);
   const originalExecSql = db.exec.bind(db);
-  db.execProtocolRawStream = (async (message: Uint8Array, options?: unknown) => {
+  db.execProtocolRawStream = async (message: Uint8Array, options?: unknown) => {
     const type = message[0];
     // Start-up and SSL messages begin with a length, not a type; they never open an exchange.
     const isTyped = message.length >= 5 && type >= 0x41 && type <= 0x7a;
@@ -154,12 +157,12 @@ function withExclusiveExchanges(db: PGlite, notify: NotificationSink): PGlite {
         onRawData(data);
       },
     });
-  });
-  db.isInTransaction = (() => exchangeOpen || originalInTx());
-  db.exec = (async (query: string, options?: unknown) => {
+  };
+  db.isInTransaction = () => exchangeOpen || originalInTx();
+  db.exec = async (query: string, options?: unknown) => {
     if (/^\s*ROLLBACK\s*$/i.test(query)) exchangeOpen = false; // a disconnected client's clean-up
     return originalExecSql(query, options as never);
-  });
+  };
   return db;
 }
 
@@ -200,7 +203,8 @@ async function serve(db: PGlite, socketDir: string): Promise<Served> {
 }
 
 /** The URL of the database served in `socketDir` (node-postgres and libpq read `host` as a socket folder). */
-export const urlOf = (socketDir: string): string => `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`;
+export const urlOf = (socketDir: string): string =>
+  `postgres://postgres@localhost/postgres?host=${encodeURIComponent(socketDir)}`;
 
 /**
  * Opens the embedded database in `dataDir` (or in memory for `memory://`).
@@ -248,7 +252,9 @@ export async function openEmbeddedDatabase(dataDir: string, attach: boolean): Pr
       return { url: urlOf(owner.socketDir), owned: false, stop: async () => undefined };
     }
     if (Date.now() > deadline) {
-      throw new Error(`The embedded database in ${dir} is locked by process ${owner?.pid ?? '?'} which does not answer.`);
+      throw new Error(
+        `The embedded database in ${dir} is locked by process ${owner?.pid ?? '?'} which does not answer.`,
+      );
     }
     await sleep(200); // the owner is still starting: wait for its socket
   }

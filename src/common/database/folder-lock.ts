@@ -22,10 +22,14 @@ const CONFLICT = 75; // flock's exit code when the file is locked by another pro
  */
 export function tryLockFile(path: string): Promise<FileLock | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn('flock', ['--nonblock', '--conflict-exit-code', String(CONFLICT), path, '--command', 'echo locked && exec cat'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    });
+    const child = spawn(
+      'flock',
+      ['--nonblock', '--conflict-exit-code', String(CONFLICT), path, '--command', 'echo locked && exec cat'],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      },
+    );
     let settled = false;
     let held = false;
     let stderr = '';
@@ -55,7 +59,9 @@ export function tryLockFile(path: string): Promise<FileLock | null> {
       settled = true;
       reject(
         e.code === 'ENOENT'
-          ? new Error('The embedded database needs the flock command (Debian/Ubuntu: apt-get install util-linux), or set DATABASE_URL.')
+          ? new Error(
+              'The embedded database needs the flock command (Debian/Ubuntu: apt-get install util-linux), or set DATABASE_URL.',
+            )
           : e,
       );
     });

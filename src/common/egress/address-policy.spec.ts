@@ -4,14 +4,12 @@ const strict = { allowLoopback: false };
 const loose = { allowLoopback: true };
 
 describe('address policy (no network)', () => {
-  it.each([
-    ['8.8.8.8'],
-    ['93.184.216.34'],
-    ['2606:4700:4700::1111'],
-    ['2a00:1450:4001:80b::200e'],
-  ])('allows the public address %s', (ip) => {
-    expect(refusalOf(ip, strict)).toBeUndefined();
-  });
+  it.each([['8.8.8.8'], ['93.184.216.34'], ['2606:4700:4700::1111'], ['2a00:1450:4001:80b::200e']])(
+    'allows the public address %s',
+    (ip) => {
+      expect(refusalOf(ip, strict)).toBeUndefined();
+    },
+  );
 
   it.each([
     ['127.0.0.1', 'loopback'],
@@ -80,7 +78,8 @@ describe('address policy (no network)', () => {
   });
 
   it('knows the names of this machine', () => {
-    for (const h of ['localhost', 'LOCALHOST', 'localhost.', 'api.localhost', 'ip6-localhost']) expect(isLocalhostName(h)).toBe(true);
+    for (const h of ['localhost', 'LOCALHOST', 'localhost.', 'api.localhost', 'ip6-localhost'])
+      expect(isLocalhostName(h)).toBe(true);
     for (const h of ['localhost.example.com', 'notlocalhost', 'example.com']) expect(isLocalhostName(h)).toBe(false);
   });
 });

@@ -61,7 +61,11 @@ export function refusalOf(address: string | ipaddr.IPv4 | ipaddr.IPv6, policy: A
   if (range === 'loopback') {
     const allow = policy.allowLoopback;
     if (allow === true) return undefined;
-    if (typeof allow === 'function' && allow(typeof address === 'string' ? (parseIpLiteral(address)?.toString() ?? address) : address.toString())) return undefined;
+    if (
+      typeof allow === 'function' &&
+      allow(typeof address === 'string' ? (parseIpLiteral(address)?.toString() ?? address) : address.toString())
+    )
+      return undefined;
   }
   return range;
 }
@@ -94,5 +98,11 @@ export function describeRange(range: string): string {
 /** Hosts that name this machine whatever DNS says (RFC 6761): never looked up. */
 export function isLocalhostName(host: string): boolean {
   const h = host.toLowerCase().replace(/\.+$/, '');
-  return h === 'localhost' || h.endsWith('.localhost') || h === 'localhost.localdomain' || h === 'ip6-localhost' || h === 'ip6-loopback';
+  return (
+    h === 'localhost' ||
+    h.endsWith('.localhost') ||
+    h === 'localhost.localdomain' ||
+    h === 'ip6-localhost' ||
+    h === 'ip6-loopback'
+  );
 }

@@ -6,7 +6,8 @@ import { AddressPolicy, describeRange, isLocalhostName, parseIpLiteral, refusalO
 /** Resolves a host name to every address it has (no IP literals are passed in). */
 export type Resolver = (host: string) => Promise<string[]>;
 
-export const systemResolver: Resolver = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: Resolver = async (host) =>
+  (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 /** The one address a connection may use: checked against the policy, never resolved again. */
 export interface PinnedAddress {
@@ -76,7 +77,8 @@ export class EgressGuard {
         const code = (e as { code?: string }).code ?? 'lookup failed';
         throw new EgressRefusal(host, `DNS: ${code}`, `DNS: ${code}`, true, code);
       }
-      if (addresses.length === 0) throw new EgressRefusal(host, 'DNS: no addresses', 'DNS: no addresses', true, 'ENODATA');
+      if (addresses.length === 0)
+        throw new EgressRefusal(host, 'DNS: no addresses', 'DNS: no addresses', true, 'ENODATA');
     }
     const pinned: PinnedAddress[] = [];
     for (const raw of addresses) {
@@ -84,8 +86,17 @@ export class EgressGuard {
       const refusal = ip ? refusalOf(ip, this.policy) : 'invalid';
       if (refusal || !ip) {
         const detail = `${h} is ${refusal} (${raw})`;
-        const plain = named ? 'it does not resolve to a public internet address' : `it is ${describeRange(refusal ?? 'invalid')}`;
-        throw new EgressRefusal(host, named ? `${h} does not resolve to a public address` : detail, detail, false, undefined, plain);
+        const plain = named
+          ? 'it does not resolve to a public internet address'
+          : `it is ${describeRange(refusal ?? 'invalid')}`;
+        throw new EgressRefusal(
+          host,
+          named ? `${h} does not resolve to a public address` : detail,
+          detail,
+          false,
+          undefined,
+          plain,
+        );
       }
       const address = ip.toString();
       pinned.push({ address, family: isIP(address) === 6 ? 6 : 4 });
@@ -107,7 +118,8 @@ export class EgressGuard {
     const opts = typeof options === 'object' ? options : {};
     this.resolveAll(hostname).then(
       (all) => {
-        const family = opts.family === 4 || opts.family === 'IPv4' ? 4 : opts.family === 6 || opts.family === 'IPv6' ? 6 : 0;
+        const family =
+          opts.family === 4 || opts.family === 'IPv4' ? 4 : opts.family === 6 || opts.family === 'IPv6' ? 6 : 0;
         const usable = family ? all.filter((a) => a.family === family) : all;
         if (usable.length === 0) {
           cb(Object.assign(new Error(`${hostname}: no allowed IPv${family} address`), { code: 'ENOTFOUND' }));
@@ -118,7 +130,12 @@ export class EgressGuard {
       },
       (e: unknown) => {
         const r = e as EgressRefusal;
-        cb(Object.assign(new Error(r.message), { code: r.unresolvable ? (r.dnsCode ?? 'ENOTFOUND') : 'EGRESS_REFUSED', refusal: r }));
+        cb(
+          Object.assign(new Error(r.message), {
+            code: r.unresolvable ? (r.dnsCode ?? 'ENOTFOUND') : 'EGRESS_REFUSED',
+            refusal: r,
+          }),
+        );
       },
     );
   };

@@ -25,9 +25,15 @@ describe('EgressProxy (loopback traffic only)', () => {
     const port = await listen(internal, '127.0.0.2');
     allowed = createServer((req, res) => {
       res.setHeader(EGRESS_HEADER, 'refused'); // a target cannot forge the proxy's verdict
-      res.end(`public ${req.method} ${req.url} host=${req.headers.host} pc=${String(req.headers['proxy-connection'] ?? '-')}`);
+      res.end(
+        `public ${req.method} ${req.url} host=${req.headers.host} pc=${String(req.headers['proxy-connection'] ?? '-')}`,
+      );
     });
-    allowed.on('upgrade', (req, socket) => socket.end(`HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\nhello ${String(req.url)}`));
+    allowed.on('upgrade', (req, socket) =>
+      socket.end(
+        `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\nhello ${String(req.url)}`,
+      ),
+    );
     await listen(allowed, '127.0.0.1', port);
     const resolver = async (host: string) => {
       if (host === 'public.test') return ['127.0.0.1'];
@@ -48,11 +54,14 @@ describe('EgressProxy (loopback traffic only)', () => {
 
   function viaProxy(url: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
     return new Promise((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: proxy.port, path: url, headers: { 'Proxy-Connection': 'keep-alive' } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      });
+      const req = request(
+        { host: '127.0.0.1', port: proxy.port, path: url, headers: { 'Proxy-Connection': 'keep-alive' } },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -61,7 +70,9 @@ describe('EgressProxy (loopback traffic only)', () => {
   /** Raw CONNECT; resolves with the proxy's status line and the socket. */
   function tunnel(authority: string): Promise<{ line: string; head: string; socket: Socket }> {
     return new Promise((resolve, reject) => {
-      const s = connect(proxy.port!, '127.0.0.1', () => s.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`));
+      const s = connect(proxy.port!, '127.0.0.1', () =>
+        s.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`),
+      );
       let buf = '';
       s.on('data', function onData(c: Buffer) {
         buf += c.toString();
@@ -95,13 +106,20 @@ describe('EgressProxy (loopback traffic only)', () => {
     for (let i = 0; i < 4; i++) statuses.push((await viaProxy(`http://rebind.test:${port()}/x`)).status);
     expect(statuses).toEqual([200, 403, 200, 403]);
     expect(internalHits).toEqual([]);
-    expect(proxy.refusalFor('rebind.test')).toMatchObject({ unresolvable: false, detail: 'rebind.test is loopback (127.0.0.2)' });
+    expect(proxy.refusalFor('rebind.test')).toMatchObject({
+      unresolvable: false,
+      detail: 'rebind.test is loopback (127.0.0.2)',
+    });
     expect(proxy.refusalFor('rebind.test')?.publicReason).not.toContain('127.0.0.2');
   });
 
   it('an unknown name or a closed port is 502 with the error code', async () => {
     const r = await viaProxy('http://nowhere.test/');
-    expect([r.status, r.headers[EGRESS_HEADER], r.headers[EGRESS_ERROR_HEADER]]).toEqual([502, 'unreachable', 'ENOTFOUND']);
+    expect([r.status, r.headers[EGRESS_HEADER], r.headers[EGRESS_ERROR_HEADER]]).toEqual([
+      502,
+      'unreachable',
+      'ENOTFOUND',
+    ]);
     const probe = createServer();
     const closed = await listen(probe, '127.0.0.1');
     await new Promise((res) => probe.close(res));
@@ -137,7 +155,9 @@ describe('EgressProxy (loopback traffic only)', () => {
     const send = (host: string) =>
       new Promise<string>((resolve) => {
         const s = connect(proxy.port!, '127.0.0.1', () =>
-          s.write(`GET http://${host}:${port()}/ws HTTP/1.1\r\nHost: ${host}:${port()}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`),
+          s.write(
+            `GET http://${host}:${port()}/ws HTTP/1.1\r\nHost: ${host}:${port()}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`,
+          ),
         );
         let b = '';
         s.on('data', (c: Buffer) => (b += c.toString()));
@@ -152,17 +172,26 @@ describe('EgressProxy (loopback traffic only)', () => {
   it('parses CONNECT authorities', () => {
     expect(parseAuthority('example.com:443')).toEqual({ host: 'example.com', port: 443 });
     expect(parseAuthority('[::1]:8443')).toEqual({ host: '[::1]', port: 8443 });
-    for (const bad of ['example.com', 'a:0', 'a:70000', 'user@a:1', 'a b:1', '']) expect(parseAuthority(bad)).toBeUndefined();
+    for (const bad of ['example.com', 'a:0', 'a:70000', 'user@a:1', 'a b:1', ''])
+      expect(parseAuthority(bad)).toBeUndefined();
   });
 });
 
 describe('EgressGuard', () => {
-  const guard = new EgressGuard({ allowLoopback: false }, async (h) => (h === 'pub.test' ? ['93.184.216.34', '2606:2800:220:1::1'] : ['10.0.0.1']));
+  const guard = new EgressGuard({ allowLoopback: false }, async (h) =>
+    h === 'pub.test' ? ['93.184.216.34', '2606:2800:220:1::1'] : ['10.0.0.1'],
+  );
 
   it('resolveAllowed returns the pinned address or refuses', async () => {
     await expect(guard.resolveAllowed('pub.test')).resolves.toEqual({ address: '93.184.216.34', family: 4 });
-    await expect(guard.resolveAllowed('[2606:4700:4700::1111]')).resolves.toEqual({ address: '2606:4700:4700::1111', family: 6 });
-    await expect(guard.resolveAllowed('inside.test')).rejects.toMatchObject({ name: 'EgressRefusal', publicReason: 'inside.test does not resolve to a public address' });
+    await expect(guard.resolveAllowed('[2606:4700:4700::1111]')).resolves.toEqual({
+      address: '2606:4700:4700::1111',
+      family: 6,
+    });
+    await expect(guard.resolveAllowed('inside.test')).rejects.toMatchObject({
+      name: 'EgressRefusal',
+      publicReason: 'inside.test does not resolve to a public address',
+    });
     await expect(guard.resolveAllowed('localhost')).rejects.toMatchObject({ name: 'EgressRefusal' });
   });
 
@@ -171,7 +200,9 @@ describe('EgressGuard', () => {
     expect(one).toEqual([null, '93.184.216.34', 4]);
     const v6 = await new Promise((r) => guard.lookup('pub.test', { family: 6, all: true }, (e, a) => r([e, a])));
     expect(v6).toEqual([null, [{ address: '2606:2800:220:1::1', family: 6 }]]);
-    const refused = await new Promise<NodeJS.ErrnoException | null>((r) => guard.lookup('inside.test', {}, (e) => r(e)));
+    const refused = await new Promise<NodeJS.ErrnoException | null>((r) =>
+      guard.lookup('inside.test', {}, (e) => r(e)),
+    );
     expect(refused?.code).toBe('EGRESS_REFUSED');
   });
 });

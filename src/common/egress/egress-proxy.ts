@@ -1,5 +1,12 @@
 import { Logger } from '@nestjs/common';
-import { createServer, IncomingHttpHeaders, IncomingMessage, request as httpRequest, Server, ServerResponse } from 'node:http';
+import {
+  createServer,
+  IncomingHttpHeaders,
+  IncomingMessage,
+  request as httpRequest,
+  Server,
+  ServerResponse,
+} from 'node:http';
 import { AddressInfo, connect as netConnect, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { EgressGuard, EgressRefusal, PinnedAddress } from './egress-guard';
@@ -18,7 +25,17 @@ export const EGRESS_MAX_CONNECTIONS = 512;
 const REMEMBERED_REFUSALS = 256;
 
 /** Hop-by-hop headers (RFC 9110 7.6.1) and the proxy's own: never forwarded. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
 
 export interface RefusalRecord {
   host: string;
@@ -139,11 +156,19 @@ export class EgressProxy {
     try {
       return await this.guard().resolveAllowed(host);
     } catch (e) {
-      const r = e instanceof EgressRefusal ? e : new EgressRefusal(host, 'lookup failed', (e as Error).message, true, 'EAI_FAIL');
+      const r =
+        e instanceof EgressRefusal
+          ? e
+          : new EgressRefusal(host, 'lookup failed', (e as Error).message, true, 'EAI_FAIL');
       this.refused++;
       const key = host.toLowerCase();
       this.refusals.delete(key);
-      this.refusals.set(key, { host: key, publicReason: r.publicReason, detail: r.detail, unresolvable: r.unresolvable });
+      this.refusals.set(key, {
+        host: key,
+        publicReason: r.publicReason,
+        detail: r.detail,
+        unresolvable: r.unresolvable,
+      });
       if (this.refusals.size > REMEMBERED_REFUSALS) this.refusals.delete(this.refusals.keys().next().value!);
       if (!r.unresolvable) this.logger.log(`Refused ${host}: ${r.detail}`);
       refuse(r);
@@ -156,11 +181,15 @@ export class EgressProxy {
     try {
       url = new URL(req.url ?? '');
     } catch {
-      res.writeHead(400, { 'content-type': 'text/plain', [EGRESS_HEADER]: 'bad-request' }).end('Absolute http:// URLs only.');
+      res
+        .writeHead(400, { 'content-type': 'text/plain', [EGRESS_HEADER]: 'bad-request' })
+        .end('Absolute http:// URLs only.');
       return;
     }
     if (url.protocol !== 'http:') {
-      res.writeHead(400, { 'content-type': 'text/plain', [EGRESS_HEADER]: 'bad-request' }).end('Only http:// is forwarded; use CONNECT.');
+      res
+        .writeHead(400, { 'content-type': 'text/plain', [EGRESS_HEADER]: 'bad-request' })
+        .end('Only http:// is forwarded; use CONNECT.');
       return;
     }
     const pinned = await this.check(url.hostname, (r) => this.answerRefused(res, r));
@@ -190,7 +219,13 @@ export class EgressProxy {
         res.destroy();
         return;
       }
-      res.writeHead(502, { 'content-type': 'text/plain', [EGRESS_HEADER]: 'unreachable', [EGRESS_ERROR_HEADER]: e.code ?? 'ERROR' }).end('Upstream unreachable.');
+      res
+        .writeHead(502, {
+          'content-type': 'text/plain',
+          [EGRESS_HEADER]: 'unreachable',
+          [EGRESS_ERROR_HEADER]: e.code ?? 'ERROR',
+        })
+        .end('Upstream unreachable.');
     });
     res.on('close', () => up.destroy());
     req.pipe(up);
@@ -198,9 +233,17 @@ export class EgressProxy {
 
   private answerRefused(res: ServerResponse, r: EgressRefusal): void {
     if (r.unresolvable) {
-      res.writeHead(502, { 'content-type': 'text/plain', [EGRESS_HEADER]: 'unreachable', [EGRESS_ERROR_HEADER]: r.dnsCode ?? 'ENOTFOUND' }).end('Host not found.');
+      res
+        .writeHead(502, {
+          'content-type': 'text/plain',
+          [EGRESS_HEADER]: 'unreachable',
+          [EGRESS_ERROR_HEADER]: r.dnsCode ?? 'ENOTFOUND',
+        })
+        .end('Host not found.');
     } else {
-      res.writeHead(403, { 'content-type': 'text/plain', [EGRESS_HEADER]: 'refused' }).end('Refused by the egress policy.');
+      res
+        .writeHead(403, { 'content-type': 'text/plain', [EGRESS_HEADER]: 'refused' })
+        .end('Refused by the egress policy.');
     }
   }
 
@@ -209,12 +252,16 @@ export class EgressProxy {
     socket.on('error', () => socket.destroy());
     const target = parseAuthority(req.url ?? '');
     if (!target) {
-      socket.end(`HTTP/1.1 400 Bad Request\r\n${EGRESS_HEADER}: bad-request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\n${EGRESS_HEADER}: bad-request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      );
       return;
     }
     const pinned = await this.check(target.host.replace(/^\[|\]$/g, ''), (r) => {
       const status = r.unresolvable ? '502 Bad Gateway' : '403 Forbidden';
-      socket.end(`HTTP/1.1 ${status}\r\n${EGRESS_HEADER}: ${r.unresolvable ? 'unreachable' : 'refused'}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      socket.end(
+        `HTTP/1.1 ${status}\r\n${EGRESS_HEADER}: ${r.unresolvable ? 'unreachable' : 'refused'}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      );
     });
     if (!pinned) return;
     this.pipeTo(pinned, target.port, socket, (up) => {
@@ -235,13 +282,16 @@ export class EgressProxy {
       return;
     }
     const pinned = await this.check(url.hostname, () => {
-      socket.end(`HTTP/1.1 403 Forbidden\r\n${EGRESS_HEADER}: refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\n${EGRESS_HEADER}: refused\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      );
     });
     if (!pinned) return;
     const headers = forwardable(req.headers, true);
     headers.host = url.host;
     const lines = [`${req.method} ${url.pathname}${url.search} HTTP/1.1`];
-    for (const [k, v] of Object.entries(headers)) for (const one of Array.isArray(v) ? v : [v]) lines.push(`${k}: ${one.replace(/[\r\n]/g, '')}`);
+    for (const [k, v] of Object.entries(headers))
+      for (const one of Array.isArray(v) ? v : [v]) lines.push(`${k}: ${one.replace(/[\r\n]/g, '')}`);
     this.pipeTo(pinned, Number(url.port || 80), socket, (up) => {
       up.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (head.length) up.write(head);
@@ -252,7 +302,10 @@ export class EgressProxy {
   private pipeTo(pinned: PinnedAddress, port: number, client: Duplex, onConnect: (up: Socket) => void): void {
     const up = netConnect({ host: pinned.address, port, family: pinned.family });
     this.track(up);
-    const timer = setTimeout(() => up.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })), EGRESS_CONNECT_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => up.destroy(Object.assign(new Error('connect timeout'), { code: 'ETIMEDOUT' })),
+      EGRESS_CONNECT_TIMEOUT_MS,
+    );
     let connected = false;
     up.once('connect', () => {
       connected = true;
@@ -264,7 +317,9 @@ export class EgressProxy {
     up.on('error', (e: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       if (!connected) {
-        client.end(`HTTP/1.1 502 Bad Gateway\r\n${EGRESS_HEADER}: unreachable\r\n${EGRESS_ERROR_HEADER}: ${e.code ?? 'ERROR'}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+        client.end(
+          `HTTP/1.1 502 Bad Gateway\r\n${EGRESS_HEADER}: unreachable\r\n${EGRESS_ERROR_HEADER}: ${e.code ?? 'ERROR'}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+        );
       } else {
         client.destroy();
       }

@@ -8,14 +8,19 @@ import type { PinnedAddress } from './egress-guard';
  * its lookup never asks DNS again, so the name cannot resolve elsewhere between check and connect.
  * No agent (no pooled connection to another address); the caller ends the request and handles it.
  */
-export function pinnedRequest(url: URL, pinned: PinnedAddress, o: { method: string; headers: OutgoingHttpHeaders }): ClientRequest {
+export function pinnedRequest(
+  url: URL,
+  pinned: PinnedAddress,
+  o: { method: string; headers: OutgoingHttpHeaders },
+): ClientRequest {
   const lookup = (
     _host: string,
     options: { all?: boolean } | ((...a: unknown[]) => void),
     cb?: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
   ) => {
     const callback = (typeof options === 'function' ? options : cb)!;
-    if (typeof options === 'object' && options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
+    if (typeof options === 'object' && options.all)
+      callback(null, [{ address: pinned.address, family: pinned.family }]);
     else callback(null, pinned.address, pinned.family);
   };
   const https = url.protocol === 'https:';

@@ -12,26 +12,34 @@ describe('parseTargetUrl', () => {
     expect(parseTargetUrl('https://Example.COM:443/a#frag').href).toBe('https://example.com/a');
   });
 
-  it.each(['file:///etc/passwd', 'data:text/html,<h1>x</h1>', 'javascript:alert(1)', 'ftp://example.com/', 'gopher://x/'])(
-    'refuses the scheme of %s with target_not_allowed',
+  it.each([
+    'file:///etc/passwd',
+    'data:text/html,<h1>x</h1>',
+    'javascript:alert(1)',
+    'ftp://example.com/',
+    'gopher://x/',
+  ])('refuses the scheme of %s with target_not_allowed', (u) => {
+    expect(() => parseTargetUrl(u)).toThrow(expect.objectContaining({ code: 'target_not_allowed' }));
+  });
+
+  it.each([undefined, '', '   ', 42, 'example.com', 'http://', `https://example.com/${'a'.repeat(3000)}`])(
+    'refuses %p with bad_request naming url',
     (u) => {
-      expect(() => parseTargetUrl(u)).toThrow(expect.objectContaining({ code: 'target_not_allowed' }));
+      try {
+        parseTargetUrl(u);
+        throw new Error('accepted');
+      } catch (e) {
+        expect(e).toBeInstanceOf(DomainError);
+        expect((e as DomainError).code).toBe('bad_request');
+        expect((e as DomainError).details).toEqual({ field: 'url' });
+      }
     },
   );
 
-  it.each([undefined, '', '   ', 42, 'example.com', 'http://', `https://example.com/${'a'.repeat(3000)}`])('refuses %p with bad_request naming url', (u) => {
-    try {
-      parseTargetUrl(u);
-      throw new Error('accepted');
-    } catch (e) {
-      expect(e).toBeInstanceOf(DomainError);
-      expect((e as DomainError).code).toBe('bad_request');
-      expect((e as DomainError).details).toEqual({ field: 'url' });
-    }
-  });
-
   it('refuses credentials in the URL', () => {
-    expect(() => parseTargetUrl('http://user:pw@example.com/')).toThrow(expect.objectContaining({ code: 'target_not_allowed' }));
+    expect(() => parseTargetUrl('http://user:pw@example.com/')).toThrow(
+      expect.objectContaining({ code: 'target_not_allowed' }),
+    );
   });
 });
 
@@ -67,7 +75,9 @@ describe('TargetGuard', () => {
   });
 
   it('never tells the client what a refused name resolves to (the verdict keeps it for logs)', async () => {
-    const err = (await guard.assertAllowed(parseTargetUrl('http://metadata.test/')).catch((e: DomainError) => e)) as DomainError;
+    const err = (await guard
+      .assertAllowed(parseTargetUrl('http://metadata.test/'))
+      .catch((e: DomainError) => e)) as DomainError;
     expect(err.message).not.toMatch(/169\.254|linkLocal/);
     expect(JSON.stringify(err.details)).not.toMatch(/169\.254|linkLocal/);
     const v = await guard.verdict('http://metadata.test/x');
@@ -79,7 +89,9 @@ describe('TargetGuard', () => {
   });
 
   it('an unknown name is target_unreachable', async () => {
-    await expect(guard.assertAllowed(new URL('http://nowhere.test/'))).rejects.toMatchObject({ code: 'target_unreachable' });
+    await expect(guard.assertAllowed(new URL('http://nowhere.test/'))).rejects.toMatchObject({
+      code: 'target_unreachable',
+    });
   });
 
   it('memoises verdicts per host for the scan', async () => {

@@ -27,7 +27,8 @@ export function parseTargetUrl(raw: unknown): URL {
   if (typeof raw !== 'string' || raw.trim() === '') {
     throw DomainError.badRequest('Invalid url: a URL to scan is required.', 'url');
   }
-  if (raw.length > MAX_URL_LENGTH) throw DomainError.badRequest(`Invalid url: longer than ${MAX_URL_LENGTH} characters.`, 'url');
+  if (raw.length > MAX_URL_LENGTH)
+    throw DomainError.badRequest(`Invalid url: longer than ${MAX_URL_LENGTH} characters.`, 'url');
   let url: URL;
   try {
     url = new URL(raw.trim());
@@ -35,7 +36,9 @@ export function parseTargetUrl(raw: unknown): URL {
     throw DomainError.badRequest('Invalid url: not an absolute URL (e.g. https://example.com/).', 'url');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new DomainError(ErrorCode.TargetNotAllowed, `Only http and https URLs can be scanned, not ${url.protocol}.`, { field: 'url' });
+    throw new DomainError(ErrorCode.TargetNotAllowed, `Only http and https URLs can be scanned, not ${url.protocol}.`, {
+      field: 'url',
+    });
   }
   if (!url.hostname) throw DomainError.badRequest('Invalid url: the URL has no host.', 'url');
   if (url.username || url.password) {
@@ -66,7 +69,8 @@ export class TargetGuard {
     } catch {
       return { allowed: false, reason: 'malformed URL' };
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { allowed: false, reason: `scheme ${url.protocol}` };
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return { allowed: false, reason: `scheme ${url.protocol}` };
     if (url.username || url.password) return { allowed: false, reason: 'credentials in URL' };
     const host = url.hostname.toLowerCase();
     let v = this.memo.get(host);
@@ -82,7 +86,9 @@ export class TargetGuard {
     const v = await this.verdict(url.href);
     if (v.allowed) return;
     if (v.unresolvable) {
-      throw new DomainError(ErrorCode.TargetUnreachable, `The host ${url.hostname} could not be resolved.`, { reason: v.reason });
+      throw new DomainError(ErrorCode.TargetUnreachable, `The host ${url.hostname} could not be resolved.`, {
+        reason: v.reason,
+      });
     }
     throw new DomainError(ErrorCode.TargetNotAllowed, `Scanning ${url.hostname} is not allowed: ${v.reason}.`, {
       field: 'url',

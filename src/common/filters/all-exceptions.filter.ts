@@ -55,7 +55,8 @@ interface BodyParserError {
 }
 
 /** An error of a body parser (body-parser, the JSON parser): raised in middleware, before any route ran. */
-const isBodyParserError = (e: unknown): e is BodyParserError => !!e && typeof e === 'object' && typeof (e as BodyParserError).type === 'string' && !(e instanceof DomainError);
+const isBodyParserError = (e: unknown): e is BodyParserError =>
+  !!e && typeof e === 'object' && typeof (e as BodyParserError).type === 'string' && !(e instanceof DomainError);
 
 /**
  * Turns anything thrown while handling an HTTP request into a {@link DomainError}. Unknown errors
@@ -73,7 +74,7 @@ export function toDomainError(exception: unknown, logger?: Logger): DomainError 
     const response = exception.getResponse();
     let message = typeof response === 'string' ? response : exception.message;
     if (typeof response === 'object' && response && 'message' in response) {
-      const m = (response).message;
+      const m = response.message;
       message = Array.isArray(m) ? m.join('; ') : String(m);
     }
     if (code === ErrorCode.NotFound && /^Cannot (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)/.test(message)) {
@@ -85,15 +86,29 @@ export function toDomainError(exception: unknown, logger?: Logger): DomainError 
     const bp = exception;
     switch (bp.type) {
       case 'entity.too.large':
-        return new DomainError(ErrorCode.PayloadTooLarge, `Request body exceeds the limit of ${bp.limit ?? '?'} bytes.`, { limit: bp.limit });
+        return new DomainError(
+          ErrorCode.PayloadTooLarge,
+          `Request body exceeds the limit of ${bp.limit ?? '?'} bytes.`,
+          { limit: bp.limit },
+        );
       case 'entity.parse.failed':
         return new DomainError(ErrorCode.BadRequest, 'Request body is not valid JSON.', { field: 'body' });
       case 'entity.too.deep':
-        return new DomainError(ErrorCode.BadRequest, `Request body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels.`, { field: 'body' });
+        return new DomainError(
+          ErrorCode.BadRequest,
+          `Request body nests arrays and objects deeper than ${JSON_MAX_DEPTH} levels.`,
+          { field: 'body' },
+        );
       case 'charset.unsupported':
-        return new DomainError(ErrorCode.UnsupportedMediaType, `Unsupported charset${bp.charset ? ` "${bp.charset.toUpperCase()}"` : ''}: send JSON in UTF-8.`);
+        return new DomainError(
+          ErrorCode.UnsupportedMediaType,
+          `Unsupported charset${bp.charset ? ` "${bp.charset.toUpperCase()}"` : ''}: send JSON in UTF-8.`,
+        );
       case 'encoding.unsupported':
-        return new DomainError(ErrorCode.UnsupportedMediaType, 'Unsupported Content-Encoding: send the body as is, or gzip, deflate or br.');
+        return new DomainError(
+          ErrorCode.UnsupportedMediaType,
+          'Unsupported Content-Encoding: send the body as is, or gzip, deflate or br.',
+        );
       case 'parameters.too.many': // a form body over FORM_FIELD_LIMIT fields
         return new DomainError(ErrorCode.PayloadTooLarge, TOO_MANY_FIELDS_MESSAGE, { limit: FORM_FIELD_LIMIT });
       case 'request.aborted':
@@ -127,7 +142,10 @@ export function toDomainError(exception: unknown, logger?: Logger): DomainError 
       { 'Retry-After': String(REDIS_RETRY_AFTER_S) },
     );
   }
-  logger?.error(exception instanceof Error ? exception : String(exception), exception instanceof Error ? exception.stack : undefined);
+  logger?.error(
+    exception instanceof Error ? exception : String(exception),
+    exception instanceof Error ? exception.stack : undefined,
+  );
   return new DomainError(ErrorCode.InternalError, DEFAULT_MESSAGES[ErrorCode.InternalError]!);
 }
 

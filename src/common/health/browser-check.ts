@@ -1,7 +1,8 @@
 import { accessSync, constants } from 'node:fs';
 
 /** The command that installs the browser on Debian/Ubuntu, as scripts/ensure.js and scripts/test.sh run it. */
-export const CHROMIUM_INSTALL_COMMAND = 'sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium fonts-dejavu-core';
+export const CHROMIUM_INSTALL_COMMAND =
+  'sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium fonts-dejavu-core';
 
 /** True when `path` is an executable file (the browser can at least be launched). */
 export function browserInstalled(path: string): boolean {

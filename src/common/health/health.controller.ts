@@ -72,7 +72,12 @@ export class HealthController {
     const token = this.config.METRICS_TOKEN;
     if (!token) throw DomainError.notFound();
     if (!bearerMatches(req.headers.authorization, token)) {
-      throw new DomainError(ErrorCode.Unauthorized, 'Metrics need the header "Authorization: Bearer <METRICS_TOKEN>".', {}, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+      throw new DomainError(
+        ErrorCode.Unauthorized,
+        'Metrics need the header "Authorization: Bearer <METRICS_TOKEN>".',
+        {},
+        { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+      );
     }
     res.setHeader('Content-Type', this.metrics.registry.contentType);
     res.send(await this.metrics.registry.metrics());

@@ -25,7 +25,10 @@ describe('subjectOfIp', () => {
 
   it('clientSubject reads the prefix from the application setting', () => {
     const req = (prefix?: number) =>
-      ({ ip: '2001:db8:1:2:3::1', app: { get: (name: string) => (name === IPV6_PREFIX_SETTING ? prefix : undefined) } }) as unknown as Request;
+      ({
+        ip: '2001:db8:1:2:3::1',
+        app: { get: (name: string) => (name === IPV6_PREFIX_SETTING ? prefix : undefined) },
+      }) as unknown as Request;
     expect(clientSubject(req())).toBe('2001:db8:1:2::/64');
     expect(clientSubject(req(80))).toBe('2001:db8:1:2:3::/80');
   });

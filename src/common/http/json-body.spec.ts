@@ -14,7 +14,10 @@ describe('parseJsonBytes (body-parser json() strict semantics)', () => {
   });
 
   it('refuses top-level scalars, whitespace-only bodies and invalid JSON with a message', () => {
-    expect(parseJsonBytes(bytes('"text"'))).toEqual({ ok: false, message: expect.stringContaining(`Unexpected token '"'`) });
+    expect(parseJsonBytes(bytes('"text"'))).toEqual({
+      ok: false,
+      message: expect.stringContaining(`Unexpected token '"'`),
+    });
     expect(parseJsonBytes(bytes('42'))).toMatchObject({ ok: false });
     expect(parseJsonBytes(bytes('  \n'))).toEqual({ ok: false, message: 'Unexpected end of JSON input' });
     expect(parseJsonBytes(bytes('{"a":'))).toMatchObject({ ok: false, message: expect.any(String) });
@@ -31,7 +34,11 @@ describe('nesting depth', () => {
   it('refuses bodies nested deeper than JSON_MAX_DEPTH, however long', () => {
     const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
     expect(parseJsonBytes(bytes(deep(JSON_MAX_DEPTH)))).toMatchObject({ ok: true });
-    expect(parseJsonBytes(bytes(deep(JSON_MAX_DEPTH + 1)))).toEqual({ ok: false, tooDeep: true, message: `JSON nested deeper than ${JSON_MAX_DEPTH} levels` });
+    expect(parseJsonBytes(bytes(deep(JSON_MAX_DEPTH + 1)))).toEqual({
+      ok: false,
+      tooDeep: true,
+      message: `JSON nested deeper than ${JSON_MAX_DEPTH} levels`,
+    });
     expect(parseJsonBytes(bytes(deep(20000)))).toMatchObject({ ok: false, tooDeep: true });
     expect(parseJsonBytes(bytes(`{"a":${'{"b":'.repeat(100)}1${'}'.repeat(101)}`))).toMatchObject({ tooDeep: true });
   });
@@ -58,7 +65,9 @@ describe('JsonBodyParser', () => {
     const expected = parseJsonBytes(large);
     const fromThread = await parser.parse(large);
     expect(fromThread).toEqual(expected);
-    expect(fromThread.ok && Object.getOwnPropertyDescriptor(fromThread.value, '__proto__')?.value).toEqual({ kept: true });
+    expect(fromThread.ok && Object.getOwnPropertyDescriptor(fromThread.value, '__proto__')?.value).toEqual({
+      kept: true,
+    });
     expect(fromThread.ok && (fromThread.value as { kept?: boolean }).kept).toBeUndefined(); // not a prototype
     expect(parser.stats.completed).toBe(1);
     expect(large.byteLength).toBe(0); // the bytes moved to the thread instead of being copied

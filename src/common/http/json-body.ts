@@ -41,7 +41,9 @@ export class JsonBodyParser implements OnApplicationShutdown {
       return await this.pool.run(bytes, { transferList: transferableBuffers([bytes]) });
     } catch (e) {
       if (bytes.byteLength === 0) throw e; // moved to the thread, which failed: nothing left to parse
-      this.logger.warn(`JSON body parsed on the event loop: the JSON thread could not take it (${(e as Error).message})`);
+      this.logger.warn(
+        `JSON body parsed on the event loop: the JSON thread could not take it (${(e as Error).message})`,
+      );
       return parseJsonBytes(bytes);
     }
   }
@@ -76,7 +78,9 @@ export function jsonBody(parser: JsonBodyParser, limit: string): RequestHandler[
       value = undefined; // a malformed Content-Type: req.is() matched the type; read it as UTF-8
     }
     if (value && !value.startsWith('utf-8') && value !== 'utf8') {
-      return next(bodyError(415, 'charset.unsupported', `unsupported charset "${value.toUpperCase()}"`, { charset: value }));
+      return next(
+        bodyError(415, 'charset.unsupported', `unsupported charset "${value.toUpperCase()}"`, { charset: value }),
+      );
     }
     next();
   };

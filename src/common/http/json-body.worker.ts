@@ -25,7 +25,13 @@ export function parseJsonBytes(bytes: Uint8Array): JsonParseResult {
   const text = utf8.decode(bytes);
   const first = firstNonSpace(text);
   if (first !== '{' && first !== '[') {
-    return { ok: false, message: first === undefined ? 'Unexpected end of JSON input' : `Unexpected token '${first}': the body must be a JSON object or array` };
+    return {
+      ok: false,
+      message:
+        first === undefined
+          ? 'Unexpected end of JSON input'
+          : `Unexpected token '${first}': the body must be a JSON object or array`,
+    };
   }
   if (nestingExceeds(text, JSON_MAX_DEPTH)) {
     return { ok: false, message: `JSON nested deeper than ${JSON_MAX_DEPTH} levels`, tooDeep: true };

@@ -21,7 +21,14 @@ export class OkEnvelopeInterceptor implements NestInterceptor {
     if (!wrap || context.getType() !== 'http') return next.handle();
     return next.handle().pipe(
       map((body: unknown) => {
-        if (body === undefined || body === null || typeof body !== 'object' || Array.isArray(body) || Buffer.isBuffer(body) || body instanceof StreamableFile) {
+        if (
+          body === undefined ||
+          body === null ||
+          typeof body !== 'object' ||
+          Array.isArray(body) ||
+          Buffer.isBuffer(body) ||
+          body instanceof StreamableFile
+        ) {
           return body;
         }
         const text = serializedOnce(body, envelope);

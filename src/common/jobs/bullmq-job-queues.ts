@@ -3,7 +3,16 @@ import { Job, Queue, Worker } from 'bullmq';
 import type Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { settledWithin } from '../async/settled-within';
-import { checkQueueName, DEFAULT_JOB_BACKOFF_MS, escapeColons, JobHandler, JobOptions, JobQueues, nextCronRun, unescapeColons } from './job-queues';
+import {
+  checkQueueName,
+  DEFAULT_JOB_BACKOFF_MS,
+  escapeColons,
+  JobHandler,
+  JobOptions,
+  JobQueues,
+  nextCronRun,
+  unescapeColons,
+} from './job-queues';
 
 /** Bound on one queue command (add, schedule): Redis down must not stall the caller. */
 export const JOB_COMMAND_TIMEOUT_MS = 5000;
@@ -76,7 +85,9 @@ export class BullJobQueues extends JobQueues implements OnApplicationShutdown {
     worker.on('error', () => undefined);
     worker.on('failed', (job, e) => {
       if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) {
-        this.logger.warn(`Job ${decodeJobId(job.id!)} of queue ${queue} failed after ${job.attemptsMade} run(s): ${e.message}`);
+        this.logger.warn(
+          `Job ${decodeJobId(job.id!)} of queue ${queue} failed after ${job.attemptsMade} run(s): ${e.message}`,
+        );
       }
     });
     this.workers.set(queue, { worker, connection });
@@ -119,11 +130,20 @@ export class BullJobQueues extends JobQueues implements OnApplicationShutdown {
     // holds the shutdown (unfinished jobs stall and run again on another worker).
     await Promise.all(
       [...this.workers.values()].map(async ({ worker, connection }) => {
-        if (!(await settledWithin(worker.close().catch(() => undefined), WORKER_CLOSE_MS))) void worker.close(true).catch(() => undefined);
+        if (
+          !(await settledWithin(
+            worker.close().catch(() => undefined),
+            WORKER_CLOSE_MS,
+          ))
+        )
+          void worker.close(true).catch(() => undefined);
         connection.disconnect();
       }),
     );
-    await settledWithin(Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined))), QUEUE_CLOSE_MS);
+    await settledWithin(
+      Promise.all([...this.queues.values()].map((q) => q.close().catch(() => undefined))),
+      QUEUE_CLOSE_MS,
+    );
     this.connection?.disconnect();
   }
 }

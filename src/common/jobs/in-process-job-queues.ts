@@ -1,6 +1,15 @@
 import { Logger, OnApplicationShutdown } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { backoffDelayMs, checkQueueName, DEFAULT_JOB_BACKOFF_MS, JobHandler, JobOptions, JobQueues, nextCronRun, scheduledJobId } from './job-queues';
+import {
+  backoffDelayMs,
+  checkQueueName,
+  DEFAULT_JOB_BACKOFF_MS,
+  JobHandler,
+  JobOptions,
+  JobQueues,
+  nextCronRun,
+  scheduledJobId,
+} from './job-queues';
 
 /** setTimeout's longest delay; longer waits re-arm. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -111,10 +120,13 @@ export class InProcessJobQueues extends JobQueues implements OnApplicationShutdo
 
   private after(ms: number, fn: () => void): void {
     if (ms <= 0) return fn();
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      fn();
-    }, Math.min(ms, MAX_TIMER_MS));
+    const t = setTimeout(
+      () => {
+        this.timers.delete(t);
+        fn();
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    );
     t.unref();
     this.timers.add(t);
   }
@@ -151,7 +163,9 @@ export class InProcessJobQueues extends JobQueues implements OnApplicationShutdo
         return;
       }
       this.unfinished.delete(key);
-      this.logger.warn(`Job ${job.id} of queue ${job.queue} failed after ${job.attempt} run(s): ${(e as Error).message}`);
+      this.logger.warn(
+        `Job ${job.id} of queue ${job.queue} failed after ${job.attempt} run(s): ${(e as Error).message}`,
+      );
     }
   }
 

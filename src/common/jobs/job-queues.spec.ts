@@ -11,7 +11,11 @@ if (process.env.REDIS_URL) {
   const url = process.env.REDIS_URL;
   implementations.push([
     'bullmq',
-    () => new BullJobQueues(() => new Redis(url, { maxRetriesPerRequest: null }), `beacon-test:${randomBytes(4).toString('hex')}:jobs`),
+    () =>
+      new BullJobQueues(
+        () => new Redis(url, { maxRetriesPerRequest: null }),
+        `beacon-test:${randomBytes(4).toString('hex')}:jobs`,
+      ),
   ]);
 }
 

@@ -16,7 +16,9 @@ import { JobQueues } from './job-queues';
       provide: JobQueues,
       inject: [AppConfig, RedisService],
       useFactory: (config: AppConfig, redis: RedisService): JobQueues =>
-        config.REDIS_URL ? new BullJobQueues(() => redis.newBlockingConnection(), redis.key('jobs')) : new InProcessJobQueues(),
+        config.REDIS_URL
+          ? new BullJobQueues(() => redis.newBlockingConnection(), redis.key('jobs'))
+          : new InProcessJobQueues(),
     },
   ],
   exports: [JobQueues],

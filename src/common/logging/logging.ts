@@ -69,7 +69,8 @@ export function loggerParams(config: AppConfig): Params {
         // so the start-up banner (demo key, one-time password) is not pushed off the screen.
         logMethod(args, method, level) {
           const context = (args[0] as { context?: unknown } | undefined)?.context;
-          if (level === INFO && typeof context === 'string' && STARTUP_DETAIL.has(context)) return this.debug(...(args as [object, string]));
+          if (level === INFO && typeof context === 'string' && STARTUP_DETAIL.has(context))
+            return this.debug(...(args as [object, string]));
           return method.apply(this, args);
         },
       },

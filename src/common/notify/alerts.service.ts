@@ -60,7 +60,9 @@ export class AlertsService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    this.jobs.register<{ deliveryId: string }>(ALERT_QUEUE, (d, job) => this.deliver(d.deliveryId, job.attempt), { concurrency: DELIVERY_CONCURRENCY });
+    this.jobs.register<{ deliveryId: string }>(ALERT_QUEUE, (d, job) => this.deliver(d.deliveryId, job.attempt), {
+      concurrency: DELIVERY_CONCURRENCY,
+    });
   }
 
   get mailConfigured(): boolean {
@@ -72,7 +74,9 @@ export class AlertsService implements OnModuleInit {
     try {
       await this.queue(workspaceId, alert);
     } catch (e) {
-      this.logger.error(`Alert "${alert.kind}" of workspace ${workspaceId} could not be queued: ${(e as Error).message}`);
+      this.logger.error(
+        `Alert "${alert.kind}" of workspace ${workspaceId} could not be queued: ${(e as Error).message}`,
+      );
     }
   }
 
@@ -81,14 +85,33 @@ export class AlertsService implements OnModuleInit {
     const dests = await this.store.destinations(workspaceId);
     if (dests.length === 0) return [];
     const timestamp = new Date().toISOString();
-    const payload = { type: alert.kind, timestamp, data: { workspace_id: workspaceId, title: alert.title, text: alert.text, details: alert.data } };
-    const rows = await this.store.addDeliveries(workspaceId, dests, { messageId: `msg_${randomBytes(16).toString('hex')}`, kind: alert.kind, title: alert.title, payload });
+    const payload = {
+      type: alert.kind,
+      timestamp,
+      data: { workspace_id: workspaceId, title: alert.title, text: alert.text, details: alert.data },
+    };
+    const rows = await this.store.addDeliveries(workspaceId, dests, {
+      messageId: `msg_${randomBytes(16).toString('hex')}`,
+      kind: alert.kind,
+      title: alert.title,
+      payload,
+    });
     for (const row of rows) {
       try {
-        await this.jobs.add(ALERT_QUEUE, { deliveryId: row.id }, { jobId: row.id, attempts: this.config.ALERT_MAX_ATTEMPTS, backoffMs: this.config.ALERT_RETRY_BACKOFF_MS });
+        await this.jobs.add(
+          ALERT_QUEUE,
+          { deliveryId: row.id },
+          { jobId: row.id, attempts: this.config.ALERT_MAX_ATTEMPTS, backoffMs: this.config.ALERT_RETRY_BACKOFF_MS },
+        );
       } catch (e) {
         // The log says so rather than showing it queued for ever.
-        await this.store.recordAttempt(row.id, 0, 'failed', null, `Could not be queued (job queue unavailable): ${(e as Error).message}`);
+        await this.store.recordAttempt(
+          row.id,
+          0,
+          'failed',
+          null,
+          `Could not be queued (job queue unavailable): ${(e as Error).message}`,
+        );
         throw e;
       }
     }
@@ -120,7 +143,12 @@ export class AlertsService implements OnModuleInit {
     const refusal = await refusalOf(this.guard, url);
     if (refusal) throw DomainError.badRequest(`This address cannot receive alerts: ${refusal}.`, 'url');
     const secret = `whsec_${randomBytes(24).toString('base64')}`;
-    const row = await this.store.addDestination(workspaceId, 'webhook', url.href, (await this.secretBox()).seal(secret, workspaceId));
+    const row = await this.store.addDestination(
+      workspaceId,
+      'webhook',
+      url.href,
+      (await this.secretBox()).seal(secret, workspaceId),
+    );
     return { destination: view(row), secret };
   }
 
@@ -128,7 +156,8 @@ export class AlertsService implements OnModuleInit {
     await this.roomFor(workspaceId);
     if (!this.mail.configured) throw DomainError.badRequest(MAIL_OFF_HINT, 'email');
     const email = raw.trim();
-    if (email.length > 254 || !EMAIL.test(email)) throw DomainError.badRequest('Enter an e-mail address such as alerts@example.com.', 'email');
+    if (email.length > 254 || !EMAIL.test(email))
+      throw DomainError.badRequest('Enter an e-mail address such as alerts@example.com.', 'email');
     return view(await this.store.addDestination(workspaceId, 'email', email, null));
   }
 
@@ -143,7 +172,10 @@ export class AlertsService implements OnModuleInit {
 
   private async roomFor(workspaceId: string): Promise<void> {
     if ((await this.store.destinations(workspaceId)).length >= MAX_DESTINATIONS) {
-      throw DomainError.badRequest(`A workspace has at most ${MAX_DESTINATIONS} alert destinations: remove one first.`, 'url');
+      throw DomainError.badRequest(
+        `A workspace has at most ${MAX_DESTINATIONS} alert destinations: remove one first.`,
+        'url',
+      );
     }
   }
 
@@ -165,8 +197,15 @@ export class AlertsService implements OnModuleInit {
     else result = await this.mailTo(dest, row);
     const last = attempt >= this.config.ALERT_MAX_ATTEMPTS || result.permanent === true;
     const status = result.ok ? 'delivered' : last ? 'failed' : 'retrying';
-    await this.store.recordAttempt(row.id, attempt, status, result.status ?? null, result.ok ? null : (result.error ?? 'failed'));
-    if (status === 'failed') this.logger.warn(`Alert delivery ${row.id} to ${row.target} failed after ${attempt} attempt(s): ${result.error}`);
+    await this.store.recordAttempt(
+      row.id,
+      attempt,
+      status,
+      result.status ?? null,
+      result.ok ? null : (result.error ?? 'failed'),
+    );
+    if (status === 'failed')
+      this.logger.warn(`Alert delivery ${row.id} to ${row.target} failed after ${attempt} attempt(s): ${result.error}`);
     if (status === 'retrying') throw new Error(result.error ?? 'delivery failed');
   }
 
@@ -177,13 +216,24 @@ export class AlertsService implements OnModuleInit {
     try {
       secret = (await this.secretBox()).open(dest.secret_sealed ?? '', dest.workspace_id);
     } catch {
-      return { ok: false, error: 'The signing secret of this destination cannot be read (the instance secret changed): add the destination again.', permanent: true };
+      return {
+        ok: false,
+        error:
+          'The signing secret of this destination cannot be read (the instance secret changed): add the destination again.',
+        permanent: true,
+      };
     }
-    return postWebhook(this.guard, url, { secret, messageId: row.message_id, body: JSON.stringify(row.payload), timeoutMs: this.config.WEBHOOK_TIMEOUT_MS });
+    return postWebhook(this.guard, url, {
+      secret,
+      messageId: row.message_id,
+      body: JSON.stringify(row.payload),
+      timeoutMs: this.config.WEBHOOK_TIMEOUT_MS,
+    });
   }
 
   private async mailTo(dest: DestinationRow, row: DeliveryRow): Promise<WebhookAttempt> {
-    if (!this.mail.configured) return { ok: false, error: 'SMTP_URL is not set: e-mail cannot be sent.', permanent: true };
+    if (!this.mail.configured)
+      return { ok: false, error: 'SMTP_URL is not set: e-mail cannot be sent.', permanent: true };
     const data = row.payload.data as { text?: string; details?: unknown } | undefined;
     try {
       await this.mail.send({

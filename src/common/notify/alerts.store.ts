@@ -43,7 +43,12 @@ const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
 export class AlertsStore {
   constructor(private readonly db: DataSource) {}
 
-  async addDestination(workspaceId: string, kind: DestinationKind, target: string, secretSealed: string | null): Promise<DestinationRow> {
+  async addDestination(
+    workspaceId: string,
+    kind: DestinationKind,
+    target: string,
+    secretSealed: string | null,
+  ): Promise<DestinationRow> {
     const rows = await this.db.query<DestinationRow[]>(
       `INSERT INTO alert_destinations (workspace_id, kind, target, secret_sealed) VALUES ($1, $2, $3, $4) RETURNING *`,
       [workspaceId, kind, target, secretSealed],
@@ -52,7 +57,10 @@ export class AlertsStore {
   }
 
   async destinations(workspaceId: string): Promise<DestinationRow[]> {
-    const rows = await this.db.query<DestinationRow[]>(`SELECT * FROM alert_destinations WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
+    const rows = await this.db.query<DestinationRow[]>(
+      `SELECT * FROM alert_destinations WHERE workspace_id = $1 ORDER BY created_at, id`,
+      [workspaceId],
+    );
     return rows.map(destination);
   }
 
@@ -64,7 +72,10 @@ export class AlertsStore {
   /** True when a destination of that workspace was removed. */
   async removeDestination(workspaceId: string, id: string): Promise<boolean> {
     // Through a CTE: TypeORM answers a bare DELETE with [rows, count], not the rows.
-    const rows = await this.db.query<unknown[]>(`WITH d AS (DELETE FROM alert_destinations WHERE workspace_id = $1 AND id = $2 RETURNING id) SELECT id FROM d`, [workspaceId, id]);
+    const rows = await this.db.query<unknown[]>(
+      `WITH d AS (DELETE FROM alert_destinations WHERE workspace_id = $1 AND id = $2 RETURNING id) SELECT id FROM d`,
+      [workspaceId, id],
+    );
     return rows.length > 0;
   }
 
@@ -75,10 +86,22 @@ export class AlertsStore {
     alert: { messageId: string; kind: string; title: string; payload: object },
   ): Promise<DeliveryRow[]> {
     if (dests.length === 0) return [];
-    await this.db.query(`DELETE FROM alert_deliveries WHERE workspace_id = $1 AND created_at < now() - make_interval(days => $2)`, [workspaceId, DELIVERY_LOG_KEEP_DAYS]);
+    await this.db.query(
+      `DELETE FROM alert_deliveries WHERE workspace_id = $1 AND created_at < now() - make_interval(days => $2)`,
+      [workspaceId, DELIVERY_LOG_KEEP_DAYS],
+    );
     const values: unknown[] = [];
     const tuples = dests.map((d, i) => {
-      values.push(workspaceId, d.id, d.kind, d.target, alert.messageId, alert.kind.slice(0, 100), alert.title.slice(0, 300), JSON.stringify(alert.payload));
+      values.push(
+        workspaceId,
+        d.id,
+        d.kind,
+        d.target,
+        alert.messageId,
+        alert.kind.slice(0, 100),
+        alert.title.slice(0, 300),
+        JSON.stringify(alert.payload),
+      );
       const b = i * 8;
       return `($${b + 1}, $${b + 2}, $${b + 3}, $${b + 4}, $${b + 5}, $${b + 6}, $${b + 7}, $${b + 8}::jsonb)`;
     });
@@ -95,7 +118,13 @@ export class AlertsStore {
   }
 
   /** Records one attempt's outcome. */
-  async recordAttempt(id: string, attempt: number, status: DeliveryStatus, httpStatus: number | null, error: string | null): Promise<void> {
+  async recordAttempt(
+    id: string,
+    attempt: number,
+    status: DeliveryStatus,
+    httpStatus: number | null,
+    error: string | null,
+  ): Promise<void> {
     await this.db.query(
       `UPDATE alert_deliveries SET attempts = GREATEST(attempts, $2), status = $3, last_status = $4, last_error = $5, updated_at = now(),
          delivered_at = CASE WHEN $6::boolean THEN now() ELSE delivered_at END
@@ -106,7 +135,10 @@ export class AlertsStore {
 
   /** The newest deliveries of a workspace, newest first. */
   async deliveries(workspaceId: string, limit = 50): Promise<DeliveryRow[]> {
-    const rows = await this.db.query<DeliveryRow[]>(`SELECT * FROM alert_deliveries WHERE workspace_id = $1 ORDER BY created_at DESC, id LIMIT $2`, [workspaceId, limit]);
+    const rows = await this.db.query<DeliveryRow[]>(
+      `SELECT * FROM alert_deliveries WHERE workspace_id = $1 ORDER BY created_at DESC, id LIMIT $2`,
+      [workspaceId, limit],
+    );
     return rows.map(delivery);
   }
 }

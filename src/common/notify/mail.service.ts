@@ -3,7 +3,8 @@ import { createTransport, Transporter } from 'nodemailer';
 import { AppConfig } from '../config/env';
 
 /** What the pages say when e-mail is off. */
-export const MAIL_OFF_HINT = 'E-mail is not set up on this server: an administrator enables it with the SMTP_URL setting (and MAIL_FROM for the sender).';
+export const MAIL_OFF_HINT =
+  'E-mail is not set up on this server: an administrator enables it with the SMTP_URL setting (and MAIL_FROM for the sender).';
 
 export class MailNotConfiguredError extends Error {
   constructor() {
@@ -49,7 +50,13 @@ export class MailService implements OnApplicationShutdown {
   /** Sends one message; rejects with the SMTP server's refusal or a connection error. */
   async send(message: MailMessage): Promise<void> {
     if (!this.transport) throw new MailNotConfiguredError();
-    await this.transport.sendMail({ from: this.config.MAIL_FROM, to: message.to, subject: message.subject, text: message.text, html: message.html });
+    await this.transport.sendMail({
+      from: this.config.MAIL_FROM,
+      to: message.to,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+    });
   }
 
   onApplicationShutdown(): void {

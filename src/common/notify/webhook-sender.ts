@@ -28,9 +28,11 @@ export function parseWebhookUrl(raw: string): URL | string {
   } catch {
     return 'This is not a complete web address: it should look like https://example.com/hooks/beacon.';
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `Only http and https addresses can receive webhooks, not ${url.protocol}.`;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return `Only http and https addresses can receive webhooks, not ${url.protocol}.`;
   if (!url.hostname) return 'The address has no host name.';
-  if (url.username || url.password) return 'Put no user name or password in the address: the signature proves that the alert comes from Beacon.';
+  if (url.username || url.password)
+    return 'Put no user name or password in the address: the signature proves that the alert comes from Beacon.';
   url.hash = '';
   return url;
 }
@@ -87,7 +89,9 @@ export async function postWebhook(
       resolve(r);
     };
     const timer = setTimeout(() => done({ ok: false, error: `No answer within ${o.timeoutMs} ms.` }), o.timeoutMs);
-    req.on('error', (e: NodeJS.ErrnoException) => done({ ok: false, error: `Connection failed: ${e.code ?? e.message}.` }));
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      done({ ok: false, error: `Connection failed: ${e.code ?? e.message}.` }),
+    );
     req.on('response', (res: IncomingMessage) => {
       const status = res.statusCode ?? 0;
       let read = 0;
@@ -99,7 +103,12 @@ export async function postWebhook(
       res.on('error', finish);
       function finish(): void {
         if (status >= 200 && status <= 299) done({ ok: true, status });
-        else if (status >= 300 && status <= 399) done({ ok: false, status, error: `The endpoint answered HTTP ${status} (a redirect): webhooks do not follow redirects; enter the final address.` });
+        else if (status >= 300 && status <= 399)
+          done({
+            ok: false,
+            status,
+            error: `The endpoint answered HTTP ${status} (a redirect): webhooks do not follow redirects; enter the final address.`,
+          });
         else done({ ok: false, status, error: `The endpoint answered HTTP ${status}.` });
       }
     });

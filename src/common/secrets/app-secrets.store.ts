@@ -12,7 +12,10 @@ export class AppSecretsStore {
       name,
       candidate,
     ]);
-    const rows = await this.dataSource.query<Array<{ value: string }>>('SELECT value FROM app_secrets WHERE name = $1', [name]);
+    const rows = await this.dataSource.query<Array<{ value: string }>>(
+      'SELECT value FROM app_secrets WHERE name = $1',
+      [name],
+    );
     return rows[0].value;
   }
 }

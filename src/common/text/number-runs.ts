@@ -4,7 +4,7 @@
  */
 export function numberRuns(numbers: readonly number[], to = '-'): string {
   const out: string[] = [];
-  for (let i = 0; i < numbers.length; ) {
+  for (let i = 0; i < numbers.length;) {
     let j = i;
     while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j++;
     out.push(j > i ? `${numbers[i]}${to}${numbers[j]}` : String(numbers[i]));

@@ -37,7 +37,8 @@ export class AppThrottlerGuard extends ThrottlerGuard {
     const costOf = this.reflector.get<RateLimitCost | undefined>(RATE_LIMIT_COST, context.getHandler());
     const cost = Math.max(1, Math.floor(costOf?.(req) ?? 1));
     let hit = await this.storageService.increment(key, ttl, limit, blockDuration, name);
-    for (let i = 1; i < cost && !hit.isBlocked; i++) hit = await this.storageService.increment(key, ttl, limit, blockDuration, name);
+    for (let i = 1; i < cost && !hit.isBlocked; i++)
+      hit = await this.storageService.increment(key, ttl, limit, blockDuration, name);
     const { totalHits, timeToExpire, isBlocked, timeToBlockExpire } = hit;
     res.setHeader('RateLimit-Limit', String(limit));
     res.setHeader('RateLimit-Remaining', String(Math.max(0, limit - totalHits)));

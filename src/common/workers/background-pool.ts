@@ -23,7 +23,11 @@ export interface BackgroundPoolOptions {
  * app runs from source (ts-node, jest). Threads start on demand, end after 60 s idle, and run at
  * {@link BACKGROUND_NICENESS} (Linux, via @napi-rs/nice).
  */
-export function backgroundPool<Task, Result>(dir: string, name: string, options: BackgroundPoolOptions): Piscina<Task, Result> {
+export function backgroundPool<Task, Result>(
+  dir: string,
+  name: string,
+  options: BackgroundPoolOptions,
+): Piscina<Task, Result> {
   const js = join(dir, `${name}.js`);
   const compiled = existsSync(js);
   return new Piscina<Task, Result>({

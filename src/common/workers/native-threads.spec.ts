@@ -16,7 +16,9 @@ function threadsNamed(prefix: string): number[] {
   it('lowers the libuv pool and libvips threads, never the event loop', async () => {
     const eventLoop = getPriority(process.pid);
     // Image work as the PDF tools do it: libvips threads appear, work runs on the libuv pool.
-    await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } }).jpeg().toBuffer();
+    await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } })
+      .jpeg()
+      .toBuffer();
     const vips = threadsNamed('libvips');
     expect(vips.length).toBeGreaterThan(0);
 

@@ -2,7 +2,12 @@ import { chunkPages, citedPages, numbered, relevantPages, translatedPages } from
 import { pagesOf } from './pdf-text';
 
 describe('PDF AI pages', () => {
-  const pages = numbered(['Introduction to the annual report.', '', 'Revenue grew to 12 million euros in 2025.', 'The office moved to Lisbon.']);
+  const pages = numbered([
+    'Introduction to the annual report.',
+    '',
+    'Revenue grew to 12 million euros in 2025.',
+    'The office moved to Lisbon.',
+  ]);
 
   it('numbers pages from 1 and leaves out empty ones', () => {
     expect(pages.map((p) => p.page)).toEqual([1, 3, 4]);
@@ -16,7 +21,7 @@ describe('PDF AI pages', () => {
     expect(big[0][0].text.length).toBe(350);
   });
 
-  it('chooses the pages that share the question\'s rarer terms', () => {
+  it("chooses the pages that share the question's rarer terms", () => {
     expect(relevantPages(pages, 'Where did the office move?', 10_000).map((p) => p.page)).toEqual([4]);
     expect(relevantPages(pages, 'How much revenue in 2025?', 10_000).map((p) => p.page)).toEqual([3]);
     // Nothing matches: the first pages within the budget.
@@ -38,6 +43,9 @@ describe('PDF AI pages', () => {
 
   it('a text layer of (almost) nothing is a scan to OCR first', () => {
     expect(pagesOf('\f\f')).toEqual({ ok: false, reason: 'no_text_layer' });
-    expect(pagesOf('First page with words\fSecond page with words\f')).toEqual({ ok: true, pages: ['First page with words', 'Second page with words'] });
+    expect(pagesOf('First page with words\fSecond page with words\f')).toEqual({
+      ok: true,
+      pages: ['First page with words', 'Second page with words'],
+    });
   });
 });

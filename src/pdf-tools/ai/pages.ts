@@ -14,7 +14,8 @@ export interface PageText {
 }
 
 /** Pages numbered from 1, empty ones left out. */
-export const numbered = (pages: string[]): PageText[] => pages.map((text, i) => ({ page: i + 1, text })).filter((p) => p.text.trim() !== '');
+export const numbered = (pages: string[]): PageText[] =>
+  pages.map((text, i) => ({ page: i + 1, text })).filter((p) => p.text.trim() !== '');
 
 /** How a page appears in a prompt: its number in a marker the model is asked to cite. */
 export const pageBlock = (p: PageText): string => `[Page ${p.page}]\n${p.text}`;
@@ -44,7 +45,9 @@ export function chunkPages(pages: PageText[], budgetTokens: number): PageText[][
 }
 
 const STOP = new Set(
-  'a an and are as at be by can do does for from has have how i in is it of on or that the this to was what when where which who why will with you your about into not no yes me my we our their there these those than then'.split(' '),
+  'a an and are as at be by can do does for from has have how i in is it of on or that the this to was what when where which who why will with you your about into not no yes me my we our their there these those than then'.split(
+    ' ',
+  ),
 );
 
 /** Lower-case words of two or more letters or digits, stop words left out. */
@@ -77,7 +80,9 @@ export function relevantPages(pages: PageText[], question: string, budgetTokens:
     }
     return { p: d.p, score };
   });
-  const ranked = scored.some((s) => s.score > 0) ? scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || a.p.page - b.p.page) : scored;
+  const ranked = scored.some((s) => s.score > 0)
+    ? scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score || a.p.page - b.p.page)
+    : scored;
   const chosen: PageText[] = [];
   let used = 0;
   for (const { p } of ranked) {
@@ -92,7 +97,8 @@ export function relevantPages(pages: PageText[], question: string, budgetTokens:
   return chosen.sort((a, b) => a.page - b.page);
 }
 
-const CITE = 'Cite the pages you use as [p. N] (N is the number in the [Page N] marker before the text), e.g. "[p. 3]" or "[p. 2, 5]".';
+const CITE =
+  'Cite the pages you use as [p. N] (N is the number in the [Page N] marker before the text), e.g. "[p. 3]" or "[p. 2, 5]".';
 
 /** The prompt summarising one chunk of pages (or the whole document when it fits). */
 export function summaryPrompt(chunk: PageText[], part?: { index: number; of: number }): string {

@@ -35,11 +35,17 @@ export class PdfAiUsageStore {
 
   /** Gives back a call the platform did not answer (failures are refunded, as the tools' quota does). */
   async refundCall(userId: string): Promise<void> {
-    await this.dataSource.query(`UPDATE pdf_ai_usage SET calls = GREATEST(calls - 1, 0) WHERE user_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`, [userId]);
+    await this.dataSource.query(
+      `UPDATE pdf_ai_usage SET calls = GREATEST(calls - 1, 0) WHERE user_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`,
+      [userId],
+    );
   }
 
   /** Adds the tokens a call used (input and output, as the platform billed them). */
   async addTokens(userId: string, tokens: number): Promise<void> {
-    await this.dataSource.query(`UPDATE pdf_ai_usage SET tokens = tokens + $2 WHERE user_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`, [userId, Math.max(0, Math.round(tokens))]);
+    await this.dataSource.query(
+      `UPDATE pdf_ai_usage SET tokens = tokens + $2 WHERE user_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`,
+      [userId, Math.max(0, Math.round(tokens))],
+    );
   }
 }

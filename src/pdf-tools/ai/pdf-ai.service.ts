@@ -5,7 +5,19 @@ import type { AiPlatform, AiProvider } from '../../common/ai/ai.types';
 import { AppConfig } from '../../common/config/env';
 import { FileStoreService } from '../files/file-store.service';
 import { PdfAiUsageStore } from './pdf-ai-usage.store';
-import { chatPrompt, chunkPages, citedPages, combinePrompt, NOT_IN_DOCUMENT, numbered, PageText, relevantPages, summaryPrompt, translatedPages, translatePrompt } from './pages';
+import {
+  chatPrompt,
+  chunkPages,
+  citedPages,
+  combinePrompt,
+  NOT_IN_DOCUMENT,
+  numbered,
+  PageText,
+  relevantPages,
+  summaryPrompt,
+  translatedPages,
+  translatePrompt,
+} from './pages';
 import { extractPageTexts } from './pdf-text';
 
 /** Longest chat question (characters). */
@@ -13,11 +25,41 @@ export const MAX_QUESTION_CHARS = 2000;
 /** Most model calls one summary or translation may make (parts + the combining call). */
 export const MAX_CALLS_PER_RUN = 20;
 /** The languages a document can be translated into (names the model and the page both use). */
-export const LANGUAGES = ['English', 'German', 'French', 'Spanish', 'Italian', 'Portuguese', 'Dutch', 'Polish', 'Czech', 'Swedish', 'Turkish', 'Russian', 'Ukrainian', 'Greek', 'Arabic', 'Hebrew', 'Hindi', 'Chinese (Simplified)', 'Japanese', 'Korean'] as const;
+export const LANGUAGES = [
+  'English',
+  'German',
+  'French',
+  'Spanish',
+  'Italian',
+  'Portuguese',
+  'Dutch',
+  'Polish',
+  'Czech',
+  'Swedish',
+  'Turkish',
+  'Russian',
+  'Ukrainian',
+  'Greek',
+  'Arabic',
+  'Hebrew',
+  'Hindi',
+  'Chinese (Simplified)',
+  'Japanese',
+  'Korean',
+] as const;
 /** The platforms asked, in this order of preference (the first configured one). */
 const PREFERENCE: AiPlatform[] = ['openai_compatible', 'openai', 'anthropic', 'gemini', 'perplexity'];
 
-export type PdfAiFailureReason = 'not_configured' | 'file_gone' | 'no_text_layer' | 'unreadable' | 'invalid_question' | 'invalid_language' | 'daily_limit' | 'too_long' | 'provider_failed';
+export type PdfAiFailureReason =
+  | 'not_configured'
+  | 'file_gone'
+  | 'no_text_layer'
+  | 'unreadable'
+  | 'invalid_question'
+  | 'invalid_language'
+  | 'daily_limit'
+  | 'too_long'
+  | 'provider_failed';
 
 export interface PdfAiFailure {
   ok: false;
@@ -37,8 +79,21 @@ interface Usage {
   model: string;
 }
 export type SummaryResult = { ok: true; summary: string; pageCount: number; cited: number[] } & Usage;
-export type ChatResult = { ok: true; answer: string; answered: boolean; cited: number[]; pagesRead: number[]; pageCount: number } & Usage;
-export type TranslationResult = { ok: true; language: string; pages: PageText[]; text: string; pageCount: number } & Usage;
+export type ChatResult = {
+  ok: true;
+  answer: string;
+  answered: boolean;
+  cited: number[];
+  pagesRead: number[];
+  pageCount: number;
+} & Usage;
+export type TranslationResult = {
+  ok: true;
+  language: string;
+  pages: PageText[];
+  text: string;
+  pageCount: number;
+} & Usage;
 
 class Refused extends Error {
   constructor(readonly failure: PdfAiFailure) {
@@ -73,59 +128,99 @@ export class PdfAiService {
 
   /** Today's use and the limits, for the page. */
   async today(userId: string): Promise<{ calls: number; tokens: number; maxCalls: number; maxTokens: number }> {
-    return { ...(await this.usage.today(userId)), maxCalls: this.config.PDF_AI_DAILY_CALLS, maxTokens: this.config.PDF_AI_DAILY_TOKENS };
+    return {
+      ...(await this.usage.today(userId)),
+      maxCalls: this.config.PDF_AI_DAILY_CALLS,
+      maxTokens: this.config.PDF_AI_DAILY_TOKENS,
+    };
   }
 
   summarize(user: PdfAiUser, fileId: string): Promise<SummaryResult | PdfAiFailure> {
-    return this.run(async (ask, pages) => {
-      const chunks = chunkPages(pages, this.config.PDF_AI_CONTEXT_TOKENS);
-      await this.enoughCalls(user, chunks.length === 1 ? 1 : chunks.length + 1, 'summary');
-      let summary: string;
-      if (chunks.length === 1) summary = await ask(summaryPrompt(chunks[0]));
-      else {
-        const parts: string[] = [];
-        for (const [i, c] of chunks.entries()) parts.push(await ask(summaryPrompt(c, { index: i + 1, of: chunks.length })));
-        summary = await ask(combinePrompt(parts));
-      }
-      return { summary, cited: citedPages(summary) };
-    }, user, fileId);
+    return this.run(
+      async (ask, pages) => {
+        const chunks = chunkPages(pages, this.config.PDF_AI_CONTEXT_TOKENS);
+        await this.enoughCalls(user, chunks.length === 1 ? 1 : chunks.length + 1, 'summary');
+        let summary: string;
+        if (chunks.length === 1) summary = await ask(summaryPrompt(chunks[0]));
+        else {
+          const parts: string[] = [];
+          for (const [i, c] of chunks.entries())
+            parts.push(await ask(summaryPrompt(c, { index: i + 1, of: chunks.length })));
+          summary = await ask(combinePrompt(parts));
+        }
+        return { summary, cited: citedPages(summary) };
+      },
+      user,
+      fileId,
+    );
   }
 
   async chat(user: PdfAiUser, fileId: string, question: string): Promise<ChatResult | PdfAiFailure> {
     const q = question.trim();
     if (!q) return { ok: false, reason: 'invalid_question', message: 'Enter a question about the document.' };
-    if (q.length > MAX_QUESTION_CHARS) return { ok: false, reason: 'invalid_question', message: `Your question is ${q.length.toLocaleString('en')} characters long; ask in at most ${MAX_QUESTION_CHARS.toLocaleString('en')}.` };
-    return this.run(async (ask, pages, pageCount) => {
-      const chosen = relevantPages(pages, q, this.config.PDF_AI_CONTEXT_TOKENS);
-      await this.enoughCalls(user, 1, 'answer');
-      const answer = await ask(chatPrompt(chosen, q, pageCount));
-      const answered = !answer.trim().startsWith(NOT_IN_DOCUMENT.slice(0, -1));
-      return { answer: answered ? answer : NOT_IN_DOCUMENT, answered, cited: answered ? citedPages(answer) : [], pagesRead: chosen.map((p) => p.page) };
-    }, user, fileId);
+    if (q.length > MAX_QUESTION_CHARS)
+      return {
+        ok: false,
+        reason: 'invalid_question',
+        message: `Your question is ${q.length.toLocaleString('en')} characters long; ask in at most ${MAX_QUESTION_CHARS.toLocaleString('en')}.`,
+      };
+    return this.run(
+      async (ask, pages, pageCount) => {
+        const chosen = relevantPages(pages, q, this.config.PDF_AI_CONTEXT_TOKENS);
+        await this.enoughCalls(user, 1, 'answer');
+        const answer = await ask(chatPrompt(chosen, q, pageCount));
+        const answered = !answer.trim().startsWith(NOT_IN_DOCUMENT.slice(0, -1));
+        return {
+          answer: answered ? answer : NOT_IN_DOCUMENT,
+          answered,
+          cited: answered ? citedPages(answer) : [],
+          pagesRead: chosen.map((p) => p.page),
+        };
+      },
+      user,
+      fileId,
+    );
   }
 
   async translate(user: PdfAiUser, fileId: string, language: string): Promise<TranslationResult | PdfAiFailure> {
     const lang = LANGUAGES.find((l) => l === language);
     if (!lang) return { ok: false, reason: 'invalid_language', message: 'Choose a language from the list.' };
-    return this.run(async (ask, pages) => {
-      // The translation is about as long as the text: half the budget for each.
-      const chunks = chunkPages(pages, Math.floor(this.config.PDF_AI_CONTEXT_TOKENS / 2));
-      await this.enoughCalls(user, chunks.length, 'translation');
-      const out: PageText[] = [];
-      for (const c of chunks) out.push(...translatedPages(await ask(translatePrompt(c, lang)), c[0].page));
-      const text = out.map((p) => `[Page ${p.page}]\n${p.text}`).join('\n\n');
-      return { language: lang, pages: out, text };
-    }, user, fileId);
+    return this.run(
+      async (ask, pages) => {
+        // The translation is about as long as the text: half the budget for each.
+        const chunks = chunkPages(pages, Math.floor(this.config.PDF_AI_CONTEXT_TOKENS / 2));
+        await this.enoughCalls(user, chunks.length, 'translation');
+        const out: PageText[] = [];
+        for (const c of chunks) out.push(...translatedPages(await ask(translatePrompt(c, lang)), c[0].page));
+        const text = out.map((p) => `[Page ${p.page}]\n${p.text}`).join('\n\n');
+        return { language: lang, pages: out, text };
+      },
+      user,
+      fileId,
+    );
   }
 
   /** Refuses before the first call when the run needs more calls than the user has left today (or than one run may make). */
   private async enoughCalls(user: PdfAiUser, needed: number, what: string): Promise<void> {
-    if (needed > MAX_CALLS_PER_RUN) refuse('too_long', `This document is too long for a ${what}: it would take ${needed} model calls, and one ${what} may take ${MAX_CALLS_PER_RUN}. Split it into smaller PDFs first.`);
+    if (needed > MAX_CALLS_PER_RUN)
+      refuse(
+        'too_long',
+        `This document is too long for a ${what}: it would take ${needed} model calls, and one ${what} may take ${MAX_CALLS_PER_RUN}. Split it into smaller PDFs first.`,
+      );
     const { calls, tokens } = await this.usage.today(user.id);
     const max = this.config.PDF_AI_DAILY_CALLS;
-    if (tokens >= this.config.PDF_AI_DAILY_TOKENS) refuse('daily_limit', `You have used today's ${this.config.PDF_AI_DAILY_TOKENS.toLocaleString('en')} AI tokens. The limit resets at midnight UTC.`);
+    if (tokens >= this.config.PDF_AI_DAILY_TOKENS)
+      refuse(
+        'daily_limit',
+        `You have used today's ${this.config.PDF_AI_DAILY_TOKENS.toLocaleString('en')} AI tokens. The limit resets at midnight UTC.`,
+      );
     if (calls + needed > max) {
-      refuse('daily_limit', calls >= max ? `You have used today's ${max} AI model calls. The limit resets at midnight UTC.` : `This ${what} needs ${needed} model calls and you have ${max - calls} of today's ${max} left. The limit resets at midnight UTC.`);
+      refuse(
+        'daily_limit',
+        calls >= max
+          ? `You have used today's ${max} AI model calls. The limit resets at midnight UTC.`
+          : `This ${what} needs ${needed} model calls and you have ${max - calls} of today's ${max} left. The limit resets at midnight UTC.`,
+      );
     }
   }
 
@@ -140,10 +235,18 @@ export class PdfAiService {
       if (!provider) refuse('not_configured', notConfiguredMessage());
       const found = await this.files.info(fileId);
       const bytes = found.status === 'ok' ? await this.files.content(found.file) : undefined;
-      if (!bytes) return refuse('file_gone', 'That file is no longer available (uploads are kept for a limited time). Upload it again.');
+      if (!bytes)
+        return refuse(
+          'file_gone',
+          'That file is no longer available (uploads are kept for a limited time). Upload it again.',
+        );
       const text = await extractPageTexts(bytes);
       if (!text.ok) {
-        if (text.reason === 'too_much_text') return refuse('too_long', 'This document has more text than the AI features read from one file (16 MB). Split it into smaller PDFs first.');
+        if (text.reason === 'too_much_text')
+          return refuse(
+            'too_long',
+            'This document has more text than the AI features read from one file (16 MB). Split it into smaller PDFs first.',
+          );
         return refuse(
           text.reason,
           text.reason === 'no_text_layer'
@@ -154,7 +257,8 @@ export class PdfAiService {
       const pages = numbered(text.pages);
       const used: Usage = { calls: 0, tokens: 0, model: '' };
       const ask = async (prompt: string): Promise<string> => {
-        if (!(await this.usage.takeCall(user.id, this.config.PDF_AI_DAILY_CALLS, this.config.PDF_AI_DAILY_TOKENS))) refuse('daily_limit', "You have reached today's AI limit. The limit resets at midnight UTC.");
+        if (!(await this.usage.takeCall(user.id, this.config.PDF_AI_DAILY_CALLS, this.config.PDF_AI_DAILY_TOKENS)))
+          refuse('daily_limit', "You have reached today's AI limit. The limit resets at midnight UTC.");
         used.calls++;
         try {
           const answer = await provider!.ask({ prompt, webSearch: false });
@@ -167,7 +271,10 @@ export class PdfAiService {
           used.calls--;
           await this.usage.refundCall(user.id);
           if (!(e instanceof AiProviderError)) throw e;
-          return refuse('provider_failed', `The AI platform did not answer: ${e.message} Nothing else was done; try again later.`);
+          return refuse(
+            'provider_failed',
+            `The AI platform did not answer: ${e.message} Nothing else was done; try again later.`,
+          );
         }
       };
       const result = await body(ask, pages, text.pages.length);

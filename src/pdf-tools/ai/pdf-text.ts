@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
 
 /** What the AI features read from a PDF: one string per page (1-based page n is `pages[n - 1]`). */
-export type PdfTextResult = { ok: true; pages: string[] } | { ok: false; reason: 'no_text_layer' | 'unreadable' | 'too_much_text' };
+export type PdfTextResult =
+  { ok: true; pages: string[] } | { ok: false; reason: 'no_text_layer' | 'unreadable' | 'too_much_text' };
 
 /** Longest a text extraction may take. */
 const EXTRACT_TIMEOUT_MS = 60_000;
@@ -14,10 +15,20 @@ const MAX_TEXT_BYTES = 16 * 1024 * 1024;
  */
 export function extractPageTexts(pdf: Uint8Array): Promise<PdfTextResult> {
   return new Promise((resolve) => {
-    const child = execFile('pdftotext', ['-q', '-enc', 'UTF-8', '-', '-'], { timeout: EXTRACT_TIMEOUT_MS, maxBuffer: MAX_TEXT_BYTES, encoding: 'utf8' }, (err, stdout) => {
-      if (err) return resolve({ ok: false, reason: (err as { code?: unknown }).code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' ? 'too_much_text' : 'unreadable' });
-      resolve(pagesOf(stdout));
-    });
+    const child = execFile(
+      'pdftotext',
+      ['-q', '-enc', 'UTF-8', '-', '-'],
+      { timeout: EXTRACT_TIMEOUT_MS, maxBuffer: MAX_TEXT_BYTES, encoding: 'utf8' },
+      (err, stdout) => {
+        if (err)
+          return resolve({
+            ok: false,
+            reason:
+              (err as { code?: unknown }).code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' ? 'too_much_text' : 'unreadable',
+          });
+        resolve(pagesOf(stdout));
+      },
+    );
     child.stdin?.on('error', () => undefined);
     child.stdin?.end(Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength));
   });
@@ -27,7 +38,12 @@ export function extractPageTexts(pdf: Uint8Array): Promise<PdfTextResult> {
 export function pagesOf(text: string): PdfTextResult {
   const parts = text.split('\f');
   if (parts.length > 1 && parts[parts.length - 1].trim() === '') parts.pop();
-  const pages = parts.map((p) => p.replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim());
+  const pages = parts.map((p) =>
+    p
+      .replace(/[ \t]+/g, ' ')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+  );
   const letters = pages.join('').replace(/[^\p{L}\p{N}]/gu, '').length;
   return letters < 20 ? { ok: false, reason: 'no_text_layer' } : { ok: true, pages };
 }

@@ -30,7 +30,12 @@ function runs(line: string): { font: StampFont | null; text: string }[] {
  * font's missing glyph. Right-to-left lines are drawn in logical order (no bidi reordering).
  */
 export async function translationPdf(title: string, pages: PageText[]): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: title, Producer: 'Beacon' }, autoFirstPage: true });
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: 56,
+    info: { Title: title, Producer: 'Beacon' },
+    autoFirstPage: true,
+  });
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {

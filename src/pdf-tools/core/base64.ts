@@ -5,11 +5,15 @@ const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 const DATA_URL = /^data:[\w/.+-]*;base64,/;
 
 export function tooLarge(label: string, size: number, max: number): ToolFailure {
-  return new ToolFailure('file_too_large', `${label} is ${size} bytes; the limit is ${max} bytes (${fileSize(max)}) per file.`, {
-    input: label,
-    bytes: size,
-    limit: max,
-  });
+  return new ToolFailure(
+    'file_too_large',
+    `${label} is ${size} bytes; the limit is ${max} bytes (${fileSize(max)}) per file.`,
+    {
+      input: label,
+      bytes: size,
+      limit: max,
+    },
+  );
 }
 
 /**
@@ -34,7 +38,11 @@ export function decodeBase64(text: string, label: string, max: number): Uint8Arr
   if (bytes.length !== Math.floor(((body.length - padding) * 3) / 4) || body.length % 4 === 1) {
     body = body.replace(/\s+/g, '');
     if (!BASE64.test(body) || body.length % 4 === 1) {
-      throw new ToolFailure('invalid_arguments', `${label}: base64 is not valid base64. Encode the file's bytes with standard base64.`, { input: label });
+      throw new ToolFailure(
+        'invalid_arguments',
+        `${label}: base64 is not valid base64. Encode the file's bytes with standard base64.`,
+        { input: label },
+      );
     }
     bytes = Buffer.from(body, 'base64');
   }

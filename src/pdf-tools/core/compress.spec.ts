@@ -6,7 +6,8 @@ import { imagePlacements, scanDraws } from './image-placement';
 const photo = (size: number): Promise<Buffer> => photoJpeg(size);
 
 /** Tools work on loaded documents (pdf-lib embeds images and writes content streams at save). */
-const reload = async (doc: PDFDocument): Promise<PDFDocument> => PDFDocument.load(await doc.save({ useObjectStreams: false }));
+const reload = async (doc: PDFDocument): Promise<PDFDocument> =>
+  PDFDocument.load(await doc.save({ useObjectStreams: false }));
 
 function imageWidths(doc: PDFDocument): number[] {
   const widths: number[] = [];
@@ -47,7 +48,7 @@ describe('image placement', () => {
 });
 
 describe('compressDocument', () => {
-  it('downsamples an image to its displayed size at the level\'s dpi', async () => {
+  it("downsamples an image to its displayed size at the level's dpi", async () => {
     const doc = await PDFDocument.create();
     const img = await doc.embedJpg(await photo(1600));
     doc.addPage([595, 842]).drawImage(img, { x: 72, y: 72, width: 144, height: 144 }); // 2 inches
@@ -63,7 +64,12 @@ describe('compressDocument', () => {
     const page = doc.addPage([595, 842]);
     // drawn inside a form XObject: not followed
     const form = doc.context.register(
-      doc.context.stream('q 500 0 0 500 0 0 cm /I Do Q', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 595, 842], Resources: { XObject: { I: big.ref } } }),
+      doc.context.stream('q 500 0 0 500 0 0 cm /I Do Q', {
+        Type: 'XObject',
+        Subtype: 'Form',
+        BBox: [0, 0, 595, 842],
+        Resources: { XObject: { I: big.ref } },
+      }),
     );
     page.node.newXObject('F', form);
     const loaded = await reload(doc);

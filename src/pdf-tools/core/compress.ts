@@ -1,6 +1,16 @@
 import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFObject, PDFRawStream, PDFRef, PDFStream } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFObject,
+  PDFRawStream,
+  PDFRef,
+  PDFStream,
+} from 'pdf-lib';
 import sharp from 'sharp';
 import { inflateCapped } from './decode-limits';
 import { imagePlacements, Placement } from './image-placement';
@@ -32,7 +42,11 @@ export interface CompressionStats {
  * arrays; CMYK, indexed, 1/16-bit, JBIG2/JPX/CCITT and small images are skipped, and an image is
  * replaced only when the new one is smaller.
  */
-export async function compressDocument(doc: PDFDocument, level: CompressionLevel, decodeCap: number): Promise<CompressionStats> {
+export async function compressDocument(
+  doc: PDFDocument,
+  level: CompressionLevel,
+  decodeCap: number,
+): Promise<CompressionStats> {
   const stats: CompressionStats = {
     unused_objects_removed: removeUnreachable(doc),
     duplicate_streams_removed: removeDuplicateStreams(doc),
@@ -194,10 +208,18 @@ export function undoPngPredictor(data: Uint8Array, width: number, channels: numb
       const c = r > 0 && i >= channels ? out[dst - rowBytes + i - channels] : 0;
       let v: number;
       switch (type) {
-        case 0: v = x; break;
-        case 1: v = x + a; break;
-        case 2: v = x + b; break;
-        case 3: v = x + ((a + b) >> 1); break;
+        case 0:
+          v = x;
+          break;
+        case 1:
+          v = x + a;
+          break;
+        case 2:
+          v = x + b;
+          break;
+        case 3:
+          v = x + ((a + b) >> 1);
+          break;
         case 4: {
           const p = a + b - c;
           const pa = Math.abs(p - a);
@@ -219,10 +241,21 @@ export function undoPngPredictor(data: Uint8Array, width: number, channels: numb
  * Pixel size for an image: its displayed size at `dpi` when known (keeping the aspect ratio and the
  * larger of the two scale factors), else the largest page at `dpi` as an upper bound.
  */
-export function targetSize(width: number, height: number, placed: Placement | undefined, dpi: number, pagePx: number): { width: number; height: number; fit: 'inside' | 'fill'; withoutEnlargement?: boolean } {
-  if (!placed || placed.width <= 0 || placed.height <= 0) return { width: pagePx, height: pagePx, fit: 'inside', withoutEnlargement: true };
-  const scale = Math.min(1, Math.max((placed.width / 72) * dpi / width, (placed.height / 72) * dpi / height));
-  return { width: Math.max(16, Math.round(width * scale)), height: Math.max(16, Math.round(height * scale)), fit: 'fill' };
+export function targetSize(
+  width: number,
+  height: number,
+  placed: Placement | undefined,
+  dpi: number,
+  pagePx: number,
+): { width: number; height: number; fit: 'inside' | 'fill'; withoutEnlargement?: boolean } {
+  if (!placed || placed.width <= 0 || placed.height <= 0)
+    return { width: pagePx, height: pagePx, fit: 'inside', withoutEnlargement: true };
+  const scale = Math.min(1, Math.max(((placed.width / 72) * dpi) / width, ((placed.height / 72) * dpi) / height));
+  return {
+    width: Math.max(16, Math.round(width * scale)),
+    height: Math.max(16, Math.round(height * scale)),
+    fit: 'fill',
+  };
 }
 
 /**
@@ -230,7 +263,11 @@ export function targetSize(width: number, height: number, placed: Placement | un
  * predictor byte) and never beyond `decodeCap`; JPEGs are decoded by sharp only below the same
  * number of pixels: an image over either is left as it is.
  */
-async function recompressImages(doc: PDFDocument, opts: { quality: number; dpi: number }, decodeCap: number): Promise<number> {
+async function recompressImages(
+  doc: PDFDocument,
+  opts: { quality: number; dpi: number },
+  decodeCap: number,
+): Promise<number> {
   const maxSide = Math.max(...doc.getPages().map((p) => Math.max(p.getWidth(), p.getHeight())));
   const pagePx = Math.max(16, Math.ceil((maxSide / 72) * opts.dpi));
   const placements = imagePlacements(doc, decodeCap);
@@ -245,7 +282,8 @@ async function recompressImages(doc: PDFDocument, opts: { quality: number; dpi: 
     const height = num(dict, 'Height');
     const channels = channelsOf(dict);
     const filters = filterNames(dict);
-    if (!width || !height || !channels || num(dict, 'BitsPerComponent') !== 8 || !filters || filters.length !== 1) continue;
+    if (!width || !height || !channels || num(dict, 'BitsPerComponent') !== 8 || !filters || filters.length !== 1)
+      continue;
     const rawSize = height * (width * channels + 1);
     if (rawSize > decodeCap) continue;
     let image: ReturnType<typeof sharp>;
@@ -256,15 +294,19 @@ async function recompressImages(doc: PDFDocument, opts: { quality: number; dpi: 
         // Rows of PNG-predicted data carry one more byte; anything longer is not this image's data.
         let raw: Uint8Array | undefined = inflateCapped(obj.contents, rawSize);
         const parms = dict.lookupMaybe(PDFName.of('DecodeParms'), PDFDict);
-        const predictor = parms ? num(parms, 'Predictor') ?? 1 : 1;
+        const predictor = parms ? (num(parms, 'Predictor') ?? 1) : 1;
         if (predictor >= 10) raw = undoPngPredictor(raw, width, channels);
         else if (predictor !== 1) continue;
         if (!raw || raw.length < width * height * channels) continue;
-        image = sharp(raw.subarray(0, width * height * channels), { raw: { width, height, channels: channels as 1 | 3 } });
+        image = sharp(raw.subarray(0, width * height * channels), {
+          raw: { width, height, channels: channels as 1 | 3 },
+        });
       } else continue;
       image = image.resize(targetSize(width, height, placements.get(ref.toString()), opts.dpi, pagePx));
       if (channels === 1) image = image.toColourspace('b-w');
-      const { data, info } = await image.jpeg({ quality: opts.quality, mozjpeg: true }).toBuffer({ resolveWithObject: true });
+      const { data, info } = await image
+        .jpeg({ quality: opts.quality, mozjpeg: true })
+        .toBuffer({ resolveWithObject: true });
       if (data.length >= obj.contents.length * 0.95 || info.channels !== channels) continue;
       const d = dict.clone();
       d.set(PDFName.of('Filter'), PDFName.of('DCTDecode'));

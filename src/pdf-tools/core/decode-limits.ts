@@ -22,7 +22,10 @@ const MIN_CAP = 16 * 1024 * 1024;
  * never more than a quarter of the worker's heap cap (so a decoded stream plus what is built from
  * it stays within what a run may hold).
  */
-export function decodedStreamCap(limits: Pick<Limits, 'maxBytes'>, heapMb = resourceLimits.maxOldGenerationSizeMb): number {
+export function decodedStreamCap(
+  limits: Pick<Limits, 'maxBytes'>,
+  heapMb = resourceLimits.maxOldGenerationSizeMb,
+): number {
   const byFile = Math.max(MIN_CAP, 8 * limits.maxBytes);
   const byHeap = heapMb && heapMb > 0 ? Math.max(MIN_CAP, Math.floor((heapMb * 1024 * 1024) / 4)) : Infinity;
   return Math.min(byFile, byHeap);
@@ -62,7 +65,9 @@ export function guardPdfLibDecoding(cap: number): void {
   if (installed) return;
   installed = true;
   const require = createRequire(__filename);
-  const mod = require('pdf-lib/cjs/core/streams/DecodeStream') as { default: { prototype: { ensureBuffer(requested: number): Uint8Array } } };
+  const mod = require('pdf-lib/cjs/core/streams/DecodeStream') as {
+    default: { prototype: { ensureBuffer(requested: number): Uint8Array } };
+  };
   const proto = mod.default.prototype;
   const original = proto.ensureBuffer;
   proto.ensureBuffer = function ensureBuffer(this: unknown, requested: number): Uint8Array {

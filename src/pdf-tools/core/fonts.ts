@@ -18,8 +18,17 @@ import { ToolFailure } from './tool-failure';
  */
 export const FONT_DIR = '/usr/share/fonts/truetype';
 const hangul = (cp: number): boolean =>
-  (cp >= 0x1100 && cp <= 0x11ff) || (cp >= 0x3130 && cp <= 0x318f) || (cp >= 0xa960 && cp <= 0xa97f) || (cp >= 0xac00 && cp <= 0xd7ff) || (cp >= 0xffa0 && cp <= 0xffdc);
-export const STAMP_FONTS: readonly { name: string; file: string; package: string; only?: (codePoint: number) => boolean }[] = [
+  (cp >= 0x1100 && cp <= 0x11ff) ||
+  (cp >= 0x3130 && cp <= 0x318f) ||
+  (cp >= 0xa960 && cp <= 0xa97f) ||
+  (cp >= 0xac00 && cp <= 0xd7ff) ||
+  (cp >= 0xffa0 && cp <= 0xffdc);
+export const STAMP_FONTS: readonly {
+  name: string;
+  file: string;
+  package: string;
+  only?: (codePoint: number) => boolean;
+}[] = [
   { name: 'Noto Sans', file: 'noto/NotoSans-Regular.ttf', package: 'fonts-noto-core' },
   { name: 'Noto Sans Arabic', file: 'noto/NotoSansArabic-Regular.ttf', package: 'fonts-noto-core' },
   { name: 'Noto Sans Hebrew', file: 'noto/NotoSansHebrew-Regular.ttf', package: 'fonts-noto-core' },
@@ -48,7 +57,13 @@ function font(index: number): StampFont | undefined {
       const bytes = evenGlyphOffsets(new Uint8Array(readFileSync(join(FONT_DIR, spec.file))));
       const parsed = fontkit.create(bytes);
       // A font kept to some characters still draws the spaces, digits and punctuation next to them.
-      entry = { index, name: spec.name, postscriptName: parsed.postscriptName ?? spec.name.replace(/ /g, ''), bytes, has: (cp) => (!spec.only || spec.only(cp) || isNeutral(cp)) && parsed.hasGlyphForCodePoint(cp) };
+      entry = {
+        index,
+        name: spec.name,
+        postscriptName: parsed.postscriptName ?? spec.name.replace(/ /g, ''),
+        bytes,
+        has: (cp) => (!spec.only || spec.only(cp) || isNeutral(cp)) && parsed.hasGlyphForCodePoint(cp),
+      };
     } catch {
       entry = undefined;
     }
@@ -97,7 +112,10 @@ export function evenGlyphOffsets(font: Uint8Array): Uint8Array {
     if (i === numGlyphs - 1) locaView.setUint32(4 * numGlyphs, at + sizes[i]);
   }
   // The same tables in the same order, glyf and loca replaced, each on a 4-byte boundary.
-  const data = [...tables.entries()].map(([tag, t]) => ({ tag, bytes: tag === 'glyf' ? newGlyf : tag === 'loca' ? newLoca : font.subarray(t.offset, t.offset + t.length) }));
+  const data = [...tables.entries()].map(([tag, t]) => ({
+    tag,
+    bytes: tag === 'glyf' ? newGlyf : tag === 'loca' ? newLoca : font.subarray(t.offset, t.offset + t.length),
+  }));
   let size = 12 + 16 * numTables;
   for (const d of data) size += (d.bytes.length + 3) & ~3;
   const out = new Uint8Array(size);

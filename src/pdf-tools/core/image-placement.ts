@@ -25,7 +25,8 @@ function multiply(m: Matrix, n: Matrix): Matrix {
 /** Decoded content streams of a page, or undefined when one cannot be decoded or the page's total exceeds `cap`. */
 function contentBytes(doc: PDFDocument, contents: unknown, cap: number): Buffer[] | undefined {
   let left = cap;
-  const streams: unknown[] = contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents];
+  const streams: unknown[] =
+    contents instanceof PDFArray ? contents.asArray().map((r) => doc.context.lookup(r)) : [contents];
   const out: Buffer[] = [];
   for (const s of streams) {
     if (!(s instanceof PDFRawStream)) return undefined;
@@ -47,7 +48,8 @@ function contentBytes(doc: PDFDocument, contents: unknown, cap: number): Buffer[
 }
 
 const DELIMITER = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
-const isSpace = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
+const isSpace = (c: number): boolean =>
+  c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x0c || c === 0x00;
 
 /**
  * Scans one content stream for `q`/`Q`/`cm` and `/Name Do`, calling `found` with the CTM of every

@@ -1,4 +1,14 @@
-import { PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFObject, PDFRef, PDFString } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFHexString,
+  PDFName,
+  PDFNumber,
+  PDFObject,
+  PDFRef,
+  PDFString,
+} from 'pdf-lib';
 
 /** A bookmark read from a source document, its destination already pointing into the target. */
 export interface OutlineNode {
@@ -22,7 +32,11 @@ export function readOutline(src: PDFDocument, target: PDFDocument, pageMap: Map<
   let budget = MAX_ITEMS;
   const walk = (start: PDFDict | undefined, depth: number): OutlineNode[] => {
     const out: OutlineNode[] = [];
-    for (let item = start; item && !seen.has(item) && budget-- > 0; item = item.lookupMaybe(PDFName.of('Next'), PDFDict)) {
+    for (
+      let item = start;
+      item && !seen.has(item) && budget-- > 0;
+      item = item.lookupMaybe(PDFName.of('Next'), PDFDict)
+    ) {
       seen.add(item);
       const children = depth < MAX_DEPTH ? walk(item.lookupMaybe(PDFName.of('First'), PDFDict), depth + 1) : [];
       const title = item.lookup(PDFName.of('Title'));
@@ -62,10 +76,7 @@ export function writeOutline(doc: PDFDocument, nodes: OutlineNode[]): void {
     return { first: refs[0], last: refs[refs.length - 1], count };
   };
   const top = build(nodes, rootRef);
-  ctx.assign(
-    rootRef,
-    ctx.obj({ Type: 'Outlines', First: top.first, Last: top.last, Count: PDFNumber.of(top.count) }),
-  );
+  ctx.assign(rootRef, ctx.obj({ Type: 'Outlines', First: top.first, Last: top.last, Count: PDFNumber.of(top.count) }));
   doc.catalog.set(PDFName.of('Outlines'), rootRef);
 }
 
@@ -77,7 +88,12 @@ function destOf(item: PDFDict): PDFObject | undefined {
   return undefined;
 }
 
-function mapDest(src: PDFDocument, target: PDFDocument, dest: PDFObject | undefined, pageMap: Map<string, PDFRef>): PDFArray | undefined {
+function mapDest(
+  src: PDFDocument,
+  target: PDFDocument,
+  dest: PDFObject | undefined,
+  pageMap: Map<string, PDFRef>,
+): PDFArray | undefined {
   let resolved = dest;
   if (resolved instanceof PDFName || resolved instanceof PDFString || resolved instanceof PDFHexString) {
     resolved = namedDest(src, resolved);

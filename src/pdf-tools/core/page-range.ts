@@ -23,7 +23,11 @@ export function pageRangeTokens(spec: string | undefined, pageCount?: number): R
     const token = raw.trim();
     const m = TOKEN.exec(token);
     if (!m || token === '-') {
-      throw new ToolFailure('invalid_page_range', `Cannot read "${token}" in page range "${text}". ${PAGE_RANGE_GRAMMAR}`, pageCount === undefined ? {} : { page_count: pageCount });
+      throw new ToolFailure(
+        'invalid_page_range',
+        `Cannot read "${token}" in page range "${text}". ${PAGE_RANGE_GRAMMAR}`,
+        pageCount === undefined ? {} : { page_count: pageCount },
+      );
     }
     return m;
   });
@@ -67,8 +71,14 @@ export function parsePageRange(spec: string | undefined, pageCount: number, labe
     if (single !== undefined) {
       const word = single.toLowerCase();
       if (word === 'all') range(1, pageCount).forEach(push);
-      else if (word === 'odd') range(1, pageCount).filter((p) => p % 2 === 1).forEach(push);
-      else if (word === 'even') range(1, pageCount).filter((p) => p % 2 === 0).forEach(push);
+      else if (word === 'odd')
+        range(1, pageCount)
+          .filter((p) => p % 2 === 1)
+          .forEach(push);
+      else if (word === 'even')
+        range(1, pageCount)
+          .filter((p) => p % 2 === 0)
+          .forEach(push);
       else push(num(single));
       continue;
     }
@@ -77,9 +87,13 @@ export function parsePageRange(spec: string | undefined, pageCount: number, labe
     range(a, b).forEach(push);
   }
   if (out.length === 0) {
-    throw new ToolFailure('invalid_page_range', `Page range "${text}" selects no page of ${label} (${plural(pageCount, 'page')}).`, {
-      page_count: pageCount,
-    });
+    throw new ToolFailure(
+      'invalid_page_range',
+      `Page range "${text}" selects no page of ${label} (${plural(pageCount, 'page')}).`,
+      {
+        page_count: pageCount,
+      },
+    );
   }
   return out;
 }

@@ -40,7 +40,11 @@ describe('pdf-lib speed-ups', () => {
   /** What pdf-lib as published saves for `input` (in its own process: no speed-ups there). */
   function published(input: Uint8Array, objectStreams: boolean): Uint8Array {
     writeFileSync(join(dir, 'in.pdf'), input);
-    execFileSync(process.execPath, ['-e', COPY_TWICE, join(dir, 'in.pdf'), join(dir, 'out.pdf'), String(objectStreams)], { cwd: process.cwd() });
+    execFileSync(
+      process.execPath,
+      ['-e', COPY_TWICE, join(dir, 'in.pdf'), join(dir, 'out.pdf'), String(objectStreams)],
+      { cwd: process.cwd() },
+    );
     return new Uint8Array(readFileSync(join(dir, 'out.pdf')));
   }
 
@@ -85,7 +89,9 @@ describe('pdf-lib speed-ups', () => {
     const reread = await PDFDocument.load(ours);
     expect(reread.getPageCount()).toBe(10);
     writeFileSync(join(dir, 'ours.pdf'), ours);
-    expect(execFileSync('qpdf', ['--check', join(dir, 'ours.pdf')]).toString()).toMatch(/No syntax or stream encoding errors/);
+    expect(execFileSync('qpdf', ['--check', join(dir, 'ours.pdf')]).toString()).toMatch(
+      /No syntax or stream encoding errors/,
+    );
   });
 
   it('a stream copied into another document shares bytes with its source, and the saved file does not', async () => {

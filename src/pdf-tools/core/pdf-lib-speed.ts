@@ -17,9 +17,17 @@ export function speedUpPdfLib(): void {
   installed = true;
   const require = createRequire(__filename);
   type Bytes = Uint8Array;
-  const PDFStream = (require('pdf-lib/cjs/core/objects/PDFStream') as { default: { prototype: Record<string, unknown> } }).default;
-  const PDFRawStream = (require('pdf-lib/cjs/core/objects/PDFRawStream') as { default: { prototype: Record<string, unknown>; of(dict: unknown, contents: Bytes): unknown } }).default;
-  const ByteStream = (require('pdf-lib/cjs/core/parser/ByteStream') as { default: { prototype: Record<string, unknown> } }).default;
+  const PDFStream = (
+    require('pdf-lib/cjs/core/objects/PDFStream') as { default: { prototype: Record<string, unknown> } }
+  ).default;
+  const PDFRawStream = (
+    require('pdf-lib/cjs/core/objects/PDFRawStream') as {
+      default: { prototype: Record<string, unknown>; of(dict: unknown, contents: Bytes): unknown };
+    }
+  ).default;
+  const ByteStream = (
+    require('pdf-lib/cjs/core/parser/ByteStream') as { default: { prototype: Record<string, unknown> } }
+  ).default;
   const STREAM = Uint8Array.from(Buffer.from('\nstream\n', 'latin1'));
   const ENDSTREAM = Uint8Array.from(Buffer.from('\nendstream', 'latin1'));
   PDFStream.prototype.copyBytesInto = function copyBytesInto(
@@ -39,7 +47,10 @@ export function speedUpPdfLib(): void {
     offset += ENDSTREAM.length;
     return offset - start;
   };
-  PDFRawStream.prototype.clone = function clone(this: { dict: { clone(context: unknown): unknown }; contents: Bytes }, context: unknown) {
+  PDFRawStream.prototype.clone = function clone(
+    this: { dict: { clone(context: unknown): unknown }; contents: Bytes },
+    context: unknown,
+  ) {
     return PDFRawStream.of(this.dict.clone(context), this.contents);
   };
   ByteStream.prototype.slice = function slice(this: { bytes: Bytes }, start: number, end: number): Bytes {
@@ -51,7 +62,9 @@ export function speedUpPdfLib(): void {
   const PDFName = (require('pdf-lib/cjs/core/objects/PDFName') as { default: { of(name: string): unknown } }).default;
   const { IsWhitespace } = require('pdf-lib/cjs/core/syntax/Whitespace') as { IsWhitespace: Bytes };
   const { IsDelimiter } = require('pdf-lib/cjs/core/syntax/Delimiters') as { IsDelimiter: Bytes };
-  const PDFObjectParser = (require('pdf-lib/cjs/core/parser/PDFObjectParser') as { default: { prototype: Record<string, unknown> } }).default;
+  const PDFObjectParser = (
+    require('pdf-lib/cjs/core/parser/PDFObjectParser') as { default: { prototype: Record<string, unknown> } }
+  ).default;
   const nameOf = PDFName.of.bind(PDFName);
   const plainNames = new Map<string, unknown>();
   PDFName.of = (name: string) => {
@@ -60,7 +73,9 @@ export function speedUpPdfLib(): void {
     if (found === undefined) plainNames.set(name, (found = nameOf(name)));
     return found;
   };
-  PDFObjectParser.prototype.parseName = function parseName(this: { bytes: { assertNext(c: number): void; bytes: Bytes; idx: number; column: number } }) {
+  PDFObjectParser.prototype.parseName = function parseName(this: {
+    bytes: { assertNext(c: number): void; bytes: Bytes; idx: number; column: number };
+  }) {
     const stream = this.bytes;
     stream.assertNext(0x2f); // '/'
     const { bytes } = stream;
@@ -72,14 +87,19 @@ export function speedUpPdfLib(): void {
     return PDFName.of(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1'));
   };
   // Saving: a dictionary's entries are walked in place, not copied into a new array first.
-  const PDFDict = (require('pdf-lib/cjs/core/objects/PDFDict') as { default: { prototype: Record<string, unknown> } }).default;
+  const PDFDict = (require('pdf-lib/cjs/core/objects/PDFDict') as { default: { prototype: Record<string, unknown> } })
+    .default;
   type Sized = { sizeInBytes(): number; copyBytesInto(b: Bytes, o: number): number };
   PDFDict.prototype.sizeInBytes = function sizeInBytes(this: { dict: Map<Sized, Sized> }): number {
     let size = 5;
     for (const [key, value] of this.dict) size += key.sizeInBytes() + value.sizeInBytes() + 2;
     return size;
   };
-  PDFDict.prototype.copyBytesInto = function copyBytesInto(this: { dict: Map<Sized, Sized> }, buffer: Bytes, offset: number): number {
+  PDFDict.prototype.copyBytesInto = function copyBytesInto(
+    this: { dict: Map<Sized, Sized> },
+    buffer: Bytes,
+    offset: number,
+  ): number {
     const start = offset;
     buffer[offset++] = 0x3c; // '<<', a newline
     buffer[offset++] = 0x3c;

@@ -1,5 +1,16 @@
 import { createHash } from 'node:crypto';
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNull, PDFNumber, PDFPageLeaf, PDFPageTree, PDFRef, PDFStream } from 'pdf-lib';
+import {
+  PDFArray,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNull,
+  PDFNumber,
+  PDFPageLeaf,
+  PDFPageTree,
+  PDFRef,
+  PDFStream,
+} from 'pdf-lib';
 import { bombFailure, decodedStreamCap, decodeTripped, guardPdfLibDecoding } from './decode-limits';
 import { speedUpPdfLib } from './pdf-lib-speed';
 import { qpdfRewrite } from './qpdf';
@@ -75,7 +86,11 @@ export const HEADER_SEARCH_BYTES = 64 * 1024;
 
 /** Where the `%PDF-` header starts (at most {@link HEADER_SEARCH_BYTES} in), or -1. */
 export function findPdfHeader(bytes: Uint8Array): number {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, HEADER_SEARCH_BYTES + 5)).indexOf('%PDF-', 0, 'latin1');
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, HEADER_SEARCH_BYTES + 5)).indexOf(
+    '%PDF-',
+    0,
+    'latin1',
+  );
 }
 
 interface Loaded {
@@ -93,7 +108,12 @@ async function load(bytes: Uint8Array): Promise<Loaded> {
   console.warn = (...args: unknown[]) => void warnings.push(args.map(String).join(' '));
   try {
     // parseSpeed Infinity: no yielding to an event loop every 100 objects (we are in a worker).
-    const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false, parseSpeed: Infinity });
+    const doc = await PDFDocument.load(bytes, {
+      ignoreEncryption: true,
+      updateMetadata: false,
+      throwOnInvalidObject: false,
+      parseSpeed: Infinity,
+    });
     return { doc, warnings };
   } catch (error) {
     return { error, warnings };
@@ -223,22 +243,38 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
   let bytes = sent;
   const notes: OpenNote[] = (input.openNotes = []);
   if (bytes.length > limits.maxBytes) {
-    throw new ToolFailure('file_too_large', `${label} is ${bytes.length} bytes; the limit is ${limits.maxBytes} bytes (${fileSize(limits.maxBytes)}) per file.`, {
-      input: label,
-      bytes: bytes.length,
-      limit: limits.maxBytes,
-    });
+    throw new ToolFailure(
+      'file_too_large',
+      `${label} is ${bytes.length} bytes; the limit is ${limits.maxBytes} bytes (${fileSize(limits.maxBytes)}) per file.`,
+      {
+        input: label,
+        bytes: bytes.length,
+        limit: limits.maxBytes,
+      },
+    );
   }
   if (bytes.length === 0) {
-    throw new ToolFailure('not_a_pdf', `${label} is empty (0 bytes). Send the PDF's content, base64-encoded, or a file_id.`, { input: label });
+    throw new ToolFailure(
+      'not_a_pdf',
+      `${label} is empty (0 bytes). Send the PDF's content, base64-encoded, or a file_id.`,
+      { input: label },
+    );
   }
   const header = findPdfHeader(bytes);
   if (header < 0) {
-    throw new ToolFailure('not_a_pdf', `${label} is not a PDF (no %PDF- header). Check that the base64 decodes to a PDF file.`, { input: label });
+    throw new ToolFailure(
+      'not_a_pdf',
+      `${label} is not a PDF (no %PDF- header). Check that the base64 decodes to a PDF file.`,
+      { input: label },
+    );
   }
   if (header > 0) {
     bytes = bytes.subarray(header);
-    notes.push({ label, one: `had ${plural(header, 'byte')} before its %PDF- header; they were ignored.`, many: `had ${plural(header, 'byte')} before their %PDF- headers; they were ignored.` });
+    notes.push({
+      label,
+      one: `had ${plural(header, 'byte')} before its %PDF- header; they were ignored.`,
+      many: `had ${plural(header, 'byte')} before their %PDF- headers; they were ignored.`,
+    });
   }
   const cap = decodedStreamCap(limits);
   guardPdfLibDecoding(cap);
@@ -279,14 +315,22 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
         }
       }
       if (!second.doc) {
-        throw new ToolFailure('corrupt_pdf', `${label} is damaged and cannot be read, even after repair (${shortMessage(second.error)}).`, { input: label });
+        throw new ToolFailure(
+          'corrupt_pdf',
+          `${label} is damaged and cannot be read, even after repair (${shortMessage(second.error)}).`,
+          { input: label },
+        );
       }
       doc = second.doc;
       bytes = rewritten.bytes;
       if (encrypted) {
         notes.push(
           input.password
-            ? { label, one: 'was opened with the given password; the result is not encrypted.', many: 'were opened with the given passwords; the result is not encrypted.' }
+            ? {
+                label,
+                one: 'was opened with the given password; the result is not encrypted.',
+                many: 'were opened with the given passwords; the result is not encrypted.',
+              }
             : {
                 label,
                 one: 'was encrypted with an owner password only (it opens without a password): the result is not encrypted, and its restrictions (printing, copying, editing) were removed.',
@@ -305,8 +349,13 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
         });
       } else if (repaired && (encrypted || firstPages !== pagesNow) && pagesNow) {
         // An encrypted file's pages could not be counted before decryption: whether any was lost is unknown.
-        const why = rewritten.warnings[0] ?? (first.doc ? 'its cross-reference table was wrong' : shortMessage(first.error));
-        notes.push({ label, one: `was damaged and was repaired (with qpdf) before processing (${why}); check the result.`, many: `were damaged and were repaired (with qpdf) before processing (${why}); check the result.` });
+        const why =
+          rewritten.warnings[0] ?? (first.doc ? 'its cross-reference table was wrong' : shortMessage(first.error));
+        notes.push({
+          label,
+          one: `was damaged and was repaired (with qpdf) before processing (${why}); check the result.`,
+          many: `were damaged and were repaired (with qpdf) before processing (${why}); check the result.`,
+        });
       } else if (repaired && pagesNow) {
         notes.push({
           label,
@@ -317,12 +366,20 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
     } else if (encrypted || !intact) {
       // qpdf failed or is missing: an encrypted file, or one pdf-lib could not read whole, cannot be processed.
       if (encrypted) {
-        throw new ToolFailure('encrypted', `${label} is encrypted and could not be decrypted (${rewritten.message}). Send a decrypted file.`, { input: label });
+        throw new ToolFailure(
+          'encrypted',
+          `${label} is encrypted and could not be decrypted (${rewritten.message}). Send a decrypted file.`,
+          { input: label },
+        );
       }
       if (first.doc && pageTreeEmpty(first.doc)) throw noPages(label);
-      throw new ToolFailure('corrupt_pdf', `${label} is damaged and cannot be repaired (${rewritten.status === 'failed' ? rewritten.message : shortMessage(first.error)}).`, {
-        input: label,
-      });
+      throw new ToolFailure(
+        'corrupt_pdf',
+        `${label} is damaged and cannot be repaired (${rewritten.status === 'failed' ? rewritten.message : shortMessage(first.error)}).`,
+        {
+          input: label,
+        },
+      );
     }
   }
   input.bytes = bytes;
@@ -345,11 +402,15 @@ export async function openPdf(input: InputFile, limits: Limits): Promise<PDFDocu
     });
   }
   if (pages > limits.maxPages) {
-    throw new ToolFailure('too_many_pages', `${label} has ${pages} pages; every tool (split_pdf too) takes at most ${limits.maxPages} pages per file. Split it on your side first, e.g. \`qpdf in.pdf --pages . 1-${limits.maxPages} -- part-1.pdf\` and \`qpdf in.pdf --pages . ${limits.maxPages + 1}-z -- part-2.pdf\`, then send the parts.`, {
-      input: label,
-      pages,
-      limit: limits.maxPages,
-    });
+    throw new ToolFailure(
+      'too_many_pages',
+      `${label} has ${pages} pages; every tool (split_pdf too) takes at most ${limits.maxPages} pages per file. Split it on your side first, e.g. \`qpdf in.pdf --pages . 1-${limits.maxPages} -- part-1.pdf\` and \`qpdf in.pdf --pages . ${limits.maxPages + 1}-z -- part-2.pdf\`, then send the parts.`,
+      {
+        input: label,
+        pages,
+        limit: limits.maxPages,
+      },
+    );
   }
   return doc;
 }

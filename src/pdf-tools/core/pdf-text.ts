@@ -76,7 +76,14 @@ export async function openText(bytes: Uint8Array): Promise<PdfText> {
           const t = item.transform;
           if (typeof item.str !== 'string' || !t || item.str.trim() === '') continue;
           const mono = content.styles[item.fontName ?? '']?.fontFamily === 'monospace';
-          runs.push({ text: item.str, x: t[4], y: t[5], width: item.width ?? 0, size: Math.hypot(t[2], t[3]) || Math.hypot(t[0], t[1]), ...(mono ? { mono } : {}) });
+          runs.push({
+            text: item.str,
+            x: t[4],
+            y: t[5],
+            width: item.width ?? 0,
+            size: Math.hypot(t[2], t[3]) || Math.hypot(t[0], t[1]),
+            ...(mono ? { mono } : {}),
+          });
         }
         return runs;
       } finally {

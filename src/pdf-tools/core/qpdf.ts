@@ -30,7 +30,11 @@ export type QpdfOutcome =
  * page tree node), for a tree pdf-lib cannot walk (a page without /Type, a /Parent that is not a
  * page tree node).
  */
-export async function qpdfRewrite(bytes: Uint8Array, password: string | undefined, rebuildPages = false): Promise<QpdfOutcome> {
+export async function qpdfRewrite(
+  bytes: Uint8Array,
+  password: string | undefined,
+  rebuildPages = false,
+): Promise<QpdfOutcome> {
   const dir = await mkdtemp(join(tmpdir(), 'beacon-qpdf-'));
   try {
     const input = join(dir, 'in.pdf');
@@ -38,13 +42,26 @@ export async function qpdfRewrite(bytes: Uint8Array, password: string | undefine
     const pwFile = join(dir, 'password');
     await writeFile(input, bytes, { mode: 0o600 });
     await writeFile(pwFile, password ?? '', { mode: 0o600 });
-    const args = ['--decrypt', `--password-file=${pwFile}`, '--warning-exit-0', '--no-original-object-ids', input, ...(rebuildPages ? ['--pages', '.', '--'] : []), output];
+    const args = [
+      '--decrypt',
+      `--password-file=${pwFile}`,
+      '--warning-exit-0',
+      '--no-original-object-ids',
+      input,
+      ...(rebuildPages ? ['--pages', '.', '--'] : []),
+      output,
+    ];
     const run = await new Promise<{ code: number | null; stderr: string; error?: { killed?: boolean } }>((resolve) => {
       execFile(
         '/bin/sh',
         ['-c', `ulimit -v ${QPDF_MAX_MEMORY_KB}; exec qpdf "$@"`, 'qpdf', ...args],
         { timeout: QPDF_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024, encoding: 'utf8' },
-        (error, _stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stderr, error: error ?? undefined }),
+        (error, _stdout, stderr) =>
+          resolve({
+            code: error ? (typeof error.code === 'number' ? error.code : null) : 0,
+            stderr,
+            error: error ?? undefined,
+          }),
       );
     });
     const stderr = run.stderr.replaceAll(input, 'input').replaceAll(dir, '');
@@ -52,11 +69,21 @@ export async function qpdfRewrite(bytes: Uint8Array, password: string | undefine
     if (/invalid password/i.test(stderr)) return { status: 'bad_password' };
     if (run.code !== 0) {
       const killed = run.error?.killed;
-      return { status: 'failed', message: killed ? `repair took longer than ${QPDF_TIMEOUT_MS / 1000} s` : errorLine(stderr) || 'qpdf could not read it' };
+      return {
+        status: 'failed',
+        message: killed
+          ? `repair took longer than ${QPDF_TIMEOUT_MS / 1000} s`
+          : errorLine(stderr) || 'qpdf could not read it',
+      };
     }
     const warnings = stderr
       .split('\n')
-      .map((l) => l.replace(/^WARNING:\s*/, '').replace(/^input(?: \([^)]*\))?:\s*/, '').trim())
+      .map((l) =>
+        l
+          .replace(/^WARNING:\s*/, '')
+          .replace(/^input(?: \([^)]*\))?:\s*/, '')
+          .trim(),
+      )
       .filter((l) => l && !/operation succeeded with warnings/i.test(l));
     return { status: 'ok', bytes: new Uint8Array(await readFile(output)), warnings: warnings.slice(0, 5) };
   } finally {

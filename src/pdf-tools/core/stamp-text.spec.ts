@@ -36,7 +36,8 @@ function render(pdf: Uint8Array): Raster {
 /** Dark pixels in the box [x0, x1) x [y0, y1). */
 function inkPixels(r: Raster, x0: number, x1: number, y0: number, y1: number): number {
   let n = 0;
-  for (let x = Math.floor(x0); x < Math.ceil(x1); x++) for (let y = Math.floor(y0); y < Math.ceil(y1); y++) n += r.dark(x, y) ? 1 : 0;
+  for (let x = Math.floor(x0); x < Math.ceil(x1); x++)
+    for (let y = Math.floor(y0); y < Math.ceil(y1); y++) n += r.dark(x, y) ? 1 : 0;
   return n;
 }
 
@@ -63,7 +64,8 @@ describe('stamp text, rendered (pdftoppm): every script puts ink where its text 
   beforeAll(async () => {
     // One page, one document, so each font's subset holds every glyph drawn (as a real stamp's does):
     // each character alone in a cell of a grid, then each word (shaped in context) on its own line.
-    for (const [script, text] of SAMPLES) for (const char of [...text].filter((c) => c !== ' ')) chars.push({ script, char, x: 0, y: 0 });
+    for (const [script, text] of SAMPLES)
+      for (const char of [...text].filter((c) => c !== ' ')) chars.push({ script, char, x: 0, y: 0 });
     const wordList = SAMPLES.flatMap(([script, text]) => text.split(' ').map((word) => ({ script, word })));
     const gridRows = Math.ceil(chars.length / perRow);
     const height = (gridRows + wordList.length) * cell + cell;
@@ -74,7 +76,11 @@ describe('stamp text, rendered (pdftoppm): every script puts ink where its text 
     for (const [i, c] of chars.entries()) {
       c.x = cell + (i % perRow) * cell;
       c.y = height - cell - Math.floor(i / perRow) * cell;
-      (await StampText.build(fonts, c.char, size, 'text')).draw(page, { x: c.x + 6, y: c.y - cell + 12, rotate: 0 }, black);
+      (await StampText.build(fonts, c.char, size, 'text')).draw(
+        page,
+        { x: c.x + 6, y: c.y - cell + 12, rotate: 0 },
+        black,
+      );
     }
     for (const [i, w] of wordList.entries()) {
       const line = await StampText.build(fonts, w.word, size, 'text');
@@ -103,21 +109,37 @@ describe('stamp text, rendered (pdftoppm): every script puts ink where its text 
       for (let gid = 0; gid < subset.numGlyphs; gid++) expect(() => subset.getGlyph(gid).path).not.toThrow();
       fonts.push(String(obj.get(PDFName.of('FontName'))).replace(/^\/[A-Z]{6}\+/, ''));
     }
-    expect(fonts.sort()).toEqual(['DroidSansFallback', 'NanumGothic', 'NotoSans-Regular', 'NotoSansArabic-Regular', 'NotoSansDevanagari-Regular', 'NotoSansHebrew-Regular']);
+    expect(fonts.sort()).toEqual([
+      'DroidSansFallback',
+      'NanumGothic',
+      'NotoSans-Regular',
+      'NotoSansArabic-Regular',
+      'NotoSansDevanagari-Regular',
+      'NotoSansHebrew-Regular',
+    ]);
   });
 
-  it.each(SAMPLES.map(([script]) => script))('%s words: ink from the start to the end of each word, no glyph-wide hole', (script) => {
-    for (const w of words.filter((v) => v.script === script)) {
-      const cols = inkColumns(raster, w.x, w.x + w.width, w.y - 0.3 * size, w.y + size);
-      const first = cols.indexOf(true);
-      const last = cols.lastIndexOf(true);
-      let hole = 0;
-      for (let x = first, run = 0; x <= last; x++) hole = Math.max(hole, (run = cols[x] ? 0 : run + 1));
-      // Side bearings are a fraction of an em; a glyph drawn blank leaves its whole advance empty.
-      const seen = { word: w.word, inked: first >= 0, start: first <= 0.25 * size, end: cols.length - 1 - last <= 0.25 * size, hole: hole < 0.5 * size };
-      expect(seen).toEqual({ word: w.word, inked: true, start: true, end: true, hole: true });
-    }
-  });
+  it.each(SAMPLES.map(([script]) => script))(
+    '%s words: ink from the start to the end of each word, no glyph-wide hole',
+    (script) => {
+      for (const w of words.filter((v) => v.script === script)) {
+        const cols = inkColumns(raster, w.x, w.x + w.width, w.y - 0.3 * size, w.y + size);
+        const first = cols.indexOf(true);
+        const last = cols.lastIndexOf(true);
+        let hole = 0;
+        for (let x = first, run = 0; x <= last; x++) hole = Math.max(hole, (run = cols[x] ? 0 : run + 1));
+        // Side bearings are a fraction of an em; a glyph drawn blank leaves its whole advance empty.
+        const seen = {
+          word: w.word,
+          inked: first >= 0,
+          start: first <= 0.25 * size,
+          end: cols.length - 1 - last <= 0.25 * size,
+          hole: hole < 0.5 * size,
+        };
+        expect(seen).toEqual({ word: w.word, inked: true, start: true, end: true, hole: true });
+      }
+    },
+  );
 });
 
 describe('stamp text, rendered: right-to-left and mixed lines in visual order', () => {
@@ -142,18 +164,27 @@ describe('stamp text, rendered: right-to-left and mixed lines in visual order', 
     const doc = await PDFDocument.create();
     const page = doc.addPage([600, row * (rows.length + 1)]);
     const fonts = new StampFonts(doc);
-    for (const [i, text] of rows.entries()) (await StampText.build(fonts, text, size, 'text')).draw(page, { x: 20, y: baseline(i), rotate: 0 }, { size, color: rgb(0, 0, 0) });
+    for (const [i, text] of rows.entries())
+      (await StampText.build(fonts, text, size, 'text')).draw(
+        page,
+        { x: 20, y: baseline(i), rotate: 0 },
+        { size, color: rgb(0, 0, 0) },
+      );
     r = render(await doc.save());
   });
 
   it.each(LINES)('%s: %s', (_name, line, visual) => {
     const first = rows.indexOf(line);
     // Dark pixels per column in a row's band.
-    const profile = (i: number): number[] => Array.from({ length: r.width }, (_, x) => inkPixels(r, x, x + 1, baseline(i) - 0.3 * size, baseline(i) + size));
+    const profile = (i: number): number[] =>
+      Array.from({ length: r.width }, (_, x) => inkPixels(r, x, x + 1, baseline(i) - 0.3 * size, baseline(i) + size));
     const whole = profile(first);
     const places = visual.map((piece, i) => {
       const p = profile(first + 1 + i);
-      const ink = p.slice(p.findIndex((n) => n > 0), p.length - [...p].reverse().findIndex((n) => n > 0));
+      const ink = p.slice(
+        p.findIndex((n) => n > 0),
+        p.length - [...p].reverse().findIndex((n) => n > 0),
+      );
       let best = { at: -1, error: Infinity };
       for (let at = 0; at + ink.length <= whole.length; at++) {
         let error = 0;
@@ -169,7 +200,8 @@ describe('stamp text, rendered: right-to-left and mixed lines in visual order', 
 });
 
 /** Glyph offsets of a TrueType font's loca table (parsed by fontkit, not in its types). */
-const loca = (bytes: Uint8Array): number[] => (fontkit.create(bytes) as unknown as { loca: { offsets: number[] } }).loca.offsets;
+const loca = (bytes: Uint8Array): number[] =>
+  (fontkit.create(bytes) as unknown as { loca: { offsets: number[] } }).loca.offsets;
 
 describe('evenGlyphOffsets', () => {
   it('pads every glyph of Droid Sans Fallback to 4 bytes, outlines unchanged; the Noto fonts are already so', () => {
@@ -181,7 +213,9 @@ describe('evenGlyphOffsets', () => {
     expect(loca(padded).every((o) => o % 4 === 0)).toBe(true);
     expect(after.numGlyphs).toBe(before.numGlyphs);
     for (const c of '中機密本かカ') {
-      expect(after.glyphForCodePoint(c.codePointAt(0)!).path.toSVG()).toBe(before.glyphForCodePoint(c.codePointAt(0)!).path.toSVG());
+      expect(after.glyphForCodePoint(c.codePointAt(0)!).path.toSVG()).toBe(
+        before.glyphForCodePoint(c.codePointAt(0)!).path.toSVG(),
+      );
     }
     const noto = new Uint8Array(readFileSync(join(FONT_DIR, 'noto/NotoSans-Regular.ttf')));
     expect(evenGlyphOffsets(noto)).toBe(noto);

@@ -57,11 +57,18 @@ export class StampText {
   static async build(fonts: StampFonts, text: string, size: number, argument: string): Promise<StampText> {
     const helvetica = await fonts.standard();
     if (winAnsi(helvetica, text)) {
-      return new StampText([{ text, font: helvetica, width: helvetica.widthOfTextAtSize(text, size) }], helvetica.widthOfTextAtSize(text, size), helvetica.heightAtSize(size, { descender: false }), size);
+      return new StampText(
+        [{ text, font: helvetica, width: helvetica.widthOfTextAtSize(text, size) }],
+        helvetica.widthOfTextAtSize(text, size),
+        helvetica.heightAtSize(size, { descender: false }),
+        size,
+      );
     }
     const chars = [...text];
     // Font per character: the first font with the glyph; neutral characters take a neighbour's font when it has them.
-    const fontOf: (StampFont | undefined)[] = chars.map((c) => (isNeutral(c.codePointAt(0)!) ? undefined : fontFor(c.codePointAt(0)!, argument)));
+    const fontOf: (StampFont | undefined)[] = chars.map((c) =>
+      isNeutral(c.codePointAt(0)!) ? undefined : fontFor(c.codePointAt(0)!, argument),
+    );
     for (let pass = 0; pass < 2; pass++) {
       for (let i = 0; i < chars.length; i++) {
         if (fontOf[i]) continue;
@@ -87,7 +94,7 @@ export class StampText {
     const max = Math.max(...logical.map((r) => r.level));
     const minOdd = Math.min(...logical.map((r) => (r.level % 2 ? r.level : r.level + 1)));
     for (let level = max; level >= minOdd; level--) {
-      for (let i = 0; i < order.length; ) {
+      for (let i = 0; i < order.length;) {
         if (logical[order[i]].level < level) {
           i++;
           continue;
@@ -105,19 +112,32 @@ export class StampText {
       const font = await fonts.of(run.font);
       let s = run.chars.join('');
       const strongRtl = run.chars.some((c) => ['R', 'AL'].includes(bidi.getBidiCharTypeName(c)));
-      if (run.level % 2 === 1 && !strongRtl) s = [...run.chars].reverse().map((c) => bidi.getMirroredCharacter(c) ?? c).join('');
+      if (run.level % 2 === 1 && !strongRtl)
+        s = [...run.chars]
+          .reverse()
+          .map((c) => bidi.getMirroredCharacter(c) ?? c)
+          .join('');
       const width = font.widthOfTextAtSize(s, size);
       runs.push({ text: s, font, width });
       height = Math.max(height, font.heightAtSize(size, { descender: false }));
     }
-    return new StampText(runs, runs.reduce((w, r) => w + r.width, 0), height, size);
+    return new StampText(
+      runs,
+      runs.reduce((w, r) => w + r.width, 0),
+      height,
+      size,
+    );
   }
 
   /**
    * Draws the line with its start at (x, y), turned by `rotate` degrees, at `style.size` (the runs'
    * widths scale with it when it is not the size the line was built at).
    */
-  draw(page: PDFPage, at: { x: number; y: number; rotate: number }, style: { size: number; color: Color; opacity?: number }): void {
+  draw(
+    page: PDFPage,
+    at: { x: number; y: number; rotate: number },
+    style: { size: number; color: Color; opacity?: number },
+  ): void {
     const a = (at.rotate * Math.PI) / 180;
     const scale = style.size / this.size;
     let dx = 0;

@@ -52,10 +52,25 @@ export function rotatedExtent(w: number, h: number, angle: number): { width: num
 }
 
 /** Visible coordinates of the centre of a box of `extent` at `position` with `margin`. */
-export function anchor(frame: VisibleFrame, position: Position, extent: { width: number; height: number }, margin: number): { x: number; y: number } {
+export function anchor(
+  frame: VisibleFrame,
+  position: Position,
+  extent: { width: number; height: number },
+  margin: number,
+): { x: number; y: number } {
   const [row, col] = position === 'center' ? ['middle', 'center'] : position.split('-');
-  const x = col === 'left' ? margin + extent.width / 2 : col === 'right' ? frame.width - margin - extent.width / 2 : frame.width / 2;
-  const y = row === 'top' ? frame.height - margin - extent.height / 2 : row === 'bottom' ? margin + extent.height / 2 : frame.height / 2;
+  const x =
+    col === 'left'
+      ? margin + extent.width / 2
+      : col === 'right'
+        ? frame.width - margin - extent.width / 2
+        : frame.width / 2;
+  const y =
+    row === 'top'
+      ? frame.height - margin - extent.height / 2
+      : row === 'bottom'
+        ? margin + extent.height / 2
+        : frame.height / 2;
   return { x, y };
 }
 
@@ -63,7 +78,14 @@ export function anchor(frame: VisibleFrame, position: Position, extent: { width:
  * Page-space origin (lower-left corner before rotation) and rotation for drawing a w x h box
  * whose centre appears at visible (cx, cy), turned by `angle` (counter-clockwise, as seen).
  */
-export function placeBox(frame: VisibleFrame, cx: number, cy: number, w: number, h: number, angle: number): { x: number; y: number; rotate: number } {
+export function placeBox(
+  frame: VisibleFrame,
+  cx: number,
+  cy: number,
+  w: number,
+  h: number,
+  angle: number,
+): { x: number; y: number; rotate: number } {
   const a = (angle * Math.PI) / 180;
   // The origin is the centre minus the rotated half-diagonal.
   const vx = cx - ((w / 2) * Math.cos(a) - (h / 2) * Math.sin(a));

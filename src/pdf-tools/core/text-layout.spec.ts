@@ -1,7 +1,13 @@
 import { bodySize, pageMarkdown, TextRun } from './text-layout';
 
 /** A run of Helvetica-like text: 0.5 em per character. */
-const run = (text: string, x: number, y: number, size = 10): TextRun => ({ text, x, y, size, width: text.length * size * 0.5 });
+const run = (text: string, x: number, y: number, size = 10): TextRun => ({
+  text,
+  x,
+  y,
+  size,
+  width: text.length * size * 0.5,
+});
 
 describe('pageMarkdown', () => {
   it('makes paragraphs of lines, headings of larger text, and joins words broken at a line end', () => {
@@ -12,7 +18,9 @@ describe('pageMarkdown', () => {
       run('tinues on the next line.', 72, 708),
       run('A second paragraph after a gap.', 72, 680),
     ]);
-    expect(md).toBe('# Annual report\n\n## Summary\n\nThe first paragraph starts here and continues on the next line.\n\nA second paragraph after a gap.');
+    expect(md).toBe(
+      '# Annual report\n\n## Summary\n\nThe first paragraph starts here and continues on the next line.\n\nA second paragraph after a gap.',
+    );
   });
 
   it('reads two columns one after the other, under a title across both', () => {
@@ -44,20 +52,42 @@ describe('pageMarkdown', () => {
   });
 
   it('makes list items of bullets and numbers, one per line', () => {
-    const md = pageMarkdown([run('• first point', 72, 700), run('• second point that goes on', 72, 688), run('and on', 82, 676), run('2) numbered', 72, 664)]);
+    const md = pageMarkdown([
+      run('• first point', 72, 700),
+      run('• second point that goes on', 72, 688),
+      run('and on', 82, 676),
+      run('2) numbered', 72, 664),
+    ]);
     expect(md).toBe('- first point\n- second point that goes on and on\n2. numbered');
   });
 
   it('fences lines of code (a monospaced font), never as a table; table-of-contents lines stand alone, their leaders shortened', () => {
     const code = (text: string, x: number, y: number): TextRun => ({ ...run(text, x, y), mono: true });
-    expect(pageMarkdown([run('For example:', 72, 700), code('SEQUENCE {', 72, 688), code('r', 90, 676), code('INTEGER,', 140, 676), code('s', 90, 664), code('INTEGER', 140, 664), code('}', 72, 652)])).toBe(
-      'For example:\n\n```\nSEQUENCE {\nr INTEGER,\ns INTEGER\n}\n```',
-    );
-    expect(pageMarkdown([run('1', 72, 700), run('Introduction . . . . . . . . 1', 90, 700), run('2', 72, 688), run('Usage . . . . . . . . . . . . 2', 90, 688)])).toBe('1 Introduction … 1\n2 Usage … 2');
+    expect(
+      pageMarkdown([
+        run('For example:', 72, 700),
+        code('SEQUENCE {', 72, 688),
+        code('r', 90, 676),
+        code('INTEGER,', 140, 676),
+        code('s', 90, 664),
+        code('INTEGER', 140, 664),
+        code('}', 72, 652),
+      ]),
+    ).toBe('For example:\n\n```\nSEQUENCE {\nr INTEGER,\ns INTEGER\n}\n```');
+    expect(
+      pageMarkdown([
+        run('1', 72, 700),
+        run('Introduction . . . . . . . . 1', 90, 700),
+        run('2', 72, 688),
+        run('Usage . . . . . . . . . . . . 2', 90, 688),
+      ]),
+    ).toBe('1 Introduction … 1\n2 Usage … 2');
   });
 
   it('keeps text that looks like markup as text, spaces runs of one line, and gives nothing for a page without text', () => {
-    expect(pageMarkdown([run('# not a heading', 72, 700), run('but', 72, 688), run('text', 92, 688)])).toBe('\\# not a heading but text');
+    expect(pageMarkdown([run('# not a heading', 72, 700), run('but', 72, 688), run('text', 92, 688)])).toBe(
+      '\\# not a heading but text',
+    );
     expect(pageMarkdown([])).toBe('');
     expect(bodySize([run('a', 0, 0, 9), run('longer text', 0, 10, 11)])).toBe(11);
   });

@@ -103,7 +103,12 @@ function linesOf(runs: readonly TextRun[]): Line[] {
       } else chunks.push({ text: r.text, x0: r.x, x1: r.x + r.width, size: r.size });
     }
     for (const c of chunks) c.text = c.text.replace(/\s+/g, ' ').trim();
-    return { y: l.y, size: l.size, chunks: chunks.filter((c) => c.text !== ''), mono: l.runs.every((r) => r.mono === true) };
+    return {
+      y: l.y,
+      size: l.size,
+      chunks: chunks.filter((c) => c.text !== ''),
+      mono: l.runs.every((r) => r.mono === true),
+    };
   });
 }
 
@@ -125,7 +130,8 @@ function gutters(lines: Line[], body: number): { start: number; end: number }[] 
   const width = max - min;
   if (width <= 0 || width > 20_000) return [];
   const cover = new Uint16Array(width);
-  for (const c of chunks) for (let x = Math.max(0, Math.floor(c.x0) - min); x < Math.min(width, Math.ceil(c.x1) - min); x++) cover[x]++;
+  for (const c of chunks)
+    for (let x = Math.max(0, Math.floor(c.x0) - min); x < Math.min(width, Math.ceil(c.x1) - min); x++) cover[x]++;
   const allowed = Math.max(1, Math.floor(lines.length * GUTTER_CROSSING));
   const found: { start: number; end: number }[] = [];
   let start = -1;
@@ -153,7 +159,8 @@ function gutters(lines: Line[], body: number): { start: number; end: number }[] 
 /** The lines in reading order: full-width lines as they come, runs of column lines column by column. */
 function readingOrder(lines: Line[], body: number): Segment[] {
   const gs = gutters(lines, body);
-  if (!gs.length) return lines.map((l, i) => ({ y: l.y, size: l.size, cells: l.chunks, mono: l.mono, breakBefore: i === 0 }));
+  if (!gs.length)
+    return lines.map((l, i) => ({ y: l.y, size: l.size, cells: l.chunks, mono: l.mono, breakBefore: i === 0 }));
   const columnOf = (c: Chunk): number => gs.filter((g) => (c.x0 + c.x1) / 2 > g.end).length;
   const crosses = (l: Line): boolean => l.chunks.some((c) => gs.some((g) => c.x0 < g.start && c.x1 > g.end));
   const out: Segment[] = [];
@@ -191,7 +198,11 @@ function sameColumns(a: Chunk[], b: Chunk[]): boolean {
   return a.every((c, i) => {
     const d = b[i];
     const tol = 1.5 * Math.max(c.size, d.size);
-    return Math.abs(c.x0 - d.x0) <= tol || Math.abs(c.x1 - d.x1) <= tol || Math.abs((c.x0 + c.x1) / 2 - (d.x0 + d.x1) / 2) <= tol;
+    return (
+      Math.abs(c.x0 - d.x0) <= tol ||
+      Math.abs(c.x1 - d.x1) <= tol ||
+      Math.abs((c.x0 + c.x1) / 2 - (d.x0 + d.x1) / 2) <= tol
+    );
   });
 }
 
@@ -251,7 +262,13 @@ export function pageMarkdown(runs: readonly TextRun[], body = bodySize(runs) ?? 
       endPara();
       lastItem = false;
       const grid = segments.slice(i, i + rows).map((r) => r.cells.map((c) => cell(c.text)));
-      blocks.push([`| ${grid[0].join(' | ')} |`, `|${grid[0].map(() => ' --- |').join('')}`, ...grid.slice(1).map((r) => `| ${r.join(' | ')} |`)].join('\n'));
+      blocks.push(
+        [
+          `| ${grid[0].join(' | ')} |`,
+          `|${grid[0].map(() => ' --- |').join('')}`,
+          ...grid.slice(1).map((r) => `| ${r.join(' | ')} |`),
+        ].join('\n'),
+      );
       i += rows - 1;
       prev = segments[i];
       continue;
@@ -269,7 +286,10 @@ export function pageMarkdown(runs: readonly TextRun[], body = bodySize(runs) ?? 
       continue;
     }
     const contents = LEADER.test(s.cells.map((c) => c.text).join(' '));
-    const text = s.cells.map((c) => c.text).join(' ').replace(LEADER, ' … ');
+    const text = s.cells
+      .map((c) => c.text)
+      .join(' ')
+      .replace(LEADER, ' … ');
     const bullet = BULLET.exec(text);
     const numbered = NUMBERED.exec(text);
     const gap = prev ? prev.y - s.y : 0;
@@ -286,7 +306,12 @@ export function pageMarkdown(runs: readonly TextRun[], body = bodySize(runs) ?? 
     if (newBlock) {
       endPara();
       if (bullet) para = { lines: [`- ${text.slice(bullet[0].length)}`], size: s.size, kind: 'item' };
-      else if (numbered) para = { lines: [`${numbered[1].replace(/^\(/, '').replace(/\)$/, '.')} ${text.slice(numbered[0].length)}`], size: s.size, kind: 'item' };
+      else if (numbered)
+        para = {
+          lines: [`${numbered[1].replace(/^\(/, '').replace(/\)$/, '.')} ${text.slice(numbered[0].length)}`],
+          size: s.size,
+          kind: 'item',
+        };
       // A line of a table of contents stands alone, like a list item.
       else if (contents) para = { lines: [text], size: s.size, kind: 'item', alone: true };
       else para = { lines: [text], size: s.size, kind: 'text' };

@@ -1,4 +1,11 @@
-import { BeforeApplicationShutdown, Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationShutdown,
+  OnModuleInit,
+} from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig } from '../../common/config/env';
@@ -133,11 +140,25 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
     if (!files.length) return [];
     const expiresAt = new Date(Date.now() + this.config.PDF_RESULT_TTL_S * 1000);
     const rows = await this.files.insert(
-      files.map((f) => ({ id: randomBytes(32).toString('base64url'), filename: safeFilename(f.name, f.ext), size: f.bytes.length, pages: f.pages, sha256: f.sha256, createdAt: new Date(), expiresAt })),
+      files.map((f) => ({
+        id: randomBytes(32).toString('base64url'),
+        filename: safeFilename(f.name, f.ext),
+        size: f.bytes.length,
+        pages: f.pages,
+        sha256: f.sha256,
+        createdAt: new Date(),
+        expiresAt,
+      })),
     );
-    const written = this.write(rows.map((file, i) => ({ file, bytes: Buffer.from(files[i].bytes.buffer, files[i].bytes.byteOffset, files[i].bytes.byteLength) })));
+    const written = this.write(
+      rows.map((file, i) => ({
+        file,
+        bytes: Buffer.from(files[i].bytes.buffer, files[i].bytes.byteOffset, files[i].bytes.byteLength),
+      })),
+    );
     // Too many megabytes still being written already: this save waits for its own.
-    if (this.writingBytes > this.config.PDF_FILE_CACHE_BYTES && !(await written)) throw new Error('the bytes of the files could not be written');
+    if (this.writingBytes > this.config.PDF_FILE_CACHE_BYTES && !(await written))
+      throw new Error('the bytes of the files could not be written');
     return rows.map((row, i) => ({
       file_id: row.id,
       download_url: this.downloadUrl(row.id),

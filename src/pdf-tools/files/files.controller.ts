@@ -75,7 +75,10 @@ export class FilesController {
     const ascii = file.filename.replace(/[^\x20-\x7e]/g, '_');
     res.setHeader('Content-Type', contentTypeOf(file.filename));
     res.setHeader('Content-Length', String(file.size));
-    res.setHeader('Content-Disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+    res.setHeader(
+      'Content-Disposition',
+      `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
+    );
     res.setHeader('Cache-Control', 'private, no-transform');
     res.setHeader('Expires', file.expiresAt.toUTCString());
     res.setHeader('ETag', `"${file.sha256}"`);
@@ -86,7 +89,10 @@ export class FilesController {
       return;
     }
     try {
-      await pipeline(Readable.from(this.store.chunks(file.id, file.size), { objectMode: false, highWaterMark: 1 }), res);
+      await pipeline(
+        Readable.from(this.store.chunks(file.id, file.size), { objectMode: false, highWaterMark: 1 }),
+        res,
+      );
     } catch (e) {
       // Headers are out: the client sees a short body (Content-Length not reached). Gone mid-way
       // (expired and cleaned up) or the client went away: nothing else to answer.

@@ -29,7 +29,8 @@ type InputStep =
  * An input after the checks: its bytes (base64 decoded), a stored file whose bytes are read after
  * the quota, or a checked address downloaded after the quota.
  */
-export type PreparedInput = InputFile | { label: string; name: string; stored: StoredFile } | { label: string; name?: string; url: CheckedUrl };
+export type PreparedInput =
+  InputFile | { label: string; name: string; stored: StoredFile } | { label: string; name?: string; url: CheckedUrl };
 
 /** Reports a step of the downloads (done of total, by bytes received). */
 export type LoadProgress = (done: number, total: number, message: string) => void;
@@ -56,7 +57,10 @@ export class InputResolver {
    * base64 is decoded in a worker, so megabytes of text never pass through a regex or decoder on
    * the event loop.
    */
-  async prepare(extraBase64: readonly { label: string; base64: string }[], refs: readonly { label: string; ref: FileRef }[]): Promise<PreparedInput[]> {
+  async prepare(
+    extraBase64: readonly { label: string; base64: string }[],
+    refs: readonly { label: string; ref: FileRef }[],
+  ): Promise<PreparedInput[]> {
     const max = this.config.PDF_MAX_FILE_BYTES;
     const steps: InputStep[] = [];
     const base64 = (label: string, text: string, keep: boolean, name: string): InputStep => {
@@ -78,7 +82,10 @@ export class InputResolver {
     // Nothing after the first refused argument can change the outcome: no work for it.
     const firstError = steps.findIndex((s) => s.kind === 'error');
     if (firstError >= 0) steps.length = firstError + 1;
-    const decoded = await this.decodeBase64Inputs(steps.flatMap((s) => (s.kind === 'base64' ? [s] : [])), max);
+    const decoded = await this.decodeBase64Inputs(
+      steps.flatMap((s) => (s.kind === 'base64' ? [s] : [])),
+      max,
+    );
     const out: PreparedInput[] = [];
     let d = 0;
     for (const step of steps) {
@@ -110,7 +117,10 @@ export class InputResolver {
   }
 
   /** Decodes base64 arguments: in a worker when large (on the event loop if the pool cannot). */
-  private async decodeBase64Inputs(items: { label: string; base64: string; keep: boolean }[], max: number): Promise<DecodeResult> {
+  private async decodeBase64Inputs(
+    items: { label: string; base64: string; keep: boolean }[],
+    max: number,
+  ): Promise<DecodeResult> {
     if (!items.length) return [];
     const task = { items: items.map(({ label, base64, keep }) => ({ label, base64, keep })), maxBytes: max };
     const chars = items.reduce((n, i) => n + i.base64.length, 0);
@@ -151,7 +161,11 @@ export class InputResolver {
       if ('url' in p) {
         const base = downloaded;
         const got = await this.urls.fetch(p.url, p.label, (received, total) =>
-          progress(base + received / (total ?? max), downloads, `Downloading ${p.label}: ${received} bytes${total ? ` of ${total}` : ''}`),
+          progress(
+            base + received / (total ?? max),
+            downloads,
+            `Downloading ${p.label}: ${received} bytes${total ? ` of ${total}` : ''}`,
+          ),
         );
         downloaded++;
         progress(downloaded, downloads, `Downloaded ${p.label} (${got.bytes.length} bytes)`);

@@ -2,7 +2,13 @@
  * The kinds of stored files and their media types: PDFs (uploads and the tools' results), and the
  * website's conversions (page images, their ZIP, OCR text). A file's kind is its name's extension.
  */
-export const FILE_TYPES = { pdf: 'application/pdf', png: 'image/png', jpg: 'image/jpeg', zip: 'application/zip', txt: 'text/plain; charset=utf-8' } as const;
+export const FILE_TYPES = {
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  zip: 'application/zip',
+  txt: 'text/plain; charset=utf-8',
+} as const;
 export type FileExt = keyof typeof FILE_TYPES;
 
 /** The media type a stored file is served with, from its name's extension (PDF for anything else). */

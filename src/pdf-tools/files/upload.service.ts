@@ -63,7 +63,11 @@ export class UploadService {
     return new Promise<UploadResult>((resolve, reject) => {
       let parser: busboy.Busboy;
       try {
-        parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fields: 10, fileSize: this.config.PDF_MAX_FILE_BYTES + 1, parts: 12 } });
+        parser = busboy({
+          headers: req.headers,
+          defParamCharset: 'utf8',
+          limits: { files: 1, fields: 10, fileSize: this.config.PDF_MAX_FILE_BYTES + 1, parts: 12 },
+        });
       } catch (e) {
         return reject(new DomainError(ErrorCode.BadRequest, `Malformed multipart body: ${(e as Error).message}.`));
       }
@@ -78,17 +82,27 @@ export class UploadService {
           .then((bytes) => this.accept(bytes, info.filename || 'upload.pdf'))
           .then(resolve, reject);
       });
-      parser.on('error', (e: Error) => reject(new DomainError(ErrorCode.BadRequest, `Malformed multipart body: ${e.message}.`)));
+      parser.on('error', (e: Error) =>
+        reject(new DomainError(ErrorCode.BadRequest, `Malformed multipart body: ${e.message}.`)),
+      );
       // More parts or fields than a file upload has: 413, like a form over the field limit.
       const tooMany = (): void => {
         req.unpipe(parser);
         req.pause(); // nothing more is read: the connection is closed once the answer is out
-        reject(new DomainError(ErrorCode.PayloadTooLarge, 'The upload has too many parts: send the PDF alone in the field "file".'));
+        reject(
+          new DomainError(
+            ErrorCode.PayloadTooLarge,
+            'The upload has too many parts: send the PDF alone in the field "file".',
+          ),
+        );
       };
       parser.on('partsLimit', tooMany);
       parser.on('fieldsLimit', tooMany);
       parser.on('close', () => {
-        if (!seen) reject(new DomainError(ErrorCode.BadRequest, 'No file in the multipart body: send the PDF in the field "file".'));
+        if (!seen)
+          reject(
+            new DomainError(ErrorCode.BadRequest, 'No file in the multipart body: send the PDF in the field "file".'),
+          );
       });
       req.pipe(parser);
     });
@@ -103,7 +117,10 @@ export class UploadService {
   private read(stream: Readable, req: Request, expected?: number): Promise<ReadBody> {
     const max = this.config.PDF_MAX_FILE_BYTES;
     return new Promise<ReadBody>((resolve, reject) => {
-      const into = expected !== undefined && Number.isSafeInteger(expected) && expected > 0 && expected <= max ? sharedBytes(expected) : undefined;
+      const into =
+        expected !== undefined && Number.isSafeInteger(expected) && expected > 0 && expected <= max
+          ? sharedBytes(expected)
+          : undefined;
       const chunks: Buffer[] = [];
       const hash = createHash('sha256');
       let size = 0;
@@ -126,21 +143,40 @@ export class UploadService {
         }
       };
       const timeout = (what: string) =>
-        finish(new DomainError(ErrorCode.RequestTimeout, `The upload was too slow (${what}). Send the whole file at once.`));
-      const total = setTimeout(() => timeout(`not complete after ${this.config.PDF_UPLOAD_TIMEOUT_MS} ms`), this.config.PDF_UPLOAD_TIMEOUT_MS);
-      let idle = setTimeout(() => timeout(`no data for ${this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS} ms`), this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS);
+        finish(
+          new DomainError(ErrorCode.RequestTimeout, `The upload was too slow (${what}). Send the whole file at once.`),
+        );
+      const total = setTimeout(
+        () => timeout(`not complete after ${this.config.PDF_UPLOAD_TIMEOUT_MS} ms`),
+        this.config.PDF_UPLOAD_TIMEOUT_MS,
+      );
+      let idle = setTimeout(
+        () => timeout(`no data for ${this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS} ms`),
+        this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS,
+      );
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > max) return finish(this.tooLarge());
         if (into && size <= into.length) into.set(chunk, size - chunk.length);
-        else if (into) return finish(new DomainError(ErrorCode.BadRequest, `The upload is longer than its Content-Length (${into.length} bytes).`));
+        else if (into)
+          return finish(
+            new DomainError(
+              ErrorCode.BadRequest,
+              `The upload is longer than its Content-Length (${into.length} bytes).`,
+            ),
+          );
         else chunks.push(chunk);
         hash.update(chunk);
         clearTimeout(idle);
-        idle = setTimeout(() => timeout(`no data for ${this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS} ms`), this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS);
+        idle = setTimeout(
+          () => timeout(`no data for ${this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS} ms`),
+          this.config.PDF_UPLOAD_IDLE_TIMEOUT_MS,
+        );
       });
       stream.on('end', () => finish());
-      stream.on('error', (e: Error) => finish(new DomainError(ErrorCode.BadRequest, `The upload failed: ${e.message}.`)));
+      stream.on('error', (e: Error) =>
+        finish(new DomainError(ErrorCode.BadRequest, `The upload failed: ${e.message}.`)),
+      );
       req.on('aborted', () => finish(new DomainError(ErrorCode.BadRequest, 'The upload was aborted by the client.')));
     });
   }
@@ -149,7 +185,9 @@ export class UploadService {
   private async accept({ bytes, sha256 }: ReadBody, name: string): Promise<UploadResult> {
     if (bytes.length === 0) throw new DomainError(ErrorCode.BadRequest, 'The upload is empty (0 bytes).');
     if (findPdfHeader(bytes) < 0) {
-      throw new DomainError(ErrorCode.UnsupportedMediaType, 'The upload is not a PDF (no %PDF- header).', { error_detail: 'not_a_pdf' });
+      throw new DomainError(ErrorCode.UnsupportedMediaType, 'The upload is not a PDF (no %PDF- header).', {
+        error_detail: 'not_a_pdf',
+      });
     }
     // In shared memory: the worker reads the bytes we store, no copy on the event loop.
     const checked = await this.pool.run({
@@ -161,7 +199,8 @@ export class UploadService {
     // Encrypted with a password the upload does not carry: stored as is, opened by the tools with `password`.
     const encrypted = !checked.ok && checked.code === 'encrypted' && checked.details.password_given === false;
     if (!checked.ok && !encrypted) {
-      const status = checked.code === 'busy' || checked.code === 'timeout' ? ErrorCode.ServiceUnavailable : ErrorCode.BadRequest;
+      const status =
+        checked.code === 'busy' || checked.code === 'timeout' ? ErrorCode.ServiceUnavailable : ErrorCode.BadRequest;
       throw new DomainError(status, sentence(checked.message), { error_detail: checked.code });
     }
     // Encrypted: its pages are not known until a tool opens it with its password.
@@ -186,9 +225,13 @@ export class UploadService {
 
   private tooLarge(declared?: number): DomainError {
     const max = this.config.PDF_MAX_FILE_BYTES;
-    return new DomainError(ErrorCode.PayloadTooLarge, `The upload is ${declared ? `${declared} bytes` : 'larger than the limit'}; the limit is ${max} bytes per file.`, {
-      limit: max,
-    });
+    return new DomainError(
+      ErrorCode.PayloadTooLarge,
+      `The upload is ${declared ? `${declared} bytes` : 'larger than the limit'}; the limit is ${max} bytes per file.`,
+      {
+        limit: max,
+      },
+    );
   }
 }
 

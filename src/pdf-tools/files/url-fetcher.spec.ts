@@ -77,8 +77,13 @@ describe('UrlFetcher', () => {
     if (host === 'silent.test') return new Promise<string[]>(() => undefined);
     throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
   };
-  const fetcher = (limits: Partial<UrlFetchLimits> = {}, allowLoopback = true) => new UrlFetcher(new EgressGuard({ allowLoopback }, resolver), { ...LIMITS, ...limits });
-  const get = async (path: string, limits: Partial<UrlFetchLimits> = {}, onProgress?: (n: number, t?: number) => void) => {
+  const fetcher = (limits: Partial<UrlFetchLimits> = {}, allowLoopback = true) =>
+    new UrlFetcher(new EgressGuard({ allowLoopback }, resolver), { ...LIMITS, ...limits });
+  const get = async (
+    path: string,
+    limits: Partial<UrlFetchLimits> = {},
+    onProgress?: (n: number, t?: number) => void,
+  ) => {
     const f = fetcher(limits);
     return f.fetch(await f.check(`${fixture.base}${path}`, 'file'), 'file', onProgress);
   };
@@ -93,10 +98,16 @@ describe('UrlFetcher', () => {
           res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': PDF.length }).end(PDF);
           return;
         case '/junk':
-          res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(Buffer.concat([Buffer.alloc(300, 0x20), PDF]));
+          res
+            .writeHead(200, { 'content-type': 'application/octet-stream' })
+            .end(Buffer.concat([Buffer.alloc(300, 0x20), PDF]));
           return;
         case '/named':
-          res.writeHead(200, { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('Résumé.pdf')}` }).end(PDF);
+          res
+            .writeHead(200, {
+              'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('Résumé.pdf')}`,
+            })
+            .end(PDF);
           return;
         case '/gzip':
           res.writeHead(200, { 'content-encoding': 'gzip' }).end(gzipSync(PDF));
@@ -160,14 +171,25 @@ describe('UrlFetcher', () => {
   it('refuses loopback without the unsafe setting, private and metadata addresses, other schemes and credentials: nothing is fetched', async () => {
     const f = fetcher({}, false);
     const port = (fixture.server.address() as AddressInfo).port;
-    for (const url of [`${fixture.base}/report.pdf`, `http://localhost:${port}/`, `http://[::1]:${port}/`, 'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/a.pdf', 'http://internal.test/a.pdf', 'http://mixed.test/a.pdf', 'http://[::ffff:a9fe:a9fe]/']) {
+    for (const url of [
+      `${fixture.base}/report.pdf`,
+      `http://localhost:${port}/`,
+      `http://[::1]:${port}/`,
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.1/a.pdf',
+      'http://internal.test/a.pdf',
+      'http://mixed.test/a.pdf',
+      'http://[::ffff:a9fe:a9fe]/',
+    ]) {
       const e = await failure(f.check(url, 'file'));
       expect(e.code).toBe('url_not_allowed');
       expect(e.details).toMatchObject({ input: 'file', reason: 'address' });
     }
     expect((await failure(fetcher().check('file:///etc/passwd', 'file'))).details).toMatchObject({ reason: 'scheme' });
     expect((await failure(fetcher().check('ftp://example.com/a.pdf', 'file'))).code).toBe('url_not_allowed');
-    expect((await failure(fetcher().check('http://user:pw@127.0.0.1/a.pdf', 'file'))).details).toMatchObject({ reason: 'credentials' });
+    expect((await failure(fetcher().check('http://user:pw@127.0.0.1/a.pdf', 'file'))).details).toMatchObject({
+      reason: 'credentials',
+    });
     expect((await failure(fetcher().check('not a url', 'files[1]'))).code).toBe('invalid_arguments');
     expect((await failure(fetcher().check('http://nowhere.test/a.pdf', 'file'))).code).toBe('download_failed');
     // The internal.test message does not reveal what the name resolved to.
@@ -176,8 +198,15 @@ describe('UrlFetcher', () => {
   });
 
   it('follows redirects, re-checking every hop: to a refused address, another scheme, a loop, too many: refused', async () => {
-    expect((await get(`/to?location=${encodeURIComponent('/report.pdf')}`)).finalUrl).toBe(`${fixture.base}/report.pdf`);
-    for (const location of ['http://169.254.169.254/latest/meta-data/', 'http://internal.test/x.pdf', 'file:///etc/passwd', 'gopher://127.0.0.1:6379/']) {
+    expect((await get(`/to?location=${encodeURIComponent('/report.pdf')}`)).finalUrl).toBe(
+      `${fixture.base}/report.pdf`,
+    );
+    for (const location of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://internal.test/x.pdf',
+      'file:///etc/passwd',
+      'gopher://127.0.0.1:6379/',
+    ]) {
       const e = await failure(get(`/to?location=${encodeURIComponent(location)}`));
       expect(e.code).toBe('url_not_allowed');
       expect(e.message).toMatch(/redirects to/);

@@ -37,7 +37,8 @@ export type FetchProgress = (received: number, total: number | undefined) => voi
 
 const MAX_URL_LENGTH = 2048;
 /** What works instead of a url the service does not fetch. */
-const UPLOAD_HINT = 'To send a file from your own machine or network, upload it with POST /files (raw PDF body) and pass the file_id it answers.';
+const UPLOAD_HINT =
+  'To send a file from your own machine or network, upload it with POST /files (raw PDF body) and pass the file_id it answers.';
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const USER_AGENT = 'BeaconPdfTools/1.0 (url input of an MCP tool call)';
 
@@ -65,12 +66,19 @@ export class UrlFetcher {
    * does not resolve: `download_failed`.
    */
   async check(raw: string, label: string): Promise<CheckedUrl> {
-    if (raw.length > MAX_URL_LENGTH) throw new ToolFailure('invalid_arguments', `${label}: url is longer than ${MAX_URL_LENGTH} characters.`, { input: label });
+    if (raw.length > MAX_URL_LENGTH)
+      throw new ToolFailure('invalid_arguments', `${label}: url is longer than ${MAX_URL_LENGTH} characters.`, {
+        input: label,
+      });
     let url: URL;
     try {
       url = new URL(raw.trim());
     } catch {
-      throw new ToolFailure('invalid_arguments', `${label}: url is not an absolute URL (e.g. https://example.com/file.pdf).`, { input: label });
+      throw new ToolFailure(
+        'invalid_arguments',
+        `${label}: url is not an absolute URL (e.g. https://example.com/file.pdf).`,
+        { input: label },
+      );
     }
     return { url, pinned: await this.allowed(url, label, false) };
   }
@@ -84,17 +92,29 @@ export class UrlFetcher {
       seen.add(url.href);
       const hop = await this.hop(url, pinned, deadline, label, onProgress);
       if ('bytes' in hop) {
-        return { bytes: new Uint8Array(hop.bytes.buffer, hop.bytes.byteOffset, hop.bytes.byteLength), filename: hop.filename, finalUrl: url.href };
+        return {
+          bytes: new Uint8Array(hop.bytes.buffer, hop.bytes.byteOffset, hop.bytes.byteLength),
+          filename: hop.filename,
+          finalUrl: url.href,
+        };
       }
       if (seen.has(hop.redirect.href)) {
-        throw new ToolFailure('url_not_allowed', `${label}: the url redirects in a loop (back to ${shortUrl(hop.redirect)}).`, { input: label, reason: 'redirect_loop' });
+        throw new ToolFailure(
+          'url_not_allowed',
+          `${label}: the url redirects in a loop (back to ${shortUrl(hop.redirect)}).`,
+          { input: label, reason: 'redirect_loop' },
+        );
       }
       if (redirects >= this.limits.maxRedirects) {
-        throw new ToolFailure('url_not_allowed', `${label}: the url redirects more than ${this.limits.maxRedirects} times.`, {
-          input: label,
-          reason: 'too_many_redirects',
-          limit: this.limits.maxRedirects,
-        });
+        throw new ToolFailure(
+          'url_not_allowed',
+          `${label}: the url redirects more than ${this.limits.maxRedirects} times.`,
+          {
+            input: label,
+            reason: 'too_many_redirects',
+            limit: this.limits.maxRedirects,
+          },
+        );
       }
       url = hop.redirect;
       pinned = await this.allowed(url, label, true);
@@ -105,16 +125,30 @@ export class UrlFetcher {
   private async allowed(url: URL, label: string, redirected: boolean): Promise<PinnedAddress> {
     const where = redirected ? `the url redirects to ${shortUrl(url)}, which` : 'the url';
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new ToolFailure('url_not_allowed', `${label}: ${where} is not http or https (${url.protocol}). ${UPLOAD_HINT}`, { input: label, reason: 'scheme' });
+      throw new ToolFailure(
+        'url_not_allowed',
+        `${label}: ${where} is not http or https (${url.protocol}). ${UPLOAD_HINT}`,
+        { input: label, reason: 'scheme' },
+      );
     }
     if (url.username || url.password) {
-      throw new ToolFailure('url_not_allowed', `${label}: ${where} carries credentials; those are not sent.`, { input: label, reason: 'credentials' });
+      throw new ToolFailure('url_not_allowed', `${label}: ${where} carries credentials; those are not sent.`, {
+        input: label,
+        reason: 'credentials',
+      });
     }
     let timer: NodeJS.Timeout | undefined;
     // A name server that does not answer counts against the connect deadline too.
     const dnsDeadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new ToolFailure('download_failed', `${label}: the host ${url.hostname} did not resolve within ${this.limits.connectTimeoutMs} ms.`, { input: label, reason: 'dns' })),
+        () =>
+          reject(
+            new ToolFailure(
+              'download_failed',
+              `${label}: the host ${url.hostname} did not resolve within ${this.limits.connectTimeoutMs} ms.`,
+              { input: label, reason: 'dns' },
+            ),
+          ),
         this.limits.connectTimeoutMs,
       );
     });
@@ -123,26 +157,52 @@ export class UrlFetcher {
     } catch (e) {
       if (!(e instanceof EgressRefusal)) throw e;
       if (e.unresolvable) {
-        throw new ToolFailure('download_failed', `${label}: the host ${url.hostname} could not be resolved (${e.publicReason}).`, { input: label, reason: 'dns' });
+        throw new ToolFailure(
+          'download_failed',
+          `${label}: the host ${url.hostname} could not be resolved (${e.publicReason}).`,
+          { input: label, reason: 'dns' },
+        );
       }
-      throw new ToolFailure('url_not_allowed', `${label}: ${where} is not fetched: ${e.plainReason ?? e.publicReason}, and this service only fetches public internet addresses. ${UPLOAD_HINT}`, {
-        input: label,
-        reason: 'address',
-      });
+      throw new ToolFailure(
+        'url_not_allowed',
+        `${label}: ${where} is not fetched: ${e.plainReason ?? e.publicReason}, and this service only fetches public internet addresses. ${UPLOAD_HINT}`,
+        {
+          input: label,
+          reason: 'address',
+        },
+      );
     } finally {
       clearTimeout(timer);
     }
   }
 
   /** One request: a redirect to follow, or the whole (checked) body. */
-  private hop(url: URL, pinned: PinnedAddress, deadline: number, label: string, onProgress?: FetchProgress): Promise<Hop> {
+  private hop(
+    url: URL,
+    pinned: PinnedAddress,
+    deadline: number,
+    label: string,
+    onProgress?: FetchProgress,
+  ): Promise<Hop> {
     const max = this.limits.maxBytes;
     return new Promise<Hop>((resolve, reject) => {
-      const timedOut = () => new ToolFailure('download_failed', `${label}: downloading ${shortUrl(url)} failed: not complete after ${this.limits.totalTimeoutMs} ms.`, { input: label, reason: 'timeout' });
+      const timedOut = () =>
+        new ToolFailure(
+          'download_failed',
+          `${label}: downloading ${shortUrl(url)} failed: not complete after ${this.limits.totalTimeoutMs} ms.`,
+          { input: label, reason: 'timeout' },
+        );
       const left = deadline - Date.now();
       if (left <= 0) return reject(timedOut());
       // The connection goes to the address the guard checked (no second DNS lookup).
-      const req = pinnedRequest(url, pinned, { method: 'GET', headers: { 'user-agent': USER_AGENT, accept: 'application/pdf, */*;q=0.5', 'accept-encoding': 'gzip, deflate, br' } });
+      const req = pinnedRequest(url, pinned, {
+        method: 'GET',
+        headers: {
+          'user-agent': USER_AGENT,
+          accept: 'application/pdf, */*;q=0.5',
+          'accept-encoding': 'gzip, deflate, br',
+        },
+      });
       let settled = false;
       const timers: NodeJS.Timeout[] = [];
       const done = (error: ToolFailure | undefined, hop?: Hop) => {
@@ -154,11 +214,20 @@ export class UrlFetcher {
         if (error) reject(error);
         else resolve(hop!);
       };
-      const failed = (why: string, reason: string) => done(new ToolFailure('download_failed', `${label}: downloading ${shortUrl(url)} failed: ${why}.`, { input: label, reason }));
+      const failed = (why: string, reason: string) =>
+        done(
+          new ToolFailure('download_failed', `${label}: downloading ${shortUrl(url)} failed: ${why}.`, {
+            input: label,
+            reason,
+          }),
+        );
       timers.push(setTimeout(() => done(timedOut()), left));
       req.on('socket', (socket) => {
         if (!socket.connecting) return;
-        const t = setTimeout(() => failed(`no connection within ${this.limits.connectTimeoutMs} ms`, 'connect_timeout'), this.limits.connectTimeoutMs);
+        const t = setTimeout(
+          () => failed(`no connection within ${this.limits.connectTimeoutMs} ms`, 'connect_timeout'),
+          this.limits.connectTimeoutMs,
+        );
         timers.push(t);
         socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(t));
       });
@@ -175,7 +244,9 @@ export class UrlFetcher {
           }
         }
         if (status < 200 || status > 299) return failed(`the server answered HTTP ${status}`, 'http_status');
-        const encoding = String(res.headers['content-encoding'] ?? 'identity').toLowerCase().trim();
+        const encoding = String(res.headers['content-encoding'] ?? 'identity')
+          .toLowerCase()
+          .trim();
         const declared = Number(res.headers['content-length']);
         // The announced length is of the encoded body: only an unencoded one is final.
         if (encoding === 'identity' && declared > max) return done(tooLarge(label, declared, max));
@@ -184,7 +255,10 @@ export class UrlFetcher {
         else if (encoding === 'deflate') body = res.pipe(createInflate());
         else if (encoding === 'br') body = res.pipe(createBrotliDecompress());
         else if (encoding !== 'identity') return failed(`unsupported Content-Encoding ${encoding}`, 'encoding');
-        const contentType = String(res.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+        const contentType = String(res.headers['content-type'] ?? '')
+          .split(';')[0]
+          .trim()
+          .toLowerCase();
         const chunks: Buffer[] = [];
         let size = 0;
         let headerSeen = false;
@@ -213,11 +287,18 @@ export class UrlFetcher {
         });
         body.on('end', () => {
           if (settled) return;
-          if (size === 0) return done(new ToolFailure('not_a_pdf', `${label}: ${shortUrl(url)} answered an empty body (0 bytes).`, { input: label }));
+          if (size === 0)
+            return done(
+              new ToolFailure('not_a_pdf', `${label}: ${shortUrl(url)} answered an empty body (0 bytes).`, {
+                input: label,
+              }),
+            );
           if (!checkHeader(true)) return;
           done(undefined, { bytes: Buffer.concat(chunks, size), filename: filenameOf(res, url) });
         });
-        body.on('error', (e: Error) => failed(encoding === 'identity' ? e.message : `the ${encoding} body is damaged`, 'connection'));
+        body.on('error', (e: Error) =>
+          failed(encoding === 'identity' ? e.message : `the ${encoding} body is damaged`, 'connection'),
+        );
         res.on('aborted', () => failed('the server closed the connection mid-way', 'connection'));
       });
       req.end();

@@ -19,13 +19,27 @@ function failure(f: ToolFailed): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text: `Error ${f.code}: ${f.message}` }],
-    structuredContent: { error: f.code, message: f.message, ...f.details, ...(f.refunded === undefined ? {} : { refunded: f.refunded }), quota: f.quota },
+    structuredContent: {
+      error: f.code,
+      message: f.message,
+      ...f.details,
+      ...(f.refunded === undefined ? {} : { refunded: f.refunded }),
+      quota: f.quota,
+    },
   };
 }
 
 /** A file's stored-file fields, in the order structuredContent shows them. */
 function storedFields(f: StoredFileInfo): StoredFileInfo {
-  return { file_id: f.file_id, download_url: f.download_url, expires_at: f.expires_at, filename: f.filename, bytes: f.bytes, pages: f.pages, sha256: f.sha256 };
+  return {
+    file_id: f.file_id,
+    download_url: f.download_url,
+    expires_at: f.expires_at,
+    filename: f.filename,
+    bytes: f.bytes,
+    pages: f.pages,
+    sha256: f.sha256,
+  };
 }
 
 /**
@@ -34,8 +48,16 @@ function storedFields(f: StoredFileInfo): StoredFileInfo {
  * has the fields without the text, so the text reaches the model once.
  */
 function textResult(o: ToolSuccess): CallToolResult {
-  const head = resultText({ summary: o.summary, files: [], quota: `Quota: ${o.quota.remaining} of ${o.quota.limit} ${o.tool} calls left today.`, note: o.note });
-  return { content: [{ type: 'text', text: o.text ? `${head}\n\n${o.text}` : head }], structuredContent: { ...o.data, quota: o.quota } };
+  const head = resultText({
+    summary: o.summary,
+    files: [],
+    quota: `Quota: ${o.quota.remaining} of ${o.quota.limit} ${o.tool} calls left today.`,
+    note: o.note,
+  });
+  return {
+    content: [{ type: 'text', text: o.text ? `${head}\n\n${o.text}` : head }],
+    structuredContent: { ...o.data, quota: o.quota },
+  };
 }
 
 function success(o: ToolSuccess, limit: number): CallToolResult {
@@ -43,8 +65,15 @@ function success(o: ToolSuccess, limit: number): CallToolResult {
   const stored = o.files.map(storedFields);
   const quota = o.quota;
   let structured: Record<string, unknown>;
-  if (o.shape === 'files') structured = { files: o.files.map((f, i) => ({ ...stored[i], ...f.extra })), ...o.data, quota };
-  else structured = { ...o.data, ...(stored[0] ?? {}), ...(o.shape === 'optional-file' && stored[0] ? { changed: true } : {}), quota };
+  if (o.shape === 'files')
+    structured = { files: o.files.map((f, i) => ({ ...stored[i], ...f.extra })), ...o.data, quota };
+  else
+    structured = {
+      ...o.data,
+      ...(stored[0] ?? {}),
+      ...(o.shape === 'optional-file' && stored[0] ? { changed: true } : {}),
+      quota,
+    };
   const tooBig = o.inline ? o.files.filter((f) => f.content.length > limit) : [];
   const remarks = tooBig.length
     ? [
@@ -73,7 +102,10 @@ function success(o: ToolSuccess, limit: number): CallToolResult {
       description: `${plural(s.pages, 'page')}, ${plural(s.bytes, 'byte')}; file_id ${s.file_id}; available until ${s.expires_at}.`,
     });
     if (o.inline && s.content.length <= limit) {
-      content.push({ type: 'resource', resource: { uri: s.download_url, mimeType: 'application/pdf', blob: Buffer.from(s.content).toString('base64') } });
+      content.push({
+        type: 'resource',
+        resource: { uri: s.download_url, mimeType: 'application/pdf', blob: Buffer.from(s.content).toString('base64') },
+      });
     }
   });
   return { content, structuredContent: structured };

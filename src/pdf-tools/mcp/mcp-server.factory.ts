@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { AppConfig } from '../../common/config/env';
 import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
@@ -16,7 +22,10 @@ export const SERVER_INFO = { name: 'beacon-pdf-tools', title: 'Beacon PDF tools'
 
 /** The server instructions: what every tool shares, said once (limits read from the settings). */
 export function serverInstructions(config: AppConfig): string {
-  const kept = config.PDF_RESULT_TTL_S % 3600 === 0 ? `${config.PDF_RESULT_TTL_S / 3600} h` : `${Math.round(config.PDF_RESULT_TTL_S / 60)} min`;
+  const kept =
+    config.PDF_RESULT_TTL_S % 3600 === 0
+      ? `${config.PDF_RESULT_TTL_S / 3600} h`
+      : `${Math.round(config.PDF_RESULT_TTL_S / 60)} min`;
   return [
     'PDF tools: merge, split, rotate, remove pages, compress, watermark, page numbers, metadata, form flatten; read_pdf gives the text as Markdown (with next_cursor to read on).',
     `Pass an input as {"file_id": ...} (an earlier result or an upload, kept ${kept}), {"url": "https://..."} (the server downloads it; public addresses only) or {"base64": ...} (small files): exactly one; prefer file_id to chain tools. Optional per input: "filename" (download name) and "password" (an encrypted PDF).`,
@@ -29,7 +38,10 @@ export function serverInstructions(config: AppConfig): string {
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 }
 
@@ -48,7 +60,8 @@ const SHORT_GRAMMAR = 'e.g. "1-3,7,9-", "odd".';
  * with errors that name the argument).
  */
 function noise(key: string, value: unknown, node: Json): boolean {
-  if (key === 'additionalProperties' || key === 'maxLength' || key === 'maxItems' || key === 'propertyNames') return true;
+  if (key === 'additionalProperties' || key === 'maxLength' || key === 'maxItems' || key === 'propertyNames')
+    return true;
   if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) return true;
   // A default the description already states is said twice.
   if (key === 'default' && typeof node.description === 'string' && /default/i.test(node.description)) return true;
@@ -80,11 +93,14 @@ function compactInput(node: unknown): unknown {
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) {
     if (noise(k, v, node as Json)) continue;
-    out[k] = k === 'description' && typeof v === 'string' ? v.replace(PAGE_RANGE_GRAMMAR, SHORT_GRAMMAR) : compactInput(v);
+    out[k] =
+      k === 'description' && typeof v === 'string' ? v.replace(PAGE_RANGE_GRAMMAR, SHORT_GRAMMAR) : compactInput(v);
   }
   if (isFileRef(out)) {
     const props = out.properties as Record<string, Json>;
-    out.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, k === 'pages' ? v : { type: v.type }]));
+    out.properties = Object.fromEntries(
+      Object.entries(props).map(([k, v]) => [k, k === 'pages' ? v : { type: v.type }]),
+    );
     out.description = FILE_ARGUMENT;
   }
   return constantsAsEnum(out);
@@ -124,7 +140,12 @@ function compactOutput(schema: Json): Json {
 
 /** Annotations that differ from the MCP defaults (readOnlyHint false, destructiveHint true, idempotentHint false, openWorldHint true). */
 function withoutDefaults(a: PdfTool['annotations']): PdfTool['annotations'] {
-  const defaults: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+  const defaults: Record<string, boolean> = {
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: true,
+  };
   return Object.fromEntries(Object.entries(a).filter(([k, v]) => defaults[k] !== v));
 }
 
@@ -179,12 +200,18 @@ export class McpServerFactory {
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = PDF_TOOLS_BY_NAME.get(request.params.name);
       if (!tool) {
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Tools: ${PDF_TOOLS.map((t) => t.name).join(', ')}.`);
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `Unknown tool "${request.params.name}". Tools: ${PDF_TOOLS.map((t) => t.name).join(', ')}.`,
+        );
       }
       // A client that gives a progressToken gets notifications/progress on the call's response stream.
       const token = request.params._meta?.progressToken;
       const progress: ProgressSink | undefined =
-        token === undefined ? undefined : (update) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } });
+        token === undefined
+          ? undefined
+          : (update) =>
+              extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } });
       return mcpResult(await this.runner.run(tool, request.params.arguments, { ip }, progress), this.inlineMaxBytes);
     });
     return server;

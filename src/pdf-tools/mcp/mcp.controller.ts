@@ -30,14 +30,20 @@ export class McpController {
       // POST, so each call costs one unit of the rate limit.
       res.status(400).json({
         jsonrpc: '2.0',
-        error: { code: ErrorCode.InvalidRequest, message: 'JSON-RPC batches are not supported: send one JSON-RPC message per POST /mcp.' },
+        error: {
+          code: ErrorCode.InvalidRequest,
+          message: 'JSON-RPC batches are not supported: send one JSON-RPC message per POST /mcp.',
+        },
         id: null,
       });
       return;
     }
     const server = this.factory.create(clientSubject(req));
     // JSON responses, except for a tool call that asks for progress: its notifications need the SSE stream.
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !wantsProgress(req.body) });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !wantsProgress(req.body),
+    });
     res.on('close', () => {
       transport.close().catch(() => undefined);
       server.close().catch(() => undefined);
@@ -51,7 +57,10 @@ export class McpController {
   preflight(@Res() res: Response): void {
     allowCors(res);
     res.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID');
+    res.setHeader(
+      'Access-Control-Allow-Headers',
+      'Content-Type, Accept, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID',
+    );
     res.setHeader('Access-Control-Max-Age', '86400');
     res.status(204).end();
   }
@@ -75,7 +84,10 @@ export class McpController {
  */
 export function allowCors(res: Response): void {
   res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', 'Mcp-Protocol-Version, Mcp-Session-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After');
+  res.setHeader(
+    'Access-Control-Expose-Headers',
+    'Mcp-Protocol-Version, Mcp-Session-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After',
+  );
 }
 
 /** A tools/call with `_meta.progressToken`: answered as an SSE stream carrying notifications/progress. */
@@ -89,5 +101,12 @@ function methodNotAllowed(res: Response): void {
   res
     .status(405)
     .setHeader('Allow', 'POST')
-    .json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.' }, id: null });
+    .json({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: 'Method not allowed: this MCP endpoint is stateless; send JSON-RPC messages with POST.',
+      },
+      id: null,
+    });
 }

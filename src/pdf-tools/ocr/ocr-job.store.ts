@@ -79,7 +79,15 @@ export class PostgresOcrJobStore extends OcrJobStore {
   async create(j: NewOcrJob): Promise<void> {
     await this.db.query(
       `INSERT INTO pdf_ocr_jobs (id, status, languages, source_name, input_file_id, pages, ticket, expires_at) VALUES ($1, 'queued', $2, $3, $4, $5, $6, $7)`,
-      [j.id, j.languages.join('+'), j.sourceName.slice(0, 255), j.inputFileId, j.pages, JSON.stringify(j.ticket), j.expiresAt],
+      [
+        j.id,
+        j.languages.join('+'),
+        j.sourceName.slice(0, 255),
+        j.inputFileId,
+        j.pages,
+        JSON.stringify(j.ticket),
+        j.expiresAt,
+      ],
     );
   }
 
@@ -106,29 +114,46 @@ export class PostgresOcrJobStore extends OcrJobStore {
   }
 
   async start(id: string): Promise<boolean> {
-    const rows: { id: string }[] = await this.db.query(`WITH u AS (UPDATE pdf_ocr_jobs SET status = 'running', pages_done = 0 WHERE id = $1 AND status IN ('queued', 'running') RETURNING id) SELECT id FROM u`, [id]);
+    const rows: { id: string }[] = await this.db.query(
+      `WITH u AS (UPDATE pdf_ocr_jobs SET status = 'running', pages_done = 0 WHERE id = $1 AND status IN ('queued', 'running') RETURNING id) SELECT id FROM u`,
+      [id],
+    );
     return rows.length === 1;
   }
 
   async progress(id: string, pagesDone: number, detectedLanguage?: string): Promise<void> {
-    await this.db.query(`UPDATE pdf_ocr_jobs SET pages_done = GREATEST(pages_done, $2), detected_language = COALESCE($3, detected_language) WHERE id = $1`, [id, pagesDone, detectedLanguage ?? null]);
+    await this.db.query(
+      `UPDATE pdf_ocr_jobs SET pages_done = GREATEST(pages_done, $2), detected_language = COALESCE($3, detected_language) WHERE id = $1`,
+      [id, pagesDone, detectedLanguage ?? null],
+    );
   }
 
   async finish(id: string, pdfFileId: string, textFileId: string): Promise<void> {
-    await this.db.query(`UPDATE pdf_ocr_jobs SET status = 'done', pages_done = pages, pdf_file_id = $2, text_file_id = $3 WHERE id = $1`, [id, pdfFileId, textFileId]);
+    await this.db.query(
+      `UPDATE pdf_ocr_jobs SET status = 'done', pages_done = pages, pdf_file_id = $2, text_file_id = $3 WHERE id = $1`,
+      [id, pdfFileId, textFileId],
+    );
   }
 
   async fail(id: string, error: ToolErrorCode, refunded: boolean): Promise<void> {
-    await this.db.query(`UPDATE pdf_ocr_jobs SET status = 'failed', error = $2, refunded = $3 WHERE id = $1`, [id, error, refunded]);
+    await this.db.query(`UPDATE pdf_ocr_jobs SET status = 'failed', error = $2, refunded = $3 WHERE id = $1`, [
+      id,
+      error,
+      refunded,
+    ]);
   }
 
   async unfinished(): Promise<number> {
-    const rows: { n: string | number }[] = await this.db.query(`SELECT count(*) AS n FROM pdf_ocr_jobs WHERE status IN ('queued', 'running') AND expires_at > now()`);
+    const rows: { n: string | number }[] = await this.db.query(
+      `SELECT count(*) AS n FROM pdf_ocr_jobs WHERE status IN ('queued', 'running') AND expires_at > now()`,
+    );
     return Number(rows[0]?.n ?? 0);
   }
 
   async cleanup(): Promise<number> {
-    const rows: { id: string }[] = await this.db.query(`WITH d AS (DELETE FROM pdf_ocr_jobs WHERE expires_at <= now() RETURNING id) SELECT id FROM d`);
+    const rows: { id: string }[] = await this.db.query(
+      `WITH d AS (DELETE FROM pdf_ocr_jobs WHERE expires_at <= now() RETURNING id) SELECT id FROM d`,
+    );
     return rows.length;
   }
 }

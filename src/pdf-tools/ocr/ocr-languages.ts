@@ -9,7 +9,24 @@ export const isOcrLanguage = (v: string): v is OcrLanguage => Object.prototype.h
 
 const STOPWORDS: Record<OcrLanguage, string[]> = {
   eng: ['the', 'and', 'of', 'to', 'is', 'in', 'that', 'for', 'with', 'was', 'on', 'this', 'are'],
-  deu: ['der', 'die', 'und', 'das', 'ist', 'nicht', 'mit', 'den', 'ein', 'eine', 'zu', 'auf', 'sich', 'von', 'dem', 'wir'],
+  deu: [
+    'der',
+    'die',
+    'und',
+    'das',
+    'ist',
+    'nicht',
+    'mit',
+    'den',
+    'ein',
+    'eine',
+    'zu',
+    'auf',
+    'sich',
+    'von',
+    'dem',
+    'wir',
+  ],
   fra: ['le', 'la', 'les', 'et', 'des', 'est', 'une', 'un', 'du', 'pour', 'dans', 'que', 'qui', 'sur', 'pas', 'nous'],
   spa: ['el', 'la', 'los', 'las', 'y', 'es', 'una', 'un', 'del', 'por', 'para', 'con', 'que', 'se', 'en', 'no'],
 };

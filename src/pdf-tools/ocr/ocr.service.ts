@@ -26,7 +26,9 @@ export const OCR_MAX_UNFINISHED = 20;
 const OCR_CONCURRENCY = 1;
 
 /** What a started job answers: its id, or why it did not start. */
-export type OcrStart = { ok: true; jobId: string; quota: QuotaState } | { ok: false; failure: ToolFailure; quota: QuotaState; refunded?: boolean };
+export type OcrStart =
+  | { ok: true; jobId: string; quota: QuotaState }
+  | { ok: false; failure: ToolFailure; quota: QuotaState; refunded?: boolean };
 
 /**
  * OCR on the website (issue 23 item 2): a scanned PDF becomes a searchable PDF (its text layer read
@@ -66,7 +68,8 @@ export class OcrService implements OnModuleInit {
     const quotaNow = (): Promise<QuotaState> => this.metered.status(PDF_OCR, caller);
     let checked;
     try {
-      if (!languages.length || (languages.join() !== 'auto' && !languages.every(isOcrLanguage))) throw new ToolFailure('invalid_arguments', 'language', { field: 'languages' });
+      if (!languages.length || (languages.join() !== 'auto' && !languages.every(isOcrLanguage)))
+        throw new ToolFailure('invalid_arguments', 'language', { field: 'languages' });
       checked = await this.metered.check(input);
       if ((await this.store.unfinished()) >= OCR_MAX_UNFINISHED) throw new ToolFailure('busy', 'queue full');
     } catch (e) {
@@ -80,10 +83,23 @@ export class OcrService implements OnModuleInit {
       const loaded = await this.metered.load(checked);
       const pdf = await preparePdf(dir, loaded, this.config.PDF_MAX_PAGES, 60_000);
       const bytes = pdf.opened === 'as_is' ? loaded.bytes : new Uint8Array(await readFile(pdf.path));
-      const prepared = await this.files.save({ name: loaded.name, bytes, pages: pdf.pages, sha256: createHash('sha256').update(bytes).digest('hex') });
+      const prepared = await this.files.save({
+        name: loaded.name,
+        bytes,
+        pages: pdf.pages,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      });
       const id = randomBytes(16).toString('base64url');
       await this.store.cleanup().catch(() => 0);
-      await this.store.create({ id, languages, sourceName: loaded.name, inputFileId: prepared.file_id, pages: pdf.pages, ticket: reserved.ticket, expiresAt: new Date(prepared.expires_at) });
+      await this.store.create({
+        id,
+        languages,
+        sourceName: loaded.name,
+        inputFileId: prepared.file_id,
+        pages: pdf.pages,
+        ticket: reserved.ticket,
+        expiresAt: new Date(prepared.expires_at),
+      });
       await this.jobs.add(OCR_QUEUE, { id }, { jobId: `ocr-${id}` });
       return { ok: true, jobId: id, quota: reserved.quota };
     } catch (e) {
@@ -115,7 +131,13 @@ export class OcrService implements OnModuleInit {
         languages = [lang];
         await this.store.progress(id, 0, lang);
       }
-      await this.ocrmypdf(input, dir, languages, deadline, (done) => void this.store.progress(id, done).catch(() => undefined));
+      await this.ocrmypdf(
+        input,
+        dir,
+        languages,
+        deadline,
+        (done) => void this.store.progress(id, done).catch(() => undefined),
+      );
       const base = job.sourceName.replace(/\.pdf$/i, '') || 'document';
       const pdf = new Uint8Array(await readFile(join(dir, 'out.pdf')));
       // The sidecar separates pages with form feeds; the text file keeps them as blank lines.
@@ -141,9 +163,18 @@ export class OcrService implements OnModuleInit {
   /** The first page's language: drawn at 150 dpi in grey, read with English, told by its words. */
   private async detect(input: string, dir: string, deadline: number): Promise<OcrLanguage> {
     const png = join(dir, 'first');
-    const drawn = await runCapped('pdftoppm', ['-r', '150', '-gray', '-png', '-f', '1', '-l', '1', '-singlefile', input, png], Math.max(1, deadline - Date.now()));
+    const drawn = await runCapped(
+      'pdftoppm',
+      ['-r', '150', '-gray', '-png', '-f', '1', '-l', '1', '-singlefile', input, png],
+      Math.max(1, deadline - Date.now()),
+    );
     if (drawn.code !== 0) return 'eng';
-    const read = await runCapped('tesseract', [`${png}.png`, '-', '-l', 'eng'], Math.max(1, deadline - Date.now()), POPPLER_MAX_MEMORY_KB);
+    const read = await runCapped(
+      'tesseract',
+      [`${png}.png`, '-', '-l', 'eng'],
+      Math.max(1, deadline - Date.now()),
+      POPPLER_MAX_MEMORY_KB,
+    );
     return read.code === 0 ? detectLanguage(read.stdout) : 'eng';
   }
 
@@ -153,13 +184,39 @@ export class OcrService implements OnModuleInit {
    * tesseract thread (the host's cores are shared). Progress: its verbose log names each page as
    * it is grafted into the output.
    */
-  private ocrmypdf(input: string, dir: string, languages: OcrLanguage[], deadline: number, progress: (pagesDone: number) => void): Promise<void> {
-    const args = ['-v', '1', '-l', languages.join('+'), '--jobs', '1', '--output-type', 'pdf', '--optimize', '0', '--skip-text', '--sidecar', join(dir, 'out.txt'), input, join(dir, 'out.pdf')];
+  private ocrmypdf(
+    input: string,
+    dir: string,
+    languages: OcrLanguage[],
+    deadline: number,
+    progress: (pagesDone: number) => void,
+  ): Promise<void> {
+    const args = [
+      '-v',
+      '1',
+      '-l',
+      languages.join('+'),
+      '--jobs',
+      '1',
+      '--output-type',
+      'pdf',
+      '--optimize',
+      '0',
+      '--skip-text',
+      '--sidecar',
+      join(dir, 'out.txt'),
+      input,
+      join(dir, 'out.pdf'),
+    ];
     return new Promise((resolve, reject) => {
-      const child = spawn('/bin/sh', ['-c', `ulimit -v ${POPPLER_MAX_MEMORY_KB * 2}; exec nice -n 10 ocrmypdf "$@"`, 'ocrmypdf', ...args], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: { ...process.env, OMP_THREAD_LIMIT: '1', TMPDIR: dir },
-      });
+      const child = spawn(
+        '/bin/sh',
+        ['-c', `ulimit -v ${POPPLER_MAX_MEMORY_KB * 2}; exec nice -n 10 ocrmypdf "$@"`, 'ocrmypdf', ...args],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          env: { ...process.env, OMP_THREAD_LIMIT: '1', TMPDIR: dir },
+        },
+      );
       const grafted = new Set<number>();
       let tail = '';
       let log = '';
@@ -187,7 +244,12 @@ export class OcrService implements OnModuleInit {
         if (signal === 'SIGKILL') return reject(new ToolFailure('timeout', 'ocr deadline'));
         this.logger.warn(`ocrmypdf exited ${code}: ${log.split('\n').filter(Boolean).slice(-3).join(' | ')}`);
         // 2: bad input, 4: the input could not be read (damaged), 8: encrypted (prepared inputs never are).
-        reject(new ToolFailure(code === 2 || code === 4 || code === 8 ? 'corrupt_pdf' : 'internal_error', `ocrmypdf ${code}`));
+        reject(
+          new ToolFailure(
+            code === 2 || code === 4 || code === 8 ? 'corrupt_pdf' : 'internal_error',
+            `ocrmypdf ${code}`,
+          ),
+        );
       });
     });
   }

@@ -78,11 +78,22 @@ export class QuotaService implements OnModuleInit {
     const ipHash = this.hash('ip', ip);
     const limit = this.config.PDF_DAILY_LIMIT;
     const base = { day: utcDay(now), resetsAt: nextUtcMidnight(now), pool: `ip:${ipHash}`, refund: `refund:${ipHash}` };
-    if (channel === 'mcp') return { ...base, channel: `mcp:${ipHash}`, poolCap: limit, channelCap: Math.min(this.config.PDF_MCP_DAILY_CAP, limit) };
+    if (channel === 'mcp')
+      return {
+        ...base,
+        channel: `mcp:${ipHash}`,
+        poolCap: limit,
+        channelCap: Math.min(this.config.PDF_MCP_DAILY_CAP, limit),
+      };
     // A signed-in user counts per account (any device) with the higher limit; the IP pool grows to hold it.
     if (userId) {
       const mine = signedInDailyLimit(this.config);
-      return { ...base, channel: `user:${this.hash('user', userId)}`, poolCap: Math.max(4 * limit, mine), channelCap: mine };
+      return {
+        ...base,
+        channel: `user:${this.hash('user', userId)}`,
+        poolCap: Math.max(4 * limit, mine),
+        channelCap: mine,
+      };
     }
     if (!deviceId) throw new Error('The web channel counts per device: deviceId is required.');
     return { ...base, channel: `dev:${this.hash('dev', deviceId)}`, poolCap: 4 * limit, channelCap: limit };
@@ -98,7 +109,13 @@ export class QuotaService implements OnModuleInit {
   }
 
   /** Reserves one call of `tool`; `allowed: false` when a cap is reached (nothing reserved then). */
-  async consume(channel: QuotaChannel, tool: string, ip: string, deviceId?: string, userId?: string): Promise<{ decision: QuotaDecision; ticket?: QuotaTicket }> {
+  async consume(
+    channel: QuotaChannel,
+    tool: string,
+    ip: string,
+    deviceId?: string,
+    userId?: string,
+  ): Promise<{ decision: QuotaDecision; ticket?: QuotaTicket }> {
     const p = this.plan(channel, ip, deviceId, userId);
     const counters = [
       { subject: p.pool, cap: p.poolCap },
@@ -114,7 +131,13 @@ export class QuotaService implements OnModuleInit {
    * Gives a reserved call back after a failure, if the IP still has refunds left today.
    * Returns whether it was refunded and the quota state after.
    */
-  async refund(channel: QuotaChannel, ticket: QuotaTicket, ip: string, deviceId?: string, userId?: string): Promise<{ refunded: boolean; state: QuotaState }> {
+  async refund(
+    channel: QuotaChannel,
+    ticket: QuotaTicket,
+    ip: string,
+    deviceId?: string,
+    userId?: string,
+  ): Promise<{ refunded: boolean; state: QuotaState }> {
     const p = this.plan(channel, ip, deviceId, userId);
     // Refund against the day the call was reserved on (a call may straddle midnight).
     const refunded = await this.store.refund(
@@ -134,11 +157,23 @@ export class QuotaService implements OnModuleInit {
   async refundTicket(ticket: QuotaTicket): Promise<boolean> {
     const endOfDay = Date.parse(`${ticket.day}T00:00:00Z`) + 86_400_000;
     const ttl = Math.max(60, Math.ceil((endOfDay - this.clock.now().getTime()) / 1000) + 3600);
-    return this.store.refund({ day: ticket.day, group: ticket.subjects[0] }, ticket.tool, ticket.subjects, { subject: ticket.refundSubject, cap: this.config.PDF_DAILY_REFUNDS }, ttl);
+    return this.store.refund(
+      { day: ticket.day, group: ticket.subjects[0] },
+      ticket.tool,
+      ticket.subjects,
+      { subject: ticket.refundSubject, cap: this.config.PDF_DAILY_REFUNDS },
+      ttl,
+    );
   }
 
   /** The quota state without consuming. */
-  async status(channel: QuotaChannel, tool: string, ip: string, deviceId?: string, userId?: string): Promise<QuotaState> {
+  async status(
+    channel: QuotaChannel,
+    tool: string,
+    ip: string,
+    deviceId?: string,
+    userId?: string,
+  ): Promise<QuotaState> {
     const p = this.plan(channel, ip, deviceId, userId);
     const [poolUsed, channelUsed] = await this.store.read(scope(p), tool, [p.pool, p.channel]);
     return this.state(tool, p, poolUsed, channelUsed);

@@ -9,14 +9,25 @@ export interface QuotaStore {
    * Increments every counter by one if each is below its cap, or none of them. Returns whether it
    * did, and each counter's value after (unchanged values when refused), in the order given.
    */
-  reserve(scope: QuotaScope, tool: string, counters: readonly QuotaCounter[], ttlSeconds: number): Promise<QuotaReservation>;
+  reserve(
+    scope: QuotaScope,
+    tool: string,
+    counters: readonly QuotaCounter[],
+    ttlSeconds: number,
+  ): Promise<QuotaReservation>;
 
   /**
    * Gives one reservation back: increments `allowance` (tool {@link REFUNDS_TOOL}) if it is below
    * its cap, and then decrements each of `subjects` (never below 0). False when the allowance is
    * used up (nothing changed then).
    */
-  refund(scope: QuotaScope, tool: string, subjects: readonly string[], allowance: QuotaCounter, ttlSeconds: number): Promise<boolean>;
+  refund(
+    scope: QuotaScope,
+    tool: string,
+    subjects: readonly string[],
+    allowance: QuotaCounter,
+    ttlSeconds: number,
+  ): Promise<boolean>;
 
   /** Current values of the counters (0 for a counter never used), in the order given. */
   read(scope: QuotaScope, tool: string, subjects: readonly string[]): Promise<number[]>;

@@ -34,7 +34,9 @@ export interface LoadedInput {
 }
 
 /** What a metered run answers: its value, or the failure, with the quota after it. */
-export type Metered<T> = { ok: true; value: T; quota: QuotaState } | { ok: false; failure: ToolFailure; quota: QuotaState; refunded?: boolean };
+export type Metered<T> =
+  | { ok: true; value: T; quota: QuotaState }
+  | { ok: false; failure: ToolFailure; quota: QuotaState; refunded?: boolean };
 
 /**
  * The frame of the website's conversions (PDF to images, OCR) that are not MCP tools: inputs
@@ -63,9 +65,13 @@ export class MeteredRun {
     if ('url' in input) return { url: await this.urls.check(input.url, 'url'), password: input.password };
     const found = await this.files.info(input.fileId);
     if (found.status !== 'ok') {
-      throw new ToolFailure('file_not_found', found.status === 'expired' ? 'expired' : 'unknown', { input: 'file', expired: found.status === 'expired' });
+      throw new ToolFailure('file_not_found', found.status === 'expired' ? 'expired' : 'unknown', {
+        input: 'file',
+        expired: found.status === 'expired',
+      });
     }
-    if (found.file.size > this.config.PDF_MAX_FILE_BYTES) throw tooLarge('file', found.file.size, this.config.PDF_MAX_FILE_BYTES);
+    if (found.file.size > this.config.PDF_MAX_FILE_BYTES)
+      throw tooLarge('file', found.file.size, this.config.PDF_MAX_FILE_BYTES);
     return { stored: found.file, password: input.password };
   }
 
@@ -78,17 +84,26 @@ export class MeteredRun {
     }
     const read = await this.files.content(input.stored);
     if (!read) throw new ToolFailure('file_not_found', 'expired', { input: 'file', expired: true });
-    return { name: input.stored.filename, bytes: new Uint8Array(read.buffer, read.byteOffset, read.byteLength), password: input.password, pages: input.stored.pages };
+    return {
+      name: input.stored.filename,
+      bytes: new Uint8Array(read.buffer, read.byteOffset, read.byteLength),
+      password: input.password,
+      pages: input.stored.pages,
+    };
   }
 
   /**
    * Reserves one run of `tool` for work that goes on after the request (a queued job): the ticket,
    * or the quota failure. The job gives it back with {@link refundTicket} if it fails.
    */
-  async reserve(tool: string, caller: WebCaller): Promise<{ ticket: QuotaTicket; quota: QuotaState } | { failure: ToolFailure; quota: QuotaState }> {
+  async reserve(
+    tool: string,
+    caller: WebCaller,
+  ): Promise<{ ticket: QuotaTicket; quota: QuotaState } | { failure: ToolFailure; quota: QuotaState }> {
     const { decision, ticket } = await this.quota.consume('web', tool, caller.ip, caller.deviceId, caller.userId);
     const { allowed: _allowed, ...state } = decision;
-    if (!decision.allowed || !ticket) return { failure: new ToolFailure('quota_exceeded', 'quota', { resets_at: state.resets_at }), quota: state };
+    if (!decision.allowed || !ticket)
+      return { failure: new ToolFailure('quota_exceeded', 'quota', { resets_at: state.resets_at }), quota: state };
     return { ticket, quota: state };
   }
 
@@ -108,7 +123,12 @@ export class MeteredRun {
   async run<T>(tool: string, caller: WebCaller, work: () => Promise<T>): Promise<Metered<T>> {
     const { decision, ticket } = await this.quota.consume('web', tool, caller.ip, caller.deviceId, caller.userId);
     const { allowed: _allowed, ...state } = decision;
-    if (!decision.allowed || !ticket) return { ok: false, failure: new ToolFailure('quota_exceeded', 'quota', { resets_at: state.resets_at }), quota: state };
+    if (!decision.allowed || !ticket)
+      return {
+        ok: false,
+        failure: new ToolFailure('quota_exceeded', 'quota', { resets_at: state.resets_at }),
+        quota: state,
+      };
     try {
       const value = await work();
       await this.stats.recordSuccess(tool).catch((e: Error) => this.logger.warn(`stats: ${e.message}`));
@@ -116,7 +136,13 @@ export class MeteredRun {
     } catch (e) {
       const failure = e instanceof ToolFailure ? e : new ToolFailure('internal_error', 'unexpected');
       if (!(e instanceof ToolFailure)) this.logger.error(e);
-      const { refunded, state: after } = await this.quota.refund('web', ticket, caller.ip, caller.deviceId, caller.userId);
+      const { refunded, state: after } = await this.quota.refund(
+        'web',
+        ticket,
+        caller.ip,
+        caller.deviceId,
+        caller.userId,
+      );
       return { ok: false, failure, quota: after, refunded };
     }
   }

@@ -79,18 +79,23 @@ export class PdfImagesService {
   /** Checks the request (before the quota), then converts under the quota. */
   async convert(input: ConversionInput, req: ImagesRequest, caller: WebCaller): Promise<Metered<ImagesResult>> {
     try {
-      if (!IMAGE_FORMATS.includes(req.format)) throw new ToolFailure('invalid_arguments', 'format', { field: 'format' });
-      if (!Number.isInteger(req.dpi) || req.dpi < MIN_DPI || req.dpi > MAX_DPI) throw new ToolFailure('invalid_arguments', 'dpi', { field: 'dpi' });
+      if (!IMAGE_FORMATS.includes(req.format))
+        throw new ToolFailure('invalid_arguments', 'format', { field: 'format' });
+      if (!Number.isInteger(req.dpi) || req.dpi < MIN_DPI || req.dpi > MAX_DPI)
+        throw new ToolFailure('invalid_arguments', 'dpi', { field: 'dpi' });
       pageRangeTokens(req.pages);
       const checked = await this.metered.check(input);
-      if ('stored' in checked && checked.stored.pages !== null) checkPageRange(req.pages, checked.stored.pages, checked.stored.filename);
+      if ('stored' in checked && checked.stored.pages !== null)
+        checkPageRange(req.pages, checked.stored.pages, checked.stored.filename);
       if ('stored' in checked && checked.stored.pages === null && !checked.password) {
         throw new ToolFailure('encrypted', 'password needed', { input: 'file', password_given: false });
       }
       if (this.running >= IMAGES_CONCURRENCY) throw new ToolFailure('busy', 'busy');
       this.running++;
       try {
-        return await this.metered.run(PDF_TO_IMAGES, caller, async () => this.render(await this.metered.load(checked), req));
+        return await this.metered.run(PDF_TO_IMAGES, caller, async () =>
+          this.render(await this.metered.load(checked), req),
+        );
       } finally {
         this.running--;
       }
@@ -136,7 +141,8 @@ export class PdfImagesService {
         const first = pages[i];
         const dpi = dpiOf(first);
         let n = 1;
-        while (n < BATCH_PAGES && i + n < pages.length && pages[i + n] === first + n && dpiOf(pages[i + n]) === dpi) n++;
+        while (n < BATCH_PAGES && i + n < pages.length && pages[i + n] === first + n && dpiOf(pages[i + n]) === dpi)
+          n++;
         let batch: { page: number; bytes: Uint8Array }[];
         try {
           batch = await this.pdftoppm(pdf.path, dir, first, first + n - 1, dpi, req.format, deadline);
@@ -149,7 +155,12 @@ export class PdfImagesService {
         }
         for (const { page, bytes } of batch) {
           if (total + bytes.length > cap) {
-            if (total === 0) throw new ToolFailure('file_too_large', 'page image over the cap', { page, bytes: bytes.length, max_bytes: cap });
+            if (total === 0)
+              throw new ToolFailure('file_too_large', 'page image over the cap', {
+                page,
+                bytes: bytes.length,
+                max_bytes: cap,
+              });
             leftOut.push(...pages.slice(pages.indexOf(page)));
             break;
           }
@@ -175,26 +186,56 @@ export class PdfImagesService {
         pages: one ? 1 : rendered.length,
         sha256: createHash('sha256').update(bytes).digest('hex'),
       });
-      return { file, kind: one ? 'image' : 'zip', format: req.format, dpi: req.dpi, pageCount: pdf.pages, rendered, leftOut, leftOutReason, capBytes: cap, timeLimitMs: IMAGES_TIMEOUT_MS, lowered: dedupe(lowered), opened: pdf.opened, source: input.name };
+      return {
+        file,
+        kind: one ? 'image' : 'zip',
+        format: req.format,
+        dpi: req.dpi,
+        pageCount: pdf.pages,
+        rendered,
+        leftOut,
+        leftOutReason,
+        capBytes: cap,
+        timeLimitMs: IMAGES_TIMEOUT_MS,
+        lowered: dedupe(lowered),
+        opened: pdf.opened,
+        source: input.name,
+      };
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
 
   /** Renders pages `from`..`to` with one pdftoppm run; returns each page's image (files deleted). */
-  private async pdftoppm(path: string, dir: string, from: number, to: number, dpi: number, format: ImageFormat, deadline: number): Promise<{ page: number; bytes: Uint8Array }[]> {
+  private async pdftoppm(
+    path: string,
+    dir: string,
+    from: number,
+    to: number,
+    dpi: number,
+    format: ImageFormat,
+    deadline: number,
+  ): Promise<{ page: number; bytes: Uint8Array }[]> {
     const left = deadline - Date.now();
     if (left <= 0) throw new ToolFailure('timeout', 'deadline');
     const out = join(dir, 'p');
     const kind = format === 'png' ? ['-png'] : ['-jpeg', '-jpegopt', `quality=${JPEG_QUALITY}`];
-    const run = await runCapped('pdftoppm', ['-r', String(dpi), '-f', String(from), '-l', String(to), ...kind, path, out], left);
+    const run = await runCapped(
+      'pdftoppm',
+      ['-r', String(dpi), '-f', String(from), '-l', String(to), ...kind, path, out],
+      left,
+    );
     if (run.timedOut) throw new ToolFailure('timeout', 'deadline');
     if (run.missing) throw new ToolFailure('internal_error', 'pdftoppm is not installed');
     const names = (await readdir(dir)).filter((n) => /^p-\d+\.(png|jpg)$/.test(n));
     const found = names.map((n) => ({ n, page: Number(/(\d+)\./.exec(n)![1]) })).sort((a, b) => a.page - b.page);
     if (run.code !== 0 || found.length !== to - from + 1) {
       await Promise.all(names.map((n) => rm(join(dir, n), { force: true })));
-      throw new ToolFailure('corrupt_pdf', (run.stderr.split('\n').find((l) => /error/i.test(l)) ?? 'pages could not be drawn').trim(), { input: 'file' });
+      throw new ToolFailure(
+        'corrupt_pdf',
+        (run.stderr.split('\n').find((l) => /error/i.test(l)) ?? 'pages could not be drawn').trim(),
+        { input: 'file' },
+      );
     }
     const images: { page: number; bytes: Uint8Array }[] = [];
     for (const f of found) {

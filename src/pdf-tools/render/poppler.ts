@@ -23,11 +23,21 @@ export interface ChildRun {
 }
 
 /** Runs `program args` under the caps; resolves whatever happens (never rejects). */
-export function runCapped(program: string, args: string[], timeoutMs: number, memoryKb = POPPLER_MAX_MEMORY_KB): Promise<ChildRun> {
+export function runCapped(
+  program: string,
+  args: string[],
+  timeoutMs: number,
+  memoryKb = POPPLER_MAX_MEMORY_KB,
+): Promise<ChildRun> {
   return new Promise((resolve) => {
     execFile(
       '/bin/sh',
-      ['-c', `ulimit -v ${memoryKb}; command -v "$0" >/dev/null || exit 127; exec nice -n 10 "$0" "$@"`, program, ...args],
+      [
+        '-c',
+        `ulimit -v ${memoryKb}; command -v "$0" >/dev/null || exit 127; exec nice -n 10 "$0" "$@"`,
+        program,
+        ...args,
+      ],
       { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
@@ -53,11 +63,17 @@ export async function pdfInfo(path: string, timeoutMs: number): Promise<PdfInfo>
   if (/invalid page count 0/i.test(run.stderr)) return { status: 'no_pages' };
   const pages = /^Pages:\s+(\d+)/m.exec(run.stdout);
   if (run.code !== 0 || !pages) {
-    return { status: 'unreadable', message: run.timedOut ? 'reading it took too long' : (run.stderr.split('\n').find((l) => /error/i.test(l)) ?? 'not readable').trim() };
+    return {
+      status: 'unreadable',
+      message: run.timedOut
+        ? 'reading it took too long'
+        : (run.stderr.split('\n').find((l) => /error/i.test(l)) ?? 'not readable').trim(),
+    };
   }
   if (Number(pages[1]) === 0) return { status: 'no_pages' };
   const sizes: { width: number; height: number }[] = [];
-  for (const m of run.stdout.matchAll(/^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+) pts/gm)) sizes[Number(m[1]) - 1] = { width: Number(m[2]), height: Number(m[3]) };
+  for (const m of run.stdout.matchAll(/^Page\s+(\d+) size:\s+([\d.]+) x ([\d.]+) pts/gm))
+    sizes[Number(m[1]) - 1] = { width: Number(m[2]), height: Number(m[3]) };
   for (const m of run.stdout.matchAll(/^Page\s+(\d+) rot:\s+(\d+)/gm)) {
     const i = Number(m[1]) - 1;
     if (sizes[i] && Number(m[2]) % 180 === 90) sizes[i] = { width: sizes[i].height, height: sizes[i].width };

@@ -22,7 +22,12 @@ export interface PreparedPdf {
  * with the tools' codes: `encrypted` (with `password_given`), `corrupt_pdf`, `no_pages`,
  * `too_many_pages`.
  */
-export async function preparePdf(dir: string, input: LoadedInput, maxPages: number, timeoutMs: number): Promise<PreparedPdf> {
+export async function preparePdf(
+  dir: string,
+  input: LoadedInput,
+  maxPages: number,
+  timeoutMs: number,
+): Promise<PreparedPdf> {
   const path = join(dir, 'in.pdf');
   await writeFile(path, input.bytes, { mode: 0o600 });
   let info = await pdfInfo(path, timeoutMs);
@@ -30,16 +35,26 @@ export async function preparePdf(dir: string, input: LoadedInput, maxPages: numb
   if (info.status === 'missing') throw new ToolFailure('internal_error', 'poppler-utils is not installed');
   if (info.status === 'password' || info.status === 'unreadable') {
     const locked = info.status === 'password';
-    if (locked && !input.password) throw new ToolFailure('encrypted', 'password needed', { input: 'file', password_given: false });
+    if (locked && !input.password)
+      throw new ToolFailure('encrypted', 'password needed', { input: 'file', password_given: false });
     const rewritten = await qpdfRewrite(input.bytes, locked ? input.password : undefined);
-    if (rewritten.status === 'bad_password') throw new ToolFailure('encrypted', 'wrong password', { input: 'file', password_given: Boolean(input.password) });
+    if (rewritten.status === 'bad_password')
+      throw new ToolFailure('encrypted', 'wrong password', { input: 'file', password_given: Boolean(input.password) });
     if (rewritten.status !== 'ok') throw new ToolFailure('corrupt_pdf', rewritten.message, { input: 'file' });
     await writeFile(path, rewritten.bytes, { mode: 0o600 });
     opened = locked ? 'decrypted' : 'repaired';
     info = await pdfInfo(path, timeoutMs);
   }
   if (info.status === 'no_pages') throw new ToolFailure('no_pages', 'no pages', { input: 'file' });
-  if (info.status !== 'ok') throw new ToolFailure('corrupt_pdf', info.status === 'unreadable' ? info.message : 'not readable', { input: 'file' });
-  if (info.pages > maxPages) throw new ToolFailure('too_many_pages', `${info.pages} pages`, { input: 'file', pages: info.pages, max_pages: maxPages });
+  if (info.status !== 'ok')
+    throw new ToolFailure('corrupt_pdf', info.status === 'unreadable' ? info.message : 'not readable', {
+      input: 'file',
+    });
+  if (info.pages > maxPages)
+    throw new ToolFailure('too_many_pages', `${info.pages} pages`, {
+      input: 'file',
+      pages: info.pages,
+      max_pages: maxPages,
+    });
   return { path, pages: info.pages, sizes: info.sizes, opened };
 }

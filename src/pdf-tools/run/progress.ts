@@ -34,6 +34,7 @@ export class CallProgress {
 
   /** A reporter for one phase spanning [from, to] percent: `done` of `total` steps of it. */
   span(from: number, to: number): (done: number, total: number, message: string) => void {
-    return (done, total, message) => this.report(from + (to - from) * (total > 0 ? Math.min(1, done / total) : 0), message);
+    return (done, total, message) =>
+      this.report(from + (to - from) * (total > 0 ? Math.min(1, done / total) : 0), message);
   }
 }

@@ -77,20 +77,31 @@ export class ToolRunnerService {
     if (inline === 'invalid') return this.failure(tool, invalidInline(tool.name), await this.status(tool, caller));
     // reportInput: the messages can quote a refused value (shortened).
     const parsed = tool.input.safeParse(rest, { reportInput: true });
-    if (!parsed.success) return this.failure(tool, invalidArguments(tool.name, parsed.error), await this.status(tool, caller));
+    if (!parsed.success)
+      return this.failure(tool, invalidArguments(tool.name, parsed.error), await this.status(tool, caller));
     const args = parsed.data;
     let prepared: PreparedInput[];
     let refs: { label: string; ref: FileRef }[] = [];
     try {
       refs = tool.inputs(args);
       prepared = await this.inputs.prepare(tool.extraBase64?.(args) ?? [], refs);
-      tool.check?.(args, this.inputs.pagesOf(prepared), refs.map((r) => r.label));
+      tool.check?.(
+        args,
+        this.inputs.pagesOf(prepared),
+        refs.map((r) => r.label),
+      );
     } catch (e) {
       return this.failure(tool, this.asFailure(e), await this.status(tool, caller), refs);
     }
     // The quota comes before any stored byte is read or any url downloaded: a client over its quota
     // costs one row lookup (or one DNS check) per input.
-    const { decision, ticket } = await this.quota.consume(channelOf(caller), tool.name, caller.ip, caller.deviceId, caller.userId);
+    const { decision, ticket } = await this.quota.consume(
+      channelOf(caller),
+      tool.name,
+      caller.ip,
+      caller.deviceId,
+      caller.userId,
+    );
     if (!decision.allowed || !ticket) {
       const { allowed: _allowed, ...state } = decision;
       return this.failure(
@@ -129,7 +140,8 @@ export class ToolRunnerService {
       const f = this.asFailure(e);
       result = { ok: false, code: f.code, message: f.message, details: f.details };
     }
-    if (!result.ok) return this.refunded(tool, ticket, caller, new ToolFailure(result.code, result.message, result.details), refs);
+    if (!result.ok)
+      return this.refunded(tool, ticket, caller, new ToolFailure(result.code, result.message, result.details), refs);
     let stored: StoredFileInfo[];
     try {
       const storing = progress.span(90, 100);
@@ -137,7 +149,13 @@ export class ToolRunnerService {
       if (stored.length) storing(1, 1, `Stored ${plural(stored.length, 'result file')}`);
     } catch (e) {
       this.logger.error(e);
-      return this.refunded(tool, ticket, caller, new ToolFailure('internal_error', 'The result could not be stored. Retry in a moment.'), refs);
+      return this.refunded(
+        tool,
+        ticket,
+        caller,
+        new ToolFailure('internal_error', 'The result could not be stored. Retry in a moment.'),
+        refs,
+      );
     }
     // Counted before the answer goes out, so a shutdown right after it loses nothing and a client
     // reading /api/public-stats next sees its call; a failing count never fails the call.
@@ -148,7 +166,12 @@ export class ToolRunnerService {
 
   private limits(): Limits & OutputLimits {
     const c = this.config;
-    return { maxBytes: c.PDF_MAX_FILE_BYTES, maxPages: c.PDF_MAX_PAGES, maxOutputFiles: c.PDF_MAX_CALL_OUTPUT_FILES, maxOutputBytes: c.PDF_MAX_CALL_OUTPUT_BYTES };
+    return {
+      maxBytes: c.PDF_MAX_FILE_BYTES,
+      maxPages: c.PDF_MAX_PAGES,
+      maxOutputFiles: c.PDF_MAX_CALL_OUTPUT_FILES,
+      maxOutputBytes: c.PDF_MAX_CALL_OUTPUT_BYTES,
+    };
   }
 
   private async status(tool: PdfTool, caller: Caller): Promise<QuotaState> {
@@ -161,10 +184,27 @@ export class ToolRunnerService {
     return new ToolFailure('internal_error', 'The tool failed unexpectedly. Retry; if it persists, report it.');
   }
 
-  private async refunded(tool: PdfTool, ticket: QuotaTicket, caller: Caller, failure: ToolFailure, refs: { label: string }[]): Promise<ToolFailed> {
-    const { refunded, state } = await this.quota.refund(channelOf(caller), ticket, caller.ip, caller.deviceId, caller.userId);
-    const note = refunded ? 'This failed call was refunded: it did not use your quota.' : 'The daily refund allowance is used up: this failed call counted against your quota.';
-    return { ...this.failure(tool, new ToolFailure(failure.code, `${failure.message} ${note}`, failure.details), state, refs), refunded };
+  private async refunded(
+    tool: PdfTool,
+    ticket: QuotaTicket,
+    caller: Caller,
+    failure: ToolFailure,
+    refs: { label: string }[],
+  ): Promise<ToolFailed> {
+    const { refunded, state } = await this.quota.refund(
+      channelOf(caller),
+      ticket,
+      caller.ip,
+      caller.deviceId,
+      caller.userId,
+    );
+    const note = refunded
+      ? 'This failed call was refunded: it did not use your quota.'
+      : 'The daily refund allowance is used up: this failed call counted against your quota.';
+    return {
+      ...this.failure(tool, new ToolFailure(failure.code, `${failure.message} ${note}`, failure.details), state, refs),
+      refunded,
+    };
   }
 
   /** The failed outcome; the input it is about found by its label among the call's inputs (`refs`). */
@@ -183,8 +223,18 @@ export class ToolRunnerService {
     };
   }
 
-  private success(tool: PdfTool, result: Extract<WorkerResult, { ok: true }>, stored: StoredFileInfo[], quota: QuotaState, inline: boolean, refs: { label: string }[]): ToolSuccess {
-    const { per_file: perFile, ...data } = result.data as { per_file?: Record<string, unknown>[] } & Record<string, unknown>;
+  private success(
+    tool: PdfTool,
+    result: Extract<WorkerResult, { ok: true }>,
+    stored: StoredFileInfo[],
+    quota: QuotaState,
+    inline: boolean,
+    refs: { label: string }[],
+  ): ToolSuccess {
+    const { per_file: perFile, ...data } = result.data as { per_file?: Record<string, unknown>[] } & Record<
+      string,
+      unknown
+    >;
     return {
       ok: true,
       tool: tool.name,
@@ -216,7 +266,8 @@ function openedNotes(notes: readonly OpenNote[], refs: readonly { label: string 
 
 /** Takes the `inline` argument (every tool has it) off the arguments before the tool's own checks. */
 function takeInline(raw: unknown): { inline: boolean | 'invalid'; rest: unknown } {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || !('inline' in raw)) return { inline: false, rest: raw ?? {} };
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw) || !('inline' in raw))
+    return { inline: false, rest: raw ?? {} };
   const { inline, ...rest } = raw as Record<string, unknown>;
   if (inline !== undefined && typeof inline !== 'boolean') return { inline: 'invalid', rest };
   return { inline: inline === true, rest };

@@ -45,8 +45,14 @@ interface JsonSchemaLike {
 }
 
 function optionLine(name: string, s: JsonSchemaLike, required: boolean): string {
-  const type = s.enum ? s.enum.map((v) => JSON.stringify(v)).join(' | ') : s.anyOf ? s.anyOf.map((a) => a.type ?? JSON.stringify(a)).join(' | ') : (s.type ?? 'object');
-  const bits = [`\`${name}\` (${type}${required ? ', required' : ''}${s.default !== undefined ? `, default ${JSON.stringify(s.default)}` : ''})`];
+  const type = s.enum
+    ? s.enum.map((v) => JSON.stringify(v)).join(' | ')
+    : s.anyOf
+      ? s.anyOf.map((a) => a.type ?? JSON.stringify(a)).join(' | ')
+      : (s.type ?? 'object');
+  const bits = [
+    `\`${name}\` (${type}${required ? ', required' : ''}${s.default !== undefined ? `, default ${JSON.stringify(s.default)}` : ''})`,
+  ];
   if (s.description) bits.push(s.description);
   return `  - ${bits.join(': ')}`;
 }

@@ -4,7 +4,17 @@ import { savePdf } from '../core/pdf-open';
 import { anchor, parseColor, placeBox, POSITIONS, visibleFrame } from '../core/stamp';
 import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
-import { checkStampText, CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
+import {
+  checkStampText,
+  CREATES_FILE,
+  defineTool,
+  derivedName,
+  fileRefSchema,
+  openAll,
+  pagesSchema,
+  singleFileOutput,
+  singleInput,
+} from './tool';
 import { plural } from '../../common/text/plural';
 
 const input = z
@@ -16,7 +26,9 @@ const input = z
       .min(1)
       .max(100)
       .default('{n}')
-      .describe('Text of the number: {n} is the page number, {total} the last number, e.g. "Page {n} of {total}"; any script.'),
+      .describe(
+        'Text of the number: {n} is the page number, {total} the last number, e.g. "Page {n} of {total}"; any script.',
+      ),
     start: z.number().int().min(0).max(100000).default(1).describe('Number of the first numbered page.'),
     pages: pagesSchema('Pages to number, in order from `start` ("2-" skips a cover page).'),
     font_size: z.number().min(4).max(72).default(10),
@@ -26,7 +38,8 @@ const input = z
   .strict();
 
 function checkFormat(format: string): void {
-  if (!format.includes('{n}')) throw new ToolFailure('invalid_arguments', '`format` must contain {n}, e.g. "Page {n} of {total}".');
+  if (!format.includes('{n}'))
+    throw new ToolFailure('invalid_arguments', '`format` must contain {n}, e.g. "Page {n} of {total}".');
 }
 
 export const addPageNumbersTool = defineTool({

@@ -7,22 +7,50 @@ import { savePdf } from '../core/pdf-open';
 import { anchor, parseColor, placeBox, POSITIONS, rotatedExtent, visibleFrame } from '../core/stamp';
 import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
-import { checkStampText, CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
+import {
+  checkStampText,
+  CREATES_FILE,
+  defineTool,
+  derivedName,
+  fileRefSchema,
+  openAll,
+  pagesSchema,
+  singleFileOutput,
+  singleInput,
+} from './tool';
 import { plural } from '../../common/text/plural';
 import { fileSize } from '../../common/text/file-size';
 
 const input = z
   .object({
     file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
-    text: z.string().min(1).max(200).optional().describe('Watermark text, any script (e.g. Cyrillic, CJK, Arabic). Give text or image_base64.'),
+    text: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('Watermark text, any script (e.g. Cyrillic, CJK, Arabic). Give text or image_base64.'),
     image_base64: z.string().optional().describe('PNG or JPEG image, base64-encoded, used instead of text.'),
     pages: pagesSchema('Pages to watermark.'),
-    position: z.enum(POSITIONS).default('center').describe('Where on the page, as seen by the reader (9-grid). Ignored when tiled.'),
+    position: z
+      .enum(POSITIONS)
+      .default('center')
+      .describe('Where on the page, as seen by the reader (9-grid). Ignored when tiled.'),
     tiled: z.boolean().default(false).describe('Repeat the watermark over the whole page.'),
-    font_size: z.number().min(4).max(300).default(48).describe('Text size in points (smaller where the text would leave the page).'),
+    font_size: z
+      .number()
+      .min(4)
+      .max(300)
+      .default(48)
+      .describe('Text size in points (smaller where the text would leave the page).'),
     color: z.string().default('#808080').describe('Text colour, "#RRGGBB".'),
     opacity: z.number().min(0.05).max(1).default(0.3).describe('0.05 (faint) to 1 (opaque).'),
-    rotation: z.number().min(-360).max(360).default(45).describe('Angle in degrees, counter-clockwise as seen by the reader (0 = horizontal).'),
+    rotation: z
+      .number()
+      .min(-360)
+      .max(360)
+      .default(45)
+      .describe('Angle in degrees, counter-clockwise as seen by the reader (0 = horizontal).'),
     image_scale: z.number().min(0.01).max(1).default(0.5).describe('Image width as a fraction of the page width.'),
     margin: z.number().min(0).max(200).default(36).describe('Distance from the page edge, in points.'),
   })
@@ -41,7 +69,11 @@ interface Mark {
  * How much a mark of `extent` (turned, as drawn) must shrink to stay inside the page within its
  * margin: 1 when it fits. Tiled marks are cut at the page edge on purpose and are not fitted.
  */
-export function fitScale(frame: { width: number; height: number }, extent: { width: number; height: number }, margin: number): number {
+export function fitScale(
+  frame: { width: number; height: number },
+  extent: { width: number; height: number },
+  margin: number,
+): number {
   const room = { width: Math.max(1, frame.width - 2 * margin), height: Math.max(1, frame.height - 2 * margin) };
   return Math.min(1, room.width / extent.width, room.height / extent.height);
 }
@@ -52,7 +84,8 @@ async function buildMark(doc: PDFDocument, args: Args, limits: Limits): Promise<
     const line = await StampText.build(new StampFonts(doc), args.text, args.font_size, 'text');
     return {
       sizeFor: () => ({ width: line.width, height: line.height }),
-      draw: (page, at, size) => line.draw(page, at, { size: args.font_size * (size.width / line.width), color, opacity: args.opacity }),
+      draw: (page, at, size) =>
+        line.draw(page, at, { size: args.font_size * (size.width / line.width), color, opacity: args.opacity }),
     };
   }
   // In an ArrayBuffer of its own: pdf-lib reads a JPEG through a DataView of the whole ArrayBuffer,
@@ -75,11 +108,18 @@ async function buildMark(doc: PDFDocument, args: Args, limits: Limits): Promise<
     else if (bytes[0] === 0xff && bytes[1] === 0xd8) image = await doc.embedJpg(bytes);
     else throw new Error('not PNG or JPEG');
   } catch (e) {
-    throw new ToolFailure('invalid_image', `image_base64 is not a readable PNG or JPEG image (${e instanceof Error ? e.message : String(e)}).`);
+    throw new ToolFailure(
+      'invalid_image',
+      `image_base64 is not a readable PNG or JPEG image (${e instanceof Error ? e.message : String(e)}).`,
+    );
   }
   return {
-    sizeFor: (pageWidth) => ({ width: pageWidth * args.image_scale, height: (pageWidth * args.image_scale * image.height) / image.width }),
-    draw: (page, at, size) => page.drawImage(image, { x: at.x, y: at.y, ...size, opacity: args.opacity, rotate: degrees(at.rotate) }),
+    sizeFor: (pageWidth) => ({
+      width: pageWidth * args.image_scale,
+      height: (pageWidth * args.image_scale * image.height) / image.width,
+    }),
+    draw: (page, at, size) =>
+      page.drawImage(image, { x: at.x, y: at.y, ...size, opacity: args.opacity, rotate: degrees(at.rotate) }),
   };
 }
 

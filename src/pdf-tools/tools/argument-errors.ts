@@ -18,16 +18,23 @@ export function describeIssues(error: z.ZodError): string {
 
 /** zod's message, with what is allowed where zod only says "Invalid input" (a union of values, a record key). */
 function issueMessage(issue: z.core.$ZodIssue): string {
-  const received = issue.input === undefined ? 'it is missing' : `received ${clip(JSON.stringify(issue.input) ?? typeof issue.input, 40)}`;
+  const received =
+    issue.input === undefined
+      ? 'it is missing'
+      : `received ${clip(JSON.stringify(issue.input) ?? typeof issue.input, 40)}`;
   if (issue.code === 'invalid_union') {
     const values = issue.errors.flat().flatMap((sub) => (sub.code === 'invalid_value' ? sub.values : []));
     if (values.length && issue.errors.every((e) => e.every((sub) => sub.code === 'invalid_value'))) {
       const list = values.map((v) => JSON.stringify(v));
-      return `must be ${list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}` : list[0]} (${received}).`.replace(/\.$/, '');
+      return `must be ${list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list[list.length - 1]}` : list[0]} (${received}).`.replace(
+        /\.$/,
+        '',
+      );
     }
   }
   // A file given as a bare string (an id, an address, the content): say what shape it takes.
-  const fileArgument = issue.path[0] === 'file' ? issue.path.length === 1 : issue.path[0] === 'files' && issue.path.length === 2;
+  const fileArgument =
+    issue.path[0] === 'file' ? issue.path.length === 1 : issue.path[0] === 'files' && issue.path.length === 2;
   if (issue.code === 'invalid_type' && issue.expected === 'object' && fileArgument) {
     return `${issue.message}; give an object: {"file_id": "..."}, {"url": "https://..."} or {"base64": "..."}`;
   }

@@ -28,7 +28,9 @@ export const compressPdfTool = defineTool({
     original_bytes: z.number().int(),
     saved_bytes: z.number().int(),
     saved_percent: z.number(),
-    unchanged: z.boolean().describe('true: compression would not make the file smaller, so the input is returned as is.'),
+    unchanged: z
+      .boolean()
+      .describe('true: compression would not make the file smaller, so the input is returned as is.'),
     images_recompressed: z.number().int(),
     duplicate_streams_removed: z.number().int(),
     unused_objects_removed: z.number().int(),
@@ -68,7 +70,9 @@ export const compressPdfTool = defineTool({
             }
           : {}),
       },
-      summary: unchanged ? 'Returned the input unchanged.' : `Compressed from ${sent.length} to ${bytes.length} bytes (${percent}% smaller).`,
+      summary: unchanged
+        ? 'Returned the input unchanged.'
+        : `Compressed from ${sent.length} to ${bytes.length} bytes (${percent}% smaller).`,
     };
   },
 });

@@ -5,7 +5,9 @@ import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
 
-const input = z.object({ file: fileRefSchema.describe('The PDF with a fillable form: file_id, url or base64.') }).strict();
+const input = z
+  .object({ file: fileRefSchema.describe('The PDF with a fillable form: file_id, url or base64.') })
+  .strict();
 
 export const flattenFormTool = defineTool({
   name: 'flatten_form',
@@ -34,7 +36,10 @@ export const flattenFormTool = defineTool({
         try {
           form.flatten({ updateFieldAppearances: false });
         } catch (e) {
-          throw new ToolFailure('corrupt_pdf', `The form of ${inputs[0].label} could not be flattened (${e instanceof Error ? e.message : String(e)}).`);
+          throw new ToolFailure(
+            'corrupt_pdf',
+            `The form of ${inputs[0].label} could not be flattened (${e instanceof Error ? e.message : String(e)}).`,
+          );
         }
       }
     }
@@ -44,7 +49,9 @@ export const flattenFormTool = defineTool({
     return {
       files: [{ name: derivedName(inputs[0], 'flattened'), bytes, pages: doc.getPageCount() }],
       data: { fields_flattened: names.length, field_names: names.slice(0, 200), widgets_removed: widgets },
-      summary: names.length ? `Flattened ${plural(names.length, 'form field')}.` : 'The PDF had no form fields; returned it without a form.',
+      summary: names.length
+        ? `Flattened ${plural(names.length, 'form field')}.`
+        : 'The PDF had no form fields; returned it without a form.',
     };
   },
 });

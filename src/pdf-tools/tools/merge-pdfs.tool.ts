@@ -13,7 +13,10 @@ const input = z
       .min(2)
       .max(20)
       .describe('2 to 20 PDFs, merged in this order.'),
-    keep_bookmarks: z.boolean().default(true).describe('Keep the inputs\' bookmarks (outlines) that point to included pages. Default true.'),
+    keep_bookmarks: z
+      .boolean()
+      .default(true)
+      .describe("Keep the inputs' bookmarks (outlines) that point to included pages. Default true."),
     filename: z.string().max(200).optional().describe('Name of the merged file. Default: "<first input>-merged.pdf".'),
   })
   .strict();
@@ -25,7 +28,9 @@ export const mergePdfsTool = defineTool({
     'Merge 2-20 PDFs into one, in the given order, optionally choosing pages of each input (e.g. "1-3,last"). Bookmarks that point to included pages are kept.',
   input,
   output: singleFileOutput({
-    inputs: z.array(z.object({ input: z.string(), pages: z.array(z.number().int()) })).describe('Pages taken from each input, in order.'),
+    inputs: z
+      .array(z.object({ input: z.string(), pages: z.array(z.number().int()) }))
+      .describe('Pages taken from each input, in order.'),
     bookmarks: z.number().int().describe('Top-level bookmarks kept.'),
   }),
   annotations: CREATES_FILE,
@@ -42,7 +47,10 @@ export const mergePdfsTool = defineTool({
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i];
       const pages = parsePageRange(args.files[i].pages, doc.getPageCount(), inputs[i].label);
-      const copied = await out.copyPages(doc, pages.map((p) => p - 1));
+      const copied = await out.copyPages(
+        doc,
+        pages.map((p) => p - 1),
+      );
       const pageMap = new Map<string, PDFRef>();
       const srcPages = doc.getPages();
       copied.forEach((page, j) => {
@@ -57,7 +65,13 @@ export const mergePdfsTool = defineTool({
     const bytes = await savePdf(out);
     const total = out.getPageCount();
     return {
-      files: [{ name: args.filename ?? `${(inputs[0].name || 'document').replace(/\.pdf$/i, '')}-merged.pdf`, bytes, pages: total }],
+      files: [
+        {
+          name: args.filename ?? `${(inputs[0].name || 'document').replace(/\.pdf$/i, '')}-merged.pdf`,
+          bytes,
+          pages: total,
+        },
+      ],
       data: { inputs: echoed, bookmarks: outline.length },
       summary: `Merged ${docs.length} PDFs into ${plural(total, 'page')}${outline.length ? ` with ${plural(outline.length, 'bookmark')}` : ''}.`,
     };

@@ -4,7 +4,8 @@ import { savePdf } from '../core/pdf-open';
 import { plural } from '../../common/text/plural';
 import { defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileShape, singleInput } from './tool';
 
-type StandardKey = 'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'creation_date' | 'modification_date';
+type StandardKey =
+  'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'creation_date' | 'modification_date';
 const PDF_KEY: Record<StandardKey, string> = {
   title: 'Title',
   author: 'Author',
@@ -30,10 +31,19 @@ const input = z
         keywords: z.array(z.string().max(200)).max(100).optional().describe('Keywords, stored comma-separated.'),
         creator: z.string().max(1000).optional().describe('The application that created the original document.'),
         producer: z.string().max(1000).optional().describe('The application that produced the PDF.'),
-        creation_date: z.iso.datetime({ offset: true, error: ISO_DATE }).optional().describe('e.g. "2024-05-01T12:00:00Z".'),
-        modification_date: z.iso.datetime({ offset: true, error: ISO_DATE }).optional().describe('ISO 8601. Default when changing anything: now.'),
+        creation_date: z.iso
+          .datetime({ offset: true, error: ISO_DATE })
+          .optional()
+          .describe('e.g. "2024-05-01T12:00:00Z".'),
+        modification_date: z.iso
+          .datetime({ offset: true, error: ISO_DATE })
+          .optional()
+          .describe('ISO 8601. Default when changing anything: now.'),
         custom: z
-          .record(z.string().regex(CUSTOM_KEY, 'a custom key is 1-64 letters, digits, _ . -, starting with a letter'), z.string().max(1000))
+          .record(
+            z.string().regex(CUSTOM_KEY, 'a custom key is 1-64 letters, digits, _ . -, starting with a letter'),
+            z.string().max(1000),
+          )
           .optional()
           .describe('Custom document-information keys, e.g. {"Department": "Legal"} (letters, digits, _ . -).'),
       })
@@ -131,7 +141,14 @@ export function describeMetadata(m: Metadata, pages: number): string {
   return [
     plural(pages, 'page'),
     ...set,
-    ...(custom.length ? [`custom ${custom.slice(0, 5).map((k) => `${k} ${short(m.custom[k])}`).join(', ')}${custom.length > 5 ? ` and ${custom.length - 5} more` : ''}`] : []),
+    ...(custom.length
+      ? [
+          `custom ${custom
+            .slice(0, 5)
+            .map((k) => `${k} ${short(m.custom[k])}`)
+            .join(', ')}${custom.length > 5 ? ` and ${custom.length - 5} more` : ''}`,
+        ]
+      : []),
     ...(empty.length === fields.length ? ['no document information'] : empty.length ? [`no ${empty.join(', ')}`] : []),
   ].join('; ');
 }
@@ -140,13 +157,17 @@ export const pdfMetadataTool = defineTool({
   name: 'pdf_metadata',
   title: 'Read or edit PDF metadata',
   description:
-    'Read a PDF\'s document information (title, author, subject, keywords, creator, producer, dates, custom keys) and page count, or set/clear fields (returns a new file; reading alone changes nothing).',
+    "Read a PDF's document information (title, author, subject, keywords, creator, producer, dates, custom keys) and page count, or set/clear fields (returns a new file; reading alone changes nothing).",
   input,
   output: z.object({
     metadata: metadataSchema.describe('The metadata of the result (after any change).'),
     pages: z.number().int(),
     changed: z.boolean().describe('false: read only, no new file.'),
-    ...Object.fromEntries(Object.entries(storedFileShape).filter(([k]) => k !== 'pages').map(([k, v]) => [k, v.optional()])),
+    ...Object.fromEntries(
+      Object.entries(storedFileShape)
+        .filter(([k]) => k !== 'pages')
+        .map(([k, v]) => [k, v.optional()]),
+    ),
     quota: quotaSchema,
     note: z.string().optional(),
   }),
@@ -159,7 +180,11 @@ export const pdfMetadataTool = defineTool({
     const clear = args.clear ?? [];
     const set = args.set;
     if (!set && clear.length === 0) {
-      return { files: [], data: { metadata: readMetadata(doc), pages, changed: false }, summary: `Metadata (the file is unchanged): ${describeMetadata(readMetadata(doc), pages)}.` };
+      return {
+        files: [],
+        data: { metadata: readMetadata(doc), pages, changed: false },
+        summary: `Metadata (the file is unchanged): ${describeMetadata(readMetadata(doc), pages)}.`,
+      };
     }
     const info = infoDict(doc, true)!;
     for (const key of clear) {
@@ -181,7 +206,8 @@ export const pdfMetadataTool = defineTool({
       if (RESERVED.has(k)) continue;
       putText(k, v);
     }
-    const touchedModDate = set?.modification_date !== undefined || clear.includes('modification_date') || clear.includes('all');
+    const touchedModDate =
+      set?.modification_date !== undefined || clear.includes('modification_date') || clear.includes('all');
     if (set?.modification_date) putDate('ModDate', new Date(set.modification_date));
     else if (!touchedModDate) putDate('ModDate', new Date());
     const bytes = await savePdf(doc);

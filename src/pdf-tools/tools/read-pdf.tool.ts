@@ -25,7 +25,11 @@ const input = z
       .max(READ_MAX_CHARS)
       .default(READ_DEFAULT_CHARS)
       .describe(`Most characters of Markdown this call returns (default ${READ_DEFAULT_CHARS}).`),
-    cursor: z.string().max(200).optional().describe('next_cursor of the previous call, to read on (same file and pages).'),
+    cursor: z
+      .string()
+      .max(200)
+      .optional()
+      .describe('next_cursor of the previous call, to read on (same file and pages).'),
   })
   .strict();
 
@@ -41,7 +45,11 @@ const encodeCursor = (c: Cursor): string => Buffer.from(`${c.file}.${c.page}.${c
 
 function decodeCursor(text: string): Cursor {
   const m = /^([0-9a-f]{16})\.(\d{1,6})\.(\d{1,7})$/.exec(Buffer.from(text, 'base64url').toString('latin1'));
-  if (!m) throw new ToolFailure('invalid_arguments', 'cursor: not a cursor of read_pdf. Pass next_cursor of the previous result as it is, or leave cursor out to read from the start.');
+  if (!m)
+    throw new ToolFailure(
+      'invalid_arguments',
+      'cursor: not a cursor of read_pdf. Pass next_cursor of the previous result as it is, or leave cursor out to read from the start.',
+    );
   return { file: m[1], page: Number(m[2]), offset: Number(m[3]) };
 }
 
@@ -60,7 +68,7 @@ export const readPdfTool = defineTool({
   name: 'read_pdf',
   title: 'PDF to text',
   description:
-    'Read a PDF\'s text as Markdown: <!-- page N --> before each page, headings, lists, plain grids as tables, columns in reading order. At most max_chars per call; if more is left, call again with the same file and pages and cursor: next_cursor. A scan without text fails: no_text_layer.',
+    "Read a PDF's text as Markdown: <!-- page N --> before each page, headings, lists, plain grids as tables, columns in reading order. At most max_chars per call; if more is left, call again with the same file and pages and cursor: next_cursor. A scan without text fails: no_text_layer.",
   input,
   output: z.object({
     pages_read: z.array(z.number().int()).describe('Pages whose text (or its start) this call returned.'),
@@ -90,7 +98,10 @@ export const readPdfTool = defineTool({
       const c = decodeCursor(args.cursor);
       at = selected.indexOf(c.page);
       if (c.file !== fileKey || at < 0) {
-        throw new ToolFailure('invalid_arguments', 'cursor: it belongs to another file or other pages. Pass the same file and pages as the call that returned it, or leave cursor out to read from the start.');
+        throw new ToolFailure(
+          'invalid_arguments',
+          'cursor: it belongs to another file or other pages. Pass the same file and pages as the call that returned it, or leave cursor out to read from the start.',
+        );
       }
       offset = c.offset;
     }

@@ -16,9 +16,13 @@ const input = z
 function toRemove(spec: string, count: number, label: string): number[] {
   const removed = parsePageRange(spec, count, label).sort((a, b) => a - b);
   if (removed.length >= count) {
-    throw new ToolFailure('invalid_page_range', `"${spec}" selects every page of ${label}; at least one page must remain.`, {
-      page_count: count,
-    });
+    throw new ToolFailure(
+      'invalid_page_range',
+      `"${spec}" selects every page of ${label}; at least one page must remain.`,
+      {
+        page_count: count,
+      },
+    );
   }
   return removed;
 }
@@ -35,7 +39,8 @@ export const removePagesTool = defineTool({
   annotations: CREATES_FILE,
   result: 'file',
   inputs: singleInput,
-  check: (args, [pages], [label]) => (pages === undefined ? void pageRangeTokens(args.pages) : void toRemove(args.pages, pages, label)),
+  check: (args, [pages], [label]) =>
+    pages === undefined ? void pageRangeTokens(args.pages) : void toRemove(args.pages, pages, label),
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const count = doc.getPageCount();

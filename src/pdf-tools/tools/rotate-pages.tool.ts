@@ -2,13 +2,24 @@ import { degrees } from 'pdf-lib';
 import { z } from 'zod';
 import { checkPageRange, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, pagesSchema, singleFileOutput, singleInput } from './tool';
+import {
+  CREATES_FILE,
+  defineTool,
+  derivedName,
+  fileRefSchema,
+  openAll,
+  pagesSchema,
+  singleFileOutput,
+  singleInput,
+} from './tool';
 import { plural } from '../../common/text/plural';
 
 const input = z
   .object({
     file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
-    angle: z.union([z.literal(90), z.literal(180), z.literal(270)]).describe('Clockwise rotation in degrees, added to each page\'s current rotation.'),
+    angle: z
+      .union([z.literal(90), z.literal(180), z.literal(270)])
+      .describe("Clockwise rotation in degrees, added to each page's current rotation."),
     pages: pagesSchema('Pages to rotate.'),
   })
   .strict();

@@ -3,7 +3,17 @@ import { z } from 'zod';
 import { pageRangeTokens, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
-import { checkOutputs, CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileSchema, singleInput } from './tool';
+import {
+  checkOutputs,
+  CREATES_FILE,
+  defineTool,
+  derivedName,
+  fileRefSchema,
+  openAll,
+  quotaSchema,
+  storedFileSchema,
+  singleInput,
+} from './tool';
 import { plural } from '../../common/text/plural';
 
 const input = z
@@ -11,23 +21,34 @@ const input = z
     file: fileRefSchema.describe('The PDF to split: file_id, url or base64.'),
     mode: z
       .enum(['ranges', 'every', 'count'])
-      .describe('"ranges": one document per entry of `ranges`; "every": a new document every `every` pages; "count": `count` documents of near-equal size.'),
+      .describe(
+        '"ranges": one document per entry of `ranges`; "every": a new document every `every` pages; "count": `count` documents of near-equal size.',
+      ),
     ranges: z
       .array(z.string().max(500))
       .min(1)
       .max(200)
       .optional()
       .describe('For mode "ranges": one page range per output document, e.g. ["1-3", "4-", "odd"].'),
-    every: z.number().int().min(1).max(1000).optional().describe('For mode "every": pages per output document, e.g. 1 for single pages.'),
+    every: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe('For mode "every": pages per output document, e.g. 1 for single pages.'),
     count: z.number().int().min(2).max(200).optional().describe('For mode "count": number of output documents.'),
   })
   .strict();
 
 /** The argument a mode needs, present (checked before the quota too). */
 function checkMode(args: z.infer<typeof input>): void {
-  if (args.mode === 'ranges' && !args.ranges) throw new ToolFailure('invalid_arguments', 'mode "ranges" needs `ranges`, e.g. ["1-3", "4-"].');
-  if (args.mode === 'every' && !args.every) throw new ToolFailure('invalid_arguments', 'mode "every" needs `every`, the number of pages per part.');
-  if (args.mode === 'count' && !args.count) throw new ToolFailure('invalid_arguments', 'mode "count" needs `count`, the number of parts.');
+  if (args.mode === 'ranges' && !args.ranges)
+    throw new ToolFailure('invalid_arguments', 'mode "ranges" needs `ranges`, e.g. ["1-3", "4-"].');
+  if (args.mode === 'every' && !args.every)
+    throw new ToolFailure('invalid_arguments', 'mode "every" needs `every`, the number of pages per part.');
+  if (args.mode === 'count' && !args.count)
+    throw new ToolFailure('invalid_arguments', 'mode "count" needs `count`, the number of parts.');
 }
 
 /** Page lists (1-based) of every part. */
@@ -46,9 +67,13 @@ function plan(args: z.infer<typeof input>, pageCount: number, label: string): nu
     case 'count': {
       const count = args.count!;
       if (count > pageCount) {
-        throw new ToolFailure('invalid_page_range', `Cannot split ${label} (${plural(pageCount, 'page')}) into ${count} parts: at most ${pageCount}.`, {
-          page_count: pageCount,
-        });
+        throw new ToolFailure(
+          'invalid_page_range',
+          `Cannot split ${label} (${plural(pageCount, 'page')}) into ${count} parts: at most ${pageCount}.`,
+          {
+            page_count: pageCount,
+          },
+        );
       }
       const parts: number[][] = [];
       let next = 1;
@@ -69,7 +94,9 @@ export const splitPdfTool = defineTool({
     'Split one PDF into several: by page ranges (one document per range), every N pages, or into N near-equal parts. Returns one download link and file_id per part.',
   input,
   output: z.object({
-    files: z.array(storedFileSchema.extend({ source_pages: z.array(z.number().int()) })).describe('One entry per part, in order.'),
+    files: z
+      .array(storedFileSchema.extend({ source_pages: z.array(z.number().int()) }))
+      .describe('One entry per part, in order.'),
     quota: quotaSchema,
     note: z.string().optional(),
   }),
@@ -88,7 +115,10 @@ export const splitPdfTool = defineTool({
     checkOutputs(files, ctx.limits, parts.length);
     for (let i = 0; i < parts.length; i++) {
       const out = await PDFDocument.create({ updateMetadata: false });
-      const copied = await out.copyPages(doc, parts[i].map((p) => p - 1));
+      const copied = await out.copyPages(
+        doc,
+        parts[i].map((p) => p - 1),
+      );
       copied.forEach((p) => out.addPage(p));
       files.push({ name: derivedName(inputs[0], `split-${i + 1}`), bytes: await savePdf(out), pages: copied.length });
       checkOutputs(files, ctx.limits, parts.length);

@@ -15,27 +15,43 @@ export const fileRefSchema = z
       .min(16)
       .max(64)
       .optional()
-      .describe('The file_id of an earlier tool result or upload (valid until its expires_at). Preferred: chain tools without re-sending bytes.'),
+      .describe(
+        'The file_id of an earlier tool result or upload (valid until its expires_at). Preferred: chain tools without re-sending bytes.',
+      ),
     url: z
       .string()
       .max(2048)
       .optional()
-      .describe('An http(s) address of the PDF: the server downloads it (public addresses only, same limits as any input).'),
+      .describe(
+        'An http(s) address of the PDF: the server downloads it (public addresses only, same limits as any input).',
+      ),
     base64: z
       .string()
       .optional()
-      .describe('The PDF content, base64-encoded, for small files (the file size limit applies to the decoded bytes). Give exactly one of file_id, url or base64.'),
+      .describe(
+        'The PDF content, base64-encoded, for small files (the file size limit applies to the decoded bytes). Give exactly one of file_id, url or base64.',
+      ),
     filename: z.string().max(200).optional().describe('Optional file name, used in messages and as the download name.'),
-    password: z.string().max(1024).optional().describe('Password of an encrypted PDF (not needed for owner-password-only files).'),
+    password: z
+      .string()
+      .max(1024)
+      .optional()
+      .describe('Password of an encrypted PDF (not needed for owner-password-only files).'),
   })
   .strict();
 export type FileRef = z.infer<typeof fileRefSchema>;
 
-export const pagesSchema = (what: string) => z.string().max(500).optional().describe(`${what} ${PAGE_RANGE_GRAMMAR} Default: all.`);
+export const pagesSchema = (what: string) =>
+  z.string().max(500).optional().describe(`${what} ${PAGE_RANGE_GRAMMAR} Default: all.`);
 
 export const quotaSchema = z.object({
   tool: z.string(),
-  limit: z.number().int().describe('Calls of this tool allowed today for this client (the stricter of the MCP cap and the shared daily pool).'),
+  limit: z
+    .number()
+    .int()
+    .describe(
+      'Calls of this tool allowed today for this client (the stricter of the MCP cap and the shared daily pool).',
+    ),
   remaining: z.number().int(),
   resets_at: z.string().describe('Next reset, 00:00 UTC, ISO 8601.'),
 });
@@ -98,13 +114,21 @@ export interface ToolRunContext {
  * most `maxBytes`, in total at most `maxOutputBytes` and `maxOutputFiles`. Tools that make many files
  * call it as they go (stopping early); the runner calls it on every result.
  */
-export function checkOutputs(files: readonly { name: string; bytes: Uint8Array }[], limits: Limits & Partial<OutputLimits>, planned = files.length): void {
+export function checkOutputs(
+  files: readonly { name: string; bytes: Uint8Array }[],
+  limits: Limits & Partial<OutputLimits>,
+  planned = files.length,
+): void {
   const maxFiles = limits.maxOutputFiles ?? Infinity;
   if (planned > maxFiles) {
-    throw new ToolFailure('invalid_arguments', `This call would produce ${planned} files; at most ${maxFiles} per call. Ask for fewer parts.`, {
-      files: planned,
-      limit: maxFiles,
-    });
+    throw new ToolFailure(
+      'invalid_arguments',
+      `This call would produce ${planned} files; at most ${maxFiles} per call. Ask for fewer parts.`,
+      {
+        files: planned,
+        limit: maxFiles,
+      },
+    );
   }
   let total = 0;
   for (const f of files) {
@@ -206,11 +230,23 @@ export async function openAll(inputs: InputFile[], ctx: ToolRunContext, steps?: 
 
 /** "report.pdf" -> "report-rotated.pdf". */
 export function derivedName(input: InputFile | undefined, suffix: string): string {
-  const base = (input?.name || 'document').replace(/\.pdf$/i, '').replace(/-(merged|split-\d+|rotated|pages-removed|compressed|watermarked|numbered|metadata|flattened)$/, '');
+  const base = (input?.name || 'document')
+    .replace(/\.pdf$/i, '')
+    .replace(/-(merged|split-\d+|rotated|pages-removed|compressed|watermarked|numbered|metadata|flattened)$/, '');
   return `${base}-${suffix}.pdf`;
 }
 
 /** Open world: an input may be a `url` the server downloads from the internet. */
-export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+};
 /** Tools create a new file and never change their input: not destructive, same input -> same output; open world (`url` inputs). */
-export const CREATES_FILE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+export const CREATES_FILE: ToolAnnotations = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+};

@@ -26,8 +26,17 @@ describe('decode worker', () => {
       error = e as ToolFailure;
     }
     expect(r[2]).toEqual({ ok: false, code: error!.code, message: error!.message, details: error!.details });
-    expect(r[2]).toMatchObject({ code: 'invalid_arguments', message: expect.stringMatching(/^files\[1\]: base64 is not valid base64/), details: { input: 'files[1]' } });
-    expect(decodeAll({ items: [{ label: 'file', base64: Buffer.alloc(1001).toString('base64'), keep: true }], maxBytes: 1000 })[0]).toMatchObject({
+    expect(r[2]).toMatchObject({
+      code: 'invalid_arguments',
+      message: expect.stringMatching(/^files\[1\]: base64 is not valid base64/),
+      details: { input: 'files[1]' },
+    });
+    expect(
+      decodeAll({
+        items: [{ label: 'file', base64: Buffer.alloc(1001).toString('base64'), keep: true }],
+        maxBytes: 1000,
+      })[0],
+    ).toMatchObject({
       ok: false,
       code: 'file_too_large',
       details: { input: 'file', bytes: 1001, limit: 1000 },

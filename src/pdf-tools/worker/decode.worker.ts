@@ -15,7 +15,10 @@ export interface DecodeTask {
 }
 
 /** Per item, in order: its bytes (when kept) or the {@link ToolFailure} of decodeBase64. */
-export type DecodeResult = ({ ok: true; bytes?: Uint8Array } | { ok: false; code: ToolFailure['code']; message: string; details: Record<string, unknown> })[];
+export type DecodeResult = (
+  | { ok: true; bytes?: Uint8Array }
+  | { ok: false; code: ToolFailure['code']; message: string; details: Record<string, unknown> }
+)[];
 
 /** Decodes every item like `decodeBase64` (same checks, same errors), as values. */
 export function decodeAll(task: DecodeTask): DecodeResult {
@@ -32,5 +35,8 @@ export function decodeAll(task: DecodeTask): DecodeResult {
 
 export default function decodeInputs(task: DecodeTask): DecodeResult {
   const result = decodeAll(task);
-  return moving(result, result.flatMap((r) => (r.ok && r.bytes ? [r.bytes] : [])));
+  return moving(
+    result,
+    result.flatMap((r) => (r.ok && r.bytes ? [r.bytes] : [])),
+  );
 }

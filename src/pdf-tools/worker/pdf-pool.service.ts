@@ -35,7 +35,10 @@ export class PdfPoolService implements OnApplicationShutdown {
    * Input bytes in shared memory (stored files) are shared with the worker; other input bytes move
    * to it (they are unusable here afterwards). Neither is copied on the event loop.
    */
-  async run(task: WorkerTask, onProgress?: (done: number, total: number, message: string) => void): Promise<WorkerResult> {
+  async run(
+    task: WorkerTask,
+    onProgress?: (done: number, total: number, message: string) => void,
+  ): Promise<WorkerResult> {
     const timeout = this.config.PDF_TOOL_TIMEOUT_MS;
     // The tool's loops report their steps through a message port moved to the worker.
     const channel = onProgress ? new MessageChannel() : undefined;
@@ -46,14 +49,18 @@ export class PdfPoolService implements OnApplicationShutdown {
         task = { ...task, progress: channel.port2 };
         transferList.push(channel.port2);
       }
-      const result = await this.pool.run(task, { signal: AbortSignal.timeout(timeout), transferList: transferList as never });
+      const result = await this.pool.run(task, {
+        signal: AbortSignal.timeout(timeout),
+        transferList: transferList as never,
+      });
       // The result and the steps travel on two ports, and messages of two ports are not ordered:
       // steps the worker posted before its result may still be queued here. They are delivered
       // now, before the caller goes on to its next phase (closing the port would drop them).
-      if (channel) for (let m = receiveMessageOnPort(channel.port1); m; m = receiveMessageOnPort(channel.port1)) {
-        const step = m.message as WorkerProgress;
-        onProgress!(step.done, step.total, step.message);
-      }
+      if (channel)
+        for (let m = receiveMessageOnPort(channel.port1); m; m = receiveMessageOnPort(channel.port1)) {
+          const step = m.message as WorkerProgress;
+          onProgress!(step.done, step.total, step.message);
+        }
       return result;
     } catch (e) {
       return this.failed(e, timeout);
@@ -69,10 +76,16 @@ export class PdfPoolService implements OnApplicationShutdown {
   private failed(e: unknown, timeout: number): never {
     const err = e as Error & { code?: string };
     if (err.name === 'AbortError' || err.name === 'TimeoutError') {
-      throw new ToolFailure('timeout', `The tool did not finish within ${Math.round(timeout / 1000)} s. Try fewer pages or a lighter option (e.g. compression level "lossless").`);
+      throw new ToolFailure(
+        'timeout',
+        `The tool did not finish within ${Math.round(timeout / 1000)} s. Try fewer pages or a lighter option (e.g. compression level "lossless").`,
+      );
     }
     if (err.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      throw new ToolFailure('internal_error', 'The PDF needs more memory than a tool run may use. Try a smaller file or fewer pages.');
+      throw new ToolFailure(
+        'internal_error',
+        'The PDF needs more memory than a tool run may use. Try a smaller file or fewer pages.',
+      );
     }
     if (/queue is full/i.test(err.message)) {
       throw new ToolFailure('busy', 'The PDF workers are busy. Retry in a few seconds.');

@@ -48,11 +48,17 @@ describe('pdf worker: stored files in shared memory', () => {
     const inputs = files();
     const before = inputs.map(digest);
     const args = PDF_TOOLS_BY_NAME.get(name)!.input.parse(JSON.parse(JSON.stringify(raw).replace('IMAGE', jpeg)));
-    const answer = await runTask({ tool: name, args, inputs: inputs.map((bytes, i) => ({ label: `files[${i}]`, name: 'in.pdf', bytes })), limits: LIMITS });
+    const answer = await runTask({
+      tool: name,
+      args,
+      inputs: inputs.map((bytes, i) => ({ label: `files[${i}]`, name: 'in.pdf', bytes })),
+      limits: LIMITS,
+    });
     // Outputs are wrapped to move to the main thread; piscina unwraps them there.
     const result = ((answer as unknown as Record<symbol, unknown>)[Piscina.valueSymbol] ?? answer) as WorkerResult;
     expect(result.ok ? 'ok' : result.message).toBe('ok');
     expect(inputs.map(digest)).toEqual(before);
-    for (const file of (result as Extract<WorkerResult, { ok: true }>).files) expect(file.sha256).toBe(digest(file.bytes));
+    for (const file of (result as Extract<WorkerResult, { ok: true }>).files)
+      expect(file.sha256).toBe(digest(file.bytes));
   });
 });

@@ -36,7 +36,9 @@ export interface WorkerProgress {
 }
 
 /** Posts steps to `port`, only when the whole percent grows (a 200-page loop posts at most 101 messages). */
-function progressTo(port: MessagePort | undefined): ((done: number, total: number, message: string) => void) | undefined {
+function progressTo(
+  port: MessagePort | undefined,
+): ((done: number, total: number, message: string) => void) | undefined {
   if (!port) return undefined;
   let last = -1;
   return (done, total, message) => {
@@ -55,7 +57,15 @@ export interface WorkerFile {
 }
 
 export type WorkerResult =
-  | { ok: true; files: WorkerFile[]; data: Record<string, unknown>; summary: string; text?: string; opened?: OpenNote[]; toolNote?: string }
+  | {
+      ok: true;
+      files: WorkerFile[];
+      data: Record<string, unknown>;
+      summary: string;
+      text?: string;
+      opened?: OpenNote[];
+      toolNote?: string;
+    }
   | { ok: false; code: ToolFailure['code']; message: string; details: Record<string, unknown> };
 
 /** Gives each input the `password` of its file argument (tool.inputs lists them in the order of `task.inputs`). */
@@ -92,7 +102,12 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
     } catch (e) {
       // pdf-lib failed on an input as it read it (a crash, not a refusal with a code): once more,
       // on qpdf's repair of every input with a rebuilt page tree, which the note then tells.
-      if (e instanceof ToolFailure || e instanceof DecodeLimitExceeded || task.inputs.some((i) => i.rebuild !== undefined)) throw e;
+      if (
+        e instanceof ToolFailure ||
+        e instanceof DecodeLimitExceeded ||
+        task.inputs.some((i) => i.rebuild !== undefined)
+      )
+        throw e;
       const reason = shortError(e);
       for (const input of task.inputs) {
         input.bytes = input.sent ?? input.bytes;
@@ -103,7 +118,18 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
     const files = result.files.map((f) => ({ ...f, sha256: sha256(f.bytes) }));
     task.progress?.close();
     // The output bytes move to the main thread instead of being copied.
-    return moving<WorkerResult>({ ok: true, files, data: result.data, summary: result.summary, text: result.text, opened: result.opened, toolNote: result.toolNote }, files.map((f) => f.bytes));
+    return moving<WorkerResult>(
+      {
+        ok: true,
+        files,
+        data: result.data,
+        summary: result.summary,
+        text: result.text,
+        opened: result.opened,
+        toolNote: result.toolNote,
+      },
+      files.map((f) => f.bytes),
+    );
   } catch (e) {
     task.progress?.close();
     if (e instanceof ToolFailure) return { ok: false, code: e.code, message: e.message, details: e.details };

@@ -67,7 +67,9 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
     this.jobs.register<{ runId: string }>(RUN_QUEUE, (d) => this.execute(d.runId), { concurrency: 2 });
     this.jobs.register<{ workspaceId: string }>(SCHEDULE_QUEUE, (d) => this.scheduledRun(d.workspaceId));
     this.tracking.onScheduleChange((ws, schedule) => this.syncSchedule(ws, schedule));
-    void this.recover().catch((e: unknown) => this.logger.error(`Start-up recovery of scans failed: ${(e as Error).message}`));
+    void this.recover().catch((e: unknown) =>
+      this.logger.error(`Start-up recovery of scans failed: ${(e as Error).message}`),
+    );
   }
 
   onApplicationShutdown(): void {
@@ -77,7 +79,8 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
   /** Schedules of every workspace, and the runs a stopped process left active (resumed). */
   async recover(): Promise<void> {
     for (const w of await this.tracking.scheduledWorkspaces()) await this.syncSchedule(w.workspace_id, w.schedule);
-    for (const r of await this.store.allActive()) await this.jobs.add(RUN_QUEUE, { runId: r.id }, { jobId: r.id, ...RUN_JOB });
+    for (const r of await this.store.allActive())
+      await this.jobs.add(RUN_QUEUE, { runId: r.id }, { jobId: r.id, ...RUN_JOB });
   }
 
   async syncSchedule(workspaceId: string, schedule: Schedule): Promise<void> {
@@ -105,14 +108,18 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
     if (!s.brand.name) problems.push('Set the brand under "What to track": scans need a brand name to look for.');
     if (!s.prompts_enabled) problems.push('Add at least one enabled prompt under "What to track".');
     if (!configured.size) {
-      problems.push(`No AI platform is configured on this instance: ${status.map((x) => `${x.name} needs ${x.setting}`).join('; ')}.`);
+      problems.push(
+        `No AI platform is configured on this instance: ${status.map((x) => `${x.name} needs ${x.setting}`).join('; ')}.`,
+      );
     } else if (!s.platforms.length) {
       problems.push('Choose at least one platform under "What to track" (platforms, samples, schedule and budget).');
     }
     const platforms = s.platforms.filter((p): p is AiPlatform => configured.has(p));
     const skipped = s.platforms.filter((p): p is AiPlatform => !configured.has(p));
     if (configured.size && s.platforms.length && !platforms.length) {
-      problems.push(`None of the chosen platforms is configured: ${skipped.map((p) => `${PLATFORM_NAMES[p]} needs ${status.find((x) => x.platform === p)!.setting}`).join('; ')}.`);
+      problems.push(
+        `None of the chosen platforms is configured: ${skipped.map((p) => `${PLATFORM_NAMES[p]} needs ${status.find((x) => x.platform === p)!.setting}`).join('; ')}.`,
+      );
     }
     return { ready: problems.length === 0, problems, platforms, skipped };
   }
@@ -125,7 +132,14 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
     if (!ready.ready) throw new CollectNotReady(ready.problems);
     const s = await this.tracking.settings(workspaceId);
     const prompts: TrackedPrompt[] = await this.tracking.allPrompts(workspaceId);
-    const setup: RunSetup = { business: s.business || s.brand.name, brand: s.brand, competitors: s.competitors, prompts, platforms: ready.platforms, samples: s.samples };
+    const setup: RunSetup = {
+      business: s.business || s.brand.name,
+      brand: s.brand,
+      competitors: s.competitors,
+      prompts,
+      platforms: ready.platforms,
+      samples: s.samples,
+    };
     const date = new Date().toISOString().slice(0, 10);
     try {
       parseImportFile(scanFile(setup, { id: 'check', date }, []));
@@ -134,7 +148,15 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
       throw e;
     }
     const planned = prompts.filter((p) => p.enabled).length * setup.platforms.length * setup.samples;
-    const id = await this.store.create({ workspaceId, trigger, setup, planned, budgetCalls: s.budget_calls, budgetUsd: s.budget_usd, date });
+    const id = await this.store.create({
+      workspaceId,
+      trigger,
+      setup,
+      planned,
+      budgetCalls: s.budget_calls,
+      budgetUsd: s.budget_usd,
+      date,
+    });
     if (!id) return { run: (await this.store.active(workspaceId))!, created: false };
     try {
       await this.jobs.add(RUN_QUEUE, { runId: id }, { jobId: id, ...RUN_JOB });
@@ -171,7 +193,9 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
       const result = await this.ingest.importScan(slug, scanFile(setup, { id: run.scan_key, date: run.date }, answers));
       await this.store.setStatus(runId, 'done', { result });
       this.logger.log(`Scan ${runId} imported as ${run.scan_key}: ${answers.length} answers`);
-      await this.alerts.afterScan(run.workspace_id, run.scan_key).catch((e: unknown) => this.logger.error(`Alerts after scan ${runId} failed: ${(e as Error).message}`));
+      await this.alerts
+        .afterScan(run.workspace_id, run.scan_key)
+        .catch((e: unknown) => this.logger.error(`Alerts after scan ${runId} failed: ${(e as Error).message}`));
     } catch (e) {
       if (this.closing) throw e;
       this.logger.error(`Scan ${runId} failed: ${(e as Error).message}`);
@@ -189,7 +213,8 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
     for (let sample = 1; sample <= setup.samples; sample++) {
       for (const prompt of setup.prompts) {
         if (!prompt.enabled) continue;
-        for (const platform of setup.platforms) if (!done.has(taskKey(prompt.id, platform, sample))) tasks.push({ prompt, platform, sample });
+        for (const platform of setup.platforms)
+          if (!done.has(taskKey(prompt.id, platform, sample))) tasks.push({ prompt, platform, sample });
       }
     }
     let calls = run.asked;
@@ -200,12 +225,15 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
     const worker = async (): Promise<void> => {
       while (tasks.length && !stop && !this.closing) {
         if (calls >= run.budget_calls) stop = `Stopped at the budget of ${run.budget_calls} calls`;
-        else if (cost >= run.budget_usd) stop = `Stopped at the budget of US$ ${run.budget_usd} (estimated US$ ${cost.toFixed(2)} spent)`;
+        else if (cost >= run.budget_usd)
+          stop = `Stopped at the budget of US$ ${run.budget_usd} (estimated US$ ${cost.toFixed(2)} spent)`;
         if (stop) break;
         const t = tasks.shift()!;
         const why = refused.get(t.platform);
         if (!why) calls++;
-        const answer = why ? failed(t, 'ai_unauthorized', `Not asked: ${why}`) : await this.askOne(providers.get(t.platform as AiPlatform), t, refused);
+        const answer = why
+          ? failed(t, 'ai_unauthorized', `Not asked: ${why}`)
+          : await this.askOne(providers.get(t.platform as AiPlatform), t, refused);
         cost += answer.cost_usd;
         await this.store.addAnswer(run.id, answer);
         stored++;
@@ -218,11 +246,23 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
     return reason ? `${reason}: ${wanted - stored} calls not made.` : null;
   }
 
-  private async askOne(provider: AiProvider | undefined, t: { prompt: TrackedPrompt; platform: string; sample: number }, refused: Map<string, string>): Promise<CollectedAnswer> {
-    if (!provider) return failed(t, 'ai_not_configured', `${t.platform} is no longer configured (its key was removed during the scan).`);
+  private async askOne(
+    provider: AiProvider | undefined,
+    t: { prompt: TrackedPrompt; platform: string; sample: number },
+    refused: Map<string, string>,
+  ): Promise<CollectedAnswer> {
+    if (!provider)
+      return failed(
+        t,
+        'ai_not_configured',
+        `${t.platform} is no longer configured (its key was removed during the scan).`,
+      );
     try {
       const a = await provider.ask({ prompt: t.prompt.text, webSearch: true, country: t.prompt.country ?? undefined });
-      const cost = a.costUsd ?? (a.usage.inputTokens * ESTIMATED_USD_PER_MTOK.input + a.usage.outputTokens * ESTIMATED_USD_PER_MTOK.output) / 1e6;
+      const cost =
+        a.costUsd ??
+        (a.usage.inputTokens * ESTIMATED_USD_PER_MTOK.input + a.usage.outputTokens * ESTIMATED_USD_PER_MTOK.output) /
+          1e6;
       return {
         prompt_key: t.prompt.id,
         platform: t.platform,
@@ -262,7 +302,11 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
   }
 }
 
-function failed(t: { prompt: TrackedPrompt; platform: string; sample: number }, status: string, reason: string): CollectedAnswer {
+function failed(
+  t: { prompt: TrackedPrompt; platform: string; sample: number },
+  status: string,
+  reason: string,
+): CollectedAnswer {
   return {
     prompt_key: t.prompt.id,
     platform: t.platform,

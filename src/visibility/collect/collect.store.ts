@@ -17,7 +17,15 @@ export class CollectStore {
    * clicks on two instances still make one run). Returns the new run's id, or null. Scan ids
    * `beacon-<date>T<hhmmssmmm>-<4 hex>` sort in time order within a day (the history's tie-break).
    */
-  async create(r: { workspaceId: string; trigger: RunTrigger; setup: RunSetup; planned: number; budgetCalls: number; budgetUsd: number; date: string }): Promise<string | null> {
+  async create(r: {
+    workspaceId: string;
+    trigger: RunTrigger;
+    setup: RunSetup;
+    planned: number;
+    budgetCalls: number;
+    budgetUsd: number;
+    date: string;
+  }): Promise<string | null> {
     const rows = await this.db.query<Array<{ id: string }>>(
       `INSERT INTO vis_collect_runs (workspace_id, trigger, status, scan_key, date, setup, planned, budget_calls, budget_usd)
        VALUES ($1, $2, 'queued', 'beacon-' || $3::text || to_char(now() AT TIME ZONE 'UTC', '"T"HH24MISSMS') || '-' || substr(md5(random()::text), 1, 4),
@@ -29,7 +37,10 @@ export class CollectStore {
   }
 
   async active(workspaceId: string): Promise<RunRow | null> {
-    const [r] = await this.db.query<RunRow[]>(`SELECT ${RUN} FROM vis_collect_runs WHERE workspace_id = $1 AND status IN (${ACTIVE})`, [workspaceId]);
+    const [r] = await this.db.query<RunRow[]>(
+      `SELECT ${RUN} FROM vis_collect_runs WHERE workspace_id = $1 AND status IN (${ACTIVE})`,
+      [workspaceId],
+    );
     return r ?? null;
   }
 
@@ -44,12 +55,17 @@ export class CollectStore {
   }
 
   async setup(id: string): Promise<RunSetup> {
-    const [r] = await this.db.query<Array<{ setup: RunSetup }>>('SELECT setup FROM vis_collect_runs WHERE id = $1', [id]);
+    const [r] = await this.db.query<Array<{ setup: RunSetup }>>('SELECT setup FROM vis_collect_runs WHERE id = $1', [
+      id,
+    ]);
     return r.setup;
   }
 
   async list(workspaceId: string, limit: number): Promise<RunRow[]> {
-    return this.db.query<RunRow[]>(`SELECT ${RUN} FROM vis_collect_runs WHERE workspace_id = $1 ORDER BY created_at DESC LIMIT $2`, [workspaceId, limit]);
+    return this.db.query<RunRow[]>(
+      `SELECT ${RUN} FROM vis_collect_runs WHERE workspace_id = $1 ORDER BY created_at DESC LIMIT $2`,
+      [workspaceId, limit],
+    );
   }
 
   /**
@@ -95,23 +111,52 @@ export class CollectStore {
               failed = failed + (SELECT count(*) FROM ins WHERE status <> 'ok')::int,
               cost_usd = cost_usd + coalesce((SELECT sum(cost_usd) FROM ins), 0), heartbeat_at = now()
         WHERE r.id = $1`,
-      [runId, a.prompt_key, a.platform, a.sample, a.status, a.model, a.surface, a.text, JSON.stringify(a.citations), a.search_queries, a.input_tokens, a.output_tokens, a.cost_usd, a.reason],
+      [
+        runId,
+        a.prompt_key,
+        a.platform,
+        a.sample,
+        a.status,
+        a.model,
+        a.surface,
+        a.text,
+        JSON.stringify(a.citations),
+        a.search_queries,
+        a.input_tokens,
+        a.output_tokens,
+        a.cost_usd,
+        a.reason,
+      ],
     );
   }
 
-  async setStatus(id: string, status: RunStatus, o: { stopReason?: string | null; error?: string | null; result?: unknown } = {}): Promise<void> {
+  async setStatus(
+    id: string,
+    status: RunStatus,
+    o: { stopReason?: string | null; error?: string | null; result?: unknown } = {},
+  ): Promise<void> {
     const final = status === 'done' || status === 'failed';
     await this.db.query(
       `UPDATE vis_collect_runs SET status = $2, stop_reason = coalesce($3, stop_reason), error = coalesce($4, error),
               result = coalesce($5::json, result), finished_at = CASE WHEN $6::boolean THEN now() ELSE finished_at END,
               heartbeat_at = CASE WHEN $6::boolean THEN NULL ELSE now() END
         WHERE id = $1`,
-      [id, status, o.stopReason ?? null, o.error ?? null, o.result === undefined ? null : JSON.stringify(o.result), final],
+      [
+        id,
+        status,
+        o.stopReason ?? null,
+        o.error ?? null,
+        o.result === undefined ? null : JSON.stringify(o.result),
+        final,
+      ],
     );
   }
 
   /** A scan and the one before it in history, with what alert detection needs; null when the scan is not the latest. */
-  async scansForAlerts(workspaceId: string, scanKey: string): Promise<{ business: string; latest: ScanForAlerts; previous: ScanForAlerts | null } | null> {
+  async scansForAlerts(
+    workspaceId: string,
+    scanKey: string,
+  ): Promise<{ business: string; latest: ScanForAlerts; previous: ScanForAlerts | null } | null> {
     const rows = await this.db.query<Array<ScanForAlerts & { id: string; business: string }>>(
       `SELECT s.id, s.scan_key AS scan_id, to_char(s.date, 'YYYY-MM-DD') AS date, s.summary, p.business,
               ARRAY(SELECT url FROM vis_urls u WHERE u.scan_id = s.id AND u.category = 'owned' ORDER BY url) AS owned_urls
@@ -120,12 +165,15 @@ export class CollectStore {
       [workspaceId],
     );
     if (!rows.length || rows[0].scan_id !== scanKey) return null;
-    const strip = ({ id: _id, business: _b, ...r }: ScanForAlerts & { id: string; business: string }): ScanForAlerts => r;
+    const strip = ({ id: _id, business: _b, ...r }: ScanForAlerts & { id: string; business: string }): ScanForAlerts =>
+      r;
     return { business: rows[0].business, latest: strip(rows[0]), previous: rows[1] ? strip(rows[1]) : null };
   }
 
   async workspaceSlug(workspaceId: string): Promise<string> {
-    const [w] = await this.db.query<Array<{ slug: string }>>('SELECT slug FROM workspaces WHERE id = $1', [workspaceId]);
+    const [w] = await this.db.query<Array<{ slug: string }>>('SELECT slug FROM workspaces WHERE id = $1', [
+      workspaceId,
+    ]);
     return w.slug;
   }
 }

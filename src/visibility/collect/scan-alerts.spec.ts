@@ -13,7 +13,12 @@ function scan(id: string, mentions: number, owned: string[] = []): ScanForAlerts
       id,
       date: '2026-11-20',
       platforms: ['openai'],
-      answers: Array.from({ length: 40 }, (_, i) => ({ prompt_id: 'p1', platform: 'openai', text: i < mentions ? 'Acme is good.' : 'Globex is good.', citations: i === 0 ? owned : [] })),
+      answers: Array.from({ length: 40 }, (_, i) => ({
+        prompt_id: 'p1',
+        platform: 'openai',
+        text: i < mentions ? 'Acme is good.' : 'Globex is good.',
+        citations: i === 0 ? owned : [],
+      })),
     },
   });
   return { scan_id: id, date: file.scan.date, summary: deriveScan(file).summary, owned_urls: owned };
@@ -22,7 +27,11 @@ function scan(id: string, mentions: number, owned: string[] = []): ScanForAlerts
 describe('detectAlerts', () => {
   it('reports a significant drop of the mention rate and share of voice, and a competitor newly ahead', () => {
     const kinds = detectAlerts('Acme Inc', scan('s2', 5), scan('s1', 30)).map((a) => a.kind);
-    expect(kinds).toEqual(['visibility.mention_rate_drop', 'visibility.share_of_voice_drop', 'visibility.competitor_ahead']);
+    expect(kinds).toEqual([
+      'visibility.mention_rate_drop',
+      'visibility.share_of_voice_drop',
+      'visibility.competitor_ahead',
+    ]);
   });
 
   it('stays quiet on noise, on the first scan, and about a competitor that was already ahead', () => {
@@ -32,7 +41,14 @@ describe('detectAlerts', () => {
   });
 
   it('names the owned pages no longer cited', () => {
-    const [a] = detectAlerts('Acme Inc', scan('s2', 20, ['https://acme.com/b']), scan('s1', 20, ['https://acme.com/a', 'https://acme.com/b']));
-    expect(a).toMatchObject({ kind: 'visibility.owned_citation_lost', data: { lost_urls: ['https://acme.com/a'], lost_count: 1 } });
+    const [a] = detectAlerts(
+      'Acme Inc',
+      scan('s2', 20, ['https://acme.com/b']),
+      scan('s1', 20, ['https://acme.com/a', 'https://acme.com/b']),
+    );
+    expect(a).toMatchObject({
+      kind: 'visibility.owned_citation_lost',
+      data: { lost_urls: ['https://acme.com/a'], lost_count: 1 },
+    });
   });
 });

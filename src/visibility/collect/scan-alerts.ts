@@ -6,7 +6,11 @@
 import { compareScans, RATE_ABSOLUTE_FLOOR } from '../derive/changes';
 import type { ScanSummary } from '../derive/metrics';
 
-export type ScanAlertKind = 'visibility.mention_rate_drop' | 'visibility.share_of_voice_drop' | 'visibility.competitor_ahead' | 'visibility.owned_citation_lost';
+export type ScanAlertKind =
+  | 'visibility.mention_rate_drop'
+  | 'visibility.share_of_voice_drop'
+  | 'visibility.competitor_ahead'
+  | 'visibility.owned_citation_lost';
 
 export interface ScanAlert {
   kind: ScanAlertKind;
@@ -30,14 +34,26 @@ export function detectAlerts(business: string, latest: ScanForAlerts, previous: 
   const c = compareScans(latest, previous);
   if (!c || !previous) return [];
   const out: ScanAlert[] = [];
-  const scans = { scan_id: latest.scan_id, date: latest.date, previous_scan_id: previous.scan_id, previous_date: previous.date };
-  const drop = (d: typeof c.mention_rate) => d.significant === true && d.delta !== null && d.delta <= -RATE_ABSOLUTE_FLOOR;
+  const scans = {
+    scan_id: latest.scan_id,
+    date: latest.date,
+    previous_scan_id: previous.scan_id,
+    previous_date: previous.date,
+  };
+  const drop = (d: typeof c.mention_rate) =>
+    d.significant === true && d.delta !== null && d.delta <= -RATE_ABSOLUTE_FLOOR;
   if (drop(c.mention_rate)) {
     out.push({
       kind: 'visibility.mention_rate_drop',
       title: `${business}: mention rate fell from ${c.mention_rate.previous} % to ${c.mention_rate.latest} %`,
       text: `In scan ${latest.scan_id} of ${latest.date} AI answers mentioned ${business} in ${c.mention_rate.latest} % of successful answers, against ${c.mention_rate.previous} % in ${previous.scan_id} of ${previous.date}: a significant drop (p = ${c.mention_rate.p_value}).`,
-      data: { ...scans, from: c.mention_rate.previous, to: c.mention_rate.latest, delta: c.mention_rate.delta, p_value: c.mention_rate.p_value },
+      data: {
+        ...scans,
+        from: c.mention_rate.previous,
+        to: c.mention_rate.latest,
+        delta: c.mention_rate.delta,
+        p_value: c.mention_rate.p_value,
+      },
     });
   }
   if (drop(c.share_of_voice)) {
@@ -45,7 +61,13 @@ export function detectAlerts(business: string, latest: ScanForAlerts, previous: 
       kind: 'visibility.share_of_voice_drop',
       title: `${business}: share of voice fell from ${c.share_of_voice.previous} % to ${c.share_of_voice.latest} %`,
       text: `${business}'s share of the tracked brands' mentions fell from ${c.share_of_voice.previous} % (${previous.scan_id}) to ${c.share_of_voice.latest} % (${latest.scan_id}): a significant drop (p = ${c.share_of_voice.p_value}).`,
-      data: { ...scans, from: c.share_of_voice.previous, to: c.share_of_voice.latest, delta: c.share_of_voice.delta, p_value: c.share_of_voice.p_value },
+      data: {
+        ...scans,
+        from: c.share_of_voice.previous,
+        to: c.share_of_voice.latest,
+        delta: c.share_of_voice.delta,
+        p_value: c.share_of_voice.p_value,
+      },
     });
   }
   const brandNow = latest.summary.mention_rate;
@@ -58,7 +80,14 @@ export function detectAlerts(business: string, latest: ScanForAlerts, previous: 
       kind: 'visibility.competitor_ahead',
       title: `${comp.name} is now mentioned more often than ${business}`,
       text: `In scan ${latest.scan_id} ${comp.name} was mentioned in ${comp.mention_rate} % of successful answers and ${business} in ${brandNow} %; in ${previous.scan_id} ${comp.name} had ${before ?? 'no figure'}${before === null ? '' : ' %'} and ${business} ${brandBefore ?? 'no figure'}${brandBefore === null ? '' : ' %'}.`,
-      data: { ...scans, competitor: comp.name, competitor_rate: comp.mention_rate, brand_rate: brandNow, competitor_rate_before: before, brand_rate_before: brandBefore },
+      data: {
+        ...scans,
+        competitor: comp.name,
+        competitor_rate: comp.mention_rate,
+        brand_rate: brandNow,
+        competitor_rate_before: before,
+        brand_rate_before: brandBefore,
+      },
     });
   }
   const now = new Set(latest.owned_urls);

@@ -11,12 +11,26 @@ export interface ScanFile {
   business: string;
   brand: { name: string; aliases: string[]; domains: string[] };
   competitors: Array<{ name: string; aliases: string[]; domains: string[] }>;
-  prompts: Array<{ id: string; text: string; tags: string[]; intent: string | null; country: string | null; enabled: boolean }>;
+  prompts: Array<{
+    id: string;
+    text: string;
+    tags: string[];
+    intent: string | null;
+    country: string | null;
+    enabled: boolean;
+  }>;
   scan: {
     id: string;
     date: string;
     platforms: string[];
-    answers: Array<{ prompt_id: string; platform: string; model: string | null; status: string; text: string; citations: string[] }>;
+    answers: Array<{
+      prompt_id: string;
+      platform: string;
+      model: string | null;
+      status: string;
+      text: string;
+      citations: string[];
+    }>;
   };
 }
 
@@ -24,7 +38,13 @@ export interface ScanFile {
 export function importableCitations(citations: Array<{ url: string }>): string[] {
   const out: string[] = [];
   for (const c of citations) {
-    if (typeof c.url !== 'string' || c.url.length > LIMITS.urlChars || normaliseUrl(c.url) === null || out.includes(c.url)) continue;
+    if (
+      typeof c.url !== 'string' ||
+      c.url.length > LIMITS.urlChars ||
+      normaliseUrl(c.url) === null ||
+      out.includes(c.url)
+    )
+      continue;
     out.push(c.url);
     if (out.length === LIMITS.citations) break;
   }
@@ -44,7 +64,14 @@ export function scanFile(setup: RunSetup, scan: { id: string; date: string }, an
     business: setup.business,
     brand: setup.brand,
     competitors: setup.competitors,
-    prompts: setup.prompts.map((p) => ({ id: p.id, text: p.text, tags: p.tags, intent: p.intent, country: p.country, enabled: p.enabled })),
+    prompts: setup.prompts.map((p) => ({
+      id: p.id,
+      text: p.text,
+      tags: p.tags,
+      intent: p.intent,
+      country: p.country,
+      enabled: p.enabled,
+    })),
     scan: {
       id: scan.id,
       date: scan.date,

@@ -128,13 +128,21 @@ export function demoImports(o: DemoOptions = {}): unknown[] {
       for (const [pi, platform] of platforms.entries()) {
         for (let k = 0; k < samples; k++) {
           if (rnd() < 0.04) {
-            answers.push({ prompt_id: p.id, platform, model: MODELS[platform] ?? null, status: 'error', text: '', citations: [] });
+            answers.push({
+              prompt_id: p.id,
+              platform,
+              model: MODELS[platform] ?? null,
+              status: 'error',
+              text: '',
+              citations: [],
+            });
             continue;
           }
           const brandP = 0.12 + 0.18 * progress + (pi === 1 ? 0.08 : 0) - (pi === 2 ? 0.04 : 0);
           const named: string[] = [];
           if (rnd() < brandP) named.push(rnd() < 0.3 ? 'Acme' : 'Acme CRM');
-          for (const [ci, c] of DEMO_COMPETITORS.entries()) if (rnd() < 0.45 - ci * 0.1) named.push(rnd() < 0.7 ? c.name : c.aliases[0]);
+          for (const [ci, c] of DEMO_COMPETITORS.entries())
+            if (rnd() < 0.45 - ci * 0.1) named.push(rnd() < 0.7 ? c.name : c.aliases[0]);
           for (let i = named.length - 1; i > 0; i--) {
             const j = Math.floor(rnd() * (i + 1));
             [named[i], named[j]] = [named[j], named[i]];
@@ -151,9 +159,17 @@ export function demoImports(o: DemoOptions = {}): unknown[] {
           if (rnd() < 0.1) citations.add(`https://www.youtube.com/watch?v=${p.id}`);
           if (named.some((x) => x.startsWith('Acme')) && rnd() < 0.5) citations.add(pick(rnd, OWNED));
           for (const c of DEMO_COMPETITORS) {
-            if (named.some((x) => x === c.name || x === c.aliases[0]) && rnd() < 0.35) citations.add(pick(rnd, COMPETITOR_URLS[c.name]));
+            if (named.some((x) => x === c.name || x === c.aliases[0]) && rnd() < 0.35)
+              citations.add(pick(rnd, COMPETITOR_URLS[c.name]));
           }
-          answers.push({ prompt_id: p.id, platform, model: MODELS[platform] ?? null, status: 'ok', text, citations: [...citations] });
+          answers.push({
+            prompt_id: p.id,
+            platform,
+            model: MODELS[platform] ?? null,
+            status: 'ok',
+            text,
+            citations: [...citations],
+          });
         }
       }
     }

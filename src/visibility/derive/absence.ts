@@ -59,17 +59,125 @@ const FORWARD_ANY = new RegExp(`(?<![\\p{L}\\p{N}])(?:${CUES})(?![\\p{L}\\p{N}])
 
 /** Words allowed between a cue and its brand ("I'm not aware of any product called" Acme). */
 const FILLER = new Set([
-  'the', 'a', 'an', 'any', 'some', 'such', 'specific', 'particular', 'specifically', 'exactly', 'precisely', 'company',
-  'companies', 'product', 'products', 'tool', 'tools', 'brand', 'brands', 'service', 'services', 'software', 'platform',
-  'platforms', 'app', 'apps', 'application', 'business', 'startup', 'vendor', 'vendors', 'solution', 'provider', 'organization',
-  'organisation', 'firm', 'website', 'site', 'entity', 'called', 'named', 'known', 'as', 'by', 'name', 'of', 'about', 'on',
-  'regarding', 'concerning', 'for', 'with', 'around', 'related', 'relating', 'to', 'the', 'term', 'thing', 'anything',
-  'something', 'much', 'what', 'who', 'whatever', 'crm', 'and', 'or', 'nor', '&', '"', '“', '”', "'", '‘', '’', '*', '«', '»', '`',
-  '(', ')', 'either',
+  'the',
+  'a',
+  'an',
+  'any',
+  'some',
+  'such',
+  'specific',
+  'particular',
+  'specifically',
+  'exactly',
+  'precisely',
+  'company',
+  'companies',
+  'product',
+  'products',
+  'tool',
+  'tools',
+  'brand',
+  'brands',
+  'service',
+  'services',
+  'software',
+  'platform',
+  'platforms',
+  'app',
+  'apps',
+  'application',
+  'business',
+  'startup',
+  'vendor',
+  'vendors',
+  'solution',
+  'provider',
+  'organization',
+  'organisation',
+  'firm',
+  'website',
+  'site',
+  'entity',
+  'called',
+  'named',
+  'known',
+  'as',
+  'by',
+  'name',
+  'of',
+  'about',
+  'on',
+  'regarding',
+  'concerning',
+  'for',
+  'with',
+  'around',
+  'related',
+  'relating',
+  'to',
+  'the',
+  'term',
+  'thing',
+  'anything',
+  'something',
+  'much',
+  'what',
+  'who',
+  'whatever',
+  'crm',
+  'and',
+  'or',
+  'nor',
+  '&',
+  '"',
+  '“',
+  '”',
+  "'",
+  '‘',
+  '’',
+  '*',
+  '«',
+  '»',
+  '`',
+  '(',
+  ')',
+  'either',
 ]);
 /** Words allowed between brands and a cue after them ("Acme and Globex" do not exist). */
-const NARROW_FILLER = new Set(['and', 'or', 'nor', '&', '"', '“', '”', "'", '‘', '’', '*', '«', '»', '`', 'itself', 'both', 'either']);
-const PRONOUNS = new Set(['it', 'this', 'that', 'them', 'they', 'one', 'these', 'those', 'him', 'her', 'anything', 'such', 'there']);
+const NARROW_FILLER = new Set([
+  'and',
+  'or',
+  'nor',
+  '&',
+  '"',
+  '“',
+  '”',
+  "'",
+  '‘',
+  '’',
+  '*',
+  '«',
+  '»',
+  '`',
+  'itself',
+  'both',
+  'either',
+]);
+const PRONOUNS = new Set([
+  'it',
+  'this',
+  'that',
+  'them',
+  'they',
+  'one',
+  'these',
+  'those',
+  'him',
+  'her',
+  'anything',
+  'such',
+  'there',
+]);
 
 // eslint-disable-next-line no-control-regex -- U+0001 is the placeholder of a brand match
 const TOKEN = /[\p{L}\p{N}'’-]+|\u0001+|\S/gu;
@@ -110,7 +218,11 @@ export function backwardCue(masked: string, end: number, clauseEnd: number): boo
   const window = masked.slice(end, Math.min(clauseEnd, end + WINDOW));
   const toks = tokens(window);
   let k = 0;
-  while (k < toks.length && (isPlaceholder(toks[k]) || NARROW_FILLER.has(toks[k].text) || (toks[k].text === ',' && isPlaceholder(toks[k + 1])))) k++;
+  while (
+    k < toks.length &&
+    (isPlaceholder(toks[k]) || NARROW_FILLER.has(toks[k].text) || (toks[k].text === ',' && isPlaceholder(toks[k + 1])))
+  )
+    k++;
   if (k >= toks.length) return false;
   return BACKWARD.test(window.slice(toks[k].start));
 }
@@ -123,14 +235,19 @@ export function untargetedCue(maskedClause: string): boolean {
   for (const m of maskedClause.matchAll(FORWARD_ANY)) {
     const after = tokens(maskedClause.slice(m.index + m[0].length, m.index + m[0].length + WINDOW));
     let k = 0;
-    while (k < after.length && (FILLER.has(after[k].text) && !PRONOUNS.has(after[k].text))) k++;
+    while (k < after.length && FILLER.has(after[k].text) && !PRONOUNS.has(after[k].text)) k++;
     const next = after[k];
     if (!next) return true;
     if (isPlaceholder(next)) continue;
     if (/^[.!?,;:)—–-]$/u.test(next.text)) return true;
     if (PRONOUNS.has(next.text)) {
       const then = after[k + 1];
-      if (!then || !/^[\p{L}\p{N}]/u.test(then.text) || ['in', 'at', 'online', 'anywhere', 'either'].includes(then.text)) return true;
+      if (
+        !then ||
+        !/^[\p{L}\p{N}]/u.test(then.text) ||
+        ['in', 'at', 'online', 'anywhere', 'either'].includes(then.text)
+      )
+        return true;
     }
   }
   return false;

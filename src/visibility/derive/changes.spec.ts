@@ -2,7 +2,16 @@ import { compareScans, detectChanges, rateMoved, ScanFacts } from './changes';
 import type { ScanSummary } from './metrics';
 import { twoProportionTest } from './stats';
 
-const facts = (o: Partial<ScanFacts>): ScanFacts => ({ scan_id: 'x', grade: 'C', mention_rate: 10, mentions: 10, answers: 100, sources: [], gaps: [], ...o });
+const facts = (o: Partial<ScanFacts>): ScanFacts => ({
+  scan_id: 'x',
+  grade: 'C',
+  mention_rate: 10,
+  mentions: 10,
+  answers: 100,
+  sources: [],
+  gaps: [],
+  ...o,
+});
 const moved = (x1: number, n1: number, x2: number, n2: number) =>
   rateMoved((x1 / n1) * 100, (x2 / n2) * 100, twoProportionTest(x1, n1, x2, n2));
 
@@ -23,16 +32,43 @@ describe('change detection', () => {
 
   it('reports grade, rate, sources and gaps changes', () => {
     const c = detectChanges(
-      facts({ scan_id: 's1', grade: 'D', mention_rate: 8, mentions: 16, answers: 200, sources: ['a.com', 'b.com'], gaps: ['https://x.com/1'] }),
-      facts({ scan_id: 's2', grade: 'C', mention_rate: 12.5, mentions: 50, answers: 400, sources: ['b.com', 'c.com', 'd.com'], gaps: ['https://x.com/1'] }),
+      facts({
+        scan_id: 's1',
+        grade: 'D',
+        mention_rate: 8,
+        mentions: 16,
+        answers: 200,
+        sources: ['a.com', 'b.com'],
+        gaps: ['https://x.com/1'],
+      }),
+      facts({
+        scan_id: 's2',
+        grade: 'C',
+        mention_rate: 12.5,
+        mentions: 50,
+        answers: 400,
+        sources: ['b.com', 'c.com', 'd.com'],
+        gaps: ['https://x.com/1'],
+      }),
     )!;
     expect(c.previous_scan_id).toBe('s1');
     // 16/200 -> 50/400: pooled 66/600, z = 1.66, p = 0.097: not significant, so the rate has not moved.
     expect(c.detected).toEqual(['grade_up', 'sources_gained', 'sources_lost']);
     expect(c.grade).toEqual({ from: 'D', to: 'C' });
-    expect(c.mention_rate).toEqual({ from: 8, to: 12.5, delta: 4.5, relative_change: 0.563, significant: false, p_value: expect.any(Number), moved: false });
+    expect(c.mention_rate).toEqual({
+      from: 8,
+      to: 12.5,
+      delta: 4.5,
+      relative_change: 0.563,
+      significant: false,
+      p_value: expect.any(Number),
+      moved: false,
+    });
     expect(c.mention_rate.p_value).toBeCloseTo(0.097, 2);
-    const up = detectChanges(facts({ mention_rate: 8, mentions: 16, answers: 200 }), facts({ mention_rate: 16, mentions: 64, answers: 400 }))!;
+    const up = detectChanges(
+      facts({ mention_rate: 8, mentions: 16, answers: 200 }),
+      facts({ mention_rate: 16, mentions: 64, answers: 400 }),
+    )!;
     expect(up.detected).toEqual(['mention_rate_up']);
     expect(up.mention_rate).toMatchObject({ significant: true, moved: true });
     expect(c.sources).toEqual({ gained: ['c.com', 'd.com'], lost: ['a.com'], gained_count: 2, lost_count: 1 });
@@ -64,7 +100,15 @@ describe('week-over-week comparison', () => {
       share_of_voice: 20,
       funnel: { answers: 90, with_citations: 45, with_owned_citation: 5, citation_rate: 50, owned_citation_rate: 5.6 },
       platforms: [{ platform: 'chatgpt', mention_rate: 10, mentions: 9, answers: 90 }],
-      competitors: [{ name: 'Globex', mention_rate: 30, mentions: 27, answers: 90, platforms: [{ platform: 'chatgpt', mentions: 27, answers: 90 }] }],
+      competitors: [
+        {
+          name: 'Globex',
+          mention_rate: 30,
+          mentions: 27,
+          answers: 90,
+          platforms: [{ platform: 'chatgpt', mentions: 27, answers: 90 }],
+        },
+      ],
       counts: { sources: 1, urls: 1, gaps: 1 },
       ...o,
     }) as ScanSummary;
@@ -99,6 +143,8 @@ describe('week-over-week comparison', () => {
       { platform: 'chatgpt', latest: 30, previous: 10, delta: 20, significant: true, p_value: expect.any(Number) },
       { platform: 'gemini', latest: 5, previous: null, delta: null, significant: null, p_value: null },
     ]);
-    expect(c.competitors).toEqual([{ name: 'Globex', latest: 30, previous: 30, delta: 0, significant: false, p_value: 1 }]);
+    expect(c.competitors).toEqual([
+      { name: 'Globex', latest: 30, previous: 30, delta: 0, significant: false, p_value: 1 },
+    ]);
   });
 });

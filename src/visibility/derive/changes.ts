@@ -170,8 +170,18 @@ export function compareScans(
     latest_scan_id: latest.scan_id,
     previous_scan_id: previous.scan_id,
     grade: { latest: l.grade, previous: p.grade, direction },
-    mention_rate: delta(l.mention_rate, p.mention_rate, [l.mentions, l.answers.successful], [p.mentions, p.answers.successful]),
-    share_of_voice: delta(l.share_of_voice, p.share_of_voice, [l.mentions, voiceSample(l)], [p.mentions, voiceSample(p)]),
+    mention_rate: delta(
+      l.mention_rate,
+      p.mention_rate,
+      [l.mentions, l.answers.successful],
+      [p.mentions, p.answers.successful],
+    ),
+    share_of_voice: delta(
+      l.share_of_voice,
+      p.share_of_voice,
+      [l.mentions, voiceSample(l)],
+      [p.mentions, voiceSample(p)],
+    ),
     citation_rate: delta(
       l.funnel.citation_rate,
       p.funnel.citation_rate,
@@ -190,7 +200,12 @@ export function compareScans(
       const b = p.platforms.find((x) => x.platform === platform);
       return {
         platform,
-        ...delta(a?.mention_rate ?? null, b?.mention_rate ?? null, a ? [a.mentions, a.answers] : null, b ? [b.mentions, b.answers] : null),
+        ...delta(
+          a?.mention_rate ?? null,
+          b?.mention_rate ?? null,
+          a ? [a.mentions, a.answers] : null,
+          b ? [b.mentions, b.answers] : null,
+        ),
       };
     }),
     competitors: competitorNames.map((name) => {
@@ -198,7 +213,12 @@ export function compareScans(
       const b = p.competitors.find((x) => x.name === name);
       return {
         name,
-        ...delta(a?.mention_rate ?? null, b?.mention_rate ?? null, a ? [a.mentions, a.answers] : null, b ? [b.mentions, b.answers] : null),
+        ...delta(
+          a?.mention_rate ?? null,
+          b?.mention_rate ?? null,
+          a ? [a.mentions, a.answers] : null,
+          b ? [b.mentions, b.answers] : null,
+        ),
       };
     }),
   };

@@ -9,7 +9,8 @@ export function scoreLabelledSet() {
   for (const item of LABELLED_ANSWERS) {
     const got = classifyAnswer(item.text, index);
     LABELLED_BRANDS.forEach((b, i) => {
-      const want: MentionStatus = item.labels[b.name] === 'm' ? 'mentioned' : item.labels[b.name] === 'a' ? 'absent' : 'not_named';
+      const want: MentionStatus =
+        item.labels[b.name] === 'm' ? 'mentioned' : item.labels[b.name] === 'a' ? 'absent' : 'not_named';
       const have = got[i].status;
       for (const s of ['mentioned', 'absent'] as const) {
         if (have === s && want === s) tally[s].tp++;
@@ -35,7 +36,8 @@ describe('mention classification: labelled set', () => {
   it('keeps precision and recall at or above the documented figures', () => {
     const s = scoreLabelledSet();
     // VIS_PRINT_SCORES=1 prints the figures and the misclassified answers (to update the docs).
-    if (process.env.VIS_PRINT_SCORES) process.stdout.write(`${JSON.stringify({ mentioned: s.mentioned, absent: s.absent })}\n${s.errors.join('\n')}\n`);
+    if (process.env.VIS_PRINT_SCORES)
+      process.stdout.write(`${JSON.stringify({ mentioned: s.mentioned, absent: s.absent })}\n${s.errors.join('\n')}\n`);
     // The figures published in docs/visibility-metrics.md ("Measured quality").
     expect(s.mentioned.precision).toBeGreaterThanOrEqual(0.98);
     expect(s.mentioned.recall).toBeGreaterThanOrEqual(1);
@@ -44,12 +46,17 @@ describe('mention classification: labelled set', () => {
   });
 });
 
-const classify = (text: string, brands: Array<{ name: string; aliases?: string[] }>) => classifyAnswer(text, new TermIndex(brands));
+const classify = (text: string, brands: Array<{ name: string; aliases?: string[] }>) =>
+  classifyAnswer(text, new TermIndex(brands));
 
 describe('mention classification: rules and evidence', () => {
   it('the three answers of the issue are absences, and one real mention is a mention', () => {
     const brands = [{ name: 'Acme', aliases: ['Acme CRM'] }];
-    for (const t of ["I couldn't find any information about Acme CRM.", "I'm not familiar with Acme.", 'There is no product called Acme that I know of.']) {
+    for (const t of [
+      "I couldn't find any information about Acme CRM.",
+      "I'm not familiar with Acme.",
+      'There is no product called Acme that I know of.',
+    ]) {
       const [c] = classify(t, brands);
       expect(c.status).toBe('absent');
       expect(c.excluded[0]).toMatchObject({ reason: 'absent' });
@@ -63,7 +70,11 @@ describe('mention classification: rules and evidence', () => {
       { name: 'Acme', aliases: ['acme.io'] },
       { name: 'Monday', aliases: [] },
     ]);
-    expect(c).toMatchObject({ status: 'mentioned', position: 6, evidence: [{ term: 'acme.io', matched: 'acme.io', offset: 6, rule: 'alias' }] });
+    expect(c).toMatchObject({
+      status: 'mentioned',
+      position: 6,
+      evidence: [{ term: 'acme.io', matched: 'acme.io', offset: 6, rule: 'alias' }],
+    });
     expect(d.status).toBe('mentioned');
     expect(d.excluded).toEqual([{ term: 'Monday', matched: 'Monday', offset: 30, reason: 'common_word' }]);
     expect(d.evidence).toEqual([{ term: 'Monday', matched: 'Monday', offset: 38, rule: 'domain_form' }]);
@@ -77,10 +88,15 @@ describe('mention classification: rules and evidence', () => {
   });
 
   it('brands whose names contain each other: the longest match wins, without overlap', () => {
-    const [notion, calendar] = classify('Notion Calendar is free. Notion is a wiki.', [{ name: 'Notion' }, { name: 'Notion Calendar' }]);
+    const [notion, calendar] = classify('Notion Calendar is free. Notion is a wiki.', [
+      { name: 'Notion' },
+      { name: 'Notion Calendar' },
+    ]);
     expect(calendar.evidence.map((e) => e.offset)).toEqual([0]);
     expect(notion.evidence.map((e) => e.offset)).toEqual([25]);
-    expect(classify('Notion Calendar only.', [{ name: 'Notion' }, { name: 'Notion Calendar' }])[0].status).toBe('not_named');
+    expect(classify('Notion Calendar only.', [{ name: 'Notion' }, { name: 'Notion Calendar' }])[0].status).toBe(
+      'not_named',
+    );
   });
 });
 

@@ -5,13 +5,7 @@
  * evidence: counted ones with the rule that matched, excluded ones with their reason.
  */
 import { backwardCue, forwardCue, isBare, isConditional, PLACEHOLDER, untargetedCue } from './absence';
-import {
-  commonWordClass,
-  isWeekdayOrMonth,
-  WEEKDAY_AFTER,
-  WEEKDAY_BEFORE,
-  WORD_USE_AFTER,
-} from './common-words';
+import { commonWordClass, isWeekdayOrMonth, WEEKDAY_AFTER, WEEKDAY_BEFORE, WORD_USE_AFTER } from './common-words';
 import { BrandTerms, codePointOffsets, TermIndex, TermMatch } from './term-index';
 
 export const MENTION_STATUSES = ['mentioned', 'absent', 'not_named'] as const;
@@ -78,7 +72,10 @@ function spanOf(bounds: number[], i: number): [number, number] {
 /** Up to two words before `start` in the sentence, nearest first. */
 function wordsBefore(text: string, start: number, from: number): string[] {
   const s = text.slice(Math.max(from, start - 60), start);
-  return [...s.matchAll(WORD)].map((m) => m[0].toLowerCase()).slice(-2).reverse();
+  return [...s.matchAll(WORD)]
+    .map((m) => m[0].toLowerCase())
+    .slice(-2)
+    .reverse();
 }
 
 function wordsAfter(text: string, end: number, n: number): string[] {
@@ -113,7 +110,8 @@ function commonWordRule(text: string, m: TermMatch, sentenceStart: number): Ment
     if (numberAfter(text, m.end)) return null;
     return 'proper_noun';
   }
-  if (atSentenceStart(text, m.start, sentenceStart) && after[0] !== undefined && WORD_USE_AFTER.has(after[0])) return null;
+  if (atSentenceStart(text, m.start, sentenceStart) && after[0] !== undefined && WORD_USE_AFTER.has(after[0]))
+    return null;
   return 'proper_noun';
 }
 
@@ -154,7 +152,10 @@ export function classifyAnswer(rawText: string, index: TermIndex): BrandClassifi
   const sentences = boundaries(text, SENTENCE_END);
   const clauseBounds = [...new Set([...sentences, ...boundaries(masked, CLAUSE_BREAK)])].sort((a, b) => a - b);
   const untargeted = new Map<number, boolean>();
-  const offsets = codePointOffsets(text, matches.map((m) => m.start));
+  const offsets = codePointOffsets(
+    text,
+    matches.map((m) => m.start),
+  );
 
   const resolved: Resolved[][] = index.brands.map(() => []);
   matches.forEach((m, i) => {
@@ -163,7 +164,8 @@ export function classifyAnswer(rawText: string, index: TermIndex): BrandClassifi
     const r: Resolved = { match: m, offset: offsets[i] };
     const rule = commonWordRule(text, m, sentenceStart);
     if (rule === null) r.reason = 'common_word';
-    else if (/^['’]s(?![\p{L}\p{N}])/u.test(text.slice(m.end, m.end + 3))) r.rule = rule; // "Acme's pricing": the brand is known
+    else if (/^['’]s(?![\p{L}\p{N}])/u.test(text.slice(m.end, m.end + 3)))
+      r.rule = rule; // "Acme's pricing": the brand is known
     else {
       let absent = forwardCue(masked, clauseStart, m.start) || backwardCue(masked, m.end, clauseEnd);
       if (!absent) {
@@ -212,7 +214,12 @@ export function classifyAnswer(rawText: string, index: TermIndex): BrandClassifi
         if (c.excluded.length < EVIDENCE_MAX) c.excluded.push({ ...ev, reason: r.reason! });
       }
     }
-    c.status = c.counted > 0 ? 'mentioned' : list.some((r) => r.reason === 'absent' || r.reason === 'absent_context') ? 'absent' : 'not_named';
+    c.status =
+      c.counted > 0
+        ? 'mentioned'
+        : list.some((r) => r.reason === 'absent' || r.reason === 'absent_context')
+          ? 'absent'
+          : 'not_named';
   });
   return out;
 }

@@ -33,7 +33,10 @@ export interface NormalisedUrl {
 
 /** Lower-case host without a leading `www.` and without a trailing dot. */
 export function normaliseHost(host: string): string {
-  return host.toLowerCase().replace(/\.$/, '').replace(/^www\./, '');
+  return host
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^www\./, '');
 }
 
 /** Registrable domain of a host (e.g. `en.wikipedia.org` -> `wikipedia.org`, `x.github.io` stays). */

@@ -21,7 +21,12 @@ export type SummaryWithCi = Omit<ScanSummary, 'funnel' | 'platforms' | 'competit
   share_of_voice_ci: Ci;
   funnel: FunnelWithCi;
   platforms: Array<
-    Omit<PlatformFigures, 'funnel'> & { mention_rate_ci: Ci; share_of_voice_sample: number; share_of_voice_ci: Ci; funnel: FunnelWithCi }
+    Omit<PlatformFigures, 'funnel'> & {
+      mention_rate_ci: Ci;
+      share_of_voice_sample: number;
+      share_of_voice_ci: Ci;
+      funnel: FunnelWithCi;
+    }
   >;
   competitors: Array<
     Omit<CompetitorFigures, 'platforms'> & {

@@ -68,10 +68,31 @@ describe('deriveScan (hand-computed on test/visibility/fixtures.ts scan2)', () =
 
   it('per platform and per competitor', () => {
     const [chatgpt, perplexity] = d.summary.platforms;
-    expect(chatgpt).toMatchObject({ platform: 'chatgpt', answers: 3, failed: 0, mentions: 1, mention_rate: 33.3, share_of_voice: 33.3 });
-    expect(perplexity).toMatchObject({ platform: 'perplexity', answers: 2, failed: 1, mentions: 1, mention_rate: 50, share_of_voice: 25 });
+    expect(chatgpt).toMatchObject({
+      platform: 'chatgpt',
+      answers: 3,
+      failed: 0,
+      mentions: 1,
+      mention_rate: 33.3,
+      share_of_voice: 33.3,
+    });
+    expect(perplexity).toMatchObject({
+      platform: 'perplexity',
+      answers: 2,
+      failed: 1,
+      mentions: 1,
+      mention_rate: 50,
+      share_of_voice: 25,
+    });
     const [globex, initech] = d.summary.competitors;
-    expect(globex).toMatchObject({ name: 'Globex', domains: ['globex.com'], answers: 5, mentions: 3, mention_rate: 60, share_of_voice: 42.9 });
+    expect(globex).toMatchObject({
+      name: 'Globex',
+      domains: ['globex.com'],
+      answers: 5,
+      mentions: 3,
+      mention_rate: 60,
+      share_of_voice: 42.9,
+    });
     expect(globex.platforms).toEqual([
       { platform: 'chatgpt', answers: 3, mentions: 2, mention_rate: 66.7 },
       { platform: 'perplexity', answers: 2, mentions: 1, mention_rate: 50 },
@@ -106,9 +127,33 @@ describe('deriveScan (hand-computed on test/visibility/fixtures.ts scan2)', () =
 
   it('gaps: competitor mentioned, brand absent, and never cited where the brand is mentioned', () => {
     expect(d.gaps).toEqual([
-      { url: 'https://globex.com/pricing', domain: 'globex.com', category: 'competitor', answers: 1, competitors: ['Globex'], prompts: ['p3'], platforms: ['chatgpt'] },
-      { url: 'https://reddit.com/r/crm', domain: 'reddit.com', category: 'ugc', answers: 1, competitors: ['Globex', 'Initech'], prompts: ['p1'], platforms: ['perplexity'] },
-      { url: 'https://youtube.com/watch?v=1', domain: 'youtube.com', category: 'video', answers: 1, competitors: ['Globex'], prompts: ['p3'], platforms: ['chatgpt'] },
+      {
+        url: 'https://globex.com/pricing',
+        domain: 'globex.com',
+        category: 'competitor',
+        answers: 1,
+        competitors: ['Globex'],
+        prompts: ['p3'],
+        platforms: ['chatgpt'],
+      },
+      {
+        url: 'https://reddit.com/r/crm',
+        domain: 'reddit.com',
+        category: 'ugc',
+        answers: 1,
+        competitors: ['Globex', 'Initech'],
+        prompts: ['p1'],
+        platforms: ['perplexity'],
+      },
+      {
+        url: 'https://youtube.com/watch?v=1',
+        domain: 'youtube.com',
+        category: 'video',
+        answers: 1,
+        competitors: ['Globex'],
+        prompts: ['p3'],
+        platforms: ['chatgpt'],
+      },
     ]);
     // g2.com/crm is cited by answer 1 (competitors only) but also by answer 0 (brand): not a gap.
     expect(d.gaps.map((g) => g.url)).not.toContain('https://g2.com/crm');
@@ -124,7 +169,12 @@ describe('deriveScan (hand-computed on test/visibility/fixtures.ts scan2)', () =
   });
 
   it('a scan without successful answers has null rates, not zeros', () => {
-    const s = deriveScan(parseImportFile({ ...scan1, scan: { ...scan1.scan, answers: [{ ...scan1.scan.answers[0], status: 'timeout' }] } })).summary;
+    const s = deriveScan(
+      parseImportFile({
+        ...scan1,
+        scan: { ...scan1.scan, answers: [{ ...scan1.scan.answers[0], status: 'timeout' }] },
+      }),
+    ).summary;
     expect(s.mention_rate).toBeNull();
     expect(s.share_of_voice).toBeNull();
     expect(s.funnel.citation_rate).toBeNull();

@@ -3,13 +3,7 @@
  * docs/visibility-metrics.md). Ingest runs {@link deriveScan} once and stores its output.
  */
 import type { ImportFile } from '../import/import-schema';
-import {
-  categoryOf,
-  normaliseProjectDomain,
-  normaliseUrl,
-  ProjectDomains,
-  SourceCategory,
-} from './domains';
+import { categoryOf, normaliseProjectDomain, normaliseUrl, ProjectDomains, SourceCategory } from './domains';
 import { BrandClassification, classifyAnswer, MentionStatus, TermIndex } from './classify';
 
 // ---- rates and grades ---------------------------------------------------------------------------
@@ -186,8 +180,10 @@ export function projectDomains(file: Pick<ImportFile, 'brand' | 'competitors'>):
 }
 
 const sorted = (s: Iterable<string>): string[] => [...s].sort();
-const byCountThenKey = <T>(count: (t: T) => number, key: (t: T) => string) => (a: T, b: T) =>
-  count(b) - count(a) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byCountThenKey =
+  <T>(count: (t: T) => number, key: (t: T) => string) =>
+  (a: T, b: T) =>
+    count(b) - count(a) || (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 
 function funnelOf(answers: DerivedAnswer[]): Funnel {
   const ok = answers.filter((a) => a.ok);
@@ -227,7 +223,11 @@ export function deriveAnswers(file: ImportFile, domains: ProjectDomains = projec
       if (domains.owned.some((d) => n.host === d || n.host.endsWith(`.${d}`))) citesOwned = true;
     }
     const classes = ok ? classifyAnswer(a.text, index) : [];
-    const mentions: AnswerMention[] = classes.map((c, i) => ({ name: names[i], kind: i === 0 ? 'brand' : 'competitor', ...c }));
+    const mentions: AnswerMention[] = classes.map((c, i) => ({
+      name: names[i],
+      kind: i === 0 ? 'brand' : 'competitor',
+      ...c,
+    }));
     const brand = mentions[0];
     const competitorMentions: CompetitorMention[] = mentions
       .slice(1)
@@ -246,7 +246,10 @@ export function deriveAnswers(file: ImportFile, domains: ProjectDomains = projec
       brandPosition: brand?.position ?? null,
       brandStatus: brand?.status ?? 'not_named',
       competitorMentions,
-      competitorsAbsent: mentions.slice(1).filter((c) => c.status === 'absent').map((c) => c.name),
+      competitorsAbsent: mentions
+        .slice(1)
+        .filter((c) => c.status === 'absent')
+        .map((c) => c.name),
       mentions,
       citesOwned: ok && citesOwned,
     };
@@ -260,7 +263,13 @@ interface Tally {
   platforms: Set<string>;
   urls: Set<string>;
 }
-const tally = (): Tally => ({ citations: 0, answers: new Set(), prompts: new Set(), platforms: new Set(), urls: new Set() });
+const tally = (): Tally => ({
+  citations: 0,
+  answers: new Set(),
+  prompts: new Set(),
+  platforms: new Set(),
+  urls: new Set(),
+});
 
 /** Derives every stored figure of one import. */
 export function deriveScan(file: ImportFile): DerivedScan {
@@ -308,7 +317,10 @@ export function deriveScan(file: ImportFile): DerivedScan {
   const byDomain = new Map<string, Tally>();
   const byUrl = new Map<string, Tally & { domain: string; host: string }>();
   const brandUrls = new Set<string>();
-  const gapTally = new Map<string, { answers: Set<number>; competitors: Set<string>; prompts: Set<string>; platforms: Set<string> }>();
+  const gapTally = new Map<
+    string,
+    { answers: Set<number>; competitors: Set<string>; prompts: Set<string>; platforms: Set<string> }
+  >();
   for (const a of ok) {
     const raw = file.scan.answers[a.seq].citations;
     for (const r of raw) {
@@ -330,7 +342,12 @@ export function deriveScan(file: ImportFile): DerivedScan {
     if (a.brandMentioned) for (const url of a.citations) brandUrls.add(url);
     else if (a.competitorMentions.length > 0) {
       for (const url of a.citations) {
-        const g = gapTally.get(url) ?? { answers: new Set(), competitors: new Set(), prompts: new Set(), platforms: new Set() };
+        const g = gapTally.get(url) ?? {
+          answers: new Set(),
+          competitors: new Set(),
+          prompts: new Set(),
+          platforms: new Set(),
+        };
         gapTally.set(url, g);
         g.answers.add(a.seq);
         for (const c of a.competitorMentions) g.competitors.add(c.name);
@@ -350,7 +367,12 @@ export function deriveScan(file: ImportFile): DerivedScan {
       urls: t.urls.size,
       platforms: sorted(t.platforms),
     }))
-    .sort(byCountThenKey((s) => s.citations, (s) => s.domain));
+    .sort(
+      byCountThenKey(
+        (s) => s.citations,
+        (s) => s.domain,
+      ),
+    );
   const urls: UrlRow[] = [...byUrl.entries()]
     .map(([url, t]) => ({
       url,
@@ -361,7 +383,12 @@ export function deriveScan(file: ImportFile): DerivedScan {
       prompts: t.prompts.size,
       platforms: sorted(t.platforms),
     }))
-    .sort(byCountThenKey((u) => u.citations, (u) => u.url));
+    .sort(
+      byCountThenKey(
+        (u) => u.citations,
+        (u) => u.url,
+      ),
+    );
   const gaps: GapRow[] = [...gapTally.entries()]
     .filter(([url]) => !brandUrls.has(url))
     .map(([url, g]) => {
@@ -376,7 +403,12 @@ export function deriveScan(file: ImportFile): DerivedScan {
         platforms: sorted(g.platforms),
       };
     })
-    .sort(byCountThenKey((g) => g.answers, (g) => g.url));
+    .sort(
+      byCountThenKey(
+        (g) => g.answers,
+        (g) => g.url,
+      ),
+    );
 
   const perPrompt = new Map<string, PromptFigures>();
   for (const a of ok) {

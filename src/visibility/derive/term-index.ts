@@ -37,7 +37,14 @@ const SPACE = /\s/u;
 interface Node {
   next: Map<string, Node>;
   /** Term ending here: brand index, the configured term, whether it is the name, and if its last char needs a boundary after it. */
-  ends?: { brand: number; term: string; isName: boolean; boundaryAfter: boolean; caseSensitive: boolean; exact: string };
+  ends?: {
+    brand: number;
+    term: string;
+    isName: boolean;
+    boundaryAfter: boolean;
+    caseSensitive: boolean;
+    exact: string;
+  };
 }
 
 /** Lower-case form of one code point used for comparing (simple case folding). */

@@ -3,7 +3,20 @@ import { z } from 'zod';
 type Schema = Record<string, unknown>;
 
 /** Key order of the published schemas (the order the document had when it was written by hand). */
-const ORDER = ['const', 'anyOf', 'type', 'enum', 'format', 'minimum', 'maximum', 'default', 'items', 'description', 'required', 'properties'];
+const ORDER = [
+  'const',
+  'anyOf',
+  'type',
+  'enum',
+  'format',
+  'minimum',
+  'maximum',
+  'default',
+  'items',
+  'description',
+  'required',
+  'properties',
+];
 const SAFE_INT = [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
 
 /**
@@ -21,7 +34,10 @@ function houseForm(s: Schema): Schema {
   if (Array.isArray(s.type) && s.type.length === 2 && s.type.includes('null')) {
     const { description, type, ...rest } = s;
     const other = (type as string[]).find((t) => t !== 'null');
-    return houseForm({ anyOf: [{ type: other, ...rest }, { type: 'null' }], ...(description === undefined ? {} : { description }) });
+    return houseForm({
+      anyOf: [{ type: other, ...rest }, { type: 'null' }],
+      ...(description === undefined ? {} : { description }),
+    });
   }
   const out: Schema = { ...s };
   if (out.type === 'integer' && out.minimum === SAFE_INT[0] && out.maximum === SAFE_INT[1]) {
@@ -38,7 +54,9 @@ function houseForm(s: Schema): Schema {
   if (Array.isArray(out.anyOf)) out.anyOf = out.anyOf.map((x) => houseForm(x as Schema));
   if (out.items) out.items = houseForm(out.items as Schema);
   if (out.properties) {
-    out.properties = Object.fromEntries(Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, houseForm(v)]));
+    out.properties = Object.fromEntries(
+      Object.entries(out.properties as Record<string, Schema>).map(([k, v]) => [k, houseForm(v)]),
+    );
   }
   const rank = (k: string) => (ORDER.includes(k) ? ORDER.indexOf(k) : ORDER.length);
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => rank(a) - rank(b)));

@@ -15,11 +15,18 @@ export class NoQuery {}
 
 export class PageQuery {
   /** Page size, 1..500 (default 50). */
-  @IsOptional() @Transform(toInt) @IsInt({ message: 'limit must be an integer from 1 to 500' }) @Min(1) @Max(MAX_LIMIT)
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt({ message: 'limit must be an integer from 1 to 500' })
+  @Min(1)
+  @Max(MAX_LIMIT)
   limit: number = DEFAULT_LIMIT;
 
   /** `next_cursor` of the previous page. */
-  @IsOptional() @IsString() @MaxLength(1000) @Matches(/^[A-Za-z0-9_-]+$/, { message: 'cursor is not a cursor of this API' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1000)
+  @Matches(/^[A-Za-z0-9_-]+$/, { message: 'cursor is not a cursor of this API' })
   cursor?: string;
 }
 
@@ -27,75 +34,105 @@ const PLATFORM = /^[a-z0-9][a-z0-9_.-]{0,39}$/;
 
 /** A list of one scan: `scan_id` picks it (an id of GET /history); the latest scan by default (issue #22). */
 export class ScanListQuery extends PageQuery {
-  @IsOptional() @Matches(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, { message: 'scan_id must be the scan_id of a scan in GET /api/v1/history' })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, {
+    message: 'scan_id must be the scan_id of a scan in GET /api/v1/history',
+  })
   scan_id?: string;
 }
 
 export class PromptsQuery extends ScanListQuery {
-  @IsOptional() @IsString() @MaxLength(64)
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
   tag?: string;
 
-  @IsOptional() @IsIn(BOOL)
+  @IsOptional()
+  @IsIn(BOOL)
   enabled?: 'true' | 'false';
 
-  @IsOptional() @IsString() @MaxLength(64)
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
   intent?: string;
 
-  @IsOptional() @Matches(/^[A-Za-z]{2}$/, { message: 'country must be a two-letter country code' })
+  @IsOptional()
+  @Matches(/^[A-Za-z]{2}$/, { message: 'country must be a two-letter country code' })
   country?: string;
 }
 
 export class AnswersQuery extends ScanListQuery {
-  @IsOptional() @Matches(PLATFORM, { message: 'platform must be a platform identifier such as chatgpt' })
+  @IsOptional()
+  @Matches(PLATFORM, { message: 'platform must be a platform identifier such as chatgpt' })
   platform?: string;
 
-  @IsOptional() @IsString() @MaxLength(64)
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
   tag?: string;
 
   /** Brand mentioned (true) or not (false). */
-  @IsOptional() @IsIn(BOOL)
+  @IsOptional()
+  @IsIn(BOOL)
   mentioned?: 'true' | 'false';
 
   /** Brand status: mentioned, absent (the answer says it does not know the brand) or not_named. */
-  @IsOptional() @IsIn(MENTION_STATUSES)
+  @IsOptional()
+  @IsIn(MENTION_STATUSES)
   brand_status?: MentionStatus;
 
   /** Answers mentioning this competitor (name, case-insensitive). */
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   competitor?: string;
 
-  @IsOptional() @IsString() @MaxLength(128)
+  @IsOptional()
+  @IsString()
+  @MaxLength(128)
   prompt_id?: string;
 
   /** Answers citing this URL (as GET /urls and /gaps list it, normalised). Addition of issue #22. */
-  @IsOptional() @IsString() @MaxLength(2048)
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
   cited_url?: string;
 
   /** Answers citing a URL of this registrable domain (as GET /sources lists it) or of its subdomains. Addition of issue #22. */
-  @IsOptional() @IsString() @MaxLength(253)
+  @IsOptional()
+  @IsString()
+  @MaxLength(253)
   cited_domain?: string;
 
   /** The answers behind this citation gap (a url of GET /gaps): citing it, naming a competitor and not the brand. Addition of issue #22. */
-  @IsOptional() @IsString() @MaxLength(2048)
+  @IsOptional()
+  @IsString()
+  @MaxLength(2048)
   gap_url?: string;
 }
 
 export class SourcesQuery extends ScanListQuery {
-  @IsOptional() @IsIn(SOURCE_CATEGORIES)
+  @IsOptional()
+  @IsIn(SOURCE_CATEGORIES)
   category?: SourceCategory;
 
-  @IsOptional() @Matches(PLATFORM, { message: 'platform must be a platform identifier such as chatgpt' })
+  @IsOptional()
+  @Matches(PLATFORM, { message: 'platform must be a platform identifier such as chatgpt' })
   platform?: string;
 }
 
 export class UrlsQuery extends SourcesQuery {
   /** Registrable domain, e.g. g2.com. */
-  @IsOptional() @IsString() @MaxLength(253)
+  @IsOptional()
+  @IsString()
+  @MaxLength(253)
   domain?: string;
 }
 
 export class GapsQuery extends SourcesQuery {
-  @IsOptional() @IsString() @MaxLength(200)
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
   competitor?: string;
 }
 

@@ -20,7 +20,9 @@ const ci = z
   .nullable()
   .describe('95 % Wilson score interval of the rate beside it (percent, 0.1); null without sample');
 const test = {
-  significant: bool.nullable().describe('two-proportion z-test at 95 %; null when a sample is empty or the figure is not a rate'),
+  significant: bool
+    .nullable()
+    .describe('two-proportion z-test at 95 %; null when a sample is empty or the figure is not a rate'),
   p_value: num.nullable(),
 };
 const gradeEnum = z.enum(GRADES as [Grade, ...Grade[]]);
@@ -51,14 +53,22 @@ export const MentionSchema = z
     kind: z.enum(['brand', 'competitor']),
     status: z.enum(MENTION_STATUSES).describe('only mentioned counts in any rate'),
     position: int.nullable().describe('offset of the first counted match'),
-    evidence: z.array(z.object({ ...evidence, rule: z.enum(['name', 'alias', 'domain_form', 'proper_noun']) }).describe('A counted match.')),
+    evidence: z.array(
+      z
+        .object({ ...evidence, rule: z.enum(['name', 'alias', 'domain_form', 'proper_noun']) })
+        .describe('A counted match.'),
+    ),
     excluded: z.array(
-      z.object({ ...evidence, reason: z.enum(['absent', 'absent_context', 'common_word']) }).describe('A match that does not count, and why.'),
+      z
+        .object({ ...evidence, reason: z.enum(['absent', 'absent_context', 'common_word']) })
+        .describe('A match that does not count, and why.'),
     ),
     counted: int,
     excluded_count: int,
   })
-  .describe('One tracked brand in one answer; evidence and excluded keep at most 10 items each, the counts are complete.');
+  .describe(
+    'One tracked brand in one answer; evidence and excluded keep at most 10 items each, the counts are complete.',
+  );
 export const ScanStubSchema = z.object({
   scan_id: str,
   date,
@@ -133,7 +143,9 @@ export const VisibilityBody = z.object({
       share_of_voice: rate,
       share_of_voice_sample: int,
       share_of_voice_ci: ci,
-      platforms: z.array(z.object({ platform: str, answers: int, mentions: int, mention_rate: rate, mention_rate_ci: ci })),
+      platforms: z.array(
+        z.object({ platform: str, answers: int, mentions: int, mention_rate: rate, mention_rate_ci: ci }),
+      ),
     }),
   ),
   comparison: z
@@ -180,7 +192,12 @@ export const HistoryBody = z.object({
 
 /** A page of a list: `{ ...extra, total, [name]: items, next_cursor }` (extra: the scan it is of). */
 const list = <N extends string, T extends z.ZodType, E extends z.ZodRawShape>(name: N, item: T, extra: E) =>
-  z.object({ ...extra, total: int, ...({ [name]: z.array(item) } as Record<N, z.ZodArray<T>>), next_cursor: str.nullable() });
+  z.object({
+    ...extra,
+    total: int,
+    ...({ [name]: z.array(item) } as Record<N, z.ZodArray<T>>),
+    next_cursor: str.nullable(),
+  });
 const ofScan = { scan: ScanRefSchema };
 
 export const PromptItemSchema = z.object({
@@ -235,7 +252,9 @@ export const IndexBody = z.object({
   authentication: str,
   rate_limit: z.object({ requests: int, window_seconds: int }),
   conventions: z.looseObject({}),
-  endpoints: z.array(z.object({ method: str, path: str, url: str, auth: bool, description: str, parameters: z.array(str) })),
+  endpoints: z.array(
+    z.object({ method: str, path: str, url: str, auth: bool, description: str, parameters: z.array(str) }),
+  ),
 });
 
 export const ErrorBody = z

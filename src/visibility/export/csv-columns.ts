@@ -44,7 +44,11 @@ export const HISTORY_COLUMNS: Array<Column<HistoryItem>> = [
   { name: 'share_of_voice_ci_high', doc: '95 % interval', value: (r) => ci(r.share_of_voice_ci, 'high') },
   { name: 'citation_rate', doc: '%', value: (r) => r.citation_rate },
   { name: 'owned_citation_rate', doc: '%', value: (r) => r.owned_citation_rate },
-  { name: 'changes_detected', doc: 'detected changes against the previous scan', value: (r) => (r.changes ? list(r.changes.detected) : null) },
+  {
+    name: 'changes_detected',
+    doc: 'detected changes against the previous scan',
+    value: (r) => (r.changes ? list(r.changes.detected) : null),
+  },
   { name: 'sources_gained', doc: 'count', value: (r) => r.changes?.sources.gained_count ?? null },
   { name: 'sources_lost', doc: 'count', value: (r) => r.changes?.sources.lost_count ?? null },
   { name: 'gaps_gained', doc: 'count', value: (r) => r.changes?.gaps.gained_count ?? null },
@@ -58,7 +62,11 @@ export const PROMPT_COLUMNS: Array<Column<PromptItem>> = [
   { name: 'intent', doc: 'intent or empty', value: (r) => r.intent },
   { name: 'country', doc: 'ISO 3166-1 alpha-2 or empty', value: (r) => r.country },
   { name: 'enabled', doc: 'true/false', value: (r) => r.enabled },
-  { name: 'latest_answers', doc: 'successful answers in the latest scan (empty: not asked)', value: (r) => r.latest?.answers ?? null },
+  {
+    name: 'latest_answers',
+    doc: 'successful answers in the latest scan (empty: not asked)',
+    value: (r) => r.latest?.answers ?? null,
+  },
   { name: 'latest_mentions', doc: 'of them naming the brand', value: (r) => r.latest?.mentions ?? null },
   { name: 'latest_mention_rate', doc: '%', value: (r) => r.latest?.mention_rate ?? null },
 ];
@@ -75,7 +83,11 @@ export const ANSWER_COLUMNS: Array<Column<AnswerItem>> = [
   { name: 'brand_position', doc: 'offset of the first mention', value: (r) => r.brand_position },
   { name: 'brand_status', doc: 'mentioned, absent or not_named', value: (r) => r.brand_status },
   { name: 'competitors_mentioned', doc: 'names', value: (r) => list(r.competitors_mentioned) },
-  { name: 'competitors_absent', doc: 'names the answer says it does not know', value: (r) => list(r.competitors_absent) },
+  {
+    name: 'competitors_absent',
+    doc: 'names the answer says it does not know',
+    value: (r) => list(r.competitors_absent),
+  },
   { name: 'citations', doc: 'cited URLs', value: (r) => list(r.citations) },
   { name: 'cites_owned', doc: 'true/false', value: (r) => r.cites_owned },
   { name: 'text', doc: 'the answer text', value: (r) => r.text },

@@ -1,10 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { stringify } from 'csv-stringify';
 import { pipeline, Readable } from 'node:stream';
-import { AnswersQuery, GapsQuery, HistoryQuery, MAX_LIMIT, PromptsQuery, SourcesQuery, UrlsQuery } from '../dto/query.dto';
+import {
+  AnswersQuery,
+  GapsQuery,
+  HistoryQuery,
+  MAX_LIMIT,
+  PromptsQuery,
+  SourcesQuery,
+  UrlsQuery,
+} from '../dto/query.dto';
 import type { ScanRef } from '../dto/responses';
 import { ProjectState, VisibilityQueryService } from '../visibility-query.service';
-import { ANSWER_COLUMNS, Cell, Column, GAP_COLUMNS, HISTORY_COLUMNS, PROMPT_COLUMNS, SOURCE_COLUMNS, URL_COLUMNS } from './csv-columns';
+import {
+  ANSWER_COLUMNS,
+  Cell,
+  Column,
+  GAP_COLUMNS,
+  HISTORY_COLUMNS,
+  PROMPT_COLUMNS,
+  SOURCE_COLUMNS,
+  URL_COLUMNS,
+} from './csv-columns';
 
 export const EXPORT_KINDS = ['answers', 'sources', 'urls', 'gaps', 'history', 'prompts'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
@@ -80,10 +97,15 @@ export class VisibilityExportService {
     throw new Error(`unknown export ${String(kind)}`);
   }
 
-  private async export<T>(kind: ExportKind, columns: Array<Column<T>>, start: string | undefined, fetch: (cursor: string | undefined) => Promise<Fetched<T>>): Promise<CsvExport> {
+  private async export<T>(
+    kind: ExportKind,
+    columns: Array<Column<T>>,
+    start: string | undefined,
+    fetch: (cursor: string | undefined) => Promise<Fetched<T>>,
+  ): Promise<CsvExport> {
     const first = await fetch(start);
     async function* rows(): AsyncGenerator<Cell[]> {
-      for (let page = first; ; ) {
+      for (let page = first; ;) {
         for (const item of page.items) yield columns.map((c) => c.value(item, page.scan));
         if (!page.next) return;
         page = await fetch(page.next);

@@ -21,7 +21,8 @@ export const LIMITS = {
 
 export const ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 export const PLATFORM = /^[a-z0-9][a-z0-9_.-]{0,39}$/;
-export const DOMAIN = /^([Hh][Tt][Tt][Pp][Ss]?:\/\/)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9-]{2,63}\.?(\/.*)?$/;
+export const DOMAIN =
+  /^([Hh][Tt][Tt][Pp][Ss]?:\/\/)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9-]{2,63}\.?(\/.*)?$/;
 
 const name = z.string().trim().min(1).max(200);
 const isCalendarDate = (s: string): boolean => {
@@ -36,22 +37,26 @@ const brand = z.strictObject({
     .array(z.string().max(253).regex(DOMAIN, 'expected a domain such as acme.com'))
     .max(LIMITS.domains)
     .default([])
-    .describe('Domains (and their subdomains) whose citations are owned (brand) or competitor citations. Never used as mention terms.'),
+    .describe(
+      'Domains (and their subdomains) whose citations are owned (brand) or competitor citations. Never used as mention terms.',
+    ),
 });
 
-const prompt = z.strictObject({
-  id: z.string().regex(ID, 'expected 1-128 letters, digits, ".", "_", ":" or "-"'),
-  text: z.string().trim().min(1).max(2000),
-  tags: z.array(z.string().trim().min(1).max(64)).max(50).default([]),
-  intent: z.string().trim().min(1).max(64).nullable().default(null),
-  country: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, 'expected a two-letter country code')
-    .transform((s) => s.toUpperCase())
-    .nullable()
-    .default(null),
-  enabled: z.boolean().default(true),
-}).describe('A tracked prompt (buyer question).');
+const prompt = z
+  .strictObject({
+    id: z.string().regex(ID, 'expected 1-128 letters, digits, ".", "_", ":" or "-"'),
+    text: z.string().trim().min(1).max(2000),
+    tags: z.array(z.string().trim().min(1).max(64)).max(50).default([]),
+    intent: z.string().trim().min(1).max(64).nullable().default(null),
+    country: z
+      .string()
+      .regex(/^[A-Za-z]{2}$/, 'expected a two-letter country code')
+      .transform((s) => s.toUpperCase())
+      .nullable()
+      .default(null),
+    enabled: z.boolean().default(true),
+  })
+  .describe('A tracked prompt (buyer question).');
 
 const citation = z
   .string()
@@ -68,7 +73,11 @@ const answer = z.strictObject({
     .default('ok')
     .describe('"ok", or a failure status (error, timeout, refused, ...): failed answers count in no rate.'),
   // NUL cannot be stored in PostgreSQL text; it never carries meaning in an answer.
-  text: z.string().max(LIMITS.textChars).default('').transform((s) => s.replaceAll(String.fromCharCode(0), '')),
+  text: z
+    .string()
+    .max(LIMITS.textChars)
+    .default('')
+    .transform((s) => s.replaceAll(String.fromCharCode(0), '')),
   citations: z.array(citation).max(LIMITS.citations).default([]).describe('Cited URLs, absolute http(s).'),
 });
 
@@ -82,17 +91,25 @@ export const importFileSchema = z
       id: z
         .string()
         .regex(ID, 'expected 1-128 letters, digits, ".", "_", ":" or "-"')
-        .describe('Unique per workspace: re-importing it with identical content is a no-op, with other content a conflict.'),
-      date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD').refine(isCalendarDate, 'not a calendar date'),
+        .describe(
+          'Unique per workspace: re-importing it with identical content is a no-op, with other content a conflict.',
+        ),
+      date: z
+        .string()
+        .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
+        .refine(isCalendarDate, 'not a calendar date'),
       platforms: z.array(z.string().regex(PLATFORM, 'expected a platform identifier such as "chatgpt"')).min(1).max(50),
       answers: z.array(answer).max(LIMITS.answers),
     }),
   })
-  .describe('One scan of a Beacon visibility project: project set-up and raw AI answers (npm run admin -- scan:import).')
+  .describe(
+    'One scan of a Beacon visibility project: project set-up and raw AI answers (npm run admin -- scan:import).',
+  )
   .superRefine((file, ctx) => {
     const seen = new Set<string>();
     file.prompts.forEach((p, i) => {
-      if (seen.has(p.id)) ctx.addIssue({ code: 'custom', path: ['prompts', i, 'id'], message: `duplicate prompt id "${p.id}"` });
+      if (seen.has(p.id))
+        ctx.addIssue({ code: 'custom', path: ['prompts', i, 'id'], message: `duplicate prompt id "${p.id}"` });
       seen.add(p.id);
     });
     const names = new Set<string>([file.brand.name.toLowerCase()]);
@@ -108,7 +125,11 @@ export const importFileSchema = z
     }
     file.scan.answers.forEach((a, i) => {
       if (!seen.has(a.prompt_id)) {
-        ctx.addIssue({ code: 'custom', path: ['scan', 'answers', i, 'prompt_id'], message: `unknown prompt "${a.prompt_id}"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['scan', 'answers', i, 'prompt_id'],
+          message: `unknown prompt "${a.prompt_id}"`,
+        });
       }
       if (!platforms.has(a.platform)) {
         ctx.addIssue({

@@ -94,7 +94,10 @@ export class VisibilityReadStore {
   }
 
   /** A scan of the workspace by its scan id (the import's `scan.id`), or null. */
-  async scanByKey(workspaceId: string, scanKey: string): Promise<{ id: string; scan_key: string; date: string } | null> {
+  async scanByKey(
+    workspaceId: string,
+    scanKey: string,
+  ): Promise<{ id: string; scan_key: string; date: string } | null> {
     const rows = await this.db.query<Array<{ id: string; scan_key: string; date: string }>>(
       `SELECT id, scan_key, to_char(date, 'YYYY-MM-DD') AS date FROM vis_scans WHERE workspace_id = $1 AND scan_key = $2`,
       [workspaceId, scanKey],
@@ -103,9 +106,10 @@ export class VisibilityReadStore {
   }
 
   async project(workspaceId: string): Promise<ProjectRow> {
-    const [p] = await this.db.query<ProjectRow[]>('SELECT business, brand, competitors, scans_total FROM vis_projects WHERE workspace_id = $1', [
-      workspaceId,
-    ]);
+    const [p] = await this.db.query<ProjectRow[]>(
+      'SELECT business, brand, competitors, scans_total FROM vis_projects WHERE workspace_id = $1',
+      [workspaceId],
+    );
     return p;
   }
 
@@ -113,7 +117,10 @@ export class VisibilityReadStore {
   scans(workspaceId: string, limit: number, after: CursorKey | null = null): Promise<ScanRow[]> {
     const w = new Where().add((v) => `workspace_id = ${v(workspaceId)}`);
     if (after) w.add((v) => `(date, scan_key) < (${v(after[0])}::date, ${v(after[1])})`);
-    return this.db.query<ScanRow[]>(`${SCAN_SELECT} WHERE ${w.sql} ORDER BY date DESC, scan_key DESC LIMIT ${limit}`, w.params);
+    return this.db.query<ScanRow[]>(
+      `${SCAN_SELECT} WHERE ${w.sql} ORDER BY date DESC, scan_key DESC LIMIT ${limit}`,
+      w.params,
+    );
   }
 
   countScans(workspaceId: string): Promise<number> {
@@ -138,7 +145,13 @@ export class VisibilityReadStore {
    * Prompts with the latest scan's figures (stored at ingest) or, given `scanId`, that scan's
    * (successful answers and those naming the brand, counted as derive/metrics.ts does).
    */
-  prompts(workspaceId: string, q: PromptsQuery, limit: number, after: CursorKey | null, scanId?: string): Promise<PromptRow[]> {
+  prompts(
+    workspaceId: string,
+    q: PromptsQuery,
+    limit: number,
+    after: CursorKey | null,
+    scanId?: string,
+  ): Promise<PromptRow[]> {
     const w = this.promptFilter(workspaceId, q);
     if (after) w.add((v) => `prompt_key > ${v(after[0])}`);
     if (scanId === undefined) {
@@ -168,7 +181,10 @@ export class VisibilityReadStore {
     if (q.cited_url !== undefined) w.add((v) => `${v(q.cited_url)} = ANY(a.citations)`);
     if (q.gap_url !== undefined) {
       // As derive/metrics.ts counts a gap's answers.
-      w.add((v) => `${v(q.gap_url)} = ANY(a.citations) AND NOT a.brand_mentioned AND jsonb_array_length(a.competitor_mentions) > 0`);
+      w.add(
+        (v) =>
+          `${v(q.gap_url)} = ANY(a.citations) AND NOT a.brand_mentioned AND jsonb_array_length(a.competitor_mentions) > 0`,
+      );
     }
     if (q.cited_domain !== undefined) {
       // The host of each (normalised) citation: the domain itself or one of its subdomains.
@@ -179,10 +195,16 @@ export class VisibilityReadStore {
       });
     }
     if (q.competitor !== undefined) {
-      w.add((v) => `EXISTS (SELECT 1 FROM jsonb_array_elements(a.competitor_mentions) e WHERE lower(e->>'name') = lower(${v(q.competitor)}))`);
+      w.add(
+        (v) =>
+          `EXISTS (SELECT 1 FROM jsonb_array_elements(a.competitor_mentions) e WHERE lower(e->>'name') = lower(${v(q.competitor)}))`,
+      );
     }
     if (q.tag !== undefined) {
-      w.add((v) => `a.prompt_key IN (SELECT prompt_key FROM vis_prompts WHERE workspace_id = ${v(workspaceId)} AND ${v(q.tag)} = ANY(tags))`);
+      w.add(
+        (v) =>
+          `a.prompt_key IN (SELECT prompt_key FROM vis_prompts WHERE workspace_id = ${v(workspaceId)} AND ${v(q.tag)} = ANY(tags))`,
+      );
     }
     return w;
   }
@@ -196,7 +218,13 @@ export class VisibilityReadStore {
    * Postgres builds the API rows and one JSON array of them: one JSON.parse instead of a
    * row-by-row conversion of 500 rows of arrays and jsonb in JavaScript.
    */
-  async answers(workspaceId: string, scanId: string, q: AnswersQuery, limit: number, after: CursorKey | null): Promise<AnswerItem[]> {
+  async answers(
+    workspaceId: string,
+    scanId: string,
+    q: AnswersQuery,
+    limit: number,
+    after: CursorKey | null,
+  ): Promise<AnswerItem[]> {
     const w = this.answerFilter(workspaceId, scanId, q);
     if (after) w.add((v) => `a.seq > ${v(after[0])}`);
     const ws = w.params.push(workspaceId);
@@ -235,11 +263,20 @@ export class VisibilityReadStore {
   }
 
   /** Rows of one scan sorted by a count (desc) then a text key (asc, bytewise), after the cursor key [count, key]. */
-  ranked<N extends RankedKind>(kind: N, scanId: string, q: SourcesQuery, limit: number, after: CursorKey | null): Promise<Array<RankedRows[N]>> {
+  ranked<N extends RankedKind>(
+    kind: N,
+    scanId: string,
+    q: SourcesQuery,
+    limit: number,
+    after: CursorKey | null,
+  ): Promise<Array<RankedRows[N]>> {
     const o = RANKED[kind];
     const w = this.rankedFilter(kind, scanId, q);
     if (after) {
-      w.add((v) => `(${o.count} < ${v(after[0])} OR (${o.count} = ${v(after[0])} AND ${o.key} COLLATE "C" > ${v(after[1])}))`);
+      w.add(
+        (v) =>
+          `(${o.count} < ${v(after[0])} OR (${o.count} = ${v(after[0])} AND ${o.key} COLLATE "C" > ${v(after[1])}))`,
+      );
     }
     return this.db.query(
       `SELECT ${selectList(o.columns)} FROM ${o.table} WHERE ${w.sql} ORDER BY ${o.count} DESC, ${o.key} COLLATE "C" LIMIT ${limit}`,

@@ -13,13 +13,21 @@ const CHUNK = 1000;
  * INSERT of many rows of one scan in statements of CHUNK rows: one array parameter per column,
  * expanded by unnest(). Array columns travel as jsonb (unnest would flatten a 2-D array).
  */
-async function bulkInsert<T>(m: EntityManager, table: string, scanId: string, rows: T[], columns: Columns<T>): Promise<void> {
+async function bulkInsert<T>(
+  m: EntityManager,
+  table: string,
+  scanId: string,
+  rows: T[],
+  columns: Columns<T>,
+): Promise<void> {
   const names = Object.keys(columns);
   const params = names.map((_, i) => {
     const type = columns[names[i]][0];
     return `$${i + 2}::${type === 'text[]' ? 'jsonb' : type}[]`;
   });
-  const values = names.map((n, i) => (columns[n][0] === 'text[]' ? `ARRAY(SELECT jsonb_array_elements_text(c${i}))` : `c${i}`));
+  const values = names.map((n, i) =>
+    columns[n][0] === 'text[]' ? `ARRAY(SELECT jsonb_array_elements_text(c${i}))` : `c${i}`,
+  );
   const sql = `INSERT INTO ${table} (scan_id, ${names.join(', ')})
     SELECT $1, ${values.join(', ')} FROM unnest(${params.join(', ')}) AS u(${names.map((_, i) => `c${i}`).join(', ')})`;
   for (let i = 0; i < rows.length; i += CHUNK) {
@@ -62,7 +70,12 @@ export class VisibilityWriteTx {
   constructor(private readonly m: EntityManager) {}
 
   /** Creates the project row if missing, then locks it: writers into one workspace run one after the other. */
-  async lockProject(workspaceId: string, business: string, brand: StoredBrand, competitors: StoredBrand[]): Promise<void> {
+  async lockProject(
+    workspaceId: string,
+    business: string,
+    brand: StoredBrand,
+    competitors: StoredBrand[],
+  ): Promise<void> {
     await this.m.query(
       `INSERT INTO vis_projects (workspace_id, business, brand, competitors) VALUES ($1, $2, $3, $4)
        ON CONFLICT (workspace_id) DO NOTHING`,
@@ -80,9 +93,10 @@ export class VisibilityWriteTx {
   }
 
   async latestScanId(workspaceId: string): Promise<string | null> {
-    const [p] = await this.m.query<Array<{ latest_scan_id: string | null }>>('SELECT latest_scan_id FROM vis_projects WHERE workspace_id = $1', [
-      workspaceId,
-    ]);
+    const [p] = await this.m.query<Array<{ latest_scan_id: string | null }>>(
+      'SELECT latest_scan_id FROM vis_projects WHERE workspace_id = $1',
+      [workspaceId],
+    );
     return p?.latest_scan_id ?? null;
   }
 
@@ -103,7 +117,11 @@ export class VisibilityWriteTx {
   }
 
   /** Replaces a scan's answers and gaps (re-derivation; sources and URLs do not depend on mentions). */
-  async replaceAnswersAndGaps(scanId: string, d: Pick<DerivedScan, 'answers' | 'gaps'>, summary: ScanSummary): Promise<void> {
+  async replaceAnswersAndGaps(
+    scanId: string,
+    d: Pick<DerivedScan, 'answers' | 'gaps'>,
+    summary: ScanSummary,
+  ): Promise<void> {
     await this.m.query('DELETE FROM vis_answers WHERE scan_id = $1', [scanId]);
     await this.m.query('DELETE FROM vis_gaps WHERE scan_id = $1', [scanId]);
     await bulkInsert(this.m, 'vis_answers', scanId, d.answers, ANSWER_COLUMNS);
@@ -122,7 +140,16 @@ export class VisibilityWriteTx {
   /** What change detection needs of each given scan. */
   async facts(ids: Array<string | null>): Promise<Map<string, ScanFacts>> {
     const wanted = ids.filter((x): x is string => x !== null);
-    type Row = { id: string; scan_key: string; grade: Grade | null; mention_rate: number | null; mentions: number; answers: number; sources: string[]; gaps: string[] };
+    type Row = {
+      id: string;
+      scan_key: string;
+      grade: Grade | null;
+      mention_rate: number | null;
+      mentions: number;
+      answers: number;
+      sources: string[];
+      gaps: string[];
+    };
     const rows = await this.m.query<Row[]>(
       `SELECT s.id, s.scan_key, s.summary->>'grade' AS grade, (s.summary->>'mention_rate')::float8 AS mention_rate,
               (s.summary->>'mentions')::int AS mentions, (s.summary->'answers'->>'successful')::int AS answers,
@@ -134,13 +161,24 @@ export class VisibilityWriteTx {
     return new Map(
       rows.map((r) => [
         r.id,
-        { scan_id: r.scan_key, grade: r.grade, mention_rate: r.mention_rate, mentions: r.mentions, answers: r.answers, sources: r.sources, gaps: r.gaps },
+        {
+          scan_id: r.scan_key,
+          grade: r.grade,
+          mention_rate: r.mention_rate,
+          mentions: r.mentions,
+          answers: r.answers,
+          sources: r.sources,
+          gaps: r.gaps,
+        },
       ]),
     );
   }
 
   async storeChanges(scanId: string, changes: ScanChanges | null): Promise<void> {
-    await this.m.query('UPDATE vis_scans SET changes = $2 WHERE id = $1', [scanId, changes === null ? null : JSON.stringify(changes)]);
+    await this.m.query('UPDATE vis_scans SET changes = $2 WHERE id = $1', [
+      scanId,
+      changes === null ? null : JSON.stringify(changes),
+    ]);
   }
 
   /** Prompts: the latest scan's set-up wins (`overwrite`); an older scan only adds prompts not yet known. */
@@ -170,7 +208,9 @@ export class VisibilityWriteTx {
 
   /** The latest scan's figures per prompt (prompts it did not ask get null). */
   async setPromptFigures(workspaceId: string, f: PromptFigures[]): Promise<void> {
-    await this.m.query('UPDATE vis_prompts SET latest_answers = NULL, latest_mentions = NULL WHERE workspace_id = $1', [workspaceId]);
+    await this.m.query('UPDATE vis_prompts SET latest_answers = NULL, latest_mentions = NULL WHERE workspace_id = $1', [
+      workspaceId,
+    ]);
     await this.m.query(
       `UPDATE vis_prompts AS p SET latest_answers = u.a, latest_mentions = u.m
          FROM unnest($2::text[], $3::int[], $4::int[]) AS u(k, a, m)
@@ -179,7 +219,12 @@ export class VisibilityWriteTx {
     );
   }
 
-  async updateProjectSetup(workspaceId: string, business: string, brand: StoredBrand, competitors: StoredBrand[]): Promise<void> {
+  async updateProjectSetup(
+    workspaceId: string,
+    business: string,
+    brand: StoredBrand,
+    competitors: StoredBrand[],
+  ): Promise<void> {
     await this.m.query(`UPDATE vis_projects SET business = $2, brand = $3, competitors = $4 WHERE workspace_id = $1`, [
       workspaceId,
       business,
@@ -198,7 +243,9 @@ export class VisibilityWriteTx {
   }
 
   /** The project's current set-up (re-derivation classifies with it). */
-  async projectSetup(workspaceId: string): Promise<{ business: string; brand: StoredBrand; competitors: StoredBrand[] } | null> {
+  async projectSetup(
+    workspaceId: string,
+  ): Promise<{ business: string; brand: StoredBrand; competitors: StoredBrand[] } | null> {
     const [p] = await this.m.query<Array<{ business: string; brand: StoredBrand; competitors: StoredBrand[] }>>(
       'SELECT business, brand, competitors FROM vis_projects WHERE workspace_id = $1',
       [workspaceId],
@@ -207,13 +254,26 @@ export class VisibilityWriteTx {
   }
 
   /** A stored scan's answers, URLs (with their categories) and platforms, for re-derivation. */
-  async scanForRederive(scanId: string): Promise<{ platforms: string[]; summary: ScanSummary; answers: StoredAnswerRow[]; urls: Array<{ url: string; domain: string; category: string }> }> {
-    const [scan] = await this.m.query<Array<{ platforms: string[]; summary: ScanSummary }>>('SELECT platforms, summary FROM vis_scans WHERE id = $1', [scanId]);
+  async scanForRederive(
+    scanId: string,
+  ): Promise<{
+    platforms: string[];
+    summary: ScanSummary;
+    answers: StoredAnswerRow[];
+    urls: Array<{ url: string; domain: string; category: string }>;
+  }> {
+    const [scan] = await this.m.query<Array<{ platforms: string[]; summary: ScanSummary }>>(
+      'SELECT platforms, summary FROM vis_scans WHERE id = $1',
+      [scanId],
+    );
     const answers = await this.m.query<StoredAnswerRow[]>(
       'SELECT seq, prompt_key, platform, model, status, text, citations, cites_owned FROM vis_answers WHERE scan_id = $1 ORDER BY seq',
       [scanId],
     );
-    const urls = await this.m.query<Array<{ url: string; domain: string; category: string }>>('SELECT url, domain, category FROM vis_urls WHERE scan_id = $1', [scanId]);
+    const urls = await this.m.query<Array<{ url: string; domain: string; category: string }>>(
+      'SELECT url, domain, category FROM vis_urls WHERE scan_id = $1',
+      [scanId],
+    );
     return { ...scan, answers, urls };
   }
 }

@@ -36,7 +36,11 @@ export function csvRows(content: string): BulkRow[] {
   if (!records.length) throw new TrackingInputError('The CSV file is empty.', 'file');
   const header = records[0].map((h) => h.trim().toLowerCase());
   const unknown = header.filter((h) => !(CSV_COLUMNS as readonly string[]).includes(h));
-  if (unknown.length) throw new TrackingInputError(`The CSV file's first row must name its columns (${CSV_COLUMNS.join(', ')}); "${unknown[0]}" is not one of them.`, 'file');
+  if (unknown.length)
+    throw new TrackingInputError(
+      `The CSV file's first row must name its columns (${CSV_COLUMNS.join(', ')}); "${unknown[0]}" is not one of them.`,
+      'file',
+    );
   if (!header.includes('text')) throw new TrackingInputError('The CSV file has no "text" column.', 'file');
   return records.slice(1).map((rec, i) => {
     const where = `CSV row ${i + 2}`;
@@ -44,9 +48,23 @@ export function csvRows(content: string): BulkRow[] {
       const at = header.indexOf(c);
       return at < 0 ? undefined : rec[at];
     };
-    return { where, prompt: promptFields({ text: get('text') ?? '', tags: get('tags'), intent: get('intent'), country: get('country'), enabled: get('enabled') }, `${where}: `, 'file-') };
+    return {
+      where,
+      prompt: promptFields(
+        {
+          text: get('text') ?? '',
+          tags: get('tags'),
+          intent: get('intent'),
+          country: get('country'),
+          enabled: get('enabled'),
+        },
+        `${where}: `,
+        'file-',
+      ),
+    };
   });
 }
 
 /** A problem's field id in a bulk form: the textarea or the file input. */
-export const bulkField = (field: string): string => (field.startsWith('lines-') ? 'lines' : field.startsWith('file-') ? 'file' : field);
+export const bulkField = (field: string): string =>
+  field.startsWith('lines-') ? 'lines' : field.startsWith('file-') ? 'file' : field;

@@ -9,7 +9,13 @@ import { TrackingRow, TrackingStore, TrackingTx } from './tracking.store';
 import { PromptInput, TrackedPrompt, TrackingSettings } from './tracking.types';
 
 /** Defaults of a workspace that never saved its set-up: weekly, one sample, no platform chosen yet. */
-const DEFAULTS: Omit<TrackingRow, 'business' | 'brand' | 'competitors'> = { platforms: [], samples: 1, schedule: 'weekly', budget_calls: 1000, budget_usd: 10 };
+const DEFAULTS: Omit<TrackingRow, 'business' | 'brand' | 'competitors'> = {
+  platforms: [],
+  samples: 1,
+  schedule: 'weekly',
+  budget_calls: 1000,
+  budget_usd: 10,
+};
 
 export interface BulkResult {
   added: number;
@@ -69,7 +75,11 @@ export class TrackingService {
   }
 
   /** A page of prompts (seeding the set-up first, so the ids shown are the ones edits use). */
-  async prompts(workspaceId: string, offset: number, limit: number): Promise<{ prompts: TrackedPrompt[]; total: number; enabled: number }> {
+  async prompts(
+    workspaceId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ prompts: TrackedPrompt[]; total: number; enabled: number }> {
     return this.store.transaction(async (tx) => {
       await this.ensure(tx, workspaceId);
       const n = await tx.counts(workspaceId);
@@ -108,7 +118,8 @@ export class TrackingService {
   async addCompetitor(workspaceId: string, c: StoredBrand): Promise<void> {
     await this.store.transaction(async (tx) => {
       const row = await this.ensure(tx, workspaceId);
-      if (row.competitors.length >= LIMITS.competitors) throw new TrackingInputError(`At most ${LIMITS.competitors} competitors.`, 'competitor-name');
+      if (row.competitors.length >= LIMITS.competitors)
+        throw new TrackingInputError(`At most ${LIMITS.competitors} competitors.`, 'competitor-name');
       const competitors = [...row.competitors, c];
       checkNames(row.brand, competitors, 'competitor-name');
       await tx.update(workspaceId, { ...row, competitors });
@@ -145,7 +156,10 @@ export class TrackingService {
       }
       const n = await tx.counts(workspaceId);
       if (n.total + fresh.length > LIMITS.prompts) {
-        throw new TrackingInputError(`A workspace tracks at most ${LIMITS.prompts.toLocaleString('en')} prompts: ${n.total.toLocaleString('en')} are tracked and ${fresh.length.toLocaleString('en')} would be added. Nothing was added.`, field);
+        throw new TrackingInputError(
+          `A workspace tracks at most ${LIMITS.prompts.toLocaleString('en')} prompts: ${n.total.toLocaleString('en')} are tracked and ${fresh.length.toLocaleString('en')} would be added. Nothing was added.`,
+          field,
+        );
       }
       await tx.addPrompts(workspaceId, fresh);
       await tx.mirrorPrompts(workspaceId);
@@ -177,7 +191,8 @@ export class TrackingService {
 function checkNames(brand: StoredBrand, competitors: StoredBrand[], field = 'brand-name'): void {
   const seen = new Set(brand.name ? [brand.name.toLowerCase()] : []);
   for (const c of competitors) {
-    if (seen.has(c.name.toLowerCase())) throw new TrackingInputError(`"${c.name}" is already the brand or a competitor.`, field);
+    if (seen.has(c.name.toLowerCase()))
+      throw new TrackingInputError(`"${c.name}" is already the brand or a competitor.`, field);
     seen.add(c.name.toLowerCase());
   }
 }

@@ -39,7 +39,10 @@ export class TrackingTx {
   constructor(private readonly m: EntityManager) {}
 
   async get(workspaceId: string, lock = false): Promise<TrackingRow | null> {
-    const [r] = await this.m.query<TrackingRow[]>(`SELECT ${ROW} FROM vis_tracking WHERE workspace_id = $1${lock ? ' FOR UPDATE' : ''}`, [workspaceId]);
+    const [r] = await this.m.query<TrackingRow[]>(
+      `SELECT ${ROW} FROM vis_tracking WHERE workspace_id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [workspaceId],
+    );
     return r ?? null;
   }
 
@@ -47,7 +50,17 @@ export class TrackingTx {
   async create(workspaceId: string, r: TrackingRow): Promise<void> {
     await this.m.query(
       `INSERT INTO vis_tracking (workspace_id, ${ROW}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (workspace_id) DO NOTHING`,
-      [workspaceId, r.business, JSON.stringify(r.brand), JSON.stringify(r.competitors), r.platforms, r.samples, r.schedule, r.budget_calls, r.budget_usd],
+      [
+        workspaceId,
+        r.business,
+        JSON.stringify(r.brand),
+        JSON.stringify(r.competitors),
+        r.platforms,
+        r.samples,
+        r.schedule,
+        r.budget_calls,
+        r.budget_usd,
+      ],
     );
   }
 
@@ -55,12 +68,24 @@ export class TrackingTx {
     await this.m.query(
       `UPDATE vis_tracking SET business = $2, brand = $3, competitors = $4, platforms = $5, samples = $6, schedule = $7,
               budget_calls = $8, budget_usd = $9, updated_at = now() WHERE workspace_id = $1`,
-      [workspaceId, r.business, JSON.stringify(r.brand), JSON.stringify(r.competitors), r.platforms, r.samples, r.schedule, r.budget_calls, r.budget_usd],
+      [
+        workspaceId,
+        r.business,
+        JSON.stringify(r.brand),
+        JSON.stringify(r.competitors),
+        r.platforms,
+        r.samples,
+        r.schedule,
+        r.budget_calls,
+        r.budget_usd,
+      ],
     );
   }
 
   /** The latest import's set-up (seed of a workspace's first tracking row). */
-  async importedSetup(workspaceId: string): Promise<{ business: string; brand: StoredBrand; competitors: StoredBrand[] } | null> {
+  async importedSetup(
+    workspaceId: string,
+  ): Promise<{ business: string; brand: StoredBrand; competitors: StoredBrand[] } | null> {
     const [p] = await this.m.query<Array<{ business: string; brand: StoredBrand; competitors: StoredBrand[] }>>(
       'SELECT business, brand, competitors FROM vis_projects WHERE workspace_id = $1',
       [workspaceId],
@@ -182,7 +207,10 @@ export class TrackingTx {
   }
 
   async deletePrompt(workspaceId: string, id: string): Promise<boolean> {
-    const [, count] = await this.m.query<[unknown[], number]>('DELETE FROM vis_tracked_prompts WHERE workspace_id = $1 AND prompt_key = $2', [workspaceId, id]);
+    const [, count] = await this.m.query<[unknown[], number]>(
+      'DELETE FROM vis_tracked_prompts WHERE workspace_id = $1 AND prompt_key = $2',
+      [workspaceId, id],
+    );
     return count > 0;
   }
 }

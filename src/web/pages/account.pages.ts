@@ -10,7 +10,10 @@ export interface FormError {
   field?: string;
 }
 
-export function signInPage(csrf: string, o: { next?: string; email?: string; error?: FormError; notice?: string }): string {
+export function signInPage(
+  csrf: string,
+  o: { next?: string; email?: string; error?: FormError; notice?: string },
+): string {
   return page({
     title: 'Sign in',
     section: 'signin',
@@ -35,8 +38,13 @@ ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
  * The password change. `proven`: the user signed in with their one-time password minutes ago, so
  * it is not asked again (see OneTimeProofService).
  */
-export function passwordPage(user: UserView, csrf: string, o: { error?: FormError; done?: boolean; proven?: boolean }): string {
-  const invalid = (f: string) => (o.error?.field === f ? html` aria-invalid="true" aria-describedby="error-title"` : '');
+export function passwordPage(
+  user: UserView,
+  csrf: string,
+  o: { error?: FormError; done?: boolean; proven?: boolean },
+): string {
+  const invalid = (f: string) =>
+    o.error?.field === f ? html` aria-invalid="true" aria-describedby="error-title"` : '';
   return page({
     title: 'Change your password',
     section: 'account',
@@ -49,10 +57,12 @@ ${errorSummary(o.error?.message, o.error?.field)}
 <form class="stack" method="post" action="/account/password" novalidate>
   <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
   <input type="text" class="visually-hidden" name="username" autocomplete="username" value="${user.email}" aria-hidden="true" tabindex="-1" readonly>
-  ${o.proven
-    ? ''
-    : html`<div><label for="current_password">Current password${user.must_change_password ? ' (the one-time password)' : ''}</label><br>
-  <input type="password" id="current_password" name="current_password" autocomplete="current-password" required${invalid('current_password')}></div>`}
+  ${
+    o.proven
+      ? ''
+      : html`<div><label for="current_password">Current password${user.must_change_password ? ' (the one-time password)' : ''}</label><br>
+  <input type="password" id="current_password" name="current_password" autocomplete="current-password" required${invalid('current_password')}></div>`
+  }
   <div><label for="new_password">New password <span class="hint" id="new-hint">(at least ${plural(MIN_PASSWORD_LENGTH, 'character')})</span></label><br>
   <input type="password" id="new_password" name="new_password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="new-hint"${invalid('new_password')}></div>
   <div><label for="confirm_password">New password again</label><br>

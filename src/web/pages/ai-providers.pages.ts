@@ -14,7 +14,8 @@ function keySource(s: AiPlatformStatus): SafeHtml | string {
   if (own && !own.readable) {
     return html`This workspace's key can no longer be read (the instance secret changed): set it again.${s.keySource === 'settings' ? ' Meanwhile the instance setting applies.' : ''}`;
   }
-  if (s.keySource === 'workspace' && own) return `This workspace's key, set ${when(own.updatedAt)}${own.updatedBy ? ` by ${own.updatedBy}` : ''}`;
+  if (s.keySource === 'workspace' && own)
+    return `This workspace's key, set ${when(own.updatedAt)}${own.updatedBy ? ` by ${own.updatedBy}` : ''}`;
   if (s.keySource === 'settings') return html`The instance setting <code>${s.setting.split(' ')[0]}</code>`;
   return 'None';
 }
@@ -33,9 +34,11 @@ function keyForm(s: AiPlatformStatus, csrf: string): SafeHtml {
 <div class="field"><label for="${id}">${has ? 'Replace' : 'Set'} ${s.name} key <span class="hint">(shown never again)</span></label>
 <input type="password" id="${id}" name="key" maxlength="1000" required autocomplete="off" spellcheck="false"></div>
 <button type="submit">${has ? 'Replace the key' : 'Save the key'}<span class="visually-hidden"> of ${s.name}</span></button></form>
-${has
-  ? html`<form method="post" action="/dashboard/settings/ai-providers/${s.platform}/remove">${hidden(csrf)}<button type="submit" class="danger">Remove this workspace's key<span class="visually-hidden"> of ${s.name}</span></button></form>`
-  : ''}`;
+${
+  has
+    ? html`<form method="post" action="/dashboard/settings/ai-providers/${s.platform}/remove">${hidden(csrf)}<button type="submit" class="danger">Remove this workspace's key<span class="visually-hidden"> of ${s.name}</span></button></form>`
+    : ''
+}`;
 }
 
 /**
@@ -43,7 +46,12 @@ ${has
  * workspace's own, or the instance setting that enables it), and for admins a form per platform to
  * set, replace or remove the workspace's key. A stored key is never shown, not even in part.
  */
-export function aiProvidersPage(user: UserView, csrf: string, statuses: AiPlatformStatus[], o: { error?: FormError; notice?: string } = {}): string {
+export function aiProvidersPage(
+  user: UserView,
+  csrf: string,
+  statuses: AiPlatformStatus[],
+  o: { error?: FormError; notice?: string } = {},
+): string {
   const admin = user.role === 'admin';
   return page({
     title: 'AI providers',
@@ -62,10 +70,12 @@ ${table(
   'No platform.',
   { stack: true },
 )}
-${admin
-  ? html`<h2>This workspace's keys</h2>
+${
+  admin
+    ? html`<h2>This workspace's keys</h2>
 <p>A key saved here is used for this workspace instead of the instance's. Removing it brings the instance's back (if it has one).</p>
 ${statuses.map((s) => html`<section aria-labelledby="h-${s.platform}"><h3 id="h-${s.platform}">${s.name}</h3>${keyForm(s, csrf)}</section>`)}`
-  : html`<p class="notice">You are a member of this workspace: an admin sets its keys.</p>`}`,
+    : html`<p class="notice">You are a member of this workspace: an admin sets its keys.</p>`
+}`,
   });
 }

@@ -43,20 +43,23 @@ ${dashboardNav('alerts', m.user)}
 ahead of the brand, a lost owned citation) to every destination below: signed webhooks
 (<a href="https://www.standardwebhooks.com/">Standard Webhooks</a>) and e-mail. Failed deliveries are retried
 with growing waits; the log below shows each one.</p>
-${m.created
-  ? html`<div class="notice" role="status" aria-labelledby="secret-title" tabindex="-1" autofocus>
+${
+  m.created
+    ? html`<div class="notice" role="status" aria-labelledby="secret-title" tabindex="-1" autofocus>
   <h2 id="secret-title">Signing secret of ${m.created.destination.target}</h2>
   <p>Copy it now: this is the only time it is shown. Your endpoint verifies the <code>webhook-signature</code> header with it.</p>
   <code class="secret" id="new-secret">${m.created.secret}</code>
   <button type="button" class="secondary" data-copy="new-secret" data-status="copy-status" hidden>Copy the secret</button>
   <p id="copy-status" role="status"></p>
 </div>`
-  : ''}
+    : ''
+}
 ${m.notice ? html`<p class="notice" role="status" tabindex="-1" autofocus>${m.notice}</p>` : ''}
 ${errorSummary(m.error?.message, m.error?.field)}
 ${m.mailConfigured ? '' : html`<p class="notice">${MAIL_OFF_HINT} Webhooks work without it.</p>`}
-${admin
-  ? html`<h2>Add a webhook</h2>
+${
+  admin
+    ? html`<h2>Add a webhook</h2>
 <form class="inline" method="post" action="/dashboard/settings/alerts/webhooks">${hidden(m.csrf)}
 <div class="field"><label for="url">Address (URL) <span class="hint">(public https address of your endpoint)</span></label>
 <input type="url" id="url" name="url" maxlength="2048" required placeholder="https://example.com/hooks/beacon"></div>
@@ -67,7 +70,8 @@ ${admin
 <input type="email" id="email" name="email" maxlength="254" required autocomplete="off"${m.mailConfigured ? '' : html` disabled aria-describedby="mail-off"`}></div>
 <button type="submit"${m.mailConfigured ? '' : html` disabled`}>Add address</button>
 ${m.mailConfigured ? '' : html`<p id="mail-off" class="hint">Needs the SMTP_URL setting.</p>`}</form>`
-  : html`<p class="notice">You are a member of this workspace: you can see its alert destinations and deliveries; an admin changes them.</p>`}
+    : html`<p class="notice">You are a member of this workspace: you can see its alert destinations and deliveries; an admin changes them.</p>`
+}
 <h2>Destinations</h2>
 ${table(
   'Alert destinations of this workspace',
@@ -77,15 +81,19 @@ ${table(
     d.kind === 'webhook' ? 'webhook' : 'e-mail',
     when(d.created_at),
     ...(admin
-      ? [html`<form method="post" action="/dashboard/settings/alerts/${d.id}/remove">${hidden(m.csrf)}<button type="submit" class="danger">Remove<span class="visually-hidden"> ${d.target}</span></button></form>`]
+      ? [
+          html`<form method="post" action="/dashboard/settings/alerts/${d.id}/remove">${hidden(m.csrf)}<button type="submit" class="danger">Remove<span class="visually-hidden"> ${d.target}</span></button></form>`,
+        ]
       : []),
   ]),
   'No destination yet: alerts are not sent anywhere.',
   { stack: true },
 )}
-${admin && m.destinations.length
-  ? html`<form method="post" action="/dashboard/settings/alerts/test">${hidden(m.csrf)}<button type="submit" class="secondary">Send a test alert to every destination</button></form>`
-  : ''}
+${
+  admin && m.destinations.length
+    ? html`<form method="post" action="/dashboard/settings/alerts/test">${hidden(m.csrf)}<button type="submit" class="secondary">Send a test alert to every destination</button></form>`
+    : ''
+}
 <h2>Delivery log</h2>
 ${table(
   'The latest alert deliveries, newest first',

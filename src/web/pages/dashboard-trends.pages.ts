@@ -26,20 +26,42 @@ function names<T>(scans: TrendScan[], of: (s: TrendScan) => T[], name: (x: T) =>
 }
 
 export function trendFigures(scans: TrendScan[], brand: string): Figure[] {
-  const platforms = names(scans, (s) => s.platforms, (p) => p.platform);
-  const competitors = names(scans, (s) => s.competitors, (c) => c.name);
+  const platforms = names(
+    scans,
+    (s) => s.platforms,
+    (p) => p.platform,
+  );
+  const competitors = names(
+    scans,
+    (s) => s.competitors,
+    (c) => c.name,
+  );
   const byPlatform = (key: 'mention_rate' | 'share_of_voice' | 'citation_rate'): Series[] =>
-    platforms.map((name) => ({ name, values: scans.map((s) => s.platforms.find((p) => p.platform === name)?.[key] ?? null) }));
+    platforms.map((name) => ({
+      name,
+      values: scans.map((s) => s.platforms.find((p) => p.platform === name)?.[key] ?? null),
+    }));
   const byCompetitor = (key: 'mention_rate' | 'share_of_voice'): Series[] => [
     { name: `${brand} (you)`, values: scans.map((s) => s[key]) },
-    ...competitors.map((name) => ({ name, values: scans.map((s) => s.competitors.find((c) => c.name === name)?.[key] ?? null) })),
+    ...competitors.map((name) => ({
+      name,
+      values: scans.map((s) => s.competitors.find((c) => c.name === name)?.[key] ?? null),
+    })),
   ];
   return [
     { id: 'mention-rate-platform', title: 'Mention rate by platform', series: byPlatform('mention_rate') },
     { id: 'share-of-voice-platform', title: 'Share of voice by platform', series: byPlatform('share_of_voice') },
     { id: 'citation-rate-platform', title: 'Citation rate by platform', series: byPlatform('citation_rate') },
-    { id: 'mention-rate-competitor', title: 'Mention rate: you and your competitors', series: byCompetitor('mention_rate') },
-    { id: 'share-of-voice-competitor', title: 'Share of voice: you and your competitors', series: byCompetitor('share_of_voice') },
+    {
+      id: 'mention-rate-competitor',
+      title: 'Mention rate: you and your competitors',
+      series: byCompetitor('mention_rate'),
+    },
+    {
+      id: 'share-of-voice-competitor',
+      title: 'Share of voice: you and your competitors',
+      series: byCompetitor('share_of_voice'),
+    },
   ];
 }
 
@@ -48,11 +70,16 @@ function figure(f: Figure, scans: TrendScan[]): SafeHtml {
   const span = scans.length ? `from ${scans[0].date} to ${scans[scans.length - 1].date}` : '';
   return html`<section class="trend" aria-labelledby="${f.id}-h">
 <h2 id="${f.id}-h">${f.title}</h2>
-<div class="chart-scroll" tabindex="0" role="region" aria-label="${f.title}: chart (scrolls sideways on a narrow screen)">${trendChart(f.id, labels, f.series, {
-    title: `${f.title}, in percent`,
-    desc: `${f.series.length} lines (${f.series.map((s) => s.name).join(', ')}) over ${plural(scans.length, 'scan')} ${span}. The table beside has the same data.`,
-    unit: '%',
-  })}</div>
+<div class="chart-scroll" tabindex="0" role="region" aria-label="${f.title}: chart (scrolls sideways on a narrow screen)">${trendChart(
+    f.id,
+    labels,
+    f.series,
+    {
+      title: `${f.title}, in percent`,
+      desc: `${f.series.length} lines (${f.series.map((s) => s.name).join(', ')}) over ${plural(scans.length, 'scan')} ${span}. The table beside has the same data.`,
+      unit: '%',
+    },
+  )}</div>
 ${table(
   `${f.title} per scan (the data of the chart), in percent; – where the scan has no sample`,
   ['Scan', ...f.series.map((s): [string, 'num'] => [s.name, 'num'])],

@@ -29,13 +29,22 @@ const TABS: Array<[DashboardTab, string, string]> = [
 type Format = (v: number) => string;
 const count: Format = (v) => String(v);
 const signed = (v: number | null, f: Format): SafeHtml =>
-  v === null ? html`–` : v > 0 ? html`<span class="up">+${f(v)}</span>` : v < 0 ? html`<span class="down">${f(v)}</span>` : html`${f(0)}`;
+  v === null
+    ? html`–`
+    : v > 0
+      ? html`<span class="up">+${f(v)}</span>`
+      : v < 0
+        ? html`<span class="down">${f(v)}</span>`
+        : html`${f(0)}`;
 /** A rate's 95 % Wilson interval as the API gives it (`<rate>_ci`), e.g. "95 % interval 19.6–43.1 %". */
-export const interval = (ci: Ci): string => (ci ? `95 % interval ${oneDecimal(ci.low)}–${oneDecimal(ci.high)} %` : 'no interval (no sample)');
+export const interval = (ci: Ci): string =>
+  ci ? `95 % interval ${oneDecimal(ci.low)}–${oneDecimal(ci.high)} %` : 'no interval (no sample)';
 /** Whether a week-over-week change is statistically significant (the API's two-proportion test at 95 %), in words. */
 export const significance = (d: Delta): string =>
   d.significant === null ? 'not tested' : `${d.significant ? 'yes' : 'no'} (p = ${d.p_value})`;
-const GRADE_REASONS: Record<string, string> = { insufficient_data: 'not graded: fewer than 20 successful answers in the scan' };
+const GRADE_REASONS: Record<string, string> = {
+  insufficient_data: 'not graded: fewer than 20 successful answers in the scan',
+};
 /**
  * The API's change codes (grade_up, gaps_gained, ...) in words, as the header above the table says
  * them, each with what changed as the API counts it: "grade up (C to B), gaps gained: 3, gaps lost: 1".
@@ -44,8 +53,10 @@ export function changeWords(changes: ScanChanges | null | undefined): string {
   if (!changes?.detected.length) return '–';
   const detail = (code: string): string => {
     const [what, how] = [code.slice(0, code.lastIndexOf('_')), code.slice(code.lastIndexOf('_') + 1)];
-    if (what === 'grade' && changes.grade) return ` (${changes.grade.from ?? 'no grade'} to ${changes.grade.to ?? 'no grade'})`;
-    if (what === 'mention_rate' && changes.mention_rate.delta !== null) return ` (${changes.mention_rate.delta > 0 ? '+' : ''}${oneDecimal(changes.mention_rate.delta)} points)`;
+    if (what === 'grade' && changes.grade)
+      return ` (${changes.grade.from ?? 'no grade'} to ${changes.grade.to ?? 'no grade'})`;
+    if (what === 'mention_rate' && changes.mention_rate.delta !== null)
+      return ` (${changes.mention_rate.delta > 0 ? '+' : ''}${oneDecimal(changes.mention_rate.delta)} points)`;
     const set = what === 'sources' ? changes.sources : what === 'gaps' ? changes.gaps : null;
     if (set && how === 'gained') return `: ${set.gained_count}`;
     if (set && how === 'lost') return `: ${set.lost_count}`;
@@ -63,10 +74,15 @@ const FAILURES: Record<string, string> = {
   blocked: 'the question was blocked',
   empty: 'the platform gave an empty answer',
 };
-export const failureReason = (status: string): string => FAILURES[status] ?? `the platform's status was "${status.replace(/_/g, ' ')}"`;
-const gradeText = (grade: string | null, reason: string | null): string => grade ?? `No grade (${reason ? (GRADE_REASONS[reason] ?? reason) : 'unknown'})`;
+export const failureReason = (status: string): string =>
+  FAILURES[status] ?? `the platform's status was "${status.replace(/_/g, ' ')}"`;
+const gradeText = (grade: string | null, reason: string | null): string =>
+  grade ?? `No grade (${reason ? (GRADE_REASONS[reason] ?? reason) : 'unknown'})`;
 
-export function dashboardNav(active: DashboardTab | 'settings' | 'members' | 'ai-providers' | 'alerts' | 'sites' | 'tracking' | 'scans', user: UserView): SafeHtml {
+export function dashboardNav(
+  active: DashboardTab | 'settings' | 'members' | 'ai-providers' | 'alerts' | 'sites' | 'tracking' | 'scans',
+  user: UserView,
+): SafeHtml {
   const cur = (on: boolean) => (on ? html` aria-current="page"` : '');
   return html`<nav class="subnav" aria-label="Dashboard"><ul>
 ${TABS.map(([t, label, href]) => html`<li><a href="${href}"${cur(t === active)}>${label}</a></li>`)}
@@ -86,7 +102,13 @@ ${TABS.map(([t, label, href]) => html`<li><a href="${href}"${cur(t === active)}>
  * roles are spelled out so the table keeps its semantics whatever the CSS display, and the visible
  * labels are CSS content with empty alternative text (screen readers hear the column headers).
  */
-export function table(caption: string, head: Array<string | [string, 'num']>, rows: Renderable[][], empty = 'Nothing to show.', o: { stack?: boolean } = {}): SafeHtml {
+export function table(
+  caption: string,
+  head: Array<string | [string, 'num']>,
+  rows: Renderable[][],
+  empty = 'Nothing to show.',
+  o: { stack?: boolean } = {},
+): SafeHtml {
   if (rows.length === 0) return html`<p>${empty}</p>`;
   const isNum = head.map((h) => Array.isArray(h));
   const names = head.map((h) => (Array.isArray(h) ? h[0] : h));
@@ -123,7 +145,13 @@ export function overviewPage(user: UserView, csrf: string, s: SummaryView, h: Hi
   const l = s.latest;
   const c = s.comparison;
   const scans = [...h.scans].reverse();
-  const deltaRow = (label: string, d: Delta, f: Format = oneDecimal) => [label, d.latest === null ? '–' : f(d.latest), d.previous === null ? '–' : f(d.previous), signed(d.delta, f), significance(d)];
+  const deltaRow = (label: string, d: Delta, f: Format = oneDecimal) => [
+    label,
+    d.latest === null ? '–' : f(d.latest),
+    d.previous === null ? '–' : f(d.previous),
+    signed(d.delta, f),
+    significance(d),
+  ];
   return page({
     title: 'Dashboard',
     section: 'dashboard',
@@ -141,24 +169,26 @@ ${dashboardNav('overview', user)}
 </ul>
 ${s.changes && s.changes.detected.length ? html`<p id="changes"><strong>Changes since the previous scan:</strong> ${changeWords(s.changes)}</p>` : ''}
 <h2>Week over week</h2>
-${c
-  ? table(
-      'Latest scan against the previous one; a change is significant when a two-proportion test at 95 % says it is unlikely to be chance',
-      ['Figure', ['Latest', 'num'], ['Previous', 'num'], ['Change', 'num'], 'Significant at 95 %'],
-      [
-        ['Grade', c.grade.latest ?? '–', c.grade.previous ?? '–', c.grade.direction, 'not tested'],
-        deltaRow('Mention rate (%)', c.mention_rate),
-        deltaRow('Share of voice (%)', c.share_of_voice),
-        deltaRow('Citation rate (%)', c.citation_rate),
-        deltaRow('Owned citation rate (%)', c.owned_citation_rate),
-        deltaRow('Successful answers', c.answers, count),
-        ...c.platforms.map((p) => deltaRow(`Mention rate on ${p.platform} (%)`, p)),
-        ...c.competitors.map((p) => deltaRow(`${p.name}: mention rate (%)`, p)),
-      ],
-      'Nothing to compare.',
-      { stack: true },
-    )
-  : html`<p>Only one scan so far: the comparison appears after the next scan.</p>`}
+${
+  c
+    ? table(
+        'Latest scan against the previous one; a change is significant when a two-proportion test at 95 % says it is unlikely to be chance',
+        ['Figure', ['Latest', 'num'], ['Previous', 'num'], ['Change', 'num'], 'Significant at 95 %'],
+        [
+          ['Grade', c.grade.latest ?? '–', c.grade.previous ?? '–', c.grade.direction, 'not tested'],
+          deltaRow('Mention rate (%)', c.mention_rate),
+          deltaRow('Share of voice (%)', c.share_of_voice),
+          deltaRow('Citation rate (%)', c.citation_rate),
+          deltaRow('Owned citation rate (%)', c.owned_citation_rate),
+          deltaRow('Successful answers', c.answers, count),
+          ...c.platforms.map((p) => deltaRow(`Mention rate on ${p.platform} (%)`, p)),
+          ...c.competitors.map((p) => deltaRow(`${p.name}: mention rate (%)`, p)),
+        ],
+        'Nothing to compare.',
+        { stack: true },
+      )
+    : html`<p>Only one scan so far: the comparison appears after the next scan.</p>`
+}
 <h2>Citation funnel</h2>
 ${table(
   'How answers cite sources',
@@ -167,14 +197,34 @@ ${table(
     ['Successful answers', s.funnel.answers, ''],
     ['Citing any source', s.funnel.with_citations, percent(s.funnel.citation_rate)],
     ['Citing your domains', s.funnel.with_owned_citation, percent(s.funnel.owned_citation_rate)],
-    ['Mentioning you and citing your domains', s.funnel.mentioned_with_owned_citation, percent(s.funnel.mentioned_with_owned_citation_rate)],
+    [
+      'Mentioning you and citing your domains',
+      s.funnel.mentioned_with_owned_citation,
+      percent(s.funnel.mentioned_with_owned_citation_rate),
+    ],
   ],
 )}
 <h2>Platforms</h2>
 ${table(
   'Figures per AI platform in the latest scan',
-  ['Platform', ['Answers', 'num'], ['Failed', 'num'], ['Mentions', 'num'], ['Mention rate', 'num'], ['Share of voice', 'num'], 'Grade'],
-  s.by_platform.map((p) => [p.platform, p.answers, p.failed, p.mentions, percent(p.mention_rate), percent(p.share_of_voice), gradeText(p.grade, p.grade_reason)]),
+  [
+    'Platform',
+    ['Answers', 'num'],
+    ['Failed', 'num'],
+    ['Mentions', 'num'],
+    ['Mention rate', 'num'],
+    ['Share of voice', 'num'],
+    'Grade',
+  ],
+  s.by_platform.map((p) => [
+    p.platform,
+    p.answers,
+    p.failed,
+    p.mentions,
+    percent(p.mention_rate),
+    percent(p.share_of_voice),
+    gradeText(p.grade, p.grade_reason),
+  ]),
   'No platform yet.',
   { stack: true },
 )}
@@ -188,17 +238,35 @@ ${table(
 )}
 <h2 id="history">History</h2>
 <div class="chart-scroll" tabindex="0" role="region" aria-label="History chart (scrolls sideways on a narrow screen)">${lineChart(
-  scans.map((x) => ({ label: x.date, value: x.mention_rate, note: x.grade })),
-  {
-    title: 'Mention rate and grade per scan',
-    desc: `Mention rate in percent for ${plural(scans.length, 'scan')} from ${scans[0]?.date ?? ''} to ${scans[scans.length - 1]?.date ?? ''}, with the grade above each point. The table below has the same data.`,
-    unit: '%',
-  },
-)}</div>
+      scans.map((x) => ({ label: x.date, value: x.mention_rate, note: x.grade })),
+      {
+        title: 'Mention rate and grade per scan',
+        desc: `Mention rate in percent for ${plural(scans.length, 'scan')} from ${scans[0]?.date ?? ''} to ${scans[scans.length - 1]?.date ?? ''}, with the grade above each point. The table below has the same data.`,
+        unit: '%',
+      },
+    )}</div>
 ${table(
   'Scan history (the data of the chart), newest first',
-  ['Date', 'Scan', 'Grade', ['Mention rate', 'num'], ['Share of voice', 'num'], ['Citation rate', 'num'], ['Answers', 'num'], 'Changes'],
-  h.scans.map((x) => [x.date, x.scan_id, gradeText(x.grade, x.grade_reason), percent(x.mention_rate), percent(x.share_of_voice), percent(x.citation_rate), x.answers.successful, changeWords(x.changes)]),
+  [
+    'Date',
+    'Scan',
+    'Grade',
+    ['Mention rate', 'num'],
+    ['Share of voice', 'num'],
+    ['Citation rate', 'num'],
+    ['Answers', 'num'],
+    'Changes',
+  ],
+  h.scans.map((x) => [
+    x.date,
+    x.scan_id,
+    gradeText(x.grade, x.grade_reason),
+    percent(x.mention_rate),
+    percent(x.share_of_voice),
+    percent(x.citation_rate),
+    x.answers.successful,
+    changeWords(x.changes),
+  ]),
   'No scan yet.',
   { stack: true },
 )}
@@ -225,15 +293,23 @@ export const PER_PAGE = ['25', '50', '100', '500'];
  * summary above the form and on its field (aria-invalid, its message beside it), the others kept.
  * A list shows the value in use even when the data does not have it (the filter is still applied).
  */
-export function filterForm(action: string, fields: FilterField[], limit?: string, problem?: FilterProblem | null): SafeHtml {
+export function filterForm(
+  action: string,
+  fields: FilterField[],
+  limit?: string,
+  problem?: FilterProblem | null,
+): SafeHtml {
   const all: FilterField[] = [...fields, { name: 'limit', label: 'Per page', value: limit ?? '50', options: PER_PAGE }];
   const onForm = problem && all.some((f) => f.name === problem.field);
   const invalid = (f: FilterField): SafeHtml =>
     problem?.field === f.name ? html` aria-invalid="true" aria-describedby="f-${f.name}-error"` : html``;
   const fieldError = (f: FilterField): SafeHtml =>
-    problem?.field === f.name ? html`<span class="field-error" id="f-${f.name}-error">${problem.message}</span>` : html``;
+    problem?.field === f.name
+      ? html`<span class="field-error" id="f-${f.name}-error">${problem.message}</span>`
+      : html``;
   const control = (f: FilterField): SafeHtml => {
-    if (!f.options) return html`<input type="text" id="f-${f.name}" name="${f.name}" value="${f.value ?? ''}"${invalid(f)}>`;
+    if (!f.options)
+      return html`<input type="text" id="f-${f.name}" name="${f.name}" value="${f.value ?? ''}"${invalid(f)}>`;
     const options = f.options.map((o): [string, string] => (Array.isArray(o) ? o : [o, o]));
     if (f.value && !options.some(([v]) => v === f.value)) options.push([f.value, f.value]);
     return html`<select id="f-${f.name}" name="${f.name}"${invalid(f)}>${f.name === 'limit' ? '' : html`<option value="">Any</option>`}${options.map(
@@ -246,7 +322,13 @@ ${all.map((f) => html`<div class="field"><label for="f-${f.name}">${f.label}</la
 </form>`;
 }
 
-export function pager(action: string, params: Record<string, string | undefined>, next: string | null, total: number | undefined, shown: number): SafeHtml {
+export function pager(
+  action: string,
+  params: Record<string, string | undefined>,
+  next: string | null,
+  total: number | undefined,
+  shown: number,
+): SafeHtml {
   return html`<div class="pager"><p>${total !== undefined ? `${total} in total; ` : ''}${shown} shown on this page.</p>
 ${params.cursor ? html`<a href="${action}${qs({ ...params, cursor: undefined })}">First page</a>` : ''}
 ${next ? html`<a href="${action}${qs({ ...params, cursor: next })}">Next page</a>` : ''}</div>`;
@@ -270,8 +352,20 @@ export function highlight(text: string, mentions: AnswerMention[]): SafeHtml {
   const chars = [...text.normalize('NFC')];
   const spans = mentions
     .flatMap((m) => [
-      ...m.evidence.map((e) => ({ at: e.offset, len: [...e.matched].length, title: `${m.name}: counted (${e.rule})`, counted: true, own: m.kind === 'brand' })),
-      ...m.excluded.map((e) => ({ at: e.offset, len: [...e.matched].length, title: `${m.name}: not counted (${e.reason})`, counted: false, own: m.kind === 'brand' })),
+      ...m.evidence.map((e) => ({
+        at: e.offset,
+        len: [...e.matched].length,
+        title: `${m.name}: counted (${e.rule})`,
+        counted: true,
+        own: m.kind === 'brand',
+      })),
+      ...m.excluded.map((e) => ({
+        at: e.offset,
+        len: [...e.matched].length,
+        title: `${m.name}: not counted (${e.reason})`,
+        counted: false,
+        own: m.kind === 'brand',
+      })),
     ])
     .sort((a, b) => a.at - b.at);
   const out: SafeHtml[] = [];

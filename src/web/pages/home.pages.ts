@@ -15,7 +15,11 @@ export function runsLine(stats: { window_days: number; success: number } | undef
 }
 
 /** The landing page: the three products in three sentences (and the PDF tools' 30-day count). */
-export function homePage(user: WebRequest['webUser'], csrf: string, stats: { window_days: number; success: number } | undefined): string {
+export function homePage(
+  user: WebRequest['webUser'],
+  csrf: string,
+  stats: { window_days: number; success: number } | undefined,
+): string {
   return page({
     title: 'Home',
     section: 'home',

@@ -34,15 +34,19 @@ export interface PdfAiPageState {
   language?: string;
 }
 
-const hidden = (csrf: string, file: AiFile): SafeHtml => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}"><input type="hidden" name="file_id" value="${file.file_id}">`;
+const hidden = (csrf: string, file: AiFile): SafeHtml =>
+  html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}"><input type="hidden" name="file_id" value="${file.file_id}">`;
 
 /** Model text shown as paragraphs (escaped; line breaks kept). */
-const prose = (text: string): SafeHtml => html`<div class="ai-text">${text.split(/\n{2,}/).map((p) => html`<p>${p.split('\n').map((l, i) => html`${i ? html`<br>` : ''}${l}`)}</p>`)}</div>`;
+const prose = (text: string): SafeHtml =>
+  html`<div class="ai-text">${text.split(/\n{2,}/).map((p) => html`<p>${p.split('\n').map((l, i) => html`${i ? html`<br>` : ''}${l}`)}</p>`)}</div>`;
 
-const pagesNote = (cited: number[]): string => (cited.length ? `Pages cited: ${cited.join(', ')}.` : 'The answer cites no page.');
+const pagesNote = (cited: number[]): string =>
+  cited.length ? `Pages cited: ${cited.join(', ')}.` : 'The answer cites no page.';
 
 function forms(csrf: string, s: PdfAiPageState, file: AiFile): SafeHtml {
-  const invalid = (f: string): SafeHtml | string => (s.error?.field === f ? html` aria-invalid="true" aria-describedby="error-title"` : '');
+  const invalid = (f: string): SafeHtml | string =>
+    s.error?.field === f ? html` aria-invalid="true" aria-describedby="error-title"` : '';
   return html`<section aria-labelledby="summary-h"><h2 id="summary-h">Summary</h2>
 <form method="post" action="/pdf/ai/summarize">${hidden(csrf, file)}<button type="submit">Summarise ${file.filename}</button></form></section>
 <section aria-labelledby="chat-h"><h2 id="chat-h">Ask the document</h2>
@@ -85,10 +89,18 @@ export function pdfAiPage(user: UserView, csrf: string, s: PdfAiPageState): stri
     ? html`<p class="notice" role="status">${s.notConfigured}</p>`
     : html`${errorSummary(s.error?.message, s.error?.field)}
 <p>Upload a PDF with a text layer (a scan needs OCR first). Its text is sent to this workspace's AI platform for your request only. Today you have used ${plural(u.calls, 'model call')} of ${u.maxCalls} and ${u.tokens.toLocaleString('en')} tokens of ${u.maxTokens.toLocaleString('en')}.</p>
-${s.file
-  ? html`<p>File: <strong>${s.file.filename}</strong> (${fileSize(s.file.bytes)}). <a href="/pdf/ai">Choose another file</a></p>${results(s)}${forms(csrf, s, s.file)}`
-  : html`<form method="post" action="/pdf/ai/upload?${CSRF_FIELD}=${encodeURIComponent(csrf)}" enctype="multipart/form-data">
+${
+  s.file
+    ? html`<p>File: <strong>${s.file.filename}</strong> (${fileSize(s.file.bytes)}). <a href="/pdf/ai">Choose another file</a></p>${results(s)}${forms(csrf, s, s.file)}`
+    : html`<form method="post" action="/pdf/ai/upload?${CSRF_FIELD}=${encodeURIComponent(csrf)}" enctype="multipart/form-data">
 <div class="field"><label for="file">PDF file</label><br><input type="file" id="file" name="file" accept="application/pdf,.pdf" required${s.error?.field === 'file' ? html` aria-invalid="true"` : ''}></div>
-<button type="submit">Upload</button></form>`}`;
-  return page({ title: 'AI summary, chat and translation', section: 'pdf', user, csrf, body: html`<h1>AI summary, chat and translation</h1>${body}` });
+<button type="submit">Upload</button></form>`
+}`;
+  return page({
+    title: 'AI summary, chat and translation',
+    section: 'pdf',
+    user,
+    csrf,
+    body: html`<h1>AI summary, chat and translation</h1>${body}`,
+  });
 }

@@ -78,7 +78,8 @@ export function quotaLine(q: QuotaState, what: string, d: DailyLimits): SafeHtml
   return html`<p class="notice" id="quota">Quota: <strong>${q.remaining} of ${plural(q.limit, 'run')}</strong> of ${what} left today ${countedOn(d)}. It resets at ${q.resets_at.slice(11, 16)} UTC on ${q.resets_at.slice(0, 10)}, in about ${hours} h.${which}</p>`;
 }
 
-const invalid = (field: string | undefined, id: string): SafeHtml | '' => (field === id ? html` aria-invalid="true"` : '');
+const invalid = (field: string | undefined, id: string): SafeHtml | '' =>
+  field === id ? html` aria-invalid="true"` : '';
 
 /** The page body: title, intro, quota, result, errors, the upload form and the run form. */
 export function convertBody(p: ConvertPage, s: ConvertPageState): SafeHtml {
@@ -136,7 +137,12 @@ export interface FailureFacts {
 }
 
 /** A conversion failure in the page's words and the field it is about. `name`: the input's file name (or address). */
-export function failureWords(f: FailureFacts, name: string, l: WebLimits, what: string): { message: string; field: string } {
+export function failureWords(
+  f: FailureFacts,
+  name: string,
+  l: WebLimits,
+  what: string,
+): { message: string; field: string } {
   const d = f.details;
   const fromUrl = d.input === 'url';
   const field = fromUrl ? 'url' : 'file';
@@ -144,15 +150,35 @@ export function failureWords(f: FailureFacts, name: string, l: WebLimits, what: 
   const n = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
   switch (f.code) {
     case 'quota_exceeded':
-      return { message: `You have used all ${plural(f.quota.limit, 'run')} of ${what} for today ${f.countedOn ?? 'on this device'}. It resets at ${f.quota.resets_at.slice(11, 16)} UTC.`, field: 'file' };
+      return {
+        message: `You have used all ${plural(f.quota.limit, 'run')} of ${what} for today ${f.countedOn ?? 'on this device'}. It resets at ${f.quota.resets_at.slice(11, 16)} UTC.`,
+        field: 'file',
+      };
     case 'encrypted':
-      if (fromUrl || !d.password_given) return { message: `${name} is protected by a password: ${fromUrl ? 'download it and upload it here, then enter its password' : `enter it in "Password of ${name}"`}.${refund}`, field: fromUrl ? 'url' : 'password-1' };
-      return { message: `The password of ${name} is not correct: type it again in "Password of ${name}".${refund}`, field: 'password-1' };
+      if (fromUrl || !d.password_given)
+        return {
+          message: `${name} is protected by a password: ${fromUrl ? 'download it and upload it here, then enter its password' : `enter it in "Password of ${name}"`}.${refund}`,
+          field: fromUrl ? 'url' : 'password-1',
+        };
+      return {
+        message: `The password of ${name} is not correct: type it again in "Password of ${name}".${refund}`,
+        field: 'password-1',
+      };
     case 'file_too_large':
-      if (n(d.max_bytes) !== undefined && n(d.page) !== undefined) return { message: `The image of page ${n(d.page)!} alone would be larger than ${fileSize(n(d.max_bytes)!)}: choose JPEG or a lower resolution.${refund}`, field: 'dpi' };
-      return { message: `${name} is larger than ${fileSize(l.maxBytes)}, the most a file may be here.${refund}`, field };
+      if (n(d.max_bytes) !== undefined && n(d.page) !== undefined)
+        return {
+          message: `The image of page ${n(d.page)!} alone would be larger than ${fileSize(n(d.max_bytes)!)}: choose JPEG or a lower resolution.${refund}`,
+          field: 'dpi',
+        };
+      return {
+        message: `${name} is larger than ${fileSize(l.maxBytes)}, the most a file may be here.${refund}`,
+        field,
+      };
     case 'too_many_pages':
-      return { message: `${name} has ${n(d.pages) !== undefined ? plural(n(d.pages)!, 'page') : 'too many pages'}; at most ${plural(l.maxPages, 'page')} per file: split it first with the Split tool.${refund}`, field };
+      return {
+        message: `${name} has ${n(d.pages) !== undefined ? plural(n(d.pages)!, 'page') : 'too many pages'}; at most ${plural(l.maxPages, 'page')} per file: split it first with the Split tool.${refund}`,
+        field,
+      };
     case 'not_a_pdf':
       return { message: `${name} is not a PDF file: choose a PDF.${refund}`, field };
     case 'corrupt_pdf':
@@ -160,18 +186,33 @@ export function failureWords(f: FailureFacts, name: string, l: WebLimits, what: 
     case 'no_pages':
       return { message: `${name} has no pages: there is nothing to convert.${refund}`, field };
     case 'invalid_page_range':
-      return { message: `The pages you chose do not fit ${name}${n(d.page_count) !== undefined ? `, which has ${plural(n(d.page_count)!, 'page')}` : ''}. ${PAGE_EXAMPLES}`, field: 'pages' };
+      return {
+        message: `The pages you chose do not fit ${name}${n(d.page_count) !== undefined ? `, which has ${plural(n(d.page_count)!, 'page')}` : ''}. ${PAGE_EXAMPLES}`,
+        field: 'pages',
+      };
     case 'file_not_found':
-      return { message: `The file you chose is no longer kept (files are kept ${plural(l.keptMinutes, 'minute')}): upload it again.`, field: 'file' };
+      return {
+        message: `The file you chose is no longer kept (files are kept ${plural(l.keptMinutes, 'minute')}): upload it again.`,
+        field: 'file',
+      };
     case 'url_not_allowed':
-      return { message: `${name} cannot be fetched from here: only public http(s) addresses are. Download the PDF and upload it instead.`, field: 'url' };
+      return {
+        message: `${name} cannot be fetched from here: only public http(s) addresses are. Download the PDF and upload it instead.`,
+        field: 'url',
+      };
     case 'download_failed':
-      return { message: `${name} could not be downloaded (the site did not answer with the file in time). Check the address, or download the PDF and upload it.${refund}`, field: 'url' };
+      return {
+        message: `${name} could not be downloaded (the site did not answer with the file in time). Check the address, or download the PDF and upload it.${refund}`,
+        field: 'url',
+      };
     case 'timeout':
       return { message: `This took too long with this file: try fewer pages.${refund}`, field: 'file' };
     case 'busy':
       return { message: 'The converter is busy: try again in a few seconds.', field: 'file' };
     default:
-      return { message: `Something went wrong: try again. If it keeps failing, try another file.${refund}`, field: 'file' };
+      return {
+        message: `Something went wrong: try again. If it keeps failing, try another file.${refund}`,
+        field: 'file',
+      };
   }
 }

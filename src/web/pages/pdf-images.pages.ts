@@ -1,7 +1,14 @@
 import { html, SafeHtml } from '../../common/html/html';
 import { fileSize } from '../../common/text/file-size';
 import { plural } from '../../common/text/plural';
-import { IMAGE_FORMATS, ImageFormat, ImagesResult, MAX_DPI, MAX_PAGE_PIXELS, MIN_DPI } from '../../pdf-tools/render/pdf-images.service';
+import {
+  IMAGE_FORMATS,
+  ImageFormat,
+  ImagesResult,
+  MAX_DPI,
+  MAX_PAGE_PIXELS,
+  MIN_DPI,
+} from '../../pdf-tools/render/pdf-images.service';
 import { describeValue } from '../render/values';
 import { PAGE_EXAMPLES } from '../pdf-web-text';
 
@@ -15,9 +22,13 @@ export interface ImagesValues {
 export const IMAGES_DEFAULTS: ImagesValues = { pages: 'all', format: 'png', dpi: '150' };
 export const IMAGES_INTRO =
   'Turn the pages of a PDF into images: every page or the ones you choose, as PNG (sharp text and lines) or JPEG (smaller, for photos), at 72 to 300 dpi. One page gives one image; several pages come as one ZIP file.';
-const FORMAT_WORDS: Record<ImageFormat, string> = { png: 'PNG (sharp text and lines)', jpeg: 'JPEG (smaller, for photos)' };
+const FORMAT_WORDS: Record<ImageFormat, string> = {
+  png: 'PNG (sharp text and lines)',
+  jpeg: 'JPEG (smaller, for photos)',
+};
 
-const invalid = (field: string | undefined, id: string): SafeHtml | '' => (field === id ? html` aria-invalid="true"` : '');
+const invalid = (field: string | undefined, id: string): SafeHtml | '' =>
+  field === id ? html` aria-invalid="true"` : '';
 
 /** The three options: pages, format, resolution. */
 export function imagesOptions(v: ImagesValues, errorField?: string): SafeHtml {

@@ -28,7 +28,11 @@ const languageNames = (codes: string[]): string => codes.map((c) => OCR_LANGUAGE
 export function ocrJobBody(job: OcrJobView, limits: WebLimits, textPreview?: string): SafeHtml {
   const until = job.expiresAt.toISOString().slice(11, 16);
   const keep = html`<p class="hint">This page and its files are kept until ${until} UTC (${plural(limits.keptMinutes, 'minute')} after the start): you can leave it and come back with its address.</p>`;
-  const langs = job.detectedLanguage ? `${OCR_LANGUAGES[job.detectedLanguage as OcrLanguage] ?? job.detectedLanguage} (detected)` : job.languages.join() === 'auto' ? 'to be detected' : languageNames(job.languages);
+  const langs = job.detectedLanguage
+    ? `${OCR_LANGUAGES[job.detectedLanguage as OcrLanguage] ?? job.detectedLanguage} (detected)`
+    : job.languages.join() === 'auto'
+      ? 'to be detected'
+      : languageNames(job.languages);
   const head = html`<h1>OCR of ${job.sourceName}</h1>
 <p>${plural(job.pages, 'page')}, language: ${langs}.</p>`;
   if (job.status === 'queued' || job.status === 'running') {
@@ -41,7 +45,12 @@ export function ocrJobBody(job: OcrJobView, limits: WebLimits, textPreview?: str
 ${keep}`;
   }
   if (job.status === 'failed') {
-    const facts: FailureFacts = { code: job.error ?? 'internal_error', details: {}, refunded: job.refunded ?? undefined, quota: { tool: 'ocr', limit: 0, remaining: 0, resets_at: new Date().toISOString() } };
+    const facts: FailureFacts = {
+      code: job.error ?? 'internal_error',
+      details: {},
+      refunded: job.refunded ?? undefined,
+      quota: { tool: 'ocr', limit: 0, remaining: 0, resets_at: new Date().toISOString() },
+    };
     const words = failureWords(facts, job.sourceName, limits, 'OCR');
     return html`${head}
 <div class="error-summary" role="alert" aria-labelledby="error-title" tabindex="-1" id="ocr-job">
@@ -59,7 +68,11 @@ ${keep}`;
   <li><a href="/files/${job.textFileId}" id="ocr-text">Download the text</a></li>
 </ul>
 </section>
-${textPreview !== undefined ? html`<h2 id="preview-title">The text</h2>
-<pre class="ocr-text" tabindex="0" aria-labelledby="preview-title">${textPreview || '(No text was found on the pages.)'}</pre>` : ''}
+${
+  textPreview !== undefined
+    ? html`<h2 id="preview-title">The text</h2>
+<pre class="ocr-text" tabindex="0" aria-labelledby="preview-title">${textPreview || '(No text was found on the pages.)'}</pre>`
+    : ''
+}
 ${keep}`;
 }

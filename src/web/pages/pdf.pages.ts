@@ -7,7 +7,15 @@ import { PDF_TOOLS } from '../../pdf-tools/tools';
 import type { PdfTool } from '../../pdf-tools/tools/tool';
 import { OptionField, renderOption } from '../pdf-form';
 import { DailyLimits, quotaLine } from './pdf-convert.pages';
-import { firstSentence, uploadRefusals, WEB_TOOL_TEXT, WebLimits, webNote, webResultData, webSummary } from '../pdf-web-text';
+import {
+  firstSentence,
+  uploadRefusals,
+  WEB_TOOL_TEXT,
+  WebLimits,
+  webNote,
+  webResultData,
+  webSummary,
+} from '../pdf-web-text';
 import { errorSummary, page } from '../render/layout';
 import { describeResult, describeValue } from '../render/values';
 import { CSRF_FIELD, WebRequest } from '../web-context';
@@ -67,13 +75,18 @@ function passwordField(f: ChosenFile, i: number, invalid?: string): SafeHtml {
 const MORE_PAGES: { href: string; title: string; text: string }[] = [
   { href: '/pdf/images', title: 'PDF to images', text: 'Every page, or the pages you choose, as PNG or JPEG images.' },
   { href: '/pdf/ocr', title: 'OCR', text: 'Make a scanned PDF searchable and get its text.' },
-  { href: '/pdf/ai', title: 'AI summary, translation and chat', text: 'Summarise, translate or ask questions about a PDF (signed in).' },
+  {
+    href: '/pdf/ai',
+    title: 'AI summary, translation and chat',
+    text: 'Summarise, translate or ask questions about a PDF (signed in).',
+  },
 ];
 
 /** The daily quota in the index's words: per device, or per account when signed in. */
 function dailyWords(d: DailyLimits): SafeHtml {
   if (d.signedIn) return html`Signed in: each tool runs ${plural(d.signedInLimit, 'time')} a day on your account.`;
-  if (d.signedInLimit > d.anonymous) return html`Each tool runs ${plural(d.anonymous, 'time')} a day per device; <a href="/signup">sign up</a> for ${d.signedInLimit} a day instead.`;
+  if (d.signedInLimit > d.anonymous)
+    return html`Each tool runs ${plural(d.anonymous, 'time')} a day per device; <a href="/signup">sign up</a> for ${d.signedInLimit} a day instead.`;
   return html`Each tool has a daily quota per device.`;
 }
 
@@ -94,7 +107,13 @@ export function pdfIndexPage(c: PdfPageContext, resultTtlS: number): string {
 }
 
 /** A tool's page: its introduction, the quota, a result or an error, the upload form and the run form. */
-export function pdfToolPage(c: PdfPageContext, tool: PdfTool, fields: OptionField[], q: QuotaState, o: PdfPageState = {}): string {
+export function pdfToolPage(
+  c: PdfPageContext,
+  tool: PdfTool,
+  fields: OptionField[],
+  q: QuotaState,
+  o: PdfPageState = {},
+): string {
   const slug = slugOf(tool);
   const l = c.limits;
   const many = tool.name === 'merge_pdfs';
@@ -140,7 +159,18 @@ ${errorSummary(o.error, o.errorField)}
 }
 
 /** Fields of a result shown as its files (or said in its summary), not listed with the tool's own. */
-const SHOWN_ELSEWHERE = new Set(['note', 'quota', 'files', 'file_id', 'download_url', 'expires_at', 'filename', 'bytes', 'pages', 'sha256']);
+const SHOWN_ELSEWHERE = new Set([
+  'note',
+  'quota',
+  'files',
+  'file_id',
+  'download_url',
+  'expires_at',
+  'filename',
+  'bytes',
+  'pages',
+  'sha256',
+]);
 
 /** The tool's own fields of a result, as the page lists them (a metadata change says `changed`). */
 function listedData(o: ToolSuccess): Record<string, unknown> {
@@ -167,12 +197,14 @@ export function pdfResultBlock(o: ToolSuccess, names: string[]): SafeHtml {
 <p>${webSummary(o)}</p>
 ${o.note ? html`<p id="result-note">${webNote(o, names)}</p>` : ''}
 ${o.text !== undefined ? html`<pre id="result-text" tabindex="0" aria-label="The text of ${names[0] ?? 'your file'}">${o.text}</pre>` : ''}
-${o.files.length
-  ? html`<ul>${o.files.map((f) => {
-      const from = sourcePages(f.extra);
-      return html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${plural(f.pages, 'page')}, ${fileSize(f.bytes)}${from ? `; ${from.length === 1 ? 'page' : 'pages'} ${describeValue(from)} of your file` : ''}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`;
-    })}</ul>`
-  : ''}
+${
+  o.files.length
+    ? html`<ul>${o.files.map((f) => {
+        const from = sourcePages(f.extra);
+        return html`<li><a href="/files/${f.file_id}" download="${f.filename}">Download ${f.filename}</a> (${plural(f.pages, 'page')}, ${fileSize(f.bytes)}${from ? `; ${from.length === 1 ? 'page' : 'pages'} ${describeValue(from)} of your file` : ''}; available until ${f.expires_at.slice(11, 16)} UTC)</li>`;
+      })}</ul>`
+    : ''
+}
 ${Object.keys(data).length ? html`<dl class="pairs">${describeResult(webResultData(o.tool, data)).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>` : ''}
 </section>`;
 }

@@ -48,7 +48,8 @@ const NET_WORDS: Record<string, string> = {
   ERR_TIMED_OUT: 'the server did not answer in time',
   ERR_CONNECTION_FAILED: 'the connection to the server failed',
   ERR_ADDRESS_UNREACHABLE: 'the server’s address cannot be reached from the internet',
-  ERR_UNSAFE_PORT: 'browsers do not open web pages on this port, as it belongs to another kind of service (for example e-mail)',
+  ERR_UNSAFE_PORT:
+    'browsers do not open web pages on this port, as it belongs to another kind of service (for example e-mail)',
   ERR_TOO_MANY_REDIRECTS: 'the page redirects in a loop',
   ERR_SSL_PROTOCOL_ERROR: 'its secure connection (https) failed',
   ERR_SSL_VERSION_OR_CIPHER_MISMATCH: 'its secure connection (https) uses settings browsers no longer accept',
@@ -67,52 +68,109 @@ function waitWords(seconds: number): string {
 }
 
 /** What a scan refusal means for the person who asked, and what to do: never a program's code or message. */
-export function scanErrorInWords(e: DomainError, o: { url: string; crawl: boolean; assumed?: string; limit: number; windowS: number; throttled?: boolean }): FormError {
+export function scanErrorInWords(
+  e: DomainError,
+  o: { url: string; crawl: boolean; assumed?: string; limit: number; windowS: number; throttled?: boolean },
+): FormError {
   const retry = Number(e.headers['Retry-After']);
   const again = Number.isFinite(retry) && retry > 0 ? ` You can scan again in ${waitWords(retry)}.` : '';
   const tried = o.assumed ? ` (No http:// or https:// was typed, so Beacon tried ${o.assumed}.)` : '';
   const reason = typeof e.details.reason === 'string' ? e.details.reason : undefined;
   switch (e.code) {
     case ErrorCode.BadRequest:
-      return { message: o.url ? 'This is not a web address Beacon can scan. Enter it like example.com or https://example.com/page.' : 'Enter the address of the page to scan.', field: 'url' };
+      return {
+        message: o.url
+          ? 'This is not a web address Beacon can scan. Enter it like example.com or https://example.com/page.'
+          : 'Enter the address of the page to scan.',
+        field: 'url',
+      };
     case ErrorCode.TargetNotAllowed:
-      return { message: `${e.message}${tried} Beacon only scans public web addresses (http or https, not private or local networks).`, field: 'url' };
+      return {
+        message: `${e.message}${tried} Beacon only scans public web addresses (http or https, not private or local networks).`,
+        field: 'url',
+      };
     case ErrorCode.TargetUnreachable: {
-      if (reason === 'timeout') return { message: `The page did not finish loading in time${tried}. Check it opens in a browser, or try again later.`, field: 'url' };
+      if (reason === 'timeout')
+        return {
+          message: `The page did not finish loading in time${tried}. Check it opens in a browser, or try again later.`,
+          field: 'url',
+        };
       const words = reason ? NET_WORDS[reason] : undefined;
-      return { message: `The site could not be reached${words ? `: ${words}` : ''}.${tried} Check the address in a browser, or try again later.`, field: 'url' };
+      return {
+        message: `The site could not be reached${words ? `: ${words}` : ''}.${tried} Check the address in a browser, or try again later.`,
+        field: 'url',
+      };
     }
     case ErrorCode.TargetHttpError: {
       const status = typeof e.details.status === 'number' ? e.details.status : undefined;
-      const what = status === 404 || status === 410 ? ' (the page does not exist)' : status !== undefined && status >= 500 ? ' (a problem on the site’s server)' : '';
-      return { message: `The page answered with an error${status ? `, status ${status}${what}` : ''}.${tried} Check the address in a browser.`, field: 'url' };
+      const what =
+        status === 404 || status === 410
+          ? ' (the page does not exist)'
+          : status !== undefined && status >= 500
+            ? ' (a problem on the site’s server)'
+            : '';
+      return {
+        message: `The page answered with an error${status ? `, status ${status}${what}` : ''}.${tried} Check the address in a browser.`,
+        field: 'url',
+      };
     }
     case ErrorCode.TargetBlocked:
-      return { message: 'The site refused the scanner (a bot check or a firewall), so its block page was not graded. Scan a page that allows automated visits.', field: 'url' };
+      return {
+        message:
+          'The site refused the scanner (a bot check or a firewall), so its block page was not graded. Scan a page that allows automated visits.',
+        field: 'url',
+      };
     case ErrorCode.RateLimited:
       return o.throttled === false
-        ? { message: `A scan from your address is still running: Beacon runs one scan at a time for each visitor.${again || ' You can scan again when it has finished.'}` }
+        ? {
+            message: `A scan from your address is still running: Beacon runs one scan at a time for each visitor.${again || ' You can scan again when it has finished.'}`,
+          }
         : {
             message: `You started many scans in a short time: up to ${plural(o.limit, 'scan')} every ${waitWords(o.windowS)} from one address, and a crawl counts as ${MAX_CRAWL_PAGES}.${again} Your address and choices are kept below.`,
           };
     case ErrorCode.ServiceUnavailable:
-      return { message: `Many scans are running right now, or the service is restarting.${again || ' Please try again shortly.'}` };
+      return {
+        message: `Many scans are running right now, or the service is restarting.${again || ' Please try again shortly.'}`,
+      };
     case ErrorCode.ScanFailed:
-      return { message: 'The browser could not finish the scan. Please try again; if it fails again, the page may be too large or too slow to scan.' };
+      return {
+        message:
+          'The browser could not finish the scan. Please try again; if it fails again, the page may be too large or too slow to scan.',
+      };
     default:
       return { message: e.message };
   }
 }
 
 const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const two = (n: number): string => String(n).padStart(2, '0');
 
 /** "12 minutes ago, on Wednesday 25 November 2026 at 18:40 UTC". */
 export function scannedWhen(iso: string, now: Date): string {
   const at = new Date(iso);
   const min = Math.floor((now.getTime() - at.getTime()) / 60000);
-  const ago = min < 1 ? 'less than a minute ago' : min < 120 ? `${plural(min, 'minute')} ago` : min < 2880 ? `${plural(Math.floor(min / 60), 'hour')} ago` : `${plural(Math.floor(min / 1440), 'day')} ago`;
+  const ago =
+    min < 1
+      ? 'less than a minute ago'
+      : min < 120
+        ? `${plural(min, 'minute')} ago`
+        : min < 2880
+          ? `${plural(Math.floor(min / 60), 'hour')} ago`
+          : `${plural(Math.floor(min / 1440), 'day')} ago`;
   const date = `${DAYS[at.getUTCDay()]} ${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
   return `${ago}, on ${date} at ${two(at.getUTCHours())}:${two(at.getUTCMinutes())} UTC`;
 }

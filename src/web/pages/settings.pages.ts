@@ -33,39 +33,51 @@ export function apiKeysPage(user: UserView, csrf: string, keys: readonly ApiKeyV
     csrf,
     body: html`<h1>Settings: API keys</h1>
 ${dashboardNav('settings', user)}
-${o.created ? html`<div class="notice" role="status" aria-labelledby="new-key-title" tabindex="-1" autofocus>
+${
+  o.created
+    ? html`<div class="notice" role="status" aria-labelledby="new-key-title" tabindex="-1" autofocus>
 <h2 id="new-key-title">Your new API key</h2>
 <p>Copy it now: this is the only time it is shown. Only its SHA-256 hash is stored.</p>
 <code class="secret" id="new-key">${o.created.key}</code>
 <button type="button" class="secondary" data-copy="new-key" data-status="copy-status" hidden>Copy the key</button>
 <p id="copy-status" role="status"></p>
 <p>Use it as <code>Authorization: Bearer &lt;key&gt;</code> on <a href="/api/v1">/api/v1</a>.</p>
-</div>` : ''}
+</div>`
+    : ''
+}
 ${o.revoked ? html`<p class="notice" role="status" tabindex="-1" autofocus>Key ${o.revoked} is revoked: the API refuses it from the next request on.</p>` : ''}
 ${errorSummary(o.error?.message, o.error?.field)}
-${admin
-? html`<h2>Create a key</h2>
+${
+  admin
+    ? html`<h2>Create a key</h2>
 <form class="inline" method="post" action="/dashboard/settings/api-keys">
 ${hidden(csrf)}
 <div class="field"><label for="label">Label <span class="hint">(what uses it, e.g. "BI export")</span></label>
 <input type="text" id="label" name="label" maxlength="200" required></div>
 <button type="submit">Create key</button>
 </form>`
-: html`<p class="notice">You are a member of this workspace: you can see its keys; an admin creates and revokes them.</p>`}
+    : html`<p class="notice">You are a member of this workspace: you can see its keys; an admin creates and revokes them.</p>`
+}
 <h2>Keys of ${user.workspace}</h2>
 ${table(
-'API keys of this workspace',
-['Label', 'Prefix', 'Created', 'Last used', 'Status', ...(admin ? ['Action'] : [])],
-keys.map((k: ApiKeyView) => [
-  k.label ?? '(no label)',
-  html`<code>${k.prefix}…</code>`,
-  when(k.created_at),
-  when(k.last_used_at),
-  k.revoked ? `revoked ${when(k.revoked_at)}` : 'active',
-  ...(admin ? [k.revoked ? '' : html`<a href="/dashboard/settings/api-keys/${k.id}/revoke">Revoke<span class="visually-hidden"> ${k.label ?? k.prefix}</span></a>`] : []),
-]),
-'No API key yet.',
-{ stack: true },
+  'API keys of this workspace',
+  ['Label', 'Prefix', 'Created', 'Last used', 'Status', ...(admin ? ['Action'] : [])],
+  keys.map((k: ApiKeyView) => [
+    k.label ?? '(no label)',
+    html`<code>${k.prefix}…</code>`,
+    when(k.created_at),
+    when(k.last_used_at),
+    k.revoked ? `revoked ${when(k.revoked_at)}` : 'active',
+    ...(admin
+      ? [
+          k.revoked
+            ? ''
+            : html`<a href="/dashboard/settings/api-keys/${k.id}/revoke">Revoke<span class="visually-hidden"> ${k.label ?? k.prefix}</span></a>`,
+        ]
+      : []),
+  ]),
+  'No API key yet.',
+  { stack: true },
 )}`,
   });
 }
@@ -85,7 +97,13 @@ export function revokeKeyPage(user: UserView, csrf: string, key: ApiKeyView): st
 }
 
 /** Settings > members: the people of the workspace and the open invitations; admins invite, change roles and disable. */
-export function membersPage(user: UserView, csrf: string, members: readonly UserView[], invited: readonly InvitationView[], o: MembersPageNotes = {}): string {
+export function membersPage(
+  user: UserView,
+  csrf: string,
+  members: readonly UserView[],
+  invited: readonly InvitationView[],
+  o: MembersPageNotes = {},
+): string {
   const admin = user.role === 'admin';
   return page({
     title: 'Members',
@@ -94,51 +112,61 @@ export function membersPage(user: UserView, csrf: string, members: readonly User
     csrf,
     body: html`<h1>Members of ${user.workspace}</h1>
 ${dashboardNav('members', user)}
-${o.issued ? html`<div class="notice" role="status" tabindex="-1" autofocus><h2>Invitation for ${o.issued.email}</h2>
+${
+  o.issued
+    ? html`<div class="notice" role="status" tabindex="-1" autofocus><h2>Invitation for ${o.issued.email}</h2>
 <p>Give them this one-time password (shown once). They sign in at <a href="/signin">/signin</a> with this email and choose their own password. It works until ${when(o.issued.expires_at)}; invite them again for a new one.</p>
 <code class="secret" id="otp">${o.issued.one_time_password}</code>
-<button type="button" class="secondary" data-copy="otp" data-status="copy-status" hidden>Copy the password</button><p id="copy-status" role="status"></p></div>` : ''}
+<button type="button" class="secondary" data-copy="otp" data-status="copy-status" hidden>Copy the password</button><p id="copy-status" role="status"></p></div>`
+    : ''
+}
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
 ${errorSummary(o.error?.message, o.error?.field)}
-${admin
-? html`<h2>Invite a member</h2>
+${
+  admin
+    ? html`<h2>Invite a member</h2>
 <form class="inline" method="post" action="/dashboard/settings/members">${hidden(csrf)}
 <div class="field"><label for="email">Email</label><input type="email" id="email" name="email" required autocomplete="off"></div>
 <div class="field"><label for="role">Role</label><select id="role" name="role"><option value="member">member (reads)</option><option value="admin">admin (keys and members)</option></select></div>
 <button type="submit">Invite</button></form>`
-: ''}
+    : ''
+}
 <h2>People</h2>
 ${table(
-'Members of this workspace',
-['Email', 'Role', 'Status', 'Last sign-in', ...(admin ? ['Actions'] : [])],
-members.map((m) => [
-  m.email,
-  m.role,
-  m.disabled ? 'disabled' : m.must_change_password ? 'invited (one-time password)' : 'active',
-  when(m.last_sign_in_at),
-  ...(admin && m.id !== user.id && !m.disabled
-    ? [html`<form class="inline" method="post" action="/dashboard/settings/members/${m.id}/role">${hidden(csrf)}
+  'Members of this workspace',
+  ['Email', 'Role', 'Status', 'Last sign-in', ...(admin ? ['Actions'] : [])],
+  members.map((m) => [
+    m.email,
+    m.role,
+    m.disabled ? 'disabled' : m.must_change_password ? 'invited (one-time password)' : 'active',
+    when(m.last_sign_in_at),
+    ...(admin && m.id !== user.id && !m.disabled
+      ? [
+          html`<form class="inline" method="post" action="/dashboard/settings/members/${m.id}/role">${hidden(csrf)}
 <label class="visually-hidden" for="role-${m.id}">Role of ${m.email}</label>
 <select id="role-${m.id}" name="role"><option${m.role === 'member' ? html` selected` : ''}>member</option><option${m.role === 'admin' ? html` selected` : ''}>admin</option></select>
 <button type="submit" class="secondary">Change role<span class="visually-hidden"> of ${m.email}</span></button></form>
-<form method="post" action="/dashboard/settings/members/${m.id}/disable">${hidden(csrf)}<button type="submit" class="danger">Disable<span class="visually-hidden"> ${m.email}</span></button></form>`]
-    : admin
-      ? ['']
-      : []),
-]),
-'No member yet.',
-{ stack: true },
+<form method="post" action="/dashboard/settings/members/${m.id}/disable">${hidden(csrf)}<button type="submit" class="danger">Disable<span class="visually-hidden"> ${m.email}</span></button></form>`,
+        ]
+      : admin
+        ? ['']
+        : []),
+  ]),
+  'No member yet.',
+  { stack: true },
 )}
-${invited.length
-? html`<h2>Invitations</h2>
+${
+  invited.length
+    ? html`<h2>Invitations</h2>
 <p>No account exists until the invited person signs in with their one-time password.</p>
 ${table(
-'Invitations not used yet',
-['Email', 'Role', 'One-time password works until'],
-invited.map((i) => [i.email, i.role, when(i.expires_at)]),
-'No invitation.',
-{ stack: true },
+  'Invitations not used yet',
+  ['Email', 'Role', 'One-time password works until'],
+  invited.map((i) => [i.email, i.role, when(i.expires_at)]),
+  'No invitation.',
+  { stack: true },
 )}`
-: ''}`,
+    : ''
+}`,
   });
 }

@@ -8,7 +8,8 @@ import type { FormError } from './account.pages';
 
 /** The sign-up form of the PDF site (e-mail, password twice). Without SMTP_URL it says which setting enables it. */
 export function signupPage(csrf: string, o: { email?: string; error?: FormError; mailConfigured: boolean }): string {
-  const invalid = (f: string) => (o.error?.field === f ? html` aria-invalid="true" aria-describedby="error-title"` : '');
+  const invalid = (f: string) =>
+    o.error?.field === f ? html` aria-invalid="true" aria-describedby="error-title"` : '';
   const off = !o.mailConfigured;
   return page({
     title: 'Sign up',

@@ -84,14 +84,21 @@ ${errorSummary(m.error?.message, m.error?.field)}
 ${table(
   'Sites',
   ['Site', 'Start URL', 'Ownership', 'Schedule'],
-  m.sites.map((s) => [html`<a href="/dashboard/sites/${s.id}">${s.name}</a>`, s.start_url, s.verified_at ? `proved (${s.verified_by})` : 'not proved yet', s.schedule]),
+  m.sites.map((s) => [
+    html`<a href="/dashboard/sites/${s.id}">${s.name}</a>`,
+    s.start_url,
+    s.verified_at ? `proved (${s.verified_by})` : 'not proved yet',
+    s.schedule,
+  ]),
   'No site yet.',
   { stack: true },
 )}
-${admin
-  ? html`<h2>Add a site</h2>
+${
+  admin
+    ? html`<h2>Add a site</h2>
 ${siteForm('/dashboard/sites', m.csrf, f, 'Add the site')}`
-  : html`<p>Only workspace admins add sites.</p>`}`,
+    : html`<p>Only workspace admins add sites.</p>`
+}`,
   });
 }
 
@@ -109,7 +116,12 @@ export interface SitePageModel {
   form?: Record<string, string>;
 }
 
-const STATUS: Record<SiteScan['status'], string> = { queued: 'queued', running: 'running', done: 'done', failed: 'failed' };
+const STATUS: Record<SiteScan['status'], string> = {
+  queued: 'queued',
+  running: 'running',
+  done: 'done',
+  failed: 'failed',
+};
 
 /** One site: ownership proof, Run now, progress, score trend (chart and table), fix plan, pages. */
 export function sitePage(m: SitePageModel): string {
@@ -130,39 +142,69 @@ ${m.notice ? html`<p class="notice" role="status" tabindex="-1" autofocus>${m.no
 <p>Start URL: <a href="${site.start_url}">${site.start_url}</a>${site.sitemap_url ? html`; sitemap: ${site.sitemap_url}` : ''}. Page budget ${site.page_budget},
 robots.txt ${site.respect_robots ? 'respected' : 'ignored'}, schedule: ${site.schedule}.</p>
 ${site.ignore_rules.length ? html`<p>Rules ignored: ${site.ignore_rules.join(', ')}.</p>` : ''}
-${site.excluded_selectors.length ? table('Excluded selectors', ['Selector', 'Reason'], site.excluded_selectors.map((s) => [html`<code>${s.selector}</code>`, s.reason])) : ''}
+${
+  site.excluded_selectors.length
+    ? table(
+        'Excluded selectors',
+        ['Selector', 'Reason'],
+        site.excluded_selectors.map((s) => [html`<code>${s.selector}</code>`, s.reason]),
+      )
+    : ''
+}
 <h2>Ownership</h2>
-${site.verified_at
-  ? html`<p>Proved by ${site.verified_by === 'dns' ? 'DNS TXT record' : 'verification file'} on ${when(site.verified_at)}: scans go up to the page budget.</p>`
-  : html`<p>Not proved yet: scans stop at 5 pages, as the public scan does. Prove it with either a file at
+${
+  site.verified_at
+    ? html`<p>Proved by ${site.verified_by === 'dns' ? 'DNS TXT record' : 'verification file'} on ${when(site.verified_at)}: scans go up to the page budget.</p>`
+    : html`<p>Not proved yet: scans stop at 5 pages, as the public scan does. Prove it with either a file at
 <code>${new URL(m.verificationPath, site.start_url).href}</code> containing <code id="token">${site.verification_token}</code>,
 or a DNS TXT record on ${new URL(site.start_url).hostname} with the value <code>${m.txtPrefix}${site.verification_token}</code>.</p>
-${admin ? html`<form class="inline" method="post" action="/dashboard/sites/${site.id}/verify">${hidden(m.csrf)}<button type="submit" class="secondary">Check ownership now</button></form>` : ''}`}
+${admin ? html`<form class="inline" method="post" action="/dashboard/sites/${site.id}/verify">${hidden(m.csrf)}<button type="submit" class="secondary">Check ownership now</button></form>` : ''}`
+}
 <h2>Scans</h2>
-${active
-  ? html`<p role="status" id="progress">Scan ${STATUS[active.status]}: ${active.pages_done} of ${active.pages_total || '?'} pages scanned. Reload the page for progress.</p>`
-  : admin
-    ? html`<form class="inline" method="post" action="/dashboard/sites/${site.id}/run">${hidden(m.csrf)}<button type="submit">Run now</button></form>`
-    : ''}
+${
+  active
+    ? html`<p role="status" id="progress">Scan ${STATUS[active.status]}: ${active.pages_done} of ${active.pages_total || '?'} pages scanned. Reload the page for progress.</p>`
+    : admin
+      ? html`<form class="inline" method="post" action="/dashboard/sites/${site.id}/run">${hidden(m.csrf)}<button type="submit">Run now</button></form>`
+      : ''
+}
 ${m.scans[0]?.status === 'failed' ? html`<p class="notice">The last scan failed: ${m.scans[0].error}</p>` : ''}
-${done.length
-  ? html`${lineChart(
-      done.map((s) => ({ label: (s.finished_at ?? s.created_at).slice(0, 10), value: s.score })),
-      { title: `${site.name}: score over its scans`, desc: `Score from 0 to 100 of each finished scan, oldest first; the table after the chart has the same figures.`, max: 100 },
-    )}
+${
+  done.length
+    ? html`${lineChart(
+        done.map((s) => ({ label: (s.finished_at ?? s.created_at).slice(0, 10), value: s.score })),
+        {
+          title: `${site.name}: score over its scans`,
+          desc: `Score from 0 to 100 of each finished scan, oldest first; the table after the chart has the same figures.`,
+          max: 100,
+        },
+      )}
 ${table(
   'Score of each scan',
   ['Finished', ['Score', 'num'], ['Pages', 'num'], ['Issues', 'num']],
-  [...done].reverse().map((s) => [when(s.finished_at), s.score, s.summary?.pages.length ?? 0, s.summary?.groups.length ?? 0]),
+  [...done]
+    .reverse()
+    .map((s) => [when(s.finished_at), s.score, s.summary?.pages.length ?? 0, s.summary?.groups.length ?? 0]),
 )}`
-  : html`<p>No finished scan yet.</p>`}
-${sum
-  ? html`<h2>Fix plan (scan of ${when(latest.finished_at)}, score ${sum.score})</h2>
+    : html`<p>No finished scan yet.</p>`
+}
+${
+  sum
+    ? html`<h2>Fix plan (scan of ${when(latest.finished_at)}, score ${sum.score})</h2>
 <p>Each issue is one defect grouped across pages by its element fingerprint; points are what fixing it alone would add to the site score.</p>
 ${table(
   'Issues grouped across pages, most points first',
   ['Rule', 'Impact', ['Pages', 'num'], ['Occurrences', 'num'], ['Points', 'num'], 'Element'],
-  sum.groups.slice(0, GROUPS_SHOWN).map((g) => [html`<a href="${g.helpUrl}">${g.rule}</a>: ${g.help}`, g.impact, g.pages.length, g.occurrences, `+${pts(g.points)}`, html`<code>${g.target}</code>`]),
+  sum.groups
+    .slice(0, GROUPS_SHOWN)
+    .map((g) => [
+      html`<a href="${g.helpUrl}">${g.rule}</a>: ${g.help}`,
+      g.impact,
+      g.pages.length,
+      g.occurrences,
+      `+${pts(g.points)}`,
+      html`<code>${g.target}</code>`,
+    ]),
   'No issue found: every page passed every rule that applied.',
   { stack: true },
 )}
@@ -170,15 +212,33 @@ ${sum.groups.length > GROUPS_SHOWN ? html`<p>${sum.groups.length - GROUPS_SHOWN}
 ${table(
   'Pages',
   ['Page', ['Score', 'num'], 'Since the previous scan', 'Report'],
-  sum.pages.map((p) => [p.url, p.score ?? '–', p.diff ? `${p.diff.new} new, ${p.diff.fixed} fixed, ${p.diff.unchanged} unchanged` : '–', p.reportId ? html`<a href="/r/${p.reportId}">report</a>` : (p.error ?? '')]),
+  sum.pages.map((p) => [
+    p.url,
+    p.score ?? '–',
+    p.diff ? `${p.diff.new} new, ${p.diff.fixed} fixed, ${p.diff.unchanged} unchanged` : '–',
+    p.reportId ? html`<a href="/r/${p.reportId}">report</a>` : (p.error ?? ''),
+  ]),
   'No page.',
   { stack: true },
 )}
-${sum.skipped.length ? table('Not scanned', ['Address', 'Why'], sum.skipped.map((s) => [s.url, s.reason])) : ''}`
-  : ''}
-${admin ? html`<h2>Settings</h2>
+${
+  sum.skipped.length
+    ? table(
+        'Not scanned',
+        ['Address', 'Why'],
+        sum.skipped.map((s) => [s.url, s.reason]),
+      )
+    : ''
+}`
+    : ''
+}
+${
+  admin
+    ? html`<h2>Settings</h2>
 ${errorSummary(m.error?.message, m.error?.field)}
-${siteForm(`/dashboard/sites/${site.id}`, m.csrf, m.form ?? formOfSite(site), 'Save the settings')}` : ''}
+${siteForm(`/dashboard/sites/${site.id}`, m.csrf, m.form ?? formOfSite(site), 'Save the settings')}`
+    : ''
+}
 ${admin ? html`<h2>Remove</h2><form class="inline" method="post" action="/dashboard/sites/${site.id}/remove">${hidden(m.csrf)}<button type="submit" class="secondary">Remove this site and its scans</button></form>` : ''}`,
   });
 }

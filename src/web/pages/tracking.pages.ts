@@ -7,14 +7,23 @@ import { html, qs, Renderable, SafeHtml } from '../../common/html/html';
 import { plural } from '../../common/text/plural';
 import { LIMITS } from '../../visibility/import/import-schema';
 import { CSV_COLUMNS } from '../../visibility/tracking/tracking-bulk';
-import { PLATFORM_LABELS, SCHEDULES, TRACKABLE_PLATFORMS, TrackablePlatform, TrackedPrompt, TrackingSettings, TRACKING_LIMITS } from '../../visibility/tracking/tracking.types';
+import {
+  PLATFORM_LABELS,
+  SCHEDULES,
+  TRACKABLE_PLATFORMS,
+  TrackablePlatform,
+  TrackedPrompt,
+  TrackingSettings,
+  TRACKING_LIMITS,
+} from '../../visibility/tracking/tracking.types';
 import { errorSummary, page } from '../render/layout';
 import { CSRF_FIELD } from '../web-context';
 import { dashboardNav, table } from './dashboard.pages';
 import type { FormError } from './account.pages';
 
 const hidden = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
-const invalid = (e: FormError | undefined, f: string) => (e?.field === f ? html` aria-invalid="true" aria-describedby="error-title"` : '');
+const invalid = (e: FormError | undefined, f: string) =>
+  e?.field === f ? html` aria-invalid="true" aria-describedby="error-title"` : '';
 const checked = (on: boolean) => (on ? html` checked` : '');
 
 /** Which platform a setting enables, as the provider layer reports it. */
@@ -43,7 +52,13 @@ export interface TrackingPageOptions {
   values?: Record<string, string>;
 }
 
-export function trackingPage(user: UserView, csrf: string, s: TrackingSettings, platforms: PlatformStatus[], o: TrackingPageOptions = {}): string {
+export function trackingPage(
+  user: UserView,
+  csrf: string,
+  s: TrackingSettings,
+  platforms: PlatformStatus[],
+  o: TrackingPageOptions = {},
+): string {
   const admin = user.role === 'admin';
   const v = (name: string, fallback: string) => o.values?.[name] ?? fallback;
   const e = o.error;
@@ -59,8 +74,9 @@ ${errorSummary(e?.message, e?.field)}
 ${admin ? '' : html`<p class="notice">You are a member of this workspace: you see what it tracks; an admin changes it.</p>`}
 <p>Beacon asks every enabled prompt to every chosen platform, as many times as the samples say, and reports the answers as it reports an imported scan. <a href="/dashboard/tracking/prompts">Prompts: ${plural(s.prompts_total, 'prompt')} (${s.prompts_enabled} enabled)</a>.</p>
 <h2>Brand</h2>
-${admin
-  ? html`<form class="stack" method="post" action="/dashboard/tracking/brand" novalidate>${hidden(csrf)}
+${
+  admin
+    ? html`<form class="stack" method="post" action="/dashboard/tracking/brand" novalidate>${hidden(csrf)}
 <div class="field"><label for="business">Business name <span class="hint">(the report's title)</span></label><br>
 <input type="text" id="business" name="business" maxlength="200" required value="${v('business', s.business)}"${invalid(e, 'business')}></div>
 <div class="field"><label for="brand-name">Brand name <span class="hint">(found in answers on word boundaries, any case)</span></label><br>
@@ -70,7 +86,8 @@ ${admin
 <div class="field"><label for="brand-domains">Owned domains <span class="hint">(e.g. acme.com; subdomains count too)</span></label><br>
 <textarea id="brand-domains" name="domains" rows="2"${invalid(e, 'brand-domains')}>${v('domains', s.brand.domains.join('\n'))}</textarea></div>
 <div><button type="submit">Save the brand</button></div></form>`
-  : html`<p>Business: <strong>${s.business || '(not set)'}</strong>. Brand: ${brandText(s.brand)}.</p>`}
+    : html`<p>Business: <strong>${s.business || '(not set)'}</strong>. Brand: ${brandText(s.brand)}.</p>`
+}
 <h2>Competitors</h2>
 ${table(
   'Tracked competitors',
@@ -79,23 +96,30 @@ ${table(
     c.name,
     c.aliases.join(', ') || '–',
     c.domains.join(', ') || '–',
-    ...(admin ? [html`<form method="post" action="/dashboard/tracking/competitors/${i}/delete">${hidden(csrf)}<button type="submit" class="danger">Remove<span class="visually-hidden"> ${c.name}</span></button></form>`] : []),
+    ...(admin
+      ? [
+          html`<form method="post" action="/dashboard/tracking/competitors/${i}/delete">${hidden(csrf)}<button type="submit" class="danger">Remove<span class="visually-hidden"> ${c.name}</span></button></form>`,
+        ]
+      : []),
   ]),
   'No competitor tracked yet.',
   { stack: true },
 )}
-${admin
-  ? html`<h3>Add a competitor</h3>
+${
+  admin
+    ? html`<h3>Add a competitor</h3>
 <form class="stack" method="post" action="/dashboard/tracking/competitors" novalidate>${hidden(csrf)}
 <div class="field"><label for="competitor-name">Name</label><br><input type="text" id="competitor-name" name="name" maxlength="200" required value="${v('competitor-name', '')}"${invalid(e, 'competitor-name')}></div>
 <div class="field"><label for="competitor-aliases">Other spellings <span class="hint">(one per line or separated by commas)</span></label><br><textarea id="competitor-aliases" name="aliases" rows="2"${invalid(e, 'competitor-aliases')}>${v('competitor-aliases', '')}</textarea></div>
 <div class="field"><label for="competitor-domains">Domains</label><br><textarea id="competitor-domains" name="domains" rows="2"${invalid(e, 'competitor-domains')}>${v('competitor-domains', '')}</textarea></div>
 <div><button type="submit">Add the competitor</button></div></form>`
-  : ''}
+    : ''
+}
 <h2 id="scans-settings">Platforms, samples, schedule and budget</h2>
 ${platformStatusTable(platforms)}
-${admin
-  ? html`<form class="stack" method="post" action="/dashboard/tracking/scans" novalidate>${hidden(csrf)}
+${
+  admin
+    ? html`<form class="stack" method="post" action="/dashboard/tracking/scans" novalidate>${hidden(csrf)}
 <fieldset><legend>Platforms to ask</legend>
 ${TRACKABLE_PLATFORMS.map((p) => {
   const st = platforms.find((x) => x.platform === p);
@@ -113,7 +137,8 @@ ${SCHEDULES.map((k) => html`<div><input type="radio" id="schedule-${k}" name="sc
 <div class="field"><label for="budget_usd">Most estimated cost per scan, US dollars</label><br>
 <input type="text" inputmode="decimal" id="budget_usd" name="budget_usd" required value="${v('budget_usd', String(s.budget_usd))}"${invalid(e, 'budget_usd')}></div>
 <div><button type="submit">Save the scan settings</button></div></form>`
-  : html`<p>Platforms: ${s.platforms.length ? s.platforms.map((p) => PLATFORM_LABELS[p]).join(', ') : 'none chosen'}. ${plural(s.samples, 'sample')} per prompt and platform. Schedule: ${SCHEDULE_WORDS[s.schedule]}. Budget: at most ${plural(s.budget_calls, 'call')} and US$ ${s.budget_usd} estimated per scan.</p>`}`,
+    : html`<p>Platforms: ${s.platforms.length ? s.platforms.map((p) => PLATFORM_LABELS[p]).join(', ') : 'none chosen'}. ${plural(s.samples, 'sample')} per prompt and platform. Schedule: ${SCHEDULE_WORDS[s.schedule]}. Budget: at most ${plural(s.budget_calls, 'call')} and US$ ${s.budget_usd} estimated per scan.</p>`
+}`,
   });
 }
 
@@ -121,7 +146,11 @@ export function platformStatusTable(platforms: PlatformStatus[]): SafeHtml {
   return table(
     'Which setting enables which platform',
     ['Platform', 'Status', 'Enabled by'],
-    platforms.map((p) => [PLATFORM_LABELS[p.platform], p.configured ? `configured${p.source ? ` (${p.source})` : ''}` : 'not configured', html`<code>${p.setting}</code>`]),
+    platforms.map((p) => [
+      PLATFORM_LABELS[p.platform],
+      p.configured ? `configured${p.source ? ` (${p.source})` : ''}` : 'not configured',
+      html`<code>${p.setting}</code>`,
+    ]),
     'No platform.',
     { stack: true },
   );
@@ -132,7 +161,12 @@ export interface PromptsPageOptions extends TrackingPageOptions {
   limit: number;
 }
 
-export function promptsPage(user: UserView, csrf: string, list: { prompts: TrackedPrompt[]; total: number; enabled: number }, o: PromptsPageOptions): string {
+export function promptsPage(
+  user: UserView,
+  csrf: string,
+  list: { prompts: TrackedPrompt[]; total: number; enabled: number },
+  o: PromptsPageOptions,
+): string {
   const admin = user.role === 'admin';
   const e = o.error;
   const v = (name: string) => o.values?.[name] ?? '';
@@ -148,8 +182,9 @@ ${dashboardNav('tracking', user)}
 ${o.notice ? html`<p class="notice" role="status" tabindex="-1" autofocus>${o.notice}</p>` : ''}
 ${errorSummary(e?.message, e?.field)}
 <p><a href="/dashboard/tracking">Back to what to track</a>. ${plural(list.total, 'prompt')}, ${list.enabled} enabled (at most ${LIMITS.prompts.toLocaleString('en')}).</p>
-${admin
-  ? html`<h2>Add a prompt</h2>
+${
+  admin
+    ? html`<h2>Add a prompt</h2>
 <form class="stack" method="post" action="/dashboard/tracking/prompts" novalidate>${hidden(csrf)}
 ${promptFieldsMarkup({ text: v('text'), tags: v('tags'), intent: v('intent'), country: v('country'), enabled: true }, e)}
 <div><button type="submit">Add the prompt</button></div></form>
@@ -159,7 +194,8 @@ ${promptFieldsMarkup({ text: v('text'), tags: v('tags'), intent: v('intent'), co
 <div class="field"><label for="lines">Prompts, one per line</label><br><textarea id="lines" name="lines" rows="6"${invalid(e, 'lines')}></textarea></div>
 <div class="field"><label for="file">CSV file <span class="hint">(at most ${TRACKING_LIMITS.bulkBytes / 1024 / 1024} MB)</span></label><br><input type="file" id="file" name="file" accept=".csv,text/csv"${invalid(e, 'file')}></div>
 <div><button type="submit">Add the prompts</button></div></form>`
-  : ''}
+    : ''
+}
 <h2>Prompts</h2>
 ${table(
   'Tracked prompts',
@@ -172,8 +208,10 @@ ${table(
     p.country ?? '–',
     p.enabled ? 'yes' : 'no',
     ...(admin
-      ? [html`<a class="button secondary" href="/dashboard/tracking/prompts/${p.id}/edit">Edit<span class="visually-hidden"> prompt ${p.id}</span></a>
-<form method="post" action="/dashboard/tracking/prompts/${p.id}/delete">${hidden(csrf)}<button type="submit" class="danger">Delete<span class="visually-hidden"> prompt ${p.id}</span></button></form>`]
+      ? [
+          html`<a class="button secondary" href="/dashboard/tracking/prompts/${p.id}/edit">Edit<span class="visually-hidden"> prompt ${p.id}</span></a>
+<form method="post" action="/dashboard/tracking/prompts/${p.id}/delete">${hidden(csrf)}<button type="submit" class="danger">Delete<span class="visually-hidden"> prompt ${p.id}</span></button></form>`,
+        ]
       : []),
   ]),
   'No prompt tracked yet.',
@@ -183,7 +221,10 @@ ${table(
   });
 }
 
-function promptFieldsMarkup(p: { text: string; tags: string; intent: string; country: string; enabled: boolean }, e: FormError | undefined): Renderable {
+function promptFieldsMarkup(
+  p: { text: string; tags: string; intent: string; country: string; enabled: boolean },
+  e: FormError | undefined,
+): Renderable {
   return html`<div class="field"><label for="text">Prompt <span class="hint">(a question a buyer asks an AI assistant)</span></label><br><textarea id="text" name="text" rows="2" maxlength="2000" required${invalid(e, 'text')}>${p.text}</textarea></div>
 <div class="field"><label for="tags">Tags <span class="hint">(separated by commas)</span></label><br><input type="text" id="tags" name="tags" value="${p.tags}"${invalid(e, 'tags')}></div>
 <div class="field"><label for="intent">Intent <span class="hint">(e.g. comparison, purchase)</span></label><br><input type="text" id="intent" name="intent" maxlength="64" value="${p.intent}"${invalid(e, 'intent')}></div>
@@ -204,7 +245,13 @@ ${errorSummary(o.error?.message, o.error?.field)}
 <form class="stack" method="post" action="/dashboard/tracking/prompts/${p.id}" novalidate>${hidden(csrf)}
 ${promptFieldsMarkup(
   v
-    ? { text: v.text ?? '', tags: v.tags ?? '', intent: v.intent ?? '', country: v.country ?? '', enabled: v.enabled === 'yes' }
+    ? {
+        text: v.text ?? '',
+        tags: v.tags ?? '',
+        intent: v.intent ?? '',
+        country: v.country ?? '',
+        enabled: v.enabled === 'yes',
+      }
     : { text: p.text, tags: p.tags.join(', '), intent: p.intent ?? '', country: p.country ?? '', enabled: p.enabled },
   o.error,
 )}

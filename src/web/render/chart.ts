@@ -11,7 +11,10 @@ export interface ChartPoint {
  * attributes and classes only). `role="img"` with a title and description; the same data is
  * always given as a table beside it for screen readers.
  */
-export function lineChart(points: ChartPoint[], o: { title: string; desc: string; max?: number; unit?: string }): SafeHtml {
+export function lineChart(
+  points: ChartPoint[],
+  o: { title: string; desc: string; max?: number; unit?: string },
+): SafeHtml {
   const W = 720;
   const H = 260;
   const left = 44;

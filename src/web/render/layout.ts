@@ -35,7 +35,8 @@ const signOut = (csrf: string): SafeHtml =>
   html`<form class="signout" method="post" action="/signout"><input type="hidden" name="${CSRF_FIELD}" value="${csrf}"><button class="secondary" type="submit">Sign out</button></form>`;
 
 const nav = (section: Section | undefined, user: UserView | null | undefined, csrf: string): SafeHtml => {
-  const link = (href: string, label: string, s: Section) => html`<li><a href="${href}"${s === section ? html` aria-current="page"` : ''}>${label}</a></li>`;
+  const link = (href: string, label: string, s: Section) =>
+    html`<li><a href="${href}"${s === section ? html` aria-current="page"` : ''}>${label}</a></li>`;
   return html`<nav aria-label="Main"><ul>
     ${link('/dashboard', 'Dashboard', 'dashboard')}
     ${link('/pdf', 'PDF tools', 'pdf')}

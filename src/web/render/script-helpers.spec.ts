@@ -4,7 +4,9 @@ import { fileSize } from '../../common/text/file-size';
 
 /** A one-line function of the page script, by its signature, as a callable. */
 function scriptFunction<T>(signature: string, name: string): T {
-  const src = WEB_JS.split('\n').find((line) => line.trim().startsWith(`function ${signature} {`))?.trim();
+  const src = WEB_JS.split('\n')
+    .find((line) => line.trim().startsWith(`function ${signature} {`))
+    ?.trim();
   expect(src).toBeDefined();
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the script's own source, a fixed string
   return new Function(`${src}; return ${name};`)() as T;
@@ -42,6 +44,7 @@ describe('fileSize', () => {
 
   it("is the same one-liner as the page script's", () => {
     const js = scriptFunction<(n: number) => string>('fileSize(n)', 'fileSize');
-    for (const n of [0, 1, 1023, 1024, 500_000, 1048575, 1048576, 1_234_567, 9_999_999, 10 * 1048576]) expect(js(n)).toBe(fileSize(n));
+    for (const n of [0, 1, 1023, 1024, 500_000, 1048575, 1048576, 1_234_567, 9_999_999, 10 * 1048576])
+      expect(js(n)).toBe(fileSize(n));
   });
 });

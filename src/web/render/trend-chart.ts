@@ -23,7 +23,12 @@ const STYLES: Array<[string, string]> = [
  * description ids unique on a page of several charts. The caller puts the same data in a table
  * beside it for screen readers (role="img" with title and description here).
  */
-export function trendChart(id: string, labels: string[], series: Series[], o: { title: string; desc: string; unit?: string; max?: number }): SafeHtml {
+export function trendChart(
+  id: string,
+  labels: string[],
+  series: Series[],
+  o: { title: string; desc: string; unit?: string; max?: number },
+): SafeHtml {
   const W = 720;
   const legendRows = Math.ceil(series.length / 3);
   const plotH = 220;
@@ -49,11 +54,15 @@ ${ticks.map((t) => html`<line class="grid" x1="${left}" x2="${W - right}" y1="${
 <line class="axis" x1="${left}" x2="${W - right}" y1="${top + plotH}" y2="${top + plotH}"/>
 ${series.map((s, si) => {
   const [colour, dash] = style(si);
-  const pts = s.values.map((v, i) => (v === null ? null : `${x(i).toFixed(1)},${y(v).toFixed(1)}`)).filter((p): p is string => p !== null);
-  return html`<g class="series">${pts.length > 1 ? html`<polyline fill="none" stroke="${colour}" stroke-width="2.5"${dash ? html` stroke-dasharray="${dash}"` : ''} points="${pts.join(' ')}"/>` : ''}${pts.map((p) => {
-    const [cx, cy] = p.split(',');
-    return html`<circle cx="${cx}" cy="${cy}" r="3.5" fill="${colour}"/>`;
-  })}</g>`;
+  const pts = s.values
+    .map((v, i) => (v === null ? null : `${x(i).toFixed(1)},${y(v).toFixed(1)}`))
+    .filter((p): p is string => p !== null);
+  return html`<g class="series">${pts.length > 1 ? html`<polyline fill="none" stroke="${colour}" stroke-width="2.5"${dash ? html` stroke-dasharray="${dash}"` : ''} points="${pts.join(' ')}"/>` : ''}${pts.map(
+    (p) => {
+      const [cx, cy] = p.split(',');
+      return html`<circle cx="${cx}" cy="${cy}" r="3.5" fill="${colour}"/>`;
+    },
+  )}</g>`;
 })}
 ${labels.map((l, i) => (i % every === 0 || i === labels.length - 1 ? html`<text x="${x(i).toFixed(1)}" y="${top + plotH + 18}" text-anchor="middle">${l}</text>` : ''))}
 ${series.map((s, si) => {

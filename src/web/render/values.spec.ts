@@ -10,9 +10,12 @@ describe('describeValue', () => {
   });
 
   it('spells out records and lists of records, with spaces to wrap on', () => {
-    expect(describeValue([{ input: 'files[0]', pages: [1, 2, 3] }, { input: 'files[1]', pages: [5] }])).toBe(
-      '(input: files[0]; pages: 1-3), (input: files[1]; pages: 5)',
-    );
+    expect(
+      describeValue([
+        { input: 'files[0]', pages: [1, 2, 3] },
+        { input: 'files[1]', pages: [5] },
+      ]),
+    ).toBe('(input: files[0]; pages: 1-3), (input: files[1]; pages: 5)');
     expect(describeValue({ title: 'Report', page_count: 3 })).toBe('title: Report; page count: 3');
     expect(describeValue('as is')).toBe('as is');
     expect(describeValue(true)).toBe('true');
@@ -23,12 +26,24 @@ describe('describeValue', () => {
       ['Pages rotated', '1, 3'],
       ['Rotation of each page now', '180° on pages 1, 3; 0° on page 2'],
     ]);
-    expect(describeResult({ rotations: Array.from({ length: 200 }, () => 90) })).toEqual([['Rotation of each page now', '90° on pages 1-200']]);
-    expect(describeResult({ inputs: [{ input: 'files[0]', pages: [1, 2, 3] }, { input: 'files[1]', pages: [5] }], bookmarks: 2 })).toEqual([
+    expect(describeResult({ rotations: Array.from({ length: 200 }, () => 90) })).toEqual([
+      ['Rotation of each page now', '90° on pages 1-200'],
+    ]);
+    expect(
+      describeResult({
+        inputs: [
+          { input: 'files[0]', pages: [1, 2, 3] },
+          { input: 'files[1]', pages: [5] },
+        ],
+        bookmarks: 2,
+      }),
+    ).toEqual([
       ['Pages taken from each file', 'file 1: pages 1-3; file 2: page 5'],
       ['Bookmarks kept', '2'],
     ]);
-    expect(describeResult({ original_bytes: 2 * 1024 * 1024, saved_bytes: 512 * 1024, saved_percent: 25, unchanged: false })).toEqual([
+    expect(
+      describeResult({ original_bytes: 2 * 1024 * 1024, saved_bytes: 512 * 1024, saved_percent: 25, unchanged: false }),
+    ).toEqual([
       ['Size of your file', '2 MB'],
       ['Saved', '512 KB (25 %)'],
       ['Unchanged', 'no'],
@@ -40,4 +55,3 @@ describe('describeValue', () => {
     ]);
   });
 });
-

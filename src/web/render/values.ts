@@ -25,7 +25,9 @@ function describeList(list: unknown[]): string {
     if (numbers.every((n, i) => i === 0 || n > numbers[i - 1])) return numberRuns(numbers);
     return numbers.join(', ');
   }
-  return list.map((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? `(${describeValue(v)})` : describeValue(v))).join(', ');
+  return list
+    .map((v) => (typeof v === 'object' && v !== null && !Array.isArray(v) ? `(${describeValue(v)})` : describeValue(v)))
+    .join(', ');
 }
 
 /** Pages grouped by a value of each page: [180, 0, 180] -> "180° on pages 1, 3; 0° on page 2". */
@@ -35,19 +37,26 @@ function perPage(values: unknown[], unit: string): string {
     const key = String(v);
     groups.set(key, [...(groups.get(key) ?? []), i + 1]);
   });
-  return [...groups].map(([v, pages]) => `${v}${unit} on ${pages.length === 1 ? 'page' : 'pages'} ${describeList(pages)}`).join('; ');
+  return [...groups]
+    .map(([v, pages]) => `${v}${unit} on ${pages.length === 1 ? 'page' : 'pages'} ${describeList(pages)}`)
+    .join('; ');
 }
 
 const yesNo = (v: unknown): string => (v === true ? 'yes' : v === false ? 'no' : describeValue(v));
-const size = (v: unknown): string =>
-  typeof v !== 'number' ? describeValue(v) : v < 1024 ? `${v} bytes` : fileSize(v);
+const size = (v: unknown): string => (typeof v !== 'number' ? describeValue(v) : v < 1024 ? `${v} bytes` : fileSize(v));
 /** "files[0]" (an input's label in the tools' messages) -> "file 1". */
 const inputName = (s: string): string => s.replace(/files\[(\d+)\]/g, (_, n: string) => `file ${Number(n) + 1}`);
 
 /** Labels and formats for people of the tools' result fields (structuredContent); others get their name in words. */
-const RESULT_FIELDS: Record<string, { label: string; show?: (v: unknown, all: Record<string, unknown>) => string | null }> = {
+const RESULT_FIELDS: Record<
+  string,
+  { label: string; show?: (v: unknown, all: Record<string, unknown>) => string | null }
+> = {
   rotated_pages: { label: 'Pages rotated' },
-  rotations: { label: 'Rotation of each page now', show: (v) => (Array.isArray(v) ? perPage(v, '°') : describeValue(v)) },
+  rotations: {
+    label: 'Rotation of each page now',
+    show: (v) => (Array.isArray(v) ? perPage(v, '°') : describeValue(v)),
+  },
   removed_pages: { label: 'Pages removed' },
   kept_pages: { label: 'Pages kept' },
   numbered_pages: { label: 'Pages numbered' },
@@ -58,15 +67,26 @@ const RESULT_FIELDS: Record<string, { label: string; show?: (v: unknown, all: Re
     label: 'Pages taken from each file',
     show: (v) =>
       Array.isArray(v)
-        ? v.map((x: { input?: string; pages?: number[] }) => `${inputName(String(x.input))}: ${x.pages?.length === 1 ? 'page' : 'pages'} ${describeValue(x.pages)}`).join('; ')
+        ? v
+            .map(
+              (x: { input?: string; pages?: number[] }) =>
+                `${inputName(String(x.input))}: ${x.pages?.length === 1 ? 'page' : 'pages'} ${describeValue(x.pages)}`,
+            )
+            .join('; ')
         : describeValue(v),
   },
   bookmarks: { label: 'Bookmarks kept' },
   level: { label: 'Level' },
   original_bytes: { label: 'Size of your file', show: size },
-  saved_bytes: { label: 'Saved', show: (v, all) => `${size(v)}${typeof all.saved_percent === 'number' ? ` (${all.saved_percent} %)` : ''}` },
+  saved_bytes: {
+    label: 'Saved',
+    show: (v, all) => `${size(v)}${typeof all.saved_percent === 'number' ? ` (${all.saved_percent} %)` : ''}`,
+  },
   saved_percent: { label: '', show: () => null },
-  unchanged: { label: 'Unchanged', show: (v) => (v === true ? 'yes: it could not be made smaller, so this is your file as it was' : 'no') },
+  unchanged: {
+    label: 'Unchanged',
+    show: (v) => (v === true ? 'yes: it could not be made smaller, so this is your file as it was' : 'no'),
+  },
   images_recompressed: { label: 'Images made smaller' },
   duplicate_streams_removed: { label: 'Duplicate data removed' },
   unused_objects_removed: { label: 'Unused objects removed' },
@@ -78,12 +98,18 @@ const RESULT_FIELDS: Record<string, { label: string; show?: (v: unknown, all: Re
     show: (v) =>
       v && typeof v === 'object'
         ? Object.entries(v as Record<string, unknown>)
-            .map(([k, x]) => `${k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())}: ${x === null || (typeof x === 'object' && !Object.keys(x).length) ? 'none' : describeValue(x)}`)
+            .map(
+              ([k, x]) =>
+                `${k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())}: ${x === null || (typeof x === 'object' && !Object.keys(x).length) ? 'none' : describeValue(x)}`,
+            )
             .join('; ')
         : describeValue(v),
   },
   pages: { label: 'Pages' },
-  changed: { label: 'File changed', show: (v) => (v === true ? 'yes: download the new file' : 'no: read only, your file is unchanged') },
+  changed: {
+    label: 'File changed',
+    show: (v) => (v === true ? 'yes: download the new file' : 'no: read only, your file is unchanged'),
+  },
 };
 
 /** A tool result's own fields as label and text for people: "Pages rotated: 1, 3", "Rotation of each page now: 180° on pages 1, 3; 0° on page 2". */
@@ -91,7 +117,11 @@ export function describeResult(data: Record<string, unknown>): Array<[string, st
   const out: Array<[string, string]> = [];
   for (const [key, value] of Object.entries(data)) {
     const known = RESULT_FIELDS[key];
-    const text = known?.show ? known.show(value, data) : typeof value === 'boolean' ? yesNo(value) : describeValue(value);
+    const text = known?.show
+      ? known.show(value, data)
+      : typeof value === 'boolean'
+        ? yesNo(value)
+        : describeValue(value);
     if (text === null) continue;
     out.push([known?.label ?? key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()), text]);
   }
@@ -103,7 +133,8 @@ export function describeResult(data: Record<string, unknown>): Array<[string, st
  * "38.3%"), "–" when there is none. The API rounds its rates to one decimal, so the page shows
  * exactly the API's figure.
  */
-export const percent = (v: number | null | undefined): string => (v === null || v === undefined ? '–' : `${oneDecimal(v)}%`);
+export const percent = (v: number | null | undefined): string =>
+  v === null || v === undefined ? '–' : `${oneDecimal(v)}%`;
 
 /** A figure in percent or percentage points without its unit, with the one decimal of {@link percent}: "17.0", "-2.5". */
 export const oneDecimal = (v: number): string => v.toFixed(1);

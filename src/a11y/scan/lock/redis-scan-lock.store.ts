@@ -4,7 +4,8 @@ import { MemoryScanLockStore } from './memory-scan-lock.store';
 import type { ScanLockRelease, ScanLockStore } from './scan-lock.store';
 
 /** Releases a Redis lock only if it still holds our token. */
-const RELEASE_LOCK = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+const RELEASE_LOCK =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 /**
  * The scan lock across instances: this instance's memory first (no round trip for a client

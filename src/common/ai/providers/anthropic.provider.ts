@@ -26,7 +26,13 @@ export class AnthropicProvider implements AiProvider {
   private readonly client: Anthropic;
 
   constructor(private readonly options: AnthropicOptions) {
-    this.client = new Anthropic({ apiKey: options.apiKey, authToken: null, baseURL: options.baseURL, maxRetries: 0, timeout: 10 * 60_000 });
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      authToken: null,
+      baseURL: options.baseURL,
+      maxRetries: 0,
+      timeout: 10 * 60_000,
+    });
   }
 
   async ask(req: AiAskRequest): Promise<AiAnswer> {
@@ -44,19 +50,31 @@ export class AnthropicProvider implements AiProvider {
     let body: unknown;
     try {
       body = await this.client.messages.create(
-        { model, max_tokens: this.options.maxTokens ?? 4096, messages: [{ role: 'user', content: req.prompt }], ...(tools.length ? { tools } : {}) },
+        {
+          model,
+          max_tokens: this.options.maxTokens ?? 4096,
+          messages: [{ role: 'user', content: req.prompt }],
+          ...(tools.length ? { tools } : {}),
+        },
         { signal: req.signal },
       );
     } catch (e) {
       throw fromSdkError(this.platform, e);
     }
     if (!body || typeof body !== 'object' || !Array.isArray((body as { content?: unknown }).content)) {
-      throw new AiProviderError('ai_bad_response', 'Anthropic answered with something that is not a message.', { platform: this.platform });
+      throw new AiProviderError('ai_bad_response', 'Anthropic answered with something that is not a message.', {
+        platform: this.platform,
+      });
     }
     const b = body as {
       model?: unknown;
       content: Block[];
-      usage?: { input_tokens?: unknown; output_tokens?: unknown; cache_creation_input_tokens?: unknown; cache_read_input_tokens?: unknown };
+      usage?: {
+        input_tokens?: unknown;
+        output_tokens?: unknown;
+        cache_creation_input_tokens?: unknown;
+        cache_read_input_tokens?: unknown;
+      };
     };
     const texts: string[] = [];
     const citations: Array<{ url?: unknown; title?: unknown }> = [];
@@ -80,7 +98,10 @@ export class AnthropicProvider implements AiProvider {
     });
     // Claude interleaves text blocks around citations: joined as written, they are the answer.
     const text = texts.join('').trim();
-    if (!text) throw new AiProviderError('ai_bad_response', 'Anthropic gave an answer with no text.', { platform: this.platform });
+    if (!text)
+      throw new AiProviderError('ai_bad_response', 'Anthropic gave an answer with no text.', {
+        platform: this.platform,
+      });
     const u = b.usage;
     return {
       platform: this.platform,
@@ -90,7 +111,8 @@ export class AnthropicProvider implements AiProvider {
       citations: cleanCitations(citations),
       searchQueries: cleanQueries(queries),
       usage: {
-        inputTokens: tokens(u?.input_tokens) + tokens(u?.cache_creation_input_tokens) + tokens(u?.cache_read_input_tokens),
+        inputTokens:
+          tokens(u?.input_tokens) + tokens(u?.cache_creation_input_tokens) + tokens(u?.cache_read_input_tokens),
         outputTokens: tokens(u?.output_tokens),
       },
     };

@@ -16,7 +16,9 @@ function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   // Some gateways answer with content parts ([{type: 'text', text}]).
   if (Array.isArray(content)) {
-    return content.map((p) => (p && typeof p === 'object' && typeof p.text === 'string' ? (p.text as string) : '')).join('');
+    return content
+      .map((p) => (p && typeof p === 'object' && typeof p.text === 'string' ? (p.text as string) : ''))
+      .join('');
   }
   return '';
 }
@@ -28,7 +30,9 @@ function textOf(content: unknown): string {
 export function readChatCompletion(platform: AiPlatform, body: unknown, requestedModel: string): ChatCompletionReading {
   const name = PLATFORM_NAMES[platform];
   if (!body || typeof body !== 'object' || !Array.isArray((body as { choices?: unknown }).choices)) {
-    throw new AiProviderError('ai_bad_response', `${name} answered with something that is not a chat completion.`, { platform });
+    throw new AiProviderError('ai_bad_response', `${name} answered with something that is not a chat completion.`, {
+      platform,
+    });
   }
   const b = body as {
     model?: unknown;
@@ -46,12 +50,16 @@ export function readChatCompletion(platform: AiPlatform, body: unknown, requeste
 
   const citations: Array<{ url?: unknown; title?: unknown }> = [];
   if (Array.isArray(message?.annotations)) {
-    for (const a of message.annotations as Array<{ type?: unknown; url_citation?: { url?: unknown; title?: unknown } }>) {
+    for (const a of message.annotations as Array<{
+      type?: unknown;
+      url_citation?: { url?: unknown; title?: unknown };
+    }>) {
       if (a?.type === 'url_citation' && a.url_citation) citations.push(a.url_citation);
     }
   }
   if (Array.isArray(b.search_results)) {
-    for (const r of b.search_results as Array<{ url?: unknown; title?: unknown }>) if (r && typeof r === 'object') citations.push(r);
+    for (const r of b.search_results as Array<{ url?: unknown; title?: unknown }>)
+      if (r && typeof r === 'object') citations.push(r);
   }
   if (Array.isArray(b.citations)) for (const url of b.citations) citations.push({ url });
 
@@ -64,4 +72,3 @@ export function readChatCompletion(platform: AiPlatform, body: unknown, requeste
     ...(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? { costUsd: cost } : {}),
   };
 }
-

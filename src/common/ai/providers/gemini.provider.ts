@@ -15,7 +15,10 @@ export interface GeminiOptions {
 type Candidate = {
   content?: { parts?: Array<{ text?: unknown; thought?: unknown }> };
   finishReason?: unknown;
-  groundingMetadata?: { webSearchQueries?: unknown; groundingChunks?: Array<{ web?: { uri?: unknown; title?: unknown } }> };
+  groundingMetadata?: {
+    webSearchQueries?: unknown;
+    groundingChunks?: Array<{ web?: { uri?: unknown; title?: unknown } }>;
+  };
 };
 
 /** The host of the grounding redirect links Google puts in `groundingChunks[].web.uri`. */
@@ -72,9 +75,15 @@ export class GeminiProvider implements AiProvider {
       }
       throw err;
     }
-    const b = body as { candidates?: Candidate[]; modelVersion?: unknown; usageMetadata?: Record<string, unknown> } | null;
+    const b = body as {
+      candidates?: Candidate[];
+      modelVersion?: unknown;
+      usageMetadata?: Record<string, unknown>;
+    } | null;
     if (!b || typeof b !== 'object' || !Array.isArray(b.candidates)) {
-      throw new AiProviderError('ai_bad_response', 'Google Gemini gave no answer (no candidates).', { platform: this.platform });
+      throw new AiProviderError('ai_bad_response', 'Google Gemini gave no answer (no candidates).', {
+        platform: this.platform,
+      });
     }
     const cand = b.candidates[0];
     const text = (cand?.content?.parts ?? [])
@@ -84,11 +93,17 @@ export class GeminiProvider implements AiProvider {
       .trim();
     if (!text) {
       const why = typeof cand?.finishReason === 'string' ? ` (finish reason ${cand.finishReason})` : '';
-      throw new AiProviderError('ai_bad_response', `Google Gemini gave an answer with no text${why}.`, { platform: this.platform });
+      throw new AiProviderError('ai_bad_response', `Google Gemini gave an answer with no text${why}.`, {
+        platform: this.platform,
+      });
     }
     const meta = cand.groundingMetadata;
-    const chunks = (meta?.groundingChunks ?? []).map((c) => c?.web).filter((w): w is { uri?: unknown; title?: unknown } => !!w);
-    const resolved = await Promise.all(chunks.map(async (w) => ({ url: await this.resolve(w.uri, req.signal), title: w.title })));
+    const chunks = (meta?.groundingChunks ?? [])
+      .map((c) => c?.web)
+      .filter((w): w is { uri?: unknown; title?: unknown } => !!w);
+    const resolved = await Promise.all(
+      chunks.map(async (w) => ({ url: await this.resolve(w.uri, req.signal), title: w.title })),
+    );
     const usage = b.usageMetadata ?? {};
     return {
       platform: this.platform,
@@ -98,7 +113,10 @@ export class GeminiProvider implements AiProvider {
       citations: cleanCitations(resolved),
       searchQueries: cleanQueries(Array.isArray(meta?.webSearchQueries) ? (meta.webSearchQueries as unknown[]) : []),
       // Thinking tokens are billed as output.
-      usage: { inputTokens: tokens(usage.promptTokenCount), outputTokens: tokens(usage.candidatesTokenCount) + tokens(usage.thoughtsTokenCount) },
+      usage: {
+        inputTokens: tokens(usage.promptTokenCount),
+        outputTokens: tokens(usage.candidatesTokenCount) + tokens(usage.thoughtsTokenCount),
+      },
     };
   }
 
@@ -120,7 +138,11 @@ export class GeminiProvider implements AiProvider {
     if (host !== REDIRECT_HOST && host !== new URL(this.options.baseURL).host) return uri;
     try {
       const timeout = AbortSignal.timeout(this.options.redirectTimeoutMs ?? 5000);
-      const res = await fetch(uri, { method: 'GET', redirect: 'manual', signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      const res = await fetch(uri, {
+        method: 'GET',
+        redirect: 'manual',
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
       await res.body?.cancel();
       const location = res.status >= 300 && res.status < 400 ? res.headers.get('location') : null;
       return location ? new URL(location, uri).toString() : uri;

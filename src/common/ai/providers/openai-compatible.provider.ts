@@ -30,7 +30,10 @@ export class OpenAiCompatibleProvider implements AiProvider {
     const model = req.model ?? this.options.model;
     let body: unknown;
     try {
-      body = await this.client.chat.completions.create({ model, messages: [{ role: 'user', content: req.prompt }] }, { signal: req.signal });
+      body = await this.client.chat.completions.create(
+        { model, messages: [{ role: 'user', content: req.prompt }] },
+        { signal: req.signal },
+      );
     } catch (e) {
       throw fromSdkError(this.platform, e);
     }

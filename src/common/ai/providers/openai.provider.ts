@@ -32,16 +32,26 @@ export class OpenAiProvider implements AiProvider {
   async ask(req: AiAskRequest): Promise<AiAnswer> {
     const model = req.model ?? this.options.model;
     const tools: OpenAI.Responses.Tool[] = req.webSearch
-      ? [{ type: 'web_search', ...(req.country ? { user_location: { type: 'approximate', country: req.country } } : {}) }]
+      ? [
+          {
+            type: 'web_search',
+            ...(req.country ? { user_location: { type: 'approximate', country: req.country } } : {}),
+          },
+        ]
       : [];
     let body: unknown;
     try {
-      body = await this.client.responses.create({ model, input: req.prompt, ...(tools.length ? { tools } : {}) }, { signal: req.signal });
+      body = await this.client.responses.create(
+        { model, input: req.prompt, ...(tools.length ? { tools } : {}) },
+        { signal: req.signal },
+      );
     } catch (e) {
       throw fromSdkError(this.platform, e);
     }
     if (!body || typeof body !== 'object' || !Array.isArray((body as { output?: unknown }).output)) {
-      throw new AiProviderError('ai_bad_response', 'OpenAI answered with something that is not a response object.', { platform: this.platform });
+      throw new AiProviderError('ai_bad_response', 'OpenAI answered with something that is not a response object.', {
+        platform: this.platform,
+      });
     }
     const b = body as { model?: unknown; output: Item[]; usage?: { input_tokens?: unknown; output_tokens?: unknown } };
     const texts: string[] = [];
@@ -49,7 +59,8 @@ export class OpenAiProvider implements AiProvider {
     const queries: unknown[] = [];
     for (const item of b.output) {
       if (item?.type === 'web_search_call' && item.action?.type === 'search') {
-        if (Array.isArray(item.action.queries) && item.action.queries.length > 0) queries.push(...(item.action.queries as unknown[]));
+        if (Array.isArray(item.action.queries) && item.action.queries.length > 0)
+          queries.push(...(item.action.queries as unknown[]));
         else queries.push(item.action.query);
       }
       if (item?.type === 'message' && Array.isArray(item.content)) {
@@ -64,7 +75,8 @@ export class OpenAiProvider implements AiProvider {
       }
     }
     const text = texts.join('\n\n').trim();
-    if (!text) throw new AiProviderError('ai_bad_response', 'OpenAI gave an answer with no text.', { platform: this.platform });
+    if (!text)
+      throw new AiProviderError('ai_bad_response', 'OpenAI gave an answer with no text.', { platform: this.platform });
     return {
       platform: this.platform,
       model: typeof b.model === 'string' && b.model ? b.model : model,

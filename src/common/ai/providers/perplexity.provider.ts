@@ -36,7 +36,11 @@ export class PerplexityProvider implements AiProvider {
     let body: unknown;
     try {
       body = await this.client.chat.completions.create(
-        { model, messages: [{ role: 'user', content: req.prompt }], ...extra } as OpenAI.ChatCompletionCreateParamsNonStreaming,
+        {
+          model,
+          messages: [{ role: 'user', content: req.prompt }],
+          ...extra,
+        } as OpenAI.ChatCompletionCreateParamsNonStreaming,
         { signal: req.signal },
       );
     } catch (e) {

@@ -123,7 +123,15 @@ export class DirectoryFileBytes implements FileBytes {
       for (const name of names) {
         const path = join(this.root, folder, name);
         const info = await stat(path).catch(() => undefined);
-        if (info?.isFile() && info.mtimeMs < before && (await unlink(path).then(() => true, () => false))) removed++;
+        if (
+          info?.isFile() &&
+          info.mtimeMs < before &&
+          (await unlink(path).then(
+            () => true,
+            () => false,
+          ))
+        )
+          removed++;
       }
     }
     return removed;

@@ -20,7 +20,10 @@ export class PostgresFileBytes implements FileBytes {
   }
 
   async has(id: string): Promise<boolean> {
-    const rows: { stored: boolean }[] = await this.db.query('SELECT content IS NOT NULL AS stored FROM pdf_files WHERE id = $1', [id]);
+    const rows: { stored: boolean }[] = await this.db.query(
+      'SELECT content IS NOT NULL AS stored FROM pdf_files WHERE id = $1',
+      [id],
+    );
     return rows[0]?.stored === true;
   }
 
@@ -31,7 +34,10 @@ export class PostgresFileBytes implements FileBytes {
 
   async *chunks(id: string, size: number, chunk: number): AsyncGenerator<Buffer> {
     for (let offset = 0; offset < size; offset += chunk) {
-      const rows: { chunk: Buffer | null }[] = await this.db.query('SELECT substring(content FROM $2 FOR $3) AS chunk FROM pdf_files WHERE id = $1', [id, offset + 1, chunk]);
+      const rows: { chunk: Buffer | null }[] = await this.db.query(
+        'SELECT substring(content FROM $2 FOR $3) AS chunk FROM pdf_files WHERE id = $1',
+        [id, offset + 1, chunk],
+      );
       if (!rows[0]?.chunk) throw new Error(`file ${id.slice(0, 6)}… disappeared while streaming`);
       yield rows[0].chunk;
     }

@@ -25,18 +25,26 @@ export class PostgresQuotaStore implements QuotaStore {
       const byKey = new Map(rows.map((r) => [r.subject, Number(r.used)]));
       const used = subjects.map((s) => byKey.get(s) ?? 0);
       if (counters.some((c, i) => used[i] >= c.cap)) return { allowed: false, used };
-      await m.query(`UPDATE pdf_quota_usage SET used = used + 1 WHERE day = $1 AND tool = $2 AND subject = ANY($3)`, [scope.day, tool, subjects]);
+      await m.query(`UPDATE pdf_quota_usage SET used = used + 1 WHERE day = $1 AND tool = $2 AND subject = ANY($3)`, [
+        scope.day,
+        tool,
+        subjects,
+      ]);
       return { allowed: true, used: used.map((u) => u + 1) };
     });
   }
 
-  async refund(scope: QuotaScope, tool: string, subjects: readonly string[], allowance: QuotaCounter): Promise<boolean> {
+  async refund(
+    scope: QuotaScope,
+    tool: string,
+    subjects: readonly string[],
+    allowance: QuotaCounter,
+  ): Promise<boolean> {
     return this.db.transaction(async (m) => {
-      await m.query(`INSERT INTO pdf_quota_usage (day, subject, tool, used) VALUES ($1, $2, $3, 0) ON CONFLICT DO NOTHING`, [
-        scope.day,
-        allowance.subject,
-        REFUNDS_TOOL,
-      ]);
+      await m.query(
+        `INSERT INTO pdf_quota_usage (day, subject, tool, used) VALUES ($1, $2, $3, 0) ON CONFLICT DO NOTHING`,
+        [scope.day, allowance.subject, REFUNDS_TOOL],
+      );
       const rows: { used: number }[] = await m.query(
         // A SELECT around the UPDATE: TypeORM answers a bare UPDATE with [rows, count].
         `WITH u AS (UPDATE pdf_quota_usage SET used = used + 1 WHERE day = $1 AND subject = $2 AND tool = $3 AND used < $4 RETURNING used)
@@ -44,11 +52,10 @@ export class PostgresQuotaStore implements QuotaStore {
         [scope.day, allowance.subject, REFUNDS_TOOL, allowance.cap],
       );
       if (rows.length === 0) return false;
-      await m.query(`UPDATE pdf_quota_usage SET used = GREATEST(used - 1, 0) WHERE day = $1 AND tool = $2 AND subject = ANY($3)`, [
-        scope.day,
-        tool,
-        subjects,
-      ]);
+      await m.query(
+        `UPDATE pdf_quota_usage SET used = GREATEST(used - 1, 0) WHERE day = $1 AND tool = $2 AND subject = ANY($3)`,
+        [scope.day, tool, subjects],
+      );
       return true;
     });
   }

@@ -16,14 +16,34 @@ export class RedisQuotaStore implements QuotaStore {
     private readonly key: (...parts: string[]) => string,
   ) {}
 
-  async reserve(scope: QuotaScope, tool: string, counters: readonly QuotaCounter[], ttlSeconds: number): Promise<QuotaReservation> {
+  async reserve(
+    scope: QuotaScope,
+    tool: string,
+    counters: readonly QuotaCounter[],
+    ttlSeconds: number,
+  ): Promise<QuotaReservation> {
     const keys = counters.map((c) => this.counterKey(scope, c.subject, tool));
-    const r = (await this.client.eval(RESERVE_LUA, keys.length, ...keys, ttlSeconds, ...counters.map((c) => c.cap))) as number[];
+    const r = (await this.client.eval(
+      RESERVE_LUA,
+      keys.length,
+      ...keys,
+      ttlSeconds,
+      ...counters.map((c) => c.cap),
+    )) as number[];
     return { allowed: r[0] === 1, used: r.slice(1).map(Number) };
   }
 
-  async refund(scope: QuotaScope, tool: string, subjects: readonly string[], allowance: QuotaCounter, ttlSeconds: number): Promise<boolean> {
-    const keys = [this.counterKey(scope, allowance.subject, REFUNDS_TOOL), ...subjects.map((s) => this.counterKey(scope, s, tool))];
+  async refund(
+    scope: QuotaScope,
+    tool: string,
+    subjects: readonly string[],
+    allowance: QuotaCounter,
+    ttlSeconds: number,
+  ): Promise<boolean> {
+    const keys = [
+      this.counterKey(scope, allowance.subject, REFUNDS_TOOL),
+      ...subjects.map((s) => this.counterKey(scope, s, tool)),
+    ];
     return ((await this.client.eval(REFUND_LUA, keys.length, ...keys, allowance.cap, ttlSeconds)) as number) === 1;
   }
 

@@ -1,4 +1,13 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryColumn,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
 import { Workspace } from '../../../common/api-keys/entities/workspace.entity';
 import type { RunSetup } from '../collect.types';
 
@@ -82,7 +91,12 @@ export class VisCollectAnswer {
   @JoinColumn({ name: 'run_id', foreignKeyConstraintName: 'FK_vis_collect_answers_run' })
   run?: VisCollectRun;
 
-  @PrimaryColumn({ name: 'prompt_key', type: 'varchar', length: 128, primaryKeyConstraintName: 'PK_vis_collect_answers' })
+  @PrimaryColumn({
+    name: 'prompt_key',
+    type: 'varchar',
+    length: 128,
+    primaryKeyConstraintName: 'PK_vis_collect_answers',
+  })
   promptKey!: string;
 
   @PrimaryColumn({ type: 'varchar', length: 40, primaryKeyConstraintName: 'PK_vis_collect_answers' })

@@ -51,10 +51,19 @@ export class VisTrackedPrompt {
   workspaceId!: string;
 
   @ManyToOne(() => VisTracking, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', referencedColumnName: 'workspaceId', foreignKeyConstraintName: 'FK_vis_tracked_prompts_tracking' })
+  @JoinColumn({
+    name: 'workspace_id',
+    referencedColumnName: 'workspaceId',
+    foreignKeyConstraintName: 'FK_vis_tracked_prompts_tracking',
+  })
   tracking?: VisTracking;
 
-  @PrimaryColumn({ name: 'prompt_key', type: 'varchar', length: 128, primaryKeyConstraintName: 'PK_vis_tracked_prompts' })
+  @PrimaryColumn({
+    name: 'prompt_key',
+    type: 'varchar',
+    length: 128,
+    primaryKeyConstraintName: 'PK_vis_tracked_prompts',
+  })
   promptKey!: string;
 
   @Column({ type: 'integer' })
