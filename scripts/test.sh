@@ -31,6 +31,7 @@ fi
 
 echo "== types"; npx tsc --noEmit -p tsconfig.json
 echo "== lint"; npx eslint --max-warnings 0 src test migrations bench
+echo "== format"; npx prettier --check --log-level warn "src/**/*.ts" "test/**/*.ts" "bench/**/*.ts" "migrations/**/*.ts"
 
 # PGlite loads its WASM with dynamic import(), which jest's VM allows only with this flag.
 export NODE_OPTIONS="${NODE_OPTIONS:-} --experimental-vm-modules --no-warnings"
