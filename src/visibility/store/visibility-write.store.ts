@@ -254,9 +254,7 @@ export class VisibilityWriteTx {
   }
 
   /** A stored scan's answers, URLs (with their categories) and platforms, for re-derivation. */
-  async scanForRederive(
-    scanId: string,
-  ): Promise<{
+  async scanForRederive(scanId: string): Promise<{
     platforms: string[];
     summary: ScanSummary;
     answers: StoredAnswerRow[];
