@@ -631,7 +631,9 @@ describe('Website in Chromium (e2e)', () => {
   it("/pdf shows each tool's first sentence whole; tool names and short names redirect (301) to the tool page; the watermark page offers what it can do", async () => {
     const page = await fresh();
     await page.goto(`${origin}/pdf`);
-    const summaries = await page.$$eval('.tools .card p', (ps) => ps.map((p) => p.textContent ?? ''));
+    const summaries = await page.$$eval('ul.tools:not([aria-labelledby=more-tools]) .card p', (ps) =>
+      ps.map((p) => p.textContent ?? ''),
+    );
     expect(summaries).toHaveLength(PDF_TOOLS.length);
     for (const text of summaries) {
       expect(text).toMatch(/[^.]\.$/); // one full stop, never ".."
