@@ -35,7 +35,16 @@ const importModule = new Function('specifier', 'return import(specifier)') as (s
 let loading: Promise<PdfJs> | undefined;
 
 function pdfjs(): Promise<PdfJs> {
-  loading ??= importModule('pdfjs-dist/legacy/build/pdf.mjs') as Promise<PdfJs>;
+  loading ??= (async () => {
+    // pdf.js parses on this thread (its "fake worker"): handing it the worker module up front spares
+    // it an import of its own from inside pdf.mjs, one dynamic import fewer to go wrong.
+    const g = globalThis as { pdfjsWorker?: unknown };
+    g.pdfjsWorker ??= await importModule('pdfjs-dist/legacy/build/pdf.worker.mjs');
+    return (await importModule('pdfjs-dist/legacy/build/pdf.mjs')) as PdfJs;
+  })().catch((e: unknown) => {
+    loading = undefined; // a failed load is tried again by the next call
+    throw e;
+  });
   return loading;
 }
 
