@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: sign-in, password change and the admin operations all act on the same WebUser rows under the same
+ * password and lockout rules, so one service keeps those rules in one place (SQL is in the stores, sessions in
+ * SessionsService).
+ */
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { createHash, createHmac } from 'node:crypto';
 import { Counter } from 'prom-client';

@@ -1,3 +1,7 @@
+/**
+ * Over 300 lines: the pure rules (decideReserve, decideSettle) sit beside their two implementations, PostgreSQL and a
+ * Redis Lua script, so a reviewer can check that both technologies apply exactly the same lockout rules.
+ */
 import { DataSource, EntityManager } from 'typeorm';
 import { RedisService } from '../common/redis/redis.service';
 

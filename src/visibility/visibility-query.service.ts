@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: one method per read of the visibility API (summary, history, trends, prompts, answers, sources, URLs,
+ * gaps), all resolving the scan and the memo cache the same way, shared by the REST controller, the dashboard and the
+ * export.
+ */
 import { Injectable } from '@nestjs/common';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';

@@ -1,3 +1,7 @@
+/**
+ * Over 300 lines: one route per dashboard tab, each turning the tab's query string into the API's query DTO and its
+ * problems into the filter form's messages; the markup is in pages/dashboard*.pages.ts.
+ */
 import { Get, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { UserView } from '../accounts/accounts.service';

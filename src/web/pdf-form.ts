@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: the whole round trip of a tool's options between its JSON Schema and an HTML form (fields from the
+ * schema, rendering, posted values back to arguments, the tool's errors reworded for those fields), so a field's name,
+ * label and error message cannot drift apart.
+ */
 import { z } from 'zod';
 import type { PdfTool } from '../pdf-tools/tools/tool';
 import { html, SafeHtml } from '../common/html/html';

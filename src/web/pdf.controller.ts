@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: the PDF pages' four routes (list, form, no-JavaScript upload, run) share the tool lookup, the limits
+ * and the quota context, and the run route handles every outcome a form needs (refused input, quota, tool failure,
+ * result); the markup is in pages/.
+ */
 import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '../common/config/env';

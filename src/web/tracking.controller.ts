@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: one route per form of the tracking pages (brand, competitors, scans, prompts one by one and in bulk),
+ * each the same refuse-with-field or redirect-with-notice pattern around TrackingService; the markup is in
+ * pages/tracking.pages.ts.
+ */
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { UserView } from '../accounts/accounts.service';

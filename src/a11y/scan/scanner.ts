@@ -1,3 +1,7 @@
+/**
+ * Over 300 lines: one page's life in the browser (new page, request filter, navigation, settle, block-page detection,
+ * axe) shares the page's guard and refusal state, which the request filter sets and the navigation reads.
+ */
 import { Injectable, Logger } from '@nestjs/common';
 import type { Browser, BrowserContext, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { settledWithin } from '../../common/async/settled-within';

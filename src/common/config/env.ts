@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: AppConfig is one class because class-validator checks one instance at start-up and Nest injects it as
+ * one provider; its sections (HTTP, database, Redis, rate limits, scans, PDF tools, accounts, AI platforms, alerts) are
+ * marked by `// ----` rules rather than split into files.
+ */
 import { config as loadDotenv } from 'dotenv';
 import { plainToInstance, Transform } from 'class-transformer';
 import {

@@ -20,6 +20,9 @@ import { FileLock, tryLockFile } from './folder-lock';
  * `beacon.lock`, which dies with its process, so no stale lock can block a start. The file names
  * the owner's PID and socket folder; another process (the admin CLI while the server runs)
  * connects through that socket instead of opening the folder, so two processes never write one folder.
+ *
+ * Over 300 lines: opening, locking, serving and attaching to one data folder are one protocol (who owns the folder,
+ * which socket the others use), easiest to check for races when read in one file.
  */
 export interface EmbeddedDatabaseHandle {
   /** postgres:// URL to connect to (a Unix socket). */

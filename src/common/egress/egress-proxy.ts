@@ -1,3 +1,7 @@
+/**
+ * Over 300 lines: the three ways Chromium's traffic passes the proxy (plain requests, CONNECT tunnels, Upgrade) share
+ * one address check, one refusal answer and one set of tracked connections, so no path can skip the guard unnoticed.
+ */
 import { Logger } from '@nestjs/common';
 import {
   createServer,

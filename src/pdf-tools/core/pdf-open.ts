@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: openPdf is one ordered chain of checks and repairs (size, header, decryption, qpdf rewrite, page-tree
+ * pruning, page limits) whose notes and failures depend on what the earlier steps did, and the page-tree helpers here
+ * serve only that chain.
+ */
 import { createHash } from 'node:crypto';
 import {
   PDFArray,

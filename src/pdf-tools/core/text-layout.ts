@@ -2,6 +2,8 @@
  * A page's positioned text runs (as pdf.js gives them) as Markdown: reading order across columns,
  * paragraphs, headings by font size, list items, and plain grids as Markdown tables. Pure: no PDF
  * parsing here (core/pdf-text.ts feeds it), so it is tested on runs made by hand.
+ * Over 300 lines: its steps (lines, column gutters, reading order, tables, headings) pass each other private shapes
+ * (Line, Chunk, Segment) that no other file uses.
  */
 
 /** One run of text on a page: its baseline start (PDF points, y up), advance width and font size. */

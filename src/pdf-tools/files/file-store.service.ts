@@ -1,3 +1,7 @@
+/**
+ * Over 300 lines: the in-memory copy of bytes being written, the write queue and the readers waiting for it share one
+ * state (what is held, what is written), which stays consistent only with one class owning it.
+ */
 import {
   BeforeApplicationShutdown,
   Inject,

@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: the address checks, the redirects followed by hand and the capped, decoded stream are one download's
+ * control flow, each hop checked before a byte is read from it; splitting them would put the guard and the request it
+ * guards in different files.
+ */
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';

@@ -1,3 +1,7 @@
+/**
+ * Over 300 lines: one run's life (readiness, start, the job asking every prompt, resume after a crash, import) is one
+ * state machine over CollectStore's rows, every step reading the same heartbeat, retry and budget rules.
+ */
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { AiPlatform, AiProvider, AiProviderError, AiProvidersService, PLATFORM_NAMES } from '../../common/ai';
 import { AppConfig } from '../../common/config/env';

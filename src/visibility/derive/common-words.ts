@@ -2,6 +2,8 @@
  * Brand names that are also ordinary English words (docs/visibility-metrics.md, "Common words").
  * A match of such a term counts as a mention only in its domain form (`monday.com`, `zoom.us`) or
  * when it is used as a proper noun; a weekday, a verb or a common noun is not a mention.
+ * Over 300 lines: mostly word lists (weekdays, months, brand-like words, the words seen before and after them), kept
+ * next to the few rules that read them so a list and its rule are reviewed together.
  */
 
 export type WordClass = 'weekday' | 'word' | 'function';

@@ -1,6 +1,8 @@
 /**
  * Every figure the API reports, derived from one imported scan (pure functions; formulas in
  * docs/visibility-metrics.md). Ingest runs {@link deriveScan} once and stores its output.
+ * Over 300 lines: the stored result types sit beside the functions filling them, so each is read against
+ * docs/visibility-metrics.md formula by formula in one file.
  */
 import type { ImportFile } from '../import/import-schema';
 import { categoryOf, normaliseProjectDomain, normaliseUrl, ProjectDomains, SourceCategory } from './domains';

@@ -1,3 +1,7 @@
+/**
+ * Over 300 lines: the overview page plus the pieces every dashboard tab shares (tab navigation, tables, filter form,
+ * pager, highlighted answers), kept together so the tabs look and read alike by construction.
+ */
 import type { UserView } from '../../accounts/accounts.service';
 import type { Delta, ScanChanges } from '../../visibility/derive/changes';
 import type { Ci } from '../../visibility/derive/intervals';
