@@ -29,9 +29,13 @@ interface PdfJs {
   getDocument(source: Record<string, unknown>): { promise: Promise<PdfJsDocument> };
 }
 
-// A dynamic import that TypeScript leaves as it is (see above).
+// A dynamic import that TypeScript leaves as it is (see above). The source ends with a comment unique
+// to this module instance: V8 reuses a compiled Function of the same source, and with it the import
+// callback of the context that compiled it first (under jest, an earlier test file's, torn down since).
 // eslint-disable-next-line @typescript-eslint/no-implied-eval
-const importModule = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+const importModule = new Function('specifier', `return import(specifier); // ${process.hrtime.bigint()}`) as (
+  specifier: string,
+) => Promise<unknown>;
 let loading: Promise<PdfJs> | undefined;
 
 function pdfjs(): Promise<PdfJs> {
