@@ -22,7 +22,8 @@ import { apiQuery } from './web-query';
 import { WebController } from './web-controller.decorator';
 import { WebUserParam } from './web-context';
 
-const DTOS: { [K in ExportKind]: new () => ExportQueries[K] } = {
+/** The API's query DTO of each list (the dashboard's list pages read their filters with them too). */
+export const QUERY_DTOS: { [K in ExportKind]: new () => ExportQueries[K] } = {
   answers: AnswersQuery,
   sources: SourcesQuery,
   urls: UrlsQuery,
@@ -60,7 +61,7 @@ export class DashboardExportController {
   ): Promise<void> {
     const kind = EXPORT_KINDS.find((k) => file === `${k}.csv`);
     if (!kind) throw DomainError.notFound();
-    const q = await apiQuery(DTOS[kind], raw, ['limit', 'cursor']);
+    const q = await apiQuery(QUERY_DTOS[kind], raw, ['limit', 'cursor']);
     const p = await this.query.project(user.workspace_id);
     const out = await this.exports.csv(kind, p, q);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');

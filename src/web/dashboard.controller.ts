@@ -1,7 +1,3 @@
-/**
- * Over 300 lines: one route per dashboard tab, each turning the tab's query string into the API's query DTO and its
- * problems into the filter form's messages; the markup is in pages/dashboard*.pages.ts.
- */
 import { Get, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { UserView } from '../accounts/accounts.service';
@@ -9,14 +5,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { MENTION_STATUSES, MentionStatus } from '../visibility/derive/classify';
 import { SOURCE_CATEGORIES } from '../visibility/derive/domains';
-import {
-  AnswersQuery,
-  GapsQuery,
-  HistoryQuery,
-  PromptsQuery,
-  SourcesQuery,
-  UrlsQuery,
-} from '../visibility/dto/query.dto';
+import { HistoryQuery } from '../visibility/dto/query.dto';
 import { ProjectState, VisibilityQueryService } from '../visibility/visibility-query.service';
 import { CsrfService } from './csrf.service';
 import {
@@ -38,9 +27,9 @@ import {
   sourcesResults,
   urlsResults,
 } from './pages/dashboard-lists.pages';
-import { exportHref } from './dashboard-export.controller';
+import { exportHref, QUERY_DTOS } from './dashboard-export.controller';
 import type { History } from '../visibility/dto/responses';
-import type { ExportKind } from '../visibility/export/visibility-export.service';
+import type { ExportQueries } from '../visibility/export/visibility-export.service';
 import { Renderable } from '../common/html/html';
 import { sendPage } from './render/layout';
 import { apiQuery, filterProblem, keptParams } from './web-query';
@@ -59,6 +48,30 @@ const BRAND_STATUS_WORDS: Record<MentionStatus, string> = {
   absent: 'said not to be known',
   not_named: 'not named',
 };
+
+/** The dashboard's list tabs, each a route of its own name. */
+const LIST_TABS = ['prompts', 'answers', 'sources', 'urls', 'gaps'] as const;
+type ListTabName = (typeof LIST_TABS)[number] & DashboardTab;
+
+/** A list tab's form fields (after the scan picker) and its results for a valid query. */
+interface ListView<T> {
+  intro?: Renderable;
+  fields: FilterField[];
+  results: (q: T, params: Record<string, string | undefined>) => Promise<Renderable>;
+}
+type ListRoute = (req: WebRequest, res: Response, user: UserView, raw: Record<string, unknown>) => Promise<void>;
+
+const YES_NO: Array<[string, string]> = [
+  ['true', 'yes'],
+  ['false', 'no'],
+];
+const CATEGORY_FIELD: FilterField = { name: 'category', label: 'Category', options: [...SOURCE_CATEGORIES] };
+const platformField = (s: SummaryView): FilterField => ({ name: 'platform', label: 'Platform', options: s.platforms });
+const competitorField = (s: SummaryView): FilterField => ({
+  name: 'competitor',
+  label: 'Competitor',
+  options: s.competitors.map((c) => c.name),
+});
 
 /**
  * The dashboard: every figure comes from VisibilityQueryService, the service behind /api/v1,
@@ -95,58 +108,51 @@ export class DashboardController {
   /**
    * A list page: its filters read with the API's DTO and validation. A filter the API refuses (or an
    * out-of-date page link) is shown on the form itself, the other filters kept (400), never a dead
-   * end. `view` gives the form's fields (lists of the values the data has) and the results of a
-   * valid query.
+   * end. `view` gives the form's fields after the scan picker (lists of the values the data has)
+   * and the results of a valid query.
    */
-  private async listPage<T extends object>(
-    req: WebRequest,
-    res: Response,
-    user: UserView,
-    o: { tab: DashboardTab; title: string; dto: new () => T; raw: Record<string, unknown> },
-    view: (
-      p: ProjectState,
-      s: SummaryView,
-      scans: History['scans'],
-    ) => {
-      intro?: Renderable;
-      fields: FilterField[];
-      results: (q: T, params: Record<string, string | undefined>) => Promise<Renderable>;
-    },
-  ): Promise<void> {
-    const csrf = this.csrf.token(req, res);
-    const p = await this.project(user);
-    if (!p) return sendPage(res, 200, emptyDashboard(user, csrf));
-    const [summary, history] = await Promise.all([
-      this.query.summary(p),
-      this.query.history(p, await apiQuery(HistoryQuery, { limit: String(PICKER_SCANS) })),
-    ]);
-    const v = view(p, summary, history.scans);
-    const params = keptParams(o.raw);
-    let results: Renderable = '';
-    let problem: FilterProblem | null = null;
-    try {
-      results = await v.results(await apiQuery(o.dto, o.raw), params);
-    } catch (e) {
-      problem = filterProblem(
-        e,
-        Object.fromEntries([...v.fields.map((f) => [f.name, f.label]), ['limit', 'Per page']]),
+  private list<K extends ListTabName>(
+    tab: K,
+    title: string,
+    view: (p: ProjectState, s: SummaryView, scans: History['scans']) => ListView<ExportQueries[K]>,
+  ): ListRoute {
+    return async (req, res, user, raw) => {
+      const csrf = this.csrf.token(req, res);
+      const p = await this.project(user);
+      if (!p) return sendPage(res, 200, emptyDashboard(user, csrf));
+      const [summary, history] = await Promise.all([
+        this.query.summary(p),
+        this.query.history(p, await apiQuery(HistoryQuery, { limit: String(PICKER_SCANS) })),
+      ]);
+      const v = view(p, summary, history.scans);
+      const fields = [scanField(history.scans), ...v.fields];
+      const params = keptParams(raw);
+      let results: Renderable = '';
+      let problem: FilterProblem | null = null;
+      try {
+        results = await v.results(await apiQuery(QUERY_DTOS[tab], raw), params);
+      } catch (e) {
+        problem = filterProblem(
+          e,
+          Object.fromEntries([...fields.map((f) => [f.name, f.label]), ['limit', 'Per page']]),
+        );
+        if (!problem) throw e;
+      }
+      sendPage(
+        res,
+        problem ? 400 : 200,
+        dashboardListPage(user, csrf, {
+          tab,
+          title,
+          intro: v.intro,
+          fields,
+          params,
+          problem,
+          results,
+          csvHref: exportHref(tab, params),
+        }),
       );
-      if (!problem) throw e;
-    }
-    sendPage(
-      res,
-      problem ? 400 : 200,
-      dashboardListPage(user, csrf, {
-        tab: o.tab,
-        title: o.title,
-        intro: v.intro,
-        fields: v.fields,
-        params,
-        problem,
-        results,
-        csvHref: exportHref(o.tab as ExportKind, params),
-      }),
-    );
+    };
   }
 
   @Get()
@@ -163,153 +169,61 @@ export class DashboardController {
     });
   }
 
-  @Get('prompts')
-  prompts(
-    @WebUserParam() user: UserView,
-    @Query() raw: Record<string, unknown>,
-    @Req() req: WebRequest,
-    @Res() res: Response,
-  ): Promise<void> {
-    return this.listPage(
-      req,
-      res,
-      user,
-      { tab: 'prompts', title: 'Tracked prompts', dto: PromptsQuery, raw },
-      (p, _s, scans) => ({
-        fields: [
-          scanField(scans),
-          { name: 'tag', label: 'Tag' },
-          { name: 'intent', label: 'Intent' },
-          { name: 'country', label: 'Country (2 letters)' },
-          {
-            name: 'enabled',
-            label: 'Enabled',
-            options: [
-              ['true', 'yes'],
-              ['false', 'no'],
-            ],
-          },
-        ],
-        results: async (q, params) => {
-          return promptsResults(await this.query.prompts(p, q), params, q.scan_id);
-        },
-      }),
-    );
-  }
-
-  @Get('answers')
-  answers(
-    @WebUserParam() user: UserView,
-    @Query() raw: Record<string, unknown>,
-    @Req() req: WebRequest,
-    @Res() res: Response,
-  ): Promise<void> {
-    return this.listPage(
-      req,
-      res,
-      user,
-      { tab: 'answers', title: 'AI answers', dto: AnswersQuery, raw },
-      (p, s, scans) => ({
-        intro: answersIntro(s.brand.name),
-        fields: [
-          scanField(scans),
-          { name: 'platform', label: 'Platform', options: s.platforms },
-          {
-            name: 'mentioned',
-            label: `Mentions ${s.brand.name}`,
-            options: [
-              ['true', 'yes'],
-              ['false', 'no'],
-            ],
-          },
-          {
-            name: 'brand_status',
-            label: `${s.brand.name} in the answer`,
-            options: MENTION_STATUSES.map((m): [string, string] => [m, BRAND_STATUS_WORDS[m]]),
-          },
-          { name: 'competitor', label: 'Competitor', options: s.competitors.map((c) => c.name) },
-          { name: 'tag', label: 'Tag' },
-          { name: 'prompt_id', label: 'Prompt id' },
-          { name: 'cited_url', label: 'Citing the URL' },
-          { name: 'cited_domain', label: 'Citing the domain' },
-          { name: 'gap_url', label: 'Behind the gap (URL)' },
-        ],
-        results: async (q, params) => {
-          return answersResults(await this.query.answers(p, q), params, s.brand.name);
-        },
-      }),
-    );
-  }
-
-  @Get('sources')
-  sources(
-    @WebUserParam() user: UserView,
-    @Query() raw: Record<string, unknown>,
-    @Req() req: WebRequest,
-    @Res() res: Response,
-  ): Promise<void> {
-    return this.listPage(
-      req,
-      res,
-      user,
-      { tab: 'sources', title: 'Cited sources', dto: SourcesQuery, raw },
-      (p, s, scans) => ({
-        fields: [
-          scanField(scans),
-          { name: 'category', label: 'Category', options: [...SOURCE_CATEGORIES] },
-          { name: 'platform', label: 'Platform', options: s.platforms },
-        ],
-        results: async (q, params) => {
-          return sourcesResults(await this.query.sources(p, q), params, q.scan_id);
-        },
-      }),
-    );
-  }
-
-  @Get('urls')
-  urls(
-    @WebUserParam() user: UserView,
-    @Query() raw: Record<string, unknown>,
-    @Req() req: WebRequest,
-    @Res() res: Response,
-  ): Promise<void> {
-    return this.listPage(req, res, user, { tab: 'urls', title: 'Cited URLs', dto: UrlsQuery, raw }, (p, s, scans) => ({
+  /** The filters and results of each list tab (the scan picker comes first on every one). */
+  private readonly lists: { [K in ListTabName]: ListRoute } = {
+    prompts: this.list('prompts', 'Tracked prompts', (p) => ({
       fields: [
-        scanField(scans),
-        { name: 'domain', label: 'Domain' },
-        { name: 'category', label: 'Category', options: [...SOURCE_CATEGORIES] },
-        { name: 'platform', label: 'Platform', options: s.platforms },
+        { name: 'tag', label: 'Tag' },
+        { name: 'intent', label: 'Intent' },
+        { name: 'country', label: 'Country (2 letters)' },
+        { name: 'enabled', label: 'Enabled', options: YES_NO },
       ],
-      results: async (q, params) => {
-        return urlsResults(await this.query.urls(p, q), params, q.scan_id);
-      },
-    }));
-  }
+      results: async (q, params) => promptsResults(await this.query.prompts(p, q), params, q.scan_id),
+    })),
+    answers: this.list('answers', 'AI answers', (p, s) => ({
+      intro: answersIntro(s.brand.name),
+      fields: [
+        platformField(s),
+        { name: 'mentioned', label: `Mentions ${s.brand.name}`, options: YES_NO },
+        {
+          name: 'brand_status',
+          label: `${s.brand.name} in the answer`,
+          options: MENTION_STATUSES.map((m): [string, string] => [m, BRAND_STATUS_WORDS[m]]),
+        },
+        competitorField(s),
+        { name: 'tag', label: 'Tag' },
+        { name: 'prompt_id', label: 'Prompt id' },
+        { name: 'cited_url', label: 'Citing the URL' },
+        { name: 'cited_domain', label: 'Citing the domain' },
+        { name: 'gap_url', label: 'Behind the gap (URL)' },
+      ],
+      results: async (q, params) => answersResults(await this.query.answers(p, q), params, s.brand.name),
+    })),
+    sources: this.list('sources', 'Cited sources', (p, s) => ({
+      fields: [CATEGORY_FIELD, platformField(s)],
+      results: async (q, params) => sourcesResults(await this.query.sources(p, q), params, q.scan_id),
+    })),
+    urls: this.list('urls', 'Cited URLs', (p, s) => ({
+      fields: [{ name: 'domain', label: 'Domain' }, CATEGORY_FIELD, platformField(s)],
+      results: async (q, params) => urlsResults(await this.query.urls(p, q), params, q.scan_id),
+    })),
+    gaps: this.list('gaps', 'Citation gaps', (p, s, scans) => ({
+      intro: GAPS_INTRO,
+      fields: [competitorField(s), CATEGORY_FIELD, platformField(s)],
+      results: async (q, params) => gapsResults(await this.query.gaps(p, q), params, q.scan_id, scans),
+    })),
+  };
 
-  @Get('gaps')
-  gaps(
+  /** One route for the list tabs: the path's last segment names the tab (the routes are exactly LIST_TABS). */
+  @Get([...LIST_TABS])
+  listTab(
     @WebUserParam() user: UserView,
     @Query() raw: Record<string, unknown>,
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {
-    return this.listPage(
-      req,
-      res,
-      user,
-      { tab: 'gaps', title: 'Citation gaps', dto: GapsQuery, raw },
-      (p, s, scans) => ({
-        intro: GAPS_INTRO,
-        fields: [
-          scanField(scans),
-          { name: 'competitor', label: 'Competitor', options: s.competitors.map((c) => c.name) },
-          { name: 'category', label: 'Category', options: [...SOURCE_CATEGORIES] },
-          { name: 'platform', label: 'Platform', options: s.platforms },
-        ],
-        results: async (q, params) => {
-          return gapsResults(await this.query.gaps(p, q), params, q.scan_id, scans);
-        },
-      }),
-    );
+    const tab = LIST_TABS.find((t) => String((req.route as { path?: unknown } | undefined)?.path).endsWith(`/${t}`));
+    if (!tab) throw DomainError.notFound();
+    return this.lists[tab](req, res, user, raw);
   }
 }
