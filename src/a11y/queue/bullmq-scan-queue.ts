@@ -8,11 +8,12 @@ import { REDIS_HARD_TIMEOUT_MS, RedisService } from '../../common/redis/redis.se
 import type { Report } from '../report/report.types';
 import { ReportsService } from '../report/reports.service';
 import { ScanRunner } from '../scan/scan-runner';
+import type { ScanOptions } from '../scan/scan-options';
 import {
   decodeJobError,
+  jobDataOf,
   jobIdOf,
   QUEUE_RETRY_AFTER_S,
-  SCAN_JOB_VERSION,
   SCAN_QUEUE_NAME,
   scanAnswerWithinMs,
   ScanJobData,
@@ -108,8 +109,8 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
     for (const w of set) fn(w);
   }
 
-  async submit(url: URL, crawl: boolean, cacheKey: string): Promise<Report> {
-    if (!this.redis.usable) return this.withoutQueue(url, crawl);
+  async submit(url: URL, crawl: boolean, cacheKey: string, options?: ScanOptions): Promise<Report> {
+    if (!this.redis.usable) return this.withoutQueue(url, crawl, options);
     const id = jobIdOf(cacheKey);
     const answerBy = Date.now() + scanAnswerWithinMs(this.config);
     let waiter!: Waiter;
@@ -120,7 +121,7 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
     set.add(waiter);
     this.waiters.set(id, set);
     try {
-      await this.enqueue(id, { v: SCAN_JOB_VERSION, url: url.href, crawl, answerBy });
+      await this.enqueue(id, jobDataOf(url, crawl, answerBy, options));
       const done = await this.untilShutdown(this.await(id, result, answerBy));
       this.metrics.waited(done.waitedMs);
       return await this.reports.get(done.reportId);
@@ -233,10 +234,10 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
   }
 
   /** Redis is unreachable: run here when this process has a worker, else refuse for now. */
-  private async withoutQueue(url: URL, crawl: boolean): Promise<Report> {
+  private async withoutQueue(url: URL, crawl: boolean, options?: ScanOptions): Promise<Report> {
     if (!this.config.SCAN_WORKER_IN_PROCESS) throw this.unreachable(new Error('Redis is not reachable'));
     this.logger.warn('Redis is unreachable: this scan runs in this process instead of on the queue.');
-    const { report, waitedMs } = await this.runner.run(url, crawl);
+    const { report, waitedMs } = await this.runner.run(url, crawl, undefined, options);
     this.metrics.waited(waitedMs);
     return report;
   }

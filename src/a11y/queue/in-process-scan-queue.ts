@@ -1,6 +1,7 @@
 import type { Report } from '../report/report.types';
 import { BrowserPool } from '../browser/browser-pool';
 import { ScanRunner } from '../scan/scan-runner';
+import type { ScanOptions } from '../scan/scan-options';
 import { QueueDepth, ScanQueue } from './scan-queue';
 import { ScanQueueMetrics } from './scan-queue-metrics';
 
@@ -20,8 +21,8 @@ export class InProcessScanQueue extends ScanQueue {
     metrics.attach(this);
   }
 
-  async submit(url: URL, crawl: boolean): Promise<Report> {
-    const { report, waitedMs } = await this.untilShutdown(this.runner.run(url, crawl));
+  async submit(url: URL, crawl: boolean, _cacheKey?: string, options?: ScanOptions): Promise<Report> {
+    const { report, waitedMs } = await this.untilShutdown(this.runner.run(url, crawl, undefined, options));
     this.metrics.waited(waitedMs);
     return report;
   }

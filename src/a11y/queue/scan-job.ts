@@ -3,11 +3,17 @@ import type { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { parseTargetUrl } from '../../common/egress/target-guard';
+import { parseScanOptions, type ScanOptions } from '../scan/scan-options';
 
 /** Name of the BullMQ queue of accessibility scans (keys: `<REDIS_KEY_PREFIX>bull:<name>:*`). */
 export const SCAN_QUEUE_NAME = 'a11y-scans';
 /** Version of the job payload; a worker fails jobs of any other version. */
 export const SCAN_JOB_VERSION = 1;
+/**
+ * Version of a payload with scan options (a site scan's viewport, checks, cookies): a worker that
+ * does not know options fails such a job instead of running a public scan in its place.
+ */
+export const SCAN_JOB_OPTIONS_VERSION = 2;
 /**
  * Time past SCAN_TOTAL_TIMEOUT_MS after which the runner stops a scan that is still running (the
  * scanner bounds its own pages well inside it; this catches a browser that stopped answering).
@@ -27,7 +33,15 @@ export interface ScanJobData {
   crawl: boolean;
   /** Epoch ms after which nobody waits for this job any more. */
   answerBy: number;
+  /** Site scans only (version SCAN_JOB_OPTIONS_VERSION). */
+  options?: ScanOptions;
 }
+
+/** The payload of a scan: version 1 as before without options, version 2 with them. */
+export const jobDataOf = (url: URL, crawl: boolean, answerBy: number, options?: ScanOptions): ScanJobData =>
+  options
+    ? { v: SCAN_JOB_OPTIONS_VERSION, url: url.href, crawl, answerBy, options }
+    : { v: SCAN_JOB_VERSION, url: url.href, crawl, answerBy };
 
 /** What a worker hands back: the stored report's id and how long the job waited for a slot. */
 export interface ScanJobResult {
@@ -55,13 +69,13 @@ export const jobIdOf = (cacheKey: string): string =>
 export const UNREADABLE_PAYLOAD = '\u0000beacon-unreadable-payload';
 
 /** Reads a job payload; a payload that does not parse is a clear scan_failed for that job only. */
-export function parseScanJob(data: unknown): { url: URL; crawl: boolean; answerBy: number } {
+export function parseScanJob(data: unknown): { url: URL; crawl: boolean; answerBy: number; options?: ScanOptions } {
   const bad = (why: string) =>
     new DomainError(ErrorCode.ScanFailed, `The scan job could not be read (${why}); it was dropped.`);
   if (data === UNREADABLE_PAYLOAD) throw bad('the payload is not JSON');
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw bad('the payload is not an object');
   const d = data as Partial<Record<keyof ScanJobData, unknown>>;
-  if (d.v !== SCAN_JOB_VERSION)
+  if (d.v !== SCAN_JOB_VERSION && d.v !== SCAN_JOB_OPTIONS_VERSION)
     throw bad(`payload version ${JSON.stringify(d.v) ?? 'missing'}, expected ${SCAN_JOB_VERSION}`);
   if (typeof d.crawl !== 'boolean') throw bad('crawl is not a boolean');
   if (typeof d.answerBy !== 'number' || !Number.isFinite(d.answerBy)) throw bad('answerBy is not a time');
@@ -71,7 +85,10 @@ export function parseScanJob(data: unknown): { url: URL; crawl: boolean; answerB
   } catch {
     throw bad('url is not a scannable address');
   }
-  return { url, crawl: d.crawl, answerBy: d.answerBy };
+  const options = d.v === SCAN_JOB_OPTIONS_VERSION ? parseScanOptions(d.options) : undefined;
+  return options
+    ? { url, crawl: d.crawl, answerBy: d.answerBy, options }
+    : { url, crawl: d.crawl, answerBy: d.answerBy };
 }
 
 const ERROR_TAG = 'beacon-scan-error:';

@@ -1,6 +1,7 @@
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import type { Report } from '../report/report.types';
+import type { ScanOptions } from '../scan/scan-options';
 
 /** Jobs waiting for a worker and jobs running, as /metrics and tests see them. */
 export interface QueueDepth {
@@ -16,8 +17,11 @@ export interface QueueDepth {
 export abstract class ScanQueue {
   /** 'in-process' or 'bullmq'. */
   abstract readonly kind: string;
-  /** Runs (or joins) the scan of this normalised URL and crawl flag; resolves with its stored report. */
-  abstract submit(url: URL, crawl: boolean, cacheKey: string): Promise<Report>;
+  /**
+   * Runs (or joins) the scan of this normalised URL and crawl flag (and a site scan's `options`,
+   * whose own cache key `cacheKey` is then); resolves with its stored report.
+   */
+  abstract submit(url: URL, crawl: boolean, cacheKey: string, options?: ScanOptions): Promise<Report>;
   abstract depth(): Promise<QueueDepth>;
   /** Processes (or this process) that run scans from this queue. */
   abstract workers(): Promise<number>;

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BrowserPool } from '../browser/browser-pool';
+import { PageChecks } from '../checks/page-checks';
 import { A11yReport } from '../report/a11y-report.entity';
 import { Clock } from '../report/clock';
 import { ReportStore } from '../report/report.store';
@@ -24,6 +25,7 @@ const RUN_PROVIDERS = [
   ScreenshotRowsStore,
   ScreenshotStore,
   Screenshots,
+  PageChecks,
   ScanRunner,
   ScanWorker,
 ];

@@ -97,7 +97,7 @@ export class ScanWorker implements OnApplicationBootstrap, BeforeApplicationShut
       );
     }
     try {
-      const { report, waitedMs } = await this.runner.run(request.url, request.crawl, signal);
+      const { report, waitedMs } = await this.runner.run(request.url, request.crawl, signal, request.options);
       return { reportId: report.id, waitedMs: startedAt - job.timestamp + waitedMs };
     } catch (e) {
       if (e instanceof ScanAborted && this.releasing && token) {

@@ -3,6 +3,7 @@ import type { UserGroup } from '../scoring/disabilities';
 import type { RuleCost, SiteRuleCost } from '../scoring/breakdown';
 import type { NodeFacts } from '../diff/fingerprint';
 import type { Box } from '../screenshots/box';
+import type { PageReview } from '../checks/check.types';
 
 /** How the page's rendering was judged (stored as `pages[].render`). */
 export interface RenderCheck {
@@ -77,6 +78,8 @@ export interface ReportPage {
   render?: RenderCheck;
   /** Full-page PNG with every failing element outlined and numbered (`cut`: the page was taller than the cap). */
   screenshot?: { url: string; width: number; height: number; cut: boolean };
+  /** A site scan's checks beyond axe (reflow, keyboard walk): "needs review", not in the score (absent otherwise). */
+  review?: PageReview;
   /** `picturesMs`: time spent on screenshots (absent when the page had no violation). */
   timings: { navigationMs: number; settleMs: number; axeMs: number; totalMs: number; picturesMs?: number };
 }

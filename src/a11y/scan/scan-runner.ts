@@ -13,7 +13,8 @@ import { pageCostsOf, siteBreakdown } from '../scoring/breakdown';
 import { siteScore } from '../scoring/score';
 import { ScanEgress } from '../security/scan-egress';
 import { AXE_TAGS } from './axe-runner';
-import { Scanner, VIEWPORT } from './scanner';
+import { Scanner } from './scanner';
+import { type ScanOptions, scanKeyOf, viewportOf } from './scan-options';
 import { SCAN_HARD_STOP_GRACE_MS, scanHardStopMs } from '../queue/scan-job';
 
 export { SCAN_HARD_STOP_GRACE_MS };
@@ -42,8 +43,16 @@ export class ScanRunner {
     private readonly egress: ScanEgress,
   ) {}
 
-  /** Runs the scan and stores its report; `waitedMs` is the time spent waiting for a browser slot. */
-  async run(url: URL, crawl: boolean, signal?: AbortSignal): Promise<{ report: Report; waitedMs: number }> {
+  /**
+   * Runs the scan and stores its report; `waitedMs` is the time spent waiting for a browser slot.
+   * `options` (a site scan's, scan-options.ts): stored under the options' own cache key.
+   */
+  async run(
+    url: URL,
+    crawl: boolean,
+    signal?: AbortSignal,
+    options?: ScanOptions,
+  ): Promise<{ report: Report; waitedMs: number }> {
     const guard = this.egress.targetGuard();
     await guard.assertAllowed(url); // before the browser is involved at all
     const queuedAt = Date.now();
@@ -75,7 +84,7 @@ export class ScanRunner {
       );
       try {
         return {
-          site: await this.scanner.scanSite(ctx, url, crawl, guard, t0 + this.config.SCAN_TOTAL_TIMEOUT_MS),
+          site: await this.scanner.scanSite(ctx, url, crawl, guard, t0 + this.config.SCAN_TOTAL_TIMEOUT_MS, options),
           browser,
         };
       } finally {
@@ -109,7 +118,7 @@ export class ScanRunner {
           axeVersion: site.axeVersion,
           browser,
           tags: AXE_TAGS,
-          viewport: VIEWPORT,
+          viewport: viewportOf(options),
           userAgent: site.userAgent,
           skipped: site.skipped,
           timings: { totalMs: Date.now() - queuedAt },
@@ -117,7 +126,7 @@ export class ScanRunner {
           ...(fitted.truncated ? { truncated: fitted.truncated } : {}),
         },
       },
-      cacheKeyOf(url.href, crawl),
+      options ? scanKeyOf(url.href, crawl, options) : cacheKeyOf(url.href, crawl),
     );
     return { report, waitedMs };
   }

@@ -10,6 +10,7 @@ import { scanAnswerWithinMs } from '../queue/scan-job';
 import { ScanEgress } from '../security/scan-egress';
 import { MAX_CRAWL_PAGES } from './crawl';
 import { SCAN_LOCK_STORE, type ScanLockStore } from './lock/scan-lock.store';
+import { hasOptions, ScanOptions, scanKeyOf } from './scan-options';
 
 /**
  * Rate-limit units a scan request costs in the `scan` bucket, for POST /api/scan and the website's
@@ -55,18 +56,26 @@ export class ScanService {
    * `client` (the caller's client subject: IP, IPv6 by network; from the controller): one scan that needs the browser at a time per
    * client, in this instance and, with Redis, across instances; a second is 429 rate_limited.
    * Cached answers are never refused. `fresh` (the website's "Scan again now"): the cache is not
-   * looked up, the page is scanned again (an identical scan in flight is still joined).
+   * looked up, the page is scanned again (an identical scan in flight is still joined). `options`
+   * (site scans only; scan-options.ts): viewport, checks beyond axe, cookies; such a scan has its own
+   * cache key, so it is never served to a public scan nor joins one.
    */
-  async scan(rawUrl: unknown, crawl: boolean, client?: string, opts: { fresh?: boolean } = {}): Promise<ScanResponse> {
+  async scan(
+    rawUrl: unknown,
+    crawl: boolean,
+    client?: string,
+    opts: { fresh?: boolean; options?: ScanOptions } = {},
+  ): Promise<ScanResponse> {
     const url = parseTargetUrl(rawUrl);
-    const key = cacheKeyOf(url.href, crawl);
+    const options = hasOptions(opts.options) ? opts.options : undefined;
+    const key = options ? scanKeyOf(url.href, crawl, options) : cacheKeyOf(url.href, crawl);
     const hit = opts.fresh ? undefined : await this.reports.findFresh(key);
     if (hit) return { ...hit, cached: true };
     const release = client === undefined ? undefined : await this.claimClient(client);
     try {
       let run = this.inflight.get(key);
       if (!run) {
-        run = this.runOnce(url, crawl, key).finally(() => this.inflight.delete(key));
+        run = this.runOnce(url, crawl, key, options).finally(() => this.inflight.delete(key));
         this.inflight.set(key, run);
       }
       return { ...(await run), cached: false };
@@ -90,7 +99,7 @@ export class ScanService {
     return release;
   }
 
-  private runOnce(url: URL, crawl: boolean, key: string): Promise<Report> {
-    return this.queue.submit(url, crawl, key);
+  private runOnce(url: URL, crawl: boolean, key: string, options?: ScanOptions): Promise<Report> {
+    return options ? this.queue.submit(url, crawl, key, options) : this.queue.submit(url, crawl, key);
   }
 }

@@ -24,6 +24,8 @@ import { addNodeFacts } from '../diff/node-facts';
 import { applyRender, RENDER_WATCH_SCRIPT, waitForRender } from '../readiness/render-wait';
 import { Screenshots } from '../screenshots/screenshots';
 import { VIEWPORT_WIDTH } from '../screenshots/box';
+import { PageChecks } from '../checks/page-checks';
+import { type ScanOptions, VIEWPORTS } from './scan-options';
 
 export const VIEWPORT = { width: VIEWPORT_WIDTH, height: 800 };
 /** Longest wait for the network to go quiet after the load event. */
@@ -94,6 +96,7 @@ export class Scanner {
     private readonly config: AppConfig,
     egress: ScanEgress,
     private readonly screenshots: Screenshots,
+    private readonly checks: PageChecks,
   ) {
     this.errors = new PageErrors(egress, this.logger);
   }
@@ -110,6 +113,7 @@ export class Scanner {
     crawl: boolean,
     guard: TargetGuard,
     deadline = Date.now() + this.config.SCAN_TOTAL_TIMEOUT_MS,
+    options?: ScanOptions,
   ): Promise<SiteScan> {
     const left = () => deadline - Date.now() - PAGE_GRACE_MS;
     const first = await this.scanPage(
@@ -118,13 +122,14 @@ export class Scanner {
       guard,
       crawl,
       Math.max(PAGE_TIMEOUT_FLOOR_MS, Math.min(this.config.SCAN_PAGE_TIMEOUT_MS, left())),
+      options,
     );
     if (!crawl) return { pages: [first.page], skipped: [], axeVersion: first.axeVersion, userAgent: first.userAgent };
     const linked = await crawlLinkedPages(start.href, first.page, first.links, {
       budgetMs: () => Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left()),
       floorMs: PAGE_TIMEOUT_FLOOR_MS,
       deadlineReached: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)`,
-      scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget)).page,
+      scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget, options)).page,
     });
     return {
       pages: [first.page, ...linked.pages],
@@ -141,9 +146,10 @@ export class Scanner {
     guard: TargetGuard,
     collectLinks: boolean,
     timeoutMs: number = this.config.SCAN_PAGE_TIMEOUT_MS,
+    options?: ScanOptions,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
     const t0 = Date.now();
-    const page = await this.newPage(context);
+    const page = await this.newPage(context, options);
     const refusedNavigation: { reason?: string } = {};
     const net = { inflight: 0 };
     // The tab's own favicon fetch is refused and not awaited: it is not part of the page, and
@@ -164,7 +170,7 @@ export class Scanner {
     let graded: Graded;
     try {
       const done = await settledWithin(
-        this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs),
+        this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs, options),
         timeoutMs + PAGE_GRACE_MS,
       );
       if (!done)
@@ -185,11 +191,12 @@ export class Scanner {
     return result;
   }
 
-  private async newPage(context: BrowserContext): Promise<Page> {
+  private async newPage(context: BrowserContext, options?: ScanOptions): Promise<Page> {
     try {
       const page = await context.newPage();
+      if (options?.cookies?.length) await page.setCookie(...options.cookies); // a site's signed-in session
       await Promise.all([
-        page.setViewport(VIEWPORT),
+        page.setViewport(options?.viewport ? VIEWPORTS[options.viewport] : VIEWPORT),
         page.setBypassCSP(true), // else a CSP can forbid injecting axe
         page.setBypassServiceWorker(true),
         page.evaluateOnNewDocument(`${HARDENING_SCRIPT}\n${RENDER_WATCH_SCRIPT}`), // and DOM change times for the render wait
@@ -223,6 +230,7 @@ export class Scanner {
     collectLinks: boolean,
     t0: number,
     timeoutMs: number,
+    options?: ScanOptions,
   ): Promise<Graded> {
     const response: HTTPResponse | null = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     if (refused.reason) throw refusedError(refused.reason);
@@ -280,6 +288,8 @@ export class Scanner {
     // Fingerprints for the diff (src/a11y/diff) and pictures of the failing elements
     // (src/a11y/screenshots): both only read the page, in its isolated world.
     const [, pictures] = await Promise.all([addNodeFacts(page, entry), this.screenshots.capture(page, entry)]);
+    // A site scan's checks beyond axe (src/a11y/checks), after the pictures: they move focus and resize the page.
+    if (options?.keyboard || options?.reflow) entry.review = await this.checks.run(page, options, t0 + timeoutMs);
     return {
       pictures,
       page: entry,
