@@ -11,17 +11,32 @@ import { voiceSample, withIntervals } from './derive/intervals';
 import { percent } from './derive/metrics';
 import { wilson } from './derive/stats';
 import { AnswersQuery, GapsQuery, HistoryQuery, PromptsQuery, SourcesQuery, UrlsQuery } from './dto/query.dto';
-import type { Answers, Gaps, History, Prompts, ScanRef, ScanStub, Sources, Urls, Visibility } from './dto/responses';
+import type {
+  AnswerItem,
+  Answers,
+  Gaps,
+  History,
+  Prompts,
+  ScanRef,
+  ScanStub,
+  Sources,
+  Urls,
+  Visibility,
+} from './dto/responses';
 import { MemoCache } from './memo-cache';
 import { decodeCursor, Page, toPage } from './pagination';
 import { ProjectState, ProjectStateCache } from './store/project-state.cache';
 import { RANKED, RankedKind, ScanRow, VisibilityReadStore } from './store/visibility-read.store';
 import { markImmutable } from '../common/http/immutable-body';
+import { RawJson } from '../common/interceptors/raw-json';
 
 export { PROJECT_STATE_TTL_MS } from './store/project-state.cache';
 export type { ProjectState } from './store/project-state.cache';
 
 export type { ScanRef, ScanStub } from './dto/responses';
+
+/** GET /answers with its rows as JSON text (VisibilityQueryService.answersText). */
+export type AnswersText = Omit<Answers, 'answers'> & { answers: RawJson };
 
 const stub = (s: ScanRow): ScanStub => ({
   scan_id: s.scan_key,
@@ -246,6 +261,20 @@ export class VisibilityQueryService {
   }
 
   async answers(p: ProjectState, q: AnswersQuery): Promise<Answers> {
+    const page = await this.answerRows(p, q);
+    return { ...page, answers: page.answers.map((r) => JSON.parse(r.json) as AnswerItem) };
+  }
+
+  /**
+   * The page of {@link answers} with its rows as JSON text, the bytes JSON.stringify would write
+   * for them: what GET /answers sends, without building (and serializing) 500 rows of objects.
+   */
+  async answersText(p: ProjectState, q: AnswersQuery): Promise<AnswersText> {
+    const page = await this.answerRows(p, q);
+    return { ...page, answers: new RawJson(`[${page.answers.map((r) => r.json).join(',')}]`) };
+  }
+
+  private async answerRows(p: ProjectState, q: AnswersQuery) {
     const { id: scope, ref: scan } = await this.scanOf(p, q.scan_id);
     const after = decodeCursor(q.cursor, scope, ['number']);
     const total = await this.count(scope, 'answers', filters(q), () =>
@@ -256,7 +285,7 @@ export class VisibilityQueryService {
       rows,
       q.limit,
       scope,
-      (r) => [r.index],
+      (r) => [r.seq],
       (r) => r,
     );
     return { scan, total, ...rename(page, 'answers') };

@@ -139,7 +139,7 @@ export class VisibilityController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {
-    return this.list('answers', q, auth, req, res, (p) => this.query.answers(p, q));
+    return this.list('answers', q, auth, req, res, (p) => this.query.answersText(p, q));
   }
 
   @Get('sources')

@@ -5,7 +5,7 @@ import { demoImports } from '../../src/visibility/demo/demo-data';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
 import { recordApiResponses } from '../utils/openapi-responses';
 import { createTestApp, TestApp } from '../utils/test-app';
-import { scan1, scan2 } from './fixtures';
+import { base, scan1, scan2 } from './fixtures';
 
 const DATA = ['/visibility', '/history', '/prompts', '/answers', '/sources', '/urls', '/gaps'];
 
@@ -389,6 +389,43 @@ describe('Visibility API (e2e)', () => {
       });
       expect(res.body.answers[3]).toMatchObject({ status: 'error', brand_mentioned: false, competitors_mentioned: [] });
       expect(res.body.answers.map((a: { text: string }) => a.text)).not.toContain('Globex only.'); // s1's answer
+    });
+
+    it('GET /answers sends exactly the bytes JSON.stringify writes for its rows (escapes, Unicode, nulls)', async () => {
+      const { key } = await t.createKey('quotes');
+      const text = 'Acme "quoted" : {x, y} \\ back\\\\slash \\" \n\t\r\b\f \u0001\u001f\u007f é 漢字 😀 \u2028 end\\';
+      await t.app.get(VisibilityIngestService).importScan('quotes', {
+        ...base,
+        prompts: [{ ...base.prompts[0], text: 'prompt "with" \\ and\nnewline ☃' }],
+        scan: {
+          id: 'q1',
+          date: '2026-11-20',
+          platforms: ['chatgpt'],
+          answers: [
+            {
+              prompt_id: 'p1',
+              platform: 'chatgpt',
+              model: null,
+              status: 'ok',
+              text,
+              citations: ['https://a.example/"x"'],
+            },
+            { prompt_id: 'p1', platform: 'chatgpt', model: 'm', status: 'error', text: '', citations: [] },
+          ],
+        },
+      });
+      for (const [path, k] of [
+        ['/answers', key],
+        ['/answers?limit=1', key],
+        ['/answers', keyA],
+        ['/answers?limit=3', keyB],
+        ['/answers?limit=500', keyB],
+      ]) {
+        const res = await get(path, k).expect(200);
+        expect(res.text).toBe(JSON.stringify(res.body));
+      }
+      const res = await get('/answers', key).expect(200);
+      expect(res.body.answers[0]).toMatchObject({ text, model: null, prompt: 'prompt "with" \\ and\nnewline ☃' });
     });
 
     it('GET /answers filters: platform, mentioned, competitor, tag, prompt_id', async () => {

@@ -4,13 +4,15 @@ import { map, Observable } from 'rxjs';
 import type { Response } from 'express';
 import { OK_ENVELOPE } from '../decorators/ok-envelope.decorator';
 import { serializedOnce } from '../http/immutable-body';
+import { stringifyWithRawJson } from './raw-json';
 
 const envelope = (body: object): Record<string, unknown> => ({ ok: true, ...(body as Record<string, unknown>) });
 
 /**
  * Wraps plain-object bodies of routes marked {@link OkEnvelope} as `{ ok: true, ...body }` (a
  * StreamableFile, e.g. a CSV export, is sent as it is). A body
- * marked immutable (a memoized read model) is serialized once and its JSON text reused.
+ * marked immutable (a memoized read model) is serialized once and its JSON text reused; a body
+ * carrying {@link RawJson} values (rows PostgreSQL wrote as JSON) has that text written as it is.
  */
 @Injectable()
 export class OkEnvelopeInterceptor implements NestInterceptor {
@@ -31,8 +33,12 @@ export class OkEnvelopeInterceptor implements NestInterceptor {
         ) {
           return body;
         }
-        const text = serializedOnce(body, envelope);
-        if (text === null) return envelope(body);
+        let text = serializedOnce(body, envelope);
+        if (text === null) {
+          const wrapped = envelope(body);
+          text = stringifyWithRawJson(wrapped);
+          if (text === null) return wrapped;
+        }
         context.switchToHttp().getResponse<Response>().type('application/json');
         return text;
       }),
