@@ -7,8 +7,15 @@ export interface StoredBrand {
   domains: string[];
 }
 
+/** What a workspace's answers are classified with: its business, brand and competitors. */
+export interface BrandSetup {
+  business: string;
+  brand: StoredBrand;
+  competitors: StoredBrand[];
+}
+
 /** The brand set-up a workspace tracks: the same columns in vis_tracking (as set) and vis_projects (as imported). */
-export abstract class BrandSetupColumns {
+export abstract class BrandSetupColumns implements BrandSetup {
   @Column({ type: 'varchar', length: 200 })
   business!: string;
 
