@@ -6,10 +6,9 @@ import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { CollectNotReady, CollectService } from '../visibility/collect/collect.service';
 import { ACTIVE_STATUSES, RunRow } from '../visibility/collect/collect.types';
-import { TRACKABLE_PLATFORMS } from '../visibility/tracking/tracking.types';
 import { CsrfService } from './csrf.service';
+import { trackablePlatforms } from './platform-status';
 import { runPage, scansPage } from './pages/scans.pages';
-import { PlatformStatus } from './pages/tracking.pages';
 import { sendPage } from './render/layout';
 import { AdminOnly, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -27,19 +26,6 @@ export class ScansController {
     private readonly csrf: CsrfService,
   ) {}
 
-  private async platforms(user: UserView): Promise<PlatformStatus[]> {
-    const st = await this.ai.status(user.workspace_id);
-    return TRACKABLE_PLATFORMS.map((p) => {
-      const s = st.find((x) => x.platform === p);
-      return {
-        platform: p,
-        configured: s?.configured ?? false,
-        setting: s?.setting ?? '',
-        source: s?.keySource === 'workspace' ? 'workspace key' : s?.keySource === 'settings' ? s.setting : undefined,
-      };
-    });
-  }
-
   private refreshWhile(res: Response, runs: RunRow[]): void {
     if (runs.some((r) => ACTIVE_STATUSES.includes(r.status))) res.set('Refresh', String(REFRESH_S));
   }
@@ -54,7 +40,11 @@ export class ScansController {
     const runs = await this.collect.runs(user.workspace_id);
     this.refreshWhile(res, runs);
     const ready = await this.collect.readiness(user.workspace_id);
-    sendPage(res, status, scansPage(user, this.csrf.token(req, res), ready, await this.platforms(user), runs, o));
+    sendPage(
+      res,
+      status,
+      scansPage(user, this.csrf.token(req, res), ready, await trackablePlatforms(this.ai, user.workspace_id), runs, o),
+    );
   }
 
   @Get()

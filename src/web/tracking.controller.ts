@@ -21,10 +21,11 @@ import {
   TrackingInputError,
 } from '../visibility/tracking/tracking-input';
 import { TrackingService } from '../visibility/tracking/tracking.service';
-import { TRACKABLE_PLATFORMS, TRACKING_LIMITS } from '../visibility/tracking/tracking.types';
+import { TRACKING_LIMITS } from '../visibility/tracking/tracking.types';
 import { readBulkForm } from './bulk-form';
 import { CsrfService } from './csrf.service';
-import { editPromptPage, PlatformStatus, promptsPage, trackingPage } from './pages/tracking.pages';
+import { trackablePlatforms } from './platform-status';
+import { editPromptPage, promptsPage, trackingPage } from './pages/tracking.pages';
 import { sendPage } from './render/layout';
 import { AdminOnly, CSRF_FIELD, CsrfAfterBody, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -37,6 +38,13 @@ const NOTICES: Record<string, string> = {
   prompt: 'The prompt is saved.',
   deleted: 'The prompt is deleted.',
 };
+
+/** A refused form's message and the field it belongs to. */
+const refused = (e: TrackingInputError): { message: string; field: string } => ({ message: e.message, field: e.field });
+
+/** The prompt forms' fields (a ticked "enabled" box sends a value; an unticked one sends nothing). */
+const promptFromForm = (values: Record<'text' | 'tags' | 'intent' | 'country' | 'enabled', string>) =>
+  promptFields({ ...values, enabled: values.enabled ? 'yes' : 'no' });
 
 /**
  * What a workspace tracks (docs/visibility-collection.md): GET pages for everyone in the workspace,
@@ -51,19 +59,6 @@ export class TrackingController {
     private readonly csrf: CsrfService,
   ) {}
 
-  private async platforms(user: UserView): Promise<PlatformStatus[]> {
-    const st = await this.ai.status(user.workspace_id);
-    return TRACKABLE_PLATFORMS.map((p) => {
-      const s = st.find((x) => x.platform === p);
-      return {
-        platform: p,
-        configured: s?.configured ?? false,
-        setting: s?.setting ?? '',
-        source: s?.keySource === 'workspace' ? 'workspace key' : s?.keySource === 'settings' ? s.setting : undefined,
-      };
-    });
-  }
-
   private async settingsPage(
     user: UserView,
     req: WebRequest,
@@ -72,7 +67,11 @@ export class TrackingController {
     o: Parameters<typeof trackingPage>[4] = {},
   ): Promise<void> {
     const s = await this.tracking.settings(user.workspace_id);
-    sendPage(res, status, trackingPage(user, this.csrf.token(req, res), s, await this.platforms(user), o));
+    sendPage(
+      res,
+      status,
+      trackingPage(user, this.csrf.token(req, res), s, await trackablePlatforms(this.ai, user.workspace_id), o),
+    );
   }
 
   /** Runs a change; a TrackingInputError re-renders `again` with it (400). */
@@ -120,7 +119,7 @@ export class TrackingController {
         await this.tracking.update(user.workspace_id, { business, brand });
         return '/dashboard/tracking?saved=brand';
       },
-      (e) => this.settingsPage(user, req, res, 400, { error: { message: e.message, field: e.field }, values }),
+      (e) => this.settingsPage(user, req, res, 400, { error: refused(e), values }),
     );
   }
 
@@ -142,7 +141,7 @@ export class TrackingController {
         });
         return '/dashboard/tracking?saved=competitor';
       },
-      (e) => this.settingsPage(user, req, res, 400, { error: { message: e.message, field: e.field }, values }),
+      (e) => this.settingsPage(user, req, res, 400, { error: refused(e), values }),
     );
   }
 
@@ -186,7 +185,7 @@ export class TrackingController {
         });
         return '/dashboard/tracking?saved=scans#scans-settings';
       },
-      (e) => this.settingsPage(user, req, res, 400, { error: { message: e.message, field: e.field }, values }),
+      (e) => this.settingsPage(user, req, res, 400, { error: refused(e), values }),
     );
   }
 
@@ -262,13 +261,10 @@ export class TrackingController {
     await this.change(
       res,
       async () => {
-        await this.tracking.addPrompt(
-          user.workspace_id,
-          promptFields({ ...values, enabled: values.enabled ? 'yes' : 'no' }),
-        );
+        await this.tracking.addPrompt(user.workspace_id, promptFromForm(values));
         return '/dashboard/tracking/prompts?saved=prompt';
       },
-      (e) => this.promptsList(user, req, res, 400, { error: { message: e.message, field: e.field }, values }),
+      (e) => this.promptsList(user, req, res, 400, { error: refused(e), values }),
     );
   }
 
@@ -296,7 +292,7 @@ export class TrackingController {
         const r = await this.tracking.addPrompts(user.workspace_id, rows);
         return `/dashboard/tracking/prompts?added=${r.added}&skipped=${r.duplicates}`;
       },
-      (e) => this.promptsList(user, req, res, 400, { error: { message: e.message, field: e.field } }),
+      (e) => this.promptsList(user, req, res, 400, { error: refused(e) }),
     );
   }
 
@@ -325,19 +321,11 @@ export class TrackingController {
     await this.change(
       res,
       async () => {
-        await this.tracking.updatePrompt(
-          user.workspace_id,
-          p.id,
-          promptFields({ ...values, enabled: values.enabled ? 'yes' : 'no' }),
-        );
+        await this.tracking.updatePrompt(user.workspace_id, p.id, promptFromForm(values));
         return '/dashboard/tracking/prompts?saved=prompt';
       },
       async (e) =>
-        sendPage(
-          res,
-          400,
-          editPromptPage(user, this.csrf.token(req, res), p, { error: { message: e.message, field: e.field }, values }),
-        ),
+        sendPage(res, 400, editPromptPage(user, this.csrf.token(req, res), p, { error: refused(e), values })),
     );
   }
 

@@ -1,4 +1,4 @@
-import type { Report, ReportNode, ReportRule } from '../report/report.types';
+import type { Report, ReportNode, ReportPass, ReportRule } from '../report/report.types';
 import { fingerprintOf } from '../diff/fingerprint';
 import { newNodeKeys, ReportDiff } from '../diff/diff';
 import { IMPACTS, Impact } from '../scoring/score';
@@ -56,35 +56,21 @@ export function gateCases(report: Report, options: GateOptions, diff?: ReportDif
     const failedIds = new Set(p.violations.map((v) => v.id));
     for (const v of p.violations) cases.push(violationCase(p.url, v, options, fresh));
     for (const r of p.passes) {
-      if (!failedIds.has(r.id))
-        cases.push({
-          page: p.url,
-          rule: r.id,
-          help: r.help,
-          helpUrl: r.helpUrl,
-          tags: r.tags,
-          impact: r.impact,
-          outcome: 'passed',
-          nodes: [],
-        });
+      if (!failedIds.has(r.id)) cases.push(ruleCase(p.url, r, 'passed'));
     }
     const applied = new Set([...failedIds, ...p.passes.map((r) => r.id)]);
     for (const r of p.incomplete) {
       if (!applied.has(r.id)) {
-        cases.push({
-          page: p.url,
-          rule: r.id,
-          help: r.help,
-          helpUrl: r.helpUrl,
-          tags: r.tags,
-          impact: r.impact,
-          outcome: 'review',
-          nodes: [],
-        });
+        cases.push(ruleCase(p.url, r, 'review'));
       }
     }
   }
   return cases;
+}
+
+/** A rule with no element to list (passed, or only for review) as a case. */
+function ruleCase(page: string, r: ReportPass, outcome: 'passed' | 'review'): GateCase {
+  return { page, rule: r.id, help: r.help, helpUrl: r.helpUrl, tags: r.tags, impact: r.impact, outcome, nodes: [] };
 }
 
 function violationCase(page: string, v: ReportRule, options: GateOptions, fresh: Set<string> | undefined): GateCase {

@@ -57,6 +57,9 @@ const BACKWARD = new RegExp(`^(?:${BACKWARD_CUES.join('|')})(?![\\p{L}\\p{N}])`,
 /** Every forward cue anywhere in a clause (for cues whose target is a pronoun or nothing). */
 const FORWARD_ANY = new RegExp(`(?<![\\p{L}\\p{N}])(?:${CUES})(?![\\p{L}\\p{N}])`, 'giu');
 
+/** Conjunctions and quote marks, allowed by both fillers below. */
+const CONNECTIVES = ['and', 'or', 'nor', '&', '"', '“', '”', "'", '‘', '’', '*', '«', '»', '`'];
+
 /** Words allowed between a cue and its brand ("I'm not aware of any product called" Acme). */
 const FILLER = new Set([
   'the',
@@ -125,44 +128,13 @@ const FILLER = new Set([
   'who',
   'whatever',
   'crm',
-  'and',
-  'or',
-  'nor',
-  '&',
-  '"',
-  '“',
-  '”',
-  "'",
-  '‘',
-  '’',
-  '*',
-  '«',
-  '»',
-  '`',
+  ...CONNECTIVES,
   '(',
   ')',
   'either',
 ]);
 /** Words allowed between brands and a cue after them ("Acme and Globex" do not exist). */
-const NARROW_FILLER = new Set([
-  'and',
-  'or',
-  'nor',
-  '&',
-  '"',
-  '“',
-  '”',
-  "'",
-  '‘',
-  '’',
-  '*',
-  '«',
-  '»',
-  '`',
-  'itself',
-  'both',
-  'either',
-]);
+const NARROW_FILLER = new Set([...CONNECTIVES, 'itself', 'both', 'either']);
 const PRONOUNS = new Set([
   'it',
   'this',

@@ -1,19 +1,8 @@
 import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { Workspace } from '../../common/api-keys/entities/workspace.entity';
 
-/** A tracked prompt (buyer question), with its figures in the latest scan. */
-@Entity({ name: 'vis_prompts' })
-export class VisPrompt {
-  @PrimaryColumn({ name: 'workspace_id', type: 'uuid', primaryKeyConstraintName: 'PK_vis_prompts' })
-  workspaceId!: string;
-
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_vis_prompts_workspace' })
-  workspace?: Workspace;
-
-  @PrimaryColumn({ name: 'prompt_key', type: 'varchar', length: 128, primaryKeyConstraintName: 'PK_vis_prompts' })
-  promptKey!: string;
-
+/** A prompt's definition: the same columns in vis_tracked_prompts (as set) and vis_prompts (as imported). */
+export abstract class PromptDefinitionColumns {
   @Column({ type: 'text' })
   text!: string;
 
@@ -28,6 +17,20 @@ export class VisPrompt {
 
   @Column({ type: 'boolean' })
   enabled!: boolean;
+}
+
+/** A tracked prompt (buyer question), with its figures in the latest scan. */
+@Entity({ name: 'vis_prompts' })
+export class VisPrompt extends PromptDefinitionColumns {
+  @PrimaryColumn({ name: 'workspace_id', type: 'uuid', primaryKeyConstraintName: 'PK_vis_prompts' })
+  workspaceId!: string;
+
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_vis_prompts_workspace' })
+  workspace?: Workspace;
+
+  @PrimaryColumn({ name: 'prompt_key', type: 'varchar', length: 128, primaryKeyConstraintName: 'PK_vis_prompts' })
+  promptKey!: string;
 
   /** Successful answers to this prompt in the latest scan (null: not asked in it). */
   @Column({ name: 'latest_answers', type: 'integer', nullable: true })

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ScanChanges, ScanFacts } from '../derive/changes';
-import type { DerivedScan, Grade, PromptFigures, ScanSummary } from '../derive/metrics';
+import type { DerivedScan, PromptFigures, ScanSummary } from '../derive/metrics';
 import type { ImportFile } from '../import/import-schema';
-import type { StoredBrand } from '../entities/vis-project.entity';
+import type { BrandSetup, StoredBrand } from '../entities/vis-project.entity';
 import { ANSWER_COLUMNS, Columns, GAP_COLUMNS, SOURCE_COLUMNS, URL_COLUMNS } from './columns';
 
 /** Rows per INSERT statement (bounded parameter size). */
@@ -56,6 +56,15 @@ export interface StoredAnswerRow {
  * Every write of the visibility module (import, re-derivation), one method per statement, all
  * inside a transaction given by the caller (`transaction`).
  */
+/** A workspace's latest imported set-up (vis_projects), or null before its first import; the tracking store seeds from it too. */
+export async function projectSetupOf(m: EntityManager, workspaceId: string): Promise<BrandSetup | null> {
+  const [p] = await m.query<BrandSetup[]>(
+    'SELECT business, brand, competitors FROM vis_projects WHERE workspace_id = $1',
+    [workspaceId],
+  );
+  return p ?? null;
+}
+
 @Injectable()
 export class VisibilityWriteStore {
   constructor(private readonly db: DataSource) {}
@@ -140,16 +149,7 @@ export class VisibilityWriteTx {
   /** What change detection needs of each given scan. */
   async facts(ids: Array<string | null>): Promise<Map<string, ScanFacts>> {
     const wanted = ids.filter((x): x is string => x !== null);
-    type Row = {
-      id: string;
-      scan_key: string;
-      grade: Grade | null;
-      mention_rate: number | null;
-      mentions: number;
-      answers: number;
-      sources: string[];
-      gaps: string[];
-    };
+    type Row = Omit<ScanFacts, 'scan_id'> & { id: string; scan_key: string };
     const rows = await this.m.query<Row[]>(
       `SELECT s.id, s.scan_key, s.summary->>'grade' AS grade, (s.summary->>'mention_rate')::float8 AS mention_rate,
               (s.summary->>'mentions')::int AS mentions, (s.summary->'answers'->>'successful')::int AS answers,
@@ -243,14 +243,8 @@ export class VisibilityWriteTx {
   }
 
   /** The project's current set-up (re-derivation classifies with it). */
-  async projectSetup(
-    workspaceId: string,
-  ): Promise<{ business: string; brand: StoredBrand; competitors: StoredBrand[] } | null> {
-    const [p] = await this.m.query<Array<{ business: string; brand: StoredBrand; competitors: StoredBrand[] }>>(
-      'SELECT business, brand, competitors FROM vis_projects WHERE workspace_id = $1',
-      [workspaceId],
-    );
-    return p ?? null;
+  projectSetup(workspaceId: string): Promise<BrandSetup | null> {
+    return projectSetupOf(this.m, workspaceId);
   }
 
   /** A stored scan's answers, URLs (with their categories) and platforms, for re-derivation. */

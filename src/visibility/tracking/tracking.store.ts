@@ -1,20 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import type { StoredBrand } from '../entities/vis-project.entity';
-import type { PromptInput, Schedule, TrackedPrompt, TrackablePlatform } from './tracking.types';
+import type { BrandSetup } from '../entities/vis-project.entity';
+import { projectSetupOf } from '../store/visibility-write.store';
+import type { PromptInput, Schedule, TrackedPrompt, TrackingSetup } from './tracking.types';
 
-export interface TrackingRow {
-  business: string;
-  brand: StoredBrand;
-  competitors: StoredBrand[];
-  platforms: TrackablePlatform[];
-  samples: number;
-  schedule: Schedule;
-  budget_calls: number;
-  budget_usd: number;
-}
+/** The row of vis_tracking (the settings without the prompt counts). */
+export type TrackingRow = TrackingSetup;
 
 const ROW = `business, brand, competitors, platforms, samples, schedule, budget_calls, budget_usd`;
+/** ROW's values after the workspace id ($2 to $9). */
+const rowParams = (workspaceId: string, r: TrackingRow): unknown[] => [
+  workspaceId,
+  r.business,
+  JSON.stringify(r.brand),
+  JSON.stringify(r.competitors),
+  r.platforms,
+  r.samples,
+  r.schedule,
+  r.budget_calls,
+  r.budget_usd,
+];
 
 /** Every statement of the tracking set-up (vis_tracking, vis_tracked_prompts). */
 @Injectable()
@@ -50,17 +55,7 @@ export class TrackingTx {
   async create(workspaceId: string, r: TrackingRow): Promise<void> {
     await this.m.query(
       `INSERT INTO vis_tracking (workspace_id, ${ROW}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (workspace_id) DO NOTHING`,
-      [
-        workspaceId,
-        r.business,
-        JSON.stringify(r.brand),
-        JSON.stringify(r.competitors),
-        r.platforms,
-        r.samples,
-        r.schedule,
-        r.budget_calls,
-        r.budget_usd,
-      ],
+      rowParams(workspaceId, r),
     );
   }
 
@@ -68,29 +63,13 @@ export class TrackingTx {
     await this.m.query(
       `UPDATE vis_tracking SET business = $2, brand = $3, competitors = $4, platforms = $5, samples = $6, schedule = $7,
               budget_calls = $8, budget_usd = $9, updated_at = now() WHERE workspace_id = $1`,
-      [
-        workspaceId,
-        r.business,
-        JSON.stringify(r.brand),
-        JSON.stringify(r.competitors),
-        r.platforms,
-        r.samples,
-        r.schedule,
-        r.budget_calls,
-        r.budget_usd,
-      ],
+      rowParams(workspaceId, r),
     );
   }
 
   /** The latest import's set-up (seed of a workspace's first tracking row). */
-  async importedSetup(
-    workspaceId: string,
-  ): Promise<{ business: string; brand: StoredBrand; competitors: StoredBrand[] } | null> {
-    const [p] = await this.m.query<Array<{ business: string; brand: StoredBrand; competitors: StoredBrand[] }>>(
-      'SELECT business, brand, competitors FROM vis_projects WHERE workspace_id = $1',
-      [workspaceId],
-    );
-    return p ?? null;
+  importedSetup(workspaceId: string): Promise<BrandSetup | null> {
+    return projectSetupOf(this.m, workspaceId);
   }
 
   /** Copies the imported prompts (vis_prompts) into the tracked ones, keeping their ids. */

@@ -1,5 +1,5 @@
 /** What a workspace tracks (issue 22 item 2): set in the dashboard by admins, read by members and by scans. */
-import type { StoredBrand } from '../entities/vis-project.entity';
+import type { BrandSetup } from '../entities/vis-project.entity';
 
 /** Platforms a scan can ask: the ids of src/common/ai's providers (they are also the answers' `platform`). */
 export const TRACKABLE_PLATFORMS = ['openai', 'perplexity', 'gemini', 'anthropic', 'openai_compatible'] as const;
@@ -38,17 +38,18 @@ export interface TrackedPrompt {
   enabled: boolean;
 }
 
-export interface TrackingSettings {
-  /** false: nothing was saved yet (the values are the defaults, or the latest import's set-up). */
-  saved: boolean;
-  business: string;
-  brand: StoredBrand;
-  competitors: StoredBrand[];
+/** What a workspace tracks and how it scans (one vis_tracking row). */
+export interface TrackingSetup extends BrandSetup {
   platforms: TrackablePlatform[];
   samples: number;
   schedule: Schedule;
   budget_calls: number;
   budget_usd: number;
+}
+
+export interface TrackingSettings extends TrackingSetup {
+  /** false: nothing was saved yet (the values are the defaults, or the latest import's set-up). */
+  saved: boolean;
   prompts_total: number;
   prompts_enabled: number;
 }

@@ -1,25 +1,17 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { Workspace } from '../../../common/api-keys/entities/workspace.entity';
-import type { StoredBrand } from '../../entities/vis-project.entity';
+import { BrandSetupColumns } from '../../entities/vis-project.entity';
+import { PromptDefinitionColumns } from '../../entities/vis-prompt.entity';
 
 /** What a workspace tracks (set in the dashboard). SQL: tracking.store.ts. */
 @Entity({ name: 'vis_tracking' })
-export class VisTracking {
+export class VisTracking extends BrandSetupColumns {
   @PrimaryColumn({ name: 'workspace_id', type: 'uuid', primaryKeyConstraintName: 'PK_vis_tracking' })
   workspaceId!: string;
 
   @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_vis_tracking_workspace' })
   workspace?: Workspace;
-
-  @Column({ type: 'varchar', length: 200 })
-  business!: string;
-
-  @Column({ type: 'json' })
-  brand!: StoredBrand;
-
-  @Column({ type: 'json' })
-  competitors!: StoredBrand[];
 
   @Column({ type: 'text', array: true, default: () => "'{}'" })
   platforms!: string[];
@@ -46,7 +38,7 @@ export class VisTracking {
 /** A tracked prompt. */
 @Entity({ name: 'vis_tracked_prompts' })
 @Index('IDX_vis_tracked_prompts_position', ['workspaceId', 'position'])
-export class VisTrackedPrompt {
+export class VisTrackedPrompt extends PromptDefinitionColumns {
   @PrimaryColumn({ name: 'workspace_id', type: 'uuid', primaryKeyConstraintName: 'PK_vis_tracked_prompts' })
   workspaceId!: string;
 
@@ -68,19 +60,4 @@ export class VisTrackedPrompt {
 
   @Column({ type: 'integer' })
   position!: number;
-
-  @Column({ type: 'text' })
-  text!: string;
-
-  @Column({ type: 'text', array: true })
-  tags!: string[];
-
-  @Column({ type: 'varchar', length: 64, nullable: true })
-  intent!: string | null;
-
-  @Column({ type: 'varchar', length: 2, nullable: true })
-  country!: string | null;
-
-  @Column({ type: 'boolean' })
-  enabled!: boolean;
 }
