@@ -186,7 +186,7 @@ withPostgres('Collection scan faults: the process running it killed (e2e, real s
   }, 300_000);
 });
 
-describe('Collection scan faults: Redis lost, a key revoked (e2e, own Redis through a TCP proxy)', () => {
+describe('Collection scan faults: Redis lost, a key revoked, the US$ budget (e2e, own Redis through a TCP proxy)', () => {
   let own: { url: string; stop(): Promise<void> };
   let proxy: TcpProxy;
   let platforms: ProviderServer;
@@ -267,5 +267,30 @@ describe('Collection scan faults: Redis lost, a key revoked (e2e, own Redis thro
     expect(answers.filter((a) => a.platform !== 'openai').every((a) => a.status === 'ok')).toBe(true);
     expect(done.failed).toBe(refused.length);
     expect(done.result!.answers.total).toBe(PLANNED);
+  }, 120_000);
+
+  it("the US$ budget counts each answer at its model's prices plus the search fees, and stops the scan cleanly", async () => {
+    const tracking = t.app.get(TrackingService);
+    await tracking.update(workspaceId, { platforms: ['openai'], budget_usd: 0.05 });
+    try {
+      const store = t.app.get(CollectStore);
+      const { run } = await t.app.get(CollectService).start(workspaceId, 'manual');
+      const done = await waitFinished(store, run.id, 120_000);
+      // gpt-5-mini: 328 input and 356 output tokens at US$ 0.25 / 2 per million, and two searches at
+      // US$ 10 per 1,000: US$ 0.020794 a call, so the budget is reached after the third (one call
+      // in flight at a time: AI_CONCURRENCY=1, one platform).
+      const perCall = (328 * 0.25 + 356 * 2) / 1e6 + 2 * 0.01;
+      const answers = await store.answers(run.id);
+      expect(answers.map((a) => a.cost_usd)).toEqual([perCall, perCall, perCall].map((c) => expect.closeTo(c, 9)));
+      expect(answers.every((a) => a.status === 'ok' && a.reason === null)).toBe(true);
+      expect(done).toMatchObject({ status: 'done', asked: 3, planned: PROMPTS * SAMPLES });
+      expect(done.cost_usd).toBeCloseTo(3 * perCall, 9);
+      expect(done.stop_reason).toBe(
+        `Stopped at the budget of US$ 0.05 (estimated US$ 0.06 spent): ${PROMPTS * SAMPLES - 3} calls not made.`,
+      );
+      expect(done.result!.answers.total).toBe(3);
+    } finally {
+      await tracking.update(workspaceId, { platforms: [...PLATFORMS], budget_usd: 100 });
+    }
   }, 120_000);
 });

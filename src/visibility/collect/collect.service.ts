@@ -3,7 +3,14 @@
  * state machine over CollectStore's rows, every step reading the same heartbeat, retry and budget rules.
  */
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { AiPlatform, AiProvider, AiProviderError, AiProvidersService, PLATFORM_NAMES } from '../../common/ai';
+import {
+  AiPlatform,
+  AiProvider,
+  AiProviderError,
+  AiProvidersService,
+  answerCostUsd,
+  PLATFORM_NAMES,
+} from '../../common/ai';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { JobQueues } from '../../common/jobs/job-queues';
@@ -23,8 +30,6 @@ const HEARTBEAT_MS = 10_000;
 const STALE_MS = 60_000;
 /** Runs of a job: a run held by a live process (or a crash) is tried again later, 10 s, 20 s, ... up to 5 min in all. */
 const RUN_JOB = { attempts: 6, backoffMs: 10_000 };
-/** Estimated price when a platform reports no cost: US$ per million tokens (a mid-range model with search). */
-export const ESTIMATED_USD_PER_MTOK = { input: 1.25, output: 10 };
 
 /** Why a scan cannot start, each reason in the page's words. */
 export class CollectNotReady extends Error {
@@ -263,10 +268,8 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
       );
     try {
       const a = await provider.ask({ prompt: t.prompt.text, webSearch: true, country: t.prompt.country ?? undefined });
-      const cost =
-        a.costUsd ??
-        (a.usage.inputTokens * ESTIMATED_USD_PER_MTOK.input + a.usage.outputTokens * ESTIMATED_USD_PER_MTOK.output) /
-          1e6;
+      // The platform's own cost, or an estimate from the price table (src/common/ai/prices.ts).
+      const cost = answerCostUsd(a);
       return {
         prompt_key: t.prompt.id,
         platform: t.platform,
@@ -279,8 +282,11 @@ export class CollectService implements OnApplicationBootstrap, OnApplicationShut
         search_queries: a.searchQueries,
         input_tokens: a.usage.inputTokens,
         output_tokens: a.usage.outputTokens,
-        cost_usd: cost,
-        reason: null,
+        cost_usd: cost.usd,
+        // An ok answer's reason says when its cost is a guess: the model is not in the price table.
+        reason: cost.listed
+          ? null
+          : `Cost estimated at ${PLATFORM_NAMES[a.platform]}'s default prices: the model ${a.model} is not in Beacon's price table.`,
       };
     } catch (e) {
       if (!(e instanceof AiProviderError)) return failed(t, 'error', `Unexpected error: ${(e as Error).message}`);
