@@ -238,14 +238,18 @@ export class PdfController {
     if (ids.length === 0 && !fromUrl)
       return again(
         400,
-        tool.name === 'merge_pdfs' ? 'Choose at least two PDFs to merge.' : 'Choose a PDF file first, or give the address of one.',
+        tool.name === 'merge_pdfs'
+          ? 'Choose at least two PDFs to merge.'
+          : 'Choose a PDF file first, or give the address of one.',
       );
     if (url.length > MAX_URL) return again(400, `The address is too long: at most ${MAX_URL} characters.`, 'url');
     if (ids.length > MAX_FILES) return again(400, `At most ${plural(MAX_FILES, 'file')} at once.`);
     if (tool.name !== 'merge_pdfs' && ids.length > 1)
       return again(400, 'This tool takes one file: choose a single PDF.');
     // What the form itself shows to be wrong, in the page's words, before anything is run.
-    const names = fromUrl ? [fullAddress(url)] : ids.map((id) => chosen.find((f) => f.file_id === id)?.filename ?? 'your file');
+    const names = fromUrl
+      ? [fullAddress(url)]
+      : ids.map((id) => chosen.find((f) => f.file_id === id)?.filename ?? 'your file');
     const before =
       formError(fields, body) ?? (tool.name === 'merge_pdfs' ? undefined : this.pageProblem(fields, body, chosen[0]));
     if (before) return again(400, before.message, before.field);
