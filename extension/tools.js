@@ -5,19 +5,23 @@
  */
 export const DEFAULT_SITE = 'http://localhost:3000';
 
-/** `url: true`: the page has the address input the extension fills (`/pdf/<slug>?url=...`). */
+/**
+ * `url: true`: the page has the address input the extension fills (`/pdf/<slug>?url=...`): every
+ * tool of one file. Merge takes uploads only (several files, in an order the person sets).
+ */
 export const TOOLS = [
   { slug: 'images', title: 'PDF to images', url: true },
   { slug: 'ocr', title: 'OCR: make a scanned PDF searchable', url: true },
+  { slug: 'read-pdf', title: 'PDF to text', url: true },
   { slug: 'merge-pdfs', title: 'Merge PDFs' },
-  { slug: 'split-pdf', title: 'Split a PDF' },
-  { slug: 'rotate-pages', title: 'Rotate pages' },
-  { slug: 'remove-pages', title: 'Remove pages' },
-  { slug: 'compress-pdf', title: 'Compress a PDF' },
-  { slug: 'add-watermark', title: 'Add a watermark' },
-  { slug: 'add-page-numbers', title: 'Add page numbers' },
-  { slug: 'pdf-metadata', title: 'PDF metadata' },
-  { slug: 'flatten-form', title: 'Flatten a form' },
+  { slug: 'split-pdf', title: 'Split a PDF', url: true },
+  { slug: 'rotate-pages', title: 'Rotate pages', url: true },
+  { slug: 'remove-pages', title: 'Remove pages', url: true },
+  { slug: 'compress-pdf', title: 'Compress a PDF', url: true },
+  { slug: 'add-watermark', title: 'Add a watermark', url: true },
+  { slug: 'add-page-numbers', title: 'Add page numbers', url: true },
+  { slug: 'pdf-metadata', title: 'PDF metadata', url: true },
+  { slug: 'flatten-form', title: 'Flatten a form', url: true },
 ];
 
 /** A site address as typed: an http(s) origin (and path), without a trailing slash; null if it is not one. */

@@ -8,7 +8,7 @@ import { signedInDailyLimit } from '../pdf-tools/quota/quota.service';
 import type { ConversionInput } from '../pdf-tools/render/metered-run';
 import { CsrfService } from './csrf.service';
 import type { ChosenFile, DailyLimits } from './pages/pdf-convert.pages';
-import { MAX_PASSWORD, MAX_URL } from './pages/pdf-convert.pages';
+import { fullAddress, MAX_PASSWORD, MAX_URL } from './pages/pdf-convert.pages';
 import { single } from './pdf-form';
 import { uploadRefusal, WebLimits } from './pdf-web-text';
 import { WebRequest } from './web-context';
@@ -143,7 +143,7 @@ export class ConvertSupport {
         field: 'url',
         url,
       };
-    const full = /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url.replace(/^\/\//, '')}`;
+    const full = fullAddress(url);
     return { ok: true, input: { url: full }, url, name: full };
   }
 }

@@ -18,8 +18,8 @@ import { QuotaService, QuotaState } from '../pdf-tools/quota/quota.service';
 import { PDF_TOOLS } from '../pdf-tools/tools';
 import type { PdfTool } from '../pdf-tools/tools/tool';
 import { CsrfService } from './csrf.service';
-import { dailyLimits } from './pdf-convert.support';
-import { countedOn } from './pages/pdf-convert.pages';
+import { ConvertSupport, dailyLimits } from './pdf-convert.support';
+import { countedOn, failureWords, fullAddress, MAX_URL } from './pages/pdf-convert.pages';
 import {
   formError,
   FormError,
@@ -83,6 +83,9 @@ export function redirectOf(name: string): string | null {
   return tool && tool !== name ? `/pdf/${tool}` : null;
 }
 
+/** Failures of an address input said of the address (pdf-convert.pages failureWords), linked to its field. */
+const URL_FAILURES = new Set<string>(['url_not_allowed', 'download_failed', 'not_a_pdf', 'encrypted']);
+
 /** The file_id values of a form body or query string (one or many). */
 function fileIds(v: unknown): string[] {
   const list = Array.isArray(v) ? (v as unknown[]) : [v];
@@ -107,6 +110,7 @@ export class PdfController {
     private readonly files: FileStoreService,
     private readonly csrf: CsrfService,
     private readonly config: AppConfig,
+    private readonly support: ConvertSupport,
   ) {}
 
   private entry(slug: string): { tool: PdfTool; fields: OptionField[] } {
@@ -167,7 +171,9 @@ export class PdfController {
     }
     const { tool } = this.entry(slug);
     const q = await this.quota.status('web', tool.name, clientSubject(req), req.deviceId, req.webUser?.id);
-    sendPage(res, 200, this.toolPage(req, this.csrf.token(req, res), slug, q));
+    // The browser extension's link: the PDF's address in the field (one-file tools), nothing fetched yet.
+    const url = tool.name === 'merge_pdfs' ? undefined : this.support.prefilledUrl(req);
+    sendPage(res, 200, this.toolPage(req, this.csrf.token(req, res), slug, q, { url }));
   }
 
   /**
@@ -222,17 +228,28 @@ export class PdfController {
     const csrf = this.csrf.token(req, res);
     const ids = fileIds(body.file_id);
     const chosen = await this.chosen(ids);
+    // One-file tools take the address of a PDF instead of an upload (an uploaded file wins).
+    const url = tool.name === 'merge_pdfs' ? '' : (single(body.url) ?? '').trim();
+    const fromUrl = ids.length === 0 && url !== '';
     const again = async (status: number, error: string, errorField = 'file'): Promise<void> => {
       const q = await this.quota.status('web', tool.name, caller.ip, caller.deviceId, caller.userId);
-      sendPage(res, status, this.toolPage(req, csrf, slug, q, { error, errorField, values, chosen }));
+      sendPage(res, status, this.toolPage(req, csrf, slug, q, { error, errorField, values, chosen, url }));
     };
-    if (ids.length === 0)
-      return again(400, tool.name === 'merge_pdfs' ? 'Choose at least two PDFs to merge.' : 'Choose a PDF file first.');
+    if (ids.length === 0 && !fromUrl)
+      return again(
+        400,
+        tool.name === 'merge_pdfs'
+          ? 'Choose at least two PDFs to merge.'
+          : 'Choose a PDF file first, or give the address of one.',
+      );
+    if (url.length > MAX_URL) return again(400, `The address is too long: at most ${MAX_URL} characters.`, 'url');
     if (ids.length > MAX_FILES) return again(400, `At most ${plural(MAX_FILES, 'file')} at once.`);
     if (tool.name !== 'merge_pdfs' && ids.length > 1)
       return again(400, 'This tool takes one file: choose a single PDF.');
     // What the form itself shows to be wrong, in the page's words, before anything is run.
-    const names = ids.map((id) => chosen.find((f) => f.file_id === id)?.filename ?? 'your file');
+    const names = fromUrl
+      ? [fullAddress(url)]
+      : ids.map((id) => chosen.find((f) => f.file_id === id)?.filename ?? 'your file');
     const before =
       formError(fields, body) ?? (tool.name === 'merge_pdfs' ? undefined : this.pageProblem(fields, body, chosen[0]));
     if (before) return again(400, before.message, before.field);
@@ -251,7 +268,9 @@ export class PdfController {
       if (passwords[i].length > MAX_PASSWORD)
         return passwordError(i, 400, `The password of ${name} is too long: at most ${MAX_PASSWORD} characters.`);
     }
-    const refs = ids.map((file_id, i) => ({ file_id, ...(passwords[i] ? { password: passwords[i] } : {}) }));
+    const refs = fromUrl
+      ? [{ url: names[0] }]
+      : ids.map((file_id, i) => ({ file_id, ...(passwords[i] ? { password: passwords[i] } : {}) }));
     const args = {
       ...optionArgs(fields, body),
       ...WEB_TOOL_TEXT[tool.name]?.args,
@@ -277,15 +296,19 @@ export class PdfController {
           : `${name} is protected by a password: enter it in "Password of ${name}".`;
         return passwordError(index, status, message + refundWords(outcome.refunded));
       }
-      const shown = this.failureWords(outcome, names, fields, req);
+      const shown = this.failureWords(outcome, names, fields, req, fromUrl);
       sendPage(
         res,
         status,
-        this.toolPage(req, csrf, slug, q, { error: shown.message, errorField: shown.field, values, chosen }),
+        this.toolPage(req, csrf, slug, q, { error: shown.message, errorField: shown.field, values, chosen, url }),
       );
       return;
     }
-    sendPage(res, 200, this.toolPage(req, csrf, slug, q, { values, chosen, result: pdfResultBlock(outcome, names) }));
+    sendPage(
+      res,
+      200,
+      this.toolPage(req, csrf, slug, q, { values, chosen, url, result: pdfResultBlock(outcome, names) }),
+    );
   }
 
   /**
@@ -293,8 +316,22 @@ export class PdfController {
    * field it is about; only an argument problem the form could not foresee falls back to the tool's
    * message in the form's words.
    */
-  private failureWords(f: ToolFailed, names: string[], fields: OptionField[], req: WebRequest): FormError {
+  private failureWords(
+    f: ToolFailed,
+    names: string[],
+    fields: OptionField[],
+    req: WebRequest,
+    fromUrl: boolean,
+  ): FormError {
     const q = f.quota;
+    // The address did not give a PDF (not allowed, not downloaded, not a PDF, locked): said of the address, linked to its field.
+    if (fromUrl && URL_FAILURES.has(f.code))
+      return failureWords(
+        { code: f.code, details: { ...f.details, input: 'url' }, refunded: f.refunded, quota: q },
+        names[0],
+        this.limits(),
+        'this tool',
+      );
     if (f.code === 'quota_exceeded') {
       return {
         message: `You have used all ${plural(q.limit, 'run')} of this tool for today ${countedOn(dailyLimits(this.config, req))}. It resets at ${q.resets_at.slice(11, 16)} UTC.`,

@@ -137,6 +137,27 @@ describe('Browser extension (e2e, Chromium)', () => {
     await options.setViewport({ width: 480, height: 300 });
     await shot(options, 'extension-options');
 
+    // Every one-file tool takes the link (the nine tools' pages have the same address field); merge does not.
+    expect(await exists('beacon-link:split-pdf')).toBe('ok');
+    expect(await exists('beacon-page:read-pdf')).toBe('ok');
+    expect(await exists('beacon-link:merge-pdfs')).not.toBe('ok');
+    const splitOpened = browser.waitForTarget((tg) => tg.url().startsWith(`${origin}/pdf/split-pdf?url=`), {
+      timeout: 20_000,
+    });
+    await worker.evaluate(
+      (p) =>
+        (globalThis as unknown as { beaconMenuClick: (i: object) => Promise<string> }).beaconMenuClick({
+          menuItemId: 'beacon-page:split-pdf',
+          pageUrl: p,
+        }),
+      pdf,
+    );
+    const split = (await (await splitOpened).page())!;
+    await split.waitForSelector('#url');
+    expect(await split.evaluate("document.getElementById('url').value")).toBe(pdf);
+    expect(await split.$eval('h1', (el) => el.textContent)).toBe('Split a PDF');
+    expect(await grade(split)).toEqual({ 1280: 100, 375: 100, overflow: 0 });
+
     // Not a PDF's address: the tool list instead.
     const list = await worker.evaluate(() =>
       (globalThis as unknown as { beaconMenuClick: (i: object) => Promise<string> }).beaconMenuClick({
@@ -152,7 +173,8 @@ describe('Browser extension (e2e, Chromium)', () => {
     await popup.goto(`chrome-extension://${id}/popup.html`);
     await popup.waitForSelector('#tools li');
     const links = await popup.$$eval('#tools a', (as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
-    expect(links).toHaveLength(11);
+    expect(links).toHaveLength(12);
+    expect(links).toContainEqual(['PDF to text', `${origin}/pdf/read-pdf`]);
     expect(links[0]).toEqual(['PDF to images', `${origin}/pdf/images`]);
     expect(links).toContainEqual(['Merge PDFs', `${origin}/pdf/merge-pdfs`]);
     await popup.setViewport({ width: 360, height: 420 });

@@ -81,6 +81,80 @@ export function quotaLine(q: QuotaState, what: string, d: DailyLimits): SafeHtml
 const invalid = (field: string | undefined, id: string): SafeHtml | '' =>
   field === id ? html` aria-invalid="true"` : '';
 
+/** What the upload form of a tool page says and takes. */
+export interface UploadFormParts {
+  slug: string;
+  /** The query string of the no-JavaScript upload (the CSRF token; merge: the files chosen before). */
+  query: URLSearchParams;
+  limits: WebLimits;
+  label: string;
+  /** The hint's first sentence; the limits follow. */
+  hint: string;
+  /** Merge: how many files it takes (the script then takes several). */
+  many?: number;
+  invalid?: boolean;
+}
+
+/**
+ * The upload form of every tool page (the nine tools, PDF to images, OCR): the page script posts
+ * its file to POST /files with progress (`data-upload`); without JavaScript it posts here.
+ */
+export function uploadForm(u: UploadFormParts): SafeHtml {
+  const l = u.limits;
+  return html`<form class="stack" id="upload-form" method="post" action="/pdf/${u.slug}/upload?${u.query.toString()}" enctype="multipart/form-data" data-upload="/files"${u.many ? html` data-many="${u.many}"` : ''} data-refusals="${JSON.stringify(uploadRefusals(l))}">
+  <div class="dropzone">
+    <label for="file">${u.label}</label>
+    <input type="file" id="file" name="file" accept="application/pdf,.pdf" aria-describedby="file-hint"${u.invalid ? html` aria-invalid="true"` : ''}>
+    <span class="hint" id="file-hint">${u.hint} At most ${fileSize(l.maxBytes)} and ${plural(l.maxPages, 'page')}${u.many ? ' per file' : ''}.</span>
+    <div data-nojs><button type="submit" class="secondary">Upload</button></div>
+  </div>
+  <progress hidden max="100" value="0" aria-label="Upload progress"></progress>
+  <p id="upload-status" role="status" aria-live="polite"></p>
+</form>`;
+}
+
+/** The run form's opening tag and its CSRF field (closed by the page). */
+export const runFormOpen = (slug: string, csrf: string): SafeHtml =>
+  html`<form class="stack" id="run-form" method="post" action="/pdf/${slug}" data-run>
+  <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
+
+/**
+ * The address of a PDF on the web instead of an upload: the browser extension's link fills it
+ * (`/pdf/<tool>?url=`); the tool downloads it behind the egress guard when it runs.
+ */
+export function urlField(url: string | undefined, errorField: string | undefined): SafeHtml {
+  const note = url ? addressNote(url) : undefined;
+  return html`<div>
+    <label for="url">Or the address of a PDF on the web</label><br>
+    <input type="text" inputmode="url" id="url" name="url" value="${url ?? ''}" maxlength="${MAX_URL}" autocomplete="url" aria-describedby="url-hint${note ? ' url-note' : ''}"${invalid(errorField, 'url')}><br>
+    <span class="hint" id="url-hint">Used when no file is uploaded, e.g. https://example.com/report.pdf. Public addresses only.</span>
+    ${note ? html`<br><span class="bad" id="url-note">${note}</span>` : ''}
+  </div>`;
+}
+
+/** The address as the tools fetch it: one typed without a scheme is read as https. */
+export const fullAddress = (url: string): string =>
+  /^[a-z][a-z0-9+.-]*:/i.test(url) ? url : `https://${url.replace(/^\/\//, '')}`;
+
+/**
+ * What is wrong with an address given to a tool page (typed, or the extension's `?url=`) before
+ * anything is fetched: not a web address at all, or one whose path does not end in .pdf (it may
+ * still lead to a PDF: the run says so if it does not). Undefined when it looks like a PDF's.
+ */
+export function addressNote(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(fullAddress(url));
+  } catch {
+    return 'This is not a web address: give one such as https://example.com/report.pdf, or upload the file.';
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:')
+    return 'Only http and https addresses can be fetched: download the PDF and upload it instead.';
+  if (!/\.pdf$/i.test(u.pathname))
+    return 'This address does not end in .pdf: if it does not lead to a PDF file, the tool will say so when you run it.';
+  return undefined;
+}
+
 /** The page body: title, intro, quota, result, errors, the upload form and the run form. */
 export function convertBody(p: ConvertPage, s: ConvertPageState): SafeHtml {
   const f = s.chosen;
@@ -90,18 +164,15 @@ export function convertBody(p: ConvertPage, s: ConvertPageState): SafeHtml {
 ${quotaLine(p.quota, 'this tool', p.daily)}
 ${s.result ?? ''}
 ${errorSummary(s.error, s.errorField)}
-<form class="stack" id="upload-form" method="post" action="/pdf/${p.slug}/upload?${upload.toString()}" enctype="multipart/form-data" data-upload="/files" data-refusals="${JSON.stringify(uploadRefusals(p.limits))}">
-  <div class="dropzone">
-    <label for="file">1. PDF file</label>
-    <input type="file" id="file" name="file" accept="application/pdf,.pdf" aria-describedby="file-hint"${invalid(s.errorField, 'file')}>
-    <span class="hint" id="file-hint">Choose a file or drop it here. At most ${fileSize(p.limits.maxBytes)} and ${plural(p.limits.maxPages, 'page')}.</span>
-    <div data-nojs><button type="submit" class="secondary">Upload</button></div>
-  </div>
-  <progress hidden max="100" value="0" aria-label="Upload progress"></progress>
-  <p id="upload-status" role="status" aria-live="polite"></p>
-</form>
-<form class="stack" id="run-form" method="post" action="/pdf/${p.slug}" data-run>
-  <input type="hidden" name="${CSRF_FIELD}" value="${p.csrf}">
+${uploadForm({
+  slug: p.slug,
+  query: upload,
+  limits: p.limits,
+  label: '1. PDF file',
+  hint: 'Choose a file or drop it here.',
+  invalid: s.errorField === 'file',
+})}
+${runFormOpen(p.slug, p.csrf)}
   <div>
     <h2 id="chosen-title">2. File and options</h2>
     <ul id="chosen" aria-labelledby="chosen-title">${
@@ -116,11 +187,7 @@ ${errorSummary(s.error, s.errorField)}
     <p class="hint" id="none-chosen"${f ? html` hidden` : ''}>No file uploaded yet.</p>
     ${f ? html`<p><a href="/pdf/${p.slug}">Start again with another file</a></p>` : ''}
   </div>
-  <div>
-    <label for="url">Or the address of a PDF on the web</label><br>
-    <input type="text" inputmode="url" id="url" name="url" value="${s.url ?? ''}" maxlength="${MAX_URL}" autocomplete="url" aria-describedby="url-hint"${invalid(s.errorField, 'url')}><br>
-    <span class="hint" id="url-hint">Used when no file is uploaded, e.g. https://example.com/report.pdf. Public addresses only.</span>
-  </div>
+  ${urlField(s.url, s.errorField)}
   ${p.options}
   <div><button type="submit">${p.button}</button> <span class="hint" id="run-wait" hidden></span></div>
 </form>`;
@@ -180,6 +247,11 @@ export function failureWords(
         field,
       };
     case 'not_a_pdf':
+      if (fromUrl)
+        return {
+          message: `${name} does not lead to a PDF file: check the link, or download the PDF and upload it.${refund}`,
+          field,
+        };
       return { message: `${name} is not a PDF file: choose a PDF.${refund}`, field };
     case 'corrupt_pdf':
       return { message: `${name} is damaged and cannot be read, even after an attempt to repair it.${refund}`, field };

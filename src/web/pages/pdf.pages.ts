@@ -6,16 +6,8 @@ import type { ToolSuccess } from '../../pdf-tools/run/tool-outcome';
 import { PDF_TOOLS } from '../../pdf-tools/tools';
 import type { PdfTool } from '../../pdf-tools/tools/tool';
 import { OptionField, renderOption } from '../pdf-form';
-import { DailyLimits, quotaLine } from './pdf-convert.pages';
-import {
-  firstSentence,
-  uploadRefusals,
-  WEB_TOOL_TEXT,
-  WebLimits,
-  webNote,
-  webResultData,
-  webSummary,
-} from '../pdf-web-text';
+import { DailyLimits, quotaLine, runFormOpen, uploadForm, urlField } from './pdf-convert.pages';
+import { firstSentence, WEB_TOOL_TEXT, WebLimits, webNote, webResultData, webSummary } from '../pdf-web-text';
 import { errorSummary, page } from '../render/layout';
 import { describeResult, describeValue } from '../render/values';
 import { CSRF_FIELD, WebRequest } from '../web-context';
@@ -50,6 +42,8 @@ export interface PdfPageState {
   errorField?: string;
   values?: Record<string, string>;
   chosen?: ChosenFile[];
+  /** The address of a PDF on the web, used when no file is uploaded (one-file tools; `?url=` fills it). */
+  url?: string;
   result?: SafeHtml;
 }
 
@@ -130,18 +124,16 @@ export function pdfToolPage(
 ${quotaLine(q, 'this tool', c.daily)}
 ${o.result ?? ''}
 ${errorSummary(o.error, o.errorField)}
-<form class="stack" id="upload-form" method="post" action="/pdf/${slug}/upload?${upload.toString()}" enctype="multipart/form-data" data-upload="/files"${many ? html` data-many="${MAX_FILES}"` : ''} data-refusals="${JSON.stringify(uploadRefusals(l))}">
-  <div class="dropzone">
-    <label for="file">1. ${many ? `PDF files (2 to ${MAX_FILES}, merged in the order listed under "Files")` : 'PDF file'}</label>
-    <input type="file" id="file" name="file" accept="application/pdf,.pdf" aria-describedby="file-hint">
-    <span class="hint" id="file-hint">Choose ${many ? 'a file, then the next one,' : 'a file'} or drop ${many ? 'files' : 'it'} here. At most ${fileSize(l.maxBytes)} and ${plural(l.maxPages, 'page')} per file.</span>
-    <div data-nojs><button type="submit" class="secondary">Upload</button></div>
-  </div>
-  <progress hidden max="100" value="0" aria-label="Upload progress"></progress>
-  <p id="upload-status" role="status" aria-live="polite"></p>
-</form>
-<form class="stack" id="run-form" method="post" action="/pdf/${slug}" data-run>
-  <input type="hidden" name="${CSRF_FIELD}" value="${c.csrf}">
+${uploadForm({
+  slug,
+  query: upload,
+  limits: l,
+  label: `1. ${many ? `PDF files (2 to ${MAX_FILES}, merged in the order listed under "Files")` : 'PDF file'}`,
+  hint: `Choose ${many ? 'a file, then the next one,' : 'a file'} or drop ${many ? 'files' : 'it'} here.`,
+  many: many ? MAX_FILES : undefined,
+  invalid: o.errorField === 'file',
+})}
+${runFormOpen(slug, c.csrf)}
   <div>
     <h2 id="chosen-title">2. ${many ? 'Files' : 'File'} and options</h2>
     <ul id="chosen" aria-labelledby="chosen-title">${chosen.map(
@@ -152,6 +144,7 @@ ${errorSummary(o.error, o.errorField)}
     ${many ? html`<p class="hint" id="chosen-status" role="status" aria-live="polite"></p>` : ''}
     ${chosen.length ? html`<p><a href="/pdf/${slug}">Start again with other files</a></p>` : ''}
   </div>
+  ${many ? '' : urlField(o.url, o.errorField)}
   ${fields.map((f) => renderOption(f, o.values ?? {}, fields, o.errorField))}
   <div><button type="submit">${WEB_TOOL_TEXT[tool.name]?.button ?? `Run: ${tool.title}`}</button> <span class="hint" id="run-wait" hidden></span></div>
 </form>`,
