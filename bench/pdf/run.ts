@@ -34,7 +34,7 @@ import { PDF_TOOLS_BY_NAME } from '../../src/pdf-tools/tools';
 import { imagePdf, linesPdf } from '../../test/pdf-tools/fixtures';
 import { createTestApp } from '../../test/utils/test-app';
 import type { Request as RoundTripRequest } from './roundtrip-client';
-import type { TimeCommand } from './time-command';
+import { spawnScript, timeCommand } from './child';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
 const LIMITS = { maxBytes: 64 * 1024 * 1024, maxPages: 10_000 };
@@ -219,31 +219,6 @@ async function probeProcess(url: string, seconds: number): Promise<autocannon.Re
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   if (code !== 0) throw new Error(`autocannon exited with ${code}: ${stderr}`);
   return JSON.parse(stdout.trim().split('\n').pop()!) as autocannon.Result;
-}
-
-/** Spawns bench/pdf/<name> (compiled when this runs from dist-bench, else from source under ts-node) with `args`. */
-function spawnScript(name: string, args: string[]) {
-  const compiled = __filename.endsWith('.js');
-  const entry = join(__dirname, `${name}.${compiled ? 'js' : 'ts'}`);
-  return spawn(process.execPath, [...(compiled ? [] : ['-r', 'ts-node/register/transpile-only']), entry, ...args], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-}
-
-/**
- * Median time of `command` (median of 5 after 2 warm-ups), timed by bench/pdf/time-command.ts in a
- * small process of its own: started from this process, which holds the app, each run would also
- * pay the copy of this process's memory map (15-20 ms here), which a shell running qpdf does not.
- */
-async function timeCommand(command: string[], runs = 5, warmup = 2): Promise<number> {
-  const request: TimeCommand = { command, runs, warmup };
-  const child = spawnScript('time-command', [JSON.stringify(request)]);
-  child.stdin.end();
-  let stdout = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`timing ${command.join(' ')} failed (exit code ${code})`);
-  return Number(stdout.trim());
 }
 
 /** Starts bench/pdf/mcp-load.ts against `url` in a child process; resolves once it is warmed up. */
