@@ -128,7 +128,14 @@ describe('Site scan options and checks beyond axe (e2e)', () => {
 
     const keys = await scanned('/keys', { options: { keyboard: true } });
     expect(keys.review!.keyboard).toMatchObject({ ended: 'cycled', findings: [] });
-    expect(keys.review!.keyboard!.stops.map((s) => s.name)).toEqual(['Home', 'One', 'Two', 'Three', 'Search']);
+    expect(keys.review!.keyboard!.stops.map((s) => s.name)).toEqual([
+      'Home',
+      'One',
+      'Two',
+      'Three',
+      'Search',
+      'Embedded',
+    ]);
   }, 90_000);
 
   it('scans a site at both viewports with the reflow check and keyboard walk: each page per viewport, findings as needs review', async () => {
