@@ -7,7 +7,7 @@ import { FixtureServer, html, send, startFixtureServer } from './fixture-server'
  * - /reflow-ok: reflows; its wide table scrolls inside its own box (allowed);
  * - /trap: a focus trap (two buttons cycling Tab between them; the links after them are never reached)
  *   and a button whose focus style is removed;
- * - /keys: an ordinary page the keyboard walks through to its end;
+ * - /keys: an ordinary page (with a frame of three links) the keyboard walks through to its end;
  * - /width: an image without a text alternative shown below 600 px only (axe finds it at the phone viewport);
  * - a login: /login (form), POST /session (sets the session cookie when the password is right),
  *   /account and /members (different content signed in; /account sends signed-out visitors to /login).
@@ -73,7 +73,8 @@ document.getElementById('t1').addEventListener('keydown', (e) => { if (e.key ===
       200,
       page(
         'Keys',
-        `<p><a href="/one">One</a> <a href="/two">Two</a> <button type="button">Three</button></p><form><label for="q">Search</label> <input id="q" name="q"></form>`,
+        `<p><a href="/one">One</a> <a href="/two">Two</a> <button type="button">Three</button></p><form><label for="q">Search</label> <input id="q" name="q"></form>
+<iframe title="Embedded" srcdoc="<a href='/f1'>In frame 1</a> <a href='/f2'>In frame 2</a> <a href='/f3'>In frame 3</a>"></iframe>`,
       ),
     );
   routes['/width'] = (_q, res) =>

@@ -1,5 +1,10 @@
 import request from 'supertest';
+import { AccountsService } from '../../src/accounts/accounts.service';
 import { ScanService } from '../../src/a11y/scan/scan.service';
+import { SiteLogin } from '../../src/a11y/sites/site-login';
+import type { SiteScan } from '../../src/a11y/sites/site.types';
+import { SitesService } from '../../src/a11y/sites/sites.service';
+import { WebClient } from '../web/web-client';
 import type { ReportPage } from '../../src/a11y/report/report.types';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { SiteChecksFixture, startSiteChecksFixture } from './site-checks-fixture';
@@ -12,12 +17,47 @@ describe('Site scan options and checks beyond axe (e2e)', () => {
   let t: TestApp;
   let site: SiteChecksFixture;
   let scans: ScanService;
+  let sites: SitesService;
+  let admin: WebClient;
+  let workspaceId = '';
+  const idOf = (path: string): string => path.split('/').pop()!;
 
   beforeAll(async () => {
     site = await startSiteChecksFixture();
     t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true' } });
     scans = t.app.get(ScanService);
+    sites = t.app.get(SitesService);
+    await t.createKey('checks');
+    const a = await t.app.get(AccountsService).createUser('checks', 'checks-admin@example.com', 'admin');
+    workspaceId = a.workspace_id;
+    admin = WebClient.of(t.server);
+    await admin.signIn(a.email, a.one_time_password, 'a long enough password');
   }, 120_000);
+
+  /** Waits (polling the condition, no fixed sleep) until the site's newest scan has ended. */
+  async function scanEnded(siteId: string, count: number, withinMs = 90_000): Promise<SiteScan> {
+    const until = Date.now() + withinMs;
+    for (;;) {
+      const list = await sites.scansOf(siteId);
+      if (list.length >= count && (list[0].status === 'done' || list[0].status === 'failed')) return list[0];
+      if (Date.now() > until) throw new Error(`scan not ended: ${JSON.stringify(list[0])}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** Adds a site through the form; answers its page's path. */
+  async function addSite(form: Record<string, string>): Promise<string> {
+    await admin.get('/dashboard/sites');
+    const added = await admin.post('/dashboard/sites', form);
+    expect(added.status).toBe(303);
+    return added.location!.replace(/\?.*$/, '');
+  }
+
+  async function run(path: string, count: number): Promise<SiteScan> {
+    await admin.get(path);
+    expect((await admin.post(`${path}/run`)).status).toBe(303);
+    return scanEnded(idOf(path), count);
+  }
 
   afterAll(async () => {
     await t?.close();
@@ -88,6 +128,111 @@ describe('Site scan options and checks beyond axe (e2e)', () => {
 
     const keys = await scanned('/keys', { options: { keyboard: true } });
     expect(keys.review!.keyboard).toMatchObject({ ended: 'cycled', findings: [] });
-    expect(keys.review!.keyboard!.stops.map((s) => s.name)).toEqual(['Home', 'One', 'Two', 'Three', 'Search']);
+    expect(keys.review!.keyboard!.stops.map((s) => s.name)).toEqual([
+      'Home',
+      'One',
+      'Two',
+      'Three',
+      'Search',
+      'Embedded',
+    ]);
   }, 90_000);
+
+  it('scans a site at both viewports with the reflow check and keyboard walk: each page per viewport, findings as needs review', async () => {
+    const path = await addSite({
+      name: 'Checks site',
+      start_url: `${site.origin}/`,
+      urls: `${site.origin}/reflow-bad\n${site.origin}/trap`,
+      viewport_desktop: 'yes',
+      viewport_phone: 'yes',
+      reflow_check: 'yes',
+      keyboard_walk: 'yes',
+    });
+    const saved = await sites.get(workspaceId, idOf(path));
+    expect(saved).toMatchObject({
+      viewports: ['desktop', 'phone'],
+      reflow_check: true,
+      keyboard_walk: true,
+      login: null,
+    });
+    const scan = await run(path, 1);
+    expect(scan.status).toBe('done');
+    const pages = scan.summary!.pages;
+    expect(pages.map((p) => `${new URL(p.url).pathname} ${p.viewport}`).sort()).toEqual([
+      '/ desktop',
+      '/ phone',
+      '/reflow-bad desktop',
+      '/reflow-bad phone',
+      '/trap desktop',
+      '/trap phone',
+    ]);
+    expect(pages.filter((p) => p.secondary).map((p) => p.viewport)).toEqual(['phone', 'phone', 'phone']);
+    const bad = pages.find((p) => p.url === `${site.origin}/reflow-bad` && !p.secondary)!;
+    expect(bad.score).toBe(100); // the reflow failure is for review, not in the score
+    expect(bad.review!.reflow).toBeGreaterThan(0);
+    expect(pages.find((p) => p.url === `${site.origin}/trap` && !p.secondary)!.review).toMatchObject({ trapped: true });
+    expect(pages.find((p) => p.secondary)!.review).toBeUndefined(); // the checks run at the first viewport only
+    const page = await admin.get(path);
+    expect(page.text).toContain(`${site.origin}/trap (phone 375)`);
+    expect(page.text).toMatch(/<caption>Reflow and keyboard findings per page<\/caption>/);
+    expect(page.text).toMatch(/id="viewport_phone" name="viewport_phone" value="yes" checked/);
+    const report = await admin.get(`/r/${bad.reportId}`);
+    expect(report.text).toContain('Reflow at 320 px');
+    expect(report.text).toContain('#wide');
+  }, 120_000);
+
+  it('signs in before the scan (values sealed, never shown), scans the signed-in pages, and fails with the reason on a wrong password', async () => {
+    t.app.get(SiteLogin).checkWithinMs = 3000; // the failing check below gives up sooner than in production
+    const path = await addSite({
+      name: 'Members site',
+      start_url: `${site.origin}/account`,
+      urls: `${site.origin}/members`,
+      login_url: `${site.origin}/login`,
+      login_field1_selector: '#user',
+      login_field1_value: 'member@example.com',
+      login_field2_selector: '#pass',
+      login_field2_value: site.password,
+      login_submit: '#go',
+      login_check: '#account',
+    });
+    const id = idOf(path);
+    const rows = await t.dataSource.query<{ login: unknown }[]>(`SELECT login FROM a11y_sites WHERE id = $1`, [id]);
+    expect(JSON.stringify(rows[0].login)).not.toContain(site.password);
+    expect(JSON.stringify(rows[0].login)).not.toContain('member@example.com');
+    const shown = await admin.get(path);
+    expect(shown.text).not.toContain(site.password);
+    expect(shown.text).toContain('Set: stored encrypted, never shown again.');
+
+    const scan = await run(path, 1);
+    expect(scan.status).toBe('done');
+    expect(site.logins.at(-1)).toEqual({ user: 'member@example.com', pass: site.password });
+    const byPath = Object.fromEntries(scan.summary!.pages.map((p) => [new URL(p.url).pathname, p]));
+    expect(byPath['/account'].reportId).toBeDefined(); // signed out, it would have been sent to /login
+    const members = await scans.scan(`${site.origin}/members`, false); // the public, signed-out scan
+    expect(members.pages[0].violations.map((v) => v.id)).not.toContain('image-alt');
+    expect(scan.summary!.groups.find((g) => g.rule === 'image-alt')?.pages).toEqual([`${site.origin}/members`]);
+
+    // A new value for the password only; the e-mail's stored value is kept (its box left empty).
+    await admin.get(path);
+    const saved = await admin.post(path, {
+      name: 'Members site',
+      start_url: `${site.origin}/account`,
+      urls: `${site.origin}/members`,
+      login_url: `${site.origin}/login`,
+      login_field1_selector: '#user',
+      login_field1_value: '',
+      login_field2_selector: '#pass',
+      login_field2_value: 'a wrong password',
+      login_submit: '#go',
+      login_check: '#account',
+    });
+    expect(saved.status).toBe(303);
+    const failed = await run(path, 2);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toBe("Login failed: the check '#account' was not found after pressing 'Sign in'.");
+    expect(site.logins.at(-1)).toEqual({ user: 'member@example.com', pass: 'a wrong password' });
+    expect((await admin.get(path)).text).toContain(
+      'The last scan failed: Login failed: the check &#39;#account&#39; was not found after pressing &#39;Sign in&#39;.',
+    );
+  }, 120_000);
 });

@@ -10,6 +10,9 @@ export const MAX_TAB_PRESSES = 200;
 /** Unreached controls listed per page (the rest are counted). */
 const MAX_UNREACHED = 20;
 
+/** Elements whose inner focus moves are not seen from the top document. */
+const FRAMES = new Set(['iframe', 'frame', 'object', 'embed']);
+
 /** Where the walk keeps its per-element state in the isolated world (ids and unfocused looks). */
 const STATE = '__beaconKeyboardWalk';
 
@@ -129,6 +132,7 @@ export async function keyboardWalk(page: Page, opts: WalkOptions): Promise<Keybo
   const findings: CheckFinding[] = [];
   let presses = 0;
   let ended: KeyboardWalkResult['ended'] = 'limit';
+  let empty = 0;
   const step = async (shift = false) => {
     await press(page, shift);
     presses++;
@@ -137,15 +141,23 @@ export async function keyboardWalk(page: Page, opts: WalkOptions): Promise<Keybo
   while (presses < MAX_TAB_PRESSES && Date.now() < opts.deadline) {
     const f = await step();
     if (!f) {
-      if (stops.length > 0) {
-        ended = 'cycled';
+      if (stops.length > 0 || ++empty >= 2) {
+        ended = 'cycled'; // past the last element (or nothing on the page takes focus)
         break;
       }
-      continue; // nothing focusable yet (or the page starts at the browser's UI)
+      continue; // the first press can land on the browser's own UI
     }
+    // Tab inside a frame moves the focus within it: the top document sees the same <iframe> again.
+    if (FRAMES.has(f.tag) && order[order.length - 1] === f.id) continue;
     const known = byId.get(f.id);
     if (!known) {
-      const stop: FocusStop = { selector: f.selector, name: f.name, tag: f.tag, indicator: f.indicator };
+      // The focus inside a frame is not seen from here: a frame is not judged for its indicator.
+      const stop: FocusStop = {
+        selector: f.selector,
+        name: f.name,
+        tag: f.tag,
+        indicator: f.indicator || FRAMES.has(f.tag),
+      };
       if (f.box && opts.picture) stop.screenshot = await opts.picture(f.box);
       byId.set(f.id, stop);
       stops.push(stop);

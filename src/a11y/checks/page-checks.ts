@@ -15,6 +15,8 @@ const STRIP_MAX = { width: 480, height: 160 };
 const STRIP_CONTEXT_PX = 8;
 /** Time kept for the page's own end after the checks (the scanner's page limit). */
 const CHECKS_MARGIN_MS = 2000;
+/** Shortest time a keyboard walk is started with (less would report controls as unreached for want of time). */
+const MIN_WALK_MS = 2000;
 
 /**
  * The checks beyond axe that a site scan asks for (scan-options.ts): the keyboard walk at the scan's
@@ -35,11 +37,14 @@ export class PageChecks {
   async run(page: Page, options: ScanOptions, deadline: number): Promise<PageReview> {
     const review: PageReview = { needsReview: 0 };
     const errors: string[] = [];
-    if (options.keyboard) {
+    const walkUntil = deadline - CHECKS_MARGIN_MS - (options.reflow ? CHECKS_MARGIN_MS : 0);
+    if (options.keyboard && walkUntil - Date.now() < MIN_WALK_MS) {
+      errors.push('The keyboard walk was skipped: the page had used its time limit.');
+    } else if (options.keyboard) {
       const pictures: { id: string; png: Buffer }[] = [];
       try {
         review.keyboard = await keyboardWalk(page, {
-          deadline: deadline - CHECKS_MARGIN_MS - (options.reflow ? CHECKS_MARGIN_MS : 0),
+          deadline: walkUntil,
           picture: (box) =>
             pictures.length < MAX_STRIP_PICTURES ? this.picture(page, box, pictures) : Promise.resolve(undefined),
         });
@@ -48,7 +53,9 @@ export class PageChecks {
       }
       await this.store.save(pictures).catch((e: Error) => this.logger.warn(`Focus strip not stored: ${e.message}`));
     }
-    if (options.reflow) {
+    if (options.reflow && deadline - Date.now() < CHECKS_MARGIN_MS) {
+      errors.push('The 320 px reflow check was skipped: the page had used its time limit.');
+    } else if (options.reflow) {
       try {
         review.reflow = await reflowCheck(page);
       } catch (e) {

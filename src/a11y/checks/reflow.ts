@@ -13,6 +13,8 @@ const REFLOW_HEIGHT = 640;
 const LAYOUT_WAIT_MS = 500;
 /** Findings listed per page (the rest are counted in the message of the last). */
 export const MAX_REFLOW_FINDINGS = 30;
+/** Elements looked at for the cause of sideways scrolling (document order). */
+const MAX_ELEMENTS = 5000;
 /** Controls compared pairwise for overlaps. */
 const MAX_CONTROLS = 300;
 
@@ -23,7 +25,10 @@ const MAX_CONTROLS = 300;
  * control in the tab order: cut by a container that hides its overflow, pushed past the right edge,
  * or lying over another control.
  */
-function reflowInPage(h: PageHelpers, arg: { max: number; maxControls: number }): Omit<ReflowResult, 'width'> {
+function reflowInPage(
+  h: PageHelpers,
+  arg: { max: number; maxControls: number; maxElements: number },
+): Omit<ReflowResult, 'width'> {
   const win = globalThis as any;
   const doc = win.document;
   const root = doc.documentElement;
@@ -48,7 +53,8 @@ function reflowInPage(h: PageHelpers, arg: { max: number; maxControls: number })
   const px = (n: number): number => Math.round(n);
   if (horizontalScroll) {
     let culprits = 0;
-    for (const el of Array.from((doc.body?.querySelectorAll('*') ?? []) as ArrayLike<any>)) {
+    const all = Array.from((doc.body?.querySelectorAll('*') ?? []) as ArrayLike<any>).slice(0, arg.maxElements);
+    for (const el of all) {
       if (!h.visible(el)) continue;
       const r = el.getBoundingClientRect();
       if (r.right <= vw + 1) continue;
@@ -150,6 +156,10 @@ export async function reflowCheck(page: Page): Promise<ReflowResult> {
       .catch(() => undefined),
     LAYOUT_WAIT_MS,
   );
-  const r = await inPage(page, reflowInPage, { max: MAX_REFLOW_FINDINGS, maxControls: MAX_CONTROLS });
+  const r = await inPage(page, reflowInPage, {
+    max: MAX_REFLOW_FINDINGS,
+    maxControls: MAX_CONTROLS,
+    maxElements: MAX_ELEMENTS,
+  });
   return { width: REFLOW_WIDTH, ...r };
 }

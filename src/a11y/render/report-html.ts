@@ -4,6 +4,7 @@ import { scoreBand } from '../scoring/score';
 import { page as sitePage } from '../../web/render/layout';
 import { html, SafeHtml } from '../../common/html/html';
 import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
+import { reviewHtml } from './review-html';
 import { nodeShotHtml, pageShotHtml, RenderExtras, resultsSectionsHtml } from './results-sections';
 
 /** Addresses the report page links to. */
@@ -62,6 +63,7 @@ ${pageShotHtml(p)}
 ${violations}
 <h3>Needs human review</h3>
 ${review}
+${reviewHtml(p)}
 </section>`;
 }
 

@@ -1,4 +1,5 @@
 import type { Impact } from '../scoring/score';
+import type { ViewportName } from '../scan/scan-options';
 
 export type SiteSchedule = 'off' | 'daily' | 'weekly';
 export type SiteScanStatus = 'queued' | 'running' | 'done' | 'failed';
@@ -29,6 +30,31 @@ export interface Site {
   verified_at: string | null;
   verified_by: 'file' | 'dns' | null;
   created_at: string;
+  /** Viewports each page is scanned at (the first one's results make the score and fix plan). */
+  viewports: ViewportName[];
+  /** The 320 px reflow check and the keyboard walk ("needs review", not in the score). */
+  reflow_check: boolean;
+  keyboard_walk: boolean;
+  /** Login steps run before each scan (null: pages are scanned signed out). */
+  login: SiteLogin | null;
+}
+
+/** What the site form sets beside SiteInput: viewports and checks beyond axe. */
+export type SiteChecksInput = Pick<Site, 'viewports' | 'reflow_check' | 'keyboard_walk'>;
+
+/**
+ * A site's login steps (docs/a11y-monitoring.md, "Login steps"): open `url`, fill each field, press
+ * `submit`, then expect `check_selector` in the page and/or the address to match `check_url`.
+ * Field values are sealed (SecretBox, purpose SITE_LOGIN_PURPOSE, the workspace as context): never
+ * shown again, never logged.
+ */
+export interface SiteLogin {
+  url: string;
+  fields: { selector: string; sealed: string }[];
+  submit: string;
+  check_selector: string | null;
+  /** A URL pattern (`*` = any characters) matched against the path and query after the login. */
+  check_url: string | null;
 }
 
 /** What an admin enters for a site. */
@@ -57,6 +83,12 @@ export interface SitePageResult {
   error?: string;
   /** Issues (fingerprints) on this page compared with the site's previous finished scan (absent on the first). */
   diff?: { new: number; fixed: number; unchanged: number };
+  /** The viewport of this result (absent: desktop, the only one before viewports existed). */
+  viewport?: ViewportName;
+  /** A result at another viewport than the site's first: shown per page, not in the score, fix plan or diff. */
+  secondary?: boolean;
+  /** Findings of the reflow check and the keyboard walk on this page ("needs review", not in the score). */
+  review?: { reflow: number; keyboard: number; trapped: boolean };
 }
 
 /** One defect grouped across pages: the same rule on the same element fingerprint. */

@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { A11yModule } from '../a11y.module';
 import { SitesService } from './sites.service';
 import { SitesStore } from './sites.store';
+import { SiteLogin } from './site-login';
 
 /** Accessibility monitoring of saved sites (docs/a11y-monitoring.md), on the public scan engine. */
 @Module({
   imports: [A11yModule],
-  providers: [SitesStore, SitesService],
+  providers: [SitesStore, SitesService, SiteLogin],
   exports: [SitesService],
 })
 export class SitesModule {}

@@ -21,6 +21,12 @@ import { matchesPattern, parseSiteForm } from './site-input';
 import type { IssueGroup, Site, SiteScan, SiteScanSummary, SitePageResult } from './site.types';
 import { readSitemap } from './sitemap';
 import { SitesStore } from './sites.store';
+import { SecretBoxService } from '../../common/secrets/secret-box';
+import type { ReportPage } from '../report/report.types';
+import type { ScanOptions } from '../scan/scan-options';
+import { type LoginInput, parseChecksForm, parseLoginForm, SITE_LOGIN_PURPOSE } from './site-checks-input';
+import { SiteLogin } from './site-login';
+import type { SiteChecksInput, SiteLogin as SiteLoginSteps } from './site.types';
 
 /** The job queue of site scans (one job per scan; scheduled runs are jobs without a scan id). */
 export const SITE_SCAN_QUEUE = 'a11y-site-scan';
@@ -71,6 +77,8 @@ export class SitesService implements OnModuleInit {
     private readonly jobs: JobQueues,
     private readonly scans: ScanService,
     private readonly alerts: AlertsService,
+    private readonly login: SiteLogin,
+    private readonly boxes: SecretBoxService,
   ) {
     this.guard = new EgressGuard({ allowLoopback: config.SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE });
   }
@@ -97,7 +105,9 @@ export class SitesService implements OnModuleInit {
 
   async create(workspaceId: string, form: Record<string, string | undefined>): Promise<Site> {
     const input = parseSiteForm(form);
-    const site = await this.store.create(workspaceId, input, randomBytes(16).toString('hex'));
+    const checks = this.checksFormOf(form, input.start_url, null);
+    let site = await this.store.create(workspaceId, input, randomBytes(16).toString('hex'));
+    site = await this.saveChecks(site, checks);
     if (site.schedule !== 'off')
       await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[site.schedule], {
         siteId: site.id,
@@ -112,7 +122,8 @@ export class SitesService implements OnModuleInit {
   async update(site: Site, form: Record<string, string | undefined>): Promise<Site> {
     const input = parseSiteForm(form);
     const sameOrigin = new URL(input.start_url).origin === new URL(site.start_url).origin;
-    const saved = (await this.store.update(site.id, input, sameOrigin))!;
+    const checks = this.checksFormOf(form, input.start_url, site.login);
+    const saved = await this.saveChecks((await this.store.update(site.id, input, sameOrigin))!, checks);
     if (saved.schedule === 'off') await this.jobs.unschedule(SITE_SCAN_QUEUE, `site-${site.id}`);
     else
       await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[saved.schedule], {
@@ -229,6 +240,8 @@ export class SitesService implements OnModuleInit {
     let site = await this.store.get(scan.site_id);
     if (!site) return; // deleted: its scans went with it
     const { pages, skipped } = await this.pagesOf(site);
+    const views = await this.viewsOf(site); // signs in first when the site has login steps (a failure stops the scan)
+    const more: SitePageResult[] = []; // results at the site's other viewports
     await this.store.progress(scanId, 'running', 0, pages.length);
     const results: SitePageResult[] = [];
     const filtered: FilteredPage[] = [];
@@ -239,7 +252,7 @@ export class SitesService implements OnModuleInit {
         let report;
         for (let attempt = 0; ; attempt++) {
           try {
-            report = await this.scans.scan(url, false, undefined, { fresh: true });
+            report = await this.scans.scan(url, false, undefined, { fresh: true, options: views[0] });
             break;
           } catch (e) {
             if (!isTooMany(e) || attempt >= SITE_429_RETRIES) throw e;
@@ -255,12 +268,14 @@ export class SitesService implements OnModuleInit {
             ErrorCode.ScanFailed,
             `The page redirected off the site, to ${landed.origin}: not counted.`,
           );
+        this.assertSignedIn(site, url, landed);
         const f = filterPage(page, { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors });
         filtered.push(f);
-        results.push({ url, reportId: report.id, score: f.score });
+        results.push({ url, reportId: report.id, score: f.score, ...this.extrasOf(site, views[0], page) });
       } catch (e) {
         results.push({ url, error: e instanceof DomainError ? e.message : 'The page could not be scanned.' });
       }
+      more.push(...(await this.otherViews(site, url, views)));
       site = await this.store.get(site.id);
       if (!site) return; // deleted mid-scan: stop here, nothing to keep
       await this.store.progress(scanId, 'running', results.length, pages.length);
@@ -271,7 +286,7 @@ export class SitesService implements OnModuleInit {
     const before = (await this.store.previousDone(site.id, scanId))?.summary ?? undefined;
     const summary: SiteScanSummary = {
       score: siteScoreOf(filtered),
-      pages: before ? diffPages(results, groups, before) : results,
+      pages: [...(before ? diffPages(results, groups, before) : results), ...more],
       groups,
       skipped,
     };
@@ -308,5 +323,124 @@ export class SitesService implements OnModuleInit {
         data: { ...data, previous: before.score, score: now.score },
       });
     }
+  }
+
+  // Viewports, checks beyond axe and login steps (docs/a11y-monitoring.md): kept apart from the rest of the cycle.
+
+  /** The viewport, checks and login parts of the site form, validated (before anything is saved). */
+  private checksFormOf(
+    form: Record<string, string | undefined>,
+    startUrl: string,
+    stored: SiteLoginSteps | null,
+  ): { checks: SiteChecksInput; login: LoginInput | undefined } {
+    return { checks: parseChecksForm(form), login: parseLoginForm(form, startUrl, stored) };
+  }
+
+  /** Saves them, sealing new login values (SecretBox, the workspace as context); answers the site as saved. */
+  private async saveChecks(site: Site, c: { checks: SiteChecksInput; login: LoginInput | undefined }): Promise<Site> {
+    await this.store.setChecks(site.id, c.checks);
+    let login: SiteLoginSteps | null = null;
+    if (c.login) {
+      const box = await this.boxes.box(SITE_LOGIN_PURPOSE);
+      login = {
+        url: c.login.url,
+        fields: c.login.fields.map((f) =>
+          'value' in f ? { selector: f.selector, sealed: box.seal(f.value, site.workspace_id) } : f,
+        ),
+        submit: c.login.submit,
+        check_selector: c.login.check_selector,
+        check_url: c.login.check_url,
+      };
+    }
+    await this.store.setLogin(site.id, login);
+    return (await this.store.get(site.id))!;
+  }
+
+  /**
+   * What each page is scanned with, one entry per viewport of the site (the first: the score's); the
+   * checks beyond axe run at the first viewport only. With login steps, they run first and every
+   * entry carries the session's cookies; a login that fails throws "Login failed: ..." (the scan fails
+   * with it). A desktop scan with nothing else is the public scan's (no options).
+   */
+  private async viewsOf(site: Site): Promise<(ScanOptions | undefined)[]> {
+    let cookies: ScanOptions['cookies'];
+    if (site.login) {
+      const box = await this.boxes.box(SITE_LOGIN_PURPOSE);
+      const open = site.login.fields.map((f) => {
+        try {
+          return { selector: f.selector, value: box.open(f.sealed, site.workspace_id) };
+        } catch {
+          throw new DomainError(
+            ErrorCode.ScanFailed,
+            `Login failed: the stored value of the field '${f.selector}' cannot be read any more; enter it again in the settings.`,
+          );
+        }
+      });
+      cookies = await this.login.cookies({ ...site.login, fields: open });
+    }
+    const viewports = site.viewports?.length ? site.viewports : (['desktop'] as const);
+    return viewports.map((viewport, i) => {
+      const o: ScanOptions = {
+        ...(viewport !== 'desktop' ? { viewport } : {}),
+        ...(i === 0 && site.reflow_check ? { reflow: true } : {}),
+        ...(i === 0 && site.keyboard_walk ? { keyboard: true } : {}),
+        ...(cookies?.length ? { cookies } : {}),
+      };
+      return Object.keys(o).length ? o : undefined;
+    });
+  }
+
+  /** A signed-in scan whose page went to the login page: the session did not hold, the page is not counted. */
+  private assertSignedIn(site: Site, url: string, landed: URL): void {
+    if (!site.login) return;
+    const login = new URL(site.login.url);
+    if (landed.pathname === login.pathname && new URL(url).pathname !== login.pathname)
+      throw new DomainError(
+        ErrorCode.ScanFailed,
+        'The page sent the scan to the login page: the session did not hold, so it is not counted as signed in.',
+      );
+  }
+
+  /** A page result's viewport (when the site has more than one) and the checks' finding counts. */
+  private extrasOf(site: Site, options: ScanOptions | undefined, page: ReportPage): Partial<SitePageResult> {
+    const out: Partial<SitePageResult> = {};
+    if ((site.viewports?.length ?? 1) > 1) out.viewport = options?.viewport ?? 'desktop';
+    if (page.review)
+      out.review = {
+        reflow: page.review.reflow?.findings.length ?? 0,
+        keyboard: page.review.keyboard?.findings.length ?? 0,
+        trapped: page.review.keyboard?.ended === 'trapped',
+      };
+    return out;
+  }
+
+  /** The page at the site's other viewports: shown per page, not in the score, fix plan or diff. */
+  private async otherViews(site: Site, url: string, views: (ScanOptions | undefined)[]): Promise<SitePageResult[]> {
+    const out: SitePageResult[] = [];
+    for (const options of views.slice(1)) {
+      const viewport = options?.viewport ?? 'desktop';
+      try {
+        const report = await this.scans.scan(url, false, undefined, { fresh: true, options });
+        const page = report.pages[0];
+        if (!page) throw new DomainError(ErrorCode.ScanFailed, 'The page could not be scanned.');
+        const landed = new URL(page.finalUrl || page.url);
+        if (landed.origin !== new URL(site.start_url).origin)
+          throw new DomainError(
+            ErrorCode.ScanFailed,
+            `The page redirected off the site, to ${landed.origin}: not counted.`,
+          );
+        this.assertSignedIn(site, url, landed);
+        const f = filterPage(page, { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors });
+        out.push({ url, reportId: report.id, score: f.score, viewport, secondary: true });
+      } catch (e) {
+        out.push({
+          url,
+          viewport,
+          secondary: true,
+          error: e instanceof DomainError ? e.message : 'The page could not be scanned.',
+        });
+      }
+    }
+    return out;
   }
 }

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { Site, SiteInput, SiteScan, SiteScanStatus, SiteScanSummary } from './site.types';
+import type {
+  Site,
+  SiteChecksInput,
+  SiteInput,
+  SiteLogin,
+  SiteScan,
+  SiteScanStatus,
+  SiteScanSummary,
+} from './site.types';
 
 const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
 const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
@@ -172,6 +180,22 @@ export class SitesStore {
     await this.db.query(`UPDATE a11y_site_scans SET status = 'failed', error = $2, finished_at = now() WHERE id = $1`, [
       id,
       error,
+    ]);
+  }
+
+  /** The viewports and checks beyond axe (migration A11ySiteChecks1795748200000). */
+  async setChecks(id: string, c: SiteChecksInput): Promise<void> {
+    await this.db.query(
+      `UPDATE a11y_sites SET viewports = $2::jsonb, reflow_check = $3, keyboard_walk = $4 WHERE id = $1`,
+      [id, JSON.stringify(c.viewports), c.reflow_check, c.keyboard_walk],
+    );
+  }
+
+  /** The login steps (field values already sealed), or null to remove them. */
+  async setLogin(id: string, login: SiteLogin | null): Promise<void> {
+    await this.db.query(`UPDATE a11y_sites SET login = $2::jsonb WHERE id = $1`, [
+      id,
+      login ? JSON.stringify(login) : null,
     ]);
   }
 }

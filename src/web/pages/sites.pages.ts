@@ -1,6 +1,12 @@
+/**
+ * Over 300 lines: the sites list, the site page and the one settings form they share (with its
+ * viewports, checks and login steps) render the same Site and SiteScan rows with the same helpers.
+ */
 import type { UserView } from '../../accounts/accounts.service';
 import { html, SafeHtml } from '../../common/html/html';
-import type { Site, SiteScan } from '../../a11y/sites/site.types';
+import type { Site, SitePageResult, SiteScan } from '../../a11y/sites/site.types';
+import { MAX_LOGIN_FIELDS } from '../../a11y/sites/site-checks-input';
+import { VIEWPORT_LABELS, VIEWPORT_NAMES } from '../../a11y/scan/scan-options';
 import { DEFAULT_ALERT_DROP, DEFAULT_PAGE_BUDGET, MAX_PAGE_BUDGET } from '../../a11y/sites/site-input';
 import { lineChart } from '../render/chart';
 import { errorSummary, page } from '../render/layout';
@@ -30,8 +36,51 @@ const area = (id: string, label: string, value: string, hint: string): SafeHtml 
   html`<div class="field"><label for="${id}">${label}</label><span class="hint" id="${id}-hint">${hint}</span>
 <textarea id="${id}" name="${id}" rows="3" aria-describedby="${id}-hint">${value}</textarea></div>`;
 
+/** A login value box: always empty (stored values are never written into the page); the browser's own password is not offered. */
+const secret = (id: string, label: string, hint: string): SafeHtml =>
+  html`<div class="field"><label for="${id}">${label}</label><span class="hint" id="${id}-hint">${hint}</span>
+<input id="${id}" name="${id}" type="password" value="" autocomplete="new-password" aria-describedby="${id}-hint"></div>`;
+const box = (id: string, label: string, on: boolean): SafeHtml =>
+  html`<div class="check"><input type="checkbox" id="${id}" name="${id}" value="yes"${on ? html` checked` : ''}><label for="${id}">${label}</label></div>`;
+
+/**
+ * Viewports, checks beyond axe and login steps of the site form. Login values are never written
+ * into the page: a stored one shows as "set" (`loginSet[i]`), an empty box keeps it.
+ */
+function checksFields(f: Record<string, string>, loginSet: readonly boolean[]): SafeHtml {
+  const noneChosen = !VIEWPORT_NAMES.some((v) => f[`viewport_${v}`] === 'yes');
+  const fields = Array.from({ length: MAX_LOGIN_FIELDS }, (_, k) => {
+    const i = k + 1;
+    const set = loginSet[k] === true;
+    return html`${input(`login_field${i}_selector`, `Field ${i}: selector`, f[`login_field${i}_selector`] ?? '', i === 1 ? 'A CSS selector of the field, e.g. #email.' : '')}
+${secret(`login_field${i}_value`, `Field ${i}: value`, set ? 'Set: stored encrypted, never shown again. Leave empty to keep it, or type a new value to replace it.' : 'Stored encrypted with the instance secret; never shown again.')}`;
+  });
+  return html`<fieldset><legend>Viewports</legend>
+${VIEWPORT_NAMES.map((v) => box(`viewport_${v}`, `Scan each page at ${VIEWPORT_LABELS[v]} px`, f[`viewport_${v}`] === 'yes' || (noneChosen && v === 'desktop')))}
+<span class="hint">The first one ticked makes the site score and the fix plan; the others are listed per page.</span>
+</fieldset>
+<fieldset><legend>Checks beyond axe (needs review, not in the score)</legend>
+${box('reflow_check', 'Reflow at 320 px (WCAG 1.4.10): sideways scrolling, cut or covered controls', f.reflow_check === 'yes')}
+${box('keyboard_walk', 'Keyboard walk: focus order, visible focus, keyboard traps, controls Tab never reaches', f.keyboard_walk === 'yes')}
+</fieldset>
+<fieldset><legend>Login steps (optional: pages behind a sign-in)</legend>
+${input('login_url', 'Login page', f.login_url ?? '', 'On the same origin; opened before each scan.', 'url')}
+${fields}
+${input('login_submit', 'Button to press', f.login_submit ?? '', 'A CSS selector, e.g. button[type=submit].')}
+${input('login_check', 'Check: selector present after the login', f.login_check ?? '', 'e.g. #account. Give this or the address pattern (or both).')}
+${input('login_check_url', 'Check: address after the login', f.login_check_url ?? '', 'A pattern matched against the path, * for any characters (/account*).')}
+${loginSet.length ? box('login_remove', 'Remove the login steps (scan signed out)', f.login_remove === 'yes') : ''}
+</fieldset>`;
+}
+
 /** The site settings form (add and edit), filled with `f`. */
-function siteForm(action: string, csrf: string, f: Record<string, string>, submit: string): SafeHtml {
+function siteForm(
+  action: string,
+  csrf: string,
+  f: Record<string, string>,
+  submit: string,
+  loginSet: readonly boolean[] = [],
+): SafeHtml {
   return html`<form method="post" action="${action}">${hidden(csrf)}
 ${input('name', 'Name', f.name ?? '', 'Optional: the host name otherwise.')}
 ${input('start_url', 'Start URL', f.start_url ?? '', 'The home page, e.g. https://www.example.com/.', 'url')}
@@ -45,6 +94,7 @@ ${input('ignore_rules', 'Rules to ignore', f.ignore_rules ?? '', 'Optional: axe 
 ${area('excluded_selectors', 'Excluded selectors', f.excluded_selectors ?? '', 'Optional: one per line, a selector, a bar and the reason kept for the audit trail (#chat | vendor widget, audited separately).')}
 <div class="field"><label for="schedule">Schedule</label><select id="schedule" name="schedule"><option value="off">Off (Run now only)</option><option value="daily"${f.schedule === 'daily' ? html` selected` : ''}>Daily (04:00 UTC)</option><option value="weekly"${f.schedule === 'weekly' ? html` selected` : ''}>Weekly (Monday 04:00 UTC)</option></select></div>
 ${input('alert_drop', 'Alert on a score drop of at least (points)', f.alert_drop ?? String(DEFAULT_ALERT_DROP), '', 'number')}
+${checksFields(f, loginSet)}
 <p><button type="submit">${submit}</button></p>
 </form>`;
 }
@@ -64,7 +114,48 @@ export function formOfSite(s: Site): Record<string, string> {
     excluded_selectors: s.excluded_selectors.map((x) => `${x.selector} | ${x.reason}`).join('\n'),
     schedule: s.schedule,
     alert_drop: String(s.alert_drop),
+    ...checksFormOfSite(s),
   };
+}
+
+/** The viewports, checks and login steps of a saved site as form fields (never the login values). */
+function checksFormOfSite(s: Site): Record<string, string> {
+  const f: Record<string, string> = {};
+  for (const v of s.viewports ?? ['desktop']) f[`viewport_${v}`] = 'yes';
+  if (s.reflow_check) f.reflow_check = 'yes';
+  if (s.keyboard_walk) f.keyboard_walk = 'yes';
+  if (s.login) {
+    f.login_url = s.login.url;
+    s.login.fields.forEach((x, k) => (f[`login_field${k + 1}_selector`] = x.selector));
+    f.login_submit = s.login.submit;
+    f.login_check = s.login.check_selector ?? '';
+    f.login_check_url = s.login.check_url ?? '';
+  }
+  return f;
+}
+
+/** A page result's address, with its viewport when the site scans more than one. */
+const pageLabel = (p: SitePageResult): string => (p.viewport ? `${p.url} (${VIEWPORT_LABELS[p.viewport]})` : p.url);
+
+/** The checks beyond axe of a scan's pages: findings to review, per page (absent when the site runs none). */
+function reviewTable(pages: readonly SitePageResult[]): SafeHtml | '' {
+  const rows = pages.filter((p) => p.review);
+  if (!rows.length) return '';
+  return html`<h3>Checks beyond axe: needs review</h3>
+<p>Findings of the 320 px reflow check and the keyboard walk are for a person to review; they are not in the score. Each page's report lists them with the elements.</p>
+${table(
+  'Reflow and keyboard findings per page',
+  ['Page', ['Reflow at 320 px', 'num'], ['Keyboard walk', 'num'], 'Keyboard trap', 'Report'],
+  rows.map((p) => [
+    pageLabel(p),
+    p.review!.reflow,
+    p.review!.keyboard,
+    p.review!.trapped ? 'yes' : 'no',
+    p.reportId ? html`<a href="/r/${p.reportId}">report</a>` : '',
+  ]),
+  'No page.',
+  { stack: true },
+)}`;
 }
 
 /** Accessibility sites of the workspace: the list, and for admins the form to add one. */
@@ -141,6 +232,7 @@ ${dashboardNav('sites', m.user)}
 ${m.notice ? html`<p class="notice" role="status" tabindex="-1" autofocus>${m.notice}</p>` : ''}
 <p>Start URL: <a href="${site.start_url}">${site.start_url}</a>${site.sitemap_url ? html`; sitemap: ${site.sitemap_url}` : ''}. Page budget ${site.page_budget},
 robots.txt ${site.respect_robots ? 'respected' : 'ignored'}, schedule: ${site.schedule}.</p>
+<p>Viewports: ${(site.viewports ?? ['desktop']).map((v) => VIEWPORT_LABELS[v]).join(', ')} px. Checks beyond axe: ${[site.reflow_check ? 'reflow at 320 px' : '', site.keyboard_walk ? 'keyboard walk' : ''].filter(Boolean).join(', ') || 'none'}. ${site.login ? `Signed in before each scan at ${site.login.url} (${site.login.fields.length} field${site.login.fields.length === 1 ? '' : 's'}, values set).` : 'Scanned signed out.'}</p>
 ${site.ignore_rules.length ? html`<p>Rules ignored: ${site.ignore_rules.join(', ')}.</p>` : ''}
 ${
   site.excluded_selectors.length
@@ -213,7 +305,7 @@ ${table(
   'Pages',
   ['Page', ['Score', 'num'], 'Since the previous scan', 'Report'],
   sum.pages.map((p) => [
-    p.url,
+    pageLabel(p),
     p.score ?? '–',
     p.diff ? `${p.diff.new} new, ${p.diff.fixed} fixed, ${p.diff.unchanged} unchanged` : '–',
     p.reportId ? html`<a href="/r/${p.reportId}">report</a>` : (p.error ?? ''),
@@ -221,6 +313,7 @@ ${table(
   'No page.',
   { stack: true },
 )}
+${reviewTable(sum.pages)}
 ${
   sum.skipped.length
     ? table(
@@ -236,7 +329,13 @@ ${
   admin
     ? html`<h2>Settings</h2>
 ${errorSummary(m.error?.message, m.error?.field)}
-${siteForm(`/dashboard/sites/${site.id}`, m.csrf, m.form ?? formOfSite(site), 'Save the settings')}`
+${siteForm(
+  `/dashboard/sites/${site.id}`,
+  m.csrf,
+  m.form ?? formOfSite(site),
+  'Save the settings',
+  site.login?.fields.map(() => true) ?? [],
+)}`
     : ''
 }
 ${admin ? html`<h2>Remove</h2><form class="inline" method="post" action="/dashboard/sites/${site.id}/remove">${hidden(m.csrf)}<button type="submit" class="secondary">Remove this site and its scans</button></form>` : ''}`,

@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import type { HTTPRequest, Page } from 'puppeteer-core';
+import { DomainError } from '../../common/errors/domain-error';
+import { ErrorCode } from '../../common/errors/error-code';
+import { BrowserPool } from '../browser/browser-pool';
+import type { ScanCookie } from '../scan/scan-options';
+import { MAX_SCAN_COOKIES } from '../scan/scan-options';
+import { decideRequest } from '../security/request-filter';
+import { ScanEgress } from '../security/scan-egress';
+import { matchesPattern } from './site-input';
+
+/** Time for the login page to load, and again for the check after pressing the button. */
+export const LOGIN_STEP_TIMEOUT_MS = 15_000;
+const CHECK_POLL_MS = 100;
+
+/** A login step that did not work, in the site page's words ("Login failed: ..."). */
+const failed = (why: string): DomainError => new DomainError(ErrorCode.ScanFailed, `Login failed: ${why}.`);
+
+/** The login steps with their values opened (in memory for the login only). */
+export interface OpenLogin {
+  url: string;
+  fields: { selector: string; value: string }[];
+  submit: string;
+  check_selector: string | null;
+  check_url: string | null;
+}
+
+/**
+ * Runs a site's login steps in a browser context of the engine's pool (the same egress guard on
+ * every request as a scan): opens the login page, fills each field, presses the button, then waits
+ * for the check (a selector present, and/or the address matching a pattern). Answers the session's
+ * cookies of the site's host, which the site scan passes to each page (scan options). Any step that
+ * fails throws "Login failed: ..." naming the step, so no signed-out scan is passed off as signed
+ * in. Values are typed into the page and never put in a message or a log line.
+ */
+@Injectable()
+export class SiteLogin {
+  /** How long the check may take to hold after the button is pressed (shorter in tests of a failing login). */
+  checkWithinMs = LOGIN_STEP_TIMEOUT_MS;
+
+  constructor(
+    private readonly pool: BrowserPool,
+    private readonly egress: ScanEgress,
+  ) {}
+
+  async cookies(login: OpenLogin): Promise<ScanCookie[]> {
+    const url = new URL(login.url);
+    const guard = this.egress.targetGuard();
+    await guard.assertAllowed(url);
+    return this.pool.withContext(async (context) => {
+      const page = await context.newPage();
+      await page.setRequestInterception(true);
+      page.on('request', (req: HTTPRequest) => {
+        void decideRequest(req, guard)
+          .then((d) => (d.allow ? req.continue() : req.abort('blockedbyclient')))
+          .catch(() => undefined);
+      });
+      page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
+      await this.steps(page, login);
+      const host = url.hostname;
+      const all = await context.cookies();
+      return all
+        .filter((c) => {
+          const d = c.domain.replace(/^\./, '');
+          return d === host || host.endsWith(`.${d}`);
+        })
+        .slice(0, MAX_SCAN_COOKIES)
+        .map((c) => ({
+          name: c.name,
+          value: c.value,
+          domain: c.domain,
+          path: c.path,
+          secure: c.secure,
+          httpOnly: !!c.httpOnly,
+          ...(c.sameSite === 'Strict' || c.sameSite === 'Lax' || c.sameSite === 'None' ? { sameSite: c.sameSite } : {}),
+          ...(c.expires > 0 ? { expires: c.expires } : {}),
+        }));
+    });
+  }
+
+  private async steps(page: Page, login: OpenLogin): Promise<void> {
+    const response = await page
+      .goto(login.url, { waitUntil: 'load', timeout: LOGIN_STEP_TIMEOUT_MS })
+      .catch((e: Error) => {
+        throw failed(`the login page ${login.url} did not load (${e.message.split('\n')[0]})`);
+      });
+    if (!response || response.status() >= 400)
+      throw failed(`the login page ${login.url} answered HTTP ${response?.status() ?? 'nothing'}`);
+    for (const f of login.fields) {
+      const el = await page.$(f.selector).catch(() => null);
+      if (!el) throw failed(`the field '${f.selector}' was not found on the login page`);
+      await el.evaluate((e) => {
+        (e as unknown as { value: string }).value = '';
+      });
+      await el.type(f.value).catch(() => {
+        throw failed(`the field '${f.selector}' could not be filled`);
+      });
+    }
+    const button = await page.$(login.submit).catch(() => null);
+    if (!button) throw failed(`the button '${login.submit}' was not found on the login page`);
+    const label =
+      (
+        await button
+          .evaluate((e) => {
+            const b = e as unknown as { innerText?: string; value?: string; getAttribute(n: string): string | null };
+            return (b.innerText || b.value || b.getAttribute('aria-label') || '').replace(/\s+/g, ' ').trim();
+          })
+          .catch(() => '')
+      ).slice(0, 80) || login.submit;
+    await button.click().catch(() => {
+      throw failed(`the button '${login.submit}' could not be pressed`);
+    });
+    const until = Date.now() + this.checkWithinMs;
+    for (;;) {
+      const urlOk = !login.check_url || matchesPattern(page.url(), login.check_url);
+      const found = !login.check_selector || (await page.$(login.check_selector).catch(() => null)) !== null;
+      if (urlOk && found) return;
+      if (Date.now() > until) {
+        if (!found) throw failed(`the check '${login.check_selector}' was not found after pressing '${label}'`);
+        throw failed(
+          `the address after pressing '${label}' (${new URL(page.url()).pathname}) does not match '${login.check_url}'`,
+        );
+      }
+      await new Promise((r) => setTimeout(r, CHECK_POLL_MS));
+    }
+  }
+}
