@@ -26,6 +26,7 @@ import type {
 import { MemoCache } from './memo-cache';
 import { decodeCursor, Page, toPage } from './pagination';
 import { ProjectState, ProjectStateCache } from './store/project-state.cache';
+import { pgJsonArray } from './store/pg-json-text';
 import { RANKED, RankedKind, ScanRow, VisibilityReadStore } from './store/visibility-read.store';
 import { markImmutable } from '../common/http/immutable-body';
 import { RawJson } from '../common/interceptors/raw-json';
@@ -271,7 +272,7 @@ export class VisibilityQueryService {
    */
   async answersText(p: ProjectState, q: AnswersQuery): Promise<AnswersText> {
     const page = await this.answerRows(p, q);
-    return { ...page, answers: new RawJson(`[${page.answers.map((r) => r.json).join(',')}]`) };
+    return { ...page, answers: new RawJson(pgJsonArray(page.answers.map((r) => r.json))) };
   }
 
   private async answerRows(p: ProjectState, q: AnswersQuery) {

@@ -1,4 +1,4 @@
-import { compactPgJson } from './pg-json-text';
+import { pgJsonArray } from './pg-json-text';
 
 /** The text PostgreSQL writes: json_build_object's `"k" : v, ` at the top, jsonb's `"k": v, ` inside. */
 function pgText(value: unknown, top = true): string {
@@ -12,9 +12,10 @@ function pgText(value: unknown, top = true): string {
   return JSON.stringify(value);
 }
 
-const same = (text: string) => expect(compactPgJson(text)).toBe(JSON.stringify(JSON.parse(text)));
+const same = (...rows: string[]) =>
+  expect(pgJsonArray(rows)).toBe(JSON.stringify(rows.map((r) => JSON.parse(r) as unknown)));
 
-describe('compactPgJson', () => {
+describe('pgJsonArray', () => {
   it('writes what JSON.stringify(JSON.parse(text)) writes for PostgreSQL json text', () => {
     const row = {
       index: 0,
@@ -28,8 +29,9 @@ describe('compactPgJson', () => {
       empty: [],
       trailing: '\\',
     };
-    same(pgText(row));
-    expect(compactPgJson(pgText(row))).toBe(JSON.stringify(row));
+    same(pgText(row), pgText({ ...row, index: 1 }));
+    expect(pgJsonArray([pgText(row)])).toBe(JSON.stringify([row]));
+    expect(pgJsonArray([])).toBe('[]');
   });
 
   it('keeps integers as they are and takes the slow path for numbers JSON.stringify writes otherwise', () => {
@@ -39,7 +41,8 @@ describe('compactPgJson', () => {
 
   it('takes the slow path for keys that are array indexes (JavaScript orders them first)', () => {
     same('{"b" : 1, "10" : 2, "0": 3, "01": 4, "4294967295": 5, "x": ["10", "7"]}');
-    expect(compactPgJson('{"b" : 1, "10" : 2}')).toBe('{"10":2,"b":1}');
+    expect(pgJsonArray(['{"b" : 1, "10" : 2}'])).toBe('[{"10":2,"b":1}]');
+    same('{"10x" : 1, "": 2, "a": "10"}', '{"7": 1}');
   });
 
   it('matches for many generated values', () => {
@@ -59,6 +62,6 @@ describe('compactPgJson', () => {
       if (k === 4) return Array.from({ length: rnd(4) }, () => gen(depth + 1));
       return Object.fromEntries(Array.from({ length: rnd(4) }, () => [str(), gen(depth + 1)]));
     };
-    for (let i = 0; i < 500; i++) same(pgText({ v: gen(0), w: gen(0) }));
+    for (let i = 0; i < 500; i++) same(pgText({ v: gen(0), w: gen(0) }), pgText(gen(0)));
   });
 });

@@ -7,7 +7,6 @@ import type { AnswerItem } from '../dto/responses';
 import type { StoredBrand } from '../entities/vis-project.entity';
 import type { CursorKey } from '../pagination';
 import { GAP_COLUMNS, selectList, SOURCE_COLUMNS, URL_COLUMNS } from './columns';
-import { compactPgJson } from './pg-json-text';
 
 /** Builds a dynamic WHERE clause with numbered parameters. */
 class Where {
@@ -43,7 +42,7 @@ export type PromptRow = {
 
 /** One item of GET /answers, built by Postgres (field order of the API); its type is the API's. */
 export type { AnswerItem };
-/** An item of GET /answers as the JSON text of an {@link AnswerItem}, as JSON.stringify writes it. */
+/** An item of GET /answers as PostgreSQL's json text of an {@link AnswerItem}. */
 export interface AnswerRow {
   seq: number;
   json: string;
@@ -221,12 +220,11 @@ export class VisibilityReadStore {
   }
 
   /**
-   * Postgres builds the API rows as JSON text (field order of the API), made into the text
-   * JSON.stringify writes (compactPgJson): the API sends it as it is, without building 500 rows of
-   * arrays and jsonb in JavaScript. The page's rows are picked first (in index order of the primary
-   * key), and only they are joined and written.
+   * Postgres builds the API rows as json text (field order of the API): the API sends them as they
+   * are (pgJsonArray), without building 500 rows of arrays and jsonb in JavaScript. The page's rows
+   * are picked first (in the order of the primary key), and only they are joined and written.
    */
-  async answers(
+  answers(
     workspaceId: string,
     scanId: string,
     q: AnswersQuery,
@@ -236,7 +234,7 @@ export class VisibilityReadStore {
     const w = this.answerFilter(workspaceId, scanId, q);
     if (after) w.add((v) => `a.seq > ${v(after[0])}`);
     const ws = w.params.push(workspaceId);
-    const rows = await this.db.query<AnswerRow[]>(
+    return this.db.query<AnswerRow[]>(
       `SELECT a.seq, json_build_object(
            'index', a.seq, 'prompt_id', a.prompt_key, 'prompt', pr.text, 'platform', a.platform, 'model', a.model,
            'status', a.status, 'text', a.text, 'brand_mentioned', a.brand_mentioned, 'brand_position', a.brand_position,
@@ -251,8 +249,6 @@ export class VisibilityReadStore {
         ORDER BY a.seq`,
       w.params,
     );
-    for (const r of rows) r.json = compactPgJson(r.json);
-    return rows;
   }
 
   private rankedFilter(kind: RankedKind, scanId: string, q: SourcesQuery & Partial<UrlsQuery & GapsQuery>): Where {
