@@ -9,6 +9,9 @@ export const MAX_CRAWL_PAGES = 5;
 const NOT_A_PAGE =
   /\.(pdf|zip|gz|tgz|rar|7z|png|jpe?g|gif|webp|svg|ico|mp[34]|webm|mov|avi|docx?|xlsx?|pptx?|csv|xml|json|exe|dmg|iso)$/i;
 
+/** False when the address's path names a file that is not an HTML page (by its extension). */
+export const isPageLink = (url: string): boolean => !NOT_A_PAGE.test(new URL(url).pathname);
+
 /** The normalised form of an address: WHATWG-parsed, without fragment. Undefined when not http(s). */
 export function normalizeUrl(raw: string, base?: string): string | undefined {
   let u: URL;

@@ -270,8 +270,13 @@ export class Scanner {
         'The target answered with a bot-protection or access-denied page; it was not graded.',
         { reason },
       );
-    if (status >= 400)
-      throw new DomainError(ErrorCode.TargetHttpError, `The target answered HTTP ${status}.`, { status });
+    if (status >= 400) {
+      const retryAfter = response.headers()['retry-after']; // read by site scans (their 429 back-off)
+      throw new DomainError(ErrorCode.TargetHttpError, `The target answered HTTP ${status}.`, {
+        status,
+        ...(retryAfter ? { target_retry_after: retryAfter.slice(0, 100) } : {}),
+      });
+    }
     await injected;
     const results = await runAxe(page);
     const t3 = Date.now();

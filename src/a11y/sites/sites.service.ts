@@ -1,25 +1,26 @@
 /**
  * Over 300 lines: a site's whole cycle (saved form, ownership proof, page list from the sitemap and robots.txt, the
- * scan job with its 429 back-off, grouping and alerts) works on the same Site and SiteScan rows; the parts that stand
- * alone are already in grouping.ts, guarded-get.ts, site-input.ts and sitemap.ts.
+ * scan job with its 429 back-off, viewports and login steps, grouping and alerts) works on the same Site and SiteScan
+ * rows; the parts that stand alone are already in grouping.ts, guarded-get.ts, site-input.ts, site-pages.ts,
+ * site-pace.ts, site-alerts.ts, site-login.ts and sitemap.ts.
  */
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { resolveTxt } from 'node:dns/promises';
-import robotsParser from 'robots-parser';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { EgressGuard } from '../../common/egress/egress-guard';
 import { JobQueues } from '../../common/jobs/job-queues';
 import { AlertsService } from '../../common/notify/alerts.service';
-import { MAX_CRAWL_PAGES, normalizeUrl } from '../scan/crawl';
 import { ScanService } from '../scan/scan.service';
 import { diffPages, filterPage, FilteredPage, groupIssues, siteScoreOf } from './grouping';
-import { guardedGet, SITE_FETCH_USER_AGENT } from './guarded-get';
-import { matchesPattern, parseSiteForm } from './site-input';
+import { guardedGet } from './guarded-get';
+import { unreachablePages } from './site-alerts';
+import { pagesOf, SitePages, SMALL_FILE_BYTES, SMALL_FILE_TIMEOUT_MS } from './site-pages';
+import { retryAfterMs } from './site-pace';
+import { parseSiteForm } from './site-input';
 import type { IssueGroup, Site, SiteScan, SiteScanSummary, SitePageResult } from './site.types';
-import { readSitemap } from './sitemap';
 import { SitesStore } from './sites.store';
 import { SecretBoxService } from '../../common/secrets/secret-box';
 import type { ReportPage } from '../report/report.types';
@@ -35,11 +36,10 @@ const SITE_SCAN_CONCURRENCY = 2;
 /** Where the ownership file lives, and the DNS TXT record's prefix. */
 export const VERIFICATION_PATH = '/.well-known/beacon-verification.txt';
 export const VERIFICATION_TXT_PREFIX = 'beacon-verification=';
-const SMALL_FILE_BYTES = 512 * 1024;
-const SMALL_FILE_TIMEOUT_MS = 10_000;
 /**
- * A page answered HTTP 429: wait this long, doubled at each further 429 of the scan, and try the
- * page again (at most SITE_429_RETRIES times); later pages of the scan keep the longer gap.
+ * A page answered HTTP 429: wait as long as its Retry-After asks (capped, site-pace.ts), else this
+ * long, doubled at each further 429 of the scan, and try the page again (at most SITE_429_RETRIES
+ * times); later pages of the scan keep the longer gap.
  */
 export const SITE_429_BACKOFF_MS = 2000;
 export const SITE_429_RETRIES = 2;
@@ -191,46 +191,9 @@ export class SitesService implements OnModuleInit {
     }
   }
 
-  /** The pages a scan visits: listed URLs, the sitemap's, or the start URL; robots.txt, patterns and the budget applied. */
-  async pagesOf(site: Site): Promise<{ pages: string[]; skipped: { url: string; reason: string }[] }> {
-    const start = new URL(site.start_url);
-    const budget = site.verified_at ? site.page_budget : Math.min(site.page_budget, MAX_CRAWL_PAGES);
-    const skipped: { url: string; reason: string }[] = [];
-    const found = new Set<string>([start.href, ...site.urls]);
-    if (site.sitemap_url) {
-      const sm = await readSitemap(this.guard, new URL(site.sitemap_url), start.origin, Math.max(budget * 4, 100));
-      sm.urls.forEach((u) => found.add(u));
-      sm.problems.forEach((p) => skipped.push({ url: site.sitemap_url!, reason: p }));
-    }
-    let robots: ReturnType<typeof robotsParser> | undefined;
-    if (site.respect_robots) {
-      const robotsUrl = new URL('/robots.txt', start.origin);
-      const got = await guardedGet(this.guard, robotsUrl, {
-        maxBytes: SMALL_FILE_BYTES,
-        timeoutMs: SMALL_FILE_TIMEOUT_MS,
-      });
-      if (got.ok) robots = robotsParser(robotsUrl.href, got.body.toString('utf8'));
-    }
-    const pages: string[] = [];
-    for (const raw of found) {
-      const url = normalizeUrl(raw);
-      if (!url) continue;
-      if (site.include_patterns.length && !site.include_patterns.some((p) => matchesPattern(url, p)))
-        skipped.push({ url, reason: 'not matched by an include pattern' });
-      else if (site.exclude_patterns.some((p) => matchesPattern(url, p)))
-        skipped.push({ url, reason: 'matched by an exclude pattern' });
-      else if (robots && robots.isAllowed(url, SITE_FETCH_USER_AGENT) === false)
-        skipped.push({ url, reason: 'disallowed by robots.txt' });
-      else if (pages.length >= budget)
-        skipped.push({
-          url,
-          reason: site.verified_at
-            ? `over the page budget (${budget})`
-            : `over the ${MAX_CRAWL_PAGES} pages an unverified site may scan: prove ownership for more`,
-        });
-      else if (!pages.includes(url)) pages.push(url);
-    }
-    return { pages, skipped };
+  /** The pages a scan visits (site-pages.ts). */
+  pagesOf(site: Site): Promise<SitePages> {
+    return pagesOf(this.guard, site);
   }
 
   /** Runs a queued scan: its pages one at a time through the public engine, then the summary and alerts. */
@@ -239,13 +202,13 @@ export class SitesService implements OnModuleInit {
     if (!scan || scan.status === 'done' || scan.status === 'failed') return;
     let site = await this.store.get(scan.site_id);
     if (!site) return; // deleted: its scans went with it
-    const { pages, skipped } = await this.pagesOf(site);
+    const { pages, skipped, gapMs: crawlDelay } = await this.pagesOf(site);
     const views = await this.viewsOf(site); // signs in first when the site has login steps (a failure stops the scan)
     const more: SitePageResult[] = []; // results at the site's other viewports
     await this.store.progress(scanId, 'running', 0, pages.length);
     const results: SitePageResult[] = [];
     const filtered: FilteredPage[] = [];
-    let gapMs = 0; // grows when the site answers 429 (back off, resume)
+    let gapMs = crawlDelay; // robots.txt's Crawl-delay; grows when the site answers 429 (back off, resume)
     for (const url of pages) {
       try {
         if (gapMs) await pause(gapMs);
@@ -256,8 +219,10 @@ export class SitesService implements OnModuleInit {
             break;
           } catch (e) {
             if (!isTooMany(e) || attempt >= SITE_429_RETRIES) throw e;
-            gapMs = Math.min(SITE_429_MAX_GAP_MS, gapMs ? gapMs * 2 : SITE_429_BACKOFF_MS);
-            await pause(gapMs);
+            const asked = retryAfterMs((e as DomainError).details.target_retry_after);
+            const wait = asked ?? Math.min(SITE_429_MAX_GAP_MS, gapMs ? gapMs * 2 : SITE_429_BACKOFF_MS);
+            gapMs = Math.max(gapMs, wait);
+            await pause(wait);
           }
         }
         const page = report.pages[0];
@@ -280,10 +245,12 @@ export class SitesService implements OnModuleInit {
       if (!site) return; // deleted mid-scan: stop here, nothing to keep
       await this.store.progress(scanId, 'running', results.length, pages.length);
     }
-    if (filtered.length === 0)
-      throw new DomainError(ErrorCode.ScanFailed, "No page of the site could be scanned: see each page's error.");
-    const groups = groupIssues(filtered);
     const before = (await this.store.previousDone(site.id, scanId))?.summary ?? undefined;
+    if (filtered.length === 0) {
+      if (before) await this.alertUnreachable(site, scanId, results, before); // the whole site stopped loading
+      throw new DomainError(ErrorCode.ScanFailed, "No page of the site could be scanned: see each page's error.");
+    }
+    const groups = groupIssues(filtered);
     const summary: SiteScanSummary = {
       score: siteScoreOf(filtered),
       pages: [...(before ? diffPages(results, groups, before) : results), ...more],
@@ -294,7 +261,10 @@ export class SitesService implements OnModuleInit {
     if (before) await this.raiseAlerts(site, scanId, summary, before);
   }
 
-  /** A new critical or serious issue, or a score drop of at least the site's threshold, since the previous finished scan. */
+  /**
+   * A new critical or serious issue, a page that stopped loading, or a score drop of at least the
+   * site's threshold, since the previous finished scan.
+   */
   private async raiseAlerts(site: Site, scanId: string, now: SiteScanSummary, before: SiteScanSummary): Promise<void> {
     const known = new Set(before.groups.map((g) => g.fingerprint));
     const fresh: IssueGroup[] = now.groups.filter(
@@ -314,6 +284,7 @@ export class SitesService implements OnModuleInit {
         },
       });
     }
+    await this.alertUnreachable(site, scanId, now.pages, before);
     const drop = before.score - now.score;
     if (drop >= site.alert_drop) {
       await this.alerts.send(site.workspace_id, {
@@ -442,5 +413,22 @@ export class SitesService implements OnModuleInit {
       }
     }
     return out;
+  }
+
+  /** `a11y.page_unreachable`: pages that loaded in the previous finished scan and fail to load now. */
+  private async alertUnreachable(
+    site: Site,
+    scanId: string,
+    now: SitePageResult[],
+    before: SiteScanSummary,
+  ): Promise<void> {
+    const lost = unreachablePages(now, before);
+    if (!lost.length) return;
+    await this.alerts.send(site.workspace_id, {
+      kind: 'a11y.page_unreachable',
+      title: `${site.name}: ${lost.length} page${lost.length === 1 ? '' : 's'} stopped loading`,
+      text: lost.map((p) => `${p.url}: ${p.error}`).join('\n'),
+      data: { siteId: site.id, site: site.name, scanId, pages: lost },
+    });
   }
 }

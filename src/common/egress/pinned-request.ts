@@ -1,5 +1,11 @@
 import type { LookupAddress } from 'node:dns';
-import { ClientRequest, OutgoingHttpHeaders, request as httpRequest } from 'node:http';
+import {
+  ClientRequest,
+  IncomingHttpHeaders,
+  IncomingMessage,
+  OutgoingHttpHeaders,
+  request as httpRequest,
+} from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { PinnedAddress } from './egress-guard';
 
@@ -32,5 +38,59 @@ export function pinnedRequest(
     headers: o.headers,
     lookup,
     agent: false,
+  });
+}
+
+/** An answer read by {@link pinnedExchange}; `truncated`: the body passed `maxBytes` and was cut there. */
+export interface PinnedAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  truncated: boolean;
+}
+
+/** Why no answer was read: `status` when the headers had arrived. */
+export interface PinnedFailure {
+  error: string;
+  status?: number;
+}
+
+/**
+ * One whole exchange over {@link pinnedRequest}: sends `body`, reads the answer up to `maxBytes`
+ * (then stops reading and closes), and gives up after `timeoutMs`. Redirects are not followed.
+ * Messages are in the page's words (sitemaps, robots.txt, webhooks share them).
+ */
+export function pinnedExchange(
+  url: URL,
+  pinned: PinnedAddress,
+  o: { method: string; headers: OutgoingHttpHeaders; body?: string; maxBytes: number; timeoutMs: number },
+): Promise<PinnedAnswer | PinnedFailure> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const req = pinnedRequest(url, pinned, { method: o.method, headers: o.headers });
+    const done = (r: PinnedAnswer | PinnedFailure) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      resolve(r);
+    };
+    const timer = setTimeout(() => done({ error: `No answer within ${o.timeoutMs} ms.` }), o.timeoutMs);
+    req.on('error', (e: NodeJS.ErrnoException) => done({ error: `Connection failed: ${e.code ?? e.message}.` }));
+    req.on('response', (res: IncomingMessage) => {
+      const status = res.statusCode ?? 0;
+      const chunks: Buffer[] = [];
+      let read = 0;
+      const answer = (truncated: boolean) =>
+        done({ status, headers: res.headers, body: Buffer.concat(chunks), truncated });
+      res.on('data', (c: Buffer) => {
+        read += c.length;
+        if (read > o.maxBytes) answer(true);
+        else chunks.push(c);
+      });
+      res.on('error', () => done({ status, error: 'The answer was cut off.' }));
+      res.on('end', () => answer(false));
+    });
+    req.end(o.body);
   });
 }

@@ -1,7 +1,6 @@
-import type { IncomingMessage } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { EgressGuard, EgressRefusal, PinnedAddress } from '../egress/egress-guard';
-import { pinnedRequest } from '../egress/pinned-request';
+import { pinnedExchange } from '../egress/pinned-request';
 
 /** Longest webhook URL accepted. */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -78,40 +77,21 @@ export async function postWebhook(
     'webhook-signature': signature,
     'content-length': String(Buffer.byteLength(o.body)),
   };
-  return new Promise<WebhookAttempt>((resolve) => {
-    let settled = false;
-    const req = pinnedRequest(url, pinned, { method: 'POST', headers });
-    const done = (r: WebhookAttempt) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      req.destroy();
-      resolve(r);
-    };
-    const timer = setTimeout(() => done({ ok: false, error: `No answer within ${o.timeoutMs} ms.` }), o.timeoutMs);
-    req.on('error', (e: NodeJS.ErrnoException) =>
-      done({ ok: false, error: `Connection failed: ${e.code ?? e.message}.` }),
-    );
-    req.on('response', (res: IncomingMessage) => {
-      const status = res.statusCode ?? 0;
-      let read = 0;
-      res.on('data', (chunk: Buffer) => {
-        read += chunk.length;
-        if (read > MAX_RESPONSE_BYTES) finish();
-      });
-      res.on('end', finish);
-      res.on('error', finish);
-      function finish(): void {
-        if (status >= 200 && status <= 299) done({ ok: true, status });
-        else if (status >= 300 && status <= 399)
-          done({
-            ok: false,
-            status,
-            error: `The endpoint answered HTTP ${status} (a redirect): webhooks do not follow redirects; enter the final address.`,
-          });
-        else done({ ok: false, status, error: `The endpoint answered HTTP ${status}.` });
-      }
-    });
-    req.end(o.body);
+  const got = await pinnedExchange(url, pinned, {
+    method: 'POST',
+    headers,
+    body: o.body,
+    maxBytes: MAX_RESPONSE_BYTES,
+    timeoutMs: o.timeoutMs,
   });
+  const { status } = got;
+  if (status === undefined) return { ok: false, error: 'error' in got ? got.error : 'No answer.' };
+  if (status >= 200 && status <= 299) return { ok: true, status };
+  if (status >= 300 && status <= 399)
+    return {
+      ok: false,
+      status,
+      error: `The endpoint answered HTTP ${status} (a redirect): webhooks do not follow redirects; enter the final address.`,
+    };
+  return { ok: false, status, error: `The endpoint answered HTTP ${status}.` };
 }
