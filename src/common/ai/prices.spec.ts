@@ -28,7 +28,8 @@ describe('AI prices', () => {
     });
     expect(priceOf('openai', 'gpt-5')).toEqual({ price: AI_PRICES.openai.models['gpt-5'], listed: true });
     expect(priceOf('openai', 'GPT-4o-mini').price).toBe(AI_PRICES.openai.models['gpt-4o-mini']);
-    expect(priceOf('anthropic', 'claude-opus-4-1-20250805').price).toBe(AI_PRICES.anthropic.models['claude-opus-4-1']);
+    expect(priceOf('anthropic', 'claude-opus-4-1-20250805').price).toBe(AI_PRICES.anthropic.models['claude-opus-4']);
+    expect(priceOf('anthropic', 'claude-opus-4-5-20251101').price).toBe(AI_PRICES.anthropic.models['claude-opus-4-5']);
     expect(priceOf('anthropic', 'claude-sonnet-4-6').price).toBe(AI_PRICES.anthropic.models['claude-sonnet-4']);
     // a prefix must end at a dash: "gpt-50" is not "gpt-5"
     expect(priceOf('openai', 'gpt-50')).toEqual({ price: AI_PRICES.openai.default, listed: false });

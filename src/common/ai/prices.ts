@@ -83,8 +83,8 @@ export const AI_PRICES: Record<AiPlatform, PlatformPrices> = {
     models: {
       'claude-sonnet-4': { input: 3, output: 15, search: ANTHROPIC_SEARCH },
       'claude-haiku-4': { input: 1, output: 5, search: ANTHROPIC_SEARCH },
-      'claude-opus-4-1': { input: 15, output: 75, search: ANTHROPIC_SEARCH },
-      'claude-opus-4': { input: 5, output: 25, search: ANTHROPIC_SEARCH },
+      'claude-opus-4': { input: 15, output: 75, search: ANTHROPIC_SEARCH }, // Opus 4 and 4.1
+      'claude-opus-4-5': { input: 5, output: 25, search: ANTHROPIC_SEARCH },
     },
   },
   // An endpoint of the instance's choosing (a self-hosted model costs what its machine costs): a
