@@ -119,7 +119,7 @@ ${table(
       ? html`<ul>${a.citations.map((c) => html`<li><a href="${c.url}" rel="noopener noreferrer nofollow">${c.title ?? c.url}</a></li>`)}</ul>`
       : '–',
     a.status === 'ok'
-      ? html`${a.text.length > 400 ? `${a.text.slice(0, 400)}…` : a.text}${a.search_queries.length ? html`<br><span class="hint">Searched: ${a.search_queries.join('; ')}</span>` : ''}`
+      ? html`${a.text.length > 400 ? `${a.text.slice(0, 400)}…` : a.text}${a.search_queries.length ? html`<br><span class="hint">Searched: ${a.search_queries.join('; ')}</span>` : ''}${a.reason ? html`<br><span class="hint">${a.reason}</span>` : ''}`
       : (a.reason ?? ''),
   ]),
   'No answer yet.',
