@@ -1,25 +1,13 @@
 import { z } from 'zod';
-import { checkPageRange, parsePageRange } from '../core/page-range';
-import { savePdf } from '../core/pdf-open';
 import { anchor, parseColor, placeBox, POSITIONS, visibleFrame } from '../core/stamp';
 import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
-import {
-  checkStampText,
-  CREATES_FILE,
-  defineTool,
-  derivedName,
-  fileRefSchema,
-  openAll,
-  pagesSchema,
-  singleFileOutput,
-  singleInput,
-} from './tool';
+import { checkStampText, definePageTool, pagesSchema, pdfFileArg, singleFileOutput } from './tool';
 import { plural } from '../../common/text/plural';
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
+    file: pdfFileArg,
     position: z.enum(POSITIONS).default('bottom-center').describe('Where on the page, as seen by the reader (9-grid).'),
     format: z
       .string()
@@ -42,7 +30,7 @@ function checkFormat(format: string): void {
     throw new ToolFailure('invalid_arguments', '`format` must contain {n}, e.g. "Page {n} of {total}".');
 }
 
-export const addPageNumbersTool = defineTool({
+export const addPageNumbersTool = definePageTool({
   name: 'add_page_numbers',
   title: 'Add page numbers',
   description:
@@ -53,19 +41,14 @@ export const addPageNumbersTool = defineTool({
     first_number: z.number().int(),
     last_number: z.number().int(),
   }),
-  annotations: CREATES_FILE,
-  result: 'file',
-  inputs: singleInput,
-  check(args, [pages], [label]) {
+  suffix: 'numbered',
+  checkArgs(args) {
     checkFormat(args.format);
     checkStampText(args.format.replaceAll('{n}', '').replaceAll('{total}', ''), 'format');
     parseColor(args.color);
-    checkPageRange(args.pages, pages, label);
   },
-  async run(args, inputs, ctx) {
-    checkFormat(args.format);
-    const [doc] = await openAll(inputs, ctx);
-    const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label).sort((a, b) => a - b);
+  async change(args, doc, chosen, ctx) {
+    const selected = chosen.sort((a, b) => a - b);
     const fonts = new StampFonts(doc);
     const color = parseColor(args.color);
     const total = args.start + selected.length - 1;
@@ -81,9 +64,7 @@ export const addPageNumbersTool = defineTool({
       line.draw(page, at, { size: args.font_size, color });
       ctx.progress?.(i + 1, selected.length, `Numbered page ${p}`);
     }
-    const bytes = await savePdf(doc);
     return {
-      files: [{ name: derivedName(inputs[0], 'numbered'), bytes, pages: pages.length }],
       data: { numbered_pages: selected, first_number: args.start, last_number: total },
       summary: `Numbered ${plural(selected.length, 'page')} from ${args.start} to ${total}.`,
     };

@@ -2,28 +2,16 @@ import { degrees, PDFDocument, PDFImage, PDFPage } from 'pdf-lib';
 import { z } from 'zod';
 import { decodedStreamCap, pngDecodedSize } from '../core/decode-limits';
 import type { Limits } from '../core/limits';
-import { checkPageRange, parsePageRange } from '../core/page-range';
-import { savePdf } from '../core/pdf-open';
 import { anchor, parseColor, placeBox, POSITIONS, rotatedExtent, visibleFrame } from '../core/stamp';
 import { StampFonts, StampText } from '../core/stamp-text';
 import { ToolFailure } from '../core/tool-failure';
-import {
-  checkStampText,
-  CREATES_FILE,
-  defineTool,
-  derivedName,
-  fileRefSchema,
-  openAll,
-  pagesSchema,
-  singleFileOutput,
-  singleInput,
-} from './tool';
+import { checkStampText, definePageTool, pagesSchema, pdfFileArg, singleFileOutput } from './tool';
 import { plural } from '../../common/text/plural';
 import { fileSize } from '../../common/text/file-size';
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
+    file: pdfFileArg,
     text: z
       .string()
       .min(1)
@@ -129,27 +117,21 @@ function exactlyOneMark(args: Args): void {
   }
 }
 
-export const addWatermarkTool = defineTool({
+export const addWatermarkTool = definePageTool({
   name: 'add_watermark',
   title: 'Add a watermark',
   description:
     'Stamp a text or image (PNG/JPEG) watermark on chosen pages: position on a 9-grid or tiled, size, colour, opacity and angle. It appears upright on rotated pages too.',
   input,
   output: singleFileOutput({ watermarked_pages: z.array(z.number().int()) }),
-  annotations: CREATES_FILE,
-  result: 'file',
-  inputs: singleInput,
+  suffix: 'watermarked',
   extraBase64: (args) => (args.image_base64 ? [{ label: 'image_base64', base64: args.image_base64 }] : []),
-  check(args, [pages], [label]) {
+  checkArgs(args) {
     exactlyOneMark(args);
     if (args.text) checkStampText(args.text, 'text');
     parseColor(args.color);
-    checkPageRange(args.pages, pages, label);
   },
-  async run(args, inputs, ctx) {
-    exactlyOneMark(args);
-    const [doc] = await openAll(inputs, ctx);
-    const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label);
+  async change(args, doc, selected, ctx) {
     const pages = doc.getPages();
     const mark = await buildMark(doc, args, ctx.limits);
     /** Pages where the mark was drawn smaller to fit, and the smallest scale used. */
@@ -181,14 +163,12 @@ export const addWatermarkTool = defineTool({
         mark.draw(page, placeBox(frame, c.x, c.y, size.width, size.height, args.rotation), size);
       }
     }
-    const bytes = await savePdf(doc);
     const shrunk = fitted.pages
       ? args.text
         ? `The text was drawn smaller on ${plural(fitted.pages, 'page')} (down to ${Math.floor(args.font_size * fitted.scale * 10) / 10} pt instead of ${args.font_size}) so that it stays on the page; give a smaller font_size or a shorter text to choose the size yourself.`
         : `The image was drawn smaller on ${plural(fitted.pages, 'page')} (down to ${Math.round(fitted.scale * 100)} % of image_scale) so that it stays on the page.`
       : undefined;
     return {
-      files: [{ name: derivedName(inputs[0], 'watermarked'), bytes, pages: pages.length }],
       data: { watermarked_pages: selected, ...(shrunk ? { note: shrunk } : {}) },
       summary: `Watermarked ${plural(selected.length, 'page')}.`,
     };

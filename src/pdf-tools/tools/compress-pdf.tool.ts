@@ -3,11 +3,11 @@ import { compressDocument, COMPRESSION_LEVELS } from '../core/compress';
 import { decodedStreamCap } from '../core/decode-limits';
 import { savePdf } from '../core/pdf-open';
 import { plural } from '../../common/text/plural';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
+import { defineTool, derivedName, ONE_PDF_TO_FILE, openAll, pdfFileArg, singleFileOutput } from './tool';
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
+    file: pdfFileArg,
     level: z
       .enum(COMPRESSION_LEVELS)
       .default('recommended')
@@ -35,9 +35,7 @@ export const compressPdfTool = defineTool({
     duplicate_streams_removed: z.number().int(),
     unused_objects_removed: z.number().int(),
   }),
-  annotations: CREATES_FILE,
-  result: 'file',
-  inputs: singleInput,
+  ...ONE_PDF_TO_FILE,
   async run(args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     // Measured against the bytes sent (not the repaired or decrypted bytes processed): never larger than them.

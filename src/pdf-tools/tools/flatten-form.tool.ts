@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { plural } from '../../common/text/plural';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
+import { defineTool, derivedName, fileRefSchema, ONE_PDF_TO_FILE, openAll, singleFileOutput } from './tool';
 
 const input = z
   .object({ file: fileRefSchema.describe('The PDF with a fillable form: file_id, url or base64.') })
@@ -20,9 +20,7 @@ export const flattenFormTool = defineTool({
     field_names: z.array(z.string()).describe('Names of the fields that were flattened (at most 200 listed).'),
     widgets_removed: z.number().int().describe('Leftover widget annotations removed from pages (orphans included).'),
   }),
-  annotations: CREATES_FILE,
-  result: 'file',
-  inputs: singleInput,
+  ...ONE_PDF_TO_FILE,
   async run(_args, inputs, ctx) {
     const [doc] = await openAll(inputs, ctx);
     const form = doc.getForm();

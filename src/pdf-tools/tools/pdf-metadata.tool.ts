@@ -2,7 +2,7 @@ import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib'
 import { z } from 'zod';
 import { savePdf } from '../core/pdf-open';
 import { plural } from '../../common/text/plural';
-import { defineTool, derivedName, fileRefSchema, openAll, quotaSchema, storedFileShape, singleInput } from './tool';
+import { defineTool, derivedName, openAll, pdfFileArg, quotaSchema, singleInput, storedFileShape } from './tool';
 
 type StandardKey =
   'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'creation_date' | 'modification_date';
@@ -22,7 +22,7 @@ const CUSTOM_KEY = /^[A-Za-z][A-Za-z0-9_.-]{0,63}$/;
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
+    file: pdfFileArg,
     set: z
       .object({
         title: z.string().max(1000).optional(),

@@ -6,7 +6,7 @@ import { openPdf, sha256 } from '../core/pdf-open';
 import { openText } from '../core/pdf-text';
 import { bodySize, pageMarkdown } from '../core/text-layout';
 import { ToolFailure } from '../core/tool-failure';
-import { defineTool, fileRefSchema, pagesSchema, quotaSchema, READ_ONLY, singleInput } from './tool';
+import { defineTool, pagesSchema, pdfFileArg, quotaSchema, READ_ONLY, singleInput } from './tool';
 
 /** The character budget of one call: the default keeps a result near 5,000 tokens. */
 export const READ_DEFAULT_CHARS = 20_000;
@@ -16,7 +16,7 @@ const OWN_BODY_MIN_CHARS = 200;
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
+    file: pdfFileArg,
     pages: pagesSchema('Pages to read, in this order.'),
     max_chars: z
       .number()

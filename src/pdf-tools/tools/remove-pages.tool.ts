@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { PAGE_RANGE_GRAMMAR, pageRangeTokens, parsePageRange } from '../core/page-range';
 import { savePdf } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
-import { CREATES_FILE, defineTool, derivedName, fileRefSchema, openAll, singleFileOutput, singleInput } from './tool';
+import { defineTool, derivedName, ONE_PDF_TO_FILE, openAll, pdfFileArg, singleFileOutput } from './tool';
 import { plural } from '../../common/text/plural';
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
+    file: pdfFileArg,
     pages: z.string().min(1).max(500).describe(`Pages to remove. ${PAGE_RANGE_GRAMMAR} At least one page must remain.`),
   })
   .strict();
@@ -36,9 +36,7 @@ export const removePagesTool = defineTool({
     removed_pages: z.array(z.number().int()).describe('Pages removed (numbers in the input), ascending.'),
     kept_pages: z.array(z.number().int()).describe('Pages of the input kept, in order.'),
   }),
-  annotations: CREATES_FILE,
-  result: 'file',
-  inputs: singleInput,
+  ...ONE_PDF_TO_FILE,
   check: (args, [pages], [label]) =>
     pages === undefined ? void pageRangeTokens(args.pages) : void toRemove(args.pages, pages, label),
   async run(args, inputs, ctx) {

@@ -1,22 +1,11 @@
 import { degrees } from 'pdf-lib';
 import { z } from 'zod';
-import { checkPageRange, parsePageRange } from '../core/page-range';
-import { savePdf } from '../core/pdf-open';
-import {
-  CREATES_FILE,
-  defineTool,
-  derivedName,
-  fileRefSchema,
-  openAll,
-  pagesSchema,
-  singleFileOutput,
-  singleInput,
-} from './tool';
+import { definePageTool, pagesSchema, pdfFileArg, singleFileOutput } from './tool';
 import { plural } from '../../common/text/plural';
 
 const input = z
   .object({
-    file: fileRefSchema.describe('The PDF: file_id, url or base64.'),
+    file: pdfFileArg,
     angle: z
       .union([z.literal(90), z.literal(180), z.literal(270)])
       .describe("Clockwise rotation in degrees, added to each page's current rotation."),
@@ -24,7 +13,7 @@ const input = z
   })
   .strict();
 
-export const rotatePagesTool = defineTool({
+export const rotatePagesTool = definePageTool({
   name: 'rotate_pages',
   title: 'Rotate pages',
   description:
@@ -34,22 +23,15 @@ export const rotatePagesTool = defineTool({
     rotated_pages: z.array(z.number().int()).describe('The pages rotated (resolved from `pages`).'),
     rotations: z.array(z.number().int()).describe('Resulting rotation of every page of the output, in page order.'),
   }),
-  annotations: CREATES_FILE,
-  result: 'file',
-  inputs: singleInput,
-  check: (args, [pages], [label]) => checkPageRange(args.pages, pages, label),
-  async run(args, inputs, ctx) {
-    const [doc] = await openAll(inputs, ctx);
-    const selected = parsePageRange(args.pages, doc.getPageCount(), inputs[0].label);
+  suffix: 'rotated',
+  async change(args, doc, selected) {
     const pages = doc.getPages();
     for (const p of selected) {
       const page = pages[p - 1];
       const current = ((page.getRotation().angle % 360) + 360) % 360;
       page.setRotation(degrees((current + args.angle) % 360));
     }
-    const bytes = await savePdf(doc);
     return {
-      files: [{ name: derivedName(inputs[0], 'rotated'), bytes, pages: pages.length }],
       data: { rotated_pages: selected, rotations: pages.map((pg) => ((pg.getRotation().angle % 360) + 360) % 360) },
       summary: `Rotated ${plural(selected.length, 'page')} by ${args.angle} degrees.`,
     };

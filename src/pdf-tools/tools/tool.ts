@@ -1,8 +1,12 @@
+/**
+ * Over 300 lines: the one contract every PDF tool is written against (argument and output schema pieces, the tool
+ * shape, its definition helpers, opening and naming); splitting it would spread that contract over several files.
+ */
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Limits } from '../core/limits';
-import { describeOpenNotes, InputFile, OpenNote, openPdf } from '../core/pdf-open';
-import { PAGE_RANGE_GRAMMAR } from '../core/page-range';
+import { describeOpenNotes, InputFile, OpenNote, openPdf, savePdf } from '../core/pdf-open';
+import { checkPageRange, PAGE_RANGE_GRAMMAR, parsePageRange } from '../core/page-range';
 import type { PDFDocument } from 'pdf-lib';
 import { ToolFailure } from '../core/tool-failure';
 import { fontFor } from '../core/fonts';
@@ -40,6 +44,9 @@ export const fileRefSchema = z
   })
   .strict();
 export type FileRef = z.infer<typeof fileRefSchema>;
+
+/** The `file` argument of a tool that reads one PDF. */
+export const pdfFileArg = fileRefSchema.describe('The PDF: file_id, url or base64.');
 
 export const pagesSchema = (what: string) =>
   z.string().max(500).optional().describe(`${what} ${PAGE_RANGE_GRAMMAR} Default: all.`);
@@ -205,6 +212,45 @@ export function defineTool<S extends z.ZodObject>(tool: PdfTool<S>): PdfTool<S> 
   };
 }
 
+/** A tool that changes chosen pages of one PDF (its `file` and `pages` arguments) into one new PDF. */
+export interface PageTool<S extends z.ZodObject> extends Omit<
+  PdfTool<S>,
+  'annotations' | 'result' | 'inputs' | 'check' | 'run'
+> {
+  /** Output name: "report.pdf" -> "report-<suffix>.pdf". */
+  suffix: string;
+  /** The argument checks other than the page range (before the quota; `run` makes them again before opening). */
+  checkArgs?(args: z.infer<S>): void;
+  /** Changes `doc` on the `selected` pages (in the order given); the file is saved after. */
+  change(
+    args: z.infer<S>,
+    doc: PDFDocument,
+    selected: number[],
+    ctx: ToolRunContext,
+  ): Promise<Pick<ToolRunResult, 'data' | 'summary'>>;
+}
+
+/** defineTool for a PageTool: opening, the page range (checked before the quota too), saving and naming said once. */
+export function definePageTool<S extends z.ZodObject>(tool: PageTool<S>): PdfTool<S> {
+  const { suffix, checkArgs, change, ...rest } = tool;
+  const pagesOf = (args: z.infer<S>): string | undefined => (args as { pages?: string }).pages;
+  return defineTool<S>({
+    ...rest,
+    ...ONE_PDF_TO_FILE,
+    inputs: (args) => singleInput(args as { file: FileRef }),
+    check(args, [pages], [label]) {
+      checkArgs?.(args);
+      checkPageRange(pagesOf(args), pages, label);
+    },
+    async run(args, inputs, ctx) {
+      checkArgs?.(args);
+      const { doc, selected } = await openSelected(pagesOf(args), inputs, ctx);
+      const changed = await change(args, doc, selected, ctx);
+      return { files: [await changedFile(doc, inputs, suffix)], ...changed };
+    },
+  });
+}
+
 /**
  * Throws the error stamping would for a character of `text` no stamp font draws (plain ASCII is
  * always drawn, by the standard Helvetica): checked before the quota. Loads the stamp fonts' glyph
@@ -226,6 +272,25 @@ export async function openAll(inputs: InputFile[], ctx: ToolRunContext, steps?: 
     if (steps) ctx.progress?.(docs.length, steps, `Opened ${input.label}`);
   }
   return docs;
+}
+
+/** A one-file tool's input opened, and its `pages` argument resolved against it (in the order given). */
+export async function openSelected(
+  pages: string | undefined,
+  inputs: InputFile[],
+  ctx: ToolRunContext,
+): Promise<{ doc: PDFDocument; selected: number[] }> {
+  const [doc] = await openAll(inputs, ctx);
+  return { doc, selected: parsePageRange(pages, doc.getPageCount(), inputs[0].label) };
+}
+
+/** The one output of a tool that changes a single PDF: `doc` saved, named after the input with `suffix`. */
+export async function changedFile(
+  doc: PDFDocument,
+  inputs: InputFile[],
+  suffix: string,
+): Promise<{ name: string; bytes: Uint8Array; pages: number }> {
+  return { name: derivedName(inputs[0], suffix), bytes: await savePdf(doc), pages: doc.getPageCount() };
 }
 
 /** "report.pdf" -> "report-rotated.pdf". */
@@ -250,3 +315,6 @@ export const CREATES_FILE: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: true,
 };
+
+/** What every tool that turns one PDF into one new PDF declares (spread into its definition). */
+export const ONE_PDF_TO_FILE = { annotations: CREATES_FILE, result: 'file', inputs: singleInput } as const;
