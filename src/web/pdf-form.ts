@@ -176,7 +176,9 @@ export function renderOption(
     const { min, max } = shownRange(f);
     control = html`<input type="number" id="${id}" name="${name}" value="${value}"${min !== undefined ? html` min="${min}"` : ''}${max !== undefined ? html` max="${max}"` : ''} step="${f.schema.type === 'integer' ? '1' : 'any'}"${described}>`;
   } else {
-    control = html`<input type="text" id="${id}" name="${name}" value="${value}"${described}${f.required ? html` required` : ''}>`;
+    // A page-range field gets the page picker (thumbnails of the chosen file) from the page script.
+    const picker = f.web.pageRange ? html` data-page-picker` : '';
+    control = html`<input type="text" id="${id}" name="${name}" value="${value}"${described}${f.required ? html` required` : ''}${picker}>`;
   }
   // A field that depends on another choice says when it is needed in its hint, not "(optional)".
   const optional = !f.required && !f.web.when;

@@ -14,6 +14,8 @@ import { DashboardTrendsController } from './dashboard-trends.controller';
 import { HomeController, WebFallbackController } from './home.controller';
 import { OneTimeProofService } from './one-time-proof.service';
 import { PdfController } from './pdf.controller';
+import { PdfThumbnailsController } from './pdf-thumbnails.controller';
+import { PdfThumbnailsService } from '../pdf-tools/render/thumbnails';
 import { PdfImagesController } from './pdf-images.controller';
 import { PdfOcrController } from './pdf-ocr.controller';
 import { ConvertSupport } from './pdf-convert.support';
@@ -63,6 +65,7 @@ import { WebErrorPages } from './web-exception.filter';
     AlertsController,
     SitesController,
     ScanController,
+    PdfThumbnailsController,
     PdfImagesController,
     PdfOcrController,
     PdfAiController,
@@ -71,6 +74,7 @@ import { WebErrorPages } from './web-exception.filter';
   ],
   providers: [
     ConvertSupport,
+    PdfThumbnailsService,
     CsrfService,
     OneTimeProofService,
     WebGuard,

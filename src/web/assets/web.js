@@ -301,3 +301,128 @@
   }
   tools(document);
 })();
+
+// Page pickers (issue 23): a page-range field (data-page-picker) of a tool page gets the pages of
+// the chosen file as thumbnails (drawn by the server, GET /pdf/thumbnails/{file_id}/{page}.png),
+// each a checkbox labelled "Page N": ticking pages writes the field ("1-3, 7"), typing in the field
+// ticks them. Without the script, or for a file protected by a password, the field is typed as before.
+(function () {
+  'use strict';
+  if (!window.fetch || !window.MutationObserver) return;
+  function ranges(nums) {
+    var out = [];
+    for (var i = 0; i < nums.length; i++) {
+      var start = nums[i];
+      while (i + 1 < nums.length && nums[i + 1] === nums[i] + 1) i++;
+      out.push(start === nums[i] ? String(start) : start + '-' + nums[i]);
+    }
+    return out.join(', ');
+  }
+  // The pages a typed field names (the tools' grammar: all, odd, even, last, N, N-M, N-, -M); unknown tokens name none.
+  function parse(text, max) {
+    var on = {};
+    text.split(',').forEach(function (raw) {
+      var t = raw.trim().toLowerCase();
+      var num = function (v, d) { return v === '' || v === undefined ? d : v === 'last' ? max : Number(v); };
+      var from = 0, to = -1, step = 1;
+      if (t === 'all') { from = 1; to = max; }
+      else if (t === 'odd') { from = 1; to = max; step = 2; }
+      else if (t === 'even') { from = 2; to = max; step = 2; }
+      else {
+        var m = /^(\d+|last)?\s*-\s*(\d+|last)?$/.exec(t) || /^(\d+|last)$/.exec(t);
+        if (!m) return;
+        if (t.indexOf('-') < 0) { from = to = num(m[1], 0); }
+        else { from = num(m[1], 1); to = num(m[2], max); }
+      }
+      for (var p = from; p <= Math.min(to, max); p += step) if (p >= 1) on[p] = true;
+    });
+    return on;
+  }
+  function say(el, text) { if (el) el.textContent = text; }
+  function build(field, box, info, id) {
+    box.textContent = '';
+    var legend = document.createElement('legend');
+    legend.textContent = 'Or tick the pages of ' + info.filename;
+    box.appendChild(legend);
+    var status = document.createElement('p');
+    status.className = 'hint';
+    status.setAttribute('role', 'status');
+    status.setAttribute('aria-live', 'polite');
+    box.appendChild(status);
+    var list = document.createElement('ul');
+    list.className = 'thumbs';
+    var boxes = [];
+    function fromField() {
+      var on = parse(field.value, info.pages);
+      boxes.forEach(function (b, i) { b.checked = !!on[i + 1]; });
+    }
+    function toField() {
+      var nums = [];
+      boxes.forEach(function (b, i) { if (b.checked) nums.push(i + 1); });
+      field.value = ranges(nums);
+      say(status, nums.length ? 'Chosen: ' + (nums.length === 1 ? 'page ' : 'pages ') + field.value + '.' : 'No page ticked: the field is empty.');
+    }
+    for (var p = 1; p <= info.pages; p++) {
+      var li = document.createElement('li');
+      var cb = document.createElement('input');
+      cb.type = 'checkbox'; cb.id = field.id + '-page-' + p; cb.value = String(p);
+      var label = document.createElement('label');
+      label.htmlFor = cb.id;
+      var img = document.createElement('img');
+      img.alt = ''; img.loading = 'lazy'; img.decoding = 'async';
+      img.src = '/pdf/thumbnails/' + encodeURIComponent(id) + '/' + p + '.png';
+      img.addEventListener('error', function () { this.hidden = true; });
+      var name = document.createElement('span');
+      name.textContent = 'Page ' + p;
+      label.appendChild(img);
+      label.appendChild(name);
+      li.appendChild(cb);
+      li.appendChild(label);
+      list.appendChild(li);
+      cb.addEventListener('change', toField);
+      boxes.push(cb);
+    }
+    box.appendChild(list);
+    field.addEventListener('input', fromField);
+    fromField();
+    box.hidden = false;
+  }
+  function update() {
+    var chosen = document.querySelector('#chosen input[name=file_id]');
+    var id = chosen ? chosen.value : '';
+    document.querySelectorAll('input[data-page-picker]').forEach(function (field) {
+      var box = field.parentNode.querySelector('fieldset.page-picker');
+      if (!box) {
+        box = document.createElement('fieldset');
+        box.className = 'page-picker';
+        box.hidden = true;
+        field.parentNode.appendChild(box);
+      }
+      if (box.getAttribute('data-file') === id) return;
+      box.setAttribute('data-file', id);
+      box.hidden = true;
+      box.textContent = '';
+      if (!id) return;
+      window.fetch('/pdf/thumbnails/' + encodeURIComponent(id), { headers: { accept: 'application/json' } })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (info) {
+          if (!info || box.getAttribute('data-file') !== id) return;
+          if (info.status === 'locked') {
+            var p = document.createElement('p');
+            p.className = 'hint';
+            p.textContent = 'The pages of ' + info.filename + ' are not shown: it is protected by a password. Type the pages in the field.';
+            box.appendChild(p);
+            box.hidden = false;
+          } else if (info.status === 'ok') build(field, box, info, id);
+        })
+        .catch(function () { /* the field is typed as without the script */ });
+    });
+  }
+  var queued = false;
+  new window.MutationObserver(function () {
+    if (queued) return;
+    queued = true;
+    setTimeout(function () { queued = false; update(); }, 0);
+  }).observe(document.body, { childList: true, subtree: true });
+  update();
+})();

@@ -34,7 +34,7 @@ const invalid = (field: string | undefined, id: string): SafeHtml | '' =>
 export function imagesOptions(v: ImagesValues, errorField?: string): SafeHtml {
   return html`<div>
     <label for="pages">Pages</label><br>
-    <input type="text" id="pages" name="pages" value="${v.pages}" maxlength="200" aria-describedby="pages-hint"${invalid(errorField, 'pages')}><br>
+    <input type="text" id="pages" name="pages" value="${v.pages}" maxlength="200" aria-describedby="pages-hint"${invalid(errorField, 'pages')} data-page-picker><br>
     <span class="hint" id="pages-hint">${PAGE_EXAMPLES}</span>
   </div>
   <fieldset>

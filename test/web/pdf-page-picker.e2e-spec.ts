@@ -1,0 +1,158 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import puppeteer, { Browser, Page } from 'puppeteer-core';
+import sharp from 'sharp';
+import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
+import { pageFromAxe } from '../../src/a11y/report/from-axe';
+import { Scanner } from '../../src/a11y/scan/scanner';
+import { createTestApp, TestApp } from '../utils/test-app';
+import { WebClient } from './web-client';
+
+/** WEB_SCREENSHOTS=1 writes the documentation screenshots (docs/screenshots/), as browser.e2e-spec.ts does. */
+const SHOTS = process.env.WEB_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'screenshots') : null;
+
+/** A PDF of `pages` portrait pages, each with its number written large. */
+async function numberedPdf(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (let i = 1; i <= pages; i++) doc.addPage([300, 400]).drawText(String(i), { x: 110, y: 160, size: 90 });
+  return doc.save();
+}
+
+/**
+ * Page pickers with thumbnails (issue 23 item 1) in real Chromium against the full app: after a
+ * file is chosen, a tool's page field shows the file's pages drawn by the server (poppler), each a
+ * checkbox labelled "Page N"; ticking pages by mouse or keyboard writes the field, typing in the
+ * field ticks them, and the tool runs on the pages ticked.
+ */
+describe('Page pickers with thumbnails (Chromium e2e)', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let origin: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { PDF_DAILY_LIMIT: '50' } });
+    origin = WebClient.of(t.server).origin;
+    browser = await puppeteer.launch({
+      executablePath: t.config.CHROMIUM_PATH,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      protocolTimeout: 60_000,
+    });
+    dir = join(__dirname, '..', '..', 'node_modules', '.cache', 'web-page-picker');
+    mkdirSync(dir, { recursive: true });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function upload(page: Page, name: string, bytes: Uint8Array): Promise<void> {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    const input = await page.$('#file');
+    await (input as unknown as { uploadFile: (p: string) => Promise<void> }).uploadFile(path);
+  }
+  const ticked = (page: Page): Promise<number[]> =>
+    page.$$eval('fieldset.page-picker input[type=checkbox]:checked', (els) =>
+      els.map((e) => Number((e as unknown as { value: string }).value)),
+    );
+  const fieldValue = (page: Page): Promise<string> =>
+    page.$eval('#opt-pages', (el) => (el as unknown as { value: string }).value);
+
+  it('shows the pages as "Page N" checkboxes, fills the field by mouse and keyboard, and the tool rotates the pages ticked', async () => {
+    const page = await (await browser.createBrowserContext()).newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${origin}/pdf/rotate-pages`);
+    expect(await page.$('fieldset.page-picker:not([hidden])')).toBeNull();
+    await upload(page, 'five.pdf', await numberedPdf(5));
+    await page.waitForFunction("document.querySelectorAll('fieldset.page-picker li').length === 5", {
+      timeout: 30_000,
+    });
+    // Each thumbnail is a checkbox whose label is "Page N" (the image has an empty alt), and its image loads.
+    const labels = await page.$$eval('fieldset.page-picker input[type=checkbox]', (els) =>
+      els.map((e) => (e as unknown as { labels: { textContent: string }[] }).labels[0].textContent),
+    );
+    expect(labels).toEqual(['Page 1', 'Page 2', 'Page 3', 'Page 4', 'Page 5']);
+    await page.waitForFunction(
+      "[...document.querySelectorAll('fieldset.page-picker img')].every((i) => i.complete && i.naturalWidth > 0)",
+      { timeout: 30_000 },
+    );
+    const size = await page.$eval('fieldset.page-picker img', (i): number[] => [
+      (i as unknown as { naturalWidth: number }).naturalWidth,
+      (i as unknown as { naturalHeight: number }).naturalHeight,
+    ]);
+    expect(size).toEqual([150, 200]);
+
+    // Space on a focused box, clicks on two thumbnails: the field says "2-3, 5".
+    await page.focus('#opt-pages-page-2');
+    await page.keyboard.press('Space');
+    await page.click('label[for=opt-pages-page-3] img');
+    await page.click('label[for=opt-pages-page-5]');
+    expect(await fieldValue(page)).toBe('2-3, 5');
+    expect(await page.$eval('fieldset.page-picker [role=status]', (e) => e.textContent)).toBe('Chosen: pages 2-3, 5.');
+    // Typing still works, and ticks the pages it names.
+    await page.$eval('#opt-pages', (el) => ((el as unknown as { value: string }).value = ''));
+    await page.type('#opt-pages', 'odd');
+    expect(await ticked(page)).toEqual([1, 3, 5]);
+    await page.click('label[for=opt-pages-page-3]');
+    expect(await fieldValue(page)).toBe('1, 5');
+
+    // The page passes Beacon's own scanner with the picker shown, on a desktop and a phone.
+    const scanner = t.app.get(Scanner, { strict: false });
+    for (const width of [1280, 375]) {
+      await page.setViewport({ width, height: 900 });
+      const entry = pageFromAxe(page.url(), page.url(), await scanner.runAxe(page), {
+        navigationMs: 0,
+        settleMs: 0,
+        axeMs: 0,
+        totalMs: 0,
+      });
+      if (entry.score !== 100) console.log(JSON.stringify(entry.violations.map((v) => [v.id, v.nodes.length])));
+      expect(entry.score).toBe(100);
+      expect(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBe(0);
+    }
+    await page.setViewport({ width: 1280, height: 900 });
+    if (SHOTS) {
+      await page.$eval('fieldset.page-picker', (el) => el.scrollIntoView());
+      await sharp(await page.screenshot({ optimizeForSpeed: true }))
+        .png({ palette: true, quality: 80, compressionLevel: 9 })
+        .toFile(join(SHOTS, 'pdf-page-picker.png'));
+    }
+
+    // The tool runs on the pages ticked: 1 and 5 turned, the others not.
+    await page.focus('#run-form button[type=submit]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#result a[download]', { timeout: 60_000 });
+    const href = await page.$eval('#result a[download]', (a) => a.getAttribute('href'));
+    const bytes = await (await fetch(origin + href)).arrayBuffer();
+    const doc = await PDFDocument.load(bytes);
+    expect(doc.getPages().map((p) => p.getRotation().angle)).toEqual([90, 0, 0, 0, 90]);
+    // The page came back with the same file chosen: the picker is there again, the field's pages ticked.
+    await page.waitForFunction("document.querySelectorAll('fieldset.page-picker li').length === 5", {
+      timeout: 30_000,
+    });
+    expect(await ticked(page)).toEqual([1, 5]);
+  });
+
+  it('answers the picker: page count, small PNGs, and a clear refusal for other pages and unknown files', async () => {
+    const c = WebClient.of(t.server);
+    const form = new FormData();
+    form.append('file', new Blob([Buffer.from(await numberedPdf(14))], { type: 'application/pdf' }), 'many.pdf');
+    const up = (await (await fetch(`${origin}/files`, { method: 'POST', body: form })).json()) as { file_id: string };
+    const info = await c.request('GET', `/pdf/thumbnails/${up.file_id}`);
+    expect(JSON.parse(info.text)).toEqual({ status: 'ok', pages: 14, filename: 'many.pdf' });
+    // Page 13 is in the second batch of twelve.
+    const png = await fetch(`${origin}/pdf/thumbnails/${up.file_id}/13.png`);
+    expect(png.status).toBe(200);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    const meta = await sharp(Buffer.from(await png.arrayBuffer())).metadata();
+    expect([meta.width, meta.height]).toEqual([150, 200]);
+    expect((await c.request('GET', `/pdf/thumbnails/${up.file_id}/15.png`)).status).toBe(404);
+    const gone = await c.request('GET', `/pdf/thumbnails/${'x'.repeat(24)}/1.png`);
+    expect(gone.status).toBe(404);
+    expect(gone.text).toContain('This file is no longer kept: upload it again.');
+  });
+});
