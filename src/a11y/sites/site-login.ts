@@ -46,7 +46,9 @@ export class SiteLogin {
   async cookies(login: OpenLogin): Promise<ScanCookie[]> {
     const url = new URL(login.url);
     const guard = this.egress.targetGuard();
-    await guard.assertAllowed(url);
+    await guard.assertAllowed(url).catch((e: Error) => {
+      throw failed(`the login page ${url.href} may not be opened (${e.message.replace(/\.$/, '')})`);
+    });
     return this.pool.withContext(async (context) => {
       const page = await context.newPage();
       await page.setRequestInterception(true);
