@@ -61,7 +61,7 @@ export class SiteLogin {
       await this.steps(page, login);
       const host = url.hostname;
       const all = await context.cookies();
-      return all
+      const mine = all
         .filter((c) => {
           const d = c.domain.replace(/^\./, '');
           return d === host || host.endsWith(`.${d}`);
@@ -77,6 +77,12 @@ export class SiteLogin {
           ...(c.sameSite === 'Strict' || c.sameSite === 'Lax' || c.sameSite === 'None' ? { sameSite: c.sameSite } : {}),
           ...(c.expires > 0 ? { expires: c.expires } : {}),
         }));
+      // Pages are given the session as cookies only: a login that keeps it elsewhere would be scanned signed out.
+      if (mine.length === 0)
+        throw failed(
+          `the login worked but set no cookie for ${host} (a session kept in the page's storage cannot be passed to the scan)`,
+        );
+      return mine;
     });
   }
 
