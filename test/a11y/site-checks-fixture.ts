@@ -3,7 +3,8 @@ import { FixtureServer, html, send, startFixtureServer } from './fixture-server'
 
 /**
  * Loopback pages for a site scan's options and checks beyond axe (test/a11y/site-checks.e2e-spec.ts):
- * - /reflow-bad: clean for axe, but a navigation bar 350 px wide breaks it at 320 px only (WCAG 1.4.10);
+ * - /reflow-bad: clean for axe, but breaks at 320 px only (WCAG 1.4.10): a navigation bar 350 px wide, and a
+ *   toolbar of a fixed height hiding its overflow whose third button wraps out of sight;
  * - /reflow-ok: reflows; its wide table scrolls inside its own box (allowed);
  * - /trap: a focus trap (two buttons cycling Tab between them; the links after them are never reached)
  *   and a button whose focus style is removed;
@@ -39,7 +40,8 @@ export async function startSiteChecksFixture(): Promise<SiteChecksFixture> {
       page(
         'Breaks at 320',
         `<nav id="wide" aria-label="Sections" style="display:flex;gap:8px;width:350px"><a href="/a">Alpha</a><a href="/b">Beta</a><a href="/c">Gamma</a></nav>
-<p style="max-width:100%">Text that wraps as it should.</p>`,
+<p style="max-width:100%">Text that wraps as it should.</p>
+<div id="bar" style="display:flex;flex-wrap:wrap;gap:8px;height:40px;overflow:hidden"><button type="button" style="width:100px">Save</button><button type="button" style="width:100px">Share</button><button id="third" type="button" style="width:100px">Print</button></div>`,
       ),
     );
   routes['/reflow-ok'] = (_q, res) =>

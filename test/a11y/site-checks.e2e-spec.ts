@@ -88,8 +88,12 @@ describe('Site scan options and checks beyond axe (e2e)', () => {
     expect(bad.review?.reflow).toMatchObject({ width: 320, horizontalScroll: true });
     expect(bad.review!.reflow!.scrollWidth).toBeGreaterThan(320);
     expect(bad.review!.reflow!.findings).toEqual(
-      expect.arrayContaining([expect.objectContaining({ kind: 'horizontal-scroll', selector: '#wide' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'horizontal-scroll', selector: '#wide' }),
+        expect.objectContaining({ kind: 'clipped', selector: '#third', name: 'Print' }),
+      ]),
     );
+    expect(bad.review!.reflow!.findings.find((f) => f.selector === '#third')!.message).toMatch(/^Cut off by #bar/);
     expect(bad.review!.needsReview).toBe(bad.review!.reflow!.findings.length);
     // At the phone width (375) the same page does not scroll sideways: only 320 breaks it.
     const phone = await scanned('/reflow-bad', { options: { viewport: 'phone' } });

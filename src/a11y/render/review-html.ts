@@ -1,4 +1,5 @@
 import { html, SafeHtml } from '../../common/html/html';
+import { plural } from '../../common/text/plural';
 import type { CheckFinding, KeyboardWalkResult, ReflowResult } from '../checks/check.types';
 import type { ReportPage } from '../report/report.types';
 import { sameSiteSrc } from './results-sections';
@@ -22,11 +23,11 @@ const ENDED: Record<KeyboardWalkResult['ended'], string> = {
 
 function keyboardHtml(k: KeyboardWalkResult): SafeHtml {
   return html`<h4>Keyboard walk (WCAG 2.1.1, 2.1.2, 2.4.3, 2.4.7)</h4>
-<p>${k.presses} Tab presses, ${k.stops.length} elements reached of ${k.tabbable} expected; ${ENDED[k.ended]}.</p>
+<p>${plural(k.presses, 'Tab press', 'Tab presses')}, ${plural(k.stops.length, 'element')} reached of ${k.tabbable} expected; ${ENDED[k.ended]}.</p>
 ${findingsList(k.findings, 'No keyboard trap, missing focus indicator or unreached control was found.')}
 ${
   k.stops.length
-    ? html`<details><summary>Focus order (${k.stops.length} stops)</summary>
+    ? html`<details><summary>Focus order (${plural(k.stops.length, 'stop')})</summary>
 <ol class="focus-path">${k.stops.map(
         (s, i) =>
           html`<li><code>${s.selector}</code> ${s.name ? `"${s.name}"` : `(${s.tag}, no name)`}${s.indicator ? '' : ': no visible focus indicator'}${

@@ -46,7 +46,9 @@ export class SiteLogin {
   async cookies(login: OpenLogin): Promise<ScanCookie[]> {
     const url = new URL(login.url);
     const guard = this.egress.targetGuard();
-    await guard.assertAllowed(url);
+    await guard.assertAllowed(url).catch((e: Error) => {
+      throw failed(`the login page ${url.href} may not be opened (${e.message.replace(/\.$/, '')})`);
+    });
     return this.pool.withContext(async (context) => {
       const page = await context.newPage();
       await page.setRequestInterception(true);
@@ -59,7 +61,7 @@ export class SiteLogin {
       await this.steps(page, login);
       const host = url.hostname;
       const all = await context.cookies();
-      return all
+      const mine = all
         .filter((c) => {
           const d = c.domain.replace(/^\./, '');
           return d === host || host.endsWith(`.${d}`);
@@ -75,6 +77,12 @@ export class SiteLogin {
           ...(c.sameSite === 'Strict' || c.sameSite === 'Lax' || c.sameSite === 'None' ? { sameSite: c.sameSite } : {}),
           ...(c.expires > 0 ? { expires: c.expires } : {}),
         }));
+      // Pages are given the session as cookies only: a login that keeps it elsewhere would be scanned signed out.
+      if (mine.length === 0)
+        throw failed(
+          `the login worked but set no cookie for ${host} (a session kept in the page's storage cannot be passed to the scan)`,
+        );
+      return mine;
     });
   }
 

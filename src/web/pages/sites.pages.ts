@@ -276,7 +276,12 @@ ${table(
   ['Finished', ['Score', 'num'], ['Pages', 'num'], ['Issues', 'num']],
   [...done]
     .reverse()
-    .map((s) => [when(s.finished_at), s.score, s.summary?.pages.length ?? 0, s.summary?.groups.length ?? 0]),
+    .map((s) => [
+      when(s.finished_at),
+      s.score,
+      s.summary?.pages.filter((p) => !p.secondary).length ?? 0,
+      s.summary?.groups.length ?? 0,
+    ]),
 )}`
     : html`<p>No finished scan yet.</p>`
 }
