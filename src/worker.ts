@@ -1,25 +1,25 @@
 import 'reflect-metadata';
 import type { DynamicModule, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ScanRunModule } from './a11y/queue/scan-run.module';
 import { ScanWorker } from './a11y/queue/scan-worker';
+import { SitesModule } from './a11y/sites/sites.module';
 import { AppConfig, loadProcessConfigOrExit } from './common/config/env';
 import { CoreModule } from './common/core.module';
 
 /**
- * A scan worker (`npm run worker`): runs accessibility scan jobs from the BullMQ queue on Redis
+ * A scan worker (`npm run worker`): runs accessibility scan jobs and site scans (`a11y-site-scan`) from the BullMQ queues on Redis
  * with its own browser pool, and serves no HTTP. Needs REDIS_URL and the API's database
  * (DATABASE_URL; on the embedded database it attaches to the running server's socket).
  * SIGTERM/SIGINT: takes no new job, lets active scans finish (SHUTDOWN_TIMEOUT_MS) or hands them
  * back to the queue, closes its browsers, exits 0. See docs/a11y-fleet.md.
  */
 function workerModule(config: AppConfig): DynamicModule {
+  // A worker process always runs scan jobs (the setting is for API processes); SitesModule brings the
+  // scan engine (A11yModule) and the site-scan job, so site scans run here too (docs/a11y-monitoring.md).
+  config.SCAN_WORKER_IN_PROCESS = true;
   return {
     module: class ScanWorkerAppModule {},
-    imports: [
-      CoreModule.forRoot({ config, http: false, attachToRunningDatabase: true }),
-      ScanRunModule.register({ standalone: true }),
-    ],
+    imports: [CoreModule.forRoot({ config, http: false, attachToRunningDatabase: true }), SitesModule],
   };
 }
 

@@ -2,26 +2,10 @@ import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { SitesService } from '../../src/a11y/sites/sites.service';
-import type { Site, SiteScan } from '../../src/a11y/sites/site.types';
+import type { Site } from '../../src/a11y/sites/site.types';
 import { AlertsService } from '../../src/common/notify/alerts.service';
 import { createTestApp, TestApp } from '../utils/test-app';
-import { CRAWL_PAGES, SitesFixture, startSitesFixture } from './sites-fixture';
-
-/** Waits (polls the condition, no fixed sleep) until the site has `count` scans and the newest has ended. */
-export async function scanEnded(
-  sites: SitesService,
-  siteId: string,
-  count: number,
-  withinMs = 120_000,
-): Promise<SiteScan> {
-  const until = Date.now() + withinMs;
-  for (;;) {
-    const scans = await sites.scansOf(siteId);
-    if (scans.length >= count && (scans[0].status === 'done' || scans[0].status === 'failed')) return scans[0];
-    if (Date.now() > until) throw new Error(`scan not ended: ${JSON.stringify(scans[0])}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { CRAWL_PAGES, scanEnded, SitesFixture, startSitesFixture } from './sites-fixture';
 
 const gapsOf = (times: number[]): number[] => times.slice(1).map((t, i) => t - times[i]);
 

@@ -1,4 +1,6 @@
 import { gzipSync } from 'node:zlib';
+import type { SitesService } from '../../src/a11y/sites/sites.service';
+import type { SiteScan } from '../../src/a11y/sites/site.types';
 import { FixtureServer, html, send, startFixtureServer } from './fixture-server';
 
 /**
@@ -127,4 +129,20 @@ export async function startSitesFixture(): Promise<SitesFixture> {
     times,
     close: () => server.close(),
   };
+}
+
+/** Waits (polls the condition, no fixed sleep) until the site has `count` scans and the newest has ended. */
+export async function scanEnded(
+  sites: SitesService,
+  siteId: string,
+  count: number,
+  withinMs = 120_000,
+): Promise<SiteScan> {
+  const until = Date.now() + withinMs;
+  for (;;) {
+    const scans = await sites.scansOf(siteId);
+    if (scans.length >= count && (scans[0].status === 'done' || scans[0].status === 'failed')) return scans[0];
+    if (Date.now() > until) throw new Error(`scan not ended: ${JSON.stringify(scans[0])}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

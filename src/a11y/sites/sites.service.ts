@@ -31,7 +31,7 @@ import type { SiteChecksInput, SiteLogin as SiteLoginSteps } from './site.types'
 
 /** The job queue of site scans (one job per scan; scheduled runs are jobs without a scan id). */
 export const SITE_SCAN_QUEUE = 'a11y-site-scan';
-/** Site scans one process runs at once (each scans its pages one at a time). */
+/** Site scans one process runs at once (their pages run on the scan fleet, SITE_PAGES_IN_FLIGHT each). */
 const SITE_SCAN_CONCURRENCY = 2;
 /** Where the ownership file lives, and the DNS TXT record's prefix. */
 export const VERIFICATION_PATH = '/.well-known/beacon-verification.txt';
@@ -43,6 +43,8 @@ export const VERIFICATION_TXT_PREFIX = 'beacon-verification=';
  */
 export const SITE_429_BACKOFF_MS = 2000;
 export const SITE_429_RETRIES = 2;
+/** Pages of one site scan in flight at once (on the scan fleet) while the site sets no pace (Crawl-delay, 429). */
+export const SITE_PAGES_IN_FLIGHT = 3;
 const SITE_429_MAX_GAP_MS = 60_000;
 const isTooMany = (e: unknown): boolean =>
   e instanceof DomainError && e.code === ErrorCode.TargetHttpError && e.details.status === 429;
@@ -59,8 +61,8 @@ interface SiteScanJob {
 /**
  * Accessibility monitoring of whole sites (docs/a11y-monitoring.md): saved sites, ownership proof,
  * site scans on JobQueues ("Run now" and daily/weekly schedules), each page scanned by the public
- * scan engine (ScanService, as a client: every page's stored report is the public engine's), one
- * page at a time per site; when a scan ends, its issues grouped across pages into a fix plan and
+ * scan engine (ScanService, as a client: every page's stored report is the public engine's),
+ * a few pages at a time per site (one at a time once the site sets a pace); when a scan ends, its issues grouped across pages into a fix plan and
  * alerts raised through AlertsService.
  */
 @Injectable()
@@ -72,7 +74,7 @@ export class SitesService implements OnModuleInit {
   resolveTxt: (host: string) => Promise<string[][]> = resolveTxt;
 
   constructor(
-    config: AppConfig,
+    private readonly config: AppConfig,
     private readonly store: SitesStore,
     private readonly jobs: JobQueues,
     private readonly scans: ScanService,
@@ -83,7 +85,9 @@ export class SitesService implements OnModuleInit {
     this.guard = new EgressGuard({ allowLoopback: config.SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE });
   }
 
+  /** Site scans run where page scans do: worker processes, and API processes with SCAN_WORKER_IN_PROCESS (or no Redis). */
   onModuleInit(): void {
+    if (this.jobs.kind === 'bullmq' && !this.config.SCAN_WORKER_IN_PROCESS) return;
     this.jobs.register<SiteScanJob>(SITE_SCAN_QUEUE, (data) => this.runJob(data), {
       concurrency: SITE_SCAN_CONCURRENCY,
     });
@@ -196,55 +200,56 @@ export class SitesService implements OnModuleInit {
     return pagesOf(this.guard, site);
   }
 
-  /** Runs a queued scan: its pages one at a time through the public engine, then the summary and alerts. */
+  /**
+   * Runs a queued scan: its pages through the public engine (SITE_PAGES_IN_FLIGHT at once, one at a
+   * time with the site's gap once it sets a pace), then the summary and alerts.
+   */
   async runScan(scanId: string): Promise<void> {
     const scan = await this.store.getScan(scanId);
     if (!scan || scan.status === 'done' || scan.status === 'failed') return;
-    let site = await this.store.get(scan.site_id);
+    const site = await this.store.get(scan.site_id);
     if (!site) return; // deleted: its scans went with it
     const { pages, skipped, gapMs: crawlDelay } = await this.pagesOf(site);
     const views = await this.viewsOf(site); // signs in first when the site has login steps (a failure stops the scan)
-    const more: SitePageResult[] = []; // results at the site's other viewports
+    const more: SitePageResult[][] = new Array(pages.length); // each page's results at the site's other viewports
     await this.store.progress(scanId, 'running', 0, pages.length);
-    const results: SitePageResult[] = [];
-    const filtered: FilteredPage[] = [];
+    const results: SitePageResult[] = new Array(pages.length);
+    const kept: (FilteredPage | undefined)[] = new Array(pages.length);
     let gapMs = crawlDelay; // robots.txt's Crawl-delay; grows when the site answers 429 (back off, resume)
-    for (const url of pages) {
-      try {
+    let next = 0;
+    let done = 0;
+    let deleted = false;
+    const origin = new URL(site.start_url).origin;
+    const settings = { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors };
+    const slowDown = (ms: number): void => void (gapMs = Math.max(gapMs, ms));
+    // SITE_PAGES_IN_FLIGHT lanes while the site sets no pace; one lane (the first) once it does.
+    const lane = async (n: number): Promise<void> => {
+      while (next < pages.length && !deleted && (n === 0 || !gapMs)) {
+        const i = next++;
         if (gapMs) await pause(gapMs);
-        let report;
-        for (let attempt = 0; ; attempt++) {
-          try {
-            report = await this.scans.scan(url, false, undefined, { fresh: true, options: views[0] });
-            break;
-          } catch (e) {
-            if (!isTooMany(e) || attempt >= SITE_429_RETRIES) throw e;
-            const asked = retryAfterMs((e as DomainError).details.target_retry_after);
-            const wait = asked ?? Math.min(SITE_429_MAX_GAP_MS, gapMs ? gapMs * 2 : SITE_429_BACKOFF_MS);
-            gapMs = Math.max(gapMs, wait);
-            await pause(wait);
-          }
+        try {
+          const got = await this.scanSitePage(site, pages[i], origin, views[0], slowDown);
+          const f = (kept[i] = filterPage(got.page, settings));
+          results[i] = {
+            url: pages[i],
+            reportId: got.reportId,
+            score: f.score,
+            ...this.extrasOf(site, views[0], got.page),
+          };
+        } catch (e) {
+          results[i] = {
+            url: pages[i],
+            error: e instanceof DomainError ? e.message : 'The page could not be scanned.',
+          };
         }
-        const page = report.pages[0];
-        if (!page) throw new DomainError(ErrorCode.ScanFailed, 'The page could not be scanned.');
-        const landed = new URL(page.finalUrl || page.url);
-        if (landed.origin !== new URL(site.start_url).origin)
-          throw new DomainError(
-            ErrorCode.ScanFailed,
-            `The page redirected off the site, to ${landed.origin}: not counted.`,
-          );
-        this.assertSignedIn(site, url, landed);
-        const f = filterPage(page, { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors });
-        filtered.push(f);
-        results.push({ url, reportId: report.id, score: f.score, ...this.extrasOf(site, views[0], page) });
-      } catch (e) {
-        results.push({ url, error: e instanceof DomainError ? e.message : 'The page could not be scanned.' });
+        more[i] = await this.otherViews(site, pages[i], origin, views, slowDown);
+        if (!(await this.store.get(site.id))) deleted = true;
+        else await this.store.progress(scanId, 'running', ++done, pages.length);
       }
-      more.push(...(await this.otherViews(site, url, views)));
-      site = await this.store.get(site.id);
-      if (!site) return; // deleted mid-scan: stop here, nothing to keep
-      await this.store.progress(scanId, 'running', results.length, pages.length);
-    }
+    };
+    await Promise.all(Array.from({ length: SITE_PAGES_IN_FLIGHT }, (_, n) => lane(n)));
+    if (deleted) return; // deleted mid-scan: stop here, nothing to keep
+    const filtered = kept.filter((f): f is FilteredPage => !!f);
     const before = (await this.store.previousDone(site.id, scanId))?.summary ?? undefined;
     if (filtered.length === 0) {
       if (before) await this.alertUnreachable(site, scanId, results, before); // the whole site stopped loading
@@ -253,7 +258,7 @@ export class SitesService implements OnModuleInit {
     const groups = groupIssues(filtered);
     const summary: SiteScanSummary = {
       score: siteScoreOf(filtered),
-      pages: [...(before ? diffPages(results, groups, before) : results), ...more],
+      pages: [...(before ? diffPages(results, groups, before) : results), ...more.flat()],
       groups,
       skipped,
     };
@@ -386,23 +391,20 @@ export class SitesService implements OnModuleInit {
   }
 
   /** The page at the site's other viewports: shown per page, not in the score, fix plan or diff. */
-  private async otherViews(site: Site, url: string, views: (ScanOptions | undefined)[]): Promise<SitePageResult[]> {
+  private async otherViews(
+    site: Site,
+    url: string,
+    origin: string,
+    views: (ScanOptions | undefined)[],
+    slowDown: (ms: number) => void,
+  ): Promise<SitePageResult[]> {
     const out: SitePageResult[] = [];
     for (const options of views.slice(1)) {
       const viewport = options?.viewport ?? 'desktop';
       try {
-        const report = await this.scans.scan(url, false, undefined, { fresh: true, options });
-        const page = report.pages[0];
-        if (!page) throw new DomainError(ErrorCode.ScanFailed, 'The page could not be scanned.');
-        const landed = new URL(page.finalUrl || page.url);
-        if (landed.origin !== new URL(site.start_url).origin)
-          throw new DomainError(
-            ErrorCode.ScanFailed,
-            `The page redirected off the site, to ${landed.origin}: not counted.`,
-          );
-        this.assertSignedIn(site, url, landed);
-        const f = filterPage(page, { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors });
-        out.push({ url, reportId: report.id, score: f.score, viewport, secondary: true });
+        const got = await this.scanSitePage(site, url, origin, options, slowDown);
+        const f = filterPage(got.page, { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors });
+        out.push({ url, reportId: got.reportId, score: f.score, viewport, secondary: true });
       } catch (e) {
         out.push({
           url,
@@ -413,6 +415,42 @@ export class SitesService implements OnModuleInit {
       }
     }
     return out;
+  }
+
+  /**
+   * One page through the public engine with the site's options, tried again after a 429 (waiting as its
+   * Retry-After asks, or SITE_429_BACKOFF_MS doubled; `slowDown` is told the wait, the gap later pages
+   * keep); a page that lands on another origin, or on the login page of a signed-in site, is not counted.
+   */
+  private async scanSitePage(
+    site: Site,
+    url: string,
+    origin: string,
+    options: ScanOptions | undefined,
+    slowDown: (ms: number) => void,
+  ): Promise<{ page: ReportPage; reportId: string }> {
+    let wait = 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const report = await this.scans.scan(url, false, undefined, { fresh: true, options });
+        const page = report.pages[0];
+        if (!page) throw new DomainError(ErrorCode.ScanFailed, 'The page could not be scanned.');
+        const landed = new URL(page.finalUrl || page.url);
+        if (landed.origin !== origin)
+          throw new DomainError(
+            ErrorCode.ScanFailed,
+            `The page redirected off the site, to ${landed.origin}: not counted.`,
+          );
+        this.assertSignedIn(site, url, landed);
+        return { page, reportId: report.id };
+      } catch (e) {
+        if (!isTooMany(e) || attempt >= SITE_429_RETRIES) throw e;
+        const asked = retryAfterMs((e as DomainError).details.target_retry_after);
+        wait = asked ?? Math.min(SITE_429_MAX_GAP_MS, wait ? wait * 2 : SITE_429_BACKOFF_MS);
+        slowDown(wait);
+        await pause(wait);
+      }
+    }
   }
 
   /** `a11y.page_unreachable`: pages that loaded in the previous finished scan and fail to load now. */

@@ -1,0 +1,147 @@
+import { Queue } from 'bullmq';
+import Redis from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AccountsService } from '../../src/accounts/accounts.service';
+import { SITE_SCAN_QUEUE, SitesService } from '../../src/a11y/sites/sites.service';
+import type { Site } from '../../src/a11y/sites/site.types';
+import { JobQueues } from '../../src/common/jobs/job-queues';
+import { AlertsService } from '../../src/common/notify/alerts.service';
+import { startSmtp, TestSmtp } from '../utils/smtp';
+import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../utils/test-app';
+import { Child, childEnv, startWorker, until } from './fleet-processes';
+import { CRAWL_PAGES, scanEnded, SITE_PAGES, SitesFixture, startSitesFixture } from './sites-fixture';
+
+/**
+ * Site scans on worker processes (src/worker.ts, real child processes) with the API process running
+ * no scan jobs (SCAN_WORKER_IN_PROCESS=false): a scheduled scan and its alert by webhook and e-mail,
+ * a worker killed mid-scan, a site deleted mid-scan. Needs DATABASE_URL and REDIS_URL.
+ */
+const withFleet = process.env.REDIS_URL && process.env.DATABASE_URL ? describe : describe.skip;
+
+withFleet('Site scans on worker processes (e2e, real processes)', () => {
+  let db: TestDatabase;
+  let t: TestApp;
+  let site: SitesFixture;
+  let sites: SitesService;
+  let smtp: TestSmtp;
+  let receiver: Server;
+  let workers: Child[] = [];
+  let redis: Redis;
+  let siteQueue: Queue;
+  let workerEnv: NodeJS.ProcessEnv;
+  const received: { type: string; data: Record<string, unknown> }[] = [];
+  let workspaceId = '';
+  const prefix = `beacon-test:${randomBytes(4).toString('hex')}:`;
+
+  beforeAll(async () => {
+    site = await startSitesFixture();
+    smtp = await startSmtp();
+    receiver = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        received.push(JSON.parse(body) as (typeof received)[number]);
+        res.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    db = await createTestDatabase();
+    const common = {
+      REDIS_URL: process.env.REDIS_URL!,
+      REDIS_KEY_PREFIX: prefix,
+      SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+      ALERT_RETRY_BACKOFF_MS: '50',
+      SMTP_URL: smtp.url,
+      SCAN_JOB_LOCK_MS: '3000',
+    };
+    t = await createTestApp({ database: db, env: { ...common, SCAN_WORKER_IN_PROCESS: 'false' } });
+    workerEnv = childEnv({ ...db.env, ...common, SCAN_CONCURRENCY: '2', SHUTDOWN_TIMEOUT_MS: '3000' });
+    workers.push(await startWorker(workerEnv));
+    await t.createKey('siteworker');
+    const a = await t.app.get(AccountsService).createUser('siteworker', 'site-worker@example.com', 'admin');
+    workspaceId = a.workspace_id;
+    const alerts = t.app.get(AlertsService);
+    await alerts.addWebhook(workspaceId, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
+    await alerts.addEmail(workspaceId, 'a11y-team@example.com');
+    sites = t.app.get(SitesService);
+    redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
+    siteQueue = new Queue(SITE_SCAN_QUEUE, { connection: redis, prefix: `${prefix}jobs` });
+  }, 240_000);
+
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.kill()));
+    await siteQueue?.close();
+    redis?.disconnect();
+    await t?.close();
+    await db?.drop();
+    await site?.close();
+    await smtp?.close();
+    receiver?.closeAllConnections();
+    await new Promise((r) => receiver?.close(r));
+  });
+
+  it('runs a scheduled scan on a worker process; its alert arrives by webhook and by e-mail', async () => {
+    const s = await sites.create(workspaceId, {
+      name: 'Worker site',
+      start_url: `${site.origin}/`,
+      sitemap_url: `${site.origin}/sitemap.xml`,
+    });
+    site.token = s.verification_token;
+    expect(await sites.verify(s)).toBe(true);
+    await sites.runNow(await sites.get(workspaceId, s.id));
+    const first = await scanEnded(sites, s.id, 1);
+    expect(first).toMatchObject({ status: 'done', trigger: 'manual' });
+    expect(first.summary!.pages).toHaveLength(SITE_PAGES.length);
+
+    site.extra = '<p><a href="/p1"></a></p>'; // an empty link on every page: link-name, serious
+    // The site's schedule, firing every second instead of daily (the same job the daily cron adds).
+    const jobs = t.app.get(JobQueues);
+    await jobs.schedule(SITE_SCAN_QUEUE, `site-${s.id}`, '* * * * * *', { siteId: s.id });
+    const scheduled = await scanEnded(sites, s.id, 2);
+    await jobs.unschedule(SITE_SCAN_QUEUE, `site-${s.id}`);
+    expect(scheduled).toMatchObject({ status: 'done', trigger: 'schedule' });
+    expect(scheduled.summary!.groups.some((g) => g.rule === 'link-name')).toBe(true);
+
+    const mail = await smtp.waitFor((m) => /new critical or serious accessibility issue/.test(m.subject ?? ''), 30_000);
+    expect(mail.text).toContain('link-name');
+    await until(() => received.some((r) => r.type === 'a11y.new_issue'), 30_000, 'the webhook alert');
+    const hook = received.find((r) => r.type === 'a11y.new_issue')!;
+    expect(hook.data).toMatchObject({ data: { siteId: s.id, scanId: scheduled.id } });
+    site.extra = '';
+  }, 240_000);
+
+  it('a worker killed mid-scan: the scan runs again on another worker and ends done', async () => {
+    let s: Site = await sites.create(workspaceId, { name: 'Killed', start_url: `${site.origin}/c/` });
+    site.token = s.verification_token;
+    expect(await sites.verify(s)).toBe(true);
+    s = await sites.get(workspaceId, s.id);
+    const scan = await sites.runNow(s);
+    await until(
+      async () => ((await sites.scansOf(s.id))[0]?.pages_done ?? 0) >= 2,
+      120_000,
+      'the scan to be under way',
+    );
+    await workers[0].kill(); // SIGKILL: no chance to hand the job back
+    workers = [await startWorker(workerEnv)];
+    const ended = await scanEnded(sites, s.id, 1, 180_000);
+    expect(ended).toMatchObject({ id: scan.id, status: 'done', pages_total: CRAWL_PAGES.length });
+    expect(ended.summary!.pages.filter((p) => p.error)).toEqual([]);
+  }, 300_000);
+
+  it('a site deleted mid-scan: the scan stops, nothing of it is kept, the worker takes the next scan', async () => {
+    let s: Site = await sites.create(workspaceId, { name: 'Deleted', start_url: `${site.origin}/c/` });
+    await sites.verify(s);
+    s = await sites.get(workspaceId, s.id);
+    await sites.runNow(s);
+    await until(async () => ((await sites.scansOf(s.id))[0]?.pages_done ?? 0) >= 1, 120_000, 'the scan to start');
+    await sites.remove(workspaceId, s.id);
+    expect(await sites.scansOf(s.id)).toEqual([]);
+    await until(async () => (await siteQueue.getActiveCount()) === 0, 60_000, 'the site-scan job to end');
+    expect(workers[0].proc.exitCode).toBeNull();
+    const next = await sites.create(workspaceId, { name: 'Next', start_url: `${site.origin}/p1`, urls: '/p2' });
+    await sites.runNow(next);
+    expect((await scanEnded(sites, next.id, 1)).status).toBe('done');
+  }, 240_000);
+});
