@@ -40,7 +40,10 @@ export class ScanRunner {
     private readonly scanner: Scanner,
     private readonly reports: ReportsService,
     private readonly egress: ScanEgress,
-  ) {}
+  ) {
+    // The next scan's first tab is opened between scans, in the pool's spare context.
+    pool.prepareSpare = (context) => scanner.prepareTab(context);
+  }
 
   /** Runs the scan and stores its report; `waitedMs` is the time spent waiting for a browser slot. */
   async run(url: URL, crawl: boolean, signal?: AbortSignal): Promise<{ report: Report; waitedMs: number }> {

@@ -66,6 +66,21 @@ function isTabFavicon(req: HTTPRequest): boolean {
   }
 }
 
+/** A new tab (in a window of its own) of `context` set up for a scan: viewport, CSP bypass, hardening and render watch scripts, request interception. */
+async function setUpTab(context: BrowserContext): Promise<Page> {
+  // A window of its own: Chromium paints no frame for a tab behind another, so a crawl's picture of
+  // a page whose tab another one had covered waited forever (the scan's hard stop ended it).
+  const page = await context.newPage({ type: 'window' });
+  await Promise.all([
+    page.setViewport(VIEWPORT),
+    page.setBypassCSP(true), // else a CSP can forbid injecting axe
+    page.setBypassServiceWorker(true),
+    page.evaluateOnNewDocument(`${HARDENING_SCRIPT}\n${RENDER_WATCH_SCRIPT}`), // and DOM change times for the render wait
+    page.setRequestInterception(true),
+  ]);
+  return page;
+}
+
 /** A graded page; `pictures` finishes its screenshots (no longer needs the tab). */
 interface Graded {
   page: ReportPage;
@@ -89,6 +104,8 @@ export class Scanner {
   private readonly logger = new Logger('Scanner');
   private readonly userAgents = new WeakMap<Browser, Promise<string>>();
   private readonly errors: PageErrors;
+  /** Tabs opened ahead of a scan in spare contexts (prepareTab), taken by the scan's first page. */
+  private readonly preparedTabs = new WeakMap<BrowserContext, Promise<Page>>();
 
   constructor(
     private readonly config: AppConfig,
@@ -185,17 +202,23 @@ export class Scanner {
     return result;
   }
 
+  /**
+   * Opens and sets up a tab in a context no scan has taken yet (BrowserPool.prepareSpare): the next
+   * scan's first page starts there without waiting for a tab and its renderer process.
+   */
+  prepareTab(context: BrowserContext): Promise<void> {
+    const tab = setUpTab(context);
+    tab.catch(() => undefined);
+    this.preparedTabs.set(context, tab);
+    return tab.then(() => undefined);
+  }
+
   private async newPage(context: BrowserContext): Promise<Page> {
     try {
-      const page = await context.newPage();
-      await Promise.all([
-        page.setViewport(VIEWPORT),
-        page.setBypassCSP(true), // else a CSP can forbid injecting axe
-        page.setBypassServiceWorker(true),
-        page.evaluateOnNewDocument(`${HARDENING_SCRIPT}\n${RENDER_WATCH_SCRIPT}`), // and DOM change times for the render wait
-        page.setRequestInterception(true),
-      ]);
-      return page;
+      const prepared = this.preparedTabs.get(context);
+      this.preparedTabs.delete(context);
+      const page = prepared && (await prepared.catch(() => undefined));
+      return page && !page.isClosed() ? page : await setUpTab(context);
     } catch (e) {
       throw this.errors.classify(e, context, {}, this.config.SCAN_PAGE_TIMEOUT_MS);
     }
