@@ -97,6 +97,7 @@ export class ScanRunner {
       throw e;
     }
     const { site, browser } = ran;
+    await site.pictures; // finished while the context closed
     const fitted = fitReport(site.pages, this.config.SCAN_REPORT_MAX_BYTES);
     const score = siteScore(site.pages.map((p) => p.score));
     const report = await this.reports.save(

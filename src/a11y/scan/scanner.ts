@@ -3,7 +3,7 @@
  * axe) shares the page's guard and refusal state, which the request filter sets and the navigation reads.
  */
 import { Injectable, Logger } from '@nestjs/common';
-import type { Browser, BrowserContext, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, Dialog, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { settledWithin } from '../../common/async/settled-within';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
@@ -54,6 +54,14 @@ export interface SiteScan {
   skipped: SkippedPage[];
   axeVersion: string;
   userAgent: string;
+  /** Settles when the pictures of the pages are finished and stored (they need no tab: await it after the context is closed). */
+  pictures: Promise<void>;
+}
+
+/** The pages of one scanSite: a crawl's idle tabs, and the pictures still being finished. */
+interface PageRun {
+  tabs?: Page[];
+  pictures: Promise<void>[];
 }
 
 /** Chromium's request for the tab's icon (`/favicon.ico`, resource type "other"; a page's fetch of it has another type). */
@@ -129,44 +137,63 @@ export class Scanner {
     deadline = Date.now() + this.config.SCAN_TOTAL_TIMEOUT_MS,
   ): Promise<SiteScan> {
     const left = () => deadline - Date.now() - PAGE_GRACE_MS;
+    // A crawl's tabs are used again page after page (a new tab starts a renderer process, which
+    // costs more than loading a page on a busy machine); a tab whose page failed is closed. The
+    // pictures are finished while the next page loads.
+    const run: PageRun = { tabs: crawl ? [] : undefined, pictures: [] };
+    const pictures = () => Promise.all(run.pictures).then(() => undefined);
     const first = await this.scanPage(
       context,
       start.href,
       guard,
       crawl,
       Math.max(PAGE_TIMEOUT_FLOOR_MS, Math.min(this.config.SCAN_PAGE_TIMEOUT_MS, left())),
+      run,
     );
-    if (!crawl) return { pages: [first.page], skipped: [], axeVersion: first.axeVersion, userAgent: first.userAgent };
+    if (!crawl)
+      return {
+        pages: [first.page],
+        skipped: [],
+        axeVersion: first.axeVersion,
+        userAgent: first.userAgent,
+        pictures: pictures(),
+      };
     const linked = await crawlLinkedPages(start.href, first.page, first.links, {
       budgetMs: () => Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left()),
       floorMs: PAGE_TIMEOUT_FLOOR_MS,
       deadlineReached: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)`,
-      scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget)).page,
+      scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget, run)).page,
     });
     return {
       pages: [first.page, ...linked.pages],
       skipped: linked.skipped,
       axeVersion: first.axeVersion,
       userAgent: first.userAgent,
+      pictures: pictures(),
     };
   }
 
-  /** One page: throws DomainError (target_*, scan_failed) or returns its report entry. */
+  /**
+   * One page: throws DomainError (target_*, scan_failed) or returns its report entry. With `run`,
+   * the page's pictures are left to finish in `run.pictures`, and with `run.tabs` (a crawl's idle
+   * tabs) the page is loaded in one of them if there is one, its tab going back there once graded.
+   */
   async scanPage(
     context: BrowserContext,
     url: string,
     guard: TargetGuard,
     collectLinks: boolean,
     timeoutMs: number = this.config.SCAN_PAGE_TIMEOUT_MS,
+    run?: PageRun,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
     const t0 = Date.now();
-    const page = await this.newPage(context);
+    const page = run?.tabs?.pop() ?? (await this.newPage(context));
     const refusedNavigation: { reason?: string } = {};
     const net = { inflight: 0 };
     // The tab's own favicon fetch is refused and not awaited: it is not part of the page, and
     // Chromium starts it after the load event, so counting it held every scan for NETWORK_IDLE_MS.
     const counted = new WeakSet<HTTPRequest>();
-    page.on('request', (req: HTTPRequest) => {
+    const onRequest = (req: HTTPRequest) => {
       if (isTabFavicon(req)) {
         void req.abort('blockedbyclient').catch(() => undefined);
         return;
@@ -174,10 +201,13 @@ export class Scanner {
       counted.add(req);
       net.inflight++;
       void this.filter(page, req, guard, refusedNavigation);
-    });
-    page.on('requestfinished', (req: HTTPRequest) => counted.has(req) && net.inflight--);
-    page.on('requestfailed', (req: HTTPRequest) => counted.has(req) && net.inflight--);
-    page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
+    };
+    const onDone = (req: HTTPRequest) => counted.has(req) && net.inflight--;
+    const onDialog = (d: Dialog) => void d.dismiss().catch(() => undefined);
+    page.on('request', onRequest);
+    page.on('requestfinished', onDone);
+    page.on('requestfailed', onDone);
+    page.on('dialog', onDialog);
     let graded: Graded;
     try {
       const done = await settledWithin(
@@ -197,8 +227,19 @@ export class Scanner {
     // The pictures' decoding, drawing and encoding (sharp, on the thread pool) and their INSERT
     // overlap with closing the tab.
     const { pictures, ...result } = graded;
-    await Promise.all([pictures(), page.close().catch(() => undefined)]);
-    result.page.timings.totalMs = Date.now() - t0;
+    const finished = pictures().then(() => {
+      result.page.timings.totalMs = Date.now() - t0;
+    });
+    if (run?.tabs && !page.isClosed()) {
+      page.off('request', onRequest);
+      page.off('requestfinished', onDone);
+      page.off('requestfailed', onDone);
+      page.off('dialog', onDialog);
+      run.tabs.push(page);
+    } else if (run) void page.close().catch(() => undefined);
+    else await page.close().catch(() => undefined);
+    if (run) run.pictures.push(finished);
+    else await finished;
     return result;
   }
 
