@@ -7,8 +7,10 @@
  *    fresh browser per page (what its CLI does), and its CLI itself; runs interleaved, same page;
  *  - BENCH_A11Y_ONLY=single stops after the single-page comparison (a quick proof run);
  *    BENCH_A11Y_ONLY=interleaved runs only the interleaved rounds (BENCH_A11Y_ROUNDS, default 40)
- *    and prints where our time goes (phases from the report's timings);
- *  - a 5-page crawl: ours vs plain axe-core with a fresh browser;
+ *    and prints where our time goes (phases from the report's timings), then the interleaved crawl
+ *    (BENCH_A11Y_CRAWL_ROUNDS, default 10; 0 skips it); BENCH_A11Y_ONLY=crawl runs only that;
+ *  - a 5-page crawl: ours vs plain axe-core crawling the same pages on the open browser (one tab,
+ *    page after page), interleaved; and ours vs plain axe-core with a fresh browser;
  *  - throughput of the pool with 8 concurrent clients;
  *  - cached scans (p50/p99);
  *  - RSS (Node + Chromium) over 200 scans.
@@ -106,6 +108,33 @@ async function plainAxe(browser: Browser, url: string): Promise<number> {
   return (r as { violations: unknown[] }).violations.length;
 }
 
+/**
+ * Plain axe-core crawling on an already-open browser: one context and one tab, the start page and
+ * then the first four same-origin links read from it, one after the other (what a short puppeteer
+ * script does); returns the pages graded.
+ */
+async function plainCrawl(browser: Browser, start: string): Promise<number> {
+  const ctx = await browser.createBrowserContext();
+  const p = await ctx.newPage();
+  await p.setViewport(VIEWPORT);
+  const grade = async (url: string) => {
+    await p.goto(url, { waitUntil: 'load' });
+    await p.evaluate(AXE_SOURCE);
+    await p.evaluate((o) => (globalThis as any).axe.run((globalThis as any).document, o), AXE_OPTIONS as never);
+  };
+  await grade(start);
+  const origin = new URL(start).origin;
+  const links: string[] = await p.evaluate(() =>
+    Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) => a.href),
+  );
+  const next = [...new Set(links.map((l) => l.split('#')[0]))]
+    .filter((l) => l.startsWith(`${origin}/`) && l !== start)
+    .slice(0, 4);
+  for (const url of next) await grade(url);
+  await ctx.close();
+  return 1 + next.length;
+}
+
 /** A command-line-tool style run: a fresh browser, axe on each URL, browser closed; milliseconds. */
 async function freshBrowserRun(urls: string[]): Promise<number> {
   const t0 = process.hrtime.bigint();
@@ -157,15 +186,65 @@ async function main(): Promise<void> {
       .join(' ')}`,
   );
 
+  const spareReady = () => t.app.get(BrowserPool).spareReady();
+  /** A 5-page crawl, ours vs plain axe-core on the open browser, alternating who goes first (BENCH_A11Y_CRAWL_ROUNDS, default 10). */
+  const interleavedCrawl = async (browser: Browser): Promise<void> => {
+    const rounds = Number(process.env.BENCH_A11Y_CRAWL_ROUNDS ?? 10);
+    await plainCrawl(browser, `${origin}/site/?warm`);
+    const crawlOurs: number[] = [];
+    const crawlPlain: number[] = [];
+    const from = loadavg();
+    const runners = [
+      async () => {
+        const r = await scan(`${origin}/site/?c${n++}`, true);
+        if (r.body.pages.length !== 5) throw new Error('crawl did not scan 5 pages');
+        crawlOurs.push(r.ms);
+        await spareReady();
+      },
+      async () => {
+        const t0 = process.hrtime.bigint();
+        if ((await plainCrawl(browser, `${origin}/site/?pc${n++}`)) !== 5) throw new Error('plain crawl: not 5 pages');
+        crawlPlain.push(ms(t0));
+      },
+    ];
+    for (let i = 0; i < rounds; i++) for (let k = 0; k < runners.length; k++) await runners[(i + k) % runners.length]();
+    const perRound = median(crawlOurs.map((x, i) => x / crawlPlain[i]));
+    log(
+      `interleaved 5-page crawl (${rounds} rounds, order alternating; load average ${from.map((x) => x.toFixed(1)).join(' ')} -> ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(
+          ' ',
+        )}), median ms: ours ${fmt(median(crawlOurs))}, plain axe crawling on the open browser ${fmt(median(crawlPlain))}; ours / plain ${(median(crawlOurs) / median(crawlPlain)).toFixed(3)} (target <= 1.05), per-round median ${perRound.toFixed(3)}`,
+    );
+  };
+
   // Warm-up: launches the pool's Chromium.
   await scan(`${origin}/warm?${n++}`);
+  await spareReady();
   const N = 20;
   const ours: number[] = [];
-  const quick = process.env.BENCH_A11Y_ONLY === 'interleaved'; // only the interleaved comparison (profiling runs)
-  for (let i = 0; i < (quick ? 0 : N); i++) ours.push((await scan(`${origin}/page?${n++}`)).ms);
+  const only = process.env.BENCH_A11Y_ONLY;
+  const quick = only === 'interleaved' || only === 'crawl'; // only the interleaved comparisons (profiling runs)
+  for (let i = 0; i < (quick ? 0 : N); i++) {
+    ours.push((await scan(`${origin}/page?${n++}`)).ms);
+    await spareReady();
+  }
 
   // The peers on one already-open browser, interleaved with ours so load changes hit all alike.
   const open = await launchChromium(CHROMIUM);
+  if (only === 'crawl') {
+    await interleavedCrawl(open.browser);
+    await open.browser.close();
+    await open.cleanup();
+    log(
+      `load average at the end ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
+    await t.close();
+    server.close();
+    return;
+  }
   await plainAxe(open.browser, `${origin}/page?warm`);
   await pa11yOpen(open.browser, `${origin}/page?warm-pa11y`);
   const plainOpen: number[] = [];
@@ -188,6 +267,7 @@ async function main(): Promise<void> {
     async () => {
       const r = await scan(`${origin}/page?i${n++}`);
       oursInterleaved.push(r.ms);
+      await spareReady(); // the pool's next context is made after the answer: not while a peer runs
       const p = r.body.pages[0];
       phases.navigationMs.push(p.timings.navigationMs);
       phases.settleMs.push(p.timings.settleMs);
@@ -204,6 +284,7 @@ async function main(): Promise<void> {
       shots.capture = async () => async () => undefined;
       try {
         oursNoPictures.push((await scan(`${origin}/page?np${n++}`)).ms);
+        await spareReady();
       } finally {
         shots.capture = capture;
       }
@@ -221,8 +302,6 @@ async function main(): Promise<void> {
   ];
   for (let i = 0; i < ROUNDS; i++) for (let k = 0; k < runners.length; k++) await runners[(i + k) % runners.length]();
   const loadEnd = loadavg();
-  await open.browser.close();
-  await open.cleanup();
   const mOurs = median(oursInterleaved);
   const mNoPics = median(oursNoPictures);
   const mPlain = median(plainOpen);
@@ -242,6 +321,10 @@ async function main(): Promise<void> {
       .map(([k, v]) => `${k} ${fmt(median(v))}`)
       .join(', ')}`,
   );
+  // The crawl: in the quick runs on the open browser, interleaved (BENCH_A11Y_CRAWL_ROUNDS=0 skips it).
+  if (quick && process.env.BENCH_A11Y_CRAWL_ROUNDS !== '0') await interleavedCrawl(open.browser);
+  await open.browser.close();
+  await open.cleanup();
   if (quick) {
     log(
       `load average at the end ${loadavg()

@@ -107,6 +107,8 @@ interface Running {
 export class BrowserPool implements OnApplicationShutdown {
   private readonly logger = new Logger('BrowserPool');
   private running: Promise<Running> | undefined;
+  /** A context made after a scan ended, for the next scan (see withContext). */
+  private spare: { run: Running; context: Promise<BrowserContext | undefined> } | undefined;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private closed = false;
@@ -122,15 +124,19 @@ export class BrowserPool implements OnApplicationShutdown {
     return { active: this.active, queued: this.waiting.length, launches: this.launches };
   }
 
-  /** Runs `fn` with a fresh browser context in a slot; the context is closed afterwards. */
+  /**
+   * Runs `fn` with a fresh browser context in a slot; the context is closed afterwards. The context
+   * is the spare one made after the previous scan when there is one (never used by anything else),
+   * and a new spare is made once this one is closed.
+   */
   async withContext<T>(fn: (context: BrowserContext, browserVersion: string) => Promise<T>): Promise<T> {
     await this.acquire();
     try {
       const run = await this.browser();
       run.contexts++;
-      let context: BrowserContext;
+      let context = await this.takeSpare(run);
       try {
-        context = await run.browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
+        context ??= await run.browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
       } catch {
         throw new DomainError(ErrorCode.ScanFailed, 'The browser is restarting; please try again.');
       }
@@ -138,10 +144,50 @@ export class BrowserPool implements OnApplicationShutdown {
         return await fn(context, run.version);
       } finally {
         if (run.browser.connected) await context.close().catch(() => undefined);
+        this.makeSpare(run);
       }
     } finally {
       this.release();
     }
+  }
+
+  /**
+   * Made in each spare context before a scan takes it: the scanner opens and sets up its first tab
+   * there (a new tab starts a renderer process: that time is spent between scans, not in one).
+   */
+  prepareSpare: ((context: BrowserContext) => Promise<void>) | undefined;
+
+  /** Resolves when the spare context (if one is being made) is ready; for the benchmark, so that its peers run undisturbed. */
+  async spareReady(): Promise<void> {
+    await this.spare?.context;
+  }
+
+  /** The spare context, if it belongs to `run` (else it is dropped). */
+  private async takeSpare(run: Running): Promise<BrowserContext | undefined> {
+    const spare = this.spare;
+    this.spare = undefined;
+    if (!spare) return undefined;
+    const context = await spare.context;
+    if (spare.run === run && run.browser.connected && context) return context;
+    await context?.close().catch(() => undefined);
+    return undefined;
+  }
+
+  /** Starts making a spare context (with its prepared tab) for the next scan, if none is there. */
+  private makeSpare(run: Running): void {
+    if (this.closed || this.spare || !run.browser.connected || run.contexts >= RECYCLE_AFTER_CONTEXTS) return;
+    const context = (async () => {
+      let ctx: BrowserContext | undefined;
+      try {
+        ctx = await run.browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
+        await this.prepareSpare?.(ctx);
+        return ctx;
+      } catch {
+        await ctx?.close().catch(() => undefined);
+        return undefined;
+      }
+    })();
+    this.spare = { run, context };
   }
 
   /** The running browser (for tests: e.g. to kill it). Undefined before the first scan. */
@@ -222,6 +268,7 @@ export class BrowserPool implements OnApplicationShutdown {
   }
 
   private async stop(r: Running): Promise<void> {
+    if (this.spare?.run === r) this.spare = undefined; // closed with its browser
     await r.browser.close().catch(() => r.browser.process()?.kill('SIGKILL'));
     await r.cleanup();
   }

@@ -41,7 +41,10 @@ export class ScanRunner {
     private readonly scanner: Scanner,
     private readonly reports: ReportsService,
     private readonly egress: ScanEgress,
-  ) {}
+  ) {
+    // The next scan's first tab is opened between scans, in the pool's spare context.
+    pool.prepareSpare = (context) => scanner.prepareTab(context);
+  }
 
   /**
    * Runs the scan and stores its report; `waitedMs` is the time spent waiting for a browser slot.
@@ -103,6 +106,7 @@ export class ScanRunner {
       throw e;
     }
     const { site, browser } = ran;
+    await site.pictures; // finished while the context closed
     const fitted = fitReport(site.pages, this.config.SCAN_REPORT_MAX_BYTES);
     const score = siteScore(site.pages.map((p) => p.score));
     const report = await this.reports.save(

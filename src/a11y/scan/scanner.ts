@@ -3,7 +3,7 @@
  * axe) shares the page's guard and refusal state, which the request filter sets and the navigation reads.
  */
 import { Injectable, Logger } from '@nestjs/common';
-import type { Browser, BrowserContext, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, Dialog, HTTPRequest, HTTPResponse, Page } from 'puppeteer-core';
 import { settledWithin } from '../../common/async/settled-within';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
@@ -56,6 +56,14 @@ export interface SiteScan {
   skipped: SkippedPage[];
   axeVersion: string;
   userAgent: string;
+  /** Settles when the pictures of the pages are finished and stored (they need no tab: await it after the context is closed). */
+  pictures: Promise<void>;
+}
+
+/** The pages of one scanSite: a crawl's idle tabs, and the pictures still being finished. */
+interface PageRun {
+  tabs?: Page[];
+  pictures: Promise<void>[];
 }
 
 /** Chromium's request for the tab's icon (`/favicon.ico`, resource type "other"; a page's fetch of it has another type). */
@@ -66,6 +74,21 @@ function isTabFavicon(req: HTTPRequest): boolean {
   } catch {
     return false;
   }
+}
+
+/** A new tab (in a window of its own) of `context` set up for a scan: viewport, CSP bypass, hardening and render watch scripts, request interception. */
+async function setUpTab(context: BrowserContext): Promise<Page> {
+  // A window of its own: Chromium paints no frame for a tab behind another, so a crawl's picture of
+  // a page whose tab another one had covered waited forever (the scan's hard stop ended it).
+  const page = await context.newPage({ type: 'window' });
+  await Promise.all([
+    page.setViewport(VIEWPORT),
+    page.setBypassCSP(true), // else a CSP can forbid injecting axe
+    page.setBypassServiceWorker(true),
+    page.evaluateOnNewDocument(`${HARDENING_SCRIPT}\n${RENDER_WATCH_SCRIPT}`), // and DOM change times for the render wait
+    page.setRequestInterception(true),
+  ]);
+  return page;
 }
 
 /** A graded page; `pictures` finishes its screenshots (no longer needs the tab). */
@@ -91,6 +114,8 @@ export class Scanner {
   private readonly logger = new Logger('Scanner');
   private readonly userAgents = new WeakMap<Browser, Promise<string>>();
   private readonly errors: PageErrors;
+  /** Tabs opened ahead of a scan in spare contexts (prepareTab), taken by the scan's first page. */
+  private readonly preparedTabs = new WeakMap<BrowserContext, Promise<Page>>();
 
   constructor(
     private readonly config: AppConfig,
@@ -116,6 +141,11 @@ export class Scanner {
     options?: ScanOptions,
   ): Promise<SiteScan> {
     const left = () => deadline - Date.now() - PAGE_GRACE_MS;
+    // A crawl's tabs are used again page after page (a new tab starts a renderer process, which
+    // costs more than loading a page on a busy machine); a tab whose page failed is closed. The
+    // pictures are finished while the next page loads.
+    const run: PageRun = { tabs: crawl ? [] : undefined, pictures: [] };
+    const pictures = () => Promise.all(run.pictures).then(() => undefined);
     const first = await this.scanPage(
       context,
       start.href,
@@ -123,23 +153,36 @@ export class Scanner {
       crawl,
       Math.max(PAGE_TIMEOUT_FLOOR_MS, Math.min(this.config.SCAN_PAGE_TIMEOUT_MS, left())),
       options,
+      run,
     );
-    if (!crawl) return { pages: [first.page], skipped: [], axeVersion: first.axeVersion, userAgent: first.userAgent };
+    if (!crawl)
+      return {
+        pages: [first.page],
+        skipped: [],
+        axeVersion: first.axeVersion,
+        userAgent: first.userAgent,
+        pictures: pictures(),
+      };
     const linked = await crawlLinkedPages(start.href, first.page, first.links, {
       budgetMs: () => Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left()),
       floorMs: PAGE_TIMEOUT_FLOOR_MS,
       deadlineReached: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)`,
-      scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget, options)).page,
+      scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget, options, run)).page,
     });
     return {
       pages: [first.page, ...linked.pages],
       skipped: linked.skipped,
       axeVersion: first.axeVersion,
       userAgent: first.userAgent,
+      pictures: pictures(),
     };
   }
 
-  /** One page: throws DomainError (target_*, scan_failed) or returns its report entry. */
+  /**
+   * One page: throws DomainError (target_*, scan_failed) or returns its report entry. With `run`,
+   * the page's pictures are left to finish in `run.pictures`, and with `run.tabs` (a crawl's idle
+   * tabs) the page is loaded in one of them if there is one, its tab going back there once graded.
+   */
   async scanPage(
     context: BrowserContext,
     url: string,
@@ -147,15 +190,16 @@ export class Scanner {
     collectLinks: boolean,
     timeoutMs: number = this.config.SCAN_PAGE_TIMEOUT_MS,
     options?: ScanOptions,
+    run?: PageRun,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
     const t0 = Date.now();
-    const page = await this.newPage(context, options);
+    const page = run?.tabs?.pop() ?? (await this.newPage(context, options)); // a reused tab has the scan's options
     const refusedNavigation: { reason?: string } = {};
     const net = { inflight: 0 };
     // The tab's own favicon fetch is refused and not awaited: it is not part of the page, and
     // Chromium starts it after the load event, so counting it held every scan for NETWORK_IDLE_MS.
     const counted = new WeakSet<HTTPRequest>();
-    page.on('request', (req: HTTPRequest) => {
+    const onRequest = (req: HTTPRequest) => {
       if (isTabFavicon(req)) {
         void req.abort('blockedbyclient').catch(() => undefined);
         return;
@@ -163,10 +207,13 @@ export class Scanner {
       counted.add(req);
       net.inflight++;
       void this.filter(page, req, guard, refusedNavigation);
-    });
-    page.on('requestfinished', (req: HTTPRequest) => counted.has(req) && net.inflight--);
-    page.on('requestfailed', (req: HTTPRequest) => counted.has(req) && net.inflight--);
-    page.on('dialog', (d) => void d.dismiss().catch(() => undefined));
+    };
+    const onDone = (req: HTTPRequest) => counted.has(req) && net.inflight--;
+    const onDialog = (d: Dialog) => void d.dismiss().catch(() => undefined);
+    page.on('request', onRequest);
+    page.on('requestfinished', onDone);
+    page.on('requestfailed', onDone);
+    page.on('dialog', onDialog);
     let graded: Graded;
     try {
       const done = await settledWithin(
@@ -186,22 +233,42 @@ export class Scanner {
     // The pictures' decoding, drawing and encoding (sharp, on the thread pool) and their INSERT
     // overlap with closing the tab.
     const { pictures, ...result } = graded;
-    await Promise.all([pictures(), page.close().catch(() => undefined)]);
-    result.page.timings.totalMs = Date.now() - t0;
+    const finished = pictures().then(() => {
+      result.page.timings.totalMs = Date.now() - t0;
+    });
+    if (run?.tabs && !page.isClosed()) {
+      page.off('request', onRequest);
+      page.off('requestfinished', onDone);
+      page.off('requestfailed', onDone);
+      page.off('dialog', onDialog);
+      run.tabs.push(page);
+    } else if (run) void page.close().catch(() => undefined);
+    else await page.close().catch(() => undefined);
+    if (run) run.pictures.push(finished);
+    else await finished;
     return result;
+  }
+
+  /**
+   * Opens and sets up a tab in a context no scan has taken yet (BrowserPool.prepareSpare): the next
+   * scan's first page starts there without waiting for a tab and its renderer process.
+   */
+  prepareTab(context: BrowserContext): Promise<void> {
+    const tab = setUpTab(context);
+    tab.catch(() => undefined);
+    this.preparedTabs.set(context, tab);
+    return tab.then(() => undefined);
   }
 
   private async newPage(context: BrowserContext, options?: ScanOptions): Promise<Page> {
     try {
-      const page = await context.newPage();
-      if (options?.cookies?.length) await page.setCookie(...options.cookies); // a site's signed-in session
-      await Promise.all([
-        page.setViewport(options?.viewport ? VIEWPORTS[options.viewport] : VIEWPORT),
-        page.setBypassCSP(true), // else a CSP can forbid injecting axe
-        page.setBypassServiceWorker(true),
-        page.evaluateOnNewDocument(`${HARDENING_SCRIPT}\n${RENDER_WATCH_SCRIPT}`), // and DOM change times for the render wait
-        page.setRequestInterception(true),
-      ]);
+      const prepared = this.preparedTabs.get(context);
+      this.preparedTabs.delete(context);
+      const ready = prepared && (await prepared.catch(() => undefined));
+      const page = ready && !ready.isClosed() ? ready : await setUpTab(context);
+      // A site scan's options on top of the set-up tab: its viewport and its signed-in session.
+      if (options?.viewport) await page.setViewport(VIEWPORTS[options.viewport]);
+      if (options?.cookies?.length) await page.setCookie(...options.cookies);
       return page;
     } catch (e) {
       throw this.errors.classify(e, context, {}, this.config.SCAN_PAGE_TIMEOUT_MS);
