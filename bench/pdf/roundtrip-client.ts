@@ -2,7 +2,8 @@
  * The agent's side of bench/pdf/run.ts's round trip, in its own process (as an agent is): the
  * measured server's event loop does not also run the client. Connects with the official SDK client
  * to the MCP endpoint in argv[2], prints "ready", then answers each line on stdin, a JSON
- * {@link Request}, with one line: the milliseconds the round trip took (or "error <message>").
+ * {@link Request}, with one line: the milliseconds the round trip took (or "error <message>"); an
+ * {@link UploadTiming} line with the milliseconds of that upload alone; `{upload: path}` with the file_id.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -17,6 +18,12 @@ export interface Request {
   tool: string;
   /** The tool's arguments, with "$FILE" where the input's file_id goes. */
   args: Record<string, unknown>;
+}
+
+/** One upload alone, timed: POST /files, or the same bytes to `peer` (a bare server that only counts them). */
+export interface UploadTiming {
+  time_upload: string;
+  peer?: string;
 }
 
 async function main(): Promise<void> {
@@ -54,11 +61,27 @@ async function main(): Promise<void> {
     await Promise.all(links.map(async (link) => (await fetch(new URL(new URL(link).pathname, url))).arrayBuffer()));
     return performance.now() - t0;
   };
+  const timeUpload = async (req: UploadTiming): Promise<number> => {
+    const bytes = new Uint8Array(readFileSync(req.time_upload));
+    const t0 = performance.now();
+    if (req.peer === undefined) await upload(bytes);
+    else {
+      const res = await fetch(req.peer, {
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf' },
+        body: bytes,
+      });
+      if (res.status !== 201) throw new Error(`peer upload: ${res.status}`);
+      await res.json();
+    }
+    return performance.now() - t0;
+  };
   process.stdout.write('ready\n');
   for await (const line of createInterface({ input: process.stdin })) {
-    const req = JSON.parse(line) as Request | { upload: string };
+    const req = JSON.parse(line) as Request | { upload: string } | UploadTiming;
     try {
       if ('upload' in req) process.stdout.write(`${await upload(new Uint8Array(readFileSync(req.upload)))}\n`);
+      else if ('time_upload' in req) process.stdout.write(`${await timeUpload(req)}\n`);
       else process.stdout.write(`${await roundTrip(req)}\n`);
     } catch (e) {
       process.stdout.write(`error ${(e as Error).message.replace(/\n/g, ' ')}\n`);

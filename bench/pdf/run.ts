@@ -14,14 +14,17 @@
  *     under 50 ms.
  *  5. the whole MCP round trip (upload via POST /files, call with the file_id, download every result
  *     through its link; the agent in its own process, bench/pdf/roundtrip-client.ts) against the qpdf
- *     CLI on 200-page files: merge, rotate, split every 10 pages; target: within 1.5x of qpdf. Early
- *     (a client's first calls) and steady (a working session) figures from one series per operation.
+ *     CLI on 200-page files: merge, rotate, split every 10 pages; targets (#25): by file_id within 1.2x
+ *     of qpdf, with the upload within 1.2x of qpdf + the same upload to a static peer (a bare Node
+ *     `http` server that only counts the bytes, same run). Early (a client's first calls) and steady
+ *     (a working session) figures from one series per operation.
  * BENCH_ONLY=tools | roundtrip | concurrency runs one part.
  * Database: DATABASE_URL (a fresh database of its own) or the embedded PGlite in memory.
  */
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
@@ -33,7 +36,7 @@ import { BACKGROUND_NICENESS } from '../../src/common/workers/background-pool';
 import { PDF_TOOLS_BY_NAME } from '../../src/pdf-tools/tools';
 import { imagePdf, linesPdf } from '../../test/pdf-tools/fixtures';
 import { createTestApp } from '../../test/utils/test-app';
-import type { Request as RoundTripRequest } from './roundtrip-client';
+import type { Request as RoundTripRequest, UploadTiming } from './roundtrip-client';
 import { spawnScript, timeCommand } from './child';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -243,9 +246,10 @@ async function startLoad(url: string): Promise<{ stop(): Promise<string> }> {
 }
 
 /** The agent of the round trip (bench/pdf/roundtrip-client.ts) in its own process: one request, one answer line. */
-async function startAgent(
-  url: string,
-): Promise<{ ask(request: RoundTripRequest | { upload: string }): Promise<string>; stop(): Promise<void> }> {
+async function startAgent(url: string): Promise<{
+  ask(request: RoundTripRequest | { upload: string } | UploadTiming): Promise<string>;
+  stop(): Promise<void>;
+}> {
   const child = spawnScript('roundtrip-client', [url]);
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async () => {
@@ -352,9 +356,13 @@ async function roundTrip(dir: string): Promise<void> {
       `**steady**: median of round trips ${STEADY.from + 1}-${STEADY.to} (after ${STEADY.from}: the server's and the agent's code compiled, their heaps grown, as in a working session).\n`,
   );
   out(
-    `| bytes in | input | operation | upload + call + download, early / steady | call + download (input stored), early / steady | qpdf CLI | qpdf at nice ${BACKGROUND_NICENESS} | ratio with upload, early / **steady** | ratio without, early / **steady** |`,
+    'The static upload peer: the same bytes POSTed by the same agent to a bare Node `http` server in this process that only counts them ' +
+      `(${ROUND_TRIPS} uploads each, ours and the peer's interleaved, steady median).\n`,
   );
-  out('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  out(
+    `| bytes in | input | operation | upload + call + download, early / steady | call + download (input stored), early / steady | qpdf CLI | qpdf at nice ${BACKGROUND_NICENESS} | ratio with upload, early / **steady** | ratio without, early / **steady** | upload alone, ours / bare peer (steady) | with upload / (qpdf + peer upload), **steady** |`,
+  );
+  out('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   const docs = [
     { name: 'text 200 p', bytes: await textPdf(200) },
     { name: 'images 200 p', bytes: await imagePdf(200, 420, 92) },
@@ -384,6 +392,7 @@ async function roundTripWith(
     },
   });
   const agent = await startAgent(`http://127.0.0.1:${(t.server.address() as AddressInfo).port}/mcp`);
+  const peer = await startUploadPeer();
   try {
     const ops: { op: string; tool: string; args: Record<string, unknown>; qpdf: (inPath: string) => string[] }[] = [
       {
@@ -409,6 +418,16 @@ async function roundTripWith(
       const inPath = join(dir, 'in.pdf');
       writeFileSync(inPath, doc.bytes);
       const stored = await agent.ask({ upload: inPath });
+      const ours: number[] = [];
+      const bare: number[] = [];
+      for (let i = 0; i < ROUND_TRIPS; i++) {
+        ours.push(Number(await agent.ask({ time_upload: inPath })));
+        bare.push(Number(await agent.ask({ time_upload: inPath, peer: peer.url })));
+      }
+      const upload = {
+        ours: median(ours.slice(STEADY.from, STEADY.to)),
+        peer: median(bare.slice(STEADY.from, STEADY.to)),
+      };
       for (const op of ops) {
         // The agent's own timing of each round trip (the request to it and its answer are not counted).
         const series = async (file_id?: string) => {
@@ -428,14 +447,35 @@ async function roundTripWith(
         const both = (t: { early: number; steady: number }) => `${ms(t.early)} / ${ms(t.steady)}`;
         const ratios = (t: { early: number; steady: number }) => `${r(t.early, qpdf)} / **${r(t.steady, qpdf)}**`;
         out(
-          `| ${store.name} | ${doc.name} (${kb(doc.bytes.length)}) | ${op.op} | ${both(withUpload)} | ${both(withoutUpload)} | ${ms(qpdf)} | ${ms(niced)} | ${ratios(withUpload)} | ${ratios(withoutUpload)} |`,
+          `| ${store.name} | ${doc.name} (${kb(doc.bytes.length)}) | ${op.op} | ${both(withUpload)} | ${both(withoutUpload)} | ${ms(qpdf)} | ${ms(niced)} | ${ratios(withUpload)} | ${ratios(withoutUpload)} | ${ms(upload.ours)} / ${ms(upload.peer)} | **${r(withUpload.steady, qpdf + upload.peer)}** |`,
         );
       }
     }
   } finally {
     await agent.stop();
+    await peer.close();
     await t.close();
   }
+}
+
+/**
+ * The static upload peer of the round trip: a bare Node `http` server (in this process, as the app is)
+ * that reads a POST's body, only counts its bytes and answers 201 with the count.
+ */
+async function startUploadPeer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    let bytes = 0;
+    req.on('data', (chunk: Buffer) => (bytes += chunk.length));
+    req.on('end', () => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ bytes }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 async function main(): Promise<void> {

@@ -19,12 +19,27 @@ import { ProjectState, VisibilityQueryService } from './visibility-query.service
  * it; an unchanged poll gets 304 without reading data.
  */
 export function etagOf(p: ProjectState, req: Request, variant = ''): string {
-  const url = new URL(req.originalUrl, 'http://x');
-  url.searchParams.sort();
-  const h = createHash('sha256')
-    .update(`${p.workspaceId}\n${url.pathname}?${url.searchParams.toString()}${variant ? `\n${variant}` : ''}`)
-    .digest('base64url');
-  return `"${p.latestScanId.slice(0, 8)}.${p.version}.${h.slice(0, 16)}"`;
+  return `"${p.latestScanId.slice(0, 8)}.${p.version}.${requestHash(p.workspaceId, req.originalUrl, variant)}"`;
+}
+
+/** The request part of ETags by workspace, URL and variant (a URL is parsed and hashed once, not per request). */
+const requestHashes = new Map<string, string>();
+const REQUEST_HASHES_MAX = 10_000;
+
+function requestHash(workspaceId: string, originalUrl: string, variant: string): string {
+  const key = `${workspaceId}\n${variant}\n${originalUrl}`;
+  let h = requestHashes.get(key);
+  if (h === undefined) {
+    const url = new URL(originalUrl, 'http://x');
+    url.searchParams.sort();
+    h = createHash('sha256')
+      .update(`${workspaceId}\n${url.pathname}?${url.searchParams.toString()}${variant ? `\n${variant}` : ''}`)
+      .digest('base64url')
+      .slice(0, 16);
+    if (requestHashes.size >= REQUEST_HASHES_MAX) requestHashes.clear();
+    requestHashes.set(key, h);
+  }
+  return h;
 }
 
 /**

@@ -1,10 +1,11 @@
 import { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import { ExecutionContext, Module } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ThrottlerModule, ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttler';
+import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import { AppConfig } from '../config/env';
 import { RATE_LIMIT_BUCKET, RateLimitBucket } from '../decorators/rate-limit.decorator';
 import { RedisService } from '../redis/redis.service';
+import { MemoryThrottlerStorage } from './memory-throttler-storage';
 
 const reflector = new Reflector();
 const bucketOf = (ctx: ExecutionContext): RateLimitBucket | undefined =>
@@ -12,12 +13,12 @@ const bucketOf = (ctx: ExecutionContext): RateLimitBucket | undefined =>
 
 /**
  * Throttler counters in Redis (shared by instances, keys namespaced with REDIS_KEY_PREFIX), or in
- * this instance's memory when Redis is not configured, down, or slower than
+ * this instance's memory (MemoryThrottlerStorage) when Redis is not configured, down, or slower than
  * REDIS_COMMAND_TIMEOUT_MS: a Redis outage never turns a request into a 500 or a stall, it only
  * makes the limits per instance until Redis returns (logged once, counted in /metrics).
  */
 export class ResilientThrottlerStorage implements ThrottlerStorage {
-  private readonly memory = new ThrottlerStorageService();
+  private readonly memory = new MemoryThrottlerStorage();
   private readonly shared?: ThrottlerStorage;
 
   constructor(
@@ -30,11 +31,11 @@ export class ResilientThrottlerStorage implements ThrottlerStorage {
   increment(key: string, ttl: number, limit: number, blockDuration: number, name: string) {
     const k = this.prefix + key;
     const shared = this.shared;
-    if (!shared) return this.memory.increment(k, ttl, limit, blockDuration, name);
+    if (!shared) return this.memory.increment(k, ttl, limit, blockDuration);
     return this.redis.orFallback(
       'rate_limit',
       () => shared.increment(k, ttl, limit, blockDuration, name),
-      () => this.memory.increment(k, ttl, limit, blockDuration, name),
+      () => this.memory.increment(k, ttl, limit, blockDuration),
     );
   }
 
