@@ -5,6 +5,8 @@ import { SiteLogin } from '../../src/a11y/sites/site-login';
 import type { SiteScan } from '../../src/a11y/sites/site.types';
 import { SitesService } from '../../src/a11y/sites/sites.service';
 import { WebClient } from '../web/web-client';
+import { bytes } from '../utils/body-parsers';
+import { pdfText } from './pdf-text';
 import type { ReportPage } from '../../src/a11y/report/report.types';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { SiteChecksFixture, startSiteChecksFixture } from './site-checks-fixture';
@@ -183,6 +185,9 @@ describe('Site scan options and checks beyond axe (e2e)', () => {
     const report = await admin.get(`/r/${bad.reportId}`);
     expect(report.text).toContain('Reflow at 320 px');
     expect(report.text).toContain('#wide');
+    const pdf = await request(t.server).get(`/api/report.pdf?id=${bad.reportId}`).buffer(true).parse(bytes);
+    expect(pdf.status).toBe(200);
+    expect((await pdfText(pdf.body as Buffer)).text).toMatch(/Checks beyond axe: needs review[\s\S]*#wide/);
   }, 120_000);
 
   it('signs in before the scan (values sealed, never shown), scans the signed-in pages, and fails with the reason on a wrong password', async () => {
