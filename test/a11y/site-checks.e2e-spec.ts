@@ -142,6 +142,10 @@ describe('Site scan options and checks beyond axe (e2e)', () => {
       'Search',
       'Embedded',
     ]);
+    // A page that sends the focus back once is walked to its end: no trap, every link reached.
+    const bounce = await scanned('/bounce', { options: { keyboard: true } });
+    expect(bounce.review!.keyboard).toMatchObject({ ended: 'cycled', findings: [] });
+    expect(bounce.review!.keyboard!.stops.map((s) => s.name)).toEqual(['Home', 'Alpha', 'Beta', 'Gamma', 'Delta']);
   }, 90_000);
 
   it('scans a site at both viewports with the reflow check and keyboard walk: each page per viewport, findings as needs review', async () => {
