@@ -8,6 +8,7 @@ import { FixtureServer, html, send, startFixtureServer } from './fixture-server'
  * - /reflow-ok: reflows; its wide table scrolls inside its own box (allowed);
  * - /trap: a focus trap (two buttons cycling Tab between them; the links after them are never reached)
  *   and a button whose focus style is removed;
+ * - /bounce: the first time Tab reaches the third link, the page sends the focus back to the first one (once);
  * - /keys: an ordinary page (with a frame of three links) the keyboard walks through to its end;
  * - /width: an image without a text alternative shown below 600 px only (axe finds it at the phone viewport);
  * - a login: /login (form), POST /session (sets the session cookie when the password is right),
@@ -77,6 +78,19 @@ document.getElementById('t1').addEventListener('keydown', (e) => { if (e.key ===
         'Keys',
         `<p><a href="/one">One</a> <a href="/two">Two</a> <button type="button">Three</button></p><form><label for="q">Search</label> <input id="q" name="q"></form>
 <iframe title="Embedded" srcdoc="<a href='/f1'>In frame 1</a> <a href='/f2'>In frame 2</a> <a href='/f3'>In frame 3</a>"></iframe>`,
+      ),
+    );
+  routes['/bounce'] = (_q, res) =>
+    send(
+      res,
+      200,
+      page(
+        'Bounce',
+        `<p><a id="a" href="/a">Alpha</a> <a id="b" href="/b">Beta</a> <a id="c" href="/c">Gamma</a> <a id="d" href="/d">Delta</a></p>
+<script>
+let sent = false;
+document.getElementById('c').addEventListener('focus', () => { if (!sent) { sent = true; document.getElementById('a').focus(); } });
+</script>`,
       ),
     );
   routes['/width'] = (_q, res) =>

@@ -5,6 +5,8 @@ import { SiteLogin } from '../../src/a11y/sites/site-login';
 import type { SiteScan } from '../../src/a11y/sites/site.types';
 import { SitesService } from '../../src/a11y/sites/sites.service';
 import { WebClient } from '../web/web-client';
+import { bytes } from '../utils/body-parsers';
+import { pdfText } from './pdf-text';
 import type { ReportPage } from '../../src/a11y/report/report.types';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { SiteChecksFixture, startSiteChecksFixture } from './site-checks-fixture';
@@ -140,6 +142,10 @@ describe('Site scan options and checks beyond axe (e2e)', () => {
       'Search',
       'Embedded',
     ]);
+    // A page that sends the focus back once is walked to its end: no trap, every link reached.
+    const bounce = await scanned('/bounce', { options: { keyboard: true } });
+    expect(bounce.review!.keyboard).toMatchObject({ ended: 'cycled', findings: [] });
+    expect(bounce.review!.keyboard!.stops.map((s) => s.name)).toEqual(['Home', 'Alpha', 'Beta', 'Gamma', 'Delta']);
   }, 90_000);
 
   it('scans a site at both viewports with the reflow check and keyboard walk: each page per viewport, findings as needs review', async () => {
@@ -183,6 +189,9 @@ describe('Site scan options and checks beyond axe (e2e)', () => {
     const report = await admin.get(`/r/${bad.reportId}`);
     expect(report.text).toContain('Reflow at 320 px');
     expect(report.text).toContain('#wide');
+    const pdf = await request(t.server).get(`/api/report.pdf?id=${bad.reportId}`).buffer(true).parse(bytes);
+    expect(pdf.status).toBe(200);
+    expect((await pdfText(pdf.body as Buffer)).text).toMatch(/Checks beyond axe: needs review[\s\S]*#wide/);
   }, 120_000);
 
   it('signs in before the scan (values sealed, never shown), scans the signed-in pages, and fails with the reason on a wrong password', async () => {

@@ -138,7 +138,24 @@ export async function keyboardWalk(page: Page, opts: WalkOptions): Promise<Keybo
     presses++;
     return inPage(page, focusedInPage, state);
   };
-  while (presses < MAX_TAB_PRESSES && Date.now() < opts.deadline) {
+  type Focused = NonNullable<Awaited<ReturnType<typeof step>>>;
+  /** Records a newly reached element as a stop (with its strip picture); false when it was reached before. */
+  const record = async (f: Focused): Promise<boolean> => {
+    if (byId.has(f.id)) return false;
+    // The focus inside a frame is not seen from here: a frame is not judged for its indicator.
+    const stop: FocusStop = {
+      selector: f.selector,
+      name: f.name,
+      tag: f.tag,
+      indicator: f.indicator || FRAMES.has(f.tag),
+    };
+    if (f.box && opts.picture) stop.screenshot = await opts.picture(f.box);
+    byId.set(f.id, stop);
+    stops.push(stop);
+    order.push(f.id);
+    return true;
+  };
+  walk: while (presses < MAX_TAB_PRESSES && Date.now() < opts.deadline) {
     const f = await step();
     if (!f) {
       if (stops.length > 0 || ++empty >= 2) {
@@ -149,29 +166,20 @@ export async function keyboardWalk(page: Page, opts: WalkOptions): Promise<Keybo
     }
     // Tab inside a frame moves the focus within it: the top document sees the same <iframe> again.
     if (FRAMES.has(f.tag) && order[order.length - 1] === f.id) continue;
-    const known = byId.get(f.id);
-    if (!known) {
-      // The focus inside a frame is not seen from here: a frame is not judged for its indicator.
-      const stop: FocusStop = {
-        selector: f.selector,
-        name: f.name,
-        tag: f.tag,
-        indicator: f.indicator || FRAMES.has(f.tag),
-      };
-      if (f.box && opts.picture) stop.screenshot = await opts.picture(f.box);
-      byId.set(f.id, stop);
-      stops.push(stop);
-      order.push(f.id);
-      continue;
-    }
+    if (await record(f)) continue;
     // Back at a visited element without leaving the document: a loop. A trap if it holds for another round.
     const loop = new Set(order.slice(order.lastIndexOf(f.id)));
     order.push(f.id);
     let forwardStuck = true;
     for (let i = 0; i < loop.size + 1 && presses < MAX_TAB_PRESSES; i++) {
       const g = await step();
-      if (!g || !loop.has(g.id)) {
+      if (!g) {
+        ended = 'cycled'; // the document's end after all: no trap
+        break walk;
+      }
+      if (!loop.has(g.id)) {
         forwardStuck = false;
+        if (!(await record(g))) order.push(g.id);
         break;
       }
     }

@@ -7,6 +7,7 @@ import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
 import type { RenderExtras } from './results-sections';
 import { pdfNodeImage, pdfPageImage, resultsSectionsPdf } from './results-sections-pdf';
 import { TaggedPdfWriter, winAnsi } from './tagged-pdf';
+import { reviewLines } from './review-html';
 
 const MAX_NODES_PER_RULE = 20;
 const MAX_HTML = 400;
@@ -84,6 +85,12 @@ export async function renderReportPdf(report: Report, publicUrl: string, extras:
         p.incomplete.map((r) => `${r.help} (${r.id}, ${nodeCount(r)} elements)`),
         { style: 'small' },
       );
+    }
+    if (p.review) {
+      w.heading(3, `Checks beyond axe: needs review (${p.review.needsReview})`, { before: 0.8 });
+      w.para("Findings of the site's own checks, for a person to review; not part of the score.", { style: 'small' });
+      const lines = reviewLines(p.review);
+      if (lines.length) w.lines(lines, { style: 'small' });
     }
   }
 

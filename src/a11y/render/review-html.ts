@@ -1,6 +1,6 @@
 import { html, SafeHtml } from '../../common/html/html';
 import { plural } from '../../common/text/plural';
-import type { CheckFinding, KeyboardWalkResult, ReflowResult } from '../checks/check.types';
+import type { CheckFinding, KeyboardWalkResult, PageReview, ReflowResult } from '../checks/check.types';
 import type { ReportPage } from '../report/report.types';
 import { sameSiteSrc } from './results-sections';
 
@@ -49,4 +49,22 @@ export function reviewHtml(p: ReportPage): SafeHtml | '' {
 ${r.reflow ? reflowHtml(r.reflow) : ''}
 ${r.keyboard ? keyboardHtml(r.keyboard) : ''}
 ${r.errors?.length ? html`<ul>${r.errors.map((e) => html`<li>${e}</li>`)}</ul>` : ''}`;
+}
+
+/** The same findings as lines of text (the PDF). */
+export function reviewLines(r: PageReview): string[] {
+  const out: string[] = [];
+  const finding = (f: CheckFinding) => `${f.selector}${f.name ? ` ("${f.name}")` : ''}: ${f.message}`;
+  if (r.reflow)
+    out.push(
+      `Reflow at ${r.reflow.width} px (WCAG 1.4.10): the page is ${r.reflow.scrollWidth} px wide, ${r.reflow.horizontalScroll ? 'it scrolls sideways' : 'no sideways scrolling'}; ${plural(r.reflow.findings.length, 'finding')}.`,
+      ...r.reflow.findings.map(finding),
+    );
+  if (r.keyboard)
+    out.push(
+      `Keyboard walk: ${plural(r.keyboard.stops.length, 'element')} reached of ${r.keyboard.tabbable} expected; ${ENDED[r.keyboard.ended]}; ${plural(r.keyboard.findings.length, 'finding')}.`,
+      ...r.keyboard.findings.map(finding),
+    );
+  out.push(...(r.errors ?? []));
+  return out;
 }
