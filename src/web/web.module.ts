@@ -15,6 +15,7 @@ import { HomeController, WebFallbackController } from './home.controller';
 import { OneTimeProofService } from './one-time-proof.service';
 import { PdfController } from './pdf.controller';
 import { PdfThumbnailsController } from './pdf-thumbnails.controller';
+import { PdfZipController } from './pdf-zip.controller';
 import { PdfThumbnailsService } from '../pdf-tools/render/thumbnails';
 import { PdfImagesController } from './pdf-images.controller';
 import { PdfOcrController } from './pdf-ocr.controller';
@@ -66,6 +67,7 @@ import { WebErrorPages } from './web-exception.filter';
     SitesController,
     ScanController,
     PdfThumbnailsController,
+    PdfZipController,
     PdfImagesController,
     PdfOcrController,
     PdfAiController,

@@ -426,3 +426,67 @@
   }).observe(document.body, { childList: true, subtree: true });
   update();
 })();
+
+// Merge: files reordered by dragging with the mouse (or a finger on the grip), besides the
+// "Move up" / "Move down" buttons for keyboards; the order of the list is the order merged.
+(function () {
+  'use strict';
+  if (!window.MutationObserver) return;
+  var dragged = null;
+  function list() {
+    var form = document.querySelector('form[data-upload][data-many]');
+    return form ? document.getElementById('chosen') : null;
+  }
+  function grips() {
+    var ul = list();
+    if (!ul) return;
+    Array.prototype.forEach.call(ul.children, function (li) {
+      if (li.querySelector('.grip')) return;
+      li.classList.add('draggable');
+      var grip = document.createElement('span');
+      grip.className = 'grip';
+      grip.setAttribute('aria-hidden', 'true');
+      grip.title = 'Drag to reorder';
+      grip.textContent = '\u2807';
+      li.insertBefore(grip, li.firstChild);
+    });
+  }
+  document.addEventListener('pointerdown', function (e) {
+    var ul = list();
+    var li = ul && e.target.closest && e.target.closest('#chosen > li');
+    if (!li || e.button !== 0) return;
+    // Buttons and fields keep their own clicks; a touch drags by the grip only (elsewhere it scrolls).
+    if (e.target.closest('button, input, a, label')) return;
+    if (e.pointerType !== 'mouse' && !e.target.closest('.grip')) return;
+    dragged = li;
+    li.classList.add('dragging');
+    e.preventDefault();
+  });
+  document.addEventListener('pointermove', function (e) {
+    if (!dragged) return;
+    var over = document.elementFromPoint(e.clientX, e.clientY);
+    var target = over && over.closest && over.closest('#chosen > li');
+    if (!target || target === dragged || target.parentNode !== dragged.parentNode) return;
+    var box = target.getBoundingClientRect();
+    var after = e.clientY > box.top + box.height / 2;
+    target.parentNode.insertBefore(dragged, after ? target.nextSibling : target);
+  });
+  function drop() {
+    if (!dragged) return;
+    var li = dragged;
+    dragged = null;
+    li.classList.remove('dragging');
+    var all = Array.prototype.slice.call(li.parentNode.children);
+    var status = document.getElementById('chosen-status');
+    if (status) status.textContent = (li.getAttribute('data-name') || 'The file') + ' moved: ' + (all.indexOf(li) + 1) + ' of ' + all.length + '.';
+  }
+  document.addEventListener('pointerup', drop);
+  document.addEventListener('pointercancel', drop);
+  var queued = false;
+  new window.MutationObserver(function () {
+    if (queued) return;
+    queued = true;
+    setTimeout(function () { queued = false; grips(); }, 0);
+  }).observe(document.body, { childList: true, subtree: true });
+  grips();
+})();

@@ -12,6 +12,11 @@ import { errorSummary, page } from '../render/layout';
 import { describeResult, describeValue } from '../render/values';
 import { CSRF_FIELD, WebRequest } from '../web-context';
 
+/** Most files one ZIP of results holds (split's parts: at most one per page). */
+export const MAX_ZIP_FILES = 200;
+/** The ZIP of split's parts, named after the first ("report-split-1.pdf" gives "report-split.zip"). */
+export const zipName = (first: string): string => `${first.replace(/\.pdf$/i, '').replace(/[-_ ]?\d+$/, '')}.zip`;
+
 /** Most files one run takes (merge). */
 export const MAX_FILES = 20;
 /** Longest password the tools take (their `password` argument). */
@@ -178,6 +183,14 @@ function sourcePages(extra: Record<string, unknown>): number[] | undefined {
   return Array.isArray(v) && v.every((n) => typeof n === 'number') ? v : undefined;
 }
 
+/** Split's parts as one ZIP, besides their single links (GET /pdf/zip, pdf-zip.controller.ts). */
+function partsZip(files: ToolSuccess['files']): SafeHtml {
+  const q = new URLSearchParams(files.map((f): [string, string] => ['file_id', f.file_id]));
+  const name = zipName(files[0].filename);
+  const bytes = files.reduce((n, f) => n + f.bytes, 0);
+  return html`<p><a id="result-zip" class="button secondary" href="/pdf/zip?${q.toString()}" download="${name}">Download all ${files.length} parts as one ZIP</a> <span class="hint">(${name}, about ${fileSize(bytes)})</span></p>`;
+}
+
 /**
  * The result: the tool's sentence (in the page's words), then what opening did to the inputs
  * (decrypted, repaired: the result's note, in the page's words), the files to download and the
@@ -198,6 +211,7 @@ ${
       })}</ul>`
     : ''
 }
+${o.tool === 'split_pdf' && o.files.length > 1 && o.files.length <= MAX_ZIP_FILES ? partsZip(o.files) : ''}
 ${Object.keys(data).length ? html`<dl class="pairs">${describeResult(webResultData(o.tool, data)).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>` : ''}
 </section>`;
 }
