@@ -6,12 +6,17 @@ import type { UserView } from '../accounts/accounts.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { RateLimit } from '../common/decorators/rate-limit.decorator';
-import { notConfiguredMessage, PdfAiFailure, PdfAiService } from '../pdf-tools/ai/pdf-ai.service';
+import { MAX_QUESTION_CHARS, notConfiguredMessage, PdfAiFailure, PdfAiService } from '../pdf-tools/ai/pdf-ai.service';
+import { toolErrorStatus } from '../pdf-tools/core/tool-failure';
+import { OcrService } from '../pdf-tools/ocr/ocr.service';
+import { clientSubject } from '../common/http/client-ip';
+import { failureWords } from './pages/pdf-convert.pages';
+import { ConvertSupport } from './pdf-convert.support';
 import { translationPdf } from '../pdf-tools/ai/translation-pdf';
 import { FileStoreService } from '../pdf-tools/files/file-store.service';
 import { UploadService } from '../pdf-tools/files/upload.service';
 import { CsrfService } from './csrf.service';
-import { AiFile, pdfAiPage, PdfAiPageState } from './pages/pdf-ai.pages';
+import { AiAsk, AiFile, pdfAiPage, PdfAiPageState } from './pages/pdf-ai.pages';
 import { sendPage } from './render/layout';
 import { CsrfAfterBody, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -34,6 +39,14 @@ const FIELD: Partial<Record<PdfAiFailure['reason'], string>> = {
   invalid_language: 'language',
 };
 
+interface AfterOcr {
+  userId: string;
+  jobId: string;
+  ask: AiAsk;
+  filename: string;
+  answer?: Promise<{ status: number; state: Omit<PdfAiPageState, 'usage'> }>;
+}
+
 interface Translation {
   userId: string;
   language: string;
@@ -51,12 +64,16 @@ interface Translation {
 @WebController('pdf/ai')
 export class PdfAiController {
   private readonly translations = new LRUCache<string, Translation>({ max: 200, ttl: 60 * 60 * 1000 });
+  /** Requests waiting for the OCR of their scan ("Run OCR, then ..."), kept an hour for the user who asked. */
+  private readonly afterOcr = new LRUCache<string, AfterOcr>({ max: 500, ttl: 60 * 60 * 1000 });
 
   constructor(
     private readonly ai: PdfAiService,
     private readonly files: FileStoreService,
     private readonly uploads: UploadService,
     private readonly csrf: CsrfService,
+    private readonly ocr: OcrService,
+    private readonly support: ConvertSupport,
   ) {}
 
   @Get()
@@ -88,29 +105,49 @@ export class PdfAiController {
 
   @Post('summarize')
   async summarize(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const file = await this.chosen(req);
-    const r = await this.ai.summarize(user, file.file_id);
-    if (!r.ok) return this.refused(user, req, res, file, r);
-    await this.render(user, req, res, 200, { file, summary: r });
+    await this.answer(user, req, res, await this.chosen(req), { action: 'summarize' });
   }
 
   @Post('chat')
   async chat(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const file = await this.chosen(req);
-    const question = field(req, 'question');
-    const r = await this.ai.chat(user, file.file_id, question);
-    // A refused question is not written back when it is over the limit (it could be 100 KB).
-    const keep = question.length <= 2000 ? question : undefined;
-    if (!r.ok) return this.refused(user, req, res, file, r, { question: keep });
-    await this.render(user, req, res, 200, { file, chat: { ...r, question }, question: keep });
+    await this.answer(user, req, res, await this.chosen(req), { action: 'chat', question: field(req, 'question') });
   }
 
   @Post('translate')
   async translate(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const file = await this.chosen(req);
-    const language = field(req, 'language');
+    await this.answer(user, req, res, await this.chosen(req), {
+      action: 'translate',
+      language: field(req, 'language'),
+    });
+  }
+
+  /** Runs a request on a file and draws the page with its result or refusal. */
+  private async answer(user: UserView, req: WebRequest, res: Response, file: AiFile, a: AiAsk): Promise<void> {
+    const out = await this.outcome(user, file, a);
+    await this.render(user, req, res, out.status, out.state);
+  }
+
+  /** The page a request on a file leads to (its status and state); a scan's refusal offers the OCR first. */
+  private async outcome(
+    user: UserView,
+    file: AiFile,
+    a: AiAsk,
+  ): Promise<{ status: number; state: Omit<PdfAiPageState, 'usage'> }> {
+    if (a.action === 'summarize') {
+      const r = await this.ai.summarize(user, file.file_id);
+      return r.ok ? { status: 200, state: { file, summary: r } } : this.refusal(file, r, a);
+    }
+    if (a.action === 'chat') {
+      const question = a.question ?? '';
+      const r = await this.ai.chat(user, file.file_id, question);
+      // A refused question is not written back when it is over the limit (it could be 100 KB).
+      const keep = question.length <= MAX_QUESTION_CHARS ? question : undefined;
+      if (!r.ok) return this.refusal(file, r, { ...a, question: keep }, { question: keep });
+      return { status: 200, state: { file, chat: { ...r, question }, question: keep } };
+    }
+    const language = a.language ?? '';
     const r = await this.ai.translate(user, file.file_id, language);
-    if (!r.ok) return this.refused(user, req, res, file, r, { language });
+    if (!r.ok) return this.refusal(file, r, a, { language });
     const id = randomBytes(16).toString('base64url');
     this.translations.set(id, {
       userId: user.id,
@@ -119,16 +156,120 @@ export class PdfAiController {
       text: r.text,
       pages: r.pages,
     });
-    await this.render(user, req, res, 200, {
-      file,
-      language,
-      translation: {
-        language: r.language,
-        text: r.text,
-        pageCount: r.pageCount,
-        download: `/pdf/ai/translations/${id}`,
+    return {
+      status: 200,
+      state: {
+        file,
+        language,
+        translation: {
+          language: r.language,
+          text: r.text,
+          pageCount: r.pageCount,
+          download: `/pdf/ai/translations/${id}`,
+        },
       },
-    });
+    };
+  }
+
+  private refusal(
+    file: AiFile,
+    f: PdfAiFailure,
+    a: AiAsk,
+    extra: Partial<PdfAiPageState> = {},
+  ): { status: number; state: Omit<PdfAiPageState, 'usage'> } {
+    if (f.reason === 'not_configured') return { status: STATUS[f.reason], state: {} };
+    return {
+      status: STATUS[f.reason],
+      state: {
+        ...extra,
+        file: f.reason === 'file_gone' ? undefined : file,
+        error: { message: f.message, field: FIELD[f.reason] },
+        ...(f.reason === 'no_text_layer' ? { offerOcr: a } : {}),
+      },
+    };
+  }
+
+  /**
+   * "Run OCR, then ...": the scan goes to the OCR tool's queue (its quota, as on /pdf/ocr), and the
+   * request waits on its own page, which shows the OCR's progress and then the answer on the
+   * searchable PDF.
+   */
+  @Post('ocr')
+  async ocrFirst(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const file = await this.chosen(req);
+    const then = field(req, 'then');
+    const a: AiAsk =
+      then === 'chat'
+        ? { action: 'chat', question: field(req, 'question').slice(0, MAX_QUESTION_CHARS) }
+        : then === 'translate'
+          ? { action: 'translate', language: field(req, 'language') }
+          : { action: 'summarize' };
+    const caller = { ip: clientSubject(req), deviceId: req.deviceId, userId: user.id };
+    const started = await this.ocr.start({ fileId: file.file_id }, ['auto'], caller);
+    if (!started.ok) {
+      const words = failureWords(
+        {
+          code: started.failure.code,
+          details: started.failure.details,
+          refunded: started.refunded,
+          quota: started.quota,
+          countedOn: 'on your account',
+        },
+        file.filename,
+        this.support.limits(),
+        'OCR',
+      );
+      return this.render(user, req, res, toolErrorStatus(started.failure.code), {
+        file,
+        error: { message: words.message },
+      });
+    }
+    const id = randomBytes(16).toString('base64url');
+    this.afterOcr.set(id, { userId: user.id, jobId: started.jobId, ask: a, filename: file.filename });
+    res.redirect(303, `/pdf/ai/ocr/${id}`);
+  }
+
+  @Get('ocr/:id')
+  async ocrThen(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    const w = this.afterOcr.get(id);
+    const job = w && w.userId === user.id ? await this.ocr.job(w.jobId) : undefined;
+    if (!w || !job)
+      throw new DomainError(ErrorCode.NotFound, 'This request is no longer kept (an hour): start again on /pdf/ai.');
+    const poll = `/pdf/ai/ocr/${id}`;
+    if (job.status === 'queued' || job.status === 'running')
+      return this.render(user, req, res, 200, {
+        ocr: {
+          pollUrl: poll,
+          pages: job.pages,
+          pagesDone: job.pagesDone,
+          queued: job.status === 'queued',
+          ask: w.ask.action,
+        },
+      });
+    const file = job.pdfFileId ? await this.file(job.pdfFileId) : undefined;
+    if (job.status !== 'done' || !file) {
+      const words = failureWords(
+        {
+          code: job.error ?? 'internal_error',
+          details: {},
+          refunded: job.refunded ?? undefined,
+          quota: { tool: 'ocr', limit: 0, remaining: 0, resets_at: new Date().toISOString() },
+        },
+        w.filename,
+        this.support.limits(),
+        'OCR',
+      );
+      return this.render(user, req, res, 422, { error: { message: `The OCR failed: ${words.message}` } });
+    }
+    // The answer is asked once: the page's reloads (and its script's polls) show the same one.
+    w.answer ??= this.outcome(user, file, w.ask);
+    const out = await w.answer;
+    await this.render(user, req, res, out.status, { ...out.state, ocrDone: w.filename });
   }
 
   @Get('translations/:name')
@@ -154,22 +295,6 @@ export class PdfAiController {
         'X-Content-Type-Options': 'nosniff',
       })
       .send(body);
-  }
-
-  private async refused(
-    user: UserView,
-    req: WebRequest,
-    res: Response,
-    file: AiFile,
-    f: PdfAiFailure,
-    extra: Partial<PdfAiPageState> = {},
-  ): Promise<void> {
-    if (f.reason === 'not_configured') return this.render(user, req, res, STATUS[f.reason], {});
-    await this.render(user, req, res, STATUS[f.reason], {
-      ...extra,
-      file: f.reason === 'file_gone' ? undefined : file,
-      error: { message: f.message, field: FIELD[f.reason] },
-    });
   }
 
   /** The file a form names (hidden file_id), or a 404 page saying to upload it again. */

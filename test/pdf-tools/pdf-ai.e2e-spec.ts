@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
@@ -282,6 +282,59 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
     expect(text(res.text)).toContain('run OCR first');
     expect(server.requests).toHaveLength(0);
   });
+
+  it('runs the OCR of a scan first on one click, shows its progress, then summarises the text it read', async () => {
+    // A "scan": the fixture's first and last pages drawn, rendered to grey 200 dpi images, each image alone on its page.
+    const dir = mkdtempSync(join(tmpdir(), 'pdf-ai-scan-'));
+    let scanBytes: Uint8Array;
+    try {
+      writeFileSync(join(dir, 'text.pdf'), await fixturePdf([PAGES[0], PAGES[3]]));
+      execFileSync('pdftoppm', ['-r', '200', '-gray', '-png', join(dir, 'text.pdf'), join(dir, 'scan')]);
+      const scan = await PDFDocument.create();
+      for (const n of [1, 2]) {
+        const image = await scan.embedPng(readFileSync(join(dir, `scan-${n}.png`)));
+        scan.addPage([595, 842]).drawImage(image, { x: 0, y: 0, width: 595, height: 842 });
+      }
+      scanBytes = await scan.save();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const scanId = await upload(alice, scanBytes);
+    await t.dataSource.query('UPDATE pdf_ai_usage SET calls = 0, tokens = 0 WHERE user_id = $1', [aliceId]);
+
+    // The refusal offers the same request after an OCR, in one button.
+    const refused = await alice.post('/pdf/ai/summarize', { file_id: scanId });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain('action="/pdf/ai/ocr"');
+    expect(text(refused.text)).toContain('Run OCR, then summarise it');
+    const started = await alice.post('/pdf/ai/ocr', { file_id: scanId, then: 'summarize' });
+    expect(started.status).toBe(303);
+    const waiting = started.location!;
+    expect(waiting).toMatch(/^\/pdf\/ai\/ocr\/[A-Za-z0-9_-]{22}$/);
+    // Bob cannot see Alice's request.
+    expect((await bob.get(waiting)).status).toBe(404);
+
+    // The page shows the OCR's progress (and asks again by itself) until the summary is there.
+    let page = await alice.get(waiting);
+    const seen = new Set<string>();
+    for (let i = 0; page.text.includes('data-poll=') && i < 300; i++) {
+      expect(page.status).toBe(200);
+      seen.add(/Reading the scanned pages \(OCR\)|waits for its turn/.exec(page.text)?.[0] ?? '');
+      await new Promise((r) => setTimeout(r, 500));
+      page = await alice.get(waiting);
+    }
+    expect(seen.size).toBeGreaterThan(0);
+    expect(page.status).toBe(200);
+    const words = text(page.text);
+    expect(words).toContain('Summary of 2 pages');
+    expect(words).toContain('the move to Lisbon [p. 2]');
+    expect(words).toContain('report.pdf is a scan: OCR read its pages first');
+    // Asked once: the page again shows the same summary without another model call.
+    const calls = server.requests.length;
+    expect(calls).toBeGreaterThan(0);
+    expect(text((await alice.get(waiting)).text)).toContain('the move to Lisbon [p. 2]');
+    expect(server.requests).toHaveLength(calls);
+  }, 240_000);
 });
 
 describe('PDF AI without a configured platform (e2e)', () => {

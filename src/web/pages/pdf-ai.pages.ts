@@ -13,6 +13,23 @@ export interface AiFile {
   bytes: number;
 }
 
+/** A request as the page's forms send it. */
+export interface AiAsk {
+  action: 'summarize' | 'chat' | 'translate';
+  question?: string;
+  language?: string;
+}
+
+/** What "then" does after the OCR, in the page's words. */
+const THEN_WORDS: Record<AiAsk['action'], string> = {
+  summarize: 'summarise it',
+  chat: 'answer your question',
+  translate: 'translate it',
+};
+
+/** How often the page asks again while the OCR runs (ms). */
+const OCR_POLL_MS = 2000;
+
 export interface TranslationView {
   language: string;
   text: string;
@@ -32,6 +49,27 @@ export interface PdfAiPageState {
   usage: { calls: number; tokens: number; maxCalls: number; maxTokens: number };
   question?: string;
   language?: string;
+  /** A scan refused for its missing text layer: the page offers "Run OCR, then ..." for the same request. */
+  offerOcr?: AiAsk;
+  /** The OCR of the scan is running; the request follows on the searchable PDF. */
+  ocr?: { pollUrl: string; pages: number; pagesDone: number; queued: boolean; ask: AiAsk['action'] };
+  /** The answer is on the OCR'd copy of this file. */
+  ocrDone?: string;
+}
+
+/** "Run OCR, then summarise it": the same request, on the scan once OCR gave it a text layer. */
+function ocrOffer(csrf: string, file: AiFile, a: AiAsk): SafeHtml {
+  return html`<form method="post" action="/pdf/ai/ocr" class="notice" id="ocr-offer">${hidden(csrf, file)}<input type="hidden" name="then" value="${a.action}">${a.question !== undefined ? html`<input type="hidden" name="question" value="${a.question}">` : ''}${a.language !== undefined ? html`<input type="hidden" name="language" value="${a.language}">` : ''}
+<p>OCR reads the text of the scanned pages (it uses one OCR run of today's quota); then the AI will ${THEN_WORDS[a.action]}.</p>
+<button type="submit">Run OCR, then ${THEN_WORDS[a.action]}</button></form>`;
+}
+
+/** The OCR's progress while the request waits for it (the page script asks again; without it, reload). */
+function ocrProgress(o: NonNullable<PdfAiPageState['ocr']>): SafeHtml {
+  return html`<div id="ocr-job" data-poll="${OCR_POLL_MS}" data-poll-url="${o.pollUrl}" role="status" aria-live="polite">
+<p>${o.queued ? 'The scan waits for its turn at the OCR…' : `Reading the scanned pages (OCR): ${o.pagesDone} of ${o.pages} done.`} Then the AI will ${THEN_WORDS[o.ask]}.</p>
+${o.queued ? html`<progress aria-label="OCR progress"></progress>` : html`<progress max="${o.pages}" value="${o.pagesDone}" aria-label="OCR progress">${o.pagesDone} of ${o.pages}</progress>`}
+<p class="hint">This page updates itself; without JavaScript, <a href="${o.pollUrl}">reload it</a>.</p></div>`;
 }
 
 const hidden = (csrf: string, file: AiFile): SafeHtml =>
@@ -87,7 +125,11 @@ export function pdfAiPage(user: UserView, csrf: string, s: PdfAiPageState): stri
   const u = s.usage;
   const body = s.notConfigured
     ? html`<p class="notice" role="status">${s.notConfigured}</p>`
-    : html`${errorSummary(s.error?.message, s.error?.field)}
+    : s.ocr
+      ? ocrProgress(s.ocr)
+      : html`${errorSummary(s.error?.message, s.error?.field)}
+${s.offerOcr && s.file ? ocrOffer(csrf, s.file, s.offerOcr) : ''}
+${s.ocrDone ? html`<p class="hint" id="ocr-done">${s.ocrDone} is a scan: OCR read its pages first, and the AI worked on that text.</p>` : ''}
 <p>Upload a PDF with a text layer (a scan needs OCR first). Its text is sent to this workspace's AI platform for your request only. Today you have used ${plural(u.calls, 'model call')} of ${u.maxCalls} and ${u.tokens.toLocaleString('en')} tokens of ${u.maxTokens.toLocaleString('en')}.</p>
 ${
   s.file
