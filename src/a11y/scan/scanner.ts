@@ -61,8 +61,6 @@ export interface SiteScan {
 /** The pages of one scanSite: a crawl's idle tabs, and the pictures still being finished. */
 interface PageRun {
   tabs?: Page[];
-  /** A crawl's second tab, opened while the start page loads (taken by the first linked page without an idle tab). */
-  opening?: Promise<Page | undefined>;
   pictures: Promise<void>[];
 }
 
@@ -144,16 +142,14 @@ export class Scanner {
     // pictures are finished while the next page loads.
     const run: PageRun = { tabs: crawl ? [] : undefined, pictures: [] };
     const pictures = () => Promise.all(run.pictures).then(() => undefined);
-    const starting = this.scanPage(
+    const first = await this.scanPage(
       context,
       start.href,
       guard,
       crawl,
       Math.max(PAGE_TIMEOUT_FLOOR_MS, Math.min(this.config.SCAN_PAGE_TIMEOUT_MS, left())),
       run,
-    ); // takes the prepared tab before the line below asks for one
-    if (crawl) run.opening = this.newPage(context).catch(() => undefined);
-    const first = await starting;
+    );
     if (!crawl)
       return {
         pages: [first.page],
@@ -191,10 +187,7 @@ export class Scanner {
     run?: PageRun,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
     const t0 = Date.now();
-    const opening = run?.opening;
-    if (run && !run.tabs?.length) run.opening = undefined;
-    // (no await before newPage unless there is a tab being opened: the start page takes the prepared tab at once)
-    const page = run?.tabs?.pop() ?? (opening ? await opening : undefined) ?? (await this.newPage(context));
+    const page = run?.tabs?.pop() ?? (await this.newPage(context));
     const refusedNavigation: { reason?: string } = {};
     const net = { inflight: 0 };
     // The tab's own favicon fetch is refused and not awaited: it is not part of the page, and
