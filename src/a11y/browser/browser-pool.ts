@@ -108,7 +108,7 @@ export class BrowserPool implements OnApplicationShutdown {
   private readonly logger = new Logger('BrowserPool');
   private running: Promise<Running> | undefined;
   /** A context made after a scan ended, for the next scan (see withContext). */
-  private spare: { run: Running; context: Promise<BrowserContext | undefined> } | undefined;
+  private spare: { run: Running; context: Promise<BrowserContext | undefined>; ready: Promise<void> } | undefined;
   private active = 0;
   private readonly waiting: (() => void)[] = [];
   private closed = false;
@@ -159,7 +159,7 @@ export class BrowserPool implements OnApplicationShutdown {
 
   /** Resolves when the spare context (if one is being made) is ready; for the benchmark, so that its peers run undisturbed. */
   async spareReady(): Promise<void> {
-    await this.spare?.context;
+    await this.spare?.ready;
   }
 
   /** The spare context, if it belongs to `run` (else it is dropped). */
@@ -176,18 +176,12 @@ export class BrowserPool implements OnApplicationShutdown {
   /** Starts making a spare context (with its prepared tab) for the next scan, if none is there. */
   private makeSpare(run: Running): void {
     if (this.closed || this.spare || !run.browser.connected || run.contexts >= RECYCLE_AFTER_CONTEXTS) return;
-    const context = (async () => {
-      let ctx: BrowserContext | undefined;
-      try {
-        ctx = await run.browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } });
-        await this.prepareSpare?.(ctx);
-        return ctx;
-      } catch {
-        await ctx?.close().catch(() => undefined);
-        return undefined;
-      }
-    })();
-    this.spare = { run, context };
+    const context = run.browser.createBrowserContext({ downloadBehavior: { policy: 'deny' } }).catch(() => undefined);
+    // The scan that takes the context waits for the context only: the tab is awaited inside the
+    // scan (under its time limit), where it is used. (`prepareSpare` is called before that scan
+    // resumes: callbacks of one promise run in the order they were added.)
+    const ready = context.then((ctx) => (ctx ? this.prepareSpare?.(ctx) : undefined)).catch(() => undefined);
+    this.spare = { run, context, ready };
   }
 
   /** The running browser (for tests: e.g. to kill it). Undefined before the first scan. */
