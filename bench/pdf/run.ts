@@ -271,9 +271,7 @@ async function startLoad(url: string): Promise<{ stop(): Promise<string> }> {
 }
 
 /** The agent of the round trip (bench/pdf/roundtrip-client.ts) in its own process: one request, one answer line. */
-async function startAgent(
-  url: string,
-): Promise<{
+async function startAgent(url: string): Promise<{
   ask(request: RoundTripRequest | { upload: string } | UploadTiming): Promise<string>;
   stop(): Promise<void>;
 }> {
