@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { AiAnswer, AiAskRequest, AiProvider } from '../ai.types';
-import { cleanCitations, cleanQueries, tokens } from '../citations';
+import { searchedAnswer, tokens } from '../citations';
 import { noText, notAnAnswer, sdkCall } from '../sdk-errors';
 
 export interface AnthropicOptions {
@@ -94,18 +94,17 @@ export class AnthropicProvider implements AiProvider {
     const text = texts.join('').trim();
     if (!text) throw noText(this.platform);
     const u = b.usage;
-    return {
-      platform: this.platform,
-      model: typeof b.model === 'string' && b.model ? b.model : model,
-      surface: req.webSearch ? 'api_search' : 'api',
+    return searchedAnswer(this.platform, req, {
+      reportedModel: b.model,
+      requestedModel: model,
       text,
-      citations: cleanCitations(citations),
-      searchQueries: cleanQueries(queries),
+      citations,
+      queries,
       usage: {
         inputTokens:
           tokens(u?.input_tokens) + tokens(u?.cache_creation_input_tokens) + tokens(u?.cache_read_input_tokens),
         outputTokens: tokens(u?.output_tokens),
       },
-    };
+    });
   }
 }

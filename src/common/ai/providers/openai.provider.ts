@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import type { AiAnswer, AiAskRequest, AiProvider } from '../ai.types';
-import { cleanCitations, cleanQueries, tokens } from '../citations';
+import { searchedAnswer, tokens } from '../citations';
 import { noText, notAnAnswer, sdkCall } from '../sdk-errors';
 import { openAiClient } from './openai-client';
 
@@ -70,14 +70,13 @@ export class OpenAiProvider implements AiProvider {
     }
     const text = texts.join('\n\n').trim();
     if (!text) throw noText(this.platform);
-    return {
-      platform: this.platform,
-      model: typeof b.model === 'string' && b.model ? b.model : model,
-      surface: req.webSearch ? 'api_search' : 'api',
+    return searchedAnswer(this.platform, req, {
+      reportedModel: b.model,
+      requestedModel: model,
       text,
-      citations: cleanCitations(citations),
-      searchQueries: cleanQueries(queries),
+      citations,
+      queries,
       usage: { inputTokens: tokens(b.usage?.input_tokens), outputTokens: tokens(b.usage?.output_tokens) },
-    };
+    });
   }
 }
