@@ -49,9 +49,8 @@ const BRAND_STATUS_WORDS: Record<MentionStatus, string> = {
   not_named: 'not named',
 };
 
-/** The dashboard's list tabs, each a route of its own name. */
-const LIST_TABS = ['prompts', 'answers', 'sources', 'urls', 'gaps'] as const;
-type ListTabName = (typeof LIST_TABS)[number] & DashboardTab;
+/** The dashboard's list tabs (each a route of its own name: the route list stays explicit). */
+type ListTabName = Extract<DashboardTab, 'prompts' | 'answers' | 'sources' | 'urls' | 'gaps'>;
 
 /** A list tab's form fields (after the scan picker) and its results for a valid query. */
 interface ListView<T> {
@@ -214,16 +213,53 @@ export class DashboardController {
     })),
   };
 
-  /** One route for the list tabs: the path's last segment names the tab (the routes are exactly LIST_TABS). */
-  @Get([...LIST_TABS])
-  listTab(
+  @Get('prompts')
+  prompts(
     @WebUserParam() user: UserView,
     @Query() raw: Record<string, unknown>,
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {
-    const tab = LIST_TABS.find((t) => String((req.route as { path?: unknown } | undefined)?.path).endsWith(`/${t}`));
-    if (!tab) throw DomainError.notFound();
-    return this.lists[tab](req, res, user, raw);
+    return this.lists.prompts(req, res, user, raw);
+  }
+
+  @Get('answers')
+  answers(
+    @WebUserParam() user: UserView,
+    @Query() raw: Record<string, unknown>,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.lists.answers(req, res, user, raw);
+  }
+
+  @Get('sources')
+  sources(
+    @WebUserParam() user: UserView,
+    @Query() raw: Record<string, unknown>,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.lists.sources(req, res, user, raw);
+  }
+
+  @Get('urls')
+  urls(
+    @WebUserParam() user: UserView,
+    @Query() raw: Record<string, unknown>,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.lists.urls(req, res, user, raw);
+  }
+
+  @Get('gaps')
+  gaps(
+    @WebUserParam() user: UserView,
+    @Query() raw: Record<string, unknown>,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    return this.lists.gaps(req, res, user, raw);
   }
 }

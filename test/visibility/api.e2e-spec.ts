@@ -5,7 +5,7 @@ import { demoImports } from '../../src/visibility/demo/demo-data';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
 import { recordApiResponses } from '../utils/openapi-responses';
 import { createTestApp, TestApp } from '../utils/test-app';
-import { base, scan1, scan2 } from './fixtures';
+import { base, scan1, SCAN1_GAPS, scan2 } from './fixtures';
 
 const DATA = ['/visibility', '/history', '/prompts', '/answers', '/sources', '/urls', '/gaps'];
 
@@ -489,35 +489,7 @@ describe('Visibility API (e2e)', () => {
     it('GET /gaps: URLs cited with competitors while the brand is absent; filters', async () => {
       const res = await get('/gaps', keyA).expect(200);
       expect(res.body.total).toBe(3);
-      expect(res.body.gaps).toEqual([
-        {
-          url: 'https://globex.com/pricing',
-          domain: 'globex.com',
-          category: 'competitor',
-          answers: 1,
-          competitors: ['Globex'],
-          prompts: ['p3'],
-          platforms: ['chatgpt'],
-        },
-        {
-          url: 'https://reddit.com/r/crm',
-          domain: 'reddit.com',
-          category: 'ugc',
-          answers: 1,
-          competitors: ['Globex', 'Initech'],
-          prompts: ['p1'],
-          platforms: ['perplexity'],
-        },
-        {
-          url: 'https://youtube.com/watch?v=1',
-          domain: 'youtube.com',
-          category: 'video',
-          answers: 1,
-          competitors: ['Globex'],
-          prompts: ['p3'],
-          platforms: ['chatgpt'],
-        },
-      ]);
+      expect(res.body.gaps).toEqual(SCAN1_GAPS);
       const initech = await get('/gaps?competitor=Initech', keyA).expect(200);
       expect(initech.body.gaps.map((g: { url: string }) => g.url)).toEqual(['https://reddit.com/r/crm']);
       const video = await get('/gaps?category=video&platform=chatgpt', keyA).expect(200);

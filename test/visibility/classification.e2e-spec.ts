@@ -4,6 +4,9 @@ import { scanRederiveCommand } from '../../src/visibility/visibility.cli';
 import { PROJECT_STATE_TTL_MS } from '../../src/visibility/visibility-query.service';
 import { createTestApp, TestApp } from '../utils/test-app';
 
+/** The brand status of each answer of the labelled scan, in the API's order (before and after re-derivation). */
+const BRAND_STATUSES = ['absent', 'absent', 'absent', 'mentioned', 'not_named', 'not_named'];
+
 /** The project of issue 13: six hand-written answers, one of which really names the brand. */
 const issueScan = {
   business: 'Acme',
@@ -50,14 +53,7 @@ describe('Visibility mention classification (e2e)', () => {
 
   it('/answers shows the evidence: matched term, offset and rule, and each excluded match with its reason', async () => {
     const { answers } = (await get('/answers').expect(200)).body;
-    expect(answers.map((a: { brand_status: string }) => a.brand_status)).toEqual([
-      'absent',
-      'absent',
-      'absent',
-      'mentioned',
-      'not_named',
-      'not_named',
-    ]);
+    expect(answers.map((a: { brand_status: string }) => a.brand_status)).toEqual(BRAND_STATUSES);
     expect(answers[0].mentions[0]).toMatchObject({
       name: 'Acme',
       kind: 'brand',
@@ -109,14 +105,7 @@ describe('Visibility mention classification (e2e)', () => {
     const after = (await get('/visibility').expect(200)).body;
     expect(after.latest).toMatchObject({ mention_rate: 16.7, mentions: 1, absences: 3 });
     const { answers } = (await get('/answers').expect(200)).body;
-    expect(answers.map((a: { brand_status: string }) => a.brand_status)).toEqual([
-      'absent',
-      'absent',
-      'absent',
-      'mentioned',
-      'not_named',
-      'not_named',
-    ]);
+    expect(answers.map((a: { brand_status: string }) => a.brand_status)).toEqual(BRAND_STATUSES);
     expect(answers[0].mentions[0].excluded[0].reason).toBe('absent');
     // Sources and URLs stay as imported; a second run changes no figure.
     const again = await scanRederiveCommand.run(t.app, { positionals: ['acme'], options: {}, json: true });

@@ -86,3 +86,34 @@ export const scan2 = {
     ],
   },
 };
+
+/** The citation gaps of scan1, worked out by hand (the derivation's and the API's expected answer). */
+export const SCAN1_GAPS = [
+  {
+    url: 'https://globex.com/pricing',
+    domain: 'globex.com',
+    category: 'competitor',
+    answers: 1,
+    competitors: ['Globex'],
+    prompts: ['p3'],
+    platforms: ['chatgpt'],
+  },
+  {
+    url: 'https://reddit.com/r/crm',
+    domain: 'reddit.com',
+    category: 'ugc',
+    answers: 1,
+    competitors: ['Globex', 'Initech'],
+    prompts: ['p1'],
+    platforms: ['perplexity'],
+  },
+  {
+    url: 'https://youtube.com/watch?v=1',
+    domain: 'youtube.com',
+    category: 'video',
+    answers: 1,
+    competitors: ['Globex'],
+    prompts: ['p3'],
+    platforms: ['chatgpt'],
+  },
+];

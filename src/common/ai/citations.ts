@@ -1,4 +1,4 @@
-import type { AiCitation } from './ai.types';
+import type { AiAnswer, AiAskRequest, AiCitation, AiPlatform } from './ai.types';
 
 /**
  * Citations as Beacon keeps them: absolute http(s) URLs only (anything else is dropped, not
@@ -38,4 +38,32 @@ export function cleanQueries(raw: unknown[]): string[] {
 /** A non-negative integer token count, 0 when the platform did not say. */
 export function tokens(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.round(v) : 0;
+}
+
+/**
+ * The answer of a provider that searches when asked (OpenAI, Anthropic, Gemini): the model the
+ * vendor reports (else the one requested), `api_search` when web search was asked for, the raw
+ * citations and queries cleaned.
+ */
+export function searchedAnswer(
+  platform: AiPlatform,
+  req: Pick<AiAskRequest, 'webSearch'>,
+  o: {
+    reportedModel: unknown;
+    requestedModel: string;
+    text: string;
+    citations: Array<{ url?: unknown; title?: unknown }>;
+    queries: unknown[];
+    usage: AiAnswer['usage'];
+  },
+): AiAnswer {
+  return {
+    platform,
+    model: typeof o.reportedModel === 'string' && o.reportedModel ? o.reportedModel : o.requestedModel,
+    surface: req.webSearch ? 'api_search' : 'api',
+    text: o.text,
+    citations: cleanCitations(o.citations),
+    searchQueries: cleanQueries(o.queries),
+    usage: o.usage,
+  };
 }

@@ -60,3 +60,30 @@ function parseJson(text: unknown): unknown {
     return undefined;
   }
 }
+
+/** A vendor SDK call, its failure thrown as an {@link AiProviderError} (see fromSdkError). */
+export async function sdkCall<T>(platform: AiPlatform, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    throw fromSdkError(platform, e);
+  }
+}
+
+/** The vendor answered with something that is not `what` ("a message", "a chat completion"). */
+export function notAnAnswer(platform: AiPlatform, what: string): AiProviderError {
+  return new AiProviderError(
+    'ai_bad_response',
+    `${PLATFORM_NAMES[platform]} answered with something that is not ${what}.`,
+    {
+      platform,
+    },
+  );
+}
+
+/** The vendor's answer has no text. */
+export function noText(platform: AiPlatform): AiProviderError {
+  return new AiProviderError('ai_bad_response', `${PLATFORM_NAMES[platform]} gave an answer with no text.`, {
+    platform,
+  });
+}

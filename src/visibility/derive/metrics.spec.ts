@@ -1,4 +1,4 @@
-import { scan1, scan2 } from '../../../test/visibility/fixtures';
+import { scan1, SCAN1_GAPS, scan2 } from '../../../test/visibility/fixtures';
 import { parseImportFile } from '../import/import-schema';
 import { deriveScan, gradeOf, MIN_GRADE_SAMPLE, percent } from './metrics';
 
@@ -126,35 +126,7 @@ describe('deriveScan (hand-computed on test/visibility/fixtures.ts scan2)', () =
   });
 
   it('gaps: competitor mentioned, brand absent, and never cited where the brand is mentioned', () => {
-    expect(d.gaps).toEqual([
-      {
-        url: 'https://globex.com/pricing',
-        domain: 'globex.com',
-        category: 'competitor',
-        answers: 1,
-        competitors: ['Globex'],
-        prompts: ['p3'],
-        platforms: ['chatgpt'],
-      },
-      {
-        url: 'https://reddit.com/r/crm',
-        domain: 'reddit.com',
-        category: 'ugc',
-        answers: 1,
-        competitors: ['Globex', 'Initech'],
-        prompts: ['p1'],
-        platforms: ['perplexity'],
-      },
-      {
-        url: 'https://youtube.com/watch?v=1',
-        domain: 'youtube.com',
-        category: 'video',
-        answers: 1,
-        competitors: ['Globex'],
-        prompts: ['p3'],
-        platforms: ['chatgpt'],
-      },
-    ]);
+    expect(d.gaps).toEqual(SCAN1_GAPS);
     // g2.com/crm is cited by answer 1 (competitors only) but also by answer 0 (brand): not a gap.
     expect(d.gaps.map((g) => g.url)).not.toContain('https://g2.com/crm');
     expect(d.summary.counts).toEqual({ sources: 6, urls: 6, gaps: 3 });

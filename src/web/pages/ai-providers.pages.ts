@@ -2,9 +2,9 @@ import type { UserView } from '../../accounts/accounts.service';
 import type { AiPlatformStatus } from '../../common/ai/ai-providers.service';
 import { html, SafeHtml } from '../../common/html/html';
 import { CSRF_FIELD } from '../web-context';
-import { dashboardNav, table } from './dashboard.pages';
+import { dashboardPage, table } from './dashboard.pages';
 import type { FormError } from './account.pages';
-import { errorSummary, page } from '../render/layout';
+import { errorSummary, noticeLine } from '../render/layout';
 
 const when = (d: Date): string => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 const hidden = (csrf: string): SafeHtml => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
@@ -53,14 +53,13 @@ export function aiProvidersPage(
   o: { error?: FormError; notice?: string } = {},
 ): string {
   const admin = user.role === 'admin';
-  return page({
-    title: 'AI providers',
-    section: 'dashboard',
+  return dashboardPage(
     user,
     csrf,
-    body: html`<h1>Settings: AI providers</h1>
-${dashboardNav('ai-providers', user)}
-${o.notice ? html`<p class="notice" role="status" tabindex="-1" autofocus>${o.notice}</p>` : ''}
+    'AI providers',
+    'ai-providers',
+    html`Settings: AI providers`,
+    html`${noticeLine(o.notice)}
 ${errorSummary(o.error?.message, o.error?.field)}
 <p>Beacon asks these platforms the prompts it tracks. A platform is available when the instance has its setting, or this workspace stores its own key (which then wins). Keys are stored encrypted and never shown again.</p>
 ${table(
@@ -77,5 +76,5 @@ ${
 ${statuses.map((s) => html`<section aria-labelledby="h-${s.platform}"><h3 id="h-${s.platform}">${s.name}</h3>${keyForm(s, csrf)}</section>`)}`
     : html`<p class="notice">You are a member of this workspace: an admin sets its keys.</p>`
 }`,
-  });
+  );
 }

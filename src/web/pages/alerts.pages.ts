@@ -2,10 +2,10 @@ import type { UserView } from '../../accounts/accounts.service';
 import type { DeliveryView, DestinationView } from '../../common/notify/alerts.service';
 import { MAIL_OFF_HINT } from '../../common/notify/mail.service';
 import { html, SafeHtml } from '../../common/html/html';
-import { errorSummary, page } from '../render/layout';
+import { errorSummary, noticeLine } from '../render/layout';
 import { CSRF_FIELD } from '../web-context';
 import type { FormError } from './account.pages';
-import { dashboardNav, table } from './dashboard.pages';
+import { dashboardPage, table } from './dashboard.pages';
 
 const when = (iso: string | null): string => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '');
 const hidden = (csrf: string): SafeHtml => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
@@ -32,14 +32,13 @@ export interface AlertsPageModel {
 /** Settings > Alerts: destinations (admins add and remove, members read), a test alert, the delivery log. */
 export function alertsPage(m: AlertsPageModel): string {
   const admin = m.user.role === 'admin';
-  return page({
-    title: 'Alerts',
-    section: 'dashboard',
-    user: m.user,
-    csrf: m.csrf,
-    body: html`<h1>Settings: Alerts</h1>
-${dashboardNav('alerts', m.user)}
-<p>When a scan finishes, Beacon sends alerts (a significant drop in mention rate or share of voice, a competitor
+  return dashboardPage(
+    m.user,
+    m.csrf,
+    'Alerts',
+    'alerts',
+    html`Settings: Alerts`,
+    html`<p>When a scan finishes, Beacon sends alerts (a significant drop in mention rate or share of voice, a competitor
 ahead of the brand, a lost owned citation) to every destination below: signed webhooks
 (<a href="https://www.standardwebhooks.com/">Standard Webhooks</a>) and e-mail. Failed deliveries are retried
 with growing waits; the log below shows each one.</p>
@@ -54,7 +53,7 @@ ${
 </div>`
     : ''
 }
-${m.notice ? html`<p class="notice" role="status" tabindex="-1" autofocus>${m.notice}</p>` : ''}
+${noticeLine(m.notice)}
 ${errorSummary(m.error?.message, m.error?.field)}
 ${m.mailConfigured ? '' : html`<p class="notice">${MAIL_OFF_HINT} Webhooks work without it.</p>`}
 ${
@@ -110,5 +109,5 @@ ${table(
   'No alert has been sent yet.',
   { stack: true },
 )}`,
-  });
+  );
 }

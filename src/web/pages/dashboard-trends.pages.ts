@@ -6,10 +6,9 @@ import type { UserView } from '../../accounts/accounts.service';
 import { html, SafeHtml } from '../../common/html/html';
 import { plural } from '../../common/text/plural';
 import type { TrendScan } from '../../visibility/visibility-query.service';
-import { page } from '../render/layout';
 import { Series, trendChart } from '../render/trend-chart';
 import { percent } from '../render/values';
-import { dashboardNav, table } from './dashboard.pages';
+import { dashboardPage, table } from './dashboard.pages';
 import { csvLink } from './dashboard-lists.pages';
 
 interface Figure {
@@ -90,15 +89,14 @@ ${table(
 }
 
 export function trendsPage(user: UserView, csrf: string, business: string, brand: string, scans: TrendScan[]): string {
-  return page({
-    title: 'Trends',
-    section: 'dashboard',
+  return dashboardPage(
     user,
     csrf,
-    body: html`<h1>${business}: trends</h1>
-${dashboardNav('trends', user)}
-<p class="meta">Each figure over the last ${plural(scans.length, 'scan')}, by platform and by competitor. Each chart has its table beside it.</p>
+    'Trends',
+    'trends',
+    html`${business}: trends`,
+    html`<p class="meta">Each figure over the last ${plural(scans.length, 'scan')}, by platform and by competitor. Each chart has its table beside it.</p>
 ${csvLink('/dashboard/export/history.csv', 'the scan history')}
 ${trendFigures(scans, brand).map((f) => figure(f, scans))}`,
-  });
+  );
 }

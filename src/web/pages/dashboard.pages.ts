@@ -83,6 +83,26 @@ export const failureReason = (status: string): string =>
 const gradeText = (grade: string | null, reason: string | null): string =>
   grade ?? `No grade (${reason ? (GRADE_REASONS[reason] ?? reason) : 'unknown'})`;
 
+/** A page of the dashboard section: its heading, then the dashboard's navigation (`tab` current), then `body`. */
+export function dashboardPage(
+  user: UserView,
+  csrf: string,
+  title: string,
+  tab: Parameters<typeof dashboardNav>[0],
+  heading: SafeHtml,
+  body: SafeHtml,
+): string {
+  return page({
+    title,
+    section: 'dashboard',
+    user,
+    csrf,
+    body: html`<h1>${heading}</h1>
+${dashboardNav(tab, user)}
+${body}`,
+  });
+}
+
 export function dashboardNav(
   active: DashboardTab | 'settings' | 'members' | 'ai-providers' | 'alerts' | 'sites' | 'tracking' | 'scans',
   user: UserView,
@@ -132,17 +152,16 @@ export function table(
 }
 
 export function emptyDashboard(user: UserView, csrf: string): string {
-  return page({
-    title: 'Dashboard',
-    section: 'dashboard',
+  return dashboardPage(
     user,
     csrf,
-    body: html`<h1>Dashboard</h1>
-${dashboardNav('overview', user)}
-<div class="notice"><h2>No visibility data yet</h2>
+    'Dashboard',
+    'overview',
+    html`Dashboard`,
+    html`<div class="notice"><h2>No visibility data yet</h2>
 <p>Workspace <strong>${user.workspace}</strong> has no scan yet. Once a scan is imported (<code>npm run admin -- ${scanImportCommand.name} ${user.workspace} scan.json</code>), its grade, mention rate, prompts, answers and sources appear here, and the same figures in the API.</p>
 <p>You can already create an API key under <a href="/dashboard/settings/api-keys">Settings: API keys</a>.</p></div>`,
-  });
+  );
 }
 
 export function overviewPage(user: UserView, csrf: string, s: SummaryView, h: HistoryView): string {
@@ -156,14 +175,13 @@ export function overviewPage(user: UserView, csrf: string, s: SummaryView, h: Hi
     signed(d.delta, f),
     significance(d),
   ];
-  return page({
-    title: 'Dashboard',
-    section: 'dashboard',
+  return dashboardPage(
     user,
     csrf,
-    body: html`<h1>${s.business}: AI visibility</h1>
-${dashboardNav('overview', user)}
-<p class="meta">Latest scan ${l.scan_id} of ${l.date}${s.previous ? html`, compared with ${s.previous.scan_id} of ${s.previous.date}` : ''}. Platforms: ${s.platforms.join(', ')}. ${plural(s.scans_total, 'scan')} in total.</p>
+    'Dashboard',
+    'overview',
+    html`${s.business}: AI visibility`,
+    html`<p class="meta">Latest scan ${l.scan_id} of ${l.date}${s.previous ? html`, compared with ${s.previous.scan_id} of ${s.previous.date}` : ''}. Platforms: ${s.platforms.join(', ')}. ${plural(s.scans_total, 'scan')} in total.</p>
 <h2>Overview</h2>
 <ul class="cards">
   <li class="card"><span class="label">Grade</span><span class="value grade" id="grade">${l.grade ?? '–'}</span><span>${l.grade ? 'Mention-rate grade (A best, F worst)' : gradeText(l.grade, l.grade_reason)}</span></li>
@@ -275,7 +293,7 @@ ${table(
   { stack: true },
 )}
 ${h.next_cursor ? html`<p>Older scans: <a href="/dashboard${qs({ history_cursor: h.next_cursor })}#history">next page</a>.</p>` : ''}`,
-  });
+  );
 }
 
 /** A filter of a list page: a text field, or a list of the values the data has (value, or [value, words]). */

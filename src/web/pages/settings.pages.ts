@@ -4,7 +4,7 @@ import { html } from '../../common/html/html';
 import { errorSummary, page } from '../render/layout';
 import { CSRF_FIELD } from '../web-context';
 import type { FormError } from './account.pages';
-import { dashboardNav, table } from './dashboard.pages';
+import { dashboardPage, table } from './dashboard.pages';
 
 const when = (iso: string | null): string => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : 'never');
 const hidden = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
@@ -26,16 +26,15 @@ export interface MembersPageNotes {
 /** Settings > API keys: the list (everyone), creating and revoking (admins), a new key shown once. */
 export function apiKeysPage(user: UserView, csrf: string, keys: readonly ApiKeyView[], o: KeysPageNotes = {}): string {
   const admin = user.role === 'admin';
-  return page({
-    title: 'API keys',
-    section: 'dashboard',
+  return dashboardPage(
     user,
     csrf,
-    body: html`<h1>Settings: API keys</h1>
-${dashboardNav('settings', user)}
-${
-  o.created
-    ? html`<div class="notice" role="status" aria-labelledby="new-key-title" tabindex="-1" autofocus>
+    'API keys',
+    'settings',
+    html`Settings: API keys`,
+    html`${
+      o.created
+        ? html`<div class="notice" role="status" aria-labelledby="new-key-title" tabindex="-1" autofocus>
 <h2 id="new-key-title">Your new API key</h2>
 <p>Copy it now: this is the only time it is shown. Only its SHA-256 hash is stored.</p>
 <code class="secret" id="new-key">${o.created.key}</code>
@@ -43,8 +42,8 @@ ${
 <p id="copy-status" role="status"></p>
 <p>Use it as <code>Authorization: Bearer &lt;key&gt;</code> on <a href="/api/v1">/api/v1</a>.</p>
 </div>`
-    : ''
-}
+        : ''
+    }
 ${o.revoked ? html`<p class="notice" role="status" tabindex="-1" autofocus>Key ${o.revoked} is revoked: the API refuses it from the next request on.</p>` : ''}
 ${errorSummary(o.error?.message, o.error?.field)}
 ${
@@ -79,7 +78,7 @@ ${table(
   'No API key yet.',
   { stack: true },
 )}`,
-  });
+  );
 }
 
 /** The confirmation before a key is revoked. */
@@ -105,21 +104,20 @@ export function membersPage(
   o: MembersPageNotes = {},
 ): string {
   const admin = user.role === 'admin';
-  return page({
-    title: 'Members',
-    section: 'dashboard',
+  return dashboardPage(
     user,
     csrf,
-    body: html`<h1>Members of ${user.workspace}</h1>
-${dashboardNav('members', user)}
-${
-  o.issued
-    ? html`<div class="notice" role="status" tabindex="-1" autofocus><h2>Invitation for ${o.issued.email}</h2>
+    'Members',
+    'members',
+    html`Members of ${user.workspace}`,
+    html`${
+      o.issued
+        ? html`<div class="notice" role="status" tabindex="-1" autofocus><h2>Invitation for ${o.issued.email}</h2>
 <p>Give them this one-time password (shown once). They sign in at <a href="/signin">/signin</a> with this email and choose their own password. It works until ${when(o.issued.expires_at)}; invite them again for a new one.</p>
 <code class="secret" id="otp">${o.issued.one_time_password}</code>
 <button type="button" class="secondary" data-copy="otp" data-status="copy-status" hidden>Copy the password</button><p id="copy-status" role="status"></p></div>`
-    : ''
-}
+        : ''
+    }
 ${o.notice ? html`<p class="notice" role="status">${o.notice}</p>` : ''}
 ${errorSummary(o.error?.message, o.error?.field)}
 ${
@@ -168,5 +166,5 @@ ${table(
 )}`
     : ''
 }`,
-  });
+  );
 }

@@ -16,9 +16,9 @@ import {
   TrackingSettings,
   TRACKING_LIMITS,
 } from '../../visibility/tracking/tracking.types';
-import { errorSummary, page } from '../render/layout';
+import { errorSummary, noticeLine } from '../render/layout';
 import { CSRF_FIELD } from '../web-context';
-import { dashboardNav, table } from './dashboard.pages';
+import { dashboardPage, table } from './dashboard.pages';
 import type { FormError } from './account.pages';
 
 const hidden = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
@@ -62,14 +62,13 @@ export function trackingPage(
   const admin = user.role === 'admin';
   const v = (name: string, fallback: string) => o.values?.[name] ?? fallback;
   const e = o.error;
-  return page({
-    title: 'What to track',
-    section: 'dashboard',
+  return dashboardPage(
     user,
     csrf,
-    body: html`<h1>What to track</h1>
-${dashboardNav('tracking', user)}
-${o.notice ? html`<p class="notice" role="status" tabindex="-1" autofocus>${o.notice}</p>` : ''}
+    'What to track',
+    'tracking',
+    html`What to track`,
+    html`${noticeLine(o.notice)}
 ${errorSummary(e?.message, e?.field)}
 ${admin ? '' : html`<p class="notice">You are a member of this workspace: you see what it tracks; an admin changes it.</p>`}
 <p>Beacon asks every enabled prompt to every chosen platform, as many times as the samples say, and reports the answers as it reports an imported scan. <a href="/dashboard/tracking/prompts">Prompts: ${plural(s.prompts_total, 'prompt')} (${s.prompts_enabled} enabled)</a>.</p>
@@ -139,7 +138,7 @@ ${SCHEDULES.map((k) => html`<div><input type="radio" id="schedule-${k}" name="sc
 <div><button type="submit">Save the scan settings</button></div></form>`
     : html`<p>Platforms: ${s.platforms.length ? s.platforms.map((p) => PLATFORM_LABELS[p]).join(', ') : 'none chosen'}. ${plural(s.samples, 'sample')} per prompt and platform. Schedule: ${SCHEDULE_WORDS[s.schedule]}. Budget: at most ${plural(s.budget_calls, 'call')} and US$ ${s.budget_usd} estimated per scan.</p>`
 }`,
-  });
+  );
 }
 
 export function platformStatusTable(platforms: PlatformStatus[]): SafeHtml {
@@ -172,14 +171,13 @@ export function promptsPage(
   const v = (name: string) => o.values?.[name] ?? '';
   const next = o.offset + list.prompts.length < list.total ? o.offset + o.limit : null;
   const bulkQuery = qs({ [CSRF_FIELD]: csrf });
-  return page({
-    title: 'Tracked prompts',
-    section: 'dashboard',
+  return dashboardPage(
     user,
     csrf,
-    body: html`<h1>Tracked prompts</h1>
-${dashboardNav('tracking', user)}
-${o.notice ? html`<p class="notice" role="status" tabindex="-1" autofocus>${o.notice}</p>` : ''}
+    'Tracked prompts',
+    'tracking',
+    html`Tracked prompts`,
+    html`${noticeLine(o.notice)}
 ${errorSummary(e?.message, e?.field)}
 <p><a href="/dashboard/tracking">Back to what to track</a>. ${plural(list.total, 'prompt')}, ${list.enabled} enabled (at most ${LIMITS.prompts.toLocaleString('en')}).</p>
 ${
@@ -218,7 +216,7 @@ ${table(
   { stack: true },
 )}
 <div class="pager">${o.offset > 0 ? html`<a href="/dashboard/tracking/prompts${qs({ offset: Math.max(0, o.offset - o.limit) || undefined })}">Previous page</a> ` : ''}${next !== null ? html`<a href="/dashboard/tracking/prompts${qs({ offset: next })}">Next page</a>` : ''}</div>`,
-  });
+  );
 }
 
 function promptFieldsMarkup(
@@ -234,14 +232,13 @@ function promptFieldsMarkup(
 
 export function editPromptPage(user: UserView, csrf: string, p: TrackedPrompt, o: TrackingPageOptions = {}): string {
   const v = o.values;
-  return page({
-    title: `Edit prompt ${p.id}`,
-    section: 'dashboard',
+  return dashboardPage(
     user,
     csrf,
-    body: html`<h1>Edit prompt <code>${p.id}</code></h1>
-${dashboardNav('tracking', user)}
-${errorSummary(o.error?.message, o.error?.field)}
+    `Edit prompt ${p.id}`,
+    'tracking',
+    html`Edit prompt <code>${p.id}</code>`,
+    html`${errorSummary(o.error?.message, o.error?.field)}
 <form class="stack" method="post" action="/dashboard/tracking/prompts/${p.id}" novalidate>${hidden(csrf)}
 ${promptFieldsMarkup(
   v
@@ -256,5 +253,5 @@ ${promptFieldsMarkup(
   o.error,
 )}
 <div><button type="submit">Save the prompt</button> <a href="/dashboard/tracking/prompts">Cancel</a></div></form>`,
-  });
+  );
 }

@@ -97,6 +97,11 @@ export function sendPage(res: Response, status: number, markup: string | Buffer,
     .send(markup);
 }
 
+/** The notice of what a form just did (focused, announced), or nothing. */
+export function noticeLine(text: string | null | undefined): SafeHtml {
+  return text ? html`<p class="notice" role="status" tabindex="-1" autofocus>${text}</p>` : html``;
+}
+
 /** An error summary naming the field, linked to it (GOV.UK pattern). */
 export function errorSummary(message: string | null | undefined, field?: string): SafeHtml {
   if (!message) return html``;

@@ -1,8 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { AiProviderError } from '../ai-provider-error';
 import type { AiAnswer, AiAskRequest, AiProvider } from '../ai.types';
-import { cleanCitations, cleanQueries, tokens } from '../citations';
-import { fromSdkError } from '../sdk-errors';
+import { searchedAnswer, tokens } from '../citations';
+import { noText, notAnAnswer, sdkCall } from '../sdk-errors';
 
 export interface AnthropicOptions {
   apiKey: string;
@@ -47,9 +46,8 @@ export class AnthropicProvider implements AiProvider {
           },
         ]
       : [];
-    let body: unknown;
-    try {
-      body = await this.client.messages.create(
+    const body: unknown = await sdkCall(this.platform, () =>
+      this.client.messages.create(
         {
           model,
           max_tokens: this.options.maxTokens ?? 4096,
@@ -57,14 +55,10 @@ export class AnthropicProvider implements AiProvider {
           ...(tools.length ? { tools } : {}),
         },
         { signal: req.signal },
-      );
-    } catch (e) {
-      throw fromSdkError(this.platform, e);
-    }
+      ),
+    );
     if (!body || typeof body !== 'object' || !Array.isArray((body as { content?: unknown }).content)) {
-      throw new AiProviderError('ai_bad_response', 'Anthropic answered with something that is not a message.', {
-        platform: this.platform,
-      });
+      throw notAnAnswer(this.platform, 'a message');
     }
     const b = body as {
       model?: unknown;
@@ -98,23 +92,19 @@ export class AnthropicProvider implements AiProvider {
     });
     // Claude interleaves text blocks around citations: joined as written, they are the answer.
     const text = texts.join('').trim();
-    if (!text)
-      throw new AiProviderError('ai_bad_response', 'Anthropic gave an answer with no text.', {
-        platform: this.platform,
-      });
+    if (!text) throw noText(this.platform);
     const u = b.usage;
-    return {
-      platform: this.platform,
-      model: typeof b.model === 'string' && b.model ? b.model : model,
-      surface: req.webSearch ? 'api_search' : 'api',
+    return searchedAnswer(this.platform, req, {
+      reportedModel: b.model,
+      requestedModel: model,
       text,
-      citations: cleanCitations(citations),
-      searchQueries: cleanQueries(queries),
+      citations,
+      queries,
       usage: {
         inputTokens:
           tokens(u?.input_tokens) + tokens(u?.cache_creation_input_tokens) + tokens(u?.cache_read_input_tokens),
         outputTokens: tokens(u?.output_tokens),
       },
-    };
+    });
   }
 }

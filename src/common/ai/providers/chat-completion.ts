@@ -1,6 +1,7 @@
-import { AiProviderError, PLATFORM_NAMES } from '../ai-provider-error';
-import type { AiPlatform } from '../ai.types';
+import type OpenAI from 'openai';
+import type { AiAnswer, AiPlatform } from '../ai.types';
 import { tokens } from '../citations';
+import { noText, notAnAnswer, sdkCall } from '../sdk-errors';
 
 /** What a Chat Completions body (OpenAI's wire format, spoken by Perplexity and most gateways) says. */
 export interface ChatCompletionReading {
@@ -28,11 +29,8 @@ function textOf(content: unknown): string {
  * not one (a gateway's HTML page, no choices) or whose answer has no text.
  */
 export function readChatCompletion(platform: AiPlatform, body: unknown, requestedModel: string): ChatCompletionReading {
-  const name = PLATFORM_NAMES[platform];
   if (!body || typeof body !== 'object' || !Array.isArray((body as { choices?: unknown }).choices)) {
-    throw new AiProviderError('ai_bad_response', `${name} answered with something that is not a chat completion.`, {
-      platform,
-    });
+    throw notAnAnswer(platform, 'a chat completion');
   }
   const b = body as {
     model?: unknown;
@@ -46,7 +44,7 @@ export function readChatCompletion(platform: AiPlatform, body: unknown, requeste
   // Reasoning models (Sonar reasoning, R1-style models behind gateways) put their reasoning in
   // <think>...</think> before the answer: it is not the answer.
   const text = (textOf(message?.content) || refusal).replace(/<think>[\s\S]*?(<\/think>|$)/g, '').trim();
-  if (!text) throw new AiProviderError('ai_bad_response', `${name} gave an answer with no text.`, { platform });
+  if (!text) throw noText(platform);
 
   const citations: Array<{ url?: unknown; title?: unknown }> = [];
   if (Array.isArray(message?.annotations)) {
@@ -70,5 +68,35 @@ export function readChatCompletion(platform: AiPlatform, body: unknown, requeste
     citations,
     usage: { inputTokens: tokens(b.usage?.prompt_tokens), outputTokens: tokens(b.usage?.completion_tokens) },
     ...(typeof cost === 'number' && Number.isFinite(cost) && cost >= 0 ? { costUsd: cost } : {}),
+  };
+}
+
+/** One Chat Completions call through the `openai` SDK (Perplexity, OpenAI-compatible endpoints), read. */
+export async function askChat(
+  client: OpenAI,
+  platform: AiPlatform,
+  params: OpenAI.ChatCompletionCreateParamsNonStreaming,
+  signal: AbortSignal | undefined,
+): Promise<ChatCompletionReading> {
+  const body: unknown = await sdkCall(platform, () => client.chat.completions.create(params, { signal }));
+  return readChatCompletion(platform, body, params.model);
+}
+
+/** The answer of a Chat Completions reading, with its cleaned citations (no search queries: not published). */
+export function chatAnswer(
+  platform: AiPlatform,
+  read: ChatCompletionReading,
+  citations: AiAnswer['citations'],
+  surface: AiAnswer['surface'],
+): AiAnswer {
+  return {
+    platform,
+    model: read.model,
+    surface,
+    text: read.text,
+    citations,
+    searchQueries: [],
+    usage: read.usage,
+    ...(read.costUsd !== undefined ? { costUsd: read.costUsd } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import { GoogleGenAI } from '@google/genai';
 import { AiProviderError, retryAfterMs } from '../ai-provider-error';
 import type { AiAnswer, AiAskRequest, AiProvider } from '../ai.types';
-import { cleanCitations, cleanQueries, tokens } from '../citations';
+import { searchedAnswer, tokens } from '../citations';
 import { fromSdkError } from '../sdk-errors';
 
 export interface GeminiOptions {
@@ -105,19 +105,18 @@ export class GeminiProvider implements AiProvider {
       chunks.map(async (w) => ({ url: await this.resolve(w.uri, req.signal), title: w.title })),
     );
     const usage = b.usageMetadata ?? {};
-    return {
-      platform: this.platform,
-      model: typeof b.modelVersion === 'string' && b.modelVersion ? b.modelVersion : model,
-      surface: req.webSearch ? 'api_search' : 'api',
+    return searchedAnswer(this.platform, req, {
+      reportedModel: b.modelVersion,
+      requestedModel: model,
       text,
-      citations: cleanCitations(resolved),
-      searchQueries: cleanQueries(Array.isArray(meta?.webSearchQueries) ? (meta.webSearchQueries as unknown[]) : []),
+      citations: resolved,
+      queries: Array.isArray(meta?.webSearchQueries) ? (meta.webSearchQueries as unknown[]) : [],
       // Thinking tokens are billed as output.
       usage: {
         inputTokens: tokens(usage.promptTokenCount),
         outputTokens: tokens(usage.candidatesTokenCount) + tokens(usage.thoughtsTokenCount),
       },
-    };
+    });
   }
 
   /**

@@ -1,9 +1,8 @@
 import OpenAI from 'openai';
 import type { AiAnswer, AiAskRequest, AiProvider } from '../ai.types';
 import { cleanCitations } from '../citations';
-import { fromSdkError } from '../sdk-errors';
 import { openAiClient } from './openai-client';
-import { readChatCompletion } from './chat-completion';
+import { askChat, chatAnswer } from './chat-completion';
 
 export interface OpenAiCompatibleOptions {
   baseURL: string;
@@ -28,26 +27,13 @@ export class OpenAiCompatibleProvider implements AiProvider {
 
   async ask(req: AiAskRequest): Promise<AiAnswer> {
     const model = req.model ?? this.options.model;
-    let body: unknown;
-    try {
-      body = await this.client.chat.completions.create(
-        { model, messages: [{ role: 'user', content: req.prompt }] },
-        { signal: req.signal },
-      );
-    } catch (e) {
-      throw fromSdkError(this.platform, e);
-    }
-    const read = readChatCompletion(this.platform, body, model);
+    const read = await askChat(
+      this.client,
+      this.platform,
+      { model, messages: [{ role: 'user', content: req.prompt }] },
+      req.signal,
+    );
     const citations = cleanCitations(read.citations);
-    return {
-      platform: this.platform,
-      model: read.model,
-      surface: citations.length > 0 ? 'api_search' : 'api',
-      text: read.text,
-      citations,
-      searchQueries: [],
-      usage: read.usage,
-      ...(read.costUsd !== undefined ? { costUsd: read.costUsd } : {}),
-    };
+    return chatAnswer(this.platform, read, citations, citations.length > 0 ? 'api_search' : 'api');
   }
 }

@@ -1,8 +1,7 @@
 import OpenAI from 'openai';
-import { AiProviderError } from '../ai-provider-error';
 import type { AiAnswer, AiAskRequest, AiProvider } from '../ai.types';
-import { cleanCitations, cleanQueries, tokens } from '../citations';
-import { fromSdkError } from '../sdk-errors';
+import { searchedAnswer, tokens } from '../citations';
+import { noText, notAnAnswer, sdkCall } from '../sdk-errors';
 import { openAiClient } from './openai-client';
 
 export interface OpenAiOptions {
@@ -39,19 +38,14 @@ export class OpenAiProvider implements AiProvider {
           },
         ]
       : [];
-    let body: unknown;
-    try {
-      body = await this.client.responses.create(
+    const body: unknown = await sdkCall(this.platform, () =>
+      this.client.responses.create(
         { model, input: req.prompt, ...(tools.length ? { tools } : {}) },
         { signal: req.signal },
-      );
-    } catch (e) {
-      throw fromSdkError(this.platform, e);
-    }
+      ),
+    );
     if (!body || typeof body !== 'object' || !Array.isArray((body as { output?: unknown }).output)) {
-      throw new AiProviderError('ai_bad_response', 'OpenAI answered with something that is not a response object.', {
-        platform: this.platform,
-      });
+      throw notAnAnswer(this.platform, 'a response object');
     }
     const b = body as { model?: unknown; output: Item[]; usage?: { input_tokens?: unknown; output_tokens?: unknown } };
     const texts: string[] = [];
@@ -75,16 +69,14 @@ export class OpenAiProvider implements AiProvider {
       }
     }
     const text = texts.join('\n\n').trim();
-    if (!text)
-      throw new AiProviderError('ai_bad_response', 'OpenAI gave an answer with no text.', { platform: this.platform });
-    return {
-      platform: this.platform,
-      model: typeof b.model === 'string' && b.model ? b.model : model,
-      surface: req.webSearch ? 'api_search' : 'api',
+    if (!text) throw noText(this.platform);
+    return searchedAnswer(this.platform, req, {
+      reportedModel: b.model,
+      requestedModel: model,
       text,
-      citations: cleanCitations(citations),
-      searchQueries: cleanQueries(queries),
+      citations,
+      queries,
       usage: { inputTokens: tokens(b.usage?.input_tokens), outputTokens: tokens(b.usage?.output_tokens) },
-    };
+    });
   }
 }

@@ -1,9 +1,8 @@
 import OpenAI from 'openai';
 import type { AiAnswer, AiAskRequest, AiProvider } from '../ai.types';
 import { cleanCitations } from '../citations';
-import { fromSdkError } from '../sdk-errors';
 import { openAiClient } from './openai-client';
-import { readChatCompletion } from './chat-completion';
+import { askChat, chatAnswer } from './chat-completion';
 
 export interface PerplexityOptions {
   apiKey: string;
@@ -33,29 +32,16 @@ export class PerplexityProvider implements AiProvider {
         ? { web_search_options: { user_location: { country: req.country } } }
         : {}
       : { disable_search: true };
-    let body: unknown;
-    try {
-      body = await this.client.chat.completions.create(
-        {
-          model,
-          messages: [{ role: 'user', content: req.prompt }],
-          ...extra,
-        } as OpenAI.ChatCompletionCreateParamsNonStreaming,
-        { signal: req.signal },
-      );
-    } catch (e) {
-      throw fromSdkError(this.platform, e);
-    }
-    const read = readChatCompletion(this.platform, body, model);
-    return {
-      platform: this.platform,
-      model: read.model,
-      surface: req.webSearch ? 'api_search' : 'api',
-      text: read.text,
-      citations: cleanCitations(read.citations),
-      searchQueries: [],
-      usage: read.usage,
-      ...(read.costUsd !== undefined ? { costUsd: read.costUsd } : {}),
-    };
+    const read = await askChat(
+      this.client,
+      this.platform,
+      {
+        model,
+        messages: [{ role: 'user', content: req.prompt }],
+        ...extra,
+      } as OpenAI.ChatCompletionCreateParamsNonStreaming,
+      req.signal,
+    );
+    return chatAnswer(this.platform, read, cleanCitations(read.citations), req.webSearch ? 'api_search' : 'api');
   }
 }
