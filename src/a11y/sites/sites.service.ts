@@ -94,6 +94,13 @@ export class SitesService implements OnModuleInit {
     return site;
   }
 
+  /** A scan of the site (404 when it belongs to another site or does not exist). */
+  async scanOf(site: Site, scanId: string): Promise<SiteScan> {
+    const scan = /^[0-9a-f-]{36}$/i.test(scanId) ? await this.store.getScan(scanId) : undefined;
+    if (!scan || scan.site_id !== site.id) throw new DomainError(ErrorCode.NotFound, 'No such scan of this site.');
+    return scan;
+  }
+
   scansOf(siteId: string): Promise<SiteScan[]> {
     return this.store.scans(siteId);
   }
