@@ -17,32 +17,18 @@ import { diffPages, filterPage, FilteredPage, groupIssues, siteScoreOf } from '.
 import { guardedGet } from './guarded-get';
 import { unreachablePages } from './site-alerts';
 import { pagesOf, SitePages, SMALL_FILE_BYTES, SMALL_FILE_TIMEOUT_MS } from './site-pages';
-import { retryAfterMs } from './site-pace';
+import { runPages, scanWithBackoff } from './site-run';
 import { parseSiteForm } from './site-input';
 import type { IssueGroup, Site, SiteScan, SiteScanSummary, SitePageResult } from './site.types';
 import { SitesStore } from './sites.store';
 
 /** The job queue of site scans (one job per scan; scheduled runs are jobs without a scan id). */
 export const SITE_SCAN_QUEUE = 'a11y-site-scan';
-/** Site scans one process runs at once (their pages run on the scan fleet, SITE_PAGES_IN_FLIGHT each). */
+/** Site scans one process runs at once (their pages run on the scan fleet, SITE_PAGES_IN_FLIGHT each: site-run.ts). */
 const SITE_SCAN_CONCURRENCY = 2;
 /** Where the ownership file lives, and the DNS TXT record's prefix. */
 export const VERIFICATION_PATH = '/.well-known/beacon-verification.txt';
 export const VERIFICATION_TXT_PREFIX = 'beacon-verification=';
-/**
- * A page answered HTTP 429: wait as long as its Retry-After asks (capped, site-pace.ts), else this
- * long, doubled at each further 429 of the scan, and try the page again (at most SITE_429_RETRIES
- * times); later pages of the scan keep the longer gap.
- */
-export const SITE_429_BACKOFF_MS = 2000;
-export const SITE_429_RETRIES = 2;
-/** Pages of one site scan in flight at once (on the scan fleet) while the site sets no pace (Crawl-delay, 429). */
-export const SITE_PAGES_IN_FLIGHT = 3;
-const SITE_429_MAX_GAP_MS = 60_000;
-const isTooMany = (e: unknown): boolean =>
-  e instanceof DomainError && e.code === ErrorCode.TargetHttpError && e.details.status === 429;
-const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 /** Cron (UTC) of the schedules. */
 export const SCHEDULE_CRON = { daily: '0 4 * * *', weekly: '0 4 * * 1' } as const;
 
@@ -204,37 +190,35 @@ export class SitesService implements OnModuleInit {
     if (!scan || scan.status === 'done' || scan.status === 'failed') return;
     const site = await this.store.get(scan.site_id);
     if (!site) return; // deleted: its scans went with it
-    const { pages, skipped, gapMs: crawlDelay } = await this.pagesOf(site);
+    const { pages, skipped, gapMs } = await this.pagesOf(site);
     await this.store.progress(scanId, 'running', 0, pages.length);
-    const results: SitePageResult[] = new Array(pages.length);
-    const kept: (FilteredPage | undefined)[] = new Array(pages.length);
-    let gapMs = crawlDelay; // robots.txt's Crawl-delay; grows when the site answers 429 (back off, resume)
-    let next = 0;
-    let done = 0;
-    let deleted = false;
     const origin = new URL(site.start_url).origin;
     const settings = { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors };
-    // SITE_PAGES_IN_FLIGHT lanes while the site sets no pace; one lane (the first) once it does.
-    const lane = async (n: number): Promise<void> => {
-      while (next < pages.length && !deleted && (n === 0 || !gapMs)) {
-        const i = next++;
-        if (gapMs) await pause(gapMs);
-        try {
-          const got = await this.scanSitePage(pages[i], origin, (ms) => (gapMs = Math.max(gapMs, ms)));
-          const f = (kept[i] = filterPage(got.page, settings));
-          results[i] = { url: pages[i], reportId: got.reportId, score: f.score };
-        } catch (e) {
-          results[i] = {
-            url: pages[i],
-            error: e instanceof DomainError ? e.message : 'The page could not be scanned.',
-          };
-        }
-        if (!(await this.store.get(site.id))) deleted = true;
-        else await this.store.progress(scanId, 'running', ++done, pages.length);
-      }
-    };
-    await Promise.all(Array.from({ length: SITE_PAGES_IN_FLIGHT }, (_, n) => lane(n)));
-    if (deleted) return; // deleted mid-scan: stop here, nothing to keep
+    const kept: (FilteredPage | undefined)[] = new Array(pages.length);
+    let done = 0;
+    const run = await runPages(pages, {
+      gapMs,
+      scan: async (url, i, slowDown) => {
+        const got = await scanWithBackoff(() => this.scans.scan(url, false, undefined, { fresh: true }), slowDown);
+        const page = got.pages[0];
+        if (!page) throw new DomainError(ErrorCode.ScanFailed, 'The page could not be scanned.');
+        const landed = new URL(page.finalUrl || page.url);
+        if (landed.origin !== origin)
+          throw new DomainError(
+            ErrorCode.ScanFailed,
+            `The page redirected off the site, to ${landed.origin}: not counted.`,
+          );
+        const f = (kept[i] = filterPage(page, settings));
+        return { url, reportId: got.id, score: f.score };
+      },
+      after: async () => {
+        if (!(await this.store.get(site.id))) return false; // deleted mid-scan: stop (its scans went with it)
+        await this.store.progress(scanId, 'running', ++done, pages.length);
+        return true;
+      },
+    });
+    if (run.stopped) return;
+    const results = run.results;
     const filtered = kept.filter((f): f is FilteredPage => !!f);
     const before = (await this.store.previousDone(site.id, scanId))?.summary ?? undefined;
     if (filtered.length === 0) {
@@ -284,35 +268,6 @@ export class SitesService implements OnModuleInit {
         text: `The site's score went from ${before.score} to ${now.score} (alert threshold: ${site.alert_drop} points).`,
         data: { ...data, previous: before.score, score: now.score },
       });
-    }
-  }
-
-  /**
-   * One page through the public engine, tried again after a 429 (waiting as its Retry-After asks, or
-   * SITE_429_BACKOFF_MS doubled; `slowDown` is told the wait, the gap later pages keep); a page that
-   * lands on another origin is not counted.
-   */
-  private async scanSitePage(url: string, origin: string, slowDown: (ms: number) => number) {
-    let wait = 0;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const report = await this.scans.scan(url, false, undefined, { fresh: true });
-        const page = report.pages[0];
-        if (!page) throw new DomainError(ErrorCode.ScanFailed, 'The page could not be scanned.');
-        const landed = new URL(page.finalUrl || page.url);
-        if (landed.origin !== origin)
-          throw new DomainError(
-            ErrorCode.ScanFailed,
-            `The page redirected off the site, to ${landed.origin}: not counted.`,
-          );
-        return { page, reportId: report.id };
-      } catch (e) {
-        if (!isTooMany(e) || attempt >= SITE_429_RETRIES) throw e;
-        const asked = retryAfterMs((e as DomainError).details.target_retry_after);
-        wait = asked ?? Math.min(SITE_429_MAX_GAP_MS, wait ? wait * 2 : SITE_429_BACKOFF_MS);
-        slowDown(wait);
-        await pause(wait);
-      }
     }
   }
 
