@@ -3,7 +3,9 @@ import type { Response } from 'express';
 import type { UserView } from '../accounts/accounts.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
+import { SITE_EXPORTS, SiteExportFormat, SiteExportService } from '../a11y/sites/site-export';
 import { SitesService, VERIFICATION_PATH, VERIFICATION_TXT_PREFIX } from '../a11y/sites/sites.service';
+import { AppConfig } from '../common/config/env';
 import { CsrfService } from './csrf.service';
 import { sitePage, sitesPage } from './pages/sites.pages';
 import { sendPage } from './render/layout';
@@ -18,12 +20,22 @@ const formOf = (req: WebRequest): Record<string, string> => {
   );
 };
 
+/** A refused site form as the page shows it (the field named; the start URL's errors name `url`); other errors rethrown. */
+function formErrorOf(e: unknown): { message: string; field: string } {
+  if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.TargetNotAllowed))
+    throw e;
+  const field = e.details.field as string | undefined;
+  return { message: e.message, field: !field || field === 'url' ? 'start_url' : field };
+}
+
 /** Accessibility sites (docs/a11y-monitoring.md): members read, admins add, prove, run and remove. */
 @WebController('dashboard/sites')
 export class SitesController {
   constructor(
     private readonly sites: SitesService,
     private readonly csrf: CsrfService,
+    private readonly exports: SiteExportService,
+    private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -43,15 +55,7 @@ export class SitesController {
       const site = await this.sites.create(user.workspace_id, form);
       res.redirect(303, `/dashboard/sites/${site.id}?notice=added`);
     } catch (e) {
-      if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.TargetNotAllowed))
-        throw e;
-      const error = {
-        message: e.message,
-        field:
-          (e.details.field as string | undefined) === 'url'
-            ? 'start_url'
-            : ((e.details.field as string | undefined) ?? 'start_url'),
-      };
+      const error = formErrorOf(e);
       sendPage(
         res,
         400,
@@ -105,15 +109,7 @@ export class SitesController {
       await this.sites.update(site, form);
       res.redirect(303, `/dashboard/sites/${site.id}?notice=saved`);
     } catch (e) {
-      if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.TargetNotAllowed))
-        throw e;
-      const error = {
-        message: e.message,
-        field:
-          (e.details.field as string | undefined) === 'url'
-            ? 'start_url'
-            : ((e.details.field as string | undefined) ?? 'start_url'),
-      };
+      const error = formErrorOf(e);
       const scans = await this.sites.scansOf(site.id);
       sendPage(
         res,
@@ -130,6 +126,36 @@ export class SitesController {
         }),
       );
     }
+  }
+
+  /** CSV, JUnit XML, SARIF 2.1.0 or the PDF report of a finished scan (members read). */
+  @Get(':id/scans/:scanId/:file')
+  async download(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Param('scanId') scanId: string,
+    @Param('file') file: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    const format = (Object.keys(SITE_EXPORTS) as SiteExportFormat[]).find((f) => SITE_EXPORTS[f].file === file);
+    if (!format)
+      throw new DomainError(ErrorCode.NotFound, 'No such export: CSV, JUnit XML, SARIF and PDF are offered.');
+    const site = await this.sites.get(user.workspace_id, id);
+    const scan = await this.sites.scanOf(site, scanId);
+    const body = await this.exports.render(
+      site,
+      scan,
+      format,
+      `${this.config.publicBaseUrl()}/dashboard/sites/${site.id}`,
+    );
+    res
+      .status(200)
+      .set({
+        'Content-Type': SITE_EXPORTS[format].type,
+        'Content-Disposition': `attachment; filename="${scan.created_at.slice(0, 10)}-${file}"`,
+        'Cache-Control': 'private, no-store',
+      })
+      .send(body);
   }
 
   @Post(':id/verify')

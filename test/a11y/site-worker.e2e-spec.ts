@@ -108,7 +108,7 @@ withFleet('Site scans on worker processes (e2e, real processes)', () => {
     expect(mail.text).toContain('link-name');
     await until(() => received.some((r) => r.type === 'a11y.new_issue'), 30_000, 'the webhook alert');
     const hook = received.find((r) => r.type === 'a11y.new_issue')!;
-    expect(hook.data).toMatchObject({ data: { siteId: s.id, scanId: scheduled.id } });
+    expect(hook.data).toMatchObject({ details: { siteId: s.id, scanId: scheduled.id } });
     site.extra = '';
   }, 240_000);
 

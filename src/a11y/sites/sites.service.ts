@@ -18,7 +18,7 @@ import { diffPages, filterPage, FilteredPage, groupIssues, siteScoreOf } from '.
 import { guardedGet } from './guarded-get';
 import { unreachablePages } from './site-alerts';
 import { pagesOf, SitePages, SMALL_FILE_BYTES, SMALL_FILE_TIMEOUT_MS } from './site-pages';
-import { retryAfterMs } from './site-pace';
+import { runPages, scanWithBackoff } from './site-run';
 import { parseSiteForm } from './site-input';
 import type { IssueGroup, Site, SiteScan, SiteScanSummary, SitePageResult } from './site.types';
 import { SitesStore } from './sites.store';
@@ -31,25 +31,11 @@ import type { SiteChecksInput, SiteLogin as SiteLoginSteps } from './site.types'
 
 /** The job queue of site scans (one job per scan; scheduled runs are jobs without a scan id). */
 export const SITE_SCAN_QUEUE = 'a11y-site-scan';
-/** Site scans one process runs at once (their pages run on the scan fleet, SITE_PAGES_IN_FLIGHT each). */
+/** Site scans one process runs at once (their pages run on the scan fleet, SITE_PAGES_IN_FLIGHT each: site-run.ts). */
 const SITE_SCAN_CONCURRENCY = 2;
 /** Where the ownership file lives, and the DNS TXT record's prefix. */
 export const VERIFICATION_PATH = '/.well-known/beacon-verification.txt';
 export const VERIFICATION_TXT_PREFIX = 'beacon-verification=';
-/**
- * A page answered HTTP 429: wait as long as its Retry-After asks (capped, site-pace.ts), else this
- * long, doubled at each further 429 of the scan, and try the page again (at most SITE_429_RETRIES
- * times); later pages of the scan keep the longer gap.
- */
-export const SITE_429_BACKOFF_MS = 2000;
-export const SITE_429_RETRIES = 2;
-/** Pages of one site scan in flight at once (on the scan fleet) while the site sets no pace (Crawl-delay, 429). */
-export const SITE_PAGES_IN_FLIGHT = 3;
-const SITE_429_MAX_GAP_MS = 60_000;
-const isTooMany = (e: unknown): boolean =>
-  e instanceof DomainError && e.code === ErrorCode.TargetHttpError && e.details.status === 429;
-const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
 /** Cron (UTC) of the schedules. */
 export const SCHEDULE_CRON = { daily: '0 4 * * *', weekly: '0 4 * * 1' } as const;
 
@@ -101,6 +87,13 @@ export class SitesService implements OnModuleInit {
     const site = /^[0-9a-f-]{36}$/i.test(id) ? await this.store.get(id, workspaceId) : undefined;
     if (!site) throw new DomainError(ErrorCode.NotFound, 'No such site in this workspace.');
     return site;
+  }
+
+  /** A scan of the site (404 when it belongs to another site or does not exist). */
+  async scanOf(site: Site, scanId: string): Promise<SiteScan> {
+    const scan = /^[0-9a-f-]{36}$/i.test(scanId) ? await this.store.getScan(scanId) : undefined;
+    if (!scan || scan.site_id !== site.id) throw new DomainError(ErrorCode.NotFound, 'No such scan of this site.');
+    return scan;
   }
 
   scansOf(siteId: string): Promise<SiteScan[]> {
@@ -209,46 +202,33 @@ export class SitesService implements OnModuleInit {
     if (!scan || scan.status === 'done' || scan.status === 'failed') return;
     const site = await this.store.get(scan.site_id);
     if (!site) return; // deleted: its scans went with it
-    const { pages, skipped, gapMs: crawlDelay } = await this.pagesOf(site);
+    const { pages, skipped, gapMs } = await this.pagesOf(site);
     const views = await this.viewsOf(site); // signs in first when the site has login steps (a failure stops the scan)
     const more: SitePageResult[][] = new Array(pages.length); // each page's results at the site's other viewports
     await this.store.progress(scanId, 'running', 0, pages.length);
-    const results: SitePageResult[] = new Array(pages.length);
-    const kept: (FilteredPage | undefined)[] = new Array(pages.length);
-    let gapMs = crawlDelay; // robots.txt's Crawl-delay; grows when the site answers 429 (back off, resume)
-    let next = 0;
-    let done = 0;
-    let deleted = false;
     const origin = new URL(site.start_url).origin;
     const settings = { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors };
-    const slowDown = (ms: number): void => void (gapMs = Math.max(gapMs, ms));
-    // SITE_PAGES_IN_FLIGHT lanes while the site sets no pace; one lane (the first) once it does.
-    const lane = async (n: number): Promise<void> => {
-      while (next < pages.length && !deleted && (n === 0 || !gapMs)) {
-        const i = next++;
-        if (gapMs) await pause(gapMs);
+    const kept: (FilteredPage | undefined)[] = new Array(pages.length);
+    let done = 0;
+    const run = await runPages(pages, {
+      gapMs,
+      scan: async (url, i, slowDown) => {
         try {
-          const got = await this.scanSitePage(site, pages[i], origin, views[0], slowDown);
+          const got = await this.scanSitePage(site, url, origin, views[0], slowDown);
           const f = (kept[i] = filterPage(got.page, settings));
-          results[i] = {
-            url: pages[i],
-            reportId: got.reportId,
-            score: f.score,
-            ...this.extrasOf(site, views[0], got.page),
-          };
-        } catch (e) {
-          results[i] = {
-            url: pages[i],
-            error: e instanceof DomainError ? e.message : 'The page could not be scanned.',
-          };
+          return { url, reportId: got.reportId, score: f.score, ...this.extrasOf(site, views[0], got.page) };
+        } finally {
+          more[i] = await this.otherViews(site, url, origin, views, slowDown);
         }
-        more[i] = await this.otherViews(site, pages[i], origin, views, slowDown);
-        if (!(await this.store.get(site.id))) deleted = true;
-        else await this.store.progress(scanId, 'running', ++done, pages.length);
-      }
-    };
-    await Promise.all(Array.from({ length: SITE_PAGES_IN_FLIGHT }, (_, n) => lane(n)));
-    if (deleted) return; // deleted mid-scan: stop here, nothing to keep
+      },
+      after: async () => {
+        if (!(await this.store.get(site.id))) return false; // deleted mid-scan: stop (its scans went with it)
+        await this.store.progress(scanId, 'running', ++done, pages.length);
+        return true;
+      },
+    });
+    if (run.stopped) return;
+    const results = run.results;
     const filtered = kept.filter((f): f is FilteredPage => !!f);
     const before = (await this.store.previousDone(site.id, scanId))?.summary ?? undefined;
     if (filtered.length === 0) {
@@ -418,9 +398,9 @@ export class SitesService implements OnModuleInit {
   }
 
   /**
-   * One page through the public engine with the site's options, tried again after a 429 (waiting as its
-   * Retry-After asks, or SITE_429_BACKOFF_MS doubled; `slowDown` is told the wait, the gap later pages
-   * keep); a page that lands on another origin, or on the login page of a signed-in site, is not counted.
+   * One page through the public engine with the site's options, tried again after a 429
+   * (scanWithBackoff; `slowDown` is told the wait, the gap later pages keep); a page that lands on
+   * another origin, or on the login page of a signed-in site, is not counted.
    */
   private async scanSitePage(
     site: Site,
@@ -429,28 +409,20 @@ export class SitesService implements OnModuleInit {
     options: ScanOptions | undefined,
     slowDown: (ms: number) => void,
   ): Promise<{ page: ReportPage; reportId: string }> {
-    let wait = 0;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const report = await this.scans.scan(url, false, undefined, { fresh: true, options });
-        const page = report.pages[0];
-        if (!page) throw new DomainError(ErrorCode.ScanFailed, 'The page could not be scanned.');
-        const landed = new URL(page.finalUrl || page.url);
-        if (landed.origin !== origin)
-          throw new DomainError(
-            ErrorCode.ScanFailed,
-            `The page redirected off the site, to ${landed.origin}: not counted.`,
-          );
-        this.assertSignedIn(site, url, landed);
-        return { page, reportId: report.id };
-      } catch (e) {
-        if (!isTooMany(e) || attempt >= SITE_429_RETRIES) throw e;
-        const asked = retryAfterMs((e as DomainError).details.target_retry_after);
-        wait = asked ?? Math.min(SITE_429_MAX_GAP_MS, wait ? wait * 2 : SITE_429_BACKOFF_MS);
-        slowDown(wait);
-        await pause(wait);
-      }
-    }
+    const report = await scanWithBackoff(
+      () => this.scans.scan(url, false, undefined, { fresh: true, options }),
+      slowDown,
+    );
+    const page = report.pages[0];
+    if (!page) throw new DomainError(ErrorCode.ScanFailed, 'The page could not be scanned.');
+    const landed = new URL(page.finalUrl || page.url);
+    if (landed.origin !== origin)
+      throw new DomainError(
+        ErrorCode.ScanFailed,
+        `The page redirected off the site, to ${landed.origin}: not counted.`,
+      );
+    this.assertSignedIn(site, url, landed);
+    return { page, reportId: report.id };
   }
 
   /** `a11y.page_unreachable`: pages that loaded in the previous finished scan and fail to load now. */

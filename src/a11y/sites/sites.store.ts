@@ -28,6 +28,22 @@ const scan = (r: SiteScan): SiteScan => ({
  */
 export const SITE_SCAN_STALE_MS = 30 * 60_000;
 
+/** A site's settings as query parameters, in the column order of INSERT and UPDATE ($2 to $13). */
+const inputParams = (s: SiteInput): unknown[] => [
+  s.name,
+  s.start_url,
+  s.sitemap_url,
+  JSON.stringify(s.urls),
+  JSON.stringify(s.include_patterns),
+  JSON.stringify(s.exclude_patterns),
+  s.page_budget,
+  s.respect_robots,
+  JSON.stringify(s.ignore_rules),
+  JSON.stringify(s.excluded_selectors),
+  s.schedule,
+  s.alert_drop,
+];
+
 /** Scans listed on a site's page (the trend). */
 export const SITE_SCANS_SHOWN = 30;
 
@@ -40,22 +56,7 @@ export class SitesStore {
     const rows = await this.db.query<Site[]>(
       `INSERT INTO a11y_sites (workspace_id, name, start_url, sitemap_url, urls, include_patterns, exclude_patterns, page_budget, respect_robots, ignore_rules, excluded_selectors, schedule, alert_drop, verification_token)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14) RETURNING *`,
-      [
-        workspaceId,
-        s.name,
-        s.start_url,
-        s.sitemap_url,
-        JSON.stringify(s.urls),
-        JSON.stringify(s.include_patterns),
-        JSON.stringify(s.exclude_patterns),
-        s.page_budget,
-        s.respect_robots,
-        JSON.stringify(s.ignore_rules),
-        JSON.stringify(s.excluded_selectors),
-        s.schedule,
-        s.alert_drop,
-        token,
-      ],
+      [workspaceId, ...inputParams(s), token],
     );
     return site(rows[0]);
   }
@@ -67,22 +68,7 @@ export class SitesStore {
          ignore_rules = $10::jsonb, excluded_selectors = $11::jsonb, schedule = $12, alert_drop = $13,
          verified_at = CASE WHEN $14::boolean THEN verified_at END, verified_by = CASE WHEN $14::boolean THEN verified_by END
        WHERE id = $1 RETURNING *) SELECT * FROM u`,
-      [
-        id,
-        s.name,
-        s.start_url,
-        s.sitemap_url,
-        JSON.stringify(s.urls),
-        JSON.stringify(s.include_patterns),
-        JSON.stringify(s.exclude_patterns),
-        s.page_budget,
-        s.respect_robots,
-        JSON.stringify(s.ignore_rules),
-        JSON.stringify(s.excluded_selectors),
-        s.schedule,
-        s.alert_drop,
-        keepProof,
-      ],
+      [id, ...inputParams(s), keepProof],
     );
     return rows[0] ? site(rows[0]) : undefined;
   }

@@ -7,6 +7,7 @@ import { html, SafeHtml } from '../../common/html/html';
 import type { Site, SitePageResult, SiteScan } from '../../a11y/sites/site.types';
 import { MAX_LOGIN_FIELDS } from '../../a11y/sites/site-checks-input';
 import { VIEWPORT_LABELS, VIEWPORT_NAMES } from '../../a11y/scan/scan-options';
+import { SITE_EXPORTS } from '../../a11y/sites/site-export';
 import { DEFAULT_ALERT_DROP, DEFAULT_PAGE_BUDGET, MAX_PAGE_BUDGET } from '../../a11y/sites/site-input';
 import { lineChart } from '../render/chart';
 import { errorSummary, page } from '../render/layout';
@@ -305,6 +306,7 @@ ${table(
   'No issue found: every page passed every rule that applied.',
   { stack: true },
 )}
+${exportLinks(site.id, latest.id)}
 ${sum.groups.length > GROUPS_SHOWN ? html`<p>${sum.groups.length - GROUPS_SHOWN} more issues with fewer points are not listed.</p>` : ''}
 ${table(
   'Pages',
@@ -345,4 +347,12 @@ ${siteForm(
 }
 ${admin ? html`<h2>Remove</h2><form class="inline" method="post" action="/dashboard/sites/${site.id}/remove">${hidden(m.csrf)}<button type="submit" class="secondary">Remove this site and its scans</button></form>` : ''}`,
   });
+}
+
+/** Download links of a finished scan's exports (routes in sites.controller.ts). */
+function exportLinks(siteId: string, scanId: string) {
+  const base = `/dashboard/sites/${siteId}/scans/${scanId}`;
+  return html`<p>Download this scan: <a href="${base}/${SITE_EXPORTS.csv.file}" download>CSV</a>,
+<a href="${base}/${SITE_EXPORTS.junit.file}" download>JUnit XML</a>, <a href="${base}/${SITE_EXPORTS.sarif.file}" download>SARIF 2.1.0</a>,
+<a href="${base}/${SITE_EXPORTS.pdf.file}" download>PDF report</a> (each page's stored report, with the site's ignored rules and excluded elements left out).</p>`;
 }

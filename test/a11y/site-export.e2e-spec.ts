@@ -1,0 +1,117 @@
+import { AccountsService } from '../../src/accounts/accounts.service';
+import { SITE_EXPORTS } from '../../src/a11y/sites/site-export';
+import { SitesService } from '../../src/a11y/sites/sites.service';
+import type { SiteScan } from '../../src/a11y/sites/site.types';
+import { createTestApp, TestApp } from '../utils/test-app';
+import { WebClient } from '../web/web-client';
+import { junitErrors, sarifErrors } from './ci-schemas';
+import { pdfText } from './pdf-text';
+import { scanEnded, SITE_PAGES, SitesFixture, startSitesFixture } from './sites-fixture';
+
+/** The exports of a whole site scan (CSV, JUnit XML, SARIF 2.1.0, PDF) as download links of the site's page. */
+describe('Site scan exports (e2e)', () => {
+  let t: TestApp;
+  let site: SitesFixture;
+  let member: WebClient;
+  let other: WebClient;
+  let scan: SiteScan;
+  let base = '';
+
+  beforeAll(async () => {
+    site = await startSitesFixture();
+    t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true' } });
+    await t.createKey('siteexport');
+    await t.createKey('siteexport-other');
+    const accounts = t.app.get(AccountsService);
+    const a = await accounts.createUser('siteexport', 'site-export-admin@example.com', 'admin');
+    const m = await accounts.createUser('siteexport', 'site-export-member@example.com', 'member');
+    const o = await accounts.createUser('siteexport-other', 'site-export-other@example.com', 'admin');
+    member = WebClient.of(t.server);
+    other = WebClient.of(t.server);
+    await member.signIn(m.email, m.one_time_password, 'a long enough password');
+    await other.signIn(o.email, o.one_time_password, 'a long enough password');
+    const sites = t.app.get(SitesService);
+    const s = await sites.create(a.workspace_id, {
+      name: 'Export site',
+      start_url: `${site.origin}/`,
+      sitemap_url: `${site.origin}/sitemap.xml`,
+      ignore_rules: 'region',
+    });
+    site.token = s.verification_token;
+    expect(await sites.verify(s)).toBe(true);
+    await sites.runNow(await sites.get(a.workspace_id, s.id));
+    scan = await scanEnded(sites, s.id, 1);
+    expect(scan.status).toBe('done');
+    base = `/dashboard/sites/${s.id}/scans/${scan.id}`;
+  }, 180_000);
+
+  afterAll(async () => {
+    await t?.close();
+    await site?.close();
+  });
+
+  const download = async (c: WebClient, file: string) => {
+    const res = await fetch(`${c.origin}${base}/${file}`, {
+      headers: { cookie: c.cookieHeader() },
+      redirect: 'manual',
+    });
+    return {
+      status: res.status,
+      type: res.headers.get('content-type') ?? '',
+      body: Buffer.from(await res.arrayBuffer()),
+    };
+  };
+
+  it("links the four exports on the site's page", async () => {
+    const page = await member.get(base.replace(/\/scans\/.*$/, ''));
+    for (const f of Object.values(SITE_EXPORTS)) expect(page.text).toContain(`href="${base}/${f.file}"`);
+  });
+
+  it('CSV: one row per failing element of every page, the template defect on each page, ignored rules left out', async () => {
+    const res = await download(member, SITE_EXPORTS.csv.file);
+    expect(res.status).toBe(200);
+    expect(res.type).toMatch(/^text\/csv/);
+    const rows = res.body.toString('utf8').trimEnd().split('\r\n');
+    expect(rows[0]).toBe('page,rule,impact,outcome,help,help_url,selector,html,fingerprint,new');
+    const imageAlt = rows.filter((r) => r.includes(',image-alt,critical,failed,'));
+    expect(imageAlt.map((r) => r.split(',')[0]).sort()).toEqual(SITE_PAGES.map((p) => `${site.origin}${p}`).sort());
+    expect(rows.filter((r) => r.includes(',button-name,'))).toHaveLength(1);
+    expect(rows.some((r) => r.includes(',region,'))).toBe(false);
+  });
+
+  it('JUnit XML: valid, one suite per page, the template defect failing on each', async () => {
+    const res = await download(member, SITE_EXPORTS.junit.file);
+    expect(res.status).toBe(200);
+    const xml = res.body.toString('utf8');
+    expect(await junitErrors(xml)).toEqual([]);
+    expect(xml.match(/<testsuite /g)).toHaveLength(SITE_PAGES.length);
+    expect(xml.match(/<testcase name="image-alt: [^"]*"[^>]*>\n<failure/g)).toHaveLength(SITE_PAGES.length);
+  });
+
+  it('SARIF 2.1.0: valid, one result per failing element, the same fingerprint for the template defect on every page', async () => {
+    const res = await download(member, SITE_EXPORTS.sarif.file);
+    expect(res.status).toBe(200);
+    const log = JSON.parse(res.body.toString('utf8')) as {
+      runs: { results: { ruleId: string; partialFingerprints: Record<string, string> }[] }[];
+    };
+    expect(sarifErrors(log)).toEqual([]);
+    const alt = log.runs[0].results.filter((r) => r.ruleId === 'image-alt');
+    expect(alt).toHaveLength(SITE_PAGES.length);
+    expect(new Set(alt.map((r) => r.partialFingerprints['beaconElement/v1'])).size).toBe(1);
+  });
+
+  it('PDF: the report of the whole site', async () => {
+    const res = await download(member, SITE_EXPORTS.pdf.file);
+    expect(res.status).toBe(200);
+    expect(res.type).toBe('application/pdf');
+    const pdf = await pdfText(res.body);
+    expect(pdf.text).toContain(`${site.origin}/`);
+    expect(pdf.text).toContain('image-alt');
+    expect(pdf.text).toContain(`${site.origin}/p3`);
+  }, 60_000);
+
+  it('another workspace gets 404; an unknown export is 404', async () => {
+    expect((await download(other, SITE_EXPORTS.csv.file)).status).toBe(404);
+    expect((await download(member, 'report.docx')).status).toBe(404);
+  });
+});
