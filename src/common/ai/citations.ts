@@ -49,8 +49,10 @@ export function searchedAnswer(
   platform: AiPlatform,
   req: Pick<AiAskRequest, 'webSearch'>,
   o: {
-    reportedModel: unknown;
-    requestedModel: string;
+    /** The model the vendor reports (used when a non-empty string). */
+    model: unknown;
+    /** The model asked for. */
+    requested: string;
     text: string;
     citations: Array<{ url?: unknown; title?: unknown }>;
     queries: unknown[];
@@ -59,7 +61,7 @@ export function searchedAnswer(
 ): AiAnswer {
   return {
     platform,
-    model: typeof o.reportedModel === 'string' && o.reportedModel ? o.reportedModel : o.requestedModel,
+    model: typeof o.model === 'string' && o.model ? o.model : o.requested,
     surface: req.webSearch ? 'api_search' : 'api',
     text: o.text,
     citations: cleanCitations(o.citations),

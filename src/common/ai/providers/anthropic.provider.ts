@@ -94,17 +94,11 @@ export class AnthropicProvider implements AiProvider {
     const text = texts.join('').trim();
     if (!text) throw noText(this.platform);
     const u = b.usage;
-    return searchedAnswer(this.platform, req, {
-      reportedModel: b.model,
-      requestedModel: model,
-      text,
-      citations,
-      queries,
-      usage: {
-        inputTokens:
-          tokens(u?.input_tokens) + tokens(u?.cache_creation_input_tokens) + tokens(u?.cache_read_input_tokens),
-        outputTokens: tokens(u?.output_tokens),
-      },
-    });
+    const usage = {
+      inputTokens:
+        tokens(u?.input_tokens) + tokens(u?.cache_creation_input_tokens) + tokens(u?.cache_read_input_tokens),
+      outputTokens: tokens(u?.output_tokens),
+    };
+    return searchedAnswer(this.platform, req, { model: b.model, requested: model, text, citations, queries, usage });
   }
 }

@@ -106,8 +106,8 @@ export class GeminiProvider implements AiProvider {
     );
     const usage = b.usageMetadata ?? {};
     return searchedAnswer(this.platform, req, {
-      reportedModel: b.modelVersion,
-      requestedModel: model,
+      model: b.modelVersion,
+      requested: model,
       text,
       citations: resolved,
       queries: Array.isArray(meta?.webSearchQueries) ? (meta.webSearchQueries as unknown[]) : [],

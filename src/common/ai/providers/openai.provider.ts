@@ -70,13 +70,7 @@ export class OpenAiProvider implements AiProvider {
     }
     const text = texts.join('\n\n').trim();
     if (!text) throw noText(this.platform);
-    return searchedAnswer(this.platform, req, {
-      reportedModel: b.model,
-      requestedModel: model,
-      text,
-      citations,
-      queries,
-      usage: { inputTokens: tokens(b.usage?.input_tokens), outputTokens: tokens(b.usage?.output_tokens) },
-    });
+    const usage = { inputTokens: tokens(b.usage?.input_tokens), outputTokens: tokens(b.usage?.output_tokens) };
+    return searchedAnswer(this.platform, req, { model: b.model, requested: model, text, citations, queries, usage });
   }
 }
