@@ -55,7 +55,7 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' / ');
-const rate = (pages: number, ms: number) => (pages / (ms / 1000)).toFixed(1);
+const rate = (pages: number, ms: number) => (pages / (ms / 1000)).toFixed(pages / (ms / 1000) < 1 ? 2 : 1);
 const secs = (ms: number) => (ms < 10_000 ? (ms / 1000).toFixed(2) : (ms / 1000).toFixed(1));
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
