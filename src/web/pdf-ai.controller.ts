@@ -1,3 +1,8 @@
+/**
+ * Over 300 lines: the AI page's routes (upload, summary, chat, translation, its downloads, and
+ * "Run OCR, then ..." with its waiting page) share one outcome function, so a request on an
+ * uploaded file and the same request after the OCR of a scan end on the same page and refusals.
+ */
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { LRUCache } from 'lru-cache';

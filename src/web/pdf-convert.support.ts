@@ -8,7 +8,21 @@ import { signedInDailyLimit } from '../pdf-tools/quota/quota.service';
 import type { ConversionInput } from '../pdf-tools/render/metered-run';
 import { CsrfService } from './csrf.service';
 import type { ChosenFile, DailyLimits } from './pages/pdf-convert.pages';
-import { fullAddress, MAX_PASSWORD, MAX_URL } from './pages/pdf-convert.pages';
+import {
+  ConvertPage,
+  ConvertPageState,
+  convertBody,
+  countedOn,
+  failureWords,
+  fullAddress,
+  MAX_PASSWORD,
+  MAX_URL,
+} from './pages/pdf-convert.pages';
+import type { ToolErrorCode } from '../pdf-tools/core/tool-failure';
+import type { QuotaState } from '../pdf-tools/quota/quota.service';
+import type { WebCaller } from '../pdf-tools/render/metered-run';
+import { clientSubject } from '../common/http/client-ip';
+import { page, sendPage } from './render/layout';
 import { single } from './pdf-form';
 import { uploadRefusal, WebLimits } from './pdf-web-text';
 import { WebRequest } from './web-context';
@@ -50,6 +64,51 @@ export class ConvertSupport {
   /** The daily limits of the conversion pages and which applies to this request (signed in or not). */
   daily(req: WebRequest): DailyLimits {
     return dailyLimits(this.config, req);
+  }
+
+  /** Who runs a conversion: the address, the device cookie and the account when signed in. */
+  caller(req: WebRequest): WebCaller {
+    return { ip: clientSubject(req), deviceId: req.deviceId, ...(req.webUser ? { userId: req.webUser.id } : {}) };
+  }
+
+  /** Draws a conversion page (PDF to images, OCR): its frame, the limits and the quota line. */
+  send(
+    req: WebRequest,
+    res: Response,
+    status: number,
+    p: Omit<ConvertPage, 'limits' | 'daily'> & { pageTitle: string },
+    s: ConvertPageState,
+  ): void {
+    const body = convertBody({ ...p, limits: this.limits(), daily: this.daily(req) }, s);
+    sendPage(res, status, page({ title: p.pageTitle, section: 'pdf', user: req.webUser, csrf: p.csrf, body }));
+  }
+
+  /** A conversion's failure in the page's words; a spent quota also says when to come back (Retry-After). */
+  failure(
+    req: WebRequest,
+    res: Response,
+    f: { code: ToolErrorCode; details: Record<string, unknown> },
+    outcome: { refunded?: boolean; quota: QuotaState },
+    name: string,
+    what: string,
+  ): { message: string; field: string } {
+    if (f.code === 'quota_exceeded')
+      res.setHeader(
+        'Retry-After',
+        String(Math.max(1, Math.ceil((Date.parse(outcome.quota.resets_at) - Date.now()) / 1000))),
+      );
+    return failureWords(
+      {
+        code: f.code,
+        details: f.details,
+        countedOn: countedOn(this.daily(req)),
+        refunded: outcome.refunded,
+        quota: outcome.quota,
+      },
+      name,
+      this.limits(),
+      what,
+    );
   }
 
   /** The address a link prefills the form with (`?url=`), cut to the field's length. */

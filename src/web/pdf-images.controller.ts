@@ -1,7 +1,6 @@
 import { Get, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { RateLimit } from '../common/decorators/rate-limit.decorator';
-import { clientSubject } from '../common/http/client-ip';
 import type { QuotaState } from '../pdf-tools/quota/quota.service';
 import {
   IMAGE_FORMATS,
@@ -11,16 +10,14 @@ import {
   PDF_TO_IMAGES,
   PdfImagesService,
 } from '../pdf-tools/render/pdf-images.service';
-import type { WebCaller } from '../pdf-tools/render/metered-run';
 import { pageRangeTokens } from '../pdf-tools/core/page-range';
 import { CsrfService } from './csrf.service';
 import { toolErrorStatus } from '../pdf-tools/core/tool-failure';
-import { ChosenFile, convertBody, countedOn, ConvertPageState, failureWords } from './pages/pdf-convert.pages';
+import { ChosenFile, ConvertPageState } from './pages/pdf-convert.pages';
 import { IMAGES_DEFAULTS, IMAGES_INTRO, imagesOptions, imagesResult, ImagesValues } from './pages/pdf-images.pages';
 import { ConvertSupport } from './pdf-convert.support';
 import { single } from './pdf-form';
 import { PAGE_EXAMPLES } from './pdf-web-text';
-import { page, sendPage } from './render/layout';
 import { Anonymous, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 import { MeteredRun } from '../pdf-tools/render/metered-run';
@@ -40,10 +37,6 @@ export class PdfImagesController {
     private readonly csrf: CsrfService,
   ) {}
 
-  private caller(req: WebRequest): WebCaller {
-    return { ip: clientSubject(req), deviceId: req.deviceId, ...(req.webUser ? { userId: req.webUser.id } : {}) };
-  }
-
   private async send(
     req: WebRequest,
     res: Response,
@@ -53,22 +46,10 @@ export class PdfImagesController {
     s: ConvertPageState,
     quota?: QuotaState,
   ): Promise<void> {
-    const q = quota ?? (await this.metered.status(PDF_TO_IMAGES, this.caller(req)));
-    const body = convertBody(
-      {
-        slug: 'images',
-        title: 'PDF to images',
-        intro: IMAGES_INTRO,
-        button: 'Convert to images',
-        csrf,
-        limits: this.support.limits(),
-        quota: q,
-        daily: this.support.daily(req),
-        options: imagesOptions(values, s.errorField),
-      },
-      s,
-    );
-    sendPage(res, status, page({ title: 'PDF to images', section: 'pdf', user: req.webUser, csrf, body }));
+    const q = quota ?? (await this.metered.status(PDF_TO_IMAGES, this.support.caller(req)));
+    const p = { slug: 'images', title: 'PDF to images', pageTitle: 'PDF to images', intro: IMAGES_INTRO };
+    const options = imagesOptions(values, s.errorField);
+    this.support.send(req, res, status, { ...p, button: 'Convert to images', csrf, quota: q, options }, s);
   }
 
   @Get('images')
@@ -120,25 +101,14 @@ export class PdfImagesController {
     const out = await this.images.convert(
       form.input,
       { pages: values.pages, format: values.format as ImageFormat, dpi },
-      this.caller(req),
+      this.support.caller(req),
     );
     if (!out.ok) {
-      const { code, details } = out.failure;
-      if (code === 'quota_exceeded')
-        res.setHeader(
-          'Retry-After',
-          String(Math.max(1, Math.ceil((Date.parse(out.quota.resets_at) - Date.now()) / 1000))),
-        );
-      const words = failureWords(
-        { code, details, countedOn: countedOn(this.support.daily(req)), refunded: out.refunded, quota: out.quota },
-        form.name,
-        this.support.limits(),
-        'PDF to images',
-      );
+      const words = this.support.failure(req, res, out.failure, out, form.name, 'PDF to images');
       return this.send(
         req,
         res,
-        toolErrorStatus(code),
+        toolErrorStatus(out.failure.code),
         csrf,
         values,
         { chosen: form.chosen, url: form.url, error: words.message, errorField: words.field },

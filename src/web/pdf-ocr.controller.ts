@@ -2,15 +2,13 @@ import { Get, Param, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { RateLimit } from '../common/decorators/rate-limit.decorator';
 import { DomainError } from '../common/errors/domain-error';
-import { clientSubject } from '../common/http/client-ip';
 import { FileStoreService } from '../pdf-tools/files/file-store.service';
 import { OCR_LANGUAGES } from '../pdf-tools/ocr/ocr-languages';
 import { OcrService } from '../pdf-tools/ocr/ocr.service';
 import type { QuotaState } from '../pdf-tools/quota/quota.service';
-import type { WebCaller } from '../pdf-tools/render/metered-run';
 import { CsrfService } from './csrf.service';
 import { toolErrorStatus } from '../pdf-tools/core/tool-failure';
-import { ChosenFile, convertBody, countedOn, ConvertPageState, failureWords } from './pages/pdf-convert.pages';
+import { ChosenFile, ConvertPageState } from './pages/pdf-convert.pages';
 import { OCR_INTRO, ocrJobBody, ocrOptions } from './pages/pdf-ocr.pages';
 import { ConvertSupport } from './pdf-convert.support';
 import { page, sendPage } from './render/layout';
@@ -40,10 +38,6 @@ export class PdfOcrController {
     private readonly csrf: CsrfService,
   ) {}
 
-  private caller(req: WebRequest): WebCaller {
-    return { ip: clientSubject(req), deviceId: req.deviceId, ...(req.webUser ? { userId: req.webUser.id } : {}) };
-  }
-
   private async send(
     req: WebRequest,
     res: Response,
@@ -53,22 +47,10 @@ export class PdfOcrController {
     s: ConvertPageState,
     quota?: QuotaState,
   ): Promise<void> {
-    const q = quota ?? (await this.ocr.status(this.caller(req)));
-    const body = convertBody(
-      {
-        slug: 'ocr',
-        title: 'OCR: make a scanned PDF searchable',
-        intro: OCR_INTRO,
-        button: 'Start the OCR',
-        csrf,
-        limits: this.support.limits(),
-        quota: q,
-        daily: this.support.daily(req),
-        options: ocrOptions(languages, s.errorField),
-      },
-      s,
-    );
-    sendPage(res, status, page({ title: 'OCR', section: 'pdf', user: req.webUser, csrf, body }));
+    const q = quota ?? (await this.ocr.status(this.support.caller(req)));
+    const p = { slug: 'ocr', title: 'OCR: make a scanned PDF searchable', pageTitle: 'OCR', intro: OCR_INTRO };
+    const options = ocrOptions(languages, s.errorField);
+    this.support.send(req, res, status, { ...p, button: 'Start the OCR', csrf, quota: q, options }, s);
   }
 
   @Get('ocr')
@@ -112,27 +94,10 @@ export class PdfOcrController {
     // Languages ticked win over "Detect it"; nothing ticked is "Detect it".
     const named = ticked.filter((l) => l !== 'auto');
     const languages = named.length ? [...new Set(named)] : ['auto'];
-    const started = await this.ocr.start(form.input, languages, this.caller(req));
+    const started = await this.ocr.start(form.input, languages, this.support.caller(req));
     if (!started.ok) {
-      const { code, details } = started.failure;
-      if (code === 'quota_exceeded')
-        res.setHeader(
-          'Retry-After',
-          String(Math.max(1, Math.ceil((Date.parse(started.quota.resets_at) - Date.now()) / 1000))),
-        );
-      const words = failureWords(
-        {
-          code,
-          details,
-          countedOn: countedOn(this.support.daily(req)),
-          refunded: started.refunded,
-          quota: started.quota,
-        },
-        form.name,
-        this.support.limits(),
-        'OCR',
-      );
-      return again(toolErrorStatus(code), words.message, words.field, started.quota);
+      const words = this.support.failure(req, res, started.failure, started, form.name, 'OCR');
+      return again(toolErrorStatus(started.failure.code), words.message, words.field, started.quota);
     }
     res.redirect(303, `/pdf/ocr/jobs/${started.jobId}`);
   }

@@ -421,20 +421,9 @@ export function refundWords(refunded: unknown): string {
 export function dateWords(iso: string): string {
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return iso;
-  const d = new Date(t);
-  const day = new Intl.DateTimeFormat('en-GB', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  }).format(d);
-  const time = new Intl.DateTimeFormat('en-GB', {
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    timeZone: 'UTC',
-  }).format(d);
-  return `${day}, ${time} UTC`;
+  const utc = (o: Intl.DateTimeFormatOptions): string =>
+    new Intl.DateTimeFormat('en-GB', { ...o, timeZone: 'UTC' }).format(new Date(t));
+  return `${utc({ day: 'numeric', month: 'long', year: 'numeric' })}, ${utc({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })} UTC`;
 }
 
 /** What the summary of a result is made from (a ToolSuccess has these). */
