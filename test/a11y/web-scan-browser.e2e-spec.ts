@@ -1,6 +1,6 @@
-import puppeteer, { Browser, Page } from 'puppeteer-core';
-import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
+import type { Browser, Page } from 'puppeteer-core';
 import { ScanService } from '../../src/a11y/scan/scan.service';
+import { launchChromium } from '../utils/chromium';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { WebClient } from '../web/web-client';
 import { FixtureServer, html, send, startFixtureServer } from './fixture-server';
@@ -36,12 +36,7 @@ describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () 
       throw Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' });
     };
     origin = WebClient.of(t.server).origin;
-    browser = await puppeteer.launch({
-      executablePath: t.config.CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      protocolTimeout: 60_000,
-    });
+    browser = await launchChromium(t);
   }, 120_000);
 
   afterAll(async () => {

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import puppeteer, { Browser, Page } from 'puppeteer-core';
-import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
+import type { Browser, Page } from 'puppeteer-core';
+import { launchChromium } from '../utils/chromium';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { WebClient } from './web-client';
 
@@ -29,12 +29,7 @@ describe('PDF merge: reorder by dragging (Chromium e2e)', () => {
   beforeAll(async () => {
     t = await createTestApp({ env: { PDF_DAILY_LIMIT: '20' } });
     origin = WebClient.of(t.server).origin;
-    browser = await puppeteer.launch({
-      executablePath: t.config.CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      protocolTimeout: 60_000,
-    });
+    browser = await launchChromium(t);
     dir = join(__dirname, '..', '..', 'node_modules', '.cache', 'web-merge-drag');
     mkdirSync(dir, { recursive: true });
   }, 120_000);

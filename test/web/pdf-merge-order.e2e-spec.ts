@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import puppeteer, { Browser, HTTPRequest, Page } from 'puppeteer-core';
-import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
+import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
+import { launchChromium } from '../utils/chromium';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { WebClient } from './web-client';
 
@@ -46,12 +46,7 @@ describe('PDF merge on the website: uploads in progress, order, reorder and remo
   beforeAll(async () => {
     t = await createTestApp({ env: { PDF_DAILY_LIMIT: '20' } });
     origin = WebClient.of(t.server).origin;
-    browser = await puppeteer.launch({
-      executablePath: t.config.CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      protocolTimeout: 60_000,
-    });
+    browser = await launchChromium(t);
     dir = join(__dirname, '..', '..', 'node_modules', '.cache', 'web-merge-order');
     mkdirSync(dir, { recursive: true });
   }, 120_000);

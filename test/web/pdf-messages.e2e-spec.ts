@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import puppeteer, { Browser } from 'puppeteer-core';
-import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
+import type { Browser } from 'puppeteer-core';
 import { ToolRunnerService } from '../../src/pdf-tools/run/tool-runner.service';
 import { mcpResult } from '../../src/pdf-tools/mcp/mcp-result';
 import { PDF_TOOLS_BY_NAME } from '../../src/pdf-tools/tools';
+import { launchChromium } from '../utils/chromium';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { fileIdsOf, uploadThroughForm, WebClient } from './web-client';
 
@@ -224,12 +224,7 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
   describe('in Chromium, with the page script', () => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await puppeteer.launch({
-        executablePath: t.config.CHROMIUM_PATH,
-        headless: true,
-        args: CHROMIUM_ARGS,
-        protocolTimeout: 60_000,
-      });
+      browser = await launchChromium(t);
     }, 60_000);
     afterAll(async () => {
       await browser?.close();

@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import puppeteer, { Browser, Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
 import sharp from 'sharp';
-import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
 import { pageFromAxe } from '../../src/a11y/report/from-axe';
 import { Scanner } from '../../src/a11y/scan/scanner';
+import { launchChromium } from '../utils/chromium';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { WebClient } from './web-client';
 
@@ -34,12 +34,7 @@ describe('Page pickers with thumbnails (Chromium e2e)', () => {
   beforeAll(async () => {
     t = await createTestApp({ env: { PDF_DAILY_LIMIT: '50' } });
     origin = WebClient.of(t.server).origin;
-    browser = await puppeteer.launch({
-      executablePath: t.config.CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      protocolTimeout: 60_000,
-    });
+    browser = await launchChromium(t);
     dir = join(__dirname, '..', '..', 'node_modules', '.cache', 'web-page-picker');
     mkdirSync(dir, { recursive: true });
   }, 120_000);

@@ -2,8 +2,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
-import puppeteer, { Browser } from 'puppeteer-core';
-import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
+import type { Browser } from 'puppeteer-core';
+import { launchChromium } from '../utils/chromium';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { WebClient } from './web-client';
 
@@ -20,12 +20,7 @@ describe('PDF split: pages picked on thumbnails, all parts as one ZIP (Chromium 
   beforeAll(async () => {
     t = await createTestApp({ env: { PDF_DAILY_LIMIT: '20' } });
     origin = WebClient.of(t.server).origin;
-    browser = await puppeteer.launch({
-      executablePath: t.config.CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      protocolTimeout: 60_000,
-    });
+    browser = await launchChromium(t);
   }, 120_000);
 
   afterAll(async () => {

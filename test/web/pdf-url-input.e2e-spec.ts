@@ -1,8 +1,8 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import puppeteer, { Browser, Page } from 'puppeteer-core';
-import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
+import type { Browser, Page } from 'puppeteer-core';
 import { textPdf } from '../pdf-tools/helpers';
+import { launchChromium } from '../utils/chromium';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { WebClient } from './web-client';
 
@@ -29,12 +29,7 @@ describe('Tool pages with a PDF link filled in (?url=, Chromium e2e)', () => {
     files = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', PDF_DAILY_LIMIT: '50' } });
     origin = WebClient.of(t.server).origin;
-    browser = await puppeteer.launch({
-      executablePath: t.config.CHROMIUM_PATH,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      protocolTimeout: 60_000,
-    });
+    browser = await launchChromium(t);
   }, 120_000);
 
   afterAll(async () => {
