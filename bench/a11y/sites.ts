@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import request from 'supertest';
 import { AccountsService } from '../../src/accounts/accounts.service';
+import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
 import { SitesService } from '../../src/a11y/sites/sites.service';
 import type { Site } from '../../src/a11y/sites/site.types';
 import { createTestApp, createTestDatabase, TestApp } from '../../test/utils/test-app';
@@ -29,15 +30,6 @@ import { treeRssMiB } from '../common/process-tree';
 const PAGES = Number(process.env.BENCH_SITE_PAGES ?? 200);
 const SINGLE = Number(process.env.BENCH_SITE_SINGLE ?? 5);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const OFFLINE_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 function page(n: number, token: string): string {
   const links = [n - 1, n + 1]
@@ -103,7 +95,7 @@ function pa11yCi(bin: string, origin: string): Promise<{ ms: number; code: numbe
         runners: ['axe'],
         timeout: 60000,
         concurrency: 1,
-        chromeLaunchConfig: { executablePath: CHROMIUM, args: OFFLINE_FLAGS },
+        chromeLaunchConfig: { executablePath: CHROMIUM, args: CHROMIUM_ARGS },
       },
     }),
   );
@@ -121,7 +113,7 @@ function pa11yCi(bin: string, origin: string): Promise<{ ms: number; code: numbe
 /** Plain axe-core through puppeteer-core: one browser, one tab per page, page after page; wall time. */
 async function plainAxe(origin: string): Promise<number> {
   const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-  const browser = await puppeteer.launch({ executablePath: CHROMIUM, args: OFFLINE_FLAGS, headless: true });
+  const browser = await puppeteer.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
   const t0 = Date.now();
   try {
     for (let n = 0; n < PAGES; n++) {
