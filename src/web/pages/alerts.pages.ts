@@ -38,8 +38,10 @@ export function alertsPage(m: AlertsPageModel): string {
     'Alerts',
     'alerts',
     html`Settings: Alerts`,
-    html`<p>When a scan finishes, Beacon sends alerts (a significant drop in mention rate or share of voice, a competitor
-ahead of the brand, a lost owned citation) to every destination below: signed webhooks
+    html`<p>When a scan finishes, Beacon sends alerts to every destination below: after a visibility scan, a significant
+drop in mention rate or share of voice, a competitor ahead of the brand, a lost owned citation; after an
+accessibility site scan, a new critical or serious issue, a score drop beyond the site's threshold, a page that
+stopped loading. They go out as signed webhooks
 (<a href="https://www.standardwebhooks.com/">Standard Webhooks</a>) and e-mail. Failed deliveries are retried
 with growing waits; the log below shows each one.</p>
 ${
