@@ -563,6 +563,11 @@ describe('Website accounts (e2e)', () => {
       'POST /dashboard/sites': () =>
         clean(form('/dashboard/sites', '/dashboard/sites', { start_url: 'not a url' }), 400),
       'GET /dashboard/sites/:id': () => clean(c.get(`/dashboard/sites/${demoSite.id}`), 404),
+      'GET /dashboard/sites/:id/scans/:scanId/:file': () =>
+        clean(
+          c.get(`/dashboard/sites/${demoSite.id}/scans/00000000-0000-4000-8000-000000000000/accessibility.csv`),
+          404,
+        ),
       'POST /dashboard/sites/:id': async () => {
         await clean(
           form('/dashboard/sites', `/dashboard/sites/${demoSite.id}`, {
@@ -631,6 +636,12 @@ describe('Website accounts (e2e)', () => {
       'POST /pdf/ai/translate': () =>
         clean(form('/pdf/ai', '/pdf/ai/translate', { file_id: 'no-such-file', language: 'German' }), 404),
       'GET /pdf/ai/translations/:name': () => clean(c.get('/pdf/ai/translations/AAAAAAAAAAAAAAAAAAAAAA.pdf'), 404),
+      'POST /pdf/ai/ocr': () =>
+        clean(form('/pdf/ai', '/pdf/ai/ocr', { file_id: 'no-such-file', then: 'summarize' }), 404),
+      'GET /pdf/ai/ocr/:id': () => clean(c.get('/pdf/ai/ocr/AAAAAAAAAAAAAAAAAAAAAA'), 404),
+      'GET /pdf/thumbnails/:id': () => clean(c.get('/pdf/thumbnails/no-such-file'), 404),
+      'GET /pdf/thumbnails/:id/:page': () => clean(c.get('/pdf/thumbnails/no-such-file/1.png'), 404),
+      'GET /pdf/zip': () => clean(c.get('/pdf/zip?file_id=no-such-file'), 404),
       'GET /scan': () => clean(c.get('/scan')),
       'POST /scan': () => clean(form('/scan', '/scan', { url: 'http://169.254.169.254/' }), 400),
       'GET /assets/:name': () => clean(c.get('/assets/none.css'), 404),
