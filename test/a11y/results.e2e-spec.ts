@@ -153,7 +153,9 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
       expect(cc).toMatchObject({ impact: 'serious', weight: 7, pages: 1 });
       expect(cc.points).toBeGreaterThan(0);
       const page = await text(`/r/${r.id}`).expect(200);
-      expect(page.body).toContain(`fix color-contrast: +${cc.points}`);
+      expect(page.body).toContain(
+        `<th scope="row"><code>color-contrast</code></th><td>serious</td><td class="num">+${cc.points}</td>`,
+      );
       expect(page.body).toContain('What each fix is worth');
     });
   });

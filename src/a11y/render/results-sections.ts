@@ -38,8 +38,8 @@ export function resultsSectionsHtml(report: Report, extras: RenderExtras): SafeH
     ? html`<p>Each failed rule costs the score the points below; fixing all of them gives 100 (the points add up to ${100 - report.score}).</p>
 <table>
 <caption>Points each failed rule costs</caption>
-<thead><tr><th scope="col">Rule</th><th scope="col">Impact</th><th scope="col">Points if fixed</th>${multiPage ? html`<th scope="col">Pages</th>` : ''}</tr></thead>
-<tbody>${costs.map((c) => html`<tr><th scope="row"><code>${c.id}</code></th><td>${c.impact}</td><td>${costLabel(c)}</td>${multiPage ? html`<td>${c.pages}</td>` : ''}</tr>`)}</tbody>
+<thead><tr><th scope="col">Rule</th><th scope="col">Impact</th><th scope="col" class="num">Points if fixed</th>${multiPage ? html`<th scope="col">Pages</th>` : ''}</tr></thead>
+<tbody>${costs.map((c) => html`<tr><th scope="row"><code>${c.id}</code></th><td>${c.impact}</td><td class="num">+${c.points}</td>${multiPage ? html`<td>${c.pages}</td>` : ''}</tr>`)}</tbody>
 </table>`
     : html`<p>No rule failed: nothing costs points.</p>`;
   let since: SafeHtml | '' = '';

@@ -8,6 +8,7 @@ import { renderSarif } from '../export/sarif';
 import { renderReportPdf } from '../render/report-pdf';
 import { totals } from '../report/from-axe';
 import { ReportsService } from '../report/reports.service';
+import { PageCosts, pageCostsOf, siteBreakdown } from '../scoring/breakdown';
 import type { Report, ReportPage } from '../report/report.types';
 import { filterPage } from './grouping';
 import type { Site, SiteScan } from './site.types';
@@ -34,6 +35,7 @@ export function siteAsReport(site: Site, scan: SiteScan, reports: ReadonlyMap<st
   const summary = scan.summary!;
   const pages: ReportPage[] = [];
   const skipped: { url: string; error: string }[] = [];
+  const costs: PageCosts[] = [];
   let first: Report | undefined;
   for (const p of summary.pages) {
     const report = p.reportId ? reports.get(p.reportId) : undefined;
@@ -45,6 +47,13 @@ export function siteAsReport(site: Site, scan: SiteScan, reports: ReadonlyMap<st
     first ??= report;
     const f = filterPage(page, { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors });
     pages.push({ ...page, violations: f.violations, score: f.score });
+    // the page's rule costs with the site's ignored rules left out (a page that did not render keeps its own)
+    const failing = new Set(f.violations.map((v) => v.id));
+    costs.push(
+      page.render?.state === 'incomplete'
+        ? pageCostsOf(page)
+        : { breakdown: (page.scoreBreakdown ?? []).filter((c) => failing.has(c.id)), appliedWeight: f.appliedWeight },
+    );
   }
   if (!first)
     throw new DomainError(ErrorCode.NotFound, "The reports of this scan's pages have expired: run the scan again.");
@@ -54,6 +63,7 @@ export function siteAsReport(site: Site, scan: SiteScan, reports: ReadonlyMap<st
     crawl: true,
     score: summary.score,
     ...totals(pages),
+    scoreBreakdown: siteBreakdown(costs, summary.score),
     scannedAt: scan.finished_at ?? scan.created_at,
     expiresAt: first.expiresAt,
     pages,

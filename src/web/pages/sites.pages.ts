@@ -82,7 +82,7 @@ function siteForm(
   submit: string,
   loginSet: readonly boolean[] = [],
 ): SafeHtml {
-  return html`<form method="post" action="${action}">${hidden(csrf)}
+  return html`<form class="site-form" method="post" action="${action}">${hidden(csrf)}
 ${input('name', 'Name', f.name ?? '', 'Optional: the host name otherwise.')}
 ${input('start_url', 'Start URL', f.start_url ?? '', 'The home page, e.g. https://www.example.com/.', 'url')}
 ${input('sitemap_url', 'Sitemap', f.sitemap_url ?? '', 'Optional: a sitemap.xml or sitemap index on the same origin (gzipped is fine).', 'url')}
