@@ -31,15 +31,15 @@ export interface SitesPageModel {
 }
 
 const input = (id: string, label: string, value: string, hint = '', type = 'text'): SafeHtml =>
-  html`<div class="field"><label for="${id}">${label}</label>${hint ? html` <span class="hint" id="${id}-hint">${hint}</span>` : ''}<br>
+  html`<div class="field"><label for="${id}">${label}</label>${hint ? html`<span class="hint" id="${id}-hint">${hint}</span>` : ''}
 <input id="${id}" name="${id}" type="${type}" value="${value}"${hint ? html` aria-describedby="${id}-hint"` : ''}></div>`;
 const area = (id: string, label: string, value: string, hint: string): SafeHtml =>
-  html`<div class="field"><label for="${id}">${label}</label> <span class="hint" id="${id}-hint">${hint}</span><br>
+  html`<div class="field"><label for="${id}">${label}</label><span class="hint" id="${id}-hint">${hint}</span>
 <textarea id="${id}" name="${id}" rows="3" aria-describedby="${id}-hint">${value}</textarea></div>`;
 
 /** A login value box: always empty (stored values are never written into the page); the browser's own password is not offered. */
 const secret = (id: string, label: string, hint: string): SafeHtml =>
-  html`<div class="field"><label for="${id}">${label}</label> <span class="hint" id="${id}-hint">${hint}</span><br>
+  html`<div class="field"><label for="${id}">${label}</label><span class="hint" id="${id}-hint">${hint}</span>
 <input id="${id}" name="${id}" type="password" value="" autocomplete="new-password" aria-describedby="${id}-hint"></div>`;
 const box = (id: string, label: string, on: boolean): SafeHtml =>
   html`<div class="check"><input type="checkbox" id="${id}" name="${id}" value="yes"${on ? html` checked` : ''}><label for="${id}">${label}</label></div>`;
@@ -90,10 +90,10 @@ ${area('urls', 'Pages to scan', f.urls ?? '', 'Optional: one address per line, o
 ${area('include_patterns', 'Include patterns', f.include_patterns ?? '', 'Optional: one per line, * for any characters, matched against the path (/blog/*).')}
 ${area('exclude_patterns', 'Exclude patterns', f.exclude_patterns ?? '', 'Optional: one per line, as above.')}
 ${input('page_budget', 'Page budget per scan', f.page_budget ?? String(DEFAULT_PAGE_BUDGET), `1 to ${MAX_PAGE_BUDGET}; an unproved site scans at most 5 pages.`, 'number')}
-<div class="field"><label for="respect_robots">robots.txt</label><br><select id="respect_robots" name="respect_robots"><option value="yes">Respected</option><option value="no"${f.respect_robots === 'no' ? html` selected` : ''}>Ignored (my own site)</option></select></div>
+<div class="field"><label for="respect_robots">robots.txt</label><select id="respect_robots" name="respect_robots"><option value="yes">Respected</option><option value="no"${f.respect_robots === 'no' ? html` selected` : ''}>Ignored (my own site)</option></select></div>
 ${input('ignore_rules', 'Rules to ignore', f.ignore_rules ?? '', 'Optional: axe rule ids separated by spaces or commas (color-contrast).')}
 ${area('excluded_selectors', 'Excluded selectors', f.excluded_selectors ?? '', 'Optional: one per line, a selector, a bar and the reason kept for the audit trail (#chat | vendor widget, audited separately).')}
-<div class="field"><label for="schedule">Schedule</label><br><select id="schedule" name="schedule"><option value="off">Off (Run now only)</option><option value="daily"${f.schedule === 'daily' ? html` selected` : ''}>Daily (04:00 UTC)</option><option value="weekly"${f.schedule === 'weekly' ? html` selected` : ''}>Weekly (Monday 04:00 UTC)</option></select></div>
+<div class="field"><label for="schedule">Schedule</label><select id="schedule" name="schedule"><option value="off">Off (Run now only)</option><option value="daily"${f.schedule === 'daily' ? html` selected` : ''}>Daily (04:00 UTC)</option><option value="weekly"${f.schedule === 'weekly' ? html` selected` : ''}>Weekly (Monday 04:00 UTC)</option></select></div>
 ${input('alert_drop', 'Alert on a score drop of at least (points)', f.alert_drop ?? String(DEFAULT_ALERT_DROP), '', 'number')}
 ${checksFields(f, loginSet)}
 <p><button type="submit">${submit}</button></p>
