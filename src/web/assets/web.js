@@ -1,8 +1,6 @@
 (function () {
   'use strict';
-  function say(el, text) {
-    if (el) el.textContent = text;
-  }
+  function say(el, text) { if (el) el.textContent = text; }
 
   // Copy buttons: <button data-copy="id-of-element" data-status="id-of-live-region">
   document.querySelectorAll('button[data-copy]').forEach(function (b) {
@@ -10,29 +8,17 @@
     b.addEventListener('click', function () {
       var src = document.getElementById(b.getAttribute('data-copy'));
       var status = document.getElementById(b.getAttribute('data-status'));
-      if (!src || !navigator.clipboard) {
-        say(status, 'Copying is not available: select the key and copy it.');
-        return;
-      }
+      if (!src || !navigator.clipboard) { say(status, 'Copying is not available: select the key and copy it.'); return; }
       navigator.clipboard.writeText(src.textContent.trim()).then(
-        function () {
-          say(status, 'Copied to the clipboard.');
-        },
-        function () {
-          say(status, 'Copying failed: select the key and copy it.');
-        },
-      );
+        function () { say(status, 'Copied to the clipboard.'); },
+        function () { say(status, 'Copying failed: select the key and copy it.'); });
     });
   });
 
   // PDF tool pages: each chosen or dropped file goes to POST /files (the upload an agent uses)
   // with upload progress; its file_id joins the tool form, which is then sent in place.
-  function plural(n, one, many) {
-    return n + ' ' + (n === 1 ? one : many || one + 's');
-  }
-  function fileSize(n) {
-    return n < 1048576 ? Math.max(1, Math.round(n / 1024)) + ' KB' : Math.round(n / 104857.6) / 10 + ' MB';
-  }
+  function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many || one + 's'); }
+  function fileSize(n) { return n < 1048576 ? Math.max(1, Math.round(n / 1024)) + ' KB' : Math.round(n / 104857.6) / 10 + ' MB'; }
   // Fields needed by one choice of another (split's ranges, every, count follow its mode): only
   // the one the choice needs is shown and sent. Without the script all are shown, each saying when it is needed.
   function conditional(root) {
@@ -42,9 +28,7 @@
       function update() {
         var on = control.value === box.getAttribute('data-when-value');
         box.hidden = !on;
-        box.querySelectorAll('input, select, textarea').forEach(function (el) {
-          el.disabled = !on;
-        });
+        box.querySelectorAll('input, select, textarea').forEach(function (el) { el.disabled = !on; });
       }
       control.addEventListener('change', update);
       update();
@@ -59,12 +43,8 @@
       if (!picker || !code || picker.type !== 'color') return;
       box.hidden = false;
       code.value = picker.value;
-      picker.addEventListener('input', function () {
-        code.value = picker.value;
-      });
-      code.addEventListener('input', function () {
-        if (/^#[0-9a-f]{6}$/i.test(code.value.trim())) picker.value = code.value.trim().toLowerCase();
-      });
+      picker.addEventListener('input', function () { code.value = picker.value; });
+      code.addEventListener('input', function () { if (/^#[0-9a-f]{6}$/i.test(code.value.trim())) picker.value = code.value.trim().toLowerCase(); });
     });
   }
   // A job's page (OCR): <div data-poll="ms" data-poll-url="/pdf/ocr/jobs/ID"> while it runs; the
@@ -74,29 +54,20 @@
     if (!el) return;
     var url = el.getAttribute('data-poll-url');
     if (url && location.pathname !== url && history.replaceState) history.replaceState(null, '', url);
-    setTimeout(
-      function () {
-        var xhr = new XMLHttpRequest();
-        xhr.open('GET', url || location.href);
-        xhr.responseType = 'document';
-        xhr.addEventListener('load', function () {
-          var next = xhr.response && xhr.response.querySelector('main');
-          if (!next) return;
-          var main = document.importNode(next, true);
-          document.querySelector('main').replaceWith(main);
-          if (!main.querySelector('[data-poll]')) {
-            var h = main.querySelector('#result h2, .error-summary');
-            if (h) {
-              h.setAttribute('tabindex', '-1');
-              h.focus();
-            }
-          }
-          tools(main);
-        });
-        xhr.send();
-      },
-      Number(el.getAttribute('data-poll')) || 2000,
-    );
+    setTimeout(function () {
+      var xhr = new XMLHttpRequest();
+      xhr.open('GET', url || location.href);
+      xhr.responseType = 'document';
+      xhr.addEventListener('load', function () {
+        var next = xhr.response && xhr.response.querySelector('main');
+        if (!next) return;
+        var main = document.importNode(next, true);
+        document.querySelector('main').replaceWith(main);
+        if (!main.querySelector('[data-poll]')) { var h = main.querySelector('#result h2, .error-summary'); if (h) { h.setAttribute('tabindex', '-1'); h.focus(); } }
+        tools(main);
+      });
+      xhr.send();
+    }, Number(el.getAttribute('data-poll')) || 2000);
   }
 
   function tools(root) {
@@ -116,37 +87,21 @@
       var wait = document.getElementById('run-wait');
       var max = Number(form.getAttribute('data-many')) || 1;
       var refusals = {};
-      try {
-        refusals = JSON.parse(form.getAttribute('data-refusals') || '{}');
-      } catch (e) {
-        refusals = {};
-      }
+      try { refusals = JSON.parse(form.getAttribute('data-refusals') || '{}'); } catch (e) { refusals = {}; }
       // Files chosen and not uploaded yet, in the order chosen: the tool does not run until they are in.
       var waiting = [];
       var uploading = null;
       var running = false;
       var seq = 0;
       if (!run || !list || !input || !window.XMLHttpRequest || !window.FormData) return;
-      form.querySelectorAll('[data-nojs]').forEach(function (el) {
-        el.hidden = true;
-      });
+      form.querySelectorAll('[data-nojs]').forEach(function (el) { el.hidden = true; });
       if (max > 1) input.multiple = true;
-      function fail(text) {
-        if (bar) bar.hidden = true;
-        status.classList.add('bad');
-        say(status, text);
-        input.value = '';
-      }
+      function fail(text) { if (bar) bar.hidden = true; status.classList.add('bad'); say(status, text); input.value = ''; }
       function refusal(name, r) {
-        var text =
-          (r && (refusals[r.error_detail] || refusals[r.error])) ||
-          refusals['default'] ||
-          '{name} could not be uploaded. Try again.';
+        var text = (r && (refusals[r.error_detail] || refusals[r.error])) || refusals['default'] || '{name} could not be uploaded. Try again.';
         return text.split('{name}').join(name);
       }
-      function names(items) {
-        return items.length < 2 ? items.join('') : items.slice(0, -1).join(', ') + ' and ' + items[items.length - 1];
-      }
+      function names(items) { return items.length < 2 ? items.join('') : items.slice(0, -1).join(', ') + ' and ' + items[items.length - 1]; }
       // The run button is disabled while a file is uploading, and says why.
       function update() {
         if (!button) return;
@@ -154,22 +109,9 @@
         button.disabled = busy || running;
         if (wait) {
           wait.hidden = !busy;
-          say(
-            wait,
-            busy
-              ? 'Wait: ' +
-                  names(
-                    waiting.map(function (w) {
-                      return w.name;
-                    }),
-                  ) +
-                  (waiting.length === 1 ? ' is' : ' are') +
-                  ' still uploading.'
-              : '',
-          );
+          say(wait, busy ? 'Wait: ' + names(waiting.map(function (w) { return w.name; })) + (waiting.length === 1 ? ' is' : ' are') + ' still uploading.' : '');
         }
-        if (busy) button.setAttribute('aria-describedby', 'run-wait');
-        else button.removeAttribute('aria-describedby');
+        if (busy) button.setAttribute('aria-describedby', 'run-wait'); else button.removeAttribute('aria-describedby');
         if (uploading) uploading.hidden = !busy;
       }
       function password(info, n) {
@@ -179,57 +121,36 @@
         label.htmlFor = 'password-' + n;
         label.textContent = 'Password of ' + info.filename;
         var field = document.createElement('input');
-        field.type = 'password';
-        field.id = 'password-' + n;
-        field.name = 'password.' + info.file_id;
-        field.autocomplete = 'off';
-        field.maxLength = 1024;
+        field.type = 'password'; field.id = 'password-' + n; field.name = 'password.' + info.file_id;
+        field.autocomplete = 'off'; field.maxLength = 1024;
         field.setAttribute('aria-describedby', field.id + '-hint');
         var hint = document.createElement('span');
-        hint.className = 'hint';
-        hint.id = field.id + '-hint';
+        hint.className = 'hint'; hint.id = field.id + '-hint';
         hint.textContent = 'Needed to open the file. Used for this run only: it is not kept.';
-        box.appendChild(label);
-        box.appendChild(document.createElement('br'));
-        box.appendChild(field);
-        box.appendChild(document.createElement('br'));
+        box.appendChild(label); box.appendChild(document.createElement('br'));
+        box.appendChild(field); box.appendChild(document.createElement('br'));
         box.appendChild(hint);
         return box;
       }
-      function items() {
-        return Array.prototype.slice.call(list.children);
-      }
-      function nameOf(li) {
-        return li.getAttribute('data-name') || '';
-      }
-      function tell(text) {
-        say(order || status, text);
-      }
+      function items() { return Array.prototype.slice.call(list.children); }
+      function nameOf(li) { return li.getAttribute('data-name') || ''; }
+      function tell(text) { say(order || status, text); }
       // Merge: each file gets buttons to move it up or down and to remove it (the order of the list is the order merged).
       function controls(li) {
         if (max === 1 || li.querySelector('.order')) return;
         var box = document.createElement('span');
         box.className = 'order';
-        [
-          ['up', 'Move up'],
-          ['down', 'Move down'],
-          ['remove', 'Remove'],
-        ].forEach(function (b) {
+        [['up', 'Move up'], ['down', 'Move down'], ['remove', 'Remove']].forEach(function (b) {
           var el = document.createElement('button');
-          el.type = 'button';
-          el.className = 'secondary';
-          el.setAttribute('data-order', b[0]);
+          el.type = 'button'; el.className = 'secondary'; el.setAttribute('data-order', b[0]);
           el.textContent = b[1];
           el.setAttribute('aria-label', b[1] + ': ' + nameOf(li));
-          el.addEventListener('click', function () {
-            act(li, b[0], el);
-          });
+          el.addEventListener('click', function () { act(li, b[0], el); });
           box.appendChild(document.createTextNode(' '));
           box.appendChild(el);
         });
         var hint = li.querySelector('.hint');
-        if (hint && hint.nextSibling) li.insertBefore(box, hint.nextSibling);
-        else li.appendChild(box);
+        if (hint && hint.nextSibling) li.insertBefore(box, hint.nextSibling); else li.appendChild(box);
       }
       function act(li, what, el) {
         var all = items();
@@ -247,17 +168,11 @@
         }
         // The neighbour moves, not the focused item: its button keeps the focus.
         if (what === 'up') {
-          if (at === 0) {
-            tell(nameOf(li) + ' is already first.');
-            return;
-          }
+          if (at === 0) { tell(nameOf(li) + ' is already first.'); return; }
           list.insertBefore(all[at - 1], li.nextSibling);
           at--;
         } else {
-          if (at === all.length - 1) {
-            tell(nameOf(li) + ' is already last.');
-            return;
-          }
+          if (at === all.length - 1) { tell(nameOf(li) + ' is already last.'); return; }
           list.insertBefore(all[at + 1], li);
           at++;
         }
@@ -282,17 +197,10 @@
         var li = document.createElement('li');
         li.setAttribute('data-name', info.filename);
         var id = document.createElement('input');
-        id.type = 'hidden';
-        id.name = 'file_id';
-        id.value = info.file_id;
+        id.type = 'hidden'; id.name = 'file_id'; id.value = info.file_id;
         var hint = document.createElement('span');
         hint.className = 'hint';
-        hint.textContent =
-          '(' +
-          (info.encrypted ? 'password-protected' : plural(info.pages, 'page')) +
-          ', ' +
-          fileSize(info.bytes) +
-          ')';
+        hint.textContent = '(' + (info.encrypted ? 'password-protected' : plural(info.pages, 'page')) + ', ' + fileSize(info.bytes) + ')';
         li.appendChild(id);
         li.appendChild(document.createTextNode(info.filename + ' '));
         li.appendChild(hint);
@@ -303,61 +211,35 @@
         if (none) none.hidden = true;
       }
       function done(item) {
-        waiting = waiting.filter(function (w) {
-          return w !== item;
-        });
+        waiting = waiting.filter(function (w) { return w !== item; });
         if (item.row.parentNode) item.row.parentNode.removeChild(item.row);
         current = null;
         update();
         next();
       }
       function next() {
-        if (current || !queue.length) {
-          if (!current) input.value = '';
-          return;
-        }
-        var item = (current = queue.shift());
+        if (current || !queue.length) { if (!current) input.value = ''; return; }
+        var item = current = queue.shift();
         var f = item.file;
         var xhr = new XMLHttpRequest();
         xhr.open('POST', form.getAttribute('data-upload'));
         xhr.responseType = 'json';
         status.classList.remove('bad');
-        if (bar) {
-          bar.hidden = false;
-          bar.max = 100;
-          bar.value = 0;
-        }
+        if (bar) { bar.hidden = false; bar.max = 100; bar.value = 0; }
         say(status, 'Uploading ' + f.name + '…');
         xhr.upload.addEventListener('progress', function (ev) {
-          if (ev.lengthComputable && bar) {
-            bar.max = ev.total;
-            bar.value = ev.loaded;
-          }
+          if (ev.lengthComputable && bar) { bar.max = ev.total; bar.value = ev.loaded; }
           if (ev.lengthComputable && ev.loaded === ev.total) say(status, f.name + ' sent. Checking it…');
         });
         xhr.addEventListener('load', function () {
           var r = xhr.response || {};
-          if (xhr.status !== 201 || !r.file_id) {
-            fail(refusal(f.name, r));
-            done(item);
-            return;
-          }
+          if (xhr.status !== 201 || !r.file_id) { fail(refusal(f.name, r)); done(item); return; }
           add(r);
           var last = waiting.length === 1;
-          say(
-            status,
-            f.name +
-              ' uploaded (' +
-              (r.encrypted ? 'password-protected: enter its password below' : plural(r.pages, 'page')) +
-              ').' +
-              (last ? ' Set the options and run the tool.' : ''),
-          );
+          say(status, f.name + ' uploaded (' + (r.encrypted ? 'password-protected: enter its password below' : plural(r.pages, 'page')) + ').' + (last ? ' Set the options and run the tool.' : ''));
           done(item);
         });
-        xhr.addEventListener('error', function () {
-          fail('The upload of ' + f.name + ' failed: check the connection and try again.');
-          done(item);
-        });
+        xhr.addEventListener('error', function () { fail('The upload of ' + f.name + ' failed: check the connection and try again.'); done(item); });
         var data = new FormData();
         data.append('file', f, f.name);
         xhr.send(data);
@@ -365,14 +247,8 @@
       function choose(files) {
         var all = Array.prototype.slice.call(files || []);
         if (!all.length) return;
-        if (max === 1 && all.length > 1) {
-          fail('This tool takes one file: choose a single PDF.');
-          return;
-        }
-        if (max > 1 && items().length + waiting.length + all.length > max) {
-          fail('At most ' + plural(max, 'file') + ' at once.');
-          return;
-        }
+        if (max === 1 && all.length > 1) { fail('This tool takes one file: choose a single PDF.'); return; }
+        if (max > 1 && items().length + waiting.length + all.length > max) { fail('At most ' + plural(max, 'file') + ' at once.'); return; }
         all.forEach(function (f) {
           var row = document.createElement('li');
           row.textContent = f.name + ' (uploading…)';
@@ -386,38 +262,17 @@
       }
       items().forEach(controls);
       seq = items().length;
-      input.addEventListener('change', function () {
-        choose(input.files);
-      });
-      form.addEventListener('submit', function (e) {
-        e.preventDefault();
-        choose(input.files);
-      });
+      input.addEventListener('change', function () { choose(input.files); });
+      form.addEventListener('submit', function (e) { e.preventDefault(); choose(input.files); });
       if (zone) {
-        ['dragenter', 'dragover'].forEach(function (t) {
-          zone.addEventListener(t, function (e) {
-            e.preventDefault();
-            zone.classList.add('over');
-          });
-        });
-        ['dragleave', 'drop'].forEach(function (t) {
-          zone.addEventListener(t, function () {
-            zone.classList.remove('over');
-          });
-        });
-        zone.addEventListener('drop', function (e) {
-          e.preventDefault();
-          if (e.dataTransfer) choose(e.dataTransfer.files);
-        });
+        ['dragenter', 'dragover'].forEach(function (t) { zone.addEventListener(t, function (e) { e.preventDefault(); zone.classList.add('over'); }); });
+        ['dragleave', 'drop'].forEach(function (t) { zone.addEventListener(t, function () { zone.classList.remove('over'); }); });
+        zone.addEventListener('drop', function (e) { e.preventDefault(); if (e.dataTransfer) choose(e.dataTransfer.files); });
       }
       run.addEventListener('submit', function (e) {
         e.preventDefault();
         // Never run on part of the files: the ones still uploading would be left out.
-        if (waiting.length || running) {
-          update();
-          if (wait && waiting.length) say(status, wait.textContent);
-          return;
-        }
+        if (waiting.length || running) { update(); if (wait && waiting.length) say(status, wait.textContent); return; }
         var xhr = new XMLHttpRequest();
         xhr.open('POST', run.action);
         xhr.responseType = 'document';
@@ -431,25 +286,15 @@
           var next = doc && doc.querySelector('main');
           running = false;
           update();
-          if (!next) {
-            fail('The server answered ' + xhr.status + '. Try again.');
-            return;
-          }
+          if (!next) { fail('The server answered ' + xhr.status + '. Try again.'); return; }
           document.title = doc.title;
           var main = document.importNode(next, true);
           document.querySelector('main').replaceWith(main);
           tools(main);
           var h = main.querySelector('#result h2, .error-summary') || main.querySelector('h1');
-          if (h) {
-            h.setAttribute('tabindex', '-1');
-            h.focus();
-          }
+          if (h) { h.setAttribute('tabindex', '-1'); h.focus(); }
         });
-        xhr.addEventListener('error', function () {
-          running = false;
-          update();
-          fail('The request failed: check the connection and try again.');
-        });
+        xhr.addEventListener('error', function () { running = false; update(); fail('The request failed: check the connection and try again.'); });
         xhr.send(new URLSearchParams(new FormData(run)).toString());
       });
     });
