@@ -66,7 +66,7 @@ ${
 }
 <h2>Platforms</h2>
 ${platformStatusTable(platforms)}
-<h2>Scans so far</h2>
+<h2>Scans run by Beacon</h2>
 ${table(
   'Scans of this workspace, newest first',
   ['Started', 'How', 'Status', 'Calls', 'Estimated cost', 'Result'],
@@ -80,7 +80,7 @@ ${table(
       ? html`scan ${r.scan_key}: ${plural(r.result.answers.successful, 'successful answer')}${r.stop_reason ? html`. ${r.stop_reason}` : ''}`
       : (r.error ?? r.stop_reason ?? '–'),
   ]),
-  'No scan yet.',
+  'Beacon has not run a scan here yet (imported scans are on the Overview).',
   { stack: true },
 )}`;
   return page({ title: 'Scans', section: 'dashboard', user, csrf, body });
