@@ -8,15 +8,14 @@
  * process tree (Node + Chromium) at the end. Needs DATABASE_URL and REDIS_URL for the queued runs
  * (workers share the API's database); a unique key prefix, nothing else in Redis is touched.
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import { createTestApp, createTestDatabase, TestApp } from '../../test/utils/test-app';
 import { treeRssMiB } from '../common/process-tree';
+import { startWorker, stopWorker } from '../common/worker-process';
 
 const SCANS = Number(process.env.BENCH_FLEET_SCANS ?? 40);
 const CLIENTS = Number(process.env.BENCH_FLEET_CLIENTS ?? 6);
@@ -50,30 +49,6 @@ async function throughput(t: TestApp, origin: string, n: number): Promise<{ perM
   };
   await Promise.all(Array.from({ length: CLIENTS }, client));
   return { perMin: (n * 60000) / (Date.now() - t0), failed };
-}
-
-function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'worker.js')], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (c: Buffer): void => {
-      out += c.toString();
-      if (/scan worker ready/.test(out)) resolve(proc);
-    };
-    proc.stdout.on('data', onData);
-    proc.stderr.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
-  });
-}
-
-async function stop(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return;
-  const exited = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGTERM');
-  await exited;
 }
 
 async function main(): Promise<void> {
@@ -124,7 +99,7 @@ async function main(): Promise<void> {
   console.log(
     `BullMQ, 2 worker processes:      ${c.perMin.toFixed(1)} scans/min (${c.failed} failed); worker RSS ${rss} MiB`,
   );
-  for (const w of workers) await stop(w);
+  for (const w of workers) await stopWorker(w);
   await api.close();
   await db.drop();
   site.close();

@@ -26,6 +26,7 @@ import { SitesService } from '../../src/a11y/sites/sites.service';
 import type { Site } from '../../src/a11y/sites/site.types';
 import { createTestApp, createTestDatabase, TestApp } from '../../test/utils/test-app';
 import { treeRssMiB } from '../common/process-tree';
+import { startWorker, stopWorker } from '../common/worker-process';
 
 const PAGES = Number(process.env.BENCH_SITE_PAGES ?? 200);
 const SINGLE = Number(process.env.BENCH_SITE_SINGLE ?? 5);
@@ -43,30 +44,6 @@ function page(n: number, token: string): string {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, [join(__dirname, '..', '..', 'src', 'worker.js')], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  return new Promise((resolve, reject) => {
-    const onData = (c: Buffer): void => {
-      out += c.toString();
-      if (/scan worker ready/.test(out)) resolve(proc);
-    };
-    proc.stdout.on('data', onData);
-    proc.stderr.on('data', onData);
-    proc.once('exit', (code) => reject(new Error(`worker exited ${code}: ${out}`)));
-  });
-}
-
-async function stop(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return;
-  const exited = new Promise((r) => proc.once('exit', r));
-  proc.kill('SIGTERM');
-  await exited;
-}
 
 /** Runs a scan of the site and waits (polling) for its end; pages per minute. */
 async function siteScan(sites: SitesService, site: Site): Promise<{ perMin: number; failed: number; ms: number }> {
@@ -202,7 +179,7 @@ async function main(): Promise<void> {
       `site scan, ${n} worker process${n === 1 ? '' : 'es'}: ${(r.ms / 1000).toFixed(1)} s, ${r.perMin.toFixed(1)} pages/min (${r.failed} pages failed; ${(r.perMin / (60000 / one)).toFixed(2)}x the single-page rate); worker RSS ${rss} MiB; load ${loadavg()[0].toFixed(2)}`,
     );
   }
-  for (const w of workers) await stop(w);
+  for (const w of workers) await stopWorker(w);
   await api.close();
   await db.drop();
 
