@@ -25,6 +25,7 @@ import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
 import { SitesService } from '../../src/a11y/sites/sites.service';
 import type { Site } from '../../src/a11y/sites/site.types';
 import { createTestApp, createTestDatabase, TestApp } from '../../test/utils/test-app';
+import { median } from '../common/median';
 import { treeRssMiB } from '../common/process-tree';
 import { startWorker, stopWorker } from '../common/worker-process';
 
@@ -43,7 +44,6 @@ function page(n: number, token: string): string {
 <main><h1>Page ${n}</h1>${paras}<button></button><ul>${links}</ul></main></body></html>`;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** Runs a scan of the site and waits (polling) for its end; pages per minute. */
 async function siteScan(sites: SitesService, site: Site): Promise<{ perMin: number; failed: number; ms: number }> {
