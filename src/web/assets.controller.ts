@@ -2,8 +2,10 @@ import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Public } from '../common/decorators/public.decorator';
 import { DomainError } from '../common/errors/domain-error';
-import { Asset, ASSETS, FAVICON } from './render/assets';
+import { Asset, assetNamed, FAVICON } from './render/assets';
 
+/** Another build's name answered with this build's file: kept briefly, as that name's content may differ elsewhere. */
+const OTHER_BUILD_CACHE = 'public, max-age=300';
 /** Cache lifetime of /favicon.ico (its name carries no hash, so not a year). */
 const FAVICON_ICO_MAX_AGE_S = 24 * 3600;
 
@@ -15,7 +17,8 @@ function send(res: Response, a: Asset, cacheControl: string): void {
 }
 
 /**
- * The website's CSS, JavaScript and icon, content-hashed, cached for a year; and `/favicon.ico`,
+ * The website's CSS, JavaScript and icon, content-hashed, cached for a year (another build's name of
+ * the same file gets this build's, for five minutes: see assetNamed); and `/favicon.ico`,
  * which browsers and crawlers ask for whatever the page links to, answered with the same SVG icon.
  */
 @Public()
@@ -23,9 +26,9 @@ function send(res: Response, a: Asset, cacheControl: string): void {
 export class AssetsController {
   @Get('assets/:name')
   asset(@Param('name') name: string, @Res() res: Response): void {
-    const a = ASSETS.get(`/assets/${name}`);
-    if (!a) throw DomainError.notFound('No such asset.');
-    send(res, a, 'public, max-age=31536000, immutable');
+    const found = assetNamed(name);
+    if (!found) throw DomainError.notFound('No such asset.');
+    send(res, found.asset, found.current ? 'public, max-age=31536000, immutable' : OTHER_BUILD_CACHE);
   }
 
   @Get('favicon.ico')

@@ -176,8 +176,9 @@ export function renderOption(
     const { min, max } = shownRange(f);
     control = html`<input type="number" id="${id}" name="${name}" value="${value}"${min !== undefined ? html` min="${min}"` : ''}${max !== undefined ? html` max="${max}"` : ''} step="${f.schema.type === 'integer' ? '1' : 'any'}"${described}>`;
   } else {
-    // A page-range field gets the page picker (thumbnails of the chosen file) from the page script.
-    const picker = f.web.pageRange ? html` data-page-picker` : '';
+    // A page-range field gets the page picker (thumbnails of the chosen file) from the page script; in a
+    // list of ranges (split's, one document per range) a ticked page starts a document ("starts").
+    const picker = f.web.pageRange ? html` data-page-picker="${f.schema.type === 'array' ? 'starts' : ''}"` : '';
     control = html`<input type="text" id="${id}" name="${name}" value="${value}"${described}${f.required ? html` required` : ''}${picker}>`;
   }
   // A field that depends on another choice says when it is needed in its hint, not "(optional)".
@@ -263,14 +264,23 @@ function rangeWords(f: OptionField): string {
 
 /**
  * What the website checks before a run, in the page's words, from the form itself: a required field
- * left empty, a colour that is not a colour code. (A field of another mode, e.g. split's ranges, is
- * the tool's own check; the tools' argument checks follow in {@link validationError}.)
+ * left empty (or the field the chosen mode needs: split's "Page ranges"), the field's own check
+ * (page numbers' format), a colour that is not a colour code. (A field of another mode is not sent;
+ * the tools' argument checks follow in {@link validationError}.)
  */
 export function formError(fields: OptionField[], body: Record<string, unknown>): FormError | undefined {
   for (const f of fields) {
     const raw = (single(body[nameOf(f.path)]) ?? '').trim();
-    if (f.web.when && single(body[nameOf(f.web.when.field.split('.'))]) !== f.web.when.value) continue;
+    const when = f.web.when;
+    if (when && single(body[nameOf(when.field.split('.'))]) !== when.value) continue;
     if (raw === '' && f.required) return { message: `Fill in ${quoted(f)}.`, field: idOf(f.path) };
+    if (raw === '' && when) {
+      // The field the chosen mode needs (split's "Page ranges" for "By page ranges"), said with the choice's words.
+      const choice = fieldOf(when.field, fields)?.web.choices?.[when.value] ?? when.value;
+      return { message: `You chose "${choice}": fill in ${quoted(f)}.`, field: idOf(f.path) };
+    }
+    const problem = raw === '' ? undefined : f.web.check?.(raw);
+    if (problem) return { message: problem, field: idOf(f.path) };
     if (raw !== '' && f.web.kind === 'colour' && !COLOUR.test(raw)) {
       return {
         message: `${fieldLabel(f)} must be a colour code such as #808080, or pick the colour.`,
@@ -395,11 +405,14 @@ export function pageRangeError(
   }
   if (pageCount === null) return undefined;
   for (const spec of list ? entries : [text]) {
+    let chosen: number[];
     try {
-      parsePageRange(spec, pageCount);
+      chosen = parsePageRange(spec, pageCount);
     } catch {
       return { message: `"${spec}" selects no page of ${fileName}, which has ${plural(pageCount, 'page')}.`, field };
     }
+    if (f.web.leavesOne && new Set(chosen).size >= pageCount)
+      return { message: `"${spec}" selects every page of ${fileName}: at least one page must remain.`, field };
   }
   return undefined;
 }

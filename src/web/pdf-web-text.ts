@@ -29,6 +29,10 @@ export interface WebFieldText {
   kind?: 'colour' | 'percent' | 'datetime';
   /** Page ranges ("1-3, 7, 10-last"): checked against the chosen file's pages before the run. */
   pageRange?: true;
+  /** Pages that may not name every page of the file (remove_pages: at least one page must remain). */
+  leavesOne?: true;
+  /** The page's own check of a typed value before the run: the problem in the page's words, or undefined. */
+  check?: (value: string) => string | undefined;
 }
 
 export interface WebToolText {
@@ -124,7 +128,12 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
     intro: 'Delete chosen pages from a PDF, for example "1, last" or "even". At least one page must remain.',
     button: 'Remove the pages',
     fields: {
-      pages: { label: 'Pages to remove', hint: `${PAGE_EXAMPLES} At least one page must remain.`, pageRange: true },
+      pages: {
+        label: 'Pages to remove',
+        hint: `${PAGE_EXAMPLES} At least one page must remain.`,
+        pageRange: true,
+        leavesOne: true,
+      },
     },
   },
   compress_pdf: {
@@ -166,7 +175,11 @@ export const WEB_TOOL_TEXT: Record<string, WebToolText> = {
     button: 'Add page numbers',
     fields: {
       position: { hint: 'Where on the page, as the reader sees it.', choices: POSITION_WORDS },
-      format: { hint: '{n} is the page number and {total} the last number, e.g. "Page {n} of {total}".' },
+      format: {
+        hint: '{n} is the page number and {total} the last number, e.g. "Page {n} of {total}".',
+        check: (v) =>
+          v.includes('{n}') ? undefined : 'Format needs {n} where the page number goes, e.g. "Page {n} of {total}".',
+      },
       start: { label: 'First number', hint: 'The number printed on the first numbered page.' },
       pages: pages('Pages to number, in order from the first number; e.g. "2-last" skips a cover page.'),
       font_size: { label: 'Font size', hint: 'In points.' },

@@ -152,20 +152,23 @@ describe('PDF merge on the website: uploads in progress, order, reorder and remo
     await page.waitForFunction(`!document.querySelector('${button}').disabled`, { timeout: 30_000 });
     expect(await page.$eval('#run-wait', (e) => (e as unknown as Hideable).hidden)).toBe(true);
 
-    // Reorder by keyboard: c.pdf up twice (the focus stays on its button; each move is announced), then once more.
+    // The first file's Move up and the last file's Move down are disabled; the others are not.
+    const disabled = (): Promise<string[]> =>
+      page.$$eval('#chosen button[data-order]:disabled', (bs) => bs.map((b) => b.getAttribute('aria-label') ?? ''));
+    expect(await disabled()).toEqual(['Move up: a.pdf', 'Move down: c.pdf']);
+    // Reorder by keyboard: c.pdf up twice (the focus stays on its button; each move is announced); once
+    // first, its Move up is disabled and the focus is on its Move down.
     await page.focus('#chosen li:nth-child(3) button[data-order=up]');
     expect(await focused(page)).toBe('Move up: c.pdf');
     await page.keyboard.press('Enter');
     await announced(page, 'c.pdf moved up: 2 of 3.');
     expect(await focused(page)).toBe('Move up: c.pdf');
+    expect(await disabled()).toEqual(['Move up: a.pdf', 'Move down: b.pdf']);
     await page.keyboard.press('Space');
     await announced(page, 'c.pdf moved up: 1 of 3.');
-    expect(await focused(page)).toBe('Move up: c.pdf');
-    await page.keyboard.press('Enter');
-    await announced(page, 'c.pdf is already first.');
-    // Tab reaches the file's other buttons, in order.
-    await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('Move down: c.pdf');
+    expect(await disabled()).toEqual(['Move up: c.pdf', 'Move down: b.pdf']);
+    // Tab reaches the file's other button.
     await page.keyboard.press('Tab');
     expect(await focused(page)).toBe('Remove: c.pdf');
     expect((await listed(page)).map(([n]) => n)).toEqual(['c.pdf', 'a.pdf', 'b.pdf']);

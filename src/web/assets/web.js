@@ -15,6 +15,14 @@
     });
   });
 
+  // A notice carried in the address after a redirect (?notice=queued) is shown once: the address
+  // drops it, so a reload, a bookmark or a shared link does not say it again.
+  if (history.replaceState && /[?&]notice=/.test(location.search)) {
+    var query = new URLSearchParams(location.search);
+    query.delete('notice');
+    history.replaceState(history.state, '', location.pathname + (query.toString() ? '?' + query.toString() : '') + location.hash);
+  }
+
   // PDF tool pages: each chosen or dropped file goes to POST /files (the upload an agent uses)
   // with upload progress; its file_id joins the tool form, which is then sent in place.
   function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many || one + 's'); }
@@ -152,6 +160,17 @@
         var hint = li.querySelector('.hint');
         if (hint && hint.nextSibling) li.insertBefore(box, hint.nextSibling); else li.appendChild(box);
       }
+      // The first file cannot move up nor the last down: those buttons are disabled (after every
+      // change of the list: a move, a drag, an upload, a removal).
+      function ends() {
+        var all = items();
+        all.forEach(function (li, i) {
+          var up = li.querySelector('button[data-order=up]');
+          var down = li.querySelector('button[data-order=down]');
+          if (up) up.disabled = i === 0;
+          if (down) down.disabled = i === all.length - 1;
+        });
+      }
       function act(li, what, el) {
         var all = items();
         var at = all.indexOf(li);
@@ -168,16 +187,20 @@
         }
         // The neighbour moves, not the focused item: its button keeps the focus.
         if (what === 'up') {
-          if (at === 0) { tell(nameOf(li) + ' is already first.'); return; }
+          if (at === 0) return;
           list.insertBefore(all[at - 1], li.nextSibling);
           at--;
         } else {
-          if (at === all.length - 1) { tell(nameOf(li) + ' is already last.'); return; }
+          if (at === all.length - 1) return;
           list.insertBefore(all[at + 1], li);
           at++;
         }
         tell(nameOf(li) + ' moved ' + what + ': ' + (at + 1) + ' of ' + all.length + '.');
-        if (document.activeElement !== el) el.focus();
+        ends();
+        // Now first (or last), its button is disabled: the focus goes to the other way's, on the same file.
+        var keep = el.disabled ? li.querySelector('button[data-order=' + (what === 'up' ? 'down' : 'up') + ']') : el;
+        if (keep && keep.disabled) keep = li.querySelector('button[data-order=remove]');
+        if (keep && document.activeElement !== keep) keep.focus();
       }
       // Files waiting for their upload are listed apart (their names, "uploading…"); uploads go one at
       // a time, in the order chosen, so each joins the list of chosen files in that order.
@@ -261,6 +284,8 @@
         next();
       }
       items().forEach(controls);
+      ends();
+      if (max > 1 && window.MutationObserver) new window.MutationObserver(ends).observe(list, { childList: true });
       seq = items().length;
       input.addEventListener('change', function () { choose(input.files); });
       form.addEventListener('submit', function (e) { e.preventDefault(); choose(input.files); });
@@ -305,7 +330,9 @@
 // Page pickers (issue 23): a page-range field (data-page-picker) of a tool page gets the pages of
 // the chosen file as thumbnails (drawn by the server, GET /pdf/thumbnails/{file_id}/{page}.png),
 // each a checkbox labelled "Page N": ticking pages writes the field ("1-3, 7"), typing in the field
-// ticks them. Without the script, or for a file protected by a password, the field is typed as before.
+// ticks them. In a list of ranges (data-page-picker="starts": split's, one document per range) a
+// ticked page starts a document that runs to the next ticked page ("1-2, 3-5"), as the legend says.
+// Without the script, or for a file protected by a password, the field is typed as before.
 (function () {
   'use strict';
   if (!window.fetch || !window.MutationObserver) return;
@@ -340,10 +367,17 @@
   }
   function say(el, text) { if (el) el.textContent = text; }
   function build(field, box, info, id) {
+    var starts = field.getAttribute('data-page-picker') === 'starts';
     box.textContent = '';
     var legend = document.createElement('legend');
-    legend.textContent = 'Or tick the pages of ' + info.filename;
+    legend.textContent = starts ? 'Or tick the first page of each document of ' + info.filename : 'Or tick the pages of ' + info.filename;
     box.appendChild(legend);
+    if (starts) {
+      var how = document.createElement('p');
+      how.className = 'hint';
+      how.textContent = 'Each document runs from a ticked page to the page before the next ticked one; the last to the end of the file. Pages before the first ticked one are left out.';
+      box.appendChild(how);
+    }
     var status = document.createElement('p');
     status.className = 'hint';
     status.setAttribute('role', 'status');
@@ -352,13 +386,27 @@
     var list = document.createElement('ul');
     list.className = 'thumbs';
     var boxes = [];
+    // A list of ranges ticks the first page of each of its entries.
+    function firsts(text) {
+      var on = {};
+      text.split(',').forEach(function (entry) {
+        var pages = Object.keys(parse(entry, info.pages)).map(Number);
+        if (pages.length) on[Math.min.apply(null, pages)] = true;
+      });
+      return on;
+    }
     function fromField() {
-      var on = parse(field.value, info.pages);
+      var on = starts ? firsts(field.value) : parse(field.value, info.pages);
       boxes.forEach(function (b, i) { b.checked = !!on[i + 1]; });
     }
     function toField() {
       var nums = [];
       boxes.forEach(function (b, i) { if (b.checked) nums.push(i + 1); });
+      if (starts) {
+        field.value = nums.map(function (n, i) { var end = i + 1 < nums.length ? nums[i + 1] - 1 : info.pages; return end === n ? String(n) : n + '-' + end; }).join(', ');
+        say(status, nums.length ? 'Documents of pages ' + field.value + '.' : 'No page ticked: the field is empty.');
+        return;
+      }
       field.value = ranges(nums);
       say(status, nums.length ? 'Chosen: ' + (nums.length === 1 ? 'page ' : 'pages ') + field.value + '.' : 'No page ticked: the field is empty.');
     }
@@ -372,11 +420,12 @@
       img.alt = ''; img.loading = 'lazy'; img.decoding = 'async';
       img.src = '/pdf/thumbnails/' + encodeURIComponent(id) + '/' + p + '.png';
       img.addEventListener('error', function () { this.hidden = true; });
+      // Below the image, beside its name: the box covers no part of the page.
       var name = document.createElement('span');
-      name.textContent = 'Page ' + p;
+      name.appendChild(cb);
+      name.appendChild(document.createTextNode('Page ' + p));
       label.appendChild(img);
       label.appendChild(name);
-      li.appendChild(cb);
       li.appendChild(label);
       list.appendChild(li);
       cb.addEventListener('change', toField);

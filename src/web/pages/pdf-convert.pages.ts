@@ -185,7 +185,7 @@ ${runFormOpen(p.slug, p.csrf)}
         : ''
     }</ul>
     <p class="hint" id="none-chosen"${f ? html` hidden` : ''}>No file uploaded yet.</p>
-    ${f ? html`<p><a href="/pdf/${p.slug}">Start again with another file</a></p>` : ''}
+    ${f || (s.url && s.result) ? html`<p><a href="/pdf/${p.slug}">Start again with another file</a></p>` : ''}
   </div>
   ${urlField(s.url, s.errorField)}
   ${p.options}

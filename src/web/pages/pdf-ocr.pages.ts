@@ -67,6 +67,7 @@ ${keep}`;
   <li><a href="/files/${job.pdfFileId}" id="ocr-pdf">Download the searchable PDF</a></li>
   <li><a href="/files/${job.textFileId}" id="ocr-text">Download the text</a></li>
 </ul>
+<p><a href="/pdf/ocr" id="ocr-again">Make another PDF searchable</a></p>
 </section>
 ${
   textPreview !== undefined

@@ -147,7 +147,7 @@ ${runFormOpen(slug, c.csrf)}
     )}</ul>
     <p class="hint" id="none-chosen"${chosen.length ? html` hidden` : ''}>No file uploaded yet.</p>
     ${many ? html`<p class="hint" id="chosen-status" role="status" aria-live="polite"></p>` : ''}
-    ${chosen.length ? html`<p><a href="/pdf/${slug}">Start again with other files</a></p>` : ''}
+    ${chosen.length || (o.url && o.result) ? html`<p><a href="/pdf/${slug}">Start again with ${many ? 'other files' : 'another file'}</a></p>` : ''}
   </div>
   ${many ? '' : urlField(o.url, o.errorField)}
   ${fields.map((f) => renderOption(f, o.values ?? {}, fields, o.errorField))}

@@ -38,3 +38,23 @@ export const CSS = asset('web', 'css', 'text/css; charset=utf-8', WEB_CSS);
 export const JS = asset('web', 'js', 'text/javascript; charset=utf-8', WEB_JS);
 export const FAVICON = asset('favicon', 'svg', 'image/svg+xml', assetText('favicon.svg'));
 export const ASSETS: ReadonlyMap<string, Asset> = new Map([CSS, JS, FAVICON].map((a) => [a.path, a]));
+
+/** The name of a file of another build: same file, another hash ("web-0123456789ab.css"). */
+const BUILT_NAME = /^(web|favicon)-[0-9a-f]{12}\.(css|js|svg)$/;
+
+/**
+ * The asset a `/assets/` name asks for: this build's file (`current`), or, for the name of the same
+ * file in another build, this build's version of it. Pages cached before a deploy (a report page
+ * is cached for an hour) or served by an instance still on the older build during a rolling deploy
+ * link the older names: they keep their stylesheet, script and icon instead of a 404. Undefined for
+ * any other name.
+ */
+export function assetNamed(name: string): { asset: Asset; current: boolean } | undefined {
+  const exact = ASSETS.get(`/assets/${name}`);
+  if (exact) return { asset: exact, current: true };
+  const m = BUILT_NAME.exec(name);
+  const asset = m
+    ? [CSS, JS, FAVICON].find((a) => a.path.startsWith(`/assets/${m[1]}-`) && a.path.endsWith(`.${m[2]}`))
+    : undefined;
+  return asset ? { asset, current: false } : undefined;
+}
