@@ -189,6 +189,48 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     expect(resultText(two.text)).toContain('Split into 2 documents.');
   }, 60_000);
 
+  it("the field a choice needs, the page numbers' format and removing every page are refused in the page's words", async () => {
+    const c = WebClient.of(t.server);
+    const split = await uploaded(c, 'split-pdf', 3, 'three.pdf');
+    const cases: Array<[string, Record<string, string>, string, string]> = [
+      ['split-pdf', { 'opt.mode': 'ranges' }, 'opt-ranges', 'You chose "By page ranges": fill in "Page ranges".'],
+      [
+        'split-pdf',
+        { 'opt.mode': 'every' },
+        'opt-every',
+        'You chose "Every so many pages": fill in "Pages per document".',
+      ],
+      [
+        'split-pdf',
+        { 'opt.mode': 'count' },
+        'opt-count',
+        'You chose "Into a number of equal parts": fill in "Number of documents".',
+      ],
+    ];
+    for (const [slug, fields, field, message] of cases) {
+      const r = await c.post(`/pdf/${slug}`, { file_id: split, ...fields });
+      expect({ status: r.status, ...summary(r.text) }).toEqual({ status: 400, field, message });
+    }
+    const numbers = await uploaded(c, 'add-page-numbers', 2, 'two.pdf');
+    const format = await c.post('/pdf/add-page-numbers', { file_id: numbers, 'opt.format': 'Page' });
+    expect({ status: format.status, ...summary(format.text) }).toEqual({
+      status: 400,
+      field: 'opt-format',
+      message: 'Format needs {n} where the page number goes, e.g. "Page {n} of {total}".',
+    });
+    const remove = await uploaded(c, 'remove-pages', 2, 'two.pdf');
+    for (const pages of ['all', '1-2', 'odd, even']) {
+      const every = await c.post('/pdf/remove-pages', { file_id: remove, 'opt.pages': pages });
+      expect({ status: every.status, ...summary(every.text) }).toEqual({
+        status: 400,
+        field: 'opt-pages',
+        message: `"${pages}" selects every page of two.pdf: at least one page must remain.`,
+      });
+    }
+    const kept = await c.post('/pdf/remove-pages', { file_id: remove, 'opt.pages': 'last' });
+    expect(kept.status).toBe(200);
+  }, 60_000);
+
   it('compress and metadata results: sizes with KB/MB, dates in words, date fields for people', async () => {
     const c = WebClient.of(t.server);
     const id = await uploaded(c, 'compress-pdf', 3);

@@ -132,6 +132,65 @@ describe('Page pickers with thumbnails (Chromium e2e)', () => {
     expect(await ticked(page)).toEqual([1, 5]);
   });
 
+  it("lays each page's checkbox below its thumbnail, beside its name, covering none of the page (1280 and 375 px)", async () => {
+    const page = await (await browser.createBrowserContext()).newPage();
+    await page.goto(`${origin}/pdf/rotate-pages`);
+    await upload(page, 'layout.pdf', await numberedPdf(3));
+    await page.waitForFunction(
+      "[...document.querySelectorAll('fieldset.page-picker img')].length === 3 && [...document.querySelectorAll('fieldset.page-picker img')].every((i) => i.complete && i.naturalWidth > 0)",
+      { timeout: 30_000 },
+    );
+    for (const width of [1280, 375]) {
+      await page.setViewport({ width, height: 900 });
+      // Each box: below its image (no overlap), on the line of its "Page N", inside its card.
+      const boxes = (await page.evaluate(`[...document.querySelectorAll('ul.thumbs li')].map((li) => {
+        const r = (e) => e.getBoundingClientRect();
+        const img = r(li.querySelector('img')), box = r(li.querySelector('input')), card = r(li);
+        return { below: box.top >= img.bottom, inside: box.left >= card.left && box.right <= card.right && box.bottom <= card.bottom, size: box.width > 0 };
+      })`)) as { below: boolean; inside: boolean; size: boolean }[];
+      expect(boxes).toEqual(Array(3).fill({ below: true, inside: true, size: true }));
+    }
+    await page.browserContext().close();
+  });
+
+  it('split: the picker says a ticked page starts a document, and pages 1 and 3 of 5 make pages 1-2 and 3-5', async () => {
+    const page = await (await browser.createBrowserContext()).newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${origin}/pdf/split-pdf`);
+    await upload(page, 'split.pdf', await numberedPdf(5));
+    await page.waitForFunction("document.querySelectorAll('fieldset.page-picker li').length === 5", {
+      timeout: 30_000,
+    });
+    expect(await page.$eval('fieldset.page-picker legend', (e) => e.textContent)).toBe(
+      'Or tick the first page of each document of split.pdf',
+    );
+    expect(await page.$eval('fieldset.page-picker p.hint', (e) => e.textContent)).toBe(
+      'Each document runs from a ticked page to the page before the next ticked one; the last to the end of the file. Pages before the first ticked one are left out.',
+    );
+    await page.click('label[for=opt-ranges-page-1]');
+    await page.click('label[for=opt-ranges-page-3]');
+    expect(await page.$eval('#opt-ranges', (el) => (el as unknown as { value: string }).value)).toBe('1-2, 3-5');
+    expect(await page.$eval('fieldset.page-picker [role=status]', (e) => e.textContent)).toBe(
+      'Documents of pages 1-2, 3-5.',
+    );
+    // Typing ranges ticks the first page of each.
+    await page.$eval('#opt-ranges', (el) => ((el as unknown as { value: string }).value = ''));
+    await page.type('#opt-ranges', '2-3, 4-last');
+    expect(
+      await page.$$eval('fieldset.page-picker input[type=checkbox]:checked', (els) =>
+        els.map((e) => Number((e as unknown as { value: string }).value)),
+      ),
+    ).toEqual([2, 4]);
+    await page.$eval('#opt-ranges', (el) => ((el as unknown as { value: string }).value = '1-2, 3-5'));
+    await page.click('#run-form button[type=submit]');
+    await page.waitForSelector('#result a[download]', { timeout: 60_000 });
+    const parts = await page.$$eval('#result li', (lis) => lis.map((li) => li.textContent ?? ''));
+    expect(parts).toHaveLength(2);
+    expect(parts[0]).toMatch(/\(2 pages, [^)]*pages 1-2 of your file/);
+    expect(parts[1]).toMatch(/\(3 pages, [^)]*pages 3-5 of your file/);
+    await page.browserContext().close();
+  });
+
   it('answers the picker: page count, small PNGs, and a clear refusal for other pages and unknown files', async () => {
     const c = WebClient.of(t.server);
     const form = new FormData();
