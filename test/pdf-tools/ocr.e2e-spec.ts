@@ -91,6 +91,8 @@ describe('OCR on the website (e2e)', () => {
     }
     expect(page.text).toContain('<h2 id="result-title">Done</h2>');
     expect(page.text).toContain('language: English (detected)');
+    // A link to start another OCR (the result page has no form of its own).
+    expect(page.text).toContain('<a href="/pdf/ocr" id="ocr-again">Make another PDF searchable</a>');
     const pdfLink = /<a href="(\/files\/[^"]+)" id="ocr-pdf">/.exec(page.text)![1];
     const textLink = /<a href="(\/files\/[^"]+)" id="ocr-text">/.exec(page.text)![1];
 
