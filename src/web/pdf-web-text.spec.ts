@@ -138,6 +138,14 @@ describe("The website's words for the PDF tools", () => {
       'This would make 300 files; at most 200 files at once: ask for fewer parts.',
     );
     expect(toolRefusal({ code: 'invalid_arguments', details: {} }, ['a.pdf'], limits)).toBeUndefined();
+    // Remove pages on every page of a file the form could not count (a locked one): said as such, not "do not fit".
+    expect(
+      toolRefusal(
+        { code: 'invalid_page_range', inputIndex: 0, details: { page_count: 2, none_left: true } },
+        ['a.pdf'],
+        limits,
+      ),
+    ).toBe('The pages you chose are every page of a.pdf (2 pages): at least one page must remain.');
     for (const code of [
       'too_many_pages',
       'file_too_large',

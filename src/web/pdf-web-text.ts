@@ -358,6 +358,8 @@ export interface WebFailure {
     bytes?: unknown;
     files?: unknown;
     page_count?: unknown;
+    /** Remove pages: the pages chosen are every page of the file. */
+    none_left?: unknown;
     reason?: unknown;
     output?: unknown;
   };
@@ -400,6 +402,9 @@ export function toolRefusal(f: WebFailure, names: string[], l: WebLimits): strin
       return `${name} is encrypted in a way that cannot be opened here.`;
     case 'invalid_page_range': {
       const pages = num(d.page_count);
+      // Remove pages on every page of a file whose pages the form could not count (a locked one).
+      if (d.none_left === true)
+        return `The pages you chose are every page of ${name}${pages !== undefined ? ` (${plural(pages, 'page')})` : ''}: at least one page must remain.`;
       return `The pages you chose do not fit ${name}${pages !== undefined ? `, which has ${plural(pages, 'page')}` : ''}. ${PAGE_EXAMPLES}`;
     }
     case 'file_not_found':

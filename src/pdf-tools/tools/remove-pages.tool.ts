@@ -19,9 +19,7 @@ function toRemove(spec: string, count: number, label: string): number[] {
     throw new ToolFailure(
       'invalid_page_range',
       `"${spec}" selects every page of ${label}; at least one page must remain.`,
-      {
-        page_count: count,
-      },
+      { page_count: count, none_left: true },
     );
   }
   return removed;
