@@ -51,7 +51,11 @@ describe('Tool pages with a PDF link filled in (?url=, Chromium e2e)', () => {
     await page.goto(`${origin}/pdf/read-pdf?url=${encodeURIComponent(link)}`);
     expect(await page.$eval('#url', (el) => (el as unknown as { value: string }).value)).toBe(link);
     expect(await page.$('#url-note')).toBeNull();
+    // Nothing run yet: no "Start again"; after the run there is one, as after an upload.
+    const again = 'a[href="/pdf/read-pdf"]';
+    expect(await page.$(`#run-form ${again}`)).toBeNull();
     await runByKeyboard(page);
+    expect(await page.$eval(`#run-form ${again}`, (a) => a.textContent)).toBe('Start again with another file');
     expect(await page.$('.error-summary')).toBeNull();
     const text = await page.$eval('#result-text', (el) => el.textContent ?? '');
     expect(text).toContain('Page 2 of linked');
