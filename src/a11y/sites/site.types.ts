@@ -3,6 +3,12 @@ import type { ViewportName } from '../scan/scan-options';
 
 export type SiteSchedule = 'off' | 'daily' | 'weekly';
 export type SiteScanStatus = 'queued' | 'running' | 'done' | 'failed';
+/**
+ * Where a scan's pages come from beside the start URL and the listed URLs: the sitemap, nothing more
+ * (the list), or a same-origin crawl from the start URL (docs/a11y-monitoring.md, "Pages of a scan").
+ */
+export type PageSource = 'sitemap' | 'list' | 'crawl';
+export const PAGE_SOURCES: readonly PageSource[] = ['sitemap', 'list', 'crawl'];
 
 /** A CSS selector left out of a site's results, with the reason kept for the audit trail. */
 export interface ExcludedSelector {
@@ -18,6 +24,7 @@ export interface Site {
   start_url: string;
   sitemap_url: string | null;
   urls: string[];
+  page_source: PageSource;
   include_patterns: string[];
   exclude_patterns: string[];
   page_budget: number;
@@ -64,6 +71,7 @@ export type SiteInput = Pick<
   | 'start_url'
   | 'sitemap_url'
   | 'urls'
+  | 'page_source'
   | 'include_patterns'
   | 'exclude_patterns'
   | 'page_budget'

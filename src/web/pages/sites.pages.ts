@@ -4,7 +4,13 @@
  */
 import type { UserView } from '../../accounts/accounts.service';
 import { html, SafeHtml } from '../../common/html/html';
-import type { Site, SitePageResult, SiteScan } from '../../a11y/sites/site.types';
+import {
+  PAGE_SOURCES,
+  type PageSource,
+  type Site,
+  type SitePageResult,
+  type SiteScan,
+} from '../../a11y/sites/site.types';
 import { MAX_LOGIN_FIELDS } from '../../a11y/sites/site-checks-input';
 import { VIEWPORT_LABELS, VIEWPORT_NAMES } from '../../a11y/scan/scan-options';
 import { SITE_EXPORTS } from '../../a11y/sites/site-export';
@@ -74,6 +80,29 @@ ${loginSet.length ? box('login_remove', 'Remove the login steps (scan signed out
 </fieldset>`;
 }
 
+/** What each page source choice is called on the form and the site page. */
+const PAGE_SOURCE_LABELS: Record<PageSource, string> = {
+  sitemap: 'the sitemap',
+  list: 'the list of pages only',
+  crawl: 'a crawl from the start URL (links on the same origin)',
+};
+
+/** The page source choice; a form without one shows what the site did before the choice existed. */
+function pageSourceField(f: Record<string, string>): SafeHtml {
+  const chosen = f.page_source || (f.sitemap_url ? 'sitemap' : f.urls?.trim() ? 'list' : 'crawl');
+  return html`<div class="field"><label for="page_source">Pages come from</label><span class="hint" id="page_source-hint">Besides the start URL. The crawl follows the links of the HTML the server sends.</span>
+<select id="page_source" name="page_source" aria-describedby="page_source-hint">${PAGE_SOURCES.map((v) => html`<option value="${v}"${chosen === v ? html` selected` : ''}>${PAGE_SOURCE_LABELS[v][0].toUpperCase()}${PAGE_SOURCE_LABELS[v].slice(1)}</option>`)}</select></div>`;
+}
+
+/** Where the site's pages come from, as the site page says it. */
+function pagesFrom(s: Site): string {
+  const listed = `${s.urls.length} listed page${s.urls.length === 1 ? '' : 's'}`;
+  if (s.page_source === 'list') return `pages from the list (${listed})`;
+  const more = s.urls.length ? ` and ${listed}` : '';
+  if (s.page_source === 'sitemap') return `pages from the sitemap ${s.sitemap_url ?? ''}${more}`;
+  return `pages found by a crawl from the start URL${more}`;
+}
+
 /** The site settings form (add and edit), filled with `f`. */
 function siteForm(
   action: string,
@@ -85,8 +114,9 @@ function siteForm(
   return html`<form class="site-form" method="post" action="${action}">${hidden(csrf)}
 ${input('name', 'Name', f.name ?? '', 'Optional: the host name otherwise.')}
 ${input('start_url', 'Start URL', f.start_url ?? '', 'The home page, e.g. https://www.example.com/.', 'url')}
-${input('sitemap_url', 'Sitemap', f.sitemap_url ?? '', 'Optional: a sitemap.xml or sitemap index on the same origin (gzipped is fine).', 'url')}
-${area('urls', 'Pages to scan', f.urls ?? '', 'Optional: one address per line, on the same origin.')}
+${pageSourceField(f)}
+${input('sitemap_url', 'Sitemap', f.sitemap_url ?? '', 'For the sitemap choice: a sitemap.xml or sitemap index on the same origin (gzipped is fine).', 'url')}
+${area('urls', 'Pages to scan', f.urls ?? '', 'One address per line, on the same origin: the pages of the list choice; with the other choices, scanned too, after the start URL.')}
 ${area('include_patterns', 'Include patterns', f.include_patterns ?? '', 'Optional: one per line, * for any characters, matched against the path (/blog/*).')}
 ${area('exclude_patterns', 'Exclude patterns', f.exclude_patterns ?? '', 'Optional: one per line, as above.')}
 ${input('page_budget', 'Page budget per scan', f.page_budget ?? String(DEFAULT_PAGE_BUDGET), `1 to ${MAX_PAGE_BUDGET}; an unproved site scans at most 5 pages.`, 'number')}
@@ -107,6 +137,7 @@ export function formOfSite(s: Site): Record<string, string> {
     start_url: s.start_url,
     sitemap_url: s.sitemap_url ?? '',
     urls: s.urls.join('\n'),
+    page_source: s.page_source,
     include_patterns: s.include_patterns.join('\n'),
     exclude_patterns: s.exclude_patterns.join('\n'),
     page_budget: String(s.page_budget),
@@ -231,7 +262,7 @@ export function sitePage(m: SitePageModel): string {
     body: html`<h1>${site.name}: accessibility</h1>
 ${dashboardNav('sites', m.user)}
 ${m.notice ? html`<p class="notice" role="status" tabindex="-1" autofocus>${m.notice}</p>` : ''}
-<p>Start URL: <a href="${site.start_url}">${site.start_url}</a>${site.sitemap_url ? html`; sitemap: ${site.sitemap_url}` : ''}. Page budget ${site.page_budget},
+<p>Start URL: <a href="${site.start_url}">${site.start_url}</a>; ${pagesFrom(site)}. Page budget ${site.page_budget},
 robots.txt ${site.respect_robots ? 'respected' : 'ignored'}, schedule: ${site.schedule}.</p>
 <p>Viewports: ${(site.viewports ?? ['desktop']).map((v) => VIEWPORT_LABELS[v]).join(', ')} px. Checks beyond axe: ${[site.reflow_check ? 'reflow at 320 px' : '', site.keyboard_walk ? 'keyboard walk' : ''].filter(Boolean).join(', ') || 'none'}. ${site.login ? `Signed in before each scan at ${site.login.url} (${site.login.fields.length} field${site.login.fields.length === 1 ? '' : 's'}, values set).` : 'Scanned signed out.'}</p>
 ${site.ignore_rules.length ? html`<p>Rules ignored: ${site.ignore_rules.join(', ')}.</p>` : ''}
