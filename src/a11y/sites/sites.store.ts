@@ -149,6 +149,15 @@ export class SitesStore {
     return rows[0] ? scan(rows[0]) : undefined;
   }
 
+  /** The newest scan of the site that finished before `finishedAt` (what a scan's per-page diff compared with). */
+  async doneBefore(siteId: string, finishedAt: string): Promise<SiteScan | undefined> {
+    const rows = await this.db.query<SiteScan[]>(
+      `SELECT * FROM a11y_site_scans WHERE site_id = $1 AND status = 'done' AND finished_at < $2 ORDER BY finished_at DESC LIMIT 1`,
+      [siteId, finishedAt],
+    );
+    return rows[0] ? scan(rows[0]) : undefined;
+  }
+
   async progress(id: string, status: SiteScanStatus, done: number, total: number): Promise<void> {
     await this.db.query(
       `UPDATE a11y_site_scans SET status = $2, pages_done = $3, pages_total = $4, updated_at = now() WHERE id = $1`,

@@ -13,7 +13,7 @@ import {
 } from '../../a11y/sites/site.types';
 import { MAX_LOGIN_FIELDS } from '../../a11y/sites/site-checks-input';
 import { VIEWPORT_LABELS, VIEWPORT_NAMES } from '../../a11y/scan/scan-options';
-import { SITE_EXPORTS } from '../../a11y/sites/site-export';
+import { pageLabel, SITE_EXPORTS } from '../../a11y/sites/site-export';
 import { DEFAULT_ALERT_DROP, DEFAULT_PAGE_BUDGET, MAX_PAGE_BUDGET } from '../../a11y/sites/site-input';
 import { lineChart } from '../render/chart';
 import { errorSummary, page } from '../render/layout';
@@ -165,9 +165,6 @@ function checksFormOfSite(s: Site): Record<string, string> {
   }
   return f;
 }
-
-/** A page result's address, with its viewport when the site scans more than one. */
-const pageLabel = (p: SitePageResult): string => (p.viewport ? `${p.url} (${VIEWPORT_LABELS[p.viewport]})` : p.url);
 
 /** The checks beyond axe of a scan's pages: findings to review, per page (absent when the site runs none). */
 function reviewTable(pages: readonly SitePageResult[]): SafeHtml | '' {
