@@ -50,8 +50,8 @@ export interface Site {
 export type SiteChecksInput = Pick<Site, 'viewports' | 'reflow_check' | 'keyboard_walk'>;
 
 /**
- * A site's login steps (docs/a11y-monitoring.md, "Login steps"): open `url`, fill each field, press
- * `submit`, then expect `check_selector` in the page and/or the address to match `check_url`.
+ * A site's login steps (docs/a11y-monitoring.md, "Login steps"): open `url`, fill each field in
+ * order (pressing its `next` button after it, if any), press `submit`, then expect `check_selector` in the page and/or the address to match `check_url`.
  * Field values are sealed (SecretBox, purpose SITE_LOGIN_PURPOSE, the workspace as context): never
  * shown again, never logged.
  */
@@ -62,6 +62,12 @@ export interface SiteLogin {
   check_selector: string | null;
   /** A URL pattern (`*` = any characters) matched against the path and query after the login. */
   check_url: string | null;
+  /**
+   * A login over more than one page (user name, Next, password): `next[i]` is the button pressed
+   * after field i + 1 is filled (null: none); the next field, and the final button, are then waited
+   * for. Absent on a one-page login.
+   */
+  next?: (string | null)[];
 }
 
 /** What an admin enters for a site. */

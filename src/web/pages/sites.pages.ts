@@ -60,7 +60,8 @@ function checksFields(f: Record<string, string>, loginSet: readonly boolean[]): 
     const i = k + 1;
     const set = loginSet[k] === true;
     return html`${input(`login_field${i}_selector`, `Field ${i}: selector`, f[`login_field${i}_selector`] ?? '', i === 1 ? 'A CSS selector of the field, e.g. #email.' : '')}
-${secret(`login_field${i}_value`, `Field ${i}: value`, set ? 'Set: stored encrypted, never shown again. Leave empty to keep it, or type a new value to replace it.' : 'Stored encrypted with the instance secret; never shown again.')}`;
+${secret(`login_field${i}_value`, `Field ${i}: value`, set ? 'Set: stored encrypted, never shown again. Leave empty to keep it, or type a new value to replace it.' : 'Stored encrypted with the instance secret; never shown again.')}
+${input(`login_field${i}_next`, `After field ${i}: button to press`, f[`login_field${i}_next`] ?? '', i === 1 ? 'Optional, for a login over several pages (user name, Next, password): e.g. #next. What comes next is waited for.' : '')}`;
   });
   return html`<fieldset><legend>Viewports</legend>
 ${VIEWPORT_NAMES.map((v) => box(`viewport_${v}`, `Scan each page at ${VIEWPORT_LABELS[v]} px`, f[`viewport_${v}`] === 'yes' || (noneChosen && v === 'desktop')))}
@@ -158,7 +159,10 @@ function checksFormOfSite(s: Site): Record<string, string> {
   if (s.keyboard_walk) f.keyboard_walk = 'yes';
   if (s.login) {
     f.login_url = s.login.url;
-    s.login.fields.forEach((x, k) => (f[`login_field${k + 1}_selector`] = x.selector));
+    s.login.fields.forEach((x, k) => {
+      f[`login_field${k + 1}_selector`] = x.selector;
+      f[`login_field${k + 1}_next`] = s.login?.next?.[k] ?? '';
+    });
     f.login_submit = s.login.submit;
     f.login_check = s.login.check_selector ?? '';
     f.login_check_url = s.login.check_url ?? '';
