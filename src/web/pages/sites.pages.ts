@@ -265,7 +265,7 @@ ${dashboardNav('sites', m.user)}
 ${m.notice ? html`<p class="notice" role="status" tabindex="-1" autofocus>${m.notice}</p>` : ''}
 <p>Start URL: <a href="${site.start_url}">${site.start_url}</a>; ${pagesFrom(site)}. Page budget ${site.page_budget},
 robots.txt ${site.respect_robots ? 'respected' : 'ignored'}, schedule: ${site.schedule}.</p>
-<p>Viewports: ${(site.viewports ?? ['desktop']).map((v) => VIEWPORT_LABELS[v]).join(', ')} px. Checks beyond axe: ${[site.reflow_check ? 'reflow at 320 px' : '', site.keyboard_walk ? 'keyboard walk' : ''].filter(Boolean).join(', ') || 'none'}. ${site.login ? `Signed in before each scan at ${site.login.url} (${site.login.fields.length} field${site.login.fields.length === 1 ? '' : 's'}, values set).` : 'Scanned signed out.'}</p>
+<p>Viewports: ${(site.viewports ?? ['desktop']).map((v) => VIEWPORT_LABELS[v]).join(', ')} px. Checks beyond axe: ${[site.reflow_check ? 'reflow at 320 px' : '', site.keyboard_walk ? 'keyboard walk' : ''].filter(Boolean).join(', ') || 'none'}. ${site.login ? `Signed in before each scan at ${site.login.url} (${site.login.fields.length} field${site.login.fields.length === 1 ? '' : 's'}${site.login.next?.some(Boolean) ? ` in ${site.login.next.filter(Boolean).length + 1} steps` : ''}, values set).` : 'Scanned signed out.'}</p>
 ${site.ignore_rules.length ? html`<p>Rules ignored: ${site.ignore_rules.join(', ')}.</p>` : ''}
 ${
   site.excluded_selectors.length
