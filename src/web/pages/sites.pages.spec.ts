@@ -5,6 +5,7 @@ import { formOfSite, sitePage, sitesPage } from './sites.pages';
 const admin = { id: 'u1', email: 'admin@example.com', role: 'admin', workspace_id: 'w1' } as unknown as UserView;
 const site = {
   id: '00000000-0000-0000-0000-000000000001',
+  workspace_id: 'w1',
   name: 'Example',
   start_url: 'https://example.com/',
   sitemap_url: 'https://example.com/sitemap.xml',
