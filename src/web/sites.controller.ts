@@ -4,10 +4,11 @@ import type { UserView } from '../accounts/accounts.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { SITE_EXPORTS, SiteExportFormat, SiteExportService } from '../a11y/sites/site-export';
+import type { Site } from '../a11y/sites/site.types';
 import { SitesService, VERIFICATION_PATH, VERIFICATION_TXT_PREFIX } from '../a11y/sites/sites.service';
 import { AppConfig } from '../common/config/env';
 import { CsrfService } from './csrf.service';
-import { sitePage, sitesPage } from './pages/sites.pages';
+import { sitePage, SitePageModel, sitesPage } from './pages/sites.pages';
 import { sendPage } from './render/layout';
 import { AdminOnly, CSRF_FIELD, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -55,18 +56,7 @@ export class SitesController {
       const site = await this.sites.create(user.workspace_id, form);
       res.redirect(303, `/dashboard/sites/${site.id}?notice=added`);
     } catch (e) {
-      const error = formErrorOf(e);
-      sendPage(
-        res,
-        400,
-        sitesPage({
-          user,
-          csrf: this.csrf.token(req, res),
-          sites: await this.sites.list(user.workspace_id),
-          error,
-          form,
-        }),
-      );
+      await this.refused(e, form, user, req, res);
     }
   }
 
@@ -79,20 +69,7 @@ export class SitesController {
     @Query('notice') notice?: string,
   ): Promise<void> {
     const site = await this.sites.get(user.workspace_id, id);
-    const scans = await this.sites.scansOf(site.id);
-    sendPage(
-      res,
-      200,
-      sitePage({
-        user,
-        csrf: this.csrf.token(req, res),
-        site,
-        scans,
-        verificationPath: VERIFICATION_PATH,
-        txtPrefix: VERIFICATION_TXT_PREFIX,
-        notice: NOTICES[notice ?? ''],
-      }),
-    );
+    await this.sendSite(site, { notice: NOTICES[notice ?? ''] }, user, req, res);
   }
 
   @Post(':id')
@@ -109,23 +86,38 @@ export class SitesController {
       await this.sites.update(site, form);
       res.redirect(303, `/dashboard/sites/${site.id}?notice=saved`);
     } catch (e) {
-      const error = formErrorOf(e);
-      const scans = await this.sites.scansOf(site.id);
-      sendPage(
-        res,
-        400,
-        sitePage({
-          user,
-          csrf: this.csrf.token(req, res),
-          site,
-          scans,
-          verificationPath: VERIFICATION_PATH,
-          txtPrefix: VERIFICATION_TXT_PREFIX,
-          error,
-          form,
-        }),
-      );
+      await this.refused(e, form, user, req, res, site);
     }
+  }
+
+  /** A refused settings form sent back (400) with its error and what was typed: on the site's page, or the list's. */
+  private async refused(
+    e: unknown,
+    form: Record<string, string>,
+    user: UserView,
+    req: WebRequest,
+    res: Response,
+    site?: Site,
+  ): Promise<void> {
+    const error = formErrorOf(e);
+    if (site) return this.sendSite(site, { error, form }, user, req, res, 400);
+    const sites = await this.sites.list(user.workspace_id);
+    sendPage(res, 400, sitesPage({ user, csrf: this.csrf.token(req, res), sites, error, form }));
+  }
+
+  /** The site's page with its scans, a notice after a redirect or a refused form. */
+  private async sendSite(
+    site: Site,
+    extra: Pick<SitePageModel, 'notice' | 'error' | 'form'>,
+    user: UserView,
+    req: WebRequest,
+    res: Response,
+    status = 200,
+  ): Promise<void> {
+    const scans = await this.sites.scansOf(site.id);
+    const csrf = this.csrf.token(req, res);
+    const model = { user, csrf, site, scans, verificationPath: VERIFICATION_PATH, txtPrefix: VERIFICATION_TXT_PREFIX };
+    sendPage(res, status, sitePage({ ...model, ...extra }));
   }
 
   /** CSV, JUnit XML, SARIF 2.1.0 or the PDF report of a finished scan (members read). */

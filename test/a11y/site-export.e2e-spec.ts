@@ -16,6 +16,8 @@ describe('Site scan exports (e2e)', () => {
   let other: WebClient;
   let scan: SiteScan;
   let base = '';
+  let workspaceId = '';
+  let siteId = '';
 
   beforeAll(async () => {
     site = await startSitesFixture();
@@ -31,6 +33,7 @@ describe('Site scan exports (e2e)', () => {
     await member.signIn(m.email, m.one_time_password, 'a long enough password');
     await other.signIn(o.email, o.one_time_password, 'a long enough password');
     const sites = t.app.get(SitesService);
+    workspaceId = a.workspace_id;
     const s = await sites.create(a.workspace_id, {
       name: 'Export site',
       start_url: `${site.origin}/`,
@@ -42,6 +45,7 @@ describe('Site scan exports (e2e)', () => {
     await sites.runNow(await sites.get(a.workspace_id, s.id));
     scan = await scanEnded(sites, s.id, 1);
     expect(scan.status).toBe('done');
+    siteId = s.id;
     base = `/dashboard/sites/${s.id}/scans/${scan.id}`;
   }, 180_000);
 
@@ -50,8 +54,8 @@ describe('Site scan exports (e2e)', () => {
     await site?.close();
   });
 
-  const download = async (c: WebClient, file: string) => {
-    const res = await fetch(`${c.origin}${base}/${file}`, {
+  const download = async (c: WebClient, file: string, at = base) => {
+    const res = await fetch(`${c.origin}${at}/${file}`, {
       headers: { cookie: c.cookieHeader() },
       redirect: 'manual',
     });
@@ -77,6 +81,7 @@ describe('Site scan exports (e2e)', () => {
     expect(imageAlt.map((r) => r.split(',')[0]).sort()).toEqual(SITE_PAGES.map((p) => `${site.origin}${p}`).sort());
     expect(rows.filter((r) => r.includes(',button-name,'))).toHaveLength(1);
     expect(rows.some((r) => r.includes(',region,'))).toBe(false);
+    expect(rows.slice(1).every((r) => r.endsWith(','))).toBe(true); // the first scan: nothing to be new against
   });
 
   it('JUnit XML: valid, one suite per page, the template defect failing on each', async () => {
@@ -108,10 +113,51 @@ describe('Site scan exports (e2e)', () => {
     expect(pdf.text).toContain(`${site.origin}/`);
     expect(pdf.text).toContain('image-alt');
     expect(pdf.text).toContain(`${site.origin}/p3`);
+    expect(pdf.text).toContain(`Pages scanned: ${SITE_PAGES.length}\n`);
   }, 60_000);
 
   it('another workspace gets 404; an unknown export is 404', async () => {
     expect((await download(other, SITE_EXPORTS.csv.file)).status).toBe(404);
     expect((await download(member, 'report.docx')).status).toBe(404);
   });
+
+  it("a second scan's CSV says which elements are new since the first, as the site page counts them", async () => {
+    const sites = t.app.get(SitesService);
+    site.extra = '<input type="text">'; // a new defect (label) on every page; the template defect stays
+    try {
+      await sites.runNow(await sites.get(workspaceId, siteId));
+      const second = await scanEnded(sites, siteId, 2);
+      expect(second.status).toBe('done');
+      const res = await download(member, SITE_EXPORTS.csv.file, `/dashboard/sites/${siteId}/scans/${second.id}`);
+      const rows = res.body.toString('utf8').trimEnd().split('\r\n').slice(1);
+      const newOf = (rule: string) => rows.filter((r) => r.includes(`,${rule},`)).map((r) => r.split(',').pop());
+      expect(newOf('image-alt')).toEqual(SITE_PAGES.map(() => 'no'));
+      expect(newOf('label')).toEqual(SITE_PAGES.map(() => 'yes'));
+      const p1 = second.summary!.pages.find((p) => p.url === `${site.origin}/p1`)!;
+      expect(p1.diff).toMatchObject({ new: 1, unchanged: 1 });
+    } finally {
+      site.extra = '';
+    }
+  }, 180_000);
+
+  it('a site scanned at two viewports: the PDF counts its pages once and names each row with its viewport', async () => {
+    const sites = t.app.get(SitesService);
+    const s = await sites.create(workspaceId, {
+      name: 'Two viewports',
+      start_url: `${site.origin}/`,
+      page_source: 'list',
+      urls: '/p1',
+      viewport_desktop: 'yes',
+      viewport_phone: 'yes',
+    });
+    await sites.runNow(s);
+    const done = await scanEnded(sites, s.id, 1);
+    expect(done.status).toBe('done');
+    expect(done.summary!.pages).toHaveLength(4);
+    const res = await download(member, SITE_EXPORTS.pdf.file, `/dashboard/sites/${s.id}/scans/${done.id}`);
+    const text = (await pdfText(res.body)).text.replace(/\s+/g, ' ');
+    expect(text).toContain('Pages scanned: 2, each at desktop 1280 and phone 375 (4 results)');
+    expect(text).toContain(`Page 2: ${site.origin}/p1 (phone 375)`);
+    expect(text).toContain(`Page 1: ${site.origin}/ (desktop 1280)`);
+  }, 180_000);
 });

@@ -33,14 +33,26 @@ export const atLeast = (impact: Impact, threshold: Impact): boolean =>
   IMPACTS.indexOf(impact) <= IMPACTS.indexOf(threshold);
 
 /**
- * Every rule of every page as a case: violations (failed or only reported), passes, and rules only
- * in incomplete (review). With `newOnly`, `diff` says which elements are new; a violation none of
- * whose elements is new is reported, not failed.
+ * Whether an element of the report's page `page` (its index) is new since the previous scan;
+ * undefined when that page has no previous scan to compare with (a site scan's, site-export.ts).
  */
-export function gateCases(report: Report, options: GateOptions, diff?: ReportDiff): GateCase[] {
-  const fresh = diff ? newNodeKeys(diff) : undefined;
+export type NewElements = (page: number, rule: string, fingerprint: string) => boolean | undefined;
+
+/** A report's diff with its previous scan as NewElements (every page compared). */
+function newOfDiff(report: Report, diff: ReportDiff): NewElements {
+  const fresh = newNodeKeys(diff);
+  return (i, rule, fingerprint) => fresh.has(`${report.pages[i].url}\n${rule}\n${fingerprint}`);
+}
+
+/**
+ * Every rule of every page as a case: violations (failed or only reported), passes, and rules only
+ * in incomplete (review). `diff` (a report diff, or NewElements) says which elements are new; with
+ * `newOnly`, a violation none of whose elements is new is reported, not failed.
+ */
+export function gateCases(report: Report, options: GateOptions, diff?: ReportDiff | NewElements): GateCase[] {
+  const isNew = typeof diff === 'function' ? diff : diff ? newOfDiff(report, diff) : undefined;
   const cases: GateCase[] = [];
-  for (const p of report.pages) {
+  for (const [i, p] of report.pages.entries()) {
     if (p.render?.state === 'incomplete') {
       cases.push({
         page: p.url,
@@ -54,7 +66,7 @@ export function gateCases(report: Report, options: GateOptions, diff?: ReportDif
       });
     }
     const failedIds = new Set(p.violations.map((v) => v.id));
-    for (const v of p.violations) cases.push(violationCase(p.url, v, options, fresh));
+    for (const v of p.violations) cases.push(violationCase(p.url, v, options, isNew && ((r, f) => isNew(i, r, f))));
     for (const r of p.passes) {
       if (!failedIds.has(r.id)) cases.push(ruleCase(p.url, r, 'passed'));
     }
@@ -73,10 +85,16 @@ function ruleCase(page: string, r: ReportPass, outcome: 'passed' | 'review'): Ga
   return { page, rule: r.id, help: r.help, helpUrl: r.helpUrl, tags: r.tags, impact: r.impact, outcome, nodes: [] };
 }
 
-function violationCase(page: string, v: ReportRule, options: GateOptions, fresh: Set<string> | undefined): GateCase {
+function violationCase(
+  page: string,
+  v: ReportRule,
+  options: GateOptions,
+  isNew: ((rule: string, fingerprint: string) => boolean | undefined) | undefined,
+): GateCase {
   const nodes = v.nodes.map((n) => {
     const fingerprint = n.fingerprint ?? fingerprintOf(v.id, n);
-    return { ...n, fingerprint, ...(fresh ? { isNew: fresh.has(`${page}\n${v.id}\n${fingerprint}`) } : {}) };
+    const fresh = isNew?.(v.id, fingerprint);
+    return { ...n, fingerprint, ...(fresh === undefined ? {} : { isNew: fresh }) };
   });
   const base = { page, rule: v.id, help: v.help, helpUrl: v.helpUrl, tags: v.tags, impact: v.impact, nodes };
   if (!atLeast(v.impact, options.failOn))

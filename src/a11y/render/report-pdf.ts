@@ -13,13 +13,31 @@ const MAX_NODES_PER_RULE = 20;
 const MAX_HTML = 400;
 
 /**
+ * How a site scan's PDF names its pages (src/a11y/sites/site-export.ts), as the site's page does: the
+ * pages counted once however many viewports they were scanned at, and each row with its viewport.
+ */
+export interface PdfPageNames {
+  /** What follows "Pages scanned: ". */
+  scanned: string;
+  /** The label of each report page, by index (its address, and its viewport). */
+  labels: readonly string[];
+  /** The page number of each report page, by index (the same for a page's viewports). */
+  numbers: readonly number[];
+}
+
+/**
  * The audit PDF of a report (pdfkit, standard fonts), tagged for assistive technology (headings,
  * paragraphs, lists, figures with alternative text; language and title; page numbers as
  * artifacts): cover with score, URL and date; summary by impact; each violation with help text,
  * WCAG criteria, affected users and failing elements; the note that automated checks cover only
  * part of WCAG; "Page n of m" on every page.
  */
-export async function renderReportPdf(report: Report, publicUrl: string, extras: RenderExtras = {}): Promise<Buffer> {
+export async function renderReportPdf(
+  report: Report,
+  publicUrl: string,
+  extras: RenderExtras & { names?: PdfPageNames } = {},
+): Promise<Buffer> {
+  const label = (p: ReportPage, i: number): string => extras.names?.labels[i] ?? p.url;
   const doc = new PDFDocument({
     size: 'A4',
     margins: { top: 56, bottom: 56, left: 56, right: 56 },
@@ -46,7 +64,7 @@ export async function renderReportPdf(report: Report, publicUrl: string, extras:
   w.heading(1, 'Accessibility audit');
   w.para(`Address: ${report.url}`, { before: 0.2 });
   w.para(`Scanned: ${report.scannedAt.replace('T', ' ').slice(0, 19)} UTC`);
-  w.para(`Pages scanned: ${report.pages.length}`);
+  w.para(`Pages scanned: ${extras.names?.scanned ?? report.pages.length}`);
   const band = scoreBand(report.score);
   w.para(`${report.score} / 100`, { style: 'score', colour: BADGE_COLOURS[band], before: 1 });
   w.para(
@@ -62,7 +80,7 @@ export async function renderReportPdf(report: Report, publicUrl: string, extras:
   w.heading(2, 'Summary by impact', { before: 1.5 });
   w.lines(impactSummary(report).map((s) => `${s.impact}: ${s.rules} rules, ${s.nodes} elements`));
   doc.moveDown(0.5);
-  w.lines(report.pages.map((p) => `${p.url}: score ${p.score}, ${p.violations.length} failed rules`));
+  w.lines(report.pages.map((p, i) => `${label(p, i)}: score ${p.score}, ${p.violations.length} failed rules`));
   resultsSectionsPdf(w, report, extras);
 
   // Violations per page
@@ -70,7 +88,7 @@ export async function renderReportPdf(report: Report, publicUrl: string, extras:
 
   function pageSection(p: ReportPage, i: number): void {
     doc.addPage();
-    w.heading(2, `Page ${i + 1}: ${p.url}`);
+    w.heading(2, `Page ${extras.names?.numbers[i] ?? i + 1}: ${label(p, i)}`);
     w.para(
       `Score ${p.score}/100. ${p.passes.length} rules passed, ${p.violations.length} failed, ${p.incomplete.length} need human review.`,
       { style: 'small' },

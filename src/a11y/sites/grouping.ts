@@ -98,7 +98,7 @@ export function groupIssues(pages: readonly FilteredPage[]): IssueGroup[] {
 export const siteScoreOf = (pages: readonly FilteredPage[]): number => siteScore(pages.map((p) => p.score));
 
 /** The fingerprints of each page, from a summary's groups. */
-function printsByPage(groups: readonly IssueGroup[]): Map<string, Set<string>> {
+export function printsByPage(groups: readonly IssueGroup[]): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const g of groups) for (const p of g.pages) (out.get(p) ?? out.set(p, new Set()).get(p)!).add(g.fingerprint);
   return out;

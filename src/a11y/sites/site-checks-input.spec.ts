@@ -56,6 +56,14 @@ describe('parseLoginForm', () => {
     });
   });
 
+  it('reads the button pressed after a field (a login over several pages); none given: no next list', () => {
+    expect(parseLoginForm({ ...full, login_field1_next: ' #next ' }, START, null)?.next).toEqual(['#next', null]);
+    expect(parseLoginForm({ ...full, login_field1_next: '' }, START, null)).not.toHaveProperty('next');
+    expect(fieldOf(() => parseLoginForm({ ...full, login_field3_next: '#more' }, START, null))).toBe(
+      'login_field3_selector',
+    );
+  });
+
   it('keeps a stored value when its box is left empty, and only for the same selector', () => {
     const stored: SiteLogin = {
       url: 'https://example.com/login',

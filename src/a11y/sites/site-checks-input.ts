@@ -31,6 +31,8 @@ export interface LoginInput {
   submit: string;
   check_selector: string | null;
   check_url: string | null;
+  /** The button pressed after each field (SiteLogin.next); absent when none is given. */
+  next?: (string | null)[];
 }
 
 const selector = (v: string | undefined, field: string, what: string): string => {
@@ -41,8 +43,8 @@ const selector = (v: string | undefined, field: string, what: string): string =>
 };
 
 /**
- * The login part of the site form (`login_url`, `login_field<N>_selector` / `_value` for N = 1..3,
- * `login_submit`, `login_check`, `login_check_url`, `login_remove`). Undefined: no login steps (none
+ * The login part of the site form (`login_url`, `login_field<N>_selector` / `_value` / `_next` (a
+ * button pressed after the field, for a login over several pages) for N = 1..3, `login_submit`, `login_check`, `login_check_url`, `login_remove`). Undefined: no login steps (none
  * given, or removed). A field's empty value keeps the stored one (`stored`: the site's current
  * steps), as values are never shown again. Messages name the field they are about.
  */
@@ -54,17 +56,20 @@ export function parseLoginForm(
   if (f.login_remove === 'yes') return undefined;
   const url = (f.login_url ?? '').trim();
   const fields: LoginInput['fields'] = [];
+  const next: (string | null)[] = [];
   for (let i = 1; i <= MAX_LOGIN_FIELDS; i++) {
     const sel = selector(f[`login_field${i}_selector`], `login_field${i}_selector`, `selector of field ${i}`);
     const value = f[`login_field${i}_value`] ?? '';
+    const then = selector(f[`login_field${i}_next`], `login_field${i}_next`, `button after field ${i}`);
     if (!sel) {
-      if (value)
+      if (value || then)
         throw DomainError.badRequest(
-          `Give the selector of field ${i} (the value has no field).`,
+          `Give the selector of field ${i} (the ${value ? 'value' : 'button after it'} has no field).`,
           `login_field${i}_selector`,
         );
       continue;
     }
+    next.push(then || null);
     if (value.length > MAX_VALUE)
       throw DomainError.badRequest(
         `The value of field ${i} is longer than ${MAX_VALUE} characters.`,
@@ -103,5 +108,12 @@ export function parseLoginForm(
       'Give a check that the login worked: a selector present after it, or an address pattern.',
       'login_check',
     );
-  return { url: u.href, fields, submit, check_selector: check, check_url: checkUrl };
+  return {
+    url: u.href,
+    fields,
+    submit,
+    check_selector: check,
+    check_url: checkUrl,
+    ...(next.some((n) => n) ? { next } : {}),
+  };
 }

@@ -1,4 +1,5 @@
-import { linksOf } from './site-crawl';
+import { folderOf } from './site-pages';
+import { canonicalOf, linksOf } from './site-crawl';
 
 describe('linksOf', () => {
   it('reads a and area links in any quoting, decodes entities and drops fragments', () => {
@@ -16,5 +17,29 @@ describe('linksOf', () => {
     expect(linksOf('<base href="/root/"><a href="x">x</a>', 'http://site.test/dir/page')).toEqual([
       'http://site.test/root/x',
     ]);
+  });
+});
+
+describe('canonicalOf', () => {
+  it('reads <link rel=canonical href> in any attribute order and quoting, resolved against the page', () => {
+    expect(canonicalOf('<head><link rel="canonical" href="/b#x"></head>', 'http://site.test/d/a')).toBe(
+      'http://site.test/b',
+    );
+    expect(canonicalOf("<LINK HREF='b?x=1&amp;y=2' REL='Canonical'>", 'http://site.test/d/a')).toBe(
+      'http://site.test/d/b?x=1&y=2',
+    );
+    expect(
+      canonicalOf('<link rel="stylesheet" href="/s.css"><link data-href="/x" rel="canonical">', 'http://site.test/'),
+    ).toBe(undefined);
+  });
+});
+
+describe('folderOf', () => {
+  it('names the folder an index file serves, keeping the query; undefined for other pages', () => {
+    expect(folderOf('http://site.test/index.html')).toBe('http://site.test/');
+    expect(folderOf('http://site.test/docs/INDEX.HTM?v=1')).toBe('http://site.test/docs/?v=1');
+    expect(folderOf('http://site.test/docs/index.php')).toBe('http://site.test/docs/');
+    expect(folderOf('http://site.test/docs/myindex.html')).toBeUndefined();
+    expect(folderOf('http://site.test/docs/')).toBeUndefined();
   });
 });

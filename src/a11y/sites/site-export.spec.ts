@@ -1,8 +1,11 @@
 import type { Report, ReportPage, ReportRule } from '../report/report.types';
 import { pageBreakdown } from '../scoring/breakdown';
 import { pageScore } from '../scoring/score';
-import { siteAsReport } from './site-export';
-import type { Site, SiteScan } from './site.types';
+import { renderCsv } from '../export/csv';
+import { gateCases } from '../export/gate';
+import { fingerprintOf } from '../diff/fingerprint';
+import { newSince, pdfNamesOf, siteAsReport } from './site-export';
+import type { IssueGroup, Site, SitePageResult, SiteScan, SiteScanSummary } from './site.types';
 
 const rule = (id: string, impact: ReportRule['impact']): ReportRule => ({
   id,
@@ -63,7 +66,7 @@ const reports = new Map([
 describe('siteAsReport', () => {
   it("explains the site score with each failed rule's points (the PDF's 'What each fix is worth')", () => {
     const site = { start_url: 'http://a.test/', ignore_rules: [], excluded_selectors: [] } as unknown as Site;
-    const r = siteAsReport(site, scan, reports);
+    const r = siteAsReport(site, scan, reports).report;
     expect(r.scoreBreakdown?.map((c) => c.id)).toEqual(['image-alt', 'color-contrast']);
     expect(r.scoreBreakdown?.reduce((s, c) => s + c.points, 0)).toBe(100 - score);
   });
@@ -74,7 +77,71 @@ describe('siteAsReport', () => {
       ignore_rules: ['color-contrast'],
       excluded_selectors: [],
     } as unknown as Site;
-    const r = siteAsReport(site, scan, reports);
+    const r = siteAsReport(site, scan, reports).report;
     expect(r.scoreBreakdown?.map((c) => c.id)).toEqual(['image-alt']);
+  });
+});
+
+describe('a site scan at two viewports, as the site page shows it', () => {
+  const site = { start_url: 'http://a.test/', ignore_rules: [], excluded_selectors: [] } as unknown as Site;
+  const rows: SitePageResult[] = [
+    { url: 'http://a.test/', reportId: 'r1', viewport: 'desktop' },
+    { url: 'http://a.test/b', reportId: 'r2', viewport: 'desktop' },
+    { url: 'http://a.test/', reportId: 'r1p', viewport: 'phone', secondary: true },
+    { url: 'http://a.test/b', reportId: 'r2p', viewport: 'phone', secondary: true },
+  ];
+  const two = { ...scan, summary: { ...scan.summary, pages: rows } } as SiteScan;
+  const all = new Map([
+    ...reports,
+    ['r1p', reportOf('r1p', 'http://a.test/')],
+    ['r2p', reportOf('r2p', 'http://a.test/b')],
+  ]);
+
+  it('the PDF counts 2 pages, names each row with its viewport and numbers it as its page', () => {
+    const { report, rows: kept } = siteAsReport(site, two, all);
+    expect(report.pages).toHaveLength(4);
+    expect(pdfNamesOf(two.summary!, kept)).toEqual({
+      scanned: '2, each at desktop 1280 and phone 375 (4 results)',
+      labels: [
+        'http://a.test/ (desktop 1280)',
+        'http://a.test/b (desktop 1280)',
+        'http://a.test/ (phone 375)',
+        'http://a.test/b (phone 375)',
+      ],
+      numbers: [1, 2, 1, 2],
+    });
+  });
+
+  it('the score breakdown and totals count the first viewport only, as the site score does', () => {
+    const { report } = siteAsReport(site, two, all);
+    expect(report.scoreBreakdown?.reduce((s, c) => s + c.points, 0)).toBe(100 - score);
+    expect(report.totalNodes).toBe(4); // two elements on each of the two pages, not on the phone rows
+  });
+
+  it("the CSV's new column: yes or no on pages the previous scan scanned, empty elsewhere and at the other viewport", () => {
+    const img = fingerprintOf('image-alt', violations[0].nodes[0]);
+    const before = {
+      pages: [{ url: 'http://a.test/', reportId: 'old' }],
+      groups: [{ fingerprint: img, pages: ['http://a.test/'] } as IssueGroup],
+    } as unknown as SiteScanSummary;
+    const { report, rows: kept } = siteAsReport(site, two, all);
+    const csv = renderCsv(gateCases(report, { failOn: 'minor', newOnly: false }, newSince(kept, before)));
+    const cells = csv
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((r) => r.split(','))
+      .map((c) => `${c[0]} ${c[1]} ${c[c.length - 1]}`);
+    expect(cells).toEqual([
+      'http://a.test/ image-alt no',
+      'http://a.test/ color-contrast yes',
+      'http://a.test/b image-alt ',
+      'http://a.test/b color-contrast ',
+      'http://a.test/ image-alt ',
+      'http://a.test/ color-contrast ',
+      'http://a.test/b image-alt ',
+      'http://a.test/b color-contrast ',
+    ]);
+    expect(newSince(kept, undefined)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import { DomainError } from '../../common/errors/domain-error';
 import { parseTargetUrl } from '../../common/egress/target-guard';
-import type { ExcludedSelector, SiteInput, SiteSchedule } from './site.types';
+import { PAGE_SOURCES, type ExcludedSelector, type PageSource, type SiteInput, type SiteSchedule } from './site.types';
 
 /** Pages per site scan: the default and the most an admin may set. */
 export const DEFAULT_PAGE_BUDGET = 100;
@@ -42,6 +42,7 @@ export function parseSiteForm(f: Record<string, string | undefined>): SiteInput 
   };
   const sitemap = f.sitemap_url?.trim() ? sameOrigin(f.sitemap_url.trim(), 'sitemap_url') : null;
   const urls = capped(lines(f.urls), MAX_LIST_ENTRIES, 'urls', 'listed addresses').map((u) => sameOrigin(u, 'urls'));
+  const pageSource = pageSourceOf(f.page_source, sitemap, urls);
   const budgetText = f.page_budget?.trim() || String(DEFAULT_PAGE_BUDGET);
   const budget = Number(budgetText);
   if (!Number.isInteger(budget) || budget < 1 || budget > MAX_PAGE_BUDGET)
@@ -87,6 +88,7 @@ export function parseSiteForm(f: Record<string, string | undefined>): SiteInput 
     start_url: start.href,
     sitemap_url: sitemap,
     urls,
+    page_source: pageSource,
     include_patterns: capped(lines(f.include_patterns), MAX_PATTERNS, 'include_patterns', 'include patterns'),
     exclude_patterns: capped(lines(f.exclude_patterns), MAX_PATTERNS, 'exclude_patterns', 'exclude patterns'),
     page_budget: budget,
@@ -96,6 +98,29 @@ export function parseSiteForm(f: Record<string, string | undefined>): SiteInput 
     schedule,
     alert_drop: drop,
   };
+}
+
+/**
+ * Where the pages come from (`page_source`): sitemap, list or crawl, checked against what was given.
+ * Not given (a form or a caller that predates the choice): the sitemap when there is one, else the list
+ * when it has addresses, else the crawl, as before the choice existed.
+ */
+function pageSourceOf(raw: string | undefined, sitemap: string | null, urls: readonly string[]): PageSource {
+  const given = raw?.trim();
+  if (!given) return sitemap ? 'sitemap' : urls.length ? 'list' : 'crawl';
+  if (!(PAGE_SOURCES as readonly string[]).includes(given))
+    throw DomainError.badRequest(
+      'The pages come from the sitemap, the list or a crawl from the start URL.',
+      'page_source',
+    );
+  if (given === 'sitemap' && !sitemap)
+    throw DomainError.badRequest("Give the sitemap's address, or choose another source of pages.", 'sitemap_url');
+  if (given === 'list' && !urls.length)
+    throw DomainError.badRequest(
+      'Give the pages to scan, one address per line, or choose another source of pages.',
+      'urls',
+    );
+  return given as PageSource;
 }
 
 /** A URL pattern: `*` matches any characters, matched against the path and query (`/blog/*`). */

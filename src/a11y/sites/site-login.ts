@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { HTTPRequest, Page } from 'puppeteer-core';
+import type { ElementHandle, HTTPRequest, Page } from 'puppeteer-core';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { BrowserPool } from '../browser/browser-pool';
@@ -23,11 +23,24 @@ export interface OpenLogin {
   submit: string;
   check_selector: string | null;
   check_url: string | null;
+  next?: (string | null)[];
 }
+
+/** A button's words for a message (its text, value or aria-label; the selector when it has none). */
+const wordsOf = async (button: ElementHandle, selector: string): Promise<string> =>
+  (
+    await button
+      .evaluate((e) => {
+        const b = e as unknown as { innerText?: string; value?: string; getAttribute(n: string): string | null };
+        return (b.innerText || b.value || b.getAttribute('aria-label') || '').replace(/\s+/g, ' ').trim();
+      })
+      .catch(() => '')
+  ).slice(0, 80) || selector;
 
 /**
  * Runs a site's login steps in a browser context of the engine's pool (the same egress guard on
- * every request as a scan): opens the login page, fills each field, presses the button, then waits
+ * every request as a scan): opens the login page, fills each field (pressing its Next button after
+ * it, if any, then waiting for what comes next), presses the button, then waits
  * for the check (a selector present, and/or the address matching a pattern). Answers the session's
  * cookies of the site's host, which the site scan passes to each page (scan options). Any step that
  * fails throws "Login failed: ..." naming the step, so no signed-out scan is passed off as signed
@@ -94,27 +107,35 @@ export class SiteLogin {
       });
     if (!response || response.status() >= 400)
       throw failed(`the login page ${login.url} answered HTTP ${response?.status() ?? 'nothing'}`);
-    for (const f of login.fields) {
-      const el = await page.$(f.selector).catch(() => null);
-      if (!el) throw failed(`the field '${f.selector}' was not found on the login page`);
+    // After a Next button, the next field (or the final button) is waited for: a new page, or a part of this one shown.
+    let pressed: string | undefined;
+    const find = async (sel: string): Promise<ElementHandle | null> =>
+      pressed
+        ? page.waitForSelector(sel, { visible: true, timeout: this.checkWithinMs }).catch(() => null)
+        : page.$(sel).catch(() => null);
+    const where = () => (pressed ? `after pressing '${pressed}'` : 'on the login page');
+    for (const [i, f] of login.fields.entries()) {
+      const el = await find(f.selector);
+      if (!el) throw failed(`the field '${f.selector}' was not found ${where()}`);
       await el.evaluate((e) => {
         (e as unknown as { value: string }).value = '';
       });
       await el.type(f.value).catch(() => {
         throw failed(`the field '${f.selector}' could not be filled`);
       });
+      const next = login.next?.[i];
+      if (!next) continue;
+      const button = await find(next);
+      if (!button) throw failed(`the button '${next}' was not found ${where()}`);
+      const words = await wordsOf(button, next);
+      await button.click().catch(() => {
+        throw failed(`the button '${next}' could not be pressed`);
+      });
+      pressed = words;
     }
-    const button = await page.$(login.submit).catch(() => null);
-    if (!button) throw failed(`the button '${login.submit}' was not found on the login page`);
-    const label =
-      (
-        await button
-          .evaluate((e) => {
-            const b = e as unknown as { innerText?: string; value?: string; getAttribute(n: string): string | null };
-            return (b.innerText || b.value || b.getAttribute('aria-label') || '').replace(/\s+/g, ' ').trim();
-          })
-          .catch(() => '')
-      ).slice(0, 80) || login.submit;
+    const button = await find(login.submit);
+    if (!button) throw failed(`the button '${login.submit}' was not found ${where()}`);
+    const label = await wordsOf(button, login.submit);
     await button.click().catch(() => {
       throw failed(`the button '${login.submit}' could not be pressed`);
     });

@@ -28,9 +28,22 @@ async function robotsOf(guard: EgressGuard, origin: string): Promise<ReturnType<
   return got.ok ? robotsParser(robotsUrl.href, got.body.toString('utf8')) : undefined;
 }
 
+/** `/dir/index.html` (or .htm, .php): the folder's index file, the same page as `/dir/`. */
+const INDEX_FILE = /\/index\.(?:html?|php)$/i;
+
+/** The address of the folder an index file serves (`/dir/index.html` -> `/dir/`), undefined for other addresses. */
+export function folderOf(url: string): string | undefined {
+  const u = new URL(url);
+  if (!INDEX_FILE.test(u.pathname)) return undefined;
+  u.pathname = u.pathname.replace(INDEX_FILE, '/');
+  return u.href;
+}
+
 /**
- * The pages a scan visits: listed URLs, the sitemap's, or (neither given) a same-origin crawl from
- * the start URL; robots.txt, the include and exclude patterns and the budget applied.
+ * The pages a scan visits: the start URL and the listed URLs, then those of the site's page source
+ * (the sitemap's, none more for a list, or a same-origin crawl's); duplicates left out (the crawl's,
+ * and an index file whose folder is also a page); robots.txt, the include and exclude patterns and
+ * the budget applied.
  */
 export async function pagesOf(guard: EgressGuard, site: Site): Promise<SitePages> {
   const start = new URL(site.start_url);
@@ -42,9 +55,10 @@ export async function pagesOf(guard: EgressGuard, site: Site): Promise<SitePages
     (!site.include_patterns.length || site.include_patterns.some((p) => matchesPattern(url, p))) &&
     !site.exclude_patterns.some((p) => matchesPattern(url, p));
   const gapMs = crawlDelayMs(robots?.getCrawlDelay(SITE_FETCH_USER_AGENT));
-  const source = site.sitemap_url ? 'sitemap' : site.urls.length ? 'list' : 'crawl';
+  const source = site.page_source;
   const found = new Set<string>([start.href, ...site.urls]);
-  if (site.sitemap_url) {
+  const duplicates = new Map<string, string>();
+  if (source === 'sitemap' && site.sitemap_url) {
     const sm = await readSitemap(guard, new URL(site.sitemap_url), start.origin, Math.max(budget * 4, 100));
     sm.urls.forEach((u) => found.add(u));
     sm.problems.forEach((p) => skipped.push({ url: site.sitemap_url!, reason: p }));
@@ -56,13 +70,16 @@ export async function pagesOf(guard: EgressGuard, site: Site): Promise<SitePages
       gapMs,
     });
     crawled.urls.forEach((u) => found.add(u));
+    crawled.duplicates.forEach((d) => duplicates.set(d.url, d.reason));
     crawled.problems.forEach((p) => skipped.push({ url: start.href, reason: p }));
   }
+  const all = new Set([...found].map((raw) => normalizeUrl(raw)).filter((u): u is string => !!u));
   const pages: string[] = [];
-  for (const raw of found) {
-    const url = normalizeUrl(raw);
-    if (!url) continue;
-    if (site.include_patterns.length && !site.include_patterns.some((p) => matchesPattern(url, p)))
+  for (const url of all) {
+    const folder = folderOf(url);
+    const duplicate = duplicates.get(url) ?? (folder && all.has(folder) ? `the same page as ${folder}` : undefined);
+    if (duplicate) skipped.push({ url, reason: duplicate });
+    else if (site.include_patterns.length && !site.include_patterns.some((p) => matchesPattern(url, p)))
       skipped.push({ url, reason: 'not matched by an include pattern' });
     else if (site.exclude_patterns.some((p) => matchesPattern(url, p)))
       skipped.push({ url, reason: 'matched by an exclude pattern' });
@@ -74,7 +91,8 @@ export async function pagesOf(guard: EgressGuard, site: Site): Promise<SitePages
           ? `over the page budget (${budget})`
           : `over the ${MAX_CRAWL_PAGES} pages an unverified site may scan: prove ownership for more`,
       });
-    else if (!pages.includes(url)) pages.push(url);
+    else pages.push(url);
   }
+  for (const [url, reason] of duplicates) if (!all.has(url)) skipped.push({ url, reason });
   return { pages, skipped, gapMs, source };
 }

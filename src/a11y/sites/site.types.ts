@@ -3,6 +3,12 @@ import type { ViewportName } from '../scan/scan-options';
 
 export type SiteSchedule = 'off' | 'daily' | 'weekly';
 export type SiteScanStatus = 'queued' | 'running' | 'done' | 'failed';
+/**
+ * Where a scan's pages come from beside the start URL and the listed URLs: the sitemap, nothing more
+ * (the list), or a same-origin crawl from the start URL (docs/a11y-monitoring.md, "Pages of a scan").
+ */
+export type PageSource = 'sitemap' | 'list' | 'crawl';
+export const PAGE_SOURCES: readonly PageSource[] = ['sitemap', 'list', 'crawl'];
 
 /** A CSS selector left out of a site's results, with the reason kept for the audit trail. */
 export interface ExcludedSelector {
@@ -18,6 +24,7 @@ export interface Site {
   start_url: string;
   sitemap_url: string | null;
   urls: string[];
+  page_source: PageSource;
   include_patterns: string[];
   exclude_patterns: string[];
   page_budget: number;
@@ -43,8 +50,8 @@ export interface Site {
 export type SiteChecksInput = Pick<Site, 'viewports' | 'reflow_check' | 'keyboard_walk'>;
 
 /**
- * A site's login steps (docs/a11y-monitoring.md, "Login steps"): open `url`, fill each field, press
- * `submit`, then expect `check_selector` in the page and/or the address to match `check_url`.
+ * A site's login steps (docs/a11y-monitoring.md, "Login steps"): open `url`, fill each field in
+ * order (pressing its `next` button after it, if any), press `submit`, then expect `check_selector` in the page and/or the address to match `check_url`.
  * Field values are sealed (SecretBox, purpose SITE_LOGIN_PURPOSE, the workspace as context): never
  * shown again, never logged.
  */
@@ -55,6 +62,12 @@ export interface SiteLogin {
   check_selector: string | null;
   /** A URL pattern (`*` = any characters) matched against the path and query after the login. */
   check_url: string | null;
+  /**
+   * A login over more than one page (user name, Next, password): `next[i]` is the button pressed
+   * after field i + 1 is filled (null: none); the next field, and the final button, are then waited
+   * for. Absent on a one-page login.
+   */
+  next?: (string | null)[];
 }
 
 /** What an admin enters for a site. */
@@ -64,6 +77,7 @@ export type SiteInput = Pick<
   | 'start_url'
   | 'sitemap_url'
   | 'urls'
+  | 'page_source'
   | 'include_patterns'
   | 'exclude_patterns'
   | 'page_budget'

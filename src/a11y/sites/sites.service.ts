@@ -306,6 +306,7 @@ export class SitesService implements OnModuleInit {
         submit: c.login.submit,
         check_selector: c.login.check_selector,
         check_url: c.login.check_url,
+        ...(c.login.next ? { next: c.login.next } : {}),
       };
     }
     await this.store.setLogin(site.id, login);

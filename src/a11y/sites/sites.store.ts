@@ -28,7 +28,7 @@ const scan = (r: SiteScan): SiteScan => ({
  */
 export const SITE_SCAN_STALE_MS = 30 * 60_000;
 
-/** A site's settings as query parameters, in the column order of INSERT and UPDATE ($2 to $13). */
+/** A site's settings as query parameters, in the column order of INSERT and UPDATE ($2 to $14). */
 const inputParams = (s: SiteInput): unknown[] => [
   s.name,
   s.start_url,
@@ -42,6 +42,7 @@ const inputParams = (s: SiteInput): unknown[] => [
   JSON.stringify(s.excluded_selectors),
   s.schedule,
   s.alert_drop,
+  s.page_source,
 ];
 
 /** Scans listed on a site's page (the trend). */
@@ -54,8 +55,8 @@ export class SitesStore {
 
   async create(workspaceId: string, s: SiteInput, token: string): Promise<Site> {
     const rows = await this.db.query<Site[]>(
-      `INSERT INTO a11y_sites (workspace_id, name, start_url, sitemap_url, urls, include_patterns, exclude_patterns, page_budget, respect_robots, ignore_rules, excluded_selectors, schedule, alert_drop, verification_token)
-       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14) RETURNING *`,
+      `INSERT INTO a11y_sites (workspace_id, name, start_url, sitemap_url, urls, include_patterns, exclude_patterns, page_budget, respect_robots, ignore_rules, excluded_selectors, schedule, alert_drop, page_source, verification_token)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::jsonb, $8, $9, $10::jsonb, $11::jsonb, $12, $13, $14, $15) RETURNING *`,
       [workspaceId, ...inputParams(s), token],
     );
     return site(rows[0]);
@@ -65,8 +66,8 @@ export class SitesStore {
   async update(id: string, s: SiteInput, keepProof: boolean): Promise<Site | undefined> {
     const rows = await this.db.query<Site[]>(
       `WITH u AS (UPDATE a11y_sites SET name = $2, start_url = $3, sitemap_url = $4, urls = $5::jsonb, include_patterns = $6::jsonb, exclude_patterns = $7::jsonb, page_budget = $8, respect_robots = $9,
-         ignore_rules = $10::jsonb, excluded_selectors = $11::jsonb, schedule = $12, alert_drop = $13,
-         verified_at = CASE WHEN $14::boolean THEN verified_at END, verified_by = CASE WHEN $14::boolean THEN verified_by END
+         ignore_rules = $10::jsonb, excluded_selectors = $11::jsonb, schedule = $12, alert_drop = $13, page_source = $14,
+         verified_at = CASE WHEN $15::boolean THEN verified_at END, verified_by = CASE WHEN $15::boolean THEN verified_by END
        WHERE id = $1 RETURNING *) SELECT * FROM u`,
       [id, ...inputParams(s), keepProof],
     );
@@ -144,6 +145,15 @@ export class SitesStore {
     const rows = await this.db.query<SiteScan[]>(
       `SELECT * FROM a11y_site_scans WHERE site_id = $1 AND id <> $2 AND status = 'done' ORDER BY finished_at DESC LIMIT 1`,
       [siteId, scanId],
+    );
+    return rows[0] ? scan(rows[0]) : undefined;
+  }
+
+  /** The newest scan of the site that finished before `finishedAt` (what a scan's per-page diff compared with). */
+  async doneBefore(siteId: string, finishedAt: string): Promise<SiteScan | undefined> {
+    const rows = await this.db.query<SiteScan[]>(
+      `SELECT * FROM a11y_site_scans WHERE site_id = $1 AND status = 'done' AND finished_at < $2 ORDER BY finished_at DESC LIMIT 1`,
+      [siteId, finishedAt],
     );
     return rows[0] ? scan(rows[0]) : undefined;
   }

@@ -4,10 +4,16 @@
  */
 import type { UserView } from '../../accounts/accounts.service';
 import { html, SafeHtml } from '../../common/html/html';
-import type { Site, SitePageResult, SiteScan } from '../../a11y/sites/site.types';
+import {
+  PAGE_SOURCES,
+  type PageSource,
+  type Site,
+  type SitePageResult,
+  type SiteScan,
+} from '../../a11y/sites/site.types';
 import { MAX_LOGIN_FIELDS } from '../../a11y/sites/site-checks-input';
 import { VIEWPORT_LABELS, VIEWPORT_NAMES } from '../../a11y/scan/scan-options';
-import { SITE_EXPORTS } from '../../a11y/sites/site-export';
+import { pageLabel, SITE_EXPORTS } from '../../a11y/sites/site-export';
 import { DEFAULT_ALERT_DROP, DEFAULT_PAGE_BUDGET, MAX_PAGE_BUDGET } from '../../a11y/sites/site-input';
 import { lineChart } from '../render/chart';
 import { errorSummary, page } from '../render/layout';
@@ -54,7 +60,8 @@ function checksFields(f: Record<string, string>, loginSet: readonly boolean[]): 
     const i = k + 1;
     const set = loginSet[k] === true;
     return html`${input(`login_field${i}_selector`, `Field ${i}: selector`, f[`login_field${i}_selector`] ?? '', i === 1 ? 'A CSS selector of the field, e.g. #email.' : '')}
-${secret(`login_field${i}_value`, `Field ${i}: value`, set ? 'Set: stored encrypted, never shown again. Leave empty to keep it, or type a new value to replace it.' : 'Stored encrypted with the instance secret; never shown again.')}`;
+${secret(`login_field${i}_value`, `Field ${i}: value`, set ? 'Set: stored encrypted, never shown again. Leave empty to keep it, or type a new value to replace it.' : 'Stored encrypted with the instance secret; never shown again.')}
+${input(`login_field${i}_next`, `After field ${i}: button to press`, f[`login_field${i}_next`] ?? '', i === 1 ? 'Optional, for a login over several pages (user name, Next, password): e.g. #next. What comes next is waited for.' : '')}`;
   });
   return html`<fieldset><legend>Viewports</legend>
 ${VIEWPORT_NAMES.map((v) => box(`viewport_${v}`, `Scan each page at ${VIEWPORT_LABELS[v]} px`, f[`viewport_${v}`] === 'yes' || (noneChosen && v === 'desktop')))}
@@ -74,6 +81,29 @@ ${loginSet.length ? box('login_remove', 'Remove the login steps (scan signed out
 </fieldset>`;
 }
 
+/** What each page source choice is called on the form and the site page. */
+const PAGE_SOURCE_LABELS: Record<PageSource, string> = {
+  sitemap: 'the sitemap',
+  list: 'the list of pages only',
+  crawl: 'a crawl from the start URL (links on the same origin)',
+};
+
+/** The page source choice; a form without one shows what the site did before the choice existed. */
+function pageSourceField(f: Record<string, string>): SafeHtml {
+  const chosen = f.page_source || (f.sitemap_url ? 'sitemap' : f.urls?.trim() ? 'list' : 'crawl');
+  return html`<div class="field"><label for="page_source">Pages come from</label><span class="hint" id="page_source-hint">Besides the start URL. The crawl follows the links of the HTML the server sends.</span>
+<select id="page_source" name="page_source" aria-describedby="page_source-hint">${PAGE_SOURCES.map((v) => html`<option value="${v}"${chosen === v ? html` selected` : ''}>${PAGE_SOURCE_LABELS[v][0].toUpperCase()}${PAGE_SOURCE_LABELS[v].slice(1)}</option>`)}</select></div>`;
+}
+
+/** Where the site's pages come from, as the site page says it. */
+function pagesFrom(s: Site): string {
+  const listed = `${s.urls.length} listed page${s.urls.length === 1 ? '' : 's'}`;
+  if (s.page_source === 'list') return `pages from the list (${listed})`;
+  const more = s.urls.length ? ` and ${listed}` : '';
+  if (s.page_source === 'sitemap') return `pages from the sitemap ${s.sitemap_url ?? ''}${more}`;
+  return `pages found by a crawl from the start URL${more}`;
+}
+
 /** The site settings form (add and edit), filled with `f`. */
 function siteForm(
   action: string,
@@ -85,8 +115,9 @@ function siteForm(
   return html`<form class="site-form" method="post" action="${action}">${hidden(csrf)}
 ${input('name', 'Name', f.name ?? '', 'Optional: the host name otherwise.')}
 ${input('start_url', 'Start URL', f.start_url ?? '', 'The home page, e.g. https://www.example.com/.', 'url')}
-${input('sitemap_url', 'Sitemap', f.sitemap_url ?? '', 'Optional: a sitemap.xml or sitemap index on the same origin (gzipped is fine).', 'url')}
-${area('urls', 'Pages to scan', f.urls ?? '', 'Optional: one address per line, on the same origin.')}
+${pageSourceField(f)}
+${input('sitemap_url', 'Sitemap', f.sitemap_url ?? '', 'For the sitemap choice: a sitemap.xml or sitemap index on the same origin (gzipped is fine).', 'url')}
+${area('urls', 'Pages to scan', f.urls ?? '', 'One address per line, on the same origin: the pages of the list choice; with the other choices, scanned too, after the start URL.')}
 ${area('include_patterns', 'Include patterns', f.include_patterns ?? '', 'Optional: one per line, * for any characters, matched against the path (/blog/*).')}
 ${area('exclude_patterns', 'Exclude patterns', f.exclude_patterns ?? '', 'Optional: one per line, as above.')}
 ${input('page_budget', 'Page budget per scan', f.page_budget ?? String(DEFAULT_PAGE_BUDGET), `1 to ${MAX_PAGE_BUDGET}; an unproved site scans at most 5 pages.`, 'number')}
@@ -107,6 +138,7 @@ export function formOfSite(s: Site): Record<string, string> {
     start_url: s.start_url,
     sitemap_url: s.sitemap_url ?? '',
     urls: s.urls.join('\n'),
+    page_source: s.page_source,
     include_patterns: s.include_patterns.join('\n'),
     exclude_patterns: s.exclude_patterns.join('\n'),
     page_budget: String(s.page_budget),
@@ -127,16 +159,16 @@ function checksFormOfSite(s: Site): Record<string, string> {
   if (s.keyboard_walk) f.keyboard_walk = 'yes';
   if (s.login) {
     f.login_url = s.login.url;
-    s.login.fields.forEach((x, k) => (f[`login_field${k + 1}_selector`] = x.selector));
+    s.login.fields.forEach((x, k) => {
+      f[`login_field${k + 1}_selector`] = x.selector;
+      f[`login_field${k + 1}_next`] = s.login?.next?.[k] ?? '';
+    });
     f.login_submit = s.login.submit;
     f.login_check = s.login.check_selector ?? '';
     f.login_check_url = s.login.check_url ?? '';
   }
   return f;
 }
-
-/** A page result's address, with its viewport when the site scans more than one. */
-const pageLabel = (p: SitePageResult): string => (p.viewport ? `${p.url} (${VIEWPORT_LABELS[p.viewport]})` : p.url);
 
 /** The checks beyond axe of a scan's pages: findings to review, per page (absent when the site runs none). */
 function reviewTable(pages: readonly SitePageResult[]): SafeHtml | '' {
@@ -231,9 +263,9 @@ export function sitePage(m: SitePageModel): string {
     body: html`<h1>${site.name}: accessibility</h1>
 ${dashboardNav('sites', m.user)}
 ${m.notice ? html`<p class="notice" role="status" tabindex="-1" autofocus>${m.notice}</p>` : ''}
-<p>Start URL: <a href="${site.start_url}">${site.start_url}</a>${site.sitemap_url ? html`; sitemap: ${site.sitemap_url}` : ''}. Page budget ${site.page_budget},
+<p>Start URL: <a href="${site.start_url}">${site.start_url}</a>; ${pagesFrom(site)}. Page budget ${site.page_budget},
 robots.txt ${site.respect_robots ? 'respected' : 'ignored'}, schedule: ${site.schedule}.</p>
-<p>Viewports: ${(site.viewports ?? ['desktop']).map((v) => VIEWPORT_LABELS[v]).join(', ')} px. Checks beyond axe: ${[site.reflow_check ? 'reflow at 320 px' : '', site.keyboard_walk ? 'keyboard walk' : ''].filter(Boolean).join(', ') || 'none'}. ${site.login ? `Signed in before each scan at ${site.login.url} (${site.login.fields.length} field${site.login.fields.length === 1 ? '' : 's'}, values set).` : 'Scanned signed out.'}</p>
+<p>Viewports: ${(site.viewports ?? ['desktop']).map((v) => VIEWPORT_LABELS[v]).join(', ')} px. Checks beyond axe: ${[site.reflow_check ? 'reflow at 320 px' : '', site.keyboard_walk ? 'keyboard walk' : ''].filter(Boolean).join(', ') || 'none'}. ${site.login ? `Signed in before each scan at ${site.login.url} (${site.login.fields.length} field${site.login.fields.length === 1 ? '' : 's'}${site.login.next?.some(Boolean) ? ` in ${site.login.next.filter(Boolean).length + 1} steps` : ''}, values set).` : 'Scanned signed out.'}</p>
 ${site.ignore_rules.length ? html`<p>Rules ignored: ${site.ignore_rules.join(', ')}.</p>` : ''}
 ${
   site.excluded_selectors.length
