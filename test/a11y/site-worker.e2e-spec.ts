@@ -16,7 +16,7 @@ import { CRAWL_PAGES, scanEnded, SITE_PAGES, SitesFixture, startSitesFixture } f
 /**
  * Site scans on worker processes (src/worker.ts, real child processes) with the API process running
  * no scan jobs (SCAN_WORKER_IN_PROCESS=false): a scheduled scan and its alert by webhook and e-mail,
- * a worker killed mid-scan, a site deleted mid-scan. Needs DATABASE_URL and REDIS_URL.
+ * a worker killed mid-scan (resumed where it left off), a site deleted mid-scan. Needs DATABASE_URL and REDIS_URL.
  */
 const withFleet = process.env.REDIS_URL && process.env.DATABASE_URL ? describe : describe.skip;
 
@@ -112,7 +112,7 @@ withFleet('Site scans on worker processes (e2e, real processes)', () => {
     site.extra = '';
   }, 240_000);
 
-  it('a worker killed mid-scan: the scan runs again on another worker and ends done', async () => {
+  it('a worker killed mid-scan: the scan resumes on another worker, the pages it finished are not requested again, and ends done', async () => {
     let s: Site = await sites.create(workspaceId, { name: 'Killed', start_url: `${site.origin}/c/` });
     site.token = s.verification_token;
     expect(await sites.verify(s)).toBe(true);
@@ -123,11 +123,31 @@ withFleet('Site scans on worker processes (e2e, real processes)', () => {
       120_000,
       'the scan to be under way',
     );
-    await workers[0].kill(); // SIGKILL: no chance to hand the job back
+    await workers[0].kill(); // SIGKILL (and its Chromium): no chance to hand the job back
+    const rows = () =>
+      t.dataSource.query<{ url: string; attempts: number; done: boolean }[]>(
+        `SELECT url, attempts, result IS NOT NULL AS done FROM a11y_site_scan_pages WHERE scan_id = $1`,
+        [scan.id],
+      );
+    const atKill = await rows();
+    expect(atKill).toHaveLength(CRAWL_PAGES.length); // the plan: the crawl's pages, fixed when the scan started
+    const finished = atKill.filter((r) => r.done).map((r) => new URL(r.url).pathname);
+    expect(finished.length).toBeGreaterThanOrEqual(2);
+    expect(finished.length).toBeLessThan(CRAWL_PAGES.length);
+    const requests = (path: string) => site.times.get(path)?.length ?? 0;
+    const before = new Map(CRAWL_PAGES.map((p) => [p, requests(p)]));
     workers = [await startWorker(workerEnv)];
     const ended = await scanEnded(sites, s.id, 1, 180_000);
     expect(ended).toMatchObject({ id: scan.id, status: 'done', pages_total: CRAWL_PAGES.length });
+    // Every page once, none failed; the pages finished before the kill were not requested again (nor crawled).
+    expect(ended.summary!.pages.map((p) => new URL(p.url).pathname).sort()).toEqual([...CRAWL_PAGES].sort());
     expect(ended.summary!.pages.filter((p) => p.error)).toEqual([]);
+    for (const path of finished) expect(`${path}: ${requests(path)}`).toBe(`${path}: ${before.get(path)}`);
+    const notFinished = CRAWL_PAGES.filter((p) => !finished.includes(p));
+    expect(notFinished.every((p) => requests(p) > before.get(p)!)).toBe(true);
+    const after = await rows();
+    expect(after.every((r) => r.done && r.attempts >= 1 && r.attempts <= 2)).toBe(true);
+    expect(after.filter((r) => finished.includes(new URL(r.url).pathname)).every((r) => r.attempts === 1)).toBe(true);
   }, 300_000);
 
   it('a site deleted mid-scan: the scan stops, nothing of it is kept, the worker takes the next scan', async () => {

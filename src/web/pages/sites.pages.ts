@@ -4,7 +4,7 @@
  */
 import type { UserView } from '../../accounts/accounts.service';
 import { html, SafeHtml } from '../../common/html/html';
-import type { Site, SitePageResult, SiteScan } from '../../a11y/sites/site.types';
+import type { Site, SitePageResult, SiteScan, SiteScanSummary } from '../../a11y/sites/site.types';
 import { MAX_LOGIN_FIELDS } from '../../a11y/sites/site-checks-input';
 import { VIEWPORT_LABELS, VIEWPORT_NAMES } from '../../a11y/scan/scan-options';
 import { SITE_EXPORTS } from '../../a11y/sites/site-export';
@@ -134,6 +134,9 @@ function checksFormOfSite(s: Site): Record<string, string> {
   }
   return f;
 }
+
+/** A scan that counted more than one viewport (its fix plan says which each issue occurs on). */
+const manyViewports = (s: SiteScanSummary): boolean => (s.viewports?.length ?? 1) > 1;
 
 /** A page result's address, with its viewport when the site scans more than one. */
 const pageLabel = (p: SitePageResult): string => (p.viewport ? `${p.url} (${VIEWPORT_LABELS[p.viewport]})` : p.url);
@@ -289,16 +292,25 @@ ${table(
 ${
   sum
     ? html`<h2>Fix plan (scan of ${when(latest.finished_at)}, score ${sum.score})</h2>
-<p>Each issue is one defect grouped across pages by its element fingerprint; points are what fixing it alone would add to the site score.</p>
+<p>Each issue is one defect grouped across pages by its element fingerprint; points are what fixing it alone would add to the site score${manyViewports(sum) ? ' (the mean over every page at every viewport)' : ''}.</p>
 ${table(
   'Issues grouped across pages, most points first',
-  ['Rule', 'Impact', ['Pages', 'num'], ['Occurrences', 'num'], ['Points', 'num'], 'Element'],
+  [
+    'Rule',
+    'Impact',
+    ['Pages', 'num'],
+    ...(manyViewports(sum) ? ['Viewports'] : []),
+    ['Occurrences', 'num'],
+    ['Points', 'num'],
+    'Element',
+  ],
   sum.groups
     .slice(0, GROUPS_SHOWN)
     .map((g) => [
       html`<a href="${g.helpUrl}">${g.rule}</a>: ${g.help}`,
       g.impact,
       g.pages.length,
+      ...(manyViewports(sum) ? [(g.viewports ?? []).map((v) => VIEWPORT_LABELS[v]).join(', ')] : []),
       g.occurrences,
       `+${pts(g.points)}`,
       html`<code>${g.target}</code>`,
