@@ -34,6 +34,11 @@ import type { SiteChecksInput, SiteLogin as SiteLoginSteps } from './site.types'
 export const SITE_SCAN_QUEUE = 'a11y-site-scan';
 /** Site scans one process runs at once (their pages run on the scan fleet, SITE_PAGES_IN_FLIGHT each: site-run.ts). */
 const SITE_SCAN_CONCURRENCY = 2;
+/**
+ * Times a site-scan job whose worker died is run again (BullMQ's stalled count): each run resumes where the last
+ * left off and retries a lost page only once (runScan), so a scan whose workers keep dying still ends.
+ */
+const SITE_SCAN_STALLED_RUNS = 5;
 /** Where the ownership file lives, and the DNS TXT record's prefix. */
 export const VERIFICATION_PATH = '/.well-known/beacon-verification.txt';
 export const VERIFICATION_TXT_PREFIX = 'beacon-verification=';
@@ -78,6 +83,7 @@ export class SitesService implements OnModuleInit {
     if (this.jobs.kind === 'bullmq' && !this.config.SCAN_WORKER_IN_PROCESS) return;
     this.jobs.register<SiteScanJob>(SITE_SCAN_QUEUE, (data) => this.runJob(data), {
       concurrency: SITE_SCAN_CONCURRENCY,
+      stalledRuns: SITE_SCAN_STALLED_RUNS,
     });
   }
 
