@@ -1,10 +1,10 @@
-import { AccountsService } from '../../src/accounts/accounts.service';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { LOST_TWICE } from '../../src/a11y/sites/site-run';
 import { SitesService } from '../../src/a11y/sites/sites.service';
 import { SitesStore } from '../../src/a11y/sites/sites.store';
 import { WebClient } from '../web/web-client';
 import { createTestApp, TestApp } from '../utils/test-app';
+import { siteAdmin } from './site-admin';
 import { SiteChecksFixture, startSiteChecksFixture } from './site-checks-fixture';
 import { scanEnded, SitesFixture, startSitesFixture } from './sites-fixture';
 
@@ -28,11 +28,7 @@ describe('Site scans: resumed, every viewport counted, checks once per page (e2e
     t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true' } });
     sites = t.app.get(SitesService);
     store = t.app.get(SitesStore);
-    await t.createKey('resume');
-    const a = await t.app.get(AccountsService).createUser('resume', 'resume-admin@example.com', 'admin');
-    workspaceId = a.workspace_id;
-    admin = WebClient.of(t.server);
-    await admin.signIn(a.email, a.one_time_password, 'a long enough password');
+    ({ workspaceId, admin } = await siteAdmin(t, 'resume'));
   }, 120_000);
 
   afterAll(async () => {
@@ -108,23 +104,18 @@ describe('Site scans: resumed, every viewport counted, checks once per page (e2e
   }, 120_000);
 
   it('runs the reflow check and the keyboard walk once per page: at desktop, or at the phone viewport when it is the only one', async () => {
-    const both = await sites.create(workspaceId, {
-      name: 'Checks at desktop',
-      start_url: `${checks.origin}/reflow-bad`,
-      urls: '/reflow-bad', // a list: no crawl
-      viewport_desktop: 'yes',
-      viewport_phone: 'yes',
-      reflow_check: 'yes',
-      keyboard_walk: 'yes',
-    });
-    const phoneOnly = await sites.create(workspaceId, {
-      name: 'Phone only',
-      start_url: `${checks.origin}/reflow-bad`,
-      urls: '/reflow-bad', // a list: no crawl
-      viewport_phone: 'yes',
-      reflow_check: 'yes',
-      keyboard_walk: 'yes',
-    });
+    const [both, phoneOnly] = await Promise.all(
+      [{ viewport_desktop: 'yes', name: 'Checks at desktop' }, { name: 'Phone only' }].map((o) =>
+        sites.create(workspaceId, {
+          start_url: `${checks.origin}/reflow-bad`,
+          urls: '/reflow-bad', // a list: no crawl
+          viewport_phone: 'yes',
+          reflow_check: 'yes',
+          keyboard_walk: 'yes',
+          ...o,
+        }),
+      ),
+    );
     await sites.runNow(both);
     const a = await scanEnded(sites, both.id, 1);
     expect(a.summary!.pages.filter((p) => p.review).map((p) => p.viewport)).toEqual(['desktop']);
