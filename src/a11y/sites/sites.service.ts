@@ -1,8 +1,8 @@
 /**
  * Over 300 lines: a site's whole cycle (saved form, ownership proof, page list from the sitemap and robots.txt, the
- * scan job with its 429 back-off, viewports and login steps, grouping and alerts) works on the same Site and SiteScan
- * rows; the parts that stand alone are already in grouping.ts, guarded-get.ts, site-input.ts, site-pages.ts,
- * site-pace.ts, site-alerts.ts, site-login.ts and sitemap.ts.
+ * scan job with its 429 back-off and its resumption after a lost worker, viewports and login steps, grouping and
+ * alerts) works on the same Site and SiteScan rows; the parts that stand alone are already in grouping.ts,
+ * guarded-get.ts, site-input.ts, site-pages.ts, site-pace.ts, site-run.ts, site-alerts.ts, site-login.ts and sitemap.ts.
  */
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
