@@ -1,5 +1,4 @@
 import request from 'supertest';
-import { AccountsService } from '../../src/accounts/accounts.service';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { SiteLogin } from '../../src/a11y/sites/site-login';
 import type { SiteScan } from '../../src/a11y/sites/site.types';
@@ -9,6 +8,7 @@ import { bytes } from '../utils/body-parsers';
 import { pdfText } from './pdf-text';
 import type { ReportPage } from '../../src/a11y/report/report.types';
 import { createTestApp, TestApp } from '../utils/test-app';
+import { siteAdmin } from './site-admin';
 import { SiteChecksFixture, startSiteChecksFixture } from './site-checks-fixture';
 
 /**
@@ -29,11 +29,7 @@ describe('Site scan options and checks beyond axe (e2e)', () => {
     t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true' } });
     scans = t.app.get(ScanService);
     sites = t.app.get(SitesService);
-    await t.createKey('checks');
-    const a = await t.app.get(AccountsService).createUser('checks', 'checks-admin@example.com', 'admin');
-    workspaceId = a.workspace_id;
-    admin = WebClient.of(t.server);
-    await admin.signIn(a.email, a.one_time_password, 'a long enough password');
+    ({ workspaceId, admin } = await siteAdmin(t, 'checks'));
   }, 120_000);
 
   /** Waits (polling the condition, no fixed sleep) until the site's newest scan has ended. */

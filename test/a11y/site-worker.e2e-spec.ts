@@ -16,7 +16,7 @@ import { CRAWL_PAGES, scanEnded, SITE_PAGES, SitesFixture, startSitesFixture } f
 /**
  * Site scans on worker processes (src/worker.ts, real child processes) with the API process running
  * no scan jobs (SCAN_WORKER_IN_PROCESS=false): a scheduled scan and its alert by webhook and e-mail,
- * a worker killed mid-scan, a site deleted mid-scan. Needs DATABASE_URL and REDIS_URL.
+ * a worker killed mid-scan (resumed where it left off), a site deleted mid-scan. Needs DATABASE_URL and REDIS_URL.
  */
 const withFleet = process.env.REDIS_URL && process.env.DATABASE_URL ? describe : describe.skip;
 
@@ -112,23 +112,62 @@ withFleet('Site scans on worker processes (e2e, real processes)', () => {
     site.extra = '';
   }, 240_000);
 
-  it('a worker killed mid-scan: the scan runs again on another worker and ends done', async () => {
+  it('workers killed mid-scan, twice: the scan resumes each time, the pages already finished are not requested again, and ends done', async () => {
     let s: Site = await sites.create(workspaceId, { name: 'Killed', start_url: `${site.origin}/c/` });
     site.token = s.verification_token;
     expect(await sites.verify(s)).toBe(true);
     s = await sites.get(workspaceId, s.id);
     const scan = await sites.runNow(s);
+    const rows = () =>
+      t.dataSource.query<{ path: string; attempts: number; done: boolean }[]>(
+        `SELECT url AS path, attempts, result IS NOT NULL AS done FROM a11y_site_scan_pages WHERE scan_id = $1`,
+        [scan.id],
+      );
+    const requests = (path: string) => site.times.get(path)?.length ?? 0;
+    /** SIGKILL of the worker (and its Chromium: no chance to hand the job back); what it had finished, and the requests so far. */
+    const killWorker = async () => {
+      await workers[0].kill();
+      const r = (await rows()).map((x) => ({ ...x, path: new URL(x.path).pathname }));
+      const finished = r.filter((x) => x.done).map((x) => x.path);
+      return { rows: r, finished, seen: new Map(finished.map((p) => [p, requests(p)])) };
+    };
     await until(
       async () => ((await sites.scansOf(s.id))[0]?.pages_done ?? 0) >= 2,
       120_000,
       'the scan to be under way',
     );
-    await workers[0].kill(); // SIGKILL: no chance to hand the job back
+    const first = await killWorker();
+    expect(first.rows).toHaveLength(CRAWL_PAGES.length); // the plan: the crawl's pages, fixed when the scan started
+    expect(first.finished.length).toBeGreaterThanOrEqual(2);
+    expect(first.finished.length).toBeLessThan(CRAWL_PAGES.length);
     workers = [await startWorker(workerEnv)];
-    const ended = await scanEnded(sites, s.id, 1, 180_000);
+    // The stalled job runs again on the new worker; once the pages lost in flight have their result and two more
+    // pages are done, that worker is killed too (no page is then lost twice: each ends scanned).
+    await until(
+      async () => {
+        const r = await rows();
+        const done = r.filter((x) => x.done).length;
+        return r.every((x) => x.done || x.attempts < 2) && done >= first.finished.length + 2 && done < r.length;
+      },
+      180_000,
+      'the resumed scan to be under way',
+    );
+    const second = await killWorker();
+    workers = [await startWorker(workerEnv)];
+    const ended = await scanEnded(sites, s.id, 1, 240_000);
     expect(ended).toMatchObject({ id: scan.id, status: 'done', pages_total: CRAWL_PAGES.length });
+    // Every page once, none failed; pages finished before a kill were not requested again (nor crawled again).
+    expect(ended.summary!.pages.map((p) => new URL(p.url).pathname).sort()).toEqual([...CRAWL_PAGES].sort());
     expect(ended.summary!.pages.filter((p) => p.error)).toEqual([]);
-  }, 300_000);
+    for (const k of [first, second])
+      for (const [path, n] of k.seen) expect(`${path}: ${requests(path)}`).toBe(`${path}: ${n}`);
+    const after = await rows();
+    expect(after.every((r) => r.done && r.attempts >= 1 && r.attempts <= 2)).toBe(true);
+    // Tried twice: exactly the pages in flight (started, no result) at a kill.
+    const inFlight = [first, second].flatMap((k) => k.rows.filter((x) => x.attempts > 0 && !x.done).map((x) => x.path));
+    const twice = after.filter((r) => r.attempts === 2).map((r) => new URL(r.path).pathname);
+    expect(twice.sort()).toEqual([...new Set(inFlight)].sort());
+  }, 480_000);
 
   it('a site deleted mid-scan: the scan stops, nothing of it is kept, the worker takes the next scan', async () => {
     let s: Site = await sites.create(workspaceId, { name: 'Deleted', start_url: `${site.origin}/c/` });

@@ -39,6 +39,8 @@ return 1`;
 const UNFINISHED = new Set(['waiting', 'active', 'prioritized', 'delayed', 'waiting-children']);
 /** Checks in a row that must find the job gone before the wait ends with an error (its result may be on the way). */
 const LOST_AFTER_CHECKS = 3;
+/** The error of a scan whose job vanished from the queue (a site scan tries such a page once more). */
+export const SCAN_JOB_LOST = 'The scan job was lost from the queue (Redis was emptied or restarted); please try again.';
 
 /** BullMQ's key prefix under REDIS_KEY_PREFIX, so every queue key is in this deployment's namespace. */
 export const bullPrefixOf = (redis: RedisService): string => redis.key('bull');
@@ -199,10 +201,7 @@ export class BullScanQueue extends ScanQueue implements OnModuleInit, OnApplicat
       if (gone >= LOST_AFTER_CHECKS) {
         const late = await settledWithin(result, 0);
         if (late) return late.value;
-        throw new DomainError(
-          ErrorCode.ScanFailed,
-          'The scan job was lost from the queue (Redis was emptied or restarted); please try again.',
-        );
+        throw new DomainError(ErrorCode.ScanFailed, SCAN_JOB_LOST);
       }
     }
   }

@@ -17,6 +17,9 @@ const CHROMIUM_NET_ERRORS: Record<string, string> = {
   ENODATA: 'ERR_NAME_NOT_RESOLVED',
 };
 
+/** The error of a scan whose browser crashed (a site scan tries such a page once more: src/a11y/sites/site-run.ts). */
+export const BROWSER_CRASHED = 'The browser crashed during the scan; please try again.';
+
 /** A navigation (the page's or a script's) to an address the scan may not reach. */
 export function refusedError(reason: string): DomainError {
   return new DomainError(
@@ -74,7 +77,7 @@ export class PageErrors {
         );
     }
     if (!context.browser().connected) {
-      return new DomainError(ErrorCode.ScanFailed, 'The browser crashed during the scan; please try again.');
+      return new DomainError(ErrorCode.ScanFailed, BROWSER_CRASHED);
     }
     const net = /net::(ERR_[A-Z_]+)/.exec(message);
     if (net) {

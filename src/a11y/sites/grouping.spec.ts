@@ -1,5 +1,5 @@
 import type { ReportPage, ReportRule } from '../report/report.types';
-import { filterPage, groupIssues } from './grouping';
+import { filterPage, groupIssues, siteScoreOf } from './grouping';
 import { matchesPattern, parseSiteForm } from './site-input';
 
 const rule = (id: string, impact: ReportRule['impact'], fps: string[]): ReportRule => ({
@@ -62,6 +62,29 @@ describe('site issue grouping and fix plan', () => {
     expect(
       filterPage(p, { ignoreRules: [], excludedSelectors: [{ selector: '#chat', reason: 'vendor widget' }] }),
     ).toMatchObject({ score: 73, violations: [{ id: 'image-alt' }] });
+  });
+
+  it('counts every viewport: the site score is the mean over page x viewport reports, a phone-only defect is in the plan', () => {
+    const none = { ignoreRules: [], excludedSelectors: [] };
+    const at = (p: ReportPage, viewport: 'desktop' | 'phone') => ({ ...filterPage(p, none), viewport });
+    const reports = [
+      at(pageOf('/a', [rule('image-alt', 'critical', ['logo'])], 63), 'desktop'),
+      at(
+        pageOf('/a', [rule('image-alt', 'critical', ['logo']), rule('button-name', 'critical', ['menu'])], 46),
+        'phone',
+      ),
+      at(pageOf('/b', [], 100), 'desktop'),
+      at(pageOf('/b', [rule('button-name', 'critical', ['menu'])], 63), 'phone'),
+    ];
+    expect(siteScoreOf(reports)).toBe(Math.round((63 + 46 + 100 + 63) / 4));
+    const groups = groupIssues(reports);
+    expect(groups.map((g) => [g.rule, g.pages, g.viewports, g.occurrences])).toEqual([
+      ['button-name', ['/a', '/b'], ['phone'], 2],
+      ['image-alt', ['/a'], ['desktop', 'phone'], 1], // the same element at two viewports: one occurrence
+    ]);
+    // Points: each report where it is the rule's only failing element, over the 4 reports.
+    expect(groups[0].points).toBeCloseTo((1000 / 37 + 1000 / 27) / 4, 6);
+    expect(groups[1].points).toBeCloseTo((1000 / 27 + 1000 / 37) / 4, 6);
   });
 
   it('matches URL patterns on the path and validates the form', () => {

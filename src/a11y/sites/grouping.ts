@@ -2,6 +2,7 @@ import { fingerprintOf } from '../diff/fingerprint';
 import type { ReportPage, ReportRule } from '../report/report.types';
 import { appliedWeight } from '../scoring/breakdown';
 import { IMPACT_WEIGHT, pageScore, siteScore } from '../scoring/score';
+import { VIEWPORT_NAMES, type ViewportName } from '../scan/scan-options';
 import type { ExcludedSelector, IssueGroup, SitePageResult } from './site.types';
 
 /** What a site's settings take out of a page's results. */
@@ -13,6 +14,8 @@ export interface ResultFilter {
 /** A page's results as the site sees them: ignored rules and excluded elements taken out, the score recomputed. */
 export interface FilteredPage {
   url: string;
+  /** The viewport it was scanned at (absent: desktop). */
+  viewport?: ViewportName;
   score: number;
   violations: ReportRule[];
   /** Weight of the rules that applied (passed or failed), the denominator of the page score. */
@@ -47,44 +50,54 @@ export function filterPage(page: ReportPage, f: ResultFilter): FilteredPage {
 /**
  * Issues grouped across pages by element fingerprint (src/a11y/diff: rule + class-free DOM path +
  * tag + accessible name + own text), so a template defect on N pages is one group with N
- * occurrences. Each group's `points`: the site score (mean of page scores) recovered by fixing it,
- * i.e. the sum over the pages where it is the rule's only failing element of 100 x rule weight /
- * page applied weight, divided by the number of pages. Sorted by points, then occurrences: the fix plan.
+ * occurrences. `reports`: one per page and viewport (docs/a11y-monitoring.md, "The fix plan's
+ * arithmetic"): a group lists the pages and viewports it occurs on; its occurrences count, per page,
+ * the most elements found at one viewport (the same element at two viewports is one). Its `points`:
+ * the site score (mean over the R reports) recovered by fixing it, i.e. the sum over the reports
+ * where it is the rule's only failing element of 100 x rule weight / report applied weight, divided
+ * by R. Sorted by points, then occurrences: the fix plan.
  */
-export function groupIssues(pages: readonly FilteredPage[]): IssueGroup[] {
+export function groupIssues(reports: readonly FilteredPage[]): IssueGroup[] {
   const groups = new Map<string, IssueGroup>();
-  const n = pages.length;
-  for (const p of pages) {
+  /** Per group, per page: the most elements found at one viewport. */
+  const most = new Map<string, Map<string, number>>();
+  const n = reports.length;
+  for (const p of reports) {
+    const viewport = p.viewport ?? 'desktop';
     for (const v of p.violations) {
       const prints = v.nodes.map((node) => node.fingerprint ?? fingerprintOf(v.id, node));
-      const distinct = new Set(prints);
-      const sole = distinct.size === 1 && !v.nodesOmitted;
+      const here = new Map<string, number>();
+      const sole = new Set(prints).size === 1 && !v.nodesOmitted;
       v.nodes.forEach((node, i) => {
         const fp = prints[i];
-        let g = groups.get(fp);
-        if (!g) {
-          g = {
-            fingerprint: fp,
-            rule: v.id,
-            impact: v.impact,
-            help: v.help,
-            helpUrl: v.helpUrl,
-            html: node.html,
-            target: node.target.join(' '),
-            pages: [],
-            occurrences: 0,
-            points: 0,
-          };
-          groups.set(fp, g);
-        }
-        g.occurrences++;
-        if (!g.pages.includes(p.url)) {
-          g.pages.push(p.url);
-          if (sole && p.appliedWeight > 0) g.points += (100 * IMPACT_WEIGHT[v.impact]) / p.appliedWeight / n;
-        }
+        here.set(fp, (here.get(fp) ?? 0) + 1);
+        if (groups.has(fp)) return;
+        groups.set(fp, {
+          fingerprint: fp,
+          rule: v.id,
+          impact: v.impact,
+          help: v.help,
+          helpUrl: v.helpUrl,
+          html: node.html,
+          target: node.target.join(' '),
+          pages: [],
+          viewports: [],
+          occurrences: 0,
+          points: 0,
+        });
       });
+      for (const [fp, count] of here) {
+        const g = groups.get(fp)!;
+        if (!g.pages.includes(p.url)) g.pages.push(p.url);
+        if (!g.viewports!.includes(viewport)) g.viewports!.push(viewport);
+        const byPage = most.get(fp) ?? most.set(fp, new Map()).get(fp)!;
+        byPage.set(p.url, Math.max(byPage.get(p.url) ?? 0, count));
+        if (sole && p.appliedWeight > 0) g.points += (100 * IMPACT_WEIGHT[v.impact]) / p.appliedWeight / n;
+      }
     }
   }
+  for (const [fp, byPage] of most) groups.get(fp)!.occurrences = [...byPage.values()].reduce((a, b) => a + b, 0);
+  for (const g of groups.values()) g.viewports!.sort((a, b) => VIEWPORT_NAMES.indexOf(a) - VIEWPORT_NAMES.indexOf(b));
   return [...groups.values()].sort(
     (a, b) =>
       b.points - a.points ||
@@ -94,7 +107,7 @@ export function groupIssues(pages: readonly FilteredPage[]): IssueGroup[] {
   );
 }
 
-/** The site score: the mean of the filtered page scores (as the public report's). */
+/** The site score: the mean of the filtered reports' scores, one per page and viewport (as the public report's mean). */
 export const siteScoreOf = (pages: readonly FilteredPage[]): number => siteScore(pages.map((p) => p.score));
 
 /** The fingerprints of each page, from a summary's groups. */
@@ -105,8 +118,9 @@ export function printsByPage(groups: readonly IssueGroup[]): Map<string, Set<str
 }
 
 /**
- * Per page, what is new, fixed and unchanged since the previous scan, by element fingerprint. A page
- * the previous scan did not scan (or could not) gets no diff.
+ * Per page, what is new, fixed and unchanged since the previous scan, by element fingerprint (found at
+ * any viewport), on the page's first-viewport result. A page the previous scan did not scan (or could
+ * not) gets no diff.
  */
 export function diffPages(
   pages: readonly SitePageResult[],
@@ -117,7 +131,7 @@ export function diffPages(
   const prev = printsByPage(before.groups);
   const scannedBefore = new Set(before.pages.filter((p) => p.reportId).map((p) => p.url));
   return pages.map((p) => {
-    if (!p.reportId || !scannedBefore.has(p.url)) return p;
+    if (!p.reportId || p.secondary || !scannedBefore.has(p.url)) return p;
     const a = cur.get(p.url) ?? new Set<string>();
     const b = prev.get(p.url) ?? new Set<string>();
     const unchanged = [...a].filter((f) => b.has(f)).length;

@@ -112,10 +112,10 @@ describe('a site scan at two viewports, as the site page shows it', () => {
     });
   });
 
-  it('the score breakdown and totals count the first viewport only, as the site score does', () => {
+  it('the score breakdown and totals count every viewport, as the site score does (a mean over page x viewport)', () => {
     const { report } = siteAsReport(site, two, all);
     expect(report.scoreBreakdown?.reduce((s, c) => s + c.points, 0)).toBe(100 - score);
-    expect(report.totalNodes).toBe(4); // two elements on each of the two pages, not on the phone rows
+    expect(report.totalNodes).toBe(8); // two elements on each of the two pages, at each of the two viewports
   });
 
   it("the CSV's new column: yes or no on pages the previous scan scanned, empty elsewhere and at the other viewport", () => {

@@ -41,7 +41,7 @@ export interface SiteReport {
  * A finished site scan as one report, so the single-report exports (src/a11y/export, the report
  * PDF) serve a whole site: the stored report of each scanned page (at each viewport), with the site's
  * ignored rules and excluded selectors applied (score recomputed as the site's grouping does). The
- * score, its breakdown and the totals are those of the first viewport, as on the site's page. Pages
+ * score, its breakdown and the totals count every page at every viewport, as the site score does. Pages
  * whose report has expired, or that failed, are listed in `meta.skipped` with the reason.
  */
 export function siteAsReport(site: Site, scan: SiteScan, reports: ReadonlyMap<string, Report>): SiteReport {
@@ -50,7 +50,6 @@ export function siteAsReport(site: Site, scan: SiteScan, reports: ReadonlyMap<st
   const rows: SitePageResult[] = [];
   const skipped: { url: string; error: string }[] = [];
   const costs: PageCosts[] = [];
-  const scored: ReportPage[] = [];
   let first: Report | undefined;
   for (const p of summary.pages) {
     const report = p.reportId ? reports.get(p.reportId) : undefined;
@@ -64,8 +63,6 @@ export function siteAsReport(site: Site, scan: SiteScan, reports: ReadonlyMap<st
     const filtered = { ...page, violations: f.violations, score: f.score };
     pages.push(filtered);
     rows.push(p);
-    if (p.secondary) continue; // another viewport: listed, not in the score
-    scored.push(filtered);
     // the page's rule costs with the site's ignored rules left out (a page that did not render keeps its own)
     const failing = new Set(f.violations.map((v) => v.id));
     costs.push(
@@ -81,7 +78,7 @@ export function siteAsReport(site: Site, scan: SiteScan, reports: ReadonlyMap<st
     url: site.start_url,
     crawl: true,
     score: summary.score,
-    ...totals(scored),
+    ...totals(pages),
     scoreBreakdown: siteBreakdown(costs, summary.score),
     scannedAt: scan.finished_at ?? scan.created_at,
     expiresAt: first.expiresAt,

@@ -1,5 +1,8 @@
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
+import { SCAN_JOB_LOST } from '../queue/bullmq-scan-queue';
+import { BROWSER_CRASHED } from '../scan/page-errors';
+import type { ScanOptions, ViewportName } from '../scan/scan-options';
 import { retryAfterMs, RETRY_AFTER_MAX_MS } from './site-pace';
 import type { SitePageResult } from './site.types';
 
@@ -67,4 +70,61 @@ export async function runPages(
   };
   await Promise.all(Array.from({ length: SITE_PAGES_IN_FLIGHT }, (_, n) => lane(n)));
   return { results, stopped };
+}
+
+/** Times a page (at one viewport) of a site scan is started at most: a lost one is retried once. */
+export const PAGE_TRIES = 2;
+export const LOST_TWICE =
+  "This page's scan was lost twice (its browser crashed or its worker stopped, then again on its one retry): not scanned.";
+
+/** A page scan that was lost rather than answered: its browser crashed, or its job vanished from the queue. */
+const isLost = (e: unknown): boolean =>
+  e instanceof DomainError &&
+  e.code === ErrorCode.ScanFailed &&
+  (e.message === BROWSER_CRASHED || e.message === SCAN_JOB_LOST);
+
+/**
+ * One page's scan with its tries counted across processes: `start` records each try durably before it
+ * begins (`tried`: the tries already recorded, by a process that died mid-page), and a try that is lost
+ * (browser crash, job gone) is followed by one more, as long as the page has had fewer than PAGE_TRIES;
+ * then the page fails with LOST_TWICE. Any other error is the page's answer.
+ */
+export async function scanCounted<T>(tried: number, start: () => Promise<void>, scan: () => Promise<T>): Promise<T> {
+  for (let n = tried; n < PAGE_TRIES; n++) {
+    await start();
+    try {
+      return await scan();
+    } catch (e) {
+      if (!isLost(e)) throw e;
+    }
+  }
+  throw new DomainError(ErrorCode.ScanFailed, LOST_TWICE);
+}
+
+/** The viewport that runs a page's checks beyond axe: desktop when the site scans it, else its only one. */
+export const checksViewport = (viewports: readonly ViewportName[]): ViewportName =>
+  viewports.includes('desktop') ? 'desktop' : viewports[0];
+
+/**
+ * The scan options of each viewport of a site scan: its viewport, the checks beyond axe on one viewport
+ * only (checksViewport: each page is walked and reflowed once), the session's cookies on every one. A
+ * desktop scan with nothing else has none: it is the public scan exactly.
+ */
+export function viewOptions(
+  viewports: readonly ViewportName[],
+  checks: { reflow: boolean; keyboard: boolean },
+  cookies: ScanOptions['cookies'],
+): Map<ViewportName, ScanOptions | undefined> {
+  const checked = checksViewport(viewports);
+  return new Map(
+    viewports.map((viewport) => {
+      const o: ScanOptions = {
+        ...(viewport !== 'desktop' ? { viewport } : {}),
+        ...(viewport === checked && checks.reflow ? { reflow: true } : {}),
+        ...(viewport === checked && checks.keyboard ? { keyboard: true } : {}),
+        ...(cookies?.length ? { cookies } : {}),
+      };
+      return [viewport, Object.keys(o).length ? o : undefined];
+    }),
+  );
 }

@@ -37,7 +37,7 @@ export interface Site {
   verified_at: string | null;
   verified_by: 'file' | 'dns' | null;
   created_at: string;
-  /** Viewports each page is scanned at (the first one's results make the score and fix plan). */
+  /** Viewports each page is scanned at (every one counts in the score and fix plan; docs/a11y-monitoring.md). */
   viewports: ViewportName[];
   /** The 320 px reflow check and the keyboard walk ("needs review", not in the score). */
   reflow_check: boolean;
@@ -99,7 +99,10 @@ export interface SitePageResult {
   diff?: { new: number; fixed: number; unchanged: number };
   /** The viewport of this result (absent: desktop, the only one before viewports existed). */
   viewport?: ViewportName;
-  /** A result at another viewport than the site's first: shown per page, not in the score, fix plan or diff. */
+  /**
+   * A result at another viewport than the scan's first: in the score and the fix plan like the first's, but the
+   * page is counted once (at its first viewport) in "Pages", and its diff and unreachable alert are the first's.
+   */
   secondary?: boolean;
   /** Findings of the reflow check and the keyboard walk on this page ("needs review", not in the score). */
   review?: { reflow: number; keyboard: number; trapped: boolean };
@@ -117,6 +120,9 @@ export interface IssueGroup {
   target: string;
   /** Pages it occurs on. */
   pages: string[];
+  /** Viewports it occurs on (absent in scans before the phone viewport counted: the first viewport's only). */
+  viewports?: ViewportName[];
+  /** Elements: on each page, the most found at one of its viewports (one element seen at two viewports is one). */
   occurrences: number;
   /** Site score points recovered by fixing it (unrounded, see docs/a11y-monitoring.md). */
   points: number;
@@ -130,6 +136,31 @@ export interface SiteScanSummary {
   groups: IssueGroup[];
   /** URLs found but not scanned, with the reason (robots.txt, pattern, budget). */
   skipped: { url: string; reason: string }[];
+  /** The viewports counted in the score and groups (absent in older scans: their first viewport only). */
+  viewports?: ViewportName[];
+}
+
+/**
+ * What a scan visits, fixed when it first runs (a11y_site_scans.plan), so a scan run again after its worker was
+ * lost visits the same pages at the same viewports and pace.
+ */
+export interface SiteScanPlan {
+  pages: string[];
+  skipped: { url: string; reason: string }[];
+  /** The pause between pages the site asked for (Crawl-delay), ms. */
+  gapMs: number;
+  viewports: ViewportName[];
+}
+
+/** One page at one viewport of a scan (a11y_site_scan_pages): written as it starts and as it ends. */
+export interface SiteScanPageRow {
+  /** The page's place in the plan's pages. */
+  idx: number;
+  viewport: ViewportName;
+  url: string;
+  /** Times its scan was started (a row started twice without a result was lost twice). */
+  attempts: number;
+  result: SitePageResult | null;
 }
 
 export interface SiteScan {
@@ -141,6 +172,8 @@ export interface SiteScan {
   pages_done: number;
   score: number | null;
   summary: SiteScanSummary | null;
+  /** Fixed when the scan first runs (null while queued). */
+  plan: SiteScanPlan | null;
   error: string | null;
   created_at: string;
   /** Last progress (a scan without progress for SITE_SCAN_STALE_MS is taken as lost). */

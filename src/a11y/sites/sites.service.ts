@@ -1,8 +1,8 @@
 /**
  * Over 300 lines: a site's whole cycle (saved form, ownership proof, page list from the sitemap and robots.txt, the
- * scan job with its 429 back-off, viewports and login steps, grouping and alerts) works on the same Site and SiteScan
- * rows; the parts that stand alone are already in grouping.ts, guarded-get.ts, site-input.ts, site-pages.ts,
- * site-pace.ts, site-alerts.ts, site-login.ts and sitemap.ts.
+ * scan job with its 429 back-off and its resumption after a lost worker, viewports and login steps, grouping and
+ * alerts) works on the same Site and SiteScan rows; the parts that stand alone are already in grouping.ts,
+ * guarded-get.ts, site-input.ts, site-pages.ts, site-pace.ts, site-run.ts, site-alerts.ts, site-login.ts and sitemap.ts.
  */
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
@@ -16,15 +16,16 @@ import { AlertsService } from '../../common/notify/alerts.service';
 import { ScanService } from '../scan/scan.service';
 import { diffPages, filterPage, FilteredPage, groupIssues, siteScoreOf } from './grouping';
 import { guardedGet } from './guarded-get';
-import { unreachablePages } from './site-alerts';
+import { newSevereIssues, sameViewports, unreachablePages } from './site-alerts';
 import { pagesOf, SitePages, SMALL_FILE_BYTES, SMALL_FILE_TIMEOUT_MS } from './site-pages';
-import { runPages, scanWithBackoff } from './site-run';
+import { runPages, scanCounted, scanWithBackoff, viewOptions } from './site-run';
 import { parseSiteForm } from './site-input';
-import type { IssueGroup, Site, SiteScan, SiteScanSummary, SitePageResult } from './site.types';
+import type { Site, SiteScan, SiteScanPageRow, SiteScanPlan, SiteScanSummary, SitePageResult } from './site.types';
 import { SitesStore } from './sites.store';
 import { SecretBoxService } from '../../common/secrets/secret-box';
 import type { ReportPage } from '../report/report.types';
-import type { ScanOptions } from '../scan/scan-options';
+import { type ScanOptions, type ViewportName, VIEWPORT_LABELS } from '../scan/scan-options';
+import { ReportsService } from '../report/reports.service';
 import { type LoginInput, parseChecksForm, parseLoginForm, SITE_LOGIN_PURPOSE } from './site-checks-input';
 import { SiteLogin } from './site-login';
 import type { SiteChecksInput, SiteLogin as SiteLoginSteps } from './site.types';
@@ -33,6 +34,11 @@ import type { SiteChecksInput, SiteLogin as SiteLoginSteps } from './site.types'
 export const SITE_SCAN_QUEUE = 'a11y-site-scan';
 /** Site scans one process runs at once (their pages run on the scan fleet, SITE_PAGES_IN_FLIGHT each: site-run.ts). */
 const SITE_SCAN_CONCURRENCY = 2;
+/**
+ * Times a site-scan job whose worker died is run again (BullMQ's stalled count): each run resumes where the last
+ * left off and retries a lost page only once (runScan), so a scan whose workers keep dying still ends.
+ */
+const SITE_SCAN_STALLED_RUNS = 5;
 /** Where the ownership file lives, and the DNS TXT record's prefix. */
 export const VERIFICATION_PATH = '/.well-known/beacon-verification.txt';
 export const VERIFICATION_TXT_PREFIX = 'beacon-verification=';
@@ -67,6 +73,7 @@ export class SitesService implements OnModuleInit {
     private readonly alerts: AlertsService,
     private readonly login: SiteLogin,
     private readonly boxes: SecretBoxService,
+    private readonly reports: ReportsService,
   ) {
     this.guard = new EgressGuard({ allowLoopback: config.SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE });
   }
@@ -76,6 +83,7 @@ export class SitesService implements OnModuleInit {
     if (this.jobs.kind === 'bullmq' && !this.config.SCAN_WORKER_IN_PROCESS) return;
     this.jobs.register<SiteScanJob>(SITE_SCAN_QUEUE, (data) => this.runJob(data), {
       concurrency: SITE_SCAN_CONCURRENCY,
+      stalledRuns: SITE_SCAN_STALLED_RUNS,
     });
   }
 
@@ -195,41 +203,47 @@ export class SitesService implements OnModuleInit {
 
   /**
    * Runs a queued scan: its pages through the public engine (SITE_PAGES_IN_FLIGHT at once, one at a
-   * time with the site's gap once it sets a pace), then the summary and alerts.
+   * time with the site's gap once it sets a pace), each at each viewport, then the summary and alerts.
+   * Run again after its worker was lost (the job stalled), it keeps the plan fixed by the first run and
+   * scans only the pages and viewports without a result; one that was started and lost is tried once
+   * more (scanCounted).
    */
   async runScan(scanId: string): Promise<void> {
     const scan = await this.store.getScan(scanId);
     if (!scan || scan.status === 'done' || scan.status === 'failed') return;
     const site = await this.store.get(scan.site_id);
     if (!site) return; // deleted: its scans went with it
-    const { pages, skipped, gapMs } = await this.pagesOf(site);
-    const views = await this.viewsOf(site); // signs in first when the site has login steps (a failure stops the scan)
-    const more: SitePageResult[][] = new Array(pages.length); // each page's results at the site's other viewports
-    await this.store.progress(scanId, 'running', 0, pages.length);
-    const origin = new URL(site.start_url).origin;
-    const settings = { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors };
-    const kept: (FilteredPage | undefined)[] = new Array(pages.length);
-    let done = 0;
-    const run = await runPages(pages, {
-      gapMs,
-      scan: async (url, i, slowDown) => {
-        try {
-          const got = await this.scanSitePage(site, url, origin, views[0], slowDown);
-          const f = (kept[i] = filterPage(got.page, settings));
-          return { url, reportId: got.reportId, score: f.score, ...this.extrasOf(site, views[0], got.page) };
-        } finally {
-          more[i] = await this.otherViews(site, url, origin, views, slowDown);
-        }
+    const plan = scan.plan ?? (await this.store.savePlan(scanId, await this.planOf(site)));
+    const views = await this.viewsOf(site, plan.viewports); // signs in first when the site has login steps (a failure stops the scan)
+    const rows = await this.store.pageRows(scanId, plan.viewports);
+    const byPage: SiteScanPageRow[][] = plan.pages.map(() => []);
+    for (const r of rows) byPage[r.idx]?.push(r);
+    const open = (i: number) => byPage[i].filter((r) => !r.result);
+    const todo = plan.pages.map((_, i) => i).filter((i) => open(i).length > 0);
+    let done = plan.pages.length - todo.length;
+    await this.store.progress(scanId, 'running', done, plan.pages.length);
+    const kept = new Map<SiteScanPageRow, FilteredPage>();
+    const run = await runPages(
+      todo.map((i) => plan.pages[i]),
+      {
+        gapMs: plan.gapMs,
+        scan: async (url, k, slowDown) => {
+          for (const row of open(todo[k])) await this.scanRow(site, scanId, plan, row, views, slowDown, kept);
+          return byPage[todo[k]][0]?.result ?? { url };
+        },
+        after: async () => {
+          if (!(await this.store.get(site.id))) return false; // deleted mid-scan: stop (its scans went with it)
+          await this.store.progress(scanId, 'running', ++done, plan.pages.length);
+          return true;
+        },
       },
-      after: async () => {
-        if (!(await this.store.get(site.id))) return false; // deleted mid-scan: stop (its scans went with it)
-        await this.store.progress(scanId, 'running', ++done, pages.length);
-        return true;
-      },
-    });
+    );
     if (run.stopped) return;
-    const results = run.results;
-    const filtered = kept.filter((f): f is FilteredPage => !!f);
+    for (const row of rows) if (row.result?.reportId && !kept.has(row)) await this.keepEarlier(site, row, kept);
+    const results = rows.map(
+      (r) => r.result ?? { url: r.url, ...this.labelOf(plan, r.viewport), error: 'The page could not be scanned.' },
+    );
+    const filtered = rows.map((r) => kept.get(r)).filter((f): f is FilteredPage => !!f);
     const before = (await this.store.previousDone(site.id, scanId))?.summary ?? undefined;
     if (filtered.length === 0) {
       if (before) await this.alertUnreachable(site, scanId, results, before); // the whole site stopped loading
@@ -238,12 +252,78 @@ export class SitesService implements OnModuleInit {
     const groups = groupIssues(filtered);
     const summary: SiteScanSummary = {
       score: siteScoreOf(filtered),
-      pages: [...(before ? diffPages(results, groups, before) : results), ...more.flat()],
+      pages: before ? diffPages(results, groups, before) : results,
       groups,
-      skipped,
+      skipped: plan.skipped,
+      viewports: plan.viewports,
     };
     await this.store.finish(scanId, summary);
     if (before) await this.raiseAlerts(site, scanId, summary, before);
+  }
+
+  /** What a scan visits: its pages (site-pages.ts), the pace, the site's viewports (desktop for a site without). */
+  private async planOf(site: Site): Promise<SiteScanPlan> {
+    const { pages, skipped, gapMs } = await this.pagesOf(site);
+    return { pages, skipped, gapMs, viewports: site.viewports?.length ? site.viewports : ['desktop'] };
+  }
+
+  /** A result's viewport (when the scan has more than one) and whether it is not the scan's first. */
+  private labelOf(plan: SiteScanPlan, viewport: ViewportName): Partial<SitePageResult> {
+    if (plan.viewports.length < 2) return {};
+    return { viewport, ...(viewport !== plan.viewports[0] ? { secondary: true } : {}) };
+  }
+
+  /** One page at one viewport, its tries recorded; its result kept in its row as soon as it is known. */
+  private async scanRow(
+    site: Site,
+    scanId: string,
+    plan: SiteScanPlan,
+    row: SiteScanPageRow,
+    views: Map<ViewportName, ScanOptions | undefined>,
+    slowDown: (ms: number) => void,
+    kept: Map<SiteScanPageRow, FilteredPage>,
+  ): Promise<void> {
+    const label = this.labelOf(plan, row.viewport);
+    let result: SitePageResult;
+    try {
+      const start = async () => {
+        await this.store.startRow(scanId, row.idx, row.viewport);
+        row.attempts++;
+      };
+      const got = await scanCounted(row.attempts, start, () =>
+        this.scanSitePage(site, row.url, new URL(site.start_url).origin, views.get(row.viewport), slowDown),
+      );
+      const f = this.filtered(site, got.page, row.viewport);
+      kept.set(row, f);
+      result = { url: row.url, reportId: got.reportId, score: f.score, ...label, ...this.reviewOf(got.page) };
+    } catch (e) {
+      result = {
+        url: row.url,
+        ...label,
+        error: e instanceof DomainError ? e.message : 'The page could not be scanned.',
+      };
+    }
+    await this.store.finishRow(scanId, row.idx, row.viewport, result);
+    row.result = result;
+  }
+
+  /** A page's results as the site counts them (its ignored rules and excluded selectors taken out). */
+  private filtered(site: Site, page: ReportPage, viewport: ViewportName): FilteredPage {
+    const f = filterPage(page, { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors });
+    return { ...f, viewport };
+  }
+
+  /** A row finished by an earlier run of the scan: its results again from its stored report. */
+  private async keepEarlier(site: Site, row: SiteScanPageRow, kept: Map<SiteScanPageRow, FilteredPage>): Promise<void> {
+    const page = (await this.reports.get(row.result!.reportId!).catch(() => undefined))?.pages[0];
+    if (page) kept.set(row, this.filtered(site, page, row.viewport));
+    else
+      row.result = {
+        url: row.url,
+        ...(row.result!.viewport ? { viewport: row.result!.viewport } : {}),
+        ...(row.result!.secondary ? { secondary: true } : {}),
+        error: "The page's report expired before its scan ended: run the scan again.",
+      };
   }
 
   /**
@@ -251,27 +331,33 @@ export class SitesService implements OnModuleInit {
    * site's threshold, since the previous finished scan.
    */
   private async raiseAlerts(site: Site, scanId: string, now: SiteScanSummary, before: SiteScanSummary): Promise<void> {
-    const known = new Set(before.groups.map((g) => g.fingerprint));
-    const fresh: IssueGroup[] = now.groups.filter(
-      (g) => !known.has(g.fingerprint) && (g.impact === 'critical' || g.impact === 'serious'),
-    );
+    const fresh = newSevereIssues(now, before);
     const data = { siteId: site.id, site: site.name, scanId };
     if (fresh.length) {
       await this.alerts.send(site.workspace_id, {
         kind: 'a11y.new_issue',
         title: `${site.name}: ${fresh.length} new critical or serious accessibility issue${fresh.length === 1 ? '' : 's'}`,
         text: fresh
-          .map((g) => `${g.impact} ${g.rule} on ${g.pages.length} page${g.pages.length === 1 ? '' : 's'}: ${g.help}`)
+          .map(
+            (g) =>
+              `${g.impact} ${g.rule} on ${g.pages.length} page${g.pages.length === 1 ? '' : 's'}${g.viewports?.length ? ` (${g.viewports.map((v) => VIEWPORT_LABELS[v]).join(', ')})` : ''}: ${g.help}`,
+          )
           .join('\n'),
         data: {
           ...data,
-          issues: fresh.map((g) => ({ rule: g.rule, impact: g.impact, fingerprint: g.fingerprint, pages: g.pages })),
+          issues: fresh.map((g) => ({
+            rule: g.rule,
+            impact: g.impact,
+            fingerprint: g.fingerprint,
+            pages: g.pages,
+            viewports: g.viewports,
+          })),
         },
       });
     }
     await this.alertUnreachable(site, scanId, now.pages, before);
     const drop = before.score - now.score;
-    if (drop >= site.alert_drop) {
+    if (drop >= site.alert_drop && sameViewports(now, before)) {
       await this.alerts.send(site.workspace_id, {
         kind: 'a11y.score_drop',
         title: `${site.name}: accessibility score down ${drop} points`,
@@ -314,12 +400,11 @@ export class SitesService implements OnModuleInit {
   }
 
   /**
-   * What each page is scanned with, one entry per viewport of the site (the first: the score's); the
-   * checks beyond axe run at the first viewport only. With login steps, they run first and every
-   * entry carries the session's cookies; a login that fails throws "Login failed: ..." (the scan fails
-   * with it). A desktop scan with nothing else is the public scan's (no options).
+   * What each page is scanned with at each of the scan's viewports (viewOptions: the checks beyond axe at
+   * one viewport only). With login steps, they run first and every viewport carries the session's
+   * cookies; a login that fails throws "Login failed: ..." (the scan fails with it).
    */
-  private async viewsOf(site: Site): Promise<(ScanOptions | undefined)[]> {
+  private async viewsOf(site: Site, viewports: ViewportName[]): Promise<Map<ViewportName, ScanOptions | undefined>> {
     let cookies: ScanOptions['cookies'];
     if (site.login) {
       const box = await this.boxes.box(SITE_LOGIN_PURPOSE);
@@ -335,16 +420,7 @@ export class SitesService implements OnModuleInit {
       });
       cookies = await this.login.cookies({ ...site.login, fields: open });
     }
-    const viewports = site.viewports?.length ? site.viewports : (['desktop'] as const);
-    return viewports.map((viewport, i) => {
-      const o: ScanOptions = {
-        ...(viewport !== 'desktop' ? { viewport } : {}),
-        ...(i === 0 && site.reflow_check ? { reflow: true } : {}),
-        ...(i === 0 && site.keyboard_walk ? { keyboard: true } : {}),
-        ...(cookies?.length ? { cookies } : {}),
-      };
-      return Object.keys(o).length ? o : undefined;
-    });
+    return viewOptions(viewports, { reflow: site.reflow_check, keyboard: site.keyboard_walk }, cookies);
   }
 
   /** A signed-in scan whose page went to the login page: the session did not hold, the page is not counted. */
@@ -358,44 +434,16 @@ export class SitesService implements OnModuleInit {
       );
   }
 
-  /** A page result's viewport (when the site has more than one) and the checks' finding counts. */
-  private extrasOf(site: Site, options: ScanOptions | undefined, page: ReportPage): Partial<SitePageResult> {
-    const out: Partial<SitePageResult> = {};
-    if ((site.viewports?.length ?? 1) > 1) out.viewport = options?.viewport ?? 'desktop';
-    if (page.review)
-      out.review = {
+  /** The checks' finding counts of a page's result. */
+  private reviewOf(page: ReportPage): Partial<SitePageResult> {
+    if (!page.review) return {};
+    return {
+      review: {
         reflow: page.review.reflow?.findings.length ?? 0,
         keyboard: page.review.keyboard?.findings.length ?? 0,
         trapped: page.review.keyboard?.ended === 'trapped',
-      };
-    return out;
-  }
-
-  /** The page at the site's other viewports: shown per page, not in the score, fix plan or diff. */
-  private async otherViews(
-    site: Site,
-    url: string,
-    origin: string,
-    views: (ScanOptions | undefined)[],
-    slowDown: (ms: number) => void,
-  ): Promise<SitePageResult[]> {
-    const out: SitePageResult[] = [];
-    for (const options of views.slice(1)) {
-      const viewport = options?.viewport ?? 'desktop';
-      try {
-        const got = await this.scanSitePage(site, url, origin, options, slowDown);
-        const f = filterPage(got.page, { ignoreRules: site.ignore_rules, excludedSelectors: site.excluded_selectors });
-        out.push({ url, reportId: got.reportId, score: f.score, viewport, secondary: true });
-      } catch (e) {
-        out.push({
-          url,
-          viewport,
-          secondary: true,
-          error: e instanceof DomainError ? e.message : 'The page could not be scanned.',
-        });
-      }
-    }
-    return out;
+      },
+    };
   }
 
   /**

@@ -6,8 +6,11 @@ import type {
   SiteInput,
   SiteLogin,
   SiteScan,
+  SiteScanPageRow,
+  SiteScanPlan,
   SiteScanStatus,
   SiteScanSummary,
+  SitePageResult,
 } from './site.types';
 
 const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
@@ -168,7 +171,55 @@ export class SitesStore {
   async finish(id: string, summary: SiteScanSummary): Promise<void> {
     await this.db.query(
       `UPDATE a11y_site_scans SET status = 'done', score = $2, summary = $3::jsonb, pages_done = $4, finished_at = now() WHERE id = $1`,
-      [id, summary.score, JSON.stringify(summary), summary.pages.length],
+      [id, summary.score, JSON.stringify(summary), new Set(summary.pages.map((p) => p.url)).size],
+    );
+  }
+
+  /**
+   * Fixes the scan's plan and its rows (one per page and viewport) the first time it runs; answers the
+   * plan as stored (the one fixed earlier when the scan runs again, migration A11ySiteScanPages1795752000000).
+   */
+  async savePlan(id: string, plan: SiteScanPlan): Promise<SiteScanPlan> {
+    return this.db.transaction(async (m) => {
+      const set = await m.query<{ plan: SiteScanPlan }[]>(
+        `UPDATE a11y_site_scans SET plan = $2::jsonb WHERE id = $1 AND plan IS NULL RETURNING plan`,
+        [id, JSON.stringify(plan)],
+      );
+      if (!set[0]) {
+        const rows = await m.query<{ plan: SiteScanPlan }[]>(`SELECT plan FROM a11y_site_scans WHERE id = $1`, [id]);
+        return rows[0]?.plan ?? plan;
+      }
+      const idx = plan.pages.flatMap((_, i) => plan.viewports.map(() => i));
+      await m.query(
+        `INSERT INTO a11y_site_scan_pages (scan_id, idx, viewport, url)
+         SELECT $1, i, v, ($4::text[])[i + 1] FROM unnest($2::int[], $3::text[]) AS t(i, v) ON CONFLICT DO NOTHING`,
+        [id, idx, plan.pages.flatMap(() => plan.viewports), plan.pages],
+      );
+      return plan;
+    });
+  }
+
+  /** The scan's rows, in page order then in the plan's viewport order. */
+  async pageRows(id: string, viewports: readonly string[]): Promise<SiteScanPageRow[]> {
+    return this.db.query<SiteScanPageRow[]>(
+      `SELECT idx, viewport, url, attempts, result FROM a11y_site_scan_pages WHERE scan_id = $1 ORDER BY idx, array_position($2::text[], viewport::text)`,
+      [id, viewports],
+    );
+  }
+
+  /** A row's scan starts: counted before the page is requested, so a row started twice without a result was lost twice. */
+  async startRow(id: string, idx: number, viewport: string): Promise<void> {
+    await this.db.query(
+      `UPDATE a11y_site_scan_pages SET attempts = attempts + 1 WHERE scan_id = $1 AND idx = $2 AND viewport = $3`,
+      [id, idx, viewport],
+    );
+  }
+
+  /** A row's result, kept as soon as it is known: a scan run again does not visit it again. */
+  async finishRow(id: string, idx: number, viewport: string, result: SitePageResult): Promise<void> {
+    await this.db.query(
+      `UPDATE a11y_site_scan_pages SET result = $4::jsonb, finished_at = now() WHERE scan_id = $1 AND idx = $2 AND viewport = $3`,
+      [id, idx, viewport, JSON.stringify(result)],
     );
   }
 

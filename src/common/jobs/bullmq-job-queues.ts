@@ -11,6 +11,7 @@ import {
   JobOptions,
   JobQueues,
   nextCronRun,
+  RegisterOptions,
   unescapeColons,
 } from './job-queues';
 
@@ -70,7 +71,7 @@ export class BullJobQueues extends JobQueues implements OnApplicationShutdown {
     return q;
   }
 
-  register<T>(queue: string, handler: JobHandler<T>, opts: { concurrency?: number } = {}): void {
+  register<T>(queue: string, handler: JobHandler<T>, opts: RegisterOptions = {}): void {
     checkQueueName(queue);
     if (this.workers.has(queue)) throw new Error(`Job queue "${queue}" already has a handler.`);
     const connection = this.connect();
@@ -80,7 +81,12 @@ export class BullJobQueues extends JobQueues implements OnApplicationShutdown {
       async (job: Job) => {
         await handler(job.data as T, { id: decodeJobId(job.id!), attempt: job.attemptsMade + 1 });
       },
-      { connection, prefix: this.prefix, concurrency: Math.max(1, opts.concurrency ?? 1) },
+      {
+        connection,
+        prefix: this.prefix,
+        concurrency: Math.max(1, opts.concurrency ?? 1),
+        maxStalledCount: Math.max(1, opts.stalledRuns ?? 1),
+      },
     );
     worker.on('error', () => undefined);
     worker.on('failed', (job, e) => {

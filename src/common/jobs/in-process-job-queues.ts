@@ -8,6 +8,7 @@ import {
   JobOptions,
   JobQueues,
   nextCronRun,
+  RegisterOptions,
   scheduledJobId,
 } from './job-queues';
 
@@ -47,7 +48,7 @@ export class InProcessJobQueues extends JobQueues implements OnApplicationShutdo
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
-  register<T>(queue: string, handler: JobHandler<T>, opts: { concurrency?: number } = {}): void {
+  register<T>(queue: string, handler: JobHandler<T>, opts: RegisterOptions = {}): void {
     checkQueueName(queue);
     const state = this.state(queue);
     if (state.handler) throw new Error(`Job queue "${queue}" already has a handler.`);

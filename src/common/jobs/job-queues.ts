@@ -25,11 +25,21 @@ export interface JobOptions {
 
 export type JobHandler<T> = (data: T, job: { id: string; attempt: number }) => Promise<void>;
 
+export interface RegisterOptions {
+  /** Jobs run at once in this process (default 1). */
+  concurrency?: number;
+  /**
+   * BullMQ: how many times a job whose worker died (stalled) is run again before it fails (default 1). Raise it
+   * only for a handler that resumes where the dead run left off. In process: no meaning (the process is gone).
+   */
+  stalledRuns?: number;
+}
+
 export abstract class JobQueues {
   /** Which implementation runs the jobs. */
   abstract readonly kind: 'bullmq' | 'in-process';
   /** Runs `handler` for the queue's jobs in this process, at most `concurrency` (default 1) at a time. */
-  abstract register<T>(queue: string, handler: JobHandler<T>, opts?: { concurrency?: number }): void;
+  abstract register<T>(queue: string, handler: JobHandler<T>, opts?: RegisterOptions): void;
   /** Adds a job; returns its id. Same jobId as an unfinished job: nothing added. */
   abstract add<T>(queue: string, data: T, opts?: JobOptions): Promise<string>;
   /** Creates or replaces the repeating job `schedulerId` of `queue` (cron, UTC). */

@@ -10,6 +10,7 @@ import {
   type Site,
   type SitePageResult,
   type SiteScan,
+  type SiteScanSummary,
 } from '../../a11y/sites/site.types';
 import { MAX_LOGIN_FIELDS } from '../../a11y/sites/site-checks-input';
 import { VIEWPORT_LABELS, VIEWPORT_NAMES } from '../../a11y/scan/scan-options';
@@ -170,6 +171,9 @@ function checksFormOfSite(s: Site): Record<string, string> {
   return f;
 }
 
+/** A scan that counted more than one viewport (its fix plan says which each issue occurs on). */
+const manyViewports = (s: SiteScanSummary): boolean => (s.viewports?.length ?? 1) > 1;
+
 /** The checks beyond axe of a scan's pages: findings to review, per page (absent when the site runs none). */
 function reviewTable(pages: readonly SitePageResult[]): SafeHtml | '' {
   const rows = pages.filter((p) => p.review);
@@ -321,16 +325,25 @@ ${table(
 ${
   sum
     ? html`<h2>Fix plan (scan of ${when(latest.finished_at)}, score ${sum.score})</h2>
-<p>Each issue is one defect grouped across pages by its element fingerprint; points are what fixing it alone would add to the site score.</p>
+<p>Each issue is one defect grouped across pages by its element fingerprint; points are what fixing it alone would add to the site score${manyViewports(sum) ? ' (the mean over every page at every viewport)' : ''}.</p>
 ${table(
   'Issues grouped across pages, most points first',
-  ['Rule', 'Impact', ['Pages', 'num'], ['Occurrences', 'num'], ['Points', 'num'], 'Element'],
+  [
+    'Rule',
+    'Impact',
+    ['Pages', 'num'],
+    ...(manyViewports(sum) ? ['Viewports'] : []),
+    ['Occurrences', 'num'],
+    ['Points', 'num'],
+    'Element',
+  ],
   sum.groups
     .slice(0, GROUPS_SHOWN)
     .map((g) => [
       html`<a href="${g.helpUrl}">${g.rule}</a>: ${g.help}`,
       g.impact,
       g.pages.length,
+      ...(manyViewports(sum) ? [(g.viewports ?? []).map((v) => VIEWPORT_LABELS[v]).join(', ')] : []),
       g.occurrences,
       `+${pts(g.points)}`,
       html`<code>${g.target}</code>`,
