@@ -1,4 +1,3 @@
-import OpenAI from 'openai';
 import type { AiAnswer, AiAskRequest, AiProvider } from '../ai.types';
 import { cleanCitations } from '../citations';
 import { OpenAiWireProvider } from './openai-client';
