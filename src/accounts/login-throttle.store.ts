@@ -24,6 +24,9 @@ export interface ThrottleEntry {
   clearOnSuccess: boolean;
 }
 
+/** A decision on the states of an attempt's subjects: refused until a time, or their next states (and the end of a lock). */
+type ThrottleDecision = { until: number } | { next: Array<ThrottleState | null>; until?: number };
+
 /** The answer to a reservation: go on and verify, or the time the caller may try again. */
 export type Reservation = { ok: true } | { ok: false; until: Date };
 
@@ -183,36 +186,35 @@ export class PgLoginThrottleStore extends LoginThrottleStore {
     );
   }
 
-  reserve(entries: ThrottleEntry[]): Promise<Reservation> {
+  /**
+   * Locks the entries' rows, decides on their states (in the entries' order) and writes the states
+   * the decision gives (`next`; none when it refuses).
+   */
+  private applied(
+    entries: ThrottleEntry[],
+    decide: (states: ThrottleState[], now: number) => ThrottleDecision,
+  ): Promise<ThrottleDecision> {
     return this.locked(
       entries.map((e) => e.subject),
       async (m, rows, now) => {
-        const d = decideReserve(
+        const d = decide(
           entries.map((e) => rows.get(e.subject)!),
-          entries,
           now,
         );
-        if ('until' in d) return { ok: false, until: new Date(d.until) };
-        for (const [i, e] of entries.entries()) await this.write(m, e.subject, d.next[i]);
-        return { ok: true };
+        if ('next' in d) for (const [i, e] of entries.entries()) await this.write(m, e.subject, d.next[i]);
+        return d;
       },
     );
   }
 
-  settle(entries: ThrottleEntry[], success: boolean): Promise<Date | null> {
-    return this.locked(
-      entries.map((e) => e.subject),
-      async (m, rows, now) => {
-        const d = decideSettle(
-          entries.map((e) => rows.get(e.subject)!),
-          entries,
-          success,
-          now,
-        );
-        for (const [i, e] of entries.entries()) await this.write(m, e.subject, d.next[i]);
-        return d.until ? new Date(d.until) : null;
-      },
-    );
+  async reserve(entries: ThrottleEntry[]): Promise<Reservation> {
+    const d = await this.applied(entries, (states, now) => decideReserve(states, entries, now));
+    return 'next' in d ? { ok: true } : { ok: false, until: new Date(d.until) };
+  }
+
+  async settle(entries: ThrottleEntry[], success: boolean): Promise<Date | null> {
+    const d = await this.applied(entries, (states, now) => decideSettle(states, entries, success, now));
+    return d.until ? new Date(d.until) : null;
   }
 
   async remember(subject: string, ttlS: number): Promise<void> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Response } from 'express';
 import { AppConfig } from '../common/config/env';
+import type { SafeHtml } from '../common/html/html';
 import { DomainError } from '../common/errors/domain-error';
 import { FileStoreService } from '../pdf-tools/files/file-store.service';
 import { UploadService } from '../pdf-tools/files/upload.service';
@@ -37,6 +38,20 @@ export type FormInput =
   | { ok: true; input: ConversionInput; chosen?: ChosenFile; url: string; name: string }
   | { ok: false; status: number; message: string; field: string; chosen?: ChosenFile; url: string };
 
+/** What a conversion page has of its own: its words, its quota now, and its option fields. */
+export interface ConvertTool<Values> {
+  page: Pick<ConvertPage, 'slug' | 'title' | 'intro' | 'button'> & { pageTitle: string };
+  quota(caller: WebCaller): Promise<QuotaState>;
+  options(values: Values, errorField?: string): SafeHtml;
+}
+
+/** What one drawing of a conversion page shows: the form's token, the options as typed, the quota when a run gave it. */
+export interface ConvertView<Values> {
+  csrf: string;
+  values: Values;
+  quota?: QuotaState;
+}
+
 /**
  * What the conversion pages (`/pdf/images`, `/pdf/ocr`) share on the server: the limits their
  * words name, the chosen file from its id, the upload without JavaScript (the upload service of
@@ -71,16 +86,26 @@ export class ConvertSupport {
     return { ip: clientSubject(req), deviceId: req.deviceId, ...(req.webUser ? { userId: req.webUser.id } : {}) };
   }
 
-  /** Draws a conversion page (PDF to images, OCR): its frame, the limits and the quota line. */
-  send(
+  /**
+   * Draws a conversion page (PDF to images, OCR): its frame, the options, the limits and the quota
+   * line (the quota a run gave, else the tool's now).
+   */
+  async send<Values>(
+    tool: ConvertTool<Values>,
     req: WebRequest,
     res: Response,
     status: number,
-    p: Omit<ConvertPage, 'limits' | 'daily'> & { pageTitle: string },
+    view: ConvertView<Values>,
     s: ConvertPageState,
-  ): void {
-    const body = convertBody({ ...p, limits: this.limits(), daily: this.daily(req) }, s);
-    sendPage(res, status, page({ title: p.pageTitle, section: 'pdf', user: req.webUser, csrf: p.csrf, body }));
+  ): Promise<void> {
+    const quota = view.quota ?? (await tool.quota(this.caller(req)));
+    const options = tool.options(view.values, s.errorField);
+    const p = { ...tool.page, csrf: view.csrf, quota, options, limits: this.limits(), daily: this.daily(req) };
+    sendPage(
+      res,
+      status,
+      page({ title: p.pageTitle, section: 'pdf', user: req.webUser, csrf: p.csrf, body: convertBody(p, s) }),
+    );
   }
 
   /** A conversion's failure in the page's words; a spent quota also says when to come back (Retry-After). */
@@ -124,23 +149,26 @@ export class ConvertSupport {
   }
 
   /**
-   * The upload without JavaScript: `render(status, chosen, error?)` draws the page again. Bytes
-   * still coming after a refusal close the connection after the answer.
+   * The upload without JavaScript: `render(status, state)` draws the page again, with the chosen
+   * file or the refusal at the file field. Bytes still coming after a refusal close the connection
+   * after the answer.
    */
   async upload(
     req: WebRequest,
     res: Response,
-    render: (status: number, chosen?: ChosenFile, error?: string) => Promise<void>,
+    render: (status: number, s: ConvertPageState) => Promise<void>,
   ): Promise<void> {
+    const drawn = (status: number, chosen?: ChosenFile, error?: string): Promise<void> =>
+      render(status, { chosen, error, errorField: error ? 'file' : undefined });
     this.csrf.assertBeforeUpload(req, res);
     try {
       const up = await this.uploads.upload(req);
-      await render(200, await this.chosen(up.file_id));
+      await drawn(200, await this.chosen(up.file_id));
     } catch (e) {
       if (!(e instanceof DomainError)) throw e;
       if (!req.complete) res.setHeader('Connection', 'close');
       for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
-      await render(e.status, undefined, uploadRefusal('Your file', e.code, e.details.error_detail, this.limits()));
+      await drawn(e.status, undefined, uploadRefusal('Your file', e.code, e.details.error_detail, this.limits()));
     }
   }
 

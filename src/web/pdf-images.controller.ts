@@ -1,7 +1,6 @@
 import { Get, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { RateLimit } from '../common/decorators/rate-limit.decorator';
-import type { QuotaState } from '../pdf-tools/quota/quota.service';
 import {
   IMAGE_FORMATS,
   ImageFormat,
@@ -13,9 +12,8 @@ import {
 import { pageRangeTokens } from '../pdf-tools/core/page-range';
 import { CsrfService } from './csrf.service';
 import { toolErrorStatus } from '../pdf-tools/core/tool-failure';
-import { ChosenFile, ConvertPageState } from './pages/pdf-convert.pages';
 import { IMAGES_DEFAULTS, IMAGES_INTRO, imagesOptions, imagesResult, ImagesValues } from './pages/pdf-images.pages';
-import { ConvertSupport } from './pdf-convert.support';
+import { ConvertSupport, ConvertTool } from './pdf-convert.support';
 import { single } from './pdf-form';
 import { PAGE_EXAMPLES } from './pdf-web-text';
 import { Anonymous, CsrfAfterBody, WebRequest } from './web-context';
@@ -30,6 +28,18 @@ import { MeteredRun } from '../pdf-tools/render/metered-run';
  */
 @WebController('pdf')
 export class PdfImagesController {
+  private readonly tool: ConvertTool<ImagesValues> = {
+    page: {
+      slug: 'images',
+      title: 'PDF to images',
+      pageTitle: 'PDF to images',
+      intro: IMAGES_INTRO,
+      button: 'Convert to images',
+    },
+    quota: (caller) => this.metered.status(PDF_TO_IMAGES, caller),
+    options: imagesOptions,
+  };
+
   constructor(
     private readonly images: PdfImagesService,
     private readonly metered: MeteredRun,
@@ -37,26 +47,11 @@ export class PdfImagesController {
     private readonly csrf: CsrfService,
   ) {}
 
-  private async send(
-    req: WebRequest,
-    res: Response,
-    status: number,
-    csrf: string,
-    values: ImagesValues,
-    s: ConvertPageState,
-    quota?: QuotaState,
-  ): Promise<void> {
-    const q = quota ?? (await this.metered.status(PDF_TO_IMAGES, this.support.caller(req)));
-    const p = { slug: 'images', title: 'PDF to images', pageTitle: 'PDF to images', intro: IMAGES_INTRO };
-    const options = imagesOptions(values, s.errorField);
-    this.support.send(req, res, status, { ...p, button: 'Convert to images', csrf, quota: q, options }, s);
-  }
-
   @Get('images')
   @Anonymous()
   async form(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const url = this.support.prefilledUrl(req);
-    await this.send(req, res, 200, this.csrf.token(req, res), IMAGES_DEFAULTS, { url });
+    const view = { csrf: this.csrf.token(req, res), values: IMAGES_DEFAULTS };
+    await this.support.send(this.tool, req, res, 200, view, { url: this.support.prefilledUrl(req) });
   }
 
   @Post('images/upload')
@@ -64,12 +59,8 @@ export class PdfImagesController {
   @CsrfAfterBody()
   @RateLimit('pdf-upload')
   async upload(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    await this.support.upload(req, res, async (status, chosen?: ChosenFile, error?: string) =>
-      this.send(req, res, status, this.csrf.token(req, res), IMAGES_DEFAULTS, {
-        chosen,
-        error,
-        errorField: error ? 'file' : undefined,
-      }),
+    await this.support.upload(req, res, (status, s) =>
+      this.support.send(this.tool, req, res, status, { csrf: this.csrf.token(req, res), values: IMAGES_DEFAULTS }, s),
     );
   }
 
@@ -85,7 +76,14 @@ export class PdfImagesController {
     };
     const form = await this.support.formInput(body);
     const again = (status: number, error: string, errorField: string): Promise<void> =>
-      this.send(req, res, status, csrf, values, { chosen: form.chosen, url: form.url, error, errorField });
+      this.support.send(
+        this.tool,
+        req,
+        res,
+        status,
+        { csrf, values },
+        { chosen: form.chosen, url: form.url, error, errorField },
+      );
     if (!form.ok) return again(form.status, form.message, form.field);
     // The options, checked before anything is spent.
     const dpi = Number(values.dpi);
@@ -105,24 +103,22 @@ export class PdfImagesController {
     );
     if (!out.ok) {
       const words = this.support.failure(req, res, out.failure, out, form.name, 'PDF to images');
-      return this.send(
+      return this.support.send(
+        this.tool,
         req,
         res,
         toolErrorStatus(out.failure.code),
-        csrf,
-        values,
+        { csrf, values, quota: out.quota },
         { chosen: form.chosen, url: form.url, error: words.message, errorField: words.field },
-        out.quota,
       );
     }
-    await this.send(
+    await this.support.send(
+      this.tool,
       req,
       res,
       200,
-      csrf,
-      values,
+      { csrf, values, quota: out.quota },
       { chosen: form.chosen, url: form.url, result: imagesResult(out.value) },
-      out.quota,
     );
   }
 }

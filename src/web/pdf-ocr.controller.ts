@@ -8,9 +8,8 @@ import { OcrService } from '../pdf-tools/ocr/ocr.service';
 import type { QuotaState } from '../pdf-tools/quota/quota.service';
 import { CsrfService } from './csrf.service';
 import { toolErrorStatus } from '../pdf-tools/core/tool-failure';
-import { ChosenFile, ConvertPageState } from './pages/pdf-convert.pages';
 import { OCR_INTRO, ocrJobBody, ocrOptions } from './pages/pdf-ocr.pages';
-import { ConvertSupport } from './pdf-convert.support';
+import { ConvertSupport, ConvertTool } from './pdf-convert.support';
 import { page, sendPage } from './render/layout';
 import { Anonymous, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -31,6 +30,19 @@ function languagesOf(v: unknown): string[] {
  */
 @WebController('pdf')
 export class PdfOcrController {
+  /** The languages ticked (`auto`: "Detect it"). */
+  private readonly tool: ConvertTool<string[]> = {
+    page: {
+      slug: 'ocr',
+      title: 'OCR: make a scanned PDF searchable',
+      pageTitle: 'OCR',
+      intro: OCR_INTRO,
+      button: 'Start the OCR',
+    },
+    quota: (caller) => this.ocr.status(caller),
+    options: ocrOptions,
+  };
+
   constructor(
     private readonly ocr: OcrService,
     private readonly support: ConvertSupport,
@@ -38,26 +50,11 @@ export class PdfOcrController {
     private readonly csrf: CsrfService,
   ) {}
 
-  private async send(
-    req: WebRequest,
-    res: Response,
-    status: number,
-    csrf: string,
-    languages: string[],
-    s: ConvertPageState,
-    quota?: QuotaState,
-  ): Promise<void> {
-    const q = quota ?? (await this.ocr.status(this.support.caller(req)));
-    const p = { slug: 'ocr', title: 'OCR: make a scanned PDF searchable', pageTitle: 'OCR', intro: OCR_INTRO };
-    const options = ocrOptions(languages, s.errorField);
-    this.support.send(req, res, status, { ...p, button: 'Start the OCR', csrf, quota: q, options }, s);
-  }
-
   @Get('ocr')
   @Anonymous()
   async form(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    const url = this.support.prefilledUrl(req);
-    await this.send(req, res, 200, this.csrf.token(req, res), ['auto'], { url });
+    const view = { csrf: this.csrf.token(req, res), values: ['auto'] };
+    await this.support.send(this.tool, req, res, 200, view, { url: this.support.prefilledUrl(req) });
   }
 
   @Post('ocr/upload')
@@ -65,12 +62,8 @@ export class PdfOcrController {
   @CsrfAfterBody()
   @RateLimit('pdf-upload')
   async upload(@Req() req: WebRequest, @Res() res: Response): Promise<void> {
-    await this.support.upload(req, res, async (status, chosen?: ChosenFile, error?: string) =>
-      this.send(req, res, status, this.csrf.token(req, res), ['auto'], {
-        chosen,
-        error,
-        errorField: error ? 'file' : undefined,
-      }),
+    await this.support.upload(req, res, (status, s) =>
+      this.support.send(this.tool, req, res, status, { csrf: this.csrf.token(req, res), values: ['auto'] }, s),
     );
   }
 
@@ -82,7 +75,14 @@ export class PdfOcrController {
     const ticked = languagesOf(body.languages);
     const form = await this.support.formInput(body);
     const again = (status: number, error: string, errorField: string, quota?: QuotaState): Promise<void> =>
-      this.send(req, res, status, csrf, ticked, { chosen: form.chosen, url: form.url, error, errorField }, quota);
+      this.support.send(
+        this.tool,
+        req,
+        res,
+        status,
+        { csrf, values: ticked, quota },
+        { chosen: form.chosen, url: form.url, error, errorField },
+      );
     if (!form.ok) return again(form.status, form.message, form.field);
     const unknown = ticked.find((l) => l !== 'auto' && !(l in OCR_LANGUAGES));
     if (unknown !== undefined)

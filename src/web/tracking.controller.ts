@@ -304,8 +304,7 @@ export class TrackingController {
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {
-    const p = await this.tracking.prompt(user.workspace_id, id);
-    sendPage(res, 200, editPromptPage(user, this.csrf.token(req, res), p));
+    await this.promptForm(user, id, req, res);
   }
 
   @Post('prompts/:id')
@@ -316,8 +315,19 @@ export class TrackingController {
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {
+    await this.promptForm(user, id, req, res, this.promptValues(req));
+  }
+
+  /** A prompt's edit page (no `values`), or its form sent: saved, or refused with the page again (400). */
+  private async promptForm(
+    user: UserView,
+    id: string,
+    req: WebRequest,
+    res: Response,
+    values?: ReturnType<TrackingController['promptValues']>,
+  ): Promise<void> {
     const p = await this.tracking.prompt(user.workspace_id, id);
-    const values = this.promptValues(req);
+    if (!values) return sendPage(res, 200, editPromptPage(user, this.csrf.token(req, res), p));
     await this.change(
       res,
       async () => {

@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { pdfkitOutput } from '../../common/pdf/pdfkit-output';
 import { nodeCount } from '../report/from-axe';
 import type { Report, ReportPage, ReportRule } from '../report/report.types';
 import { scoreBand } from '../scoring/score';
@@ -52,12 +53,7 @@ export async function renderReportPdf(
     displayTitle: true,
     tagged: true,
   });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const done = pdfkitOutput(doc);
   const w = new TaggedPdfWriter(doc);
 
   // Cover

@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Workspace } from '../../common/api-keys/entities/workspace.entity';
+import { WorkspaceOwner } from '../../common/api-keys/entities/workspace-owner';
 
 /**
  * An admin's invitation of an email address to a workspace, not claimed yet. No account exists
@@ -15,8 +16,7 @@ export class WebInvitation {
   @Column({ name: 'workspace_id', type: 'uuid' })
   workspaceId!: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_web_invitations_workspace' })
+  @WorkspaceOwner('FK_web_invitations_workspace')
   workspace?: Workspace;
 
   @Index('IDX_web_invitations_email')

@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Workspace } from '../../common/api-keys/entities/workspace.entity';
+import { WorkspaceOwner } from '../../common/api-keys/entities/workspace-owner';
 
 export const ROLES = ['admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
@@ -17,8 +18,7 @@ export class WebUser {
   @Column({ name: 'workspace_id', type: 'uuid' })
   workspaceId!: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_web_users_workspace' })
+  @WorkspaceOwner('FK_web_users_workspace')
   workspace?: Workspace;
 
   @Index('UQ_web_users_email', { unique: true })

@@ -44,52 +44,61 @@ const ANTHROPIC_SEARCH = { usd: 10 / 1000, per: 'query' } as const;
 const SONAR_FEE = { usd: 5 / 1000, per: 'request' } as const;
 const SONAR_PRO_FEE = { usd: 6 / 1000, per: 'request' } as const;
 
+type SearchFee = NonNullable<ModelPrice['search']>;
+
+/** A model's US$ per million input and output tokens, and its search fee when not the platform's. */
+type PriceRow = readonly [input: number, output: number, search?: SearchFee];
+
+/** A platform's prices: its default row and its listed models, each with the platform's search fee (null: none) unless the row names its own. */
+function platformPrices(fee: SearchFee | null, fallback: PriceRow, models: Record<string, PriceRow>): PlatformPrices {
+  const price = ([input, output, search]: PriceRow): ModelPrice => {
+    const s = search ?? fee;
+    return { input, output, ...(s ? { search: s } : {}) };
+  };
+  return {
+    default: price(fallback),
+    models: Object.fromEntries(Object.entries(models).map(([id, row]) => [id, price(row)])),
+  };
+}
+
 export const AI_PRICES: Record<AiPlatform, PlatformPrices> = {
-  openai: {
-    default: { input: 0.25, output: 2, search: OPENAI_SEARCH }, // gpt-5-mini, the default model
-    models: {
-      'gpt-5': { input: 1.25, output: 10, search: OPENAI_SEARCH },
-      'gpt-5-mini': { input: 0.25, output: 2, search: OPENAI_SEARCH },
-      'gpt-5-nano': { input: 0.05, output: 0.4, search: OPENAI_SEARCH },
-      'gpt-4.1': { input: 2, output: 8, search: OPENAI_SEARCH },
-      'gpt-4.1-mini': { input: 0.4, output: 1.6, search: OPENAI_SEARCH },
-      'gpt-4o': { input: 2.5, output: 10, search: OPENAI_SEARCH },
-      'gpt-4o-mini': { input: 0.15, output: 0.6, search: OPENAI_SEARCH },
-      o3: { input: 2, output: 8, search: OPENAI_SEARCH },
-      'o4-mini': { input: 1.1, output: 4.4, search: OPENAI_SEARCH },
-    },
-  },
-  perplexity: {
-    default: { input: 1, output: 1, search: SONAR_FEE }, // sonar, the default model
-    models: {
-      sonar: { input: 1, output: 1, search: SONAR_FEE },
-      'sonar-pro': { input: 3, output: 15, search: SONAR_PRO_FEE },
-      'sonar-reasoning': { input: 1, output: 5, search: SONAR_FEE },
-      'sonar-reasoning-pro': { input: 2, output: 8, search: SONAR_PRO_FEE },
-    },
-  },
-  gemini: {
-    default: { input: 0.3, output: 2.5, search: GEMINI_25_GROUNDING }, // gemini-2.5-flash, the default model
-    models: {
-      'gemini-2.5-pro': { input: 1.25, output: 10, search: GEMINI_25_GROUNDING },
-      'gemini-2.5-flash': { input: 0.3, output: 2.5, search: GEMINI_25_GROUNDING },
-      'gemini-2.5-flash-lite': { input: 0.1, output: 0.4, search: GEMINI_25_GROUNDING },
-      'gemini-3-pro': { input: 2, output: 12, search: GEMINI_3_GROUNDING },
-      'gemini-3-flash': { input: 0.5, output: 3, search: GEMINI_3_GROUNDING },
-    },
-  },
-  anthropic: {
-    default: { input: 3, output: 15, search: ANTHROPIC_SEARCH }, // Sonnet, the default model's family
-    models: {
-      'claude-sonnet-4': { input: 3, output: 15, search: ANTHROPIC_SEARCH },
-      'claude-haiku-4': { input: 1, output: 5, search: ANTHROPIC_SEARCH },
-      'claude-opus-4': { input: 15, output: 75, search: ANTHROPIC_SEARCH }, // Opus 4 and 4.1
-      'claude-opus-4-5': { input: 5, output: 25, search: ANTHROPIC_SEARCH },
-    },
-  },
+  // gpt-5-mini, the default model
+  openai: platformPrices(OPENAI_SEARCH, [0.25, 2], {
+    'gpt-5': [1.25, 10],
+    'gpt-5-mini': [0.25, 2],
+    'gpt-5-nano': [0.05, 0.4],
+    'gpt-4.1': [2, 8],
+    'gpt-4.1-mini': [0.4, 1.6],
+    'gpt-4o': [2.5, 10],
+    'gpt-4o-mini': [0.15, 0.6],
+    o3: [2, 8],
+    'o4-mini': [1.1, 4.4],
+  }),
+  // sonar, the default model
+  perplexity: platformPrices(SONAR_FEE, [1, 1], {
+    sonar: [1, 1],
+    'sonar-pro': [3, 15, SONAR_PRO_FEE],
+    'sonar-reasoning': [1, 5],
+    'sonar-reasoning-pro': [2, 8, SONAR_PRO_FEE],
+  }),
+  // gemini-2.5-flash, the default model
+  gemini: platformPrices(GEMINI_25_GROUNDING, [0.3, 2.5], {
+    'gemini-2.5-pro': [1.25, 10],
+    'gemini-2.5-flash': [0.3, 2.5],
+    'gemini-2.5-flash-lite': [0.1, 0.4],
+    'gemini-3-pro': [2, 12, GEMINI_3_GROUNDING],
+    'gemini-3-flash': [0.5, 3, GEMINI_3_GROUNDING],
+  }),
+  // Sonnet, the default model's family
+  anthropic: platformPrices(ANTHROPIC_SEARCH, [3, 15], {
+    'claude-sonnet-4': [3, 15],
+    'claude-haiku-4': [1, 5],
+    'claude-opus-4': [15, 75], // Opus 4 and 4.1
+    'claude-opus-4-5': [5, 25],
+  }),
   // An endpoint of the instance's choosing (a self-hosted model costs what its machine costs): a
   // mid-range hosted model's prices, and no search fee (Beacon cannot switch search on there).
-  openai_compatible: { default: { input: 1.25, output: 10 }, models: {} },
+  openai_compatible: platformPrices(null, [1.25, 10], {}),
 };
 
 /** The price row of a platform's model: the longest listed prefix of its id, else the platform's default. */

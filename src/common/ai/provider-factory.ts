@@ -15,36 +15,34 @@ export const PLATFORM_SETTINGS: Record<AiPlatform, string> = {
   openai_compatible: 'OPENAI_COMPATIBLE_BASE_URL + OPENAI_COMPATIBLE_MODEL (+ OPENAI_COMPATIBLE_API_KEY)',
 };
 
+/** The settings of each platform: its key and its default model (and, but for the compatible endpoint, its base URL). */
+const SETTINGS = {
+  openai: { key: 'OPENAI_API_KEY', model: 'OPENAI_MODEL', baseURL: 'OPENAI_BASE_URL' },
+  perplexity: { key: 'PERPLEXITY_API_KEY', model: 'PERPLEXITY_MODEL', baseURL: 'PERPLEXITY_BASE_URL' },
+  gemini: { key: 'GEMINI_API_KEY', model: 'GEMINI_MODEL', baseURL: 'GEMINI_BASE_URL' },
+  anthropic: { key: 'ANTHROPIC_API_KEY', model: 'ANTHROPIC_MODEL', baseURL: 'ANTHROPIC_BASE_URL' },
+  openai_compatible: { key: 'OPENAI_COMPATIBLE_API_KEY', model: 'OPENAI_COMPATIBLE_MODEL' },
+} as const satisfies Record<AiPlatform, { key: keyof AppConfig; model: keyof AppConfig; baseURL?: keyof AppConfig }>;
+
+/** The provider class of each platform that takes a key, a base URL and a model. */
+const PROVIDERS: Record<
+  Exclude<AiPlatform, 'openai_compatible'>,
+  new (o: { apiKey: string; baseURL: string; model: string }) => AiProvider
+> = {
+  openai: OpenAiProvider,
+  perplexity: PerplexityProvider,
+  gemini: GeminiProvider,
+  anthropic: AnthropicProvider,
+};
+
 /** The key a platform has in the settings (undefined: none). */
 export function settingsKey(config: AppConfig, platform: AiPlatform): string | undefined {
-  switch (platform) {
-    case 'openai':
-      return config.OPENAI_API_KEY;
-    case 'perplexity':
-      return config.PERPLEXITY_API_KEY;
-    case 'gemini':
-      return config.GEMINI_API_KEY;
-    case 'anthropic':
-      return config.ANTHROPIC_API_KEY;
-    case 'openai_compatible':
-      return config.OPENAI_COMPATIBLE_API_KEY;
-  }
+  return config[SETTINGS[platform].key];
 }
 
 /** The default model of a platform (undefined: the compatible endpoint without OPENAI_COMPATIBLE_MODEL). */
 export function defaultModel(config: AppConfig, platform: AiPlatform): string | undefined {
-  switch (platform) {
-    case 'openai':
-      return config.OPENAI_MODEL;
-    case 'perplexity':
-      return config.PERPLEXITY_MODEL;
-    case 'gemini':
-      return config.GEMINI_MODEL;
-    case 'anthropic':
-      return config.ANTHROPIC_MODEL;
-    case 'openai_compatible':
-      return config.OPENAI_COMPATIBLE_MODEL;
-  }
+  return config[SETTINGS[platform].model];
 }
 
 /**
@@ -52,27 +50,11 @@ export function defaultModel(config: AppConfig, platform: AiPlatform): string | 
  * endpoint needs a base URL and a model and may go without a key).
  */
 export function createProvider(config: AppConfig, platform: AiPlatform, key: string | undefined): AiProvider | null {
-  switch (platform) {
-    case 'openai_compatible': {
-      const baseURL = config.OPENAI_COMPATIBLE_BASE_URL;
-      const model = config.OPENAI_COMPATIBLE_MODEL;
-      return baseURL && model ? new OpenAiCompatibleProvider({ baseURL, model, apiKey: key }) : null;
-    }
-    case 'openai':
-      return key
-        ? new OpenAiProvider({ apiKey: key, baseURL: config.OPENAI_BASE_URL, model: config.OPENAI_MODEL })
-        : null;
-    case 'perplexity':
-      return key
-        ? new PerplexityProvider({ apiKey: key, baseURL: config.PERPLEXITY_BASE_URL, model: config.PERPLEXITY_MODEL })
-        : null;
-    case 'gemini':
-      return key
-        ? new GeminiProvider({ apiKey: key, baseURL: config.GEMINI_BASE_URL, model: config.GEMINI_MODEL })
-        : null;
-    case 'anthropic':
-      return key
-        ? new AnthropicProvider({ apiKey: key, baseURL: config.ANTHROPIC_BASE_URL, model: config.ANTHROPIC_MODEL })
-        : null;
+  if (platform === 'openai_compatible') {
+    const baseURL = config.OPENAI_COMPATIBLE_BASE_URL;
+    const model = config.OPENAI_COMPATIBLE_MODEL;
+    return baseURL && model ? new OpenAiCompatibleProvider({ baseURL, model, apiKey: key }) : null;
   }
+  const s = SETTINGS[platform];
+  return key ? new PROVIDERS[platform]({ apiKey: key, baseURL: config[s.baseURL], model: config[s.model] }) : null;
 }

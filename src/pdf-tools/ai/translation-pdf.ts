@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { pdfkitOutput } from '../../common/pdf/pdfkit-output';
 import { fontFor, isNeutral, StampFont } from '../core/fonts';
 import type { PageText } from './pages';
 
@@ -36,12 +37,7 @@ export async function translationPdf(title: string, pages: PageText[]): Promise<
     info: { Title: title, Producer: 'Beacon' },
     autoFirstPage: true,
   });
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
-  });
+  const done = pdfkitOutput(doc);
   const registered = new Set<number>();
   const use = (f: StampFont | null): void => {
     if (!f) return void doc.font('Helvetica');

@@ -74,12 +74,12 @@ describe('pageMarkdown', () => {
         code('}', 72, 652),
       ]),
     ).toBe('For example:\n\n```\nSEQUENCE {\nr INTEGER,\ns INTEGER\n}\n```');
+    // A contents line: the section's number, then its title with dot leaders to the page number.
+    const contents = (n: string, title: string, y: number): TextRun[] => [run(n, 72, y), run(title, 90, y)];
     expect(
       pageMarkdown([
-        run('1', 72, 700),
-        run('Introduction . . . . . . . . 1', 90, 700),
-        run('2', 72, 688),
-        run('Usage . . . . . . . . . . . . 2', 90, 688),
+        ...contents('1', 'Introduction . . . . . . . . 1', 700),
+        ...contents('2', 'Usage . . . . . . . . . . . . 2', 688),
       ]),
     ).toBe('1 Introduction … 1\n2 Usage … 2');
   });

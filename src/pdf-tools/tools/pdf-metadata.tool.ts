@@ -2,7 +2,7 @@ import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib'
 import { z } from 'zod';
 import { savePdf } from '../core/pdf-open';
 import { plural } from '../../common/text/plural';
-import { defineTool, derivedName, openAll, pdfFileArg, quotaSchema, singleInput, storedFileShape } from './tool';
+import { defineTool, derivedName, openAll, pdfFileArg, singleInput, storedFileShape, toolOutput } from './tool';
 
 type StandardKey =
   'title' | 'author' | 'subject' | 'keywords' | 'creator' | 'producer' | 'creation_date' | 'modification_date';
@@ -159,7 +159,7 @@ export const pdfMetadataTool = defineTool({
   description:
     "Read a PDF's document information (title, author, subject, keywords, creator, producer, dates, custom keys) and page count, or set/clear fields (returns a new file; reading alone changes nothing).",
   input,
-  output: z.object({
+  output: toolOutput({
     metadata: metadataSchema.describe('The metadata of the result (after any change).'),
     pages: z.number().int(),
     changed: z.boolean().describe('false: read only, no new file.'),
@@ -168,8 +168,6 @@ export const pdfMetadataTool = defineTool({
         .filter(([k]) => k !== 'pages')
         .map(([k, v]) => [k, v.optional()]),
     ),
-    quota: quotaSchema,
-    note: z.string().optional(),
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   result: 'optional-file',

@@ -6,7 +6,7 @@ import { openPdf, sha256 } from '../core/pdf-open';
 import { openText } from '../core/pdf-text';
 import { bodySize, pageMarkdown } from '../core/text-layout';
 import { ToolFailure } from '../core/tool-failure';
-import { defineTool, pagesSchema, pdfFileArg, quotaSchema, READ_ONLY, singleInput } from './tool';
+import { defineTool, pagesSchema, pdfFileArg, READ_ONLY, singleInput, toolOutput } from './tool';
 
 /** The character budget of one call: the default keeps a result near 5,000 tokens. */
 export const READ_DEFAULT_CHARS = 20_000;
@@ -70,14 +70,12 @@ export const readPdfTool = defineTool({
   description:
     "Read a PDF's text as Markdown: <!-- page N --> before each page, headings, lists, plain grids as tables, columns in reading order. At most max_chars per call; if more is left, call again with the same file and pages and cursor: next_cursor. A scan without text fails: no_text_layer.",
   input,
-  output: z.object({
+  output: toolOutput({
     pages_read: z.array(z.number().int()).describe('Pages whose text (or its start) this call returned.'),
     page_count: z.number().int(),
     characters: z.number().int().describe('Length of the Markdown returned.'),
     next_cursor: z.string().nullable().describe('Pass as cursor to read on; null when the pages asked for are read.'),
     pages_without_text: z.array(z.number().int()).optional(),
-    quota: quotaSchema,
-    note: z.string().optional(),
   }),
   annotations: READ_ONLY,
   result: 'text',

@@ -10,9 +10,9 @@ import {
   derivedName,
   fileRefSchema,
   openAll,
-  quotaSchema,
   storedFileSchema,
   singleInput,
+  toolOutput,
 } from './tool';
 import { plural } from '../../common/text/plural';
 
@@ -93,12 +93,10 @@ export const splitPdfTool = defineTool({
   description:
     'Split one PDF into several: by page ranges (one document per range), every N pages, or into N near-equal parts. Returns one download link and file_id per part.',
   input,
-  output: z.object({
+  output: toolOutput({
     files: z
       .array(storedFileSchema.extend({ source_pages: z.array(z.number().int()) }))
       .describe('One entry per part, in order.'),
-    quota: quotaSchema,
-    note: z.string().optional(),
   }),
   annotations: CREATES_FILE,
   result: 'files',

@@ -76,9 +76,14 @@ export const storedFileShape = {
 export const storedFileSchema = z.object(storedFileShape);
 export type StoredFileInfo = z.infer<typeof storedFileSchema>;
 
+/** Output schema of a tool: its own fields, then the quota and the note every result may carry. */
+export function toolOutput<T extends z.ZodRawShape>(fields: T) {
+  return z.object({ ...fields, quota: quotaSchema, note: z.string().optional() });
+}
+
 /** Output schema of a tool that returns one file: the file's fields, the tool's own fields, the quota. */
 export function singleFileOutput<T extends z.ZodRawShape>(extra: T) {
-  return z.object({ ...storedFileShape, ...extra, quota: quotaSchema, note: z.string().optional() });
+  return toolOutput({ ...storedFileShape, ...extra });
 }
 
 /** A file produced in the worker, before it is stored. */

@@ -5,20 +5,15 @@
  */
 import { normaliseUrl } from '../derive/domains';
 import { LIMITS } from '../import/import-schema';
+import type { TrackedPrompt } from '../tracking/tracking.types';
 import type { CollectedAnswer, RunSetup } from './collect.types';
 
 export interface ScanFile {
   business: string;
   brand: { name: string; aliases: string[]; domains: string[] };
   competitors: Array<{ name: string; aliases: string[]; domains: string[] }>;
-  prompts: Array<{
-    id: string;
-    text: string;
-    tags: string[];
-    intent: string | null;
-    country: string | null;
-    enabled: boolean;
-  }>;
+  /** The tracked prompts as they were when the run started. */
+  prompts: TrackedPrompt[];
   scan: {
     id: string;
     date: string;

@@ -1,5 +1,6 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Workspace } from '../../common/api-keys/entities/workspace.entity';
+import { WorkspaceOwner } from '../../common/api-keys/entities/workspace-owner';
 
 /** A prompt's definition: the same columns in vis_tracked_prompts (as set) and vis_prompts (as imported). */
 export abstract class PromptDefinitionColumns {
@@ -25,8 +26,7 @@ export class VisPrompt extends PromptDefinitionColumns {
   @PrimaryColumn({ name: 'workspace_id', type: 'uuid', primaryKeyConstraintName: 'PK_vis_prompts' })
   workspaceId!: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_vis_prompts_workspace' })
+  @WorkspaceOwner('FK_vis_prompts_workspace')
   workspace?: Workspace;
 
   @PrimaryColumn({ name: 'prompt_key', type: 'varchar', length: 128, primaryKeyConstraintName: 'PK_vis_prompts' })

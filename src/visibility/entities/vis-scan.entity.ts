@@ -1,14 +1,6 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  Unique,
-} from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, Unique } from 'typeorm';
 import { Workspace } from '../../common/api-keys/entities/workspace.entity';
+import { WorkspaceOwner } from '../../common/api-keys/entities/workspace-owner';
 import type { ScanChanges } from '../derive/changes';
 import type { ScanSummary } from '../derive/metrics';
 
@@ -23,8 +15,7 @@ export class VisScan {
   @Column({ name: 'workspace_id', type: 'uuid' })
   workspaceId!: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_vis_scans_workspace' })
+  @WorkspaceOwner('FK_vis_scans_workspace')
   workspace?: Workspace;
 
   /** The scan id of the import file (`scan.id`). */

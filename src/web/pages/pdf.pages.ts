@@ -4,7 +4,7 @@ import { plural } from '../../common/text/plural';
 import type { QuotaState } from '../../pdf-tools/quota/quota.service';
 import type { ToolSuccess } from '../../pdf-tools/run/tool-outcome';
 import { PDF_TOOLS } from '../../pdf-tools/tools';
-import type { PdfTool } from '../../pdf-tools/tools/tool';
+import { storedFileShape, type PdfTool } from '../../pdf-tools/tools/tool';
 import { OptionField, renderOption } from '../pdf-form';
 import { DailyLimits, quotaLine, runFormOpen, uploadForm, urlField } from './pdf-convert.pages';
 import { firstSentence, WEB_TOOL_TEXT, WebLimits, webNote, webResultData, webSummary } from '../pdf-web-text';
@@ -157,18 +157,7 @@ ${runFormOpen(slug, c.csrf)}
 }
 
 /** Fields of a result shown as its files (or said in its summary), not listed with the tool's own. */
-const SHOWN_ELSEWHERE = new Set([
-  'note',
-  'quota',
-  'files',
-  'file_id',
-  'download_url',
-  'expires_at',
-  'filename',
-  'bytes',
-  'pages',
-  'sha256',
-]);
+const SHOWN_ELSEWHERE = new Set(['note', 'quota', 'files', ...Object.keys(storedFileShape)]);
 
 /** The tool's own fields of a result, as the page lists them (a metadata change says `changed`). */
 function listedData(o: ToolSuccess): Record<string, unknown> {

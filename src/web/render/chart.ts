@@ -6,6 +6,9 @@ export interface ChartPoint {
   note?: string | null;
 }
 
+/** The room around the plot for the axes' labels (px). */
+const MARGIN = { top: 16, right: 16, bottom: 40, left: 44 };
+
 /**
  * A line chart as inline SVG drawn on the server (no script, no inline style: presentation
  * attributes and classes only). `role="img"` with a title and description; the same data is
@@ -17,10 +20,7 @@ export function lineChart(
 ): SafeHtml {
   const W = 720;
   const H = 260;
-  const left = 44;
-  const right = 16;
-  const top = 16;
-  const bottom = 40;
+  const { left, right, top, bottom } = MARGIN;
   // The points sit inside the axes: the first grade label clear of the y axis, the last date label
   // (centred under its point, about 70 px wide) inside the picture.
   const inset = 28;

@@ -1,5 +1,6 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { Workspace } from '../../api-keys/entities/workspace.entity';
+import { WorkspaceOwner } from '../../api-keys/entities/workspace-owner';
 
 /**
  * A workspace's own key for an AI platform (it wins over the instance's setting), sealed with the
@@ -13,8 +14,7 @@ export class WorkspaceAiKey {
   @PrimaryColumn({ type: 'varchar', length: 32, primaryKeyConstraintName: 'PK_workspace_ai_keys' })
   platform!: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_workspace_ai_keys_workspace' })
+  @WorkspaceOwner('FK_workspace_ai_keys_workspace')
   workspace?: Workspace;
 
   @Column({ type: 'text' })

@@ -1,7 +1,6 @@
-import OpenAI from 'openai';
 import type { AiAnswer, AiAskRequest, AiProvider } from '../ai.types';
 import { cleanCitations } from '../citations';
-import { openAiClient } from './openai-client';
+import { OpenAiWireProvider } from './openai-client';
 import { askChat, chatAnswer } from './chat-completion';
 
 export interface OpenAiCompatibleOptions {
@@ -17,16 +16,15 @@ export interface OpenAiCompatibleOptions {
  * so the surface is `api`, unless the answer carries `url_citation` annotations (gateways that
  * search, OpenAI's search models), then `api_search`: the label says what happened, not what was asked.
  */
-export class OpenAiCompatibleProvider implements AiProvider {
+export class OpenAiCompatibleProvider extends OpenAiWireProvider implements AiProvider {
   readonly platform = 'openai_compatible' as const;
-  private readonly client: OpenAI;
 
-  constructor(private readonly options: OpenAiCompatibleOptions) {
-    this.client = openAiClient(options.apiKey || 'none', options.baseURL);
+  constructor(options: OpenAiCompatibleOptions) {
+    super({ ...options, apiKey: options.apiKey || 'none' });
   }
 
   async ask(req: AiAskRequest): Promise<AiAnswer> {
-    const model = req.model ?? this.options.model;
+    const model = this.modelOf(req);
     const read = await askChat(
       this.client,
       this.platform,

@@ -2,13 +2,7 @@ import OpenAI from 'openai';
 import type { AiAnswer, AiAskRequest, AiProvider } from '../ai.types';
 import { searchedAnswer, tokens } from '../citations';
 import { noText, notAnAnswer, sdkCall } from '../sdk-errors';
-import { openAiClient } from './openai-client';
-
-export interface OpenAiOptions {
-  apiKey: string;
-  baseURL: string;
-  model: string;
-}
+import { OpenAiWireProvider } from './openai-client';
 
 type Item = { type?: unknown; action?: { type?: unknown; query?: unknown; queries?: unknown }; content?: unknown };
 type Part = { type?: unknown; text?: unknown; annotations?: unknown };
@@ -20,16 +14,11 @@ type Part = { type?: unknown; text?: unknown; annotations?: unknown };
  * `api_search` when the tool was offered: the model decides whether to search, and an answer it
  * gave without searching still came from the search surface.
  */
-export class OpenAiProvider implements AiProvider {
+export class OpenAiProvider extends OpenAiWireProvider implements AiProvider {
   readonly platform = 'openai' as const;
-  private readonly client: OpenAI;
-
-  constructor(private readonly options: OpenAiOptions) {
-    this.client = openAiClient(options.apiKey, options.baseURL);
-  }
 
   async ask(req: AiAskRequest): Promise<AiAnswer> {
-    const model = req.model ?? this.options.model;
+    const model = this.modelOf(req);
     const tools: OpenAI.Responses.Tool[] = req.webSearch
       ? [
           {

@@ -1,14 +1,8 @@
 import OpenAI from 'openai';
 import type { AiAnswer, AiAskRequest, AiProvider } from '../ai.types';
 import { cleanCitations } from '../citations';
-import { openAiClient } from './openai-client';
+import { OpenAiWireProvider } from './openai-client';
 import { askChat, chatAnswer } from './chat-completion';
-
-export interface PerplexityOptions {
-  apiKey: string;
-  baseURL: string;
-  model: string;
-}
 
 /**
  * Perplexity Sonar through its OpenAI-compatible Chat Completions (the official `openai` SDK at
@@ -17,16 +11,11 @@ export interface PerplexityOptions {
  * `search_results` (with titles) and `citations` (URLs); `usage.cost.total_cost` is the cost
  * Perplexity reports. Sonar does not publish the queries it ran.
  */
-export class PerplexityProvider implements AiProvider {
+export class PerplexityProvider extends OpenAiWireProvider implements AiProvider {
   readonly platform = 'perplexity' as const;
-  private readonly client: OpenAI;
-
-  constructor(private readonly options: PerplexityOptions) {
-    this.client = openAiClient(options.apiKey, options.baseURL);
-  }
 
   async ask(req: AiAskRequest): Promise<AiAnswer> {
-    const model = req.model ?? this.options.model;
+    const model = this.modelOf(req);
     const extra = req.webSearch
       ? req.country
         ? { web_search_options: { user_location: { country: req.country } } }

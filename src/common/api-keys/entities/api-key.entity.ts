@@ -1,5 +1,6 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { Workspace } from './workspace.entity';
+import { WorkspaceOwner } from './workspace-owner';
 
 /** An API key. The key itself is never stored: only its SHA-256 (hex) and a display prefix. */
 @Entity({ name: 'api_keys' })
@@ -11,8 +12,7 @@ export class ApiKey {
   @Column({ name: 'workspace_id', type: 'uuid' })
   workspaceId!: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_api_keys_workspace' })
+  @WorkspaceOwner('FK_api_keys_workspace')
   workspace?: Workspace;
 
   @Column({ type: 'varchar', length: 200, nullable: true })

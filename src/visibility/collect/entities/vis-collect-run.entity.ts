@@ -9,6 +9,7 @@ import {
   PrimaryGeneratedColumn,
 } from 'typeorm';
 import { Workspace } from '../../../common/api-keys/entities/workspace.entity';
+import { WorkspaceOwner } from '../../../common/api-keys/entities/workspace-owner';
 import type { RunSetup } from '../collect.types';
 
 /** A collection scan. SQL: collect.store.ts. The partial unique index (one active run per workspace) is the migration's. */
@@ -22,8 +23,7 @@ export class VisCollectRun {
   @Column({ name: 'workspace_id', type: 'uuid' })
   workspaceId!: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_vis_collect_runs_workspace' })
+  @WorkspaceOwner('FK_vis_collect_runs_workspace')
   workspace?: Workspace;
 
   @Column({ type: 'varchar', length: 16 })

@@ -1,5 +1,6 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { Workspace } from '../../../common/api-keys/entities/workspace.entity';
+import { WorkspaceOwner } from '../../../common/api-keys/entities/workspace-owner';
 import { BrandSetupColumns } from '../../entities/vis-project.entity';
 import { PromptDefinitionColumns } from '../../entities/vis-prompt.entity';
 
@@ -9,8 +10,7 @@ export class VisTracking extends BrandSetupColumns {
   @PrimaryColumn({ name: 'workspace_id', type: 'uuid', primaryKeyConstraintName: 'PK_vis_tracking' })
   workspaceId!: string;
 
-  @ManyToOne(() => Workspace, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'workspace_id', foreignKeyConstraintName: 'FK_vis_tracking_workspace' })
+  @WorkspaceOwner('FK_vis_tracking_workspace')
   workspace?: Workspace;
 
   @Column({ type: 'text', array: true, default: () => "'{}'" })
