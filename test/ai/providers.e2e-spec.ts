@@ -7,7 +7,7 @@ import * as gemini from './fixtures/gemini';
 import * as compat from './fixtures/openai-compatible';
 import * as openai from './fixtures/openai';
 import * as perplexity from './fixtures/perplexity';
-import { ProviderServer } from './provider-servers';
+import { platformEnv, ProviderServer } from './provider-servers';
 
 /**
  * Each provider through its vendor's real SDK against a loopback server answering in the vendor's
@@ -28,14 +28,9 @@ describe('AI providers against local vendor servers', () => {
 
   const env = (): Record<string, string> => ({
     LOG_LEVEL: 'silent',
-    OPENAI_API_KEY: 'sk-test-openai',
-    OPENAI_BASE_URL: `${server.url}/openai/v1`,
-    PERPLEXITY_API_KEY: 'pplx-test',
-    PERPLEXITY_BASE_URL: `${server.url}/perplexity`,
+    ...platformEnv(server.url),
     GEMINI_API_KEY: 'gemini-test-key',
     GEMINI_BASE_URL: `${server.url}/gemini`,
-    ANTHROPIC_API_KEY: 'sk-ant-test',
-    ANTHROPIC_BASE_URL: `${server.url}/anthropic`,
     OPENAI_COMPATIBLE_BASE_URL: `${server.url}/v1`,
     OPENAI_COMPATIBLE_MODEL: 'llama-3.3-70b-instruct',
     OPENAI_COMPATIBLE_API_KEY: 'sk-local-test',
