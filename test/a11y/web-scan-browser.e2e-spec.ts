@@ -1,6 +1,7 @@
 import type { Page } from 'puppeteer-core';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { useBrowserApp } from '../utils/browser-app';
+import { withoutDns } from './scan-app';
 import { FixtureServer, html, send, startFixtureServer } from './fixture-server';
 
 const DOT = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
@@ -27,9 +28,7 @@ describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () 
           ),
         ),
     });
-    app.t.app.get(ScanService).resolver = async () => {
-      throw Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' });
-    };
+    withoutDns(app.t);
   });
 
   afterAll(async () => {

@@ -5,10 +5,8 @@ import type { Page } from 'puppeteer-core';
 import sharp from 'sharp';
 import { gradeAt } from '../utils/axe-score';
 import { cacheDir, useBrowserApp } from '../utils/browser-app';
+import { docShot, SHOTS } from '../utils/screenshots';
 import { WebClient } from './web-client';
-
-/** WEB_SCREENSHOTS=1 writes the documentation screenshots (docs/screenshots/), as browser.e2e-spec.ts does. */
-const SHOTS = process.env.WEB_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'screenshots') : null;
 
 /** A PDF of `pages` portrait pages, each with its number written large. */
 async function numberedPdf(pages: number): Promise<Uint8Array> {
@@ -88,9 +86,7 @@ describe('Page pickers with thumbnails (Chromium e2e)', () => {
     await page.setViewport({ width: 1280, height: 900 });
     if (SHOTS) {
       await page.$eval('fieldset.page-picker', (el) => el.scrollIntoView());
-      await sharp(await page.screenshot({ optimizeForSpeed: true }))
-        .png({ palette: true, quality: 80, compressionLevel: 9 })
-        .toFile(join(SHOTS, 'pdf-page-picker.png'));
+      await docShot(page, 'pdf-page-picker');
     }
 
     // The tool runs on the pages ticked: 1 and 5 turned, the others not.
