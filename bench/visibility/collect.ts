@@ -17,8 +17,9 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { CollectService } from '../../src/visibility/collect/collect.service';
 import { CollectStore } from '../../src/visibility/collect/collect.store';
-import { TrackingService } from '../../src/visibility/tracking/tracking.service';
+import { platformEnv } from '../../test/ai/provider-servers';
 import { createTestApp } from '../../test/utils/test-app';
+import { trackedWorkspace } from '../../test/visibility/tracked-workspace';
 
 const PROMPTS = 500;
 const PLATFORMS = ['openai', 'perplexity', 'anthropic'] as const;
@@ -164,40 +165,20 @@ async function main(): Promise<void> {
   const t = await createTestApp({
     env: {
       LOG_LEVEL: 'warn',
-      OPENAI_API_KEY: 'sk-bench',
-      OPENAI_BASE_URL: `${platforms.url}/openai/v1`,
-      PERPLEXITY_API_KEY: 'pplx-bench',
-      PERPLEXITY_BASE_URL: `${platforms.url}/perplexity`,
-      ANTHROPIC_API_KEY: 'sk-ant-bench',
-      ANTHROPIC_BASE_URL: `${platforms.url}/anthropic`,
+      ...platformEnv(platforms.url),
       AI_CONCURRENCY: String(CONCURRENCY),
       AI_MAX_RETRIES: '0',
       ...(process.env.BENCH_REDIS_URL ? { REDIS_URL: process.env.BENCH_REDIS_URL } : {}),
     },
   });
   try {
-    await t.createKey('bench-collect');
-    const [{ id: workspaceId }] = await t.dataSource.query<Array<{ id: string }>>(
-      `SELECT id FROM workspaces WHERE slug = 'bench-collect'`,
-    );
-    const tracking = t.app.get(TrackingService);
-    await tracking.update(workspaceId, {
-      business: 'Acme Inc',
-      brand: { name: 'Acme', aliases: [], domains: ['acme.com'] },
-      competitors: [{ name: 'Globex', aliases: [], domains: ['globex.com'] }],
-      platforms: [...PLATFORMS],
+    const workspaceId = await trackedWorkspace(t, 'bench-collect', {
+      platforms: PLATFORMS,
       samples: SAMPLES,
-      schedule: 'manual',
+      prompts: Array.from({ length: PROMPTS }, (_, i) => `best crm for teams ${i + 1}`),
       budget_calls: 1_000_000,
       budget_usd: 100_000,
     });
-    await tracking.addPrompts(
-      workspaceId,
-      Array.from({ length: PROMPTS }, (_, i) => ({
-        where: `line ${i + 1}`,
-        prompt: { text: `best crm for teams ${i + 1}`, tags: [], intent: null, country: null, enabled: true },
-      })),
-    );
     const store = t.app.get(CollectStore);
     const rssBefore = process.memoryUsage().rss;
     let peak = rssBefore;

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { ScanService } from '../../src/a11y/scan/scan.service';
-import { createTestApp, TestApp } from '../utils/test-app';
+import type { TestApp } from '../utils/test-app';
+import { createScanTestApp } from './scan-app';
 import type { Report } from '../../src/a11y/report/report.types';
 import { FixtureServer, html, send, startFixtureServer } from './fixture-server';
 
@@ -116,16 +116,7 @@ describe('Render wait: app shells are graded on their rendered content (e2e, rea
       '/quiet': (_q, res) =>
         send(res, 200, html(`${CONTENT}<script>setTimeout(() => { window.__late = 1; }, 3000);</script>`, 'Quiet')),
     });
-    t = await createTestApp({
-      env: {
-        SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
-        SCAN_RATE_LIMIT: '1000',
-        SCAN_CACHE_TTL_S: '0',
-        SCAN_PAGE_TIMEOUT_MS: '20000',
-      },
-    });
-    t.app.get(ScanService).resolver = () =>
-      Promise.reject(Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' }));
+    t = await createScanTestApp({ SCAN_RATE_LIMIT: '1000', SCAN_CACHE_TTL_S: '0', SCAN_PAGE_TIMEOUT_MS: '20000' });
   });
 
   afterAll(async () => {

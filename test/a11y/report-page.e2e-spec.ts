@@ -3,8 +3,8 @@ import request from 'supertest';
 import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
 import { Clock } from '../../src/a11y/report/clock';
 import { cacheKeyOf, ReportsService } from '../../src/a11y/report/reports.service';
-import { ScanService } from '../../src/a11y/scan/scan.service';
-import { createTestApp, TestApp } from '../utils/test-app';
+import type { TestApp } from '../utils/test-app';
+import { createScanTestApp } from './scan-app';
 import { text as asText } from '../utils/body-parsers';
 import { WebClient } from '../web/web-client';
 import { html, send, startFixtureServer, FixtureServer } from './fixture-server';
@@ -37,17 +37,12 @@ describe('The shared report page, its exports and the stable badge (e2e, real Ch
       '/readme': (_q, res) =>
         send(res, 200, html(`<main><h1>Readme</h1><img id="b" alt="badge" src="${readmeBadge}"></main>`, 'Readme')),
     });
-    t = await createTestApp({
-      env: {
-        SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
-        SCAN_RATE_LIMIT: '1000',
-        REPORT_RATE_LIMIT: '1000',
-        SCAN_PAGE_TIMEOUT_MS: '15000',
-        PUBLIC_BASE_URL: PUBLIC,
-      },
+    t = await createScanTestApp({
+      SCAN_RATE_LIMIT: '1000',
+      REPORT_RATE_LIMIT: '1000',
+      SCAN_PAGE_TIMEOUT_MS: '15000',
+      PUBLIC_BASE_URL: PUBLIC,
     });
-    t.app.get(ScanService).resolver = () =>
-      Promise.reject(Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' }));
     origin = WebClient.of(t.server).origin;
     browser = await puppeteer.launch({
       executablePath: t.config.CHROMIUM_PATH,

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import sharp from 'sharp';
-import { ScanService } from '../../src/a11y/scan/scan.service';
 import { createTestApp, TestApp } from '../utils/test-app';
+import { createScanTestApp } from './scan-app';
 import { junitErrors, sarifErrors } from './ci-schemas';
 import { BAD_PAGE, FixtureServer, html, send, startFixtureServer } from './fixture-server';
 import { pdfText } from './pdf-text';
@@ -121,16 +121,7 @@ describe('Scan results people act on (e2e, real Chromium, pages on 127.0.0.1)', 
           ),
         ),
     });
-    t = await createTestApp({
-      env: {
-        SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
-        SCAN_RATE_LIMIT: '1000',
-        SCAN_CACHE_TTL_S: '0',
-        SCAN_PAGE_TIMEOUT_MS: '15000',
-      },
-    });
-    t.app.get(ScanService).resolver = () =>
-      Promise.reject(Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' }));
+    t = await createScanTestApp({ SCAN_RATE_LIMIT: '1000', SCAN_CACHE_TTL_S: '0', SCAN_PAGE_TIMEOUT_MS: '15000' });
   });
 
   afterAll(async () => {

@@ -10,6 +10,7 @@ import type { ReportPage } from '../../src/a11y/report/report.types';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { siteAdmin } from './site-admin';
 import { SiteChecksFixture, startSiteChecksFixture } from './site-checks-fixture';
+import { scanEnded as siteScanEnded } from './sites-fixture';
 
 /**
  * A site scan's options through the engine (viewport, checks beyond axe, cookies) and the checks
@@ -33,15 +34,7 @@ describe('Site scan options and checks beyond axe (e2e)', () => {
   }, 120_000);
 
   /** Waits (polling the condition, no fixed sleep) until the site's newest scan has ended. */
-  async function scanEnded(siteId: string, count: number, withinMs = 90_000): Promise<SiteScan> {
-    const until = Date.now() + withinMs;
-    for (;;) {
-      const list = await sites.scansOf(siteId);
-      if (list.length >= count && (list[0].status === 'done' || list[0].status === 'failed')) return list[0];
-      if (Date.now() > until) throw new Error(`scan not ended: ${JSON.stringify(list[0])}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  const scanEnded = (siteId: string, count: number): Promise<SiteScan> => siteScanEnded(sites, siteId, count, 90_000);
 
   /** Adds a site through the form; answers its page's path. */
   async function addSite(form: Record<string, string>): Promise<string> {
@@ -192,18 +185,20 @@ describe('Site scan options and checks beyond axe (e2e)', () => {
 
   it('signs in before the scan (values sealed, never shown), scans the signed-in pages, and fails with the reason on a wrong password', async () => {
     t.app.get(SiteLogin).checkWithinMs = 3000; // the failing check below gives up sooner than in production
-    const path = await addSite({
+    /** The members site's form with the login's two values (a box left empty keeps the stored value). */
+    const membersSite = (user: string, pass: string): Record<string, string> => ({
       name: 'Members site',
       start_url: `${site.origin}/account`,
       urls: `${site.origin}/members`,
       login_url: `${site.origin}/login`,
       login_field1_selector: '#user',
-      login_field1_value: 'member@example.com',
+      login_field1_value: user,
       login_field2_selector: '#pass',
-      login_field2_value: site.password,
+      login_field2_value: pass,
       login_submit: '#go',
       login_check: '#account',
     });
+    const path = await addSite(membersSite('member@example.com', site.password));
     const id = idOf(path);
     const rows = await t.dataSource.query<{ login: unknown }[]>(`SELECT login FROM a11y_sites WHERE id = $1`, [id]);
     expect(JSON.stringify(rows[0].login)).not.toContain(site.password);
@@ -223,18 +218,7 @@ describe('Site scan options and checks beyond axe (e2e)', () => {
 
     // A new value for the password only; the e-mail's stored value is kept (its box left empty).
     await admin.get(path);
-    const saved = await admin.post(path, {
-      name: 'Members site',
-      start_url: `${site.origin}/account`,
-      urls: `${site.origin}/members`,
-      login_url: `${site.origin}/login`,
-      login_field1_selector: '#user',
-      login_field1_value: '',
-      login_field2_selector: '#pass',
-      login_field2_value: 'a wrong password',
-      login_submit: '#go',
-      login_check: '#account',
-    });
+    const saved = await admin.post(path, membersSite('', 'a wrong password'));
     expect(saved.status).toBe(303);
     const failed = await run(path, 2);
     expect(failed.status).toBe('failed');

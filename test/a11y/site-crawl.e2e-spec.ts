@@ -1,11 +1,10 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { SitesService } from '../../src/a11y/sites/sites.service';
 import type { Site } from '../../src/a11y/sites/site.types';
 import { AlertsService } from '../../src/common/notify/alerts.service';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { FixtureServer, send, startFixtureServer } from './fixture-server';
+import { SitesApp, startSitesApp } from './sites-app';
 import { CRAWL_PAGES, scanEnded, SitesFixture, startSitesFixture } from './sites-fixture';
 
 /** A page of the duplicates site: its own title and text, and a `<link rel=canonical>` when given. */
@@ -42,38 +41,18 @@ describe('Site crawl, pace and unreachable pages (e2e)', () => {
   let t: TestApp;
   let site: SitesFixture;
   let sites: SitesService;
-  let receiver: Server;
+  let world: SitesApp;
   const received: { type: string; data: Record<string, unknown> }[] = [];
   let workspaceId = '';
   let crawled: Site;
 
   beforeAll(async () => {
-    site = await startSitesFixture();
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        received.push(JSON.parse(body) as (typeof received)[number]);
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', ALERT_RETRY_BACKOFF_MS: '50' } });
-    await t.createKey('sitecrawl');
-    const a = await t.app.get(AccountsService).createUser('sitecrawl', 'site-crawl@example.com', 'admin');
-    workspaceId = a.workspace_id;
-    await t.app
-      .get(AlertsService)
-      .addWebhook(workspaceId, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
-    sites = t.app.get(SitesService);
+    world = await startSitesApp('sitecrawl', (body) => received.push(JSON.parse(body) as (typeof received)[number]));
+    ({ t, site, sites, workspaceId } = world);
+    await t.app.get(AccountsService).createUser('sitecrawl', 'site-crawl@example.com', 'admin');
   }, 120_000);
 
-  afterAll(async () => {
-    await t?.close();
-    await site?.close();
-    receiver?.closeAllConnections();
-    await new Promise((r) => receiver?.close(r));
-  });
+  afterAll(() => world?.close());
 
   it('finds the pages of a site without a sitemap by following same-origin links, robots.txt applied', async () => {
     crawled = await sites.create(workspaceId, { name: 'Crawled', start_url: `${site.origin}/c/` });

@@ -3,6 +3,7 @@ import { SITE_EXPORTS } from '../../src/a11y/sites/site-export';
 import { SitesService } from '../../src/a11y/sites/sites.service';
 import type { SiteScan } from '../../src/a11y/sites/site.types';
 import { createTestApp, TestApp } from '../utils/test-app';
+import { signedInUser } from '../utils/web-users';
 import { WebClient } from '../web/web-client';
 import { junitErrors, sarifErrors } from './ci-schemas';
 import { pdfText } from './pdf-text';
@@ -24,14 +25,9 @@ describe('Site scan exports (e2e)', () => {
     t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true' } });
     await t.createKey('siteexport');
     await t.createKey('siteexport-other');
-    const accounts = t.app.get(AccountsService);
-    const a = await accounts.createUser('siteexport', 'site-export-admin@example.com', 'admin');
-    const m = await accounts.createUser('siteexport', 'site-export-member@example.com', 'member');
-    const o = await accounts.createUser('siteexport-other', 'site-export-other@example.com', 'admin');
-    member = WebClient.of(t.server);
-    other = WebClient.of(t.server);
-    await member.signIn(m.email, m.one_time_password, 'a long enough password');
-    await other.signIn(o.email, o.one_time_password, 'a long enough password');
+    const a = await t.app.get(AccountsService).createUser('siteexport', 'site-export-admin@example.com', 'admin');
+    member = (await signedInUser(t, 'siteexport', 'site-export-member@example.com', 'member')).client;
+    other = (await signedInUser(t, 'siteexport-other', 'site-export-other@example.com', 'admin')).client;
     const sites = t.app.get(SitesService);
     workspaceId = a.workspace_id;
     const s = await sites.create(a.workspace_id, {

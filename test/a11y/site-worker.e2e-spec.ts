@@ -1,13 +1,12 @@
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { SITE_SCAN_QUEUE, SitesService } from '../../src/a11y/sites/sites.service';
 import type { Site } from '../../src/a11y/sites/site.types';
 import { JobQueues } from '../../src/common/jobs/job-queues';
 import { AlertsService } from '../../src/common/notify/alerts.service';
+import { startReceiver, TestReceiver } from '../utils/receiver';
 import { startSmtp, TestSmtp } from '../utils/smtp';
 import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../utils/test-app';
 import { Child, childEnv, startWorker, until } from './fleet-processes';
@@ -26,7 +25,7 @@ withFleet('Site scans on worker processes (e2e, real processes)', () => {
   let site: SitesFixture;
   let sites: SitesService;
   let smtp: TestSmtp;
-  let receiver: Server;
+  let receiver: TestReceiver;
   let workers: Child[] = [];
   let redis: Redis;
   let siteQueue: Queue;
@@ -38,15 +37,7 @@ withFleet('Site scans on worker processes (e2e, real processes)', () => {
   beforeAll(async () => {
     site = await startSitesFixture();
     smtp = await startSmtp();
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        received.push(JSON.parse(body) as (typeof received)[number]);
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    receiver = await startReceiver((r) => received.push(JSON.parse(r.body) as (typeof received)[number]));
     db = await createTestDatabase();
     const common = {
       REDIS_URL: process.env.REDIS_URL!,
@@ -63,7 +54,7 @@ withFleet('Site scans on worker processes (e2e, real processes)', () => {
     const a = await t.app.get(AccountsService).createUser('siteworker', 'site-worker@example.com', 'admin');
     workspaceId = a.workspace_id;
     const alerts = t.app.get(AlertsService);
-    await alerts.addWebhook(workspaceId, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
+    await alerts.addWebhook(workspaceId, `${receiver.origin}/hook`);
     await alerts.addEmail(workspaceId, 'a11y-team@example.com');
     sites = t.app.get(SitesService);
     redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
@@ -78,8 +69,7 @@ withFleet('Site scans on worker processes (e2e, real processes)', () => {
     await db?.drop();
     await site?.close();
     await smtp?.close();
-    receiver?.closeAllConnections();
-    await new Promise((r) => receiver?.close(r));
+    await receiver?.close();
   });
 
   it('runs a scheduled scan on a worker process; its alert arrives by webhook and by e-mail', async () => {

@@ -1,24 +1,10 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { AccountsService } from '../../src/accounts/accounts.service';
 import { SITE_SCAN_QUEUE, SitesService } from '../../src/a11y/sites/sites.service';
 import { JobQueues } from '../../src/common/jobs/job-queues';
-import type { SiteScan } from '../../src/a11y/sites/site.types';
-import { AlertsService } from '../../src/common/notify/alerts.service';
-import { createTestApp, TestApp } from '../utils/test-app';
+import type { TestApp } from '../utils/test-app';
+import { signedInUser } from '../utils/web-users';
 import { WebClient } from '../web/web-client';
-import { SITE_PAGES, SitesFixture, startSitesFixture } from './sites-fixture';
-
-/** Waits (no fixed sleep: polls the condition) until the site's newest scan has ended. */
-async function scanEnded(sites: SitesService, siteId: string, count: number, withinMs = 60_000): Promise<SiteScan> {
-  const until = Date.now() + withinMs;
-  for (;;) {
-    const scans = await sites.scansOf(siteId);
-    if (scans.length >= count && (scans[0].status === 'done' || scans[0].status === 'failed')) return scans[0];
-    if (Date.now() > until) throw new Error(`scan not ended: ${JSON.stringify(scans[0])}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+import { SitesApp, startSitesApp } from './sites-app';
+import { scanEnded, SITE_PAGES, SitesFixture } from './sites-fixture';
 
 /** Accessibility monitoring end to end: a loopback site of six pages sharing a template defect, found through a sitemap index. */
 describe('Accessibility sites (e2e)', () => {
@@ -27,44 +13,19 @@ describe('Accessibility sites (e2e)', () => {
   let admin: WebClient;
   let member: WebClient;
   let sites: SitesService;
-  let receiver: Server;
+  let world: SitesApp;
   const received: string[] = [];
   let siteId = '';
   let workspaceId = '';
 
   beforeAll(async () => {
-    site = await startSitesFixture();
-    receiver = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
-      req.on('end', () => {
-        received.push(body);
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', ALERT_RETRY_BACKOFF_MS: '50' } });
-    await t.createKey('sites');
-    const accounts = t.app.get(AccountsService);
-    const a = await accounts.createUser('sites', 'sites-admin@example.com', 'admin');
-    const m = await accounts.createUser('sites', 'sites-member@example.com', 'member');
-    admin = WebClient.of(t.server);
-    member = WebClient.of(t.server);
-    await admin.signIn(a.email, a.one_time_password, 'a long enough password');
-    await member.signIn(m.email, m.one_time_password, 'a long enough password');
-    workspaceId = a.workspace_id;
-    await t.app
-      .get(AlertsService)
-      .addWebhook(a.workspace_id, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`);
-    sites = t.app.get(SitesService);
+    world = await startSitesApp('sites', (body) => received.push(body));
+    ({ t, site, sites, workspaceId } = world);
+    admin = (await signedInUser(t, 'sites', 'sites-admin@example.com', 'admin')).client;
+    member = (await signedInUser(t, 'sites', 'sites-member@example.com', 'member')).client;
   }, 120_000);
 
-  afterAll(async () => {
-    await t?.close();
-    await site?.close();
-    receiver?.closeAllConnections();
-    await new Promise((r) => receiver?.close(r));
-  });
+  afterAll(() => world?.close());
 
   it("scans the sitemap's pages, groups the template defect once with its occurrences and puts it first in the fix plan", async () => {
     await admin.get('/dashboard/sites');

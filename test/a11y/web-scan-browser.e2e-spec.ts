@@ -1,8 +1,7 @@
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { ScanService } from '../../src/a11y/scan/scan.service';
-import { launchChromium } from '../utils/chromium';
-import { createTestApp, TestApp } from '../utils/test-app';
-import { WebClient } from '../web/web-client';
+import { useBrowserApp } from '../utils/browser-app';
+import { withoutDns } from './scan-app';
 import { FixtureServer, html, send, startFixtureServer } from './fixture-server';
 
 const DOT = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
@@ -13,9 +12,7 @@ const DOT = 'data:image/gif;base64,R0lGODlhAQABAAAAACw=';
  * with its diff; an address typed without a scheme is accepted by the form.
  */
 describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let origin: string;
+  const app = useBrowserApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '100' } });
   let site: FixtureServer;
   let fixed = false;
 
@@ -31,26 +28,19 @@ describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () 
           ),
         ),
     });
-    t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '100' } });
-    t.app.get(ScanService).resolver = async () => {
-      throw Object.assign(new Error('no DNS in tests'), { code: 'ENOTFOUND' });
-    };
-    origin = WebClient.of(t.server).origin;
-    browser = await launchChromium(t);
-  }, 120_000);
+    withoutDns(app.t);
+  });
 
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
     await site?.close();
   });
 
-  const fresh = async (): Promise<Page> => (await browser.createBrowserContext()).newPage();
+  const fresh = async (): Promise<Page> => (await app.browser.createBrowserContext()).newPage();
   const bodyText = (page: Page): Promise<string> =>
     (page.evaluate('document.body.innerText') as Promise<string>).then((s) => s.replace(/\s+/g, ' '));
 
   async function scanFromForm(page: Page, url: string): Promise<number> {
-    await page.goto(`${origin}/scan`);
+    await page.goto(`${app.origin}/scan`);
     await page.type('#url', url);
     const [r] = await Promise.all([
       page.waitForNavigation({ timeout: 90_000 }),
@@ -63,14 +53,14 @@ describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () 
     const page = await fresh();
     const url = `${site.origin}/shop`;
     expect(await scanFromForm(page, url)).toBe(200);
-    expect(page.url()).toMatch(new RegExp(`^${origin}/r/[A-Za-z0-9_-]{32}$`));
+    expect(page.url()).toMatch(new RegExp(`^${app.origin}/r/[A-Za-z0-9_-]{32}$`));
     const firstReport = page.url();
 
     fixed = true; // the site's owner fixes one of the two images
 
     expect(await scanFromForm(page, url)).toBe(200);
     const firstId = firstReport.slice(firstReport.lastIndexOf('/') + 1);
-    expect(page.url()).toBe(`${origin}/scan?report=${firstId}`);
+    expect(page.url()).toBe(`${app.origin}/scan?report=${firstId}`);
     const notice = (await page.$eval('#cached', (e) => (e as unknown as { innerText: string }).innerText)).replace(
       /\s+/g,
       ' ',
@@ -89,7 +79,7 @@ describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () 
       page.click('#cached button[type=submit]'),
     ]);
     expect(r!.status()).toBe(200);
-    expect(page.url()).toMatch(new RegExp(`^${origin}/r/[A-Za-z0-9_-]{32}$`));
+    expect(page.url()).toMatch(new RegExp(`^${app.origin}/r/[A-Za-z0-9_-]{32}$`));
     expect(page.url()).not.toBe(firstReport);
     expect(site.hits.get('/shop')).toBe(2);
     const report = await bodyText(page);
@@ -101,7 +91,7 @@ describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () 
 
   it('accepts an address typed without http:// (the field is not a type=url field that refuses it) and says https:// was assumed', async () => {
     const page = await fresh();
-    await page.goto(`${origin}/scan`);
+    await page.goto(`${app.origin}/scan`);
     const typed = `127.0.0.1:${site.port}/shop`;
     await page.type('#url', typed);
     expect(await page.$eval('#url', (e) => (e as unknown as { checkValidity(): boolean }).checkValidity())).toBe(true);
@@ -121,9 +111,9 @@ describe('Scan page in Chromium: cached results and "Scan again now" (e2e)', () 
   }, 120_000);
 
   it("scores 100 with Beacon's own scan on the cached-result page", async () => {
-    const scans = t.app.get(ScanService);
+    const scans = app.t.app.get(ScanService);
     const made = await scans.scan(`${site.origin}/shop`, false);
-    const report = await scans.scan(`${origin}/scan?report=${made.id}`, false);
+    const report = await scans.scan(`${app.origin}/scan?report=${made.id}`, false);
     expect(report.pages[0].violations.map((v) => v.id)).toEqual([]);
     expect(report.score).toBe(100);
   }, 120_000);

@@ -1,13 +1,11 @@
-import { AccountsService } from '../../src/accounts/accounts.service';
 import { AiProvidersService } from '../../src/common/ai/ai-providers.service';
 import { WorkspaceAiKeysService } from '../../src/common/ai/workspace-ai-keys.service';
 import { createTestApp, TestApp } from '../utils/test-app';
+import { signedInUser } from '../utils/web-users';
 import { WebClient } from '../web/web-client';
 import * as anthropic from './fixtures/anthropic';
 import * as openai from './fixtures/openai';
 import { ProviderServer } from './provider-servers';
-
-const PASSWORD = 'a long enough password';
 
 /**
  * Settings > AI providers over HTTP on the full app: which platforms are configured and by which
@@ -33,14 +31,10 @@ describe('Settings > AI providers (e2e)', () => {
       },
     });
     await t.createKey('aiws');
-    const accounts = t.app.get(AccountsService);
-    const a = await accounts.createUser('aiws', 'ai-admin@example.com', 'admin');
-    const m = await accounts.createUser('aiws', 'ai-member@example.com', 'member');
-    workspaceId = a.workspace_id;
-    admin = WebClient.of(t.server);
-    await admin.signIn(a.email, a.one_time_password, PASSWORD);
-    member = WebClient.of(t.server);
-    await member.signIn(m.email, m.one_time_password, PASSWORD);
+    const a = await signedInUser(t, 'aiws', 'ai-admin@example.com', 'admin');
+    workspaceId = a.user.workspace_id;
+    admin = a.client;
+    member = (await signedInUser(t, 'aiws', 'ai-member@example.com', 'member')).client;
   }, 60_000);
 
   afterAll(async () => {

@@ -1,6 +1,19 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/**
+ * The settings that point OpenAI, Perplexity and Anthropic at a loopback server (`url`, as
+ * ProviderServer's) with test keys: the paths each vendor's client calls under its base URL.
+ */
+export const platformEnv = (url: string): Record<string, string> => ({
+  OPENAI_API_KEY: 'sk-test-openai',
+  OPENAI_BASE_URL: `${url}/openai/v1`,
+  PERPLEXITY_API_KEY: 'pplx-test',
+  PERPLEXITY_BASE_URL: `${url}/perplexity`,
+  ANTHROPIC_API_KEY: 'sk-ant-test',
+  ANTHROPIC_BASE_URL: `${url}/anthropic`,
+});
+
 /** One request a provider server received. */
 export interface ReceivedRequest {
   method: string;

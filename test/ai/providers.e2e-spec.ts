@@ -7,7 +7,7 @@ import * as gemini from './fixtures/gemini';
 import * as compat from './fixtures/openai-compatible';
 import * as openai from './fixtures/openai';
 import * as perplexity from './fixtures/perplexity';
-import { ProviderServer } from './provider-servers';
+import { platformEnv, ProviderServer } from './provider-servers';
 
 /**
  * Each provider through its vendor's real SDK against a loopback server answering in the vendor's
@@ -28,14 +28,9 @@ describe('AI providers against local vendor servers', () => {
 
   const env = (): Record<string, string> => ({
     LOG_LEVEL: 'silent',
-    OPENAI_API_KEY: 'sk-test-openai',
-    OPENAI_BASE_URL: `${server.url}/openai/v1`,
-    PERPLEXITY_API_KEY: 'pplx-test',
-    PERPLEXITY_BASE_URL: `${server.url}/perplexity`,
+    ...platformEnv(server.url),
     GEMINI_API_KEY: 'gemini-test-key',
     GEMINI_BASE_URL: `${server.url}/gemini`,
-    ANTHROPIC_API_KEY: 'sk-ant-test',
-    ANTHROPIC_BASE_URL: `${server.url}/anthropic`,
     OPENAI_COMPATIBLE_BASE_URL: `${server.url}/v1`,
     OPENAI_COMPATIBLE_MODEL: 'llama-3.3-70b-instruct',
     OPENAI_COMPATIBLE_API_KEY: 'sk-local-test',
@@ -46,6 +41,15 @@ describe('AI providers against local vendor servers', () => {
   });
   const provider = async (platform: AiPlatform, extra: Record<string, string> = {}): Promise<AiProvider> =>
     (await new AiProvidersService(loadConfig({ ...env(), ...extra })).forWorkspace('w')).get(platform)!;
+  /** The question 'p' to `platform`, with or without web search. */
+  const ask = async (platform: AiPlatform, webSearch: boolean, extra: Record<string, string> = {}): Promise<AiAnswer> =>
+    (await provider(platform, extra)).ask({ prompt: 'p', webSearch });
+  /** A question without web search answered by `body`: surface api, no citations or queries, no tools asked for. */
+  const expectPlain = async (platform: AiPlatform, body: unknown, usage: AiAnswer['usage']): Promise<void> => {
+    server.next({ json: body });
+    expect(await ask(platform, false)).toMatchObject({ surface: 'api', citations: [], searchQueries: [], usage });
+    expect(server.last.body.tools).toBeUndefined();
+  };
   const failure = async (p: Promise<AiAnswer | AiProvider>): Promise<AiProviderError> => {
     const e = await p.then(
       () => undefined,
@@ -85,21 +89,12 @@ describe('AI providers against local vendor servers', () => {
       });
     });
 
-    it('asks without tools on the plain surface', async () => {
-      server.next({ json: openai.responsePlain });
-      const answer = await (await provider('openai')).ask({ prompt: 'p', webSearch: false });
-      expect(answer).toMatchObject({
-        surface: 'api',
-        citations: [],
-        searchQueries: [],
-        usage: { inputTokens: 36, outputTokens: 87 },
-      });
-      expect(server.last.body.tools).toBeUndefined();
-    });
+    it('asks without tools on the plain surface', () =>
+      expectPlain('openai', openai.responsePlain, { inputTokens: 36, outputTokens: 87 }));
 
     it('401: ai_unauthorized, not retried, the key not in the message', async () => {
       server.next({ status: 401, json: openai.invalidApiKey });
-      const e = await failure((await provider('openai')).ask({ prompt: 'p', webSearch: true }));
+      const e = await failure(ask('openai', true));
       expect(e).toMatchObject({ code: 'ai_unauthorized', status: 401 });
       expect(e.message).not.toContain('sk-test-openai');
       expect(e.message).not.toContain('sk-bad'); // OpenAI quotes part of the key it refused: left out
@@ -112,7 +107,7 @@ describe('AI providers against local vendor servers', () => {
         { json: openai.responsePlain },
       );
       const started = Date.now();
-      const answer = await (await provider('openai')).ask({ prompt: 'p', webSearch: false });
+      const answer = await ask('openai', false);
       expect(answer.text).toBe('Linear, Jira and Asana are common choices.');
       expect(Date.now() - started).toBeGreaterThanOrEqual(950);
       expect(server.requests).toHaveLength(2);
@@ -124,14 +119,14 @@ describe('AI providers against local vendor servers', () => {
         { status: 429, json: openai.rateLimited },
         { json: openai.responsePlain },
       );
-      const answer = await (await provider('openai')).ask({ prompt: 'p', webSearch: false });
+      const answer = await ask('openai', false);
       expect(answer.surface).toBe('api');
       expect(server.requests).toHaveLength(3);
     });
 
     it('429 asking to wait longer than AI_RETRY_MAX_MS: fails at once with the wait in the message', async () => {
       server.next({ status: 429, headers: { 'retry-after': '3600' }, json: openai.rateLimited });
-      const e = await failure((await provider('openai')).ask({ prompt: 'p', webSearch: false }));
+      const e = await failure(ask('openai', false));
       expect(e).toMatchObject({ code: 'ai_rate_limited', retryAfterMs: 3_600_000 });
       expect(e.message).toContain('3600 s');
       expect(server.requests).toHaveLength(1);
@@ -139,39 +134,35 @@ describe('AI providers against local vendor servers', () => {
 
     it('500 on every attempt: ai_unavailable after AI_MAX_RETRIES further attempts', async () => {
       server.next(...[1, 2, 3, 4].map(() => ({ status: 500, json: openai.serverError })));
-      const e = await failure((await provider('openai')).ask({ prompt: 'p', webSearch: true }));
+      const e = await failure(ask('openai', true));
       expect(e).toMatchObject({ code: 'ai_unavailable', status: 500 });
       expect(server.requests).toHaveLength(3);
     });
 
     it('a platform slower than AI_TIMEOUT_MS: ai_timeout', async () => {
       server.next({ hangMs: 5000, json: openai.responsePlain });
-      const e = await failure(
-        (await provider('openai', { AI_MAX_RETRIES: '0' })).ask({ prompt: 'p', webSearch: false }),
-      );
+      const e = await failure(ask('openai', false, { AI_MAX_RETRIES: '0' }));
       expect(e.code).toBe('ai_timeout');
       expect(e.message).toContain('0.4 s');
     });
 
     it('malformed JSON: ai_bad_response, not retried', async () => {
       server.next({ raw: '{"id": "resp_1", "output": [' });
-      const e = await failure((await provider('openai')).ask({ prompt: 'p', webSearch: false }));
+      const e = await failure(ask('openai', false));
       expect(e.code).toBe('ai_bad_response');
       expect(server.requests).toHaveLength(1);
     });
 
     it('an answer with no text: ai_bad_response', async () => {
       server.next({ json: openai.responseNoText });
-      const e = await failure((await provider('openai')).ask({ prompt: 'p', webSearch: true }));
+      const e = await failure(ask('openai', true));
       expect(e).toMatchObject({ code: 'ai_bad_response', message: 'OpenAI gave an answer with no text.' });
     });
 
     it('a handler answers by path when nothing is queued (as a scan test or a benchmark would use it)', async () => {
       server.handler = (req) =>
         req.path.startsWith('/openai/') ? { json: openai.responsePlain, hangMs: 20 } : undefined;
-      const answers = await Promise.all(
-        [1, 2, 3].map(async () => (await provider('openai')).ask({ prompt: 'p', webSearch: false })),
-      );
+      const answers = await Promise.all([1, 2, 3].map(async () => ask('openai', false)));
       expect(answers.map((a) => a.platform)).toEqual(['openai', 'openai', 'openai']);
     });
 
@@ -218,7 +209,7 @@ describe('AI providers against local vendor servers', () => {
 
     it('without web search: disable_search, surface api, empty citation lists', async () => {
       server.next({ json: perplexity.sonarWithoutSearch });
-      const answer = await (await provider('perplexity')).ask({ prompt: 'p', webSearch: false });
+      const answer = await ask('perplexity', false);
       expect(answer).toMatchObject({ surface: 'api', citations: [], costUsd: 0.000048 });
       expect(server.last.body.disable_search).toBe(true);
     });
@@ -236,11 +227,11 @@ describe('AI providers against local vendor servers', () => {
 
     it('401 and 429 in its error format', async () => {
       server.next({ status: 401, json: perplexity.invalidApiKey });
-      expect(await failure((await provider('perplexity')).ask({ prompt: 'p', webSearch: true }))).toMatchObject({
+      expect(await failure(ask('perplexity', true))).toMatchObject({
         code: 'ai_unauthorized',
       });
       server.next(...[1, 2, 3].map(() => ({ status: 429, json: perplexity.rateLimited })));
-      const e = await failure((await provider('perplexity')).ask({ prompt: 'p', webSearch: true }));
+      const e = await failure(ask('perplexity', true));
       expect(e).toMatchObject({ code: 'ai_rate_limited', status: 429 });
       expect(e.message).toContain('Rate limit exceeded');
     });
@@ -251,7 +242,7 @@ describe('AI providers against local vendor servers', () => {
       const elsewhere = await ProviderServer.start();
       try {
         server.next({ json: gemini.groundedAnswer(elsewhere.url) });
-        const answer = await (await provider('gemini')).ask({ prompt: 'p', webSearch: true });
+        const answer = await ask('gemini', true);
         expect(answer.citations.map((c) => c.url)).toEqual(
           Object.values(gemini.REDIRECTS).map((p) => `${elsewhere.url}${p}`),
         );
@@ -288,25 +279,16 @@ describe('AI providers against local vendor servers', () => {
       expect(call.body.tools).toEqual([{ googleSearch: {} }]);
     });
 
-    it('without grounding: surface api, no tools', async () => {
-      server.next({ json: gemini.plainAnswer });
-      const answer = await (await provider('gemini')).ask({ prompt: 'p', webSearch: false });
-      expect(answer).toMatchObject({
-        surface: 'api',
-        citations: [],
-        searchQueries: [],
-        usage: { inputTokens: 9, outputTokens: 7 },
-      });
-      expect(server.last.body.tools).toBeUndefined();
-    });
+    it('without grounding: surface api, no tools', () =>
+      expectPlain('gemini', gemini.plainAnswer, { inputTokens: 9, outputTokens: 7 }));
 
     it("a bad key (Google's 400 API_KEY_INVALID) is ai_unauthorized; a blocked answer has no text", async () => {
       server.next({ status: 400, json: gemini.invalidApiKey });
-      expect(await failure((await provider('gemini')).ask({ prompt: 'p', webSearch: true }))).toMatchObject({
+      expect(await failure(ask('gemini', true))).toMatchObject({
         code: 'ai_unauthorized',
       });
       server.next({ json: gemini.noText });
-      const e = await failure((await provider('gemini')).ask({ prompt: 'p', webSearch: true }));
+      const e = await failure(ask('gemini', true));
       expect(e).toMatchObject({ code: 'ai_bad_response' });
       expect(e.message).toContain('SAFETY');
     });
@@ -318,7 +300,7 @@ describe('AI providers against local vendor servers', () => {
         { json: gemini.plainAnswer },
       );
       const started = Date.now();
-      const answer = await (await provider('gemini')).ask({ prompt: 'p', webSearch: false });
+      const answer = await ask('gemini', false);
       expect(answer.text).toBe('Linear, Jira and Asana.');
       expect(Date.now() - started).toBeGreaterThanOrEqual(950);
       expect(server.requests).toHaveLength(3);
@@ -365,7 +347,7 @@ describe('AI providers against local vendor servers', () => {
 
     it('401, then 429 with Retry-After: 0 and 529 overloaded retried', async () => {
       server.next({ status: 401, json: anthropic.invalidApiKey });
-      expect(await failure((await provider('anthropic')).ask({ prompt: 'p', webSearch: true }))).toMatchObject({
+      expect(await failure(ask('anthropic', true))).toMatchObject({
         code: 'ai_unauthorized',
         status: 401,
       });
@@ -375,7 +357,7 @@ describe('AI providers against local vendor servers', () => {
         { status: 529, json: anthropic.overloaded },
         { json: anthropic.plainAnswer },
       );
-      expect(await (await provider('anthropic')).ask({ prompt: 'p', webSearch: false })).toMatchObject({
+      expect(await ask('anthropic', false)).toMatchObject({
         platform: 'anthropic',
       });
       expect(server.requests).toHaveLength(3);
@@ -417,14 +399,10 @@ describe('AI providers against local vendor servers', () => {
 
     it('says 401 is a bad key, without retrying; an HTML page is ai_bad_response', async () => {
       server.next({ status: 401, json: compat.invalidApiKey });
-      expect(await failure((await provider('openai_compatible')).ask({ prompt: 'p', webSearch: false }))).toMatchObject(
-        { code: 'ai_unauthorized', status: 401 },
-      );
+      expect(await failure(ask('openai_compatible', false))).toMatchObject({ code: 'ai_unauthorized', status: 401 });
       expect(server.requests).toHaveLength(1);
       server.next({ raw: '<html><body>Bad gateway login</body></html>', headers: { 'content-type': 'text/html' } });
-      expect(await failure((await provider('openai_compatible')).ask({ prompt: 'p', webSearch: false }))).toMatchObject(
-        { code: 'ai_bad_response' },
-      );
+      expect(await failure(ask('openai_compatible', false))).toMatchObject({ code: 'ai_bad_response' });
     });
   });
 

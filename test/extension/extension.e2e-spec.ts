@@ -1,27 +1,17 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import sharp from 'sharp';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import puppeteer, { Browser, Page, WebWorker } from 'puppeteer-core';
 import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
-import { pageFromAxe } from '../../src/a11y/report/from-axe';
-import { Scanner } from '../../src/a11y/scan/scanner';
+import { gradeAt } from '../utils/axe-score';
+import { docShot } from '../utils/screenshots';
 import { createTestApp, TestApp } from '../utils/test-app';
 
 const EXTENSION = join(__dirname, '..', '..', 'extension');
 /** WEB_SCREENSHOTS=1 writes the documentation screenshots (docs/screenshots/), as browser.e2e-spec.ts does. */
-const SHOTS = process.env.WEB_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'screenshots') : null;
-
-async function shot(page: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  const png = await page.screenshot({ fullPage: false, optimizeForSpeed: true });
-  await sharp(png)
-    .png({ palette: true, quality: 80, compressionLevel: 9 })
-    .toFile(join(SHOTS, `${name}.png`));
-}
+const shot = docShot;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { build } = require('../../scripts/build-extension.js') as {
   build: (o: { site?: string; outDir: string }) => string;
@@ -67,16 +57,9 @@ describe('Browser extension (e2e, Chromium)', () => {
 
   /** Scores of Beacon's scanner (its axe run and scoring) at 1280 and 375 px, and the sideways overflow at 375. */
   async function grade(page: Page): Promise<Record<string, number>> {
-    const scanner = t.app.get(Scanner, { strict: false });
     const out: Record<string, number> = {};
     for (const width of [1280, 375]) {
-      await page.setViewport({ width, height: 800 });
-      const entry = pageFromAxe(page.url(), page.url(), await scanner.runAxe(page), {
-        navigationMs: 0,
-        settleMs: 0,
-        axeMs: 0,
-        totalMs: 0,
-      });
+      const entry = await gradeAt(t, page, width);
       if (entry.score !== 100)
         console.log(page.url(), width, JSON.stringify(entry.violations.map((v) => [v.id, v.nodes.map((n) => n.html)])));
       out[width] = entry.score;

@@ -1,46 +1,32 @@
-import { createServer, IncomingMessage, Server } from 'node:http';
-import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { AlertsService } from '../../src/common/notify/alerts.service';
+import { ReceivedRequest, startReceiver, TestReceiver } from '../utils/receiver';
 import { createTestApp, TestApp } from '../utils/test-app';
+import { signedInUser } from '../utils/web-users';
 import { WebClient } from '../web/web-client';
 
 /** Settings > Alerts over HTTP: admins set destinations up (secret shown once), members read; a test alert arrives signed. */
 describe('Settings > Alerts page (e2e)', () => {
   let t: TestApp;
-  let receiver: Server;
+  let receiver: TestReceiver;
   let hookUrl: string;
-  const received: { headers: IncomingMessage['headers']; body: string }[] = [];
+  const received: ReceivedRequest[] = [];
   let admin: WebClient;
   let member: WebClient;
 
   beforeAll(async () => {
-    receiver = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/beacon`;
+    receiver = await startReceiver((r) => received.push(r));
+    hookUrl = `${receiver.origin}/beacon`;
     t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', ALERT_RETRY_BACKOFF_MS: '50' } });
     await t.createKey('alerting');
-    const accounts = t.app.get(AccountsService);
-    const a = await accounts.createUser('alerting', 'alert-admin@example.com', 'admin');
-    const m = await accounts.createUser('alerting', 'alert-member@example.com', 'member');
-    admin = WebClient.of(t.server);
-    member = WebClient.of(t.server);
-    await admin.signIn(a.email, a.one_time_password, 'a long enough password');
-    await member.signIn(m.email, m.one_time_password, 'a long enough password');
+    admin = (await signedInUser(t, 'alerting', 'alert-admin@example.com', 'admin')).client;
+    member = (await signedInUser(t, 'alerting', 'alert-member@example.com', 'member')).client;
   }, 120_000);
 
   afterAll(async () => {
     await t?.close();
-    receiver?.closeAllConnections();
-    await new Promise((r) => receiver?.close(r));
+    await receiver?.close();
   });
 
   it('adds a webhook, shows its secret once, sends a signed test alert and logs it', async () => {

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { degrees, PDFDocument } from 'pdf-lib';
+import request from 'supertest';
 import { linesPdf } from './fixtures';
 
 export { imagePdf, photoPagesPdf } from './fixtures';
@@ -40,6 +41,29 @@ export async function connect(t: TestApp, ip = nextIp()): Promise<Client> {
   );
   await client.listTools(); // caches output schemas: every later result is validated by the client
   return client;
+}
+
+/** The nine tools that make files, in the order tools/list lists them (read_pdf comes tenth). */
+export const NINE_TOOLS = [
+  'merge_pdfs',
+  'split_pdf',
+  'rotate_pages',
+  'remove_pages',
+  'compress_pdf',
+  'add_watermark',
+  'add_page_numbers',
+  'pdf_metadata',
+  'flatten_form',
+];
+
+/** tools/list as one plain JSON-RPC POST (no SDK, no session), from a fresh client IP; answers 200. */
+export function listToolsRaw(t: TestApp): request.Test {
+  return request(t.server)
+    .post('/mcp')
+    .set('X-Forwarded-For', nextIp())
+    .set('Accept', 'application/json, text/event-stream')
+    .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
+    .expect(200);
 }
 
 export async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {

@@ -129,26 +129,16 @@ describe('PDF to images on the website (e2e)', () => {
       expect(summary(none.text)).toBe(
         'locked.pdf is protected by a password: enter it in &quot;Password of locked.pdf&quot;.',
       );
-      const wrong = await c.post('/pdf/images', {
-        file_id: id,
-        [`password.${id}`]: 'nope',
-        pages: '1',
-        format: 'png',
-        dpi: '72',
-      });
+      const withPassword = (password: string) =>
+        c.post('/pdf/images', { file_id: id, [`password.${id}`]: password, pages: '1', format: 'png', dpi: '72' });
+      const wrong = await withPassword('nope');
       expect(wrong.status).toBe(422);
       expect(summary(wrong.text)).toBe(
         'The password of locked.pdf is not correct: type it again in &quot;Password of locked.pdf&quot;. This try did not use your quota.',
       );
       expect(wrong.text).not.toContain('nope');
       expect(remaining(wrong.text)).toBe(before);
-      const right = await c.post('/pdf/images', {
-        file_id: id,
-        [`password.${id}`]: 'user',
-        pages: '1',
-        format: 'png',
-        dpi: '72',
-      });
+      const right = await withPassword('user');
       expect(right.status).toBe(200);
       expect(right.text).toContain('locked.pdf was opened with your password.');
       const png = await fetch(c.origin + download(right.text));

@@ -23,8 +23,10 @@ import {
   formPdf,
   hex,
   imagePdf,
+  listToolsRaw,
   mcpUrl,
   nextIp,
+  NINE_TOOLS,
   createPdfTestApp,
   pageTexts,
   sc,
@@ -48,19 +50,8 @@ const EVERYTHING_BUT_DATE: NonNullable<
   'clearTimeout',
 ];
 
-const NINE = [
-  'merge_pdfs',
-  'split_pdf',
-  'rotate_pages',
-  'remove_pages',
-  'compress_pdf',
-  'add_watermark',
-  'add_page_numbers',
-  'pdf_metadata',
-  'flatten_form',
-];
 /** The nine tools that make files, then read_pdf (issue #23: its own tests are in read-pdf.e2e-spec.ts). */
-const TEN = [...NINE, 'read_pdf'];
+const TEN = [...NINE_TOOLS, 'read_pdf'];
 /** What read_pdf adds to tools/list at most: the nine tools keep their 12 KB bound. */
 const READ_PDF_LIST_BYTES = 1536;
 
@@ -89,12 +80,7 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
 
   describe('protocol', () => {
     it('tools/list is under 12 KB in total: the nine tools, compact schemas, the inline argument, annotations that differ from the defaults', async () => {
-      const res = await request(t.server)
-        .post('/mcp')
-        .set('X-Forwarded-For', nextIp())
-        .set('Accept', 'application/json, text/event-stream')
-        .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
-        .expect(200);
+      const res = await listToolsRaw(t);
       expect(Buffer.byteLength(res.text)).toBeLessThan(12 * 1024 + READ_PDF_LIST_BYTES);
       const listed = (
         res.body as { result: { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] } }
@@ -110,7 +96,7 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
     it('tools/list shows the nine tools with input and output schemas and annotations', async () => {
       const { tools } = await client.listTools();
       expect(tools.map((x) => x.name)).toEqual(TEN);
-      for (const tool of tools.filter((x) => NINE.includes(x.name))) {
+      for (const tool of tools.filter((x) => NINE_TOOLS.includes(x.name))) {
         expect(tool.description!.length).toBeGreaterThan(40);
         expect(tool.inputSchema.type).toBe('object');
         expect(Object.keys(tool.inputSchema.properties ?? {}).length).toBeGreaterThan(0);
@@ -736,35 +722,14 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
 
     it('large base64 (decoded off the event loop) gives the same errors, in argument order, before the quota', async () => {
       const bad = `${'A'.repeat(200_000)}$$AA`;
-      await expectError(
-        { files: [{ base64: b64(three) }, { base64: bad }] },
-        'merge_pdfs',
-        'invalid_arguments',
-        undefined,
-        /^files\[1\]: base64 is not valid base64/,
-      );
-      // an earlier argument's error wins over a later one's, whatever each costs to check
-      await expectError(
-        { files: [{ file_id: 'B'.repeat(43) }, { base64: bad }] },
-        'merge_pdfs',
-        'file_not_found',
-        undefined,
-        /^files\[0\]: file_id/,
-      );
-      await expectError(
-        { files: [{ base64: bad }, { file_id: 'B'.repeat(43) }] },
-        'merge_pdfs',
-        'invalid_arguments',
-        undefined,
-        /^files\[0\]: base64/,
-      );
-      await expectError(
-        { files: [{ base64: bad }, { base64: 'A'.repeat(15_000_000) }] },
-        'merge_pdfs',
-        'invalid_arguments',
-        undefined,
-        /^files\[0\]: base64/,
-      );
+      const cases: Array<[unknown[], string, RegExp]> = [
+        [[{ base64: b64(three) }, { base64: bad }], 'invalid_arguments', /^files\[1\]: base64 is not valid base64/],
+        // an earlier argument's error wins over a later one's, whatever each costs to check
+        [[{ file_id: 'B'.repeat(43) }, { base64: bad }], 'file_not_found', /^files\[0\]: file_id/],
+        [[{ base64: bad }, { file_id: 'B'.repeat(43) }], 'invalid_arguments', /^files\[0\]: base64/],
+        [[{ base64: bad }, { base64: 'A'.repeat(15_000_000) }], 'invalid_arguments', /^files\[0\]: base64/],
+      ];
+      for (const [files, code, message] of cases) await expectError({ files }, 'merge_pdfs', code, undefined, message);
       const photo = b64(await imagePdf(1, 1000));
       expect(photo.length).toBeGreaterThan(100_000);
       const r = sc(
@@ -802,7 +767,7 @@ describe('PDF tools over MCP (e2e, official SDK client)', () => {
       expect(text).toContain(`"url": "${t.config.publicBaseUrl()}/mcp"`);
       expect(text).toContain('"type": "http"');
       expect(text).toContain('"mcpServers"');
-      for (const name of NINE) expect(text).toContain(`**${name}**`);
+      for (const name of NINE_TOOLS) expect(text).toContain(`**${name}**`);
       expect(text).toContain('`level`');
       expect(text).toMatch(/10 MB and 200 pages/);
       expect(text).toMatch(/00:00 UTC/);

@@ -3,13 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { AccountsService } from '../../src/accounts/accounts.service';
 import { chatCompletion } from '../ai/fixtures/openai-compatible';
 import { ProviderServer, ReceivedRequest, Scripted } from '../ai/provider-servers';
 import { createTestApp, TestApp } from '../utils/test-app';
+import { signedInUser } from '../utils/web-users';
 import { WebClient } from '../web/web-client';
 
-const PASSWORD = 'a long enough password';
 /** Filler making each page about 200 tokens, so a 500-token budget splits the document by pages. */
 const FILLER = 'This paragraph is filler text that repeats to give the page some length for the budget. ';
 /** The fixture's facts and the pages they are on. */
@@ -117,14 +116,10 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
       },
     });
     await t.createKey('pdfai');
-    const accounts = t.app.get(AccountsService);
-    const a = await accounts.createUser('pdfai', 'alice@example.com', 'member');
-    const b = await accounts.createUser('pdfai', 'bob@example.com', 'member');
-    aliceId = a.id;
-    alice = WebClient.of(t.server);
-    await alice.signIn(a.email, a.one_time_password, PASSWORD);
-    bob = WebClient.of(t.server);
-    await bob.signIn(b.email, b.one_time_password, PASSWORD);
+    const a = await signedInUser(t, 'pdfai', 'alice@example.com', 'member');
+    aliceId = a.user.id;
+    alice = a.client;
+    bob = (await signedInUser(t, 'pdfai', 'bob@example.com', 'member')).client;
     pdf = await fixturePdf();
     fileId = await upload(alice, pdf);
   }, 60_000);
@@ -352,9 +347,7 @@ describe('PDF AI without a configured platform (e2e)', () => {
       },
     });
     await t.createKey('pdfai2');
-    const u = await t.app.get(AccountsService).createUser('pdfai2', 'carol@example.com', 'member');
-    const c = WebClient.of(t.server);
-    await c.signIn(u.email, u.one_time_password, PASSWORD);
+    const c = (await signedInUser(t, 'pdfai2', 'carol@example.com', 'member')).client;
     const res = await c.get('/pdf/ai');
     expect(res.status).toBe(200);
     expect(res.text).toContain('No AI platform is configured for this workspace');

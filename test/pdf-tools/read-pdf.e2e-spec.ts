@@ -11,19 +11,7 @@ import { FONT_DIR } from '../../src/pdf-tools/core/fonts';
 import type { TestApp } from '../utils/test-app';
 import { fileIdsOf, uploadThroughForm, WebClient } from '../web/web-client';
 import { linesPdf } from './fixtures';
-import { b64, call, connect, createPdfTestApp, imagePdf, nextIp, sc } from './helpers';
-
-const NINE = [
-  'merge_pdfs',
-  'split_pdf',
-  'rotate_pages',
-  'remove_pages',
-  'compress_pdf',
-  'add_watermark',
-  'add_page_numbers',
-  'pdf_metadata',
-  'flatten_form',
-];
+import { b64, call, connect, createPdfTestApp, imagePdf, listToolsRaw, nextIp, NINE_TOOLS, sc } from './helpers';
 
 /** The Markdown of a read_pdf result: its text content after the first blank line (summary, quota and note come first). */
 const markdownOf = (r: CallToolResult): string => {
@@ -127,15 +115,10 @@ describe("read_pdf: a PDF's text as Markdown (e2e)", () => {
   });
 
   it('is listed tenth, after the nine tools, which are listed as before; tools/list stays compact', async () => {
-    const res = await request(t.server)
-      .post('/mcp')
-      .set('X-Forwarded-For', nextIp())
-      .set('Accept', 'application/json, text/event-stream')
-      .send({ jsonrpc: '2.0', id: 1, method: 'tools/list' })
-      .expect(200);
+    const res = await listToolsRaw(t);
     const tools = (res.body as { result: { tools: { name: string; annotations?: Record<string, boolean> }[] } }).result
       .tools;
-    expect(tools.map((x) => x.name)).toEqual([...NINE, 'read_pdf']);
+    expect(tools.map((x) => x.name)).toEqual([...NINE_TOOLS, 'read_pdf']);
     const nine = JSON.stringify(tools.slice(0, 9));
     // The nine tools' part is what the 12 KB bound of mcp-tools.e2e-spec was about; read_pdf adds under 1.5 KB.
     expect(Buffer.byteLength(nine)).toBeLessThan(12 * 1024);

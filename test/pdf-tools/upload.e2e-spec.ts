@@ -29,17 +29,19 @@ describe('PDF upload, POST /files (e2e)', () => {
     await Promise.all(clients.map((c) => c.close()));
     await t.close();
   });
+  /** POST /files with `body` as a raw application/pdf body, from client IP `ip`. */
+  const postPdf = (body: Uint8Array | string, ip = nextIp()): request.Test =>
+    request(t.server)
+      .post('/files')
+      .set('X-Forwarded-For', ip)
+      .set('Content-Type', 'application/pdf')
+      .send(Buffer.from(body));
   const storedCount = async (): Promise<number> =>
     Number((await t.dataSource.query('SELECT count(*)::int AS n FROM pdf_files'))[0].n);
 
   it('raw body: 201 {file_id, expires_at, bytes, pages, sha256}; two tools chain on it; no tool quota spent', async () => {
     const ip = nextIp();
-    const res = await request(t.server)
-      .post('/files')
-      .set('X-Forwarded-For', ip)
-      .set('Content-Type', 'application/pdf')
-      .send(Buffer.from(pdf))
-      .expect(201);
+    const res = await postPdf(pdf, ip).expect(201);
     expect(res.body).toMatchObject({
       bytes: pdf.length,
       pages: 3,
@@ -92,12 +94,7 @@ describe('PDF upload, POST /files (e2e)', () => {
   it('a file encrypted with a user password is stored as sent; the tools open its file_id with `password`', async () => {
     const ip = nextIp();
     const enc = qpdf(pdf, ['--encrypt', 'user', 'owner', '256', '--']);
-    const res = await request(t.server)
-      .post('/files')
-      .set('X-Forwarded-For', ip)
-      .set('Content-Type', 'application/pdf')
-      .send(Buffer.from(enc))
-      .expect(201);
+    const res = await postPdf(enc, ip).expect(201);
     expect(res.body).toMatchObject({ encrypted: true, pages: null, bytes: enc.length });
     expect(res.body.note).toContain(`{"file_id": "${res.body.file_id}", "password": "..."}`);
     const client = await connect(t, ip);
@@ -119,24 +116,14 @@ describe('PDF upload, POST /files (e2e)', () => {
     expect(sc(right).note).toMatch(/^File was opened with the given password; the result is not encrypted\.$/);
     // An owner-password-only file opens without a password: checked and counted at upload.
     const owner = qpdf(pdf, ['--encrypt', '', 'owner', '256', '--']);
-    const ownerRes = await request(t.server)
-      .post('/files')
-      .set('X-Forwarded-For', ip)
-      .set('Content-Type', 'application/pdf')
-      .send(Buffer.from(owner))
-      .expect(201);
+    const ownerRes = await postPdf(owner, ip).expect(201);
     expect(ownerRes.body.pages).toBe(3);
     expect(ownerRes.body.encrypted).toBeUndefined();
   });
 
   it('not a PDF, another media type, a multipart body without "file": clear errors, nothing stored', async () => {
     const before = await storedCount();
-    const notPdf = await request(t.server)
-      .post('/files')
-      .set('X-Forwarded-For', nextIp())
-      .set('Content-Type', 'application/pdf')
-      .send(Buffer.from('hello'))
-      .expect(415);
+    const notPdf = await postPdf('hello').expect(415);
     expect(notPdf.body).toMatchObject({
       ok: false,
       error: 'unsupported_media_type',
@@ -156,12 +143,7 @@ describe('PDF upload, POST /files (e2e)', () => {
   it('over the size limit: 413 from Content-Length, and cut off while streaming without one; nothing stored', async () => {
     const before = await storedCount();
     const big = Buffer.concat([Buffer.from(pdf), Buffer.alloc(MAX)]);
-    const declared = await request(t.server)
-      .post('/files')
-      .set('X-Forwarded-For', nextIp())
-      .set('Content-Type', 'application/pdf')
-      .send(big)
-      .expect(413);
+    const declared = await postPdf(big).expect(413);
     expect(declared.body).toMatchObject({ error: 'payload_too_large', limit: MAX });
     const multipart = await request(t.server)
       .post('/files')
@@ -220,18 +202,7 @@ describe('PDF upload, POST /files (e2e)', () => {
 
   it('uploads are rate-limited per client IP', async () => {
     const ip = nextIp();
-    for (let i = 0; i < 6; i++)
-      await request(t.server)
-        .post('/files')
-        .set('X-Forwarded-For', ip)
-        .set('Content-Type', 'application/pdf')
-        .send(Buffer.from(pdf))
-        .expect(201);
-    await request(t.server)
-      .post('/files')
-      .set('X-Forwarded-For', ip)
-      .set('Content-Type', 'application/pdf')
-      .send(Buffer.from(pdf))
-      .expect(429);
+    for (let i = 0; i < 6; i++) await postPdf(pdf, ip).expect(201);
+    await postPdf(pdf, ip).expect(429);
   });
 });

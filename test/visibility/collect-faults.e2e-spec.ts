@@ -6,9 +6,10 @@ import { Child, childEnv, startOwnRedis, startServer, until } from '../a11y/flee
 import * as anthropic from '../ai/fixtures/anthropic';
 import * as openai from '../ai/fixtures/openai';
 import * as perplexity from '../ai/fixtures/perplexity';
-import { ProviderServer } from '../ai/provider-servers';
+import { platformEnv, ProviderServer } from '../ai/provider-servers';
 import { TcpProxy } from '../utils/tcp-proxy';
 import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../utils/test-app';
+import { trackedWorkspace } from './tracked-workspace';
 
 /**
  * Issue 22, "Bad input and faults" of a collection scan on BullMQ: the process running a scan
@@ -25,12 +26,7 @@ const SAMPLES = 2;
 const PLANNED = PROMPTS * PLATFORMS.length * SAMPLES;
 
 const providerEnv = (server: ProviderServer): Record<string, string> => ({
-  OPENAI_API_KEY: 'sk-test-openai',
-  OPENAI_BASE_URL: `${server.url}/openai/v1`,
-  PERPLEXITY_API_KEY: 'pplx-test',
-  PERPLEXITY_BASE_URL: `${server.url}/perplexity`,
-  ANTHROPIC_API_KEY: 'sk-ant-test',
-  ANTHROPIC_BASE_URL: `${server.url}/anthropic`,
+  ...platformEnv(server.url),
   AI_CONCURRENCY: '1',
   AI_MAX_RETRIES: '0',
 });
@@ -48,28 +44,14 @@ function answerByPath(server: ProviderServer): void {
 }
 
 /** A workspace tracking PROMPTS prompts on the three platforms, SAMPLES samples each. */
-async function setUp(t: TestApp, slug: string): Promise<string> {
-  await t.createKey(slug);
-  const [{ id }] = await t.dataSource.query<Array<{ id: string }>>('SELECT id FROM workspaces WHERE slug = $1', [slug]);
-  const tracking = t.app.get(TrackingService);
-  await tracking.update(id, {
-    business: 'Acme Inc',
-    brand: { name: 'Acme', aliases: [], domains: ['acme.com'] },
-    competitors: [{ name: 'Globex', aliases: [], domains: ['globex.com'] }],
-    platforms: [...PLATFORMS],
+function setUp(t: TestApp, slug: string): Promise<string> {
+  return trackedWorkspace(t, slug, {
+    platforms: PLATFORMS,
     samples: SAMPLES,
-    schedule: 'manual',
+    prompts: Array.from({ length: PROMPTS }, (_, i) => `best project tracker ${i + 1}`),
     budget_calls: 10_000,
     budget_usd: 100,
   });
-  await tracking.addPrompts(
-    id,
-    Array.from({ length: PROMPTS }, (_, i) => ({
-      where: `line ${i + 1}`,
-      prompt: { text: `best project tracker ${i + 1}`, tags: [], intent: null, country: null, enabled: true },
-    })),
-  );
-  return id;
 }
 
 const key = (a: CollectedAnswer) => `${a.prompt_key}/${a.platform}/${a.sample}`;

@@ -4,10 +4,9 @@ import { AccountsService } from '../../src/accounts/accounts.service';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
 import { TrackingService } from '../../src/visibility/tracking/tracking.service';
 import { createTestApp, TestApp } from '../utils/test-app';
+import { signedInUser, USER_PASSWORD } from '../utils/web-users';
 import { WebClient } from '../web/web-client';
 import { scan2 } from './fixtures';
-
-const PASSWORD = 'a long enough password';
 
 /** Bulk add through the page's own multipart form (CSRF token in the query string, as the form's action has it). */
 async function bulk(c: WebClient, o: { lines?: string; csv?: string }) {
@@ -30,17 +29,14 @@ describe('Tracking set-up (e2e)', () => {
   beforeAll(async () => {
     t = await createTestApp();
     key = (await t.createKey('track')).key;
-    const accounts = t.app.get(AccountsService);
-    const a = await accounts.createUser('track', 'track-admin@example.com', 'admin');
-    const m = await accounts.createUser('track', 'track-member@example.com', 'member');
-    admin = WebClient.of(t.server);
-    await admin.signIn(a.email, a.one_time_password, PASSWORD);
-    member = WebClient.of(t.server);
-    await member.signIn(m.email, m.one_time_password, PASSWORD);
+    admin = (await signedInUser(t, 'track', 'track-admin@example.com', 'admin')).client;
+    member = (await signedInUser(t, 'track', 'track-member@example.com', 'member')).client;
     workspaceId = (
-      await accounts.listInWorkspace(
-        (await t.dataSource.query<Array<{ id: string }>>(`SELECT id FROM workspaces WHERE slug = 'track'`))[0].id,
-      )
+      await t.app
+        .get(AccountsService)
+        .listInWorkspace(
+          (await t.dataSource.query<Array<{ id: string }>>(`SELECT id FROM workspaces WHERE slug = 'track'`))[0].id,
+        )
     )[0].workspace_id;
   }, 60_000);
 
@@ -265,7 +261,7 @@ describe('Tracking set-up (e2e)', () => {
       const page = await (await browser.createBrowserContext()).newPage();
       await page.goto(`${admin.origin}/signin`);
       await page.type('#email', 'track-admin@example.com');
-      await page.type('#password', PASSWORD);
+      await page.type('#password', USER_PASSWORD);
       await Promise.all([page.waitForNavigation(), page.click('form.stack button[type=submit]')]);
       await page.goto(`${admin.origin}/dashboard/tracking`);
       await page.$eval('#brand-aliases', (e) => ((e as unknown as { value: string }).value = ''));

@@ -5,22 +5,19 @@ import escapeHtml from 'escape-html';
 import { join } from 'node:path';
 import { PDFDocument, degrees } from 'pdf-lib';
 import puppeteer, { Browser, Page } from 'puppeteer-core';
-import sharp from 'sharp';
 import { ScanService } from '../../src/a11y/scan/scan.service';
-import { Scanner } from '../../src/a11y/scan/scanner';
 import { AccountsService } from '../../src/accounts/accounts.service';
-import { pageFromAxe } from '../../src/a11y/report/from-axe';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
 import { PDF_TOOLS } from '../../src/pdf-tools/tools';
 import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
 import { CSS, JS } from '../../src/web/render/assets';
 import { html as fixtureHtml, send, startFixtureServer, FixtureServer } from '../a11y/fixture-server';
+import { gradeAt } from '../utils/axe-score';
+import { docShot } from '../utils/screenshots';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { CHROMIUM_ARGS } from '../../src/a11y/browser/browser-pool';
 import { WebClient } from './web-client';
 
-/** WEB_SCREENSHOTS=1 writes the documentation screenshots (docs/screenshots/). */
-const SHOTS = process.env.WEB_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'screenshots') : null;
 const PASSWORD = 'a long enough password';
 const PDF_LIMIT = 2;
 const LOGIN_MAX = 3;
@@ -56,6 +53,18 @@ function qpdfSays(bytes: Uint8Array, option: string): string {
   }
 }
 
+/** Every page a visitor reaches without signing in. */
+const ANONYMOUS_PAGES = [
+  '/',
+  '/signin',
+  '/signup',
+  '/scan',
+  '/pdf',
+  '/pdf/images',
+  '/pdf/ocr',
+  ...PDF_TOOLS.map((tool) => `/pdf/${tool.name.replace(/_/g, '-')}`),
+];
+
 /** The website in real Chromium on the full app, and every page graded by Beacon's own scanner. */
 describe('Website in Chromium (e2e)', () => {
   let t: TestApp;
@@ -64,15 +73,8 @@ describe('Website in Chromium (e2e)', () => {
   let demoKey: string;
   let fixture: FixtureServer;
 
-  const shot = async (page: Page, name: string): Promise<void> => {
-    if (!SHOTS) return;
-    mkdirSync(SHOTS, { recursive: true });
-    const png = await page.screenshot({ fullPage: false, optimizeForSpeed: true });
-    // Palette PNGs: a screenshot of flat UI loses nothing visible and weighs a quarter.
-    await sharp(png)
-      .png({ palette: true, quality: 80, compressionLevel: 9 })
-      .toFile(join(SHOTS, `${name}.png`));
-  };
+  /** WEB_SCREENSHOTS=1 writes the documentation screenshots (docs/screenshots/). */
+  const shot = docShot;
 
   /** A page in a browser context of its own (its own cookies: one visitor). */
   const fresh = async (): Promise<Page> => (await browser.createBrowserContext()).newPage();
@@ -680,18 +682,8 @@ describe('Website in Chromium (e2e)', () => {
 
   it("scores 100 with Beacon's own scan (ScanService) on every anonymous page", async () => {
     const scans = t.app.get(ScanService);
-    const anonymous = [
-      '/',
-      '/signin',
-      '/signup',
-      '/scan',
-      '/pdf',
-      '/pdf/images',
-      '/pdf/ocr',
-      ...PDF_TOOLS.map((tool) => `/pdf/${tool.name.replace(/_/g, '-')}`),
-    ];
     const scores: Record<string, number> = {};
-    for (const path of anonymous) {
+    for (const path of ANONYMOUS_PAGES) {
       const report = await scans.scan(`${origin}${path}`, false);
       scores[path] = report.score;
       if (report.score !== 100)
@@ -706,7 +698,6 @@ describe('Website in Chromium (e2e)', () => {
    * (375 px, where nothing may scroll sideways), on a cold load under 100 KB of JavaScript and CSS.
    */
   it('scores 100 on every page and error page, at desktop and phone width, each under 100 KB of JS and CSS', async () => {
-    const scanner = t.app.get(Scanner, { strict: false });
     /** Pages of a signed-in user: each must have Sign out in its header. */
     const signedIn = new Set<Page>();
     const scores: Record<string, number> = {};
@@ -720,13 +711,7 @@ describe('Website in Chromium (e2e)', () => {
         .reduce((n, e) => n + e.decodedBodySize, 0)`)) as number;
       weight[label] = bytes;
       for (const width of [1280, 375]) {
-        await page.setViewport({ width, height: 800 });
-        const entry = pageFromAxe(page.url(), page.url(), await scanner.runAxe(page), {
-          navigationMs: 0,
-          settleMs: 0,
-          axeMs: 0,
-          totalMs: 0,
-        });
+        const entry = await gradeAt(t, page, width);
         scores[`${label} @${width}`] = entry.score;
         if (entry.score !== 100)
           console.log(label, width, JSON.stringify(entry.violations.map((v) => [v.id, v.nodes.map((n) => n.html)])));
@@ -771,16 +756,7 @@ describe('Website in Chromium (e2e)', () => {
 
     // Anonymous pages and their error states.
     const anon = await open();
-    for (const path of [
-      '/',
-      '/signin',
-      '/signup',
-      '/scan',
-      '/pdf',
-      '/pdf/images',
-      '/pdf/ocr',
-      ...PDF_TOOLS.map((tool) => `/pdf/${tool.name.replace(/_/g, '-')}`),
-    ]) {
+    for (const path of ANONYMOUS_PAGES) {
       await go(anon, path);
       await grade(
         anon,

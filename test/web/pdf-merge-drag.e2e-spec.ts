@@ -1,11 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import type { Browser, Page } from 'puppeteer-core';
-import { launchChromium } from '../utils/chromium';
-import { createTestApp, TestApp } from '../utils/test-app';
-import { WebClient } from './web-client';
+import type { Page } from 'puppeteer-core';
+import { cacheDir, useBrowserApp } from '../utils/browser-app';
 
 /** A one-page PDF that says `word`. */
 async function wordPdf(word: string): Promise<Uint8Array> {
@@ -21,23 +19,8 @@ async function wordPdf(word: string): Promise<Uint8Array> {
  * follows the order shown.
  */
 describe('PDF merge: reorder by dragging (Chromium e2e)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let origin: string;
-  let dir: string;
-
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PDF_DAILY_LIMIT: '20' } });
-    origin = WebClient.of(t.server).origin;
-    browser = await launchChromium(t);
-    dir = join(__dirname, '..', '..', 'node_modules', '.cache', 'web-merge-drag');
-    mkdirSync(dir, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const app = useBrowserApp({ env: { PDF_DAILY_LIMIT: '20' } });
+  const dir = cacheDir('web-merge-drag');
 
   const names = (page: Page): Promise<(string | null)[]> =>
     page.$$eval('#chosen li', (items) => items.map((li) => li.getAttribute('data-name')));
@@ -53,9 +36,9 @@ describe('PDF merge: reorder by dragging (Chromium e2e)', () => {
   }
 
   it('moves a file where it is dropped and merges in that order', async () => {
-    const page = await (await browser.createBrowserContext()).newPage();
+    const page = await (await app.browser.createBrowserContext()).newPage();
     await page.setViewport({ width: 1100, height: 900 });
-    await page.goto(`${origin}/pdf/merge-pdfs`);
+    await page.goto(`${app.origin}/pdf/merge-pdfs`);
     for (const [i, word] of ['Alpha', 'Bravo', 'Charlie'].entries()) {
       const path = join(dir, `${word}.pdf`);
       writeFileSync(path, await wordPdf(word));
@@ -81,7 +64,7 @@ describe('PDF merge: reorder by dragging (Chromium e2e)', () => {
     await page.waitForSelector('#result a[href^="/files/"]', { timeout: 60_000 });
     const href = await page.$eval('#result a[href^="/files/"]', (a) => a.getAttribute('href'));
     const path = join(dir, 'merged.pdf');
-    writeFileSync(path, Buffer.from(await (await fetch(`${origin}${href}`)).arrayBuffer()));
+    writeFileSync(path, Buffer.from(await (await fetch(`${app.origin}${href}`)).arrayBuffer()));
     const text = execFileSync('pdftotext', [path, '-'], { stdio: 'pipe' }).toString();
     expect(
       text

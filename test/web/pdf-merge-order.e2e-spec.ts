@@ -1,12 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
-import { launchChromium } from '../utils/chromium';
-import { createTestApp, TestApp } from '../utils/test-app';
-import { WebClient } from './web-client';
+import type { HTTPRequest, Page } from 'puppeteer-core';
+import { cacheDir, useBrowserApp } from '../utils/browser-app';
 
 /** A PDF whose pages say `<word> page <n>` (read back with pdftotext). */
 async function wordPdf(word: string, pages: number): Promise<Uint8Array> {
@@ -38,23 +36,8 @@ function pageTexts(bytes: Uint8Array): string[] {
  * and "Remove" buttons, each announced in a live region.
  */
 describe('PDF merge on the website: uploads in progress, order, reorder and remove (Chromium e2e)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let origin: string;
-  let dir: string;
-
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PDF_DAILY_LIMIT: '20' } });
-    origin = WebClient.of(t.server).origin;
-    browser = await launchChromium(t);
-    dir = join(__dirname, '..', '..', 'node_modules', '.cache', 'web-merge-order');
-    mkdirSync(dir, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const app = useBrowserApp({ env: { PDF_DAILY_LIMIT: '20' } });
+  const dir = cacheDir('web-merge-order');
 
   const file = async (name: string, word: string, pages: number): Promise<string> => {
     const path = join(dir, name);
@@ -89,7 +72,7 @@ describe('PDF merge on the website: uploads in progress, order, reorder and remo
   type Hideable = { hidden: boolean };
 
   it('waits for a file still uploading, merges in the order listed, and reorders and removes files by keyboard', async () => {
-    const page = await (await browser.createBrowserContext()).newPage();
+    const page = await (await app.browser.createBrowserContext()).newPage();
     await page.setViewport({ width: 1100, height: 900 });
     // The third upload is held until the test lets it go: a file that takes as long as the test needs to upload.
     await page.setRequestInterception(true);
@@ -109,7 +92,7 @@ describe('PDF merge on the website: uploads in progress, order, reorder and remo
       if (r.method() === 'POST' && new URL(r.url()).pathname === '/pdf/merge-pdfs') merges.push(r.postData() ?? '');
     });
 
-    await page.goto(`${origin}/pdf/merge-pdfs`);
+    await page.goto(`${app.origin}/pdf/merge-pdfs`);
     await choose(page, await file('a.pdf', 'Alpha', 1));
     await ready(page, 1);
     await choose(page, await file('b.pdf', 'Bravo', 2));
@@ -197,7 +180,7 @@ describe('PDF merge on the website: uploads in progress, order, reorder and remo
     expect(merges).toHaveLength(1);
     expect(new URLSearchParams(merges[0]).getAll('file_id')).toEqual(order);
     const href = await page.$eval('#result a[href^="/files/"]', (a) => a.getAttribute('href'));
-    const res = await fetch(`${origin}${href}`);
+    const res = await fetch(`${app.origin}${href}`);
     expect(res.status).toBe(200);
     const pages = pageTexts(new Uint8Array(await res.arrayBuffer()));
     expect(pages).toEqual(['Charlie page 1', 'Alpha page 1', 'Bravo page 1', 'Bravo page 2']);

@@ -1,16 +1,12 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import sharp from 'sharp';
-import { pageFromAxe } from '../../src/a11y/report/from-axe';
-import { Scanner } from '../../src/a11y/scan/scanner';
-import { launchChromium } from '../utils/chromium';
-import { createTestApp, TestApp } from '../utils/test-app';
+import { gradeAt } from '../utils/axe-score';
+import { cacheDir, useBrowserApp } from '../utils/browser-app';
+import { docShot, SHOTS } from '../utils/screenshots';
 import { WebClient } from './web-client';
-
-/** WEB_SCREENSHOTS=1 writes the documentation screenshots (docs/screenshots/), as browser.e2e-spec.ts does. */
-const SHOTS = process.env.WEB_SCREENSHOTS === '1' ? join(__dirname, '..', '..', 'docs', 'screenshots') : null;
 
 /** A PDF of `pages` portrait pages, each with its number written large. */
 async function numberedPdf(pages: number): Promise<Uint8Array> {
@@ -26,23 +22,8 @@ async function numberedPdf(pages: number): Promise<Uint8Array> {
  * field ticks them, and the tool runs on the pages ticked.
  */
 describe('Page pickers with thumbnails (Chromium e2e)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let origin: string;
-  let dir: string;
-
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PDF_DAILY_LIMIT: '50' } });
-    origin = WebClient.of(t.server).origin;
-    browser = await launchChromium(t);
-    dir = join(__dirname, '..', '..', 'node_modules', '.cache', 'web-page-picker');
-    mkdirSync(dir, { recursive: true });
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const app = useBrowserApp({ env: { PDF_DAILY_LIMIT: '50' } });
+  const dir = cacheDir('web-page-picker');
 
   async function upload(page: Page, name: string, bytes: Uint8Array): Promise<void> {
     const path = join(dir, name);
@@ -58,9 +39,9 @@ describe('Page pickers with thumbnails (Chromium e2e)', () => {
     page.$eval('#opt-pages', (el) => (el as unknown as { value: string }).value);
 
   it('shows the pages as "Page N" checkboxes, fills the field by mouse and keyboard, and the tool rotates the pages ticked', async () => {
-    const page = await (await browser.createBrowserContext()).newPage();
+    const page = await (await app.browser.createBrowserContext()).newPage();
     await page.setViewport({ width: 1280, height: 900 });
-    await page.goto(`${origin}/pdf/rotate-pages`);
+    await page.goto(`${app.origin}/pdf/rotate-pages`);
     expect(await page.$('fieldset.page-picker:not([hidden])')).toBeNull();
     await upload(page, 'five.pdf', await numberedPdf(5));
     await page.waitForFunction("document.querySelectorAll('fieldset.page-picker li').length === 5", {
@@ -96,15 +77,8 @@ describe('Page pickers with thumbnails (Chromium e2e)', () => {
     expect(await fieldValue(page)).toBe('1, 5');
 
     // The page passes Beacon's own scanner with the picker shown, on a desktop and a phone.
-    const scanner = t.app.get(Scanner, { strict: false });
     for (const width of [1280, 375]) {
-      await page.setViewport({ width, height: 900 });
-      const entry = pageFromAxe(page.url(), page.url(), await scanner.runAxe(page), {
-        navigationMs: 0,
-        settleMs: 0,
-        axeMs: 0,
-        totalMs: 0,
-      });
+      const entry = await gradeAt(app.t, page, width, 900);
       if (entry.score !== 100) console.log(JSON.stringify(entry.violations.map((v) => [v.id, v.nodes.length])));
       expect(entry.score).toBe(100);
       expect(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBe(0);
@@ -112,9 +86,7 @@ describe('Page pickers with thumbnails (Chromium e2e)', () => {
     await page.setViewport({ width: 1280, height: 900 });
     if (SHOTS) {
       await page.$eval('fieldset.page-picker', (el) => el.scrollIntoView());
-      await sharp(await page.screenshot({ optimizeForSpeed: true }))
-        .png({ palette: true, quality: 80, compressionLevel: 9 })
-        .toFile(join(SHOTS, 'pdf-page-picker.png'));
+      await docShot(page, 'pdf-page-picker');
     }
 
     // The tool runs on the pages ticked: 1 and 5 turned, the others not.
@@ -122,7 +94,7 @@ describe('Page pickers with thumbnails (Chromium e2e)', () => {
     await page.keyboard.press('Enter');
     await page.waitForSelector('#result a[download]', { timeout: 60_000 });
     const href = await page.$eval('#result a[download]', (a) => a.getAttribute('href'));
-    const bytes = await (await fetch(origin + href)).arrayBuffer();
+    const bytes = await (await fetch(app.origin + href)).arrayBuffer();
     const doc = await PDFDocument.load(bytes);
     expect(doc.getPages().map((p) => p.getRotation().angle)).toEqual([90, 0, 0, 0, 90]);
     // The page came back with the same file chosen: the picker is there again, the field's pages ticked.
@@ -133,8 +105,8 @@ describe('Page pickers with thumbnails (Chromium e2e)', () => {
   });
 
   it("lays each page's checkbox below its thumbnail, beside its name, covering none of the page (1280 and 375 px)", async () => {
-    const page = await (await browser.createBrowserContext()).newPage();
-    await page.goto(`${origin}/pdf/rotate-pages`);
+    const page = await (await app.browser.createBrowserContext()).newPage();
+    await page.goto(`${app.origin}/pdf/rotate-pages`);
     await upload(page, 'layout.pdf', await numberedPdf(3));
     await page.waitForFunction(
       "[...document.querySelectorAll('fieldset.page-picker img')].length === 3 && [...document.querySelectorAll('fieldset.page-picker img')].every((i) => i.complete && i.naturalWidth > 0)",
@@ -154,9 +126,9 @@ describe('Page pickers with thumbnails (Chromium e2e)', () => {
   });
 
   it('split: the picker says a ticked page starts a document, and pages 1 and 3 of 5 make pages 1-2 and 3-5', async () => {
-    const page = await (await browser.createBrowserContext()).newPage();
+    const page = await (await app.browser.createBrowserContext()).newPage();
     await page.setViewport({ width: 1280, height: 900 });
-    await page.goto(`${origin}/pdf/split-pdf`);
+    await page.goto(`${app.origin}/pdf/split-pdf`);
     await upload(page, 'split.pdf', await numberedPdf(5));
     await page.waitForFunction("document.querySelectorAll('fieldset.page-picker li').length === 5", {
       timeout: 30_000,
@@ -192,14 +164,16 @@ describe('Page pickers with thumbnails (Chromium e2e)', () => {
   });
 
   it('answers the picker: page count, small PNGs, and a clear refusal for other pages and unknown files', async () => {
-    const c = WebClient.of(t.server);
+    const c = WebClient.of(app.t.server);
     const form = new FormData();
     form.append('file', new Blob([Buffer.from(await numberedPdf(14))], { type: 'application/pdf' }), 'many.pdf');
-    const up = (await (await fetch(`${origin}/files`, { method: 'POST', body: form })).json()) as { file_id: string };
+    const up = (await (await fetch(`${app.origin}/files`, { method: 'POST', body: form })).json()) as {
+      file_id: string;
+    };
     const info = await c.request('GET', `/pdf/thumbnails/${up.file_id}`);
     expect(JSON.parse(info.text)).toEqual({ status: 'ok', pages: 14, filename: 'many.pdf' });
     // Page 13 is in the second batch of twelve.
-    const png = await fetch(`${origin}/pdf/thumbnails/${up.file_id}/13.png`);
+    const png = await fetch(`${app.origin}/pdf/thumbnails/${up.file_id}/13.png`);
     expect(png.status).toBe(200);
     expect(png.headers.get('content-type')).toBe('image/png');
     const meta = await sharp(Buffer.from(await png.arrayBuffer())).metadata();

@@ -1,10 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { PDFDocument } from 'pdf-lib';
-import type { Browser } from 'puppeteer-core';
-import { launchChromium } from '../utils/chromium';
-import { createTestApp, TestApp } from '../utils/test-app';
+import { cacheDir, useBrowserApp } from '../utils/browser-app';
 import { WebClient } from './web-client';
 
 /**
@@ -13,31 +11,17 @@ import { WebClient } from './web-client';
  * the parts themselves (same bytes as their links), and a part no longer kept gets a clear 404.
  */
 describe('PDF split: pages picked on thumbnails, all parts as one ZIP (Chromium e2e)', () => {
-  let t: TestApp;
-  let browser: Browser;
-  let origin: string;
-
-  beforeAll(async () => {
-    t = await createTestApp({ env: { PDF_DAILY_LIMIT: '20' } });
-    origin = WebClient.of(t.server).origin;
-    browser = await launchChromium(t);
-  }, 120_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-  });
+  const app = useBrowserApp({ env: { PDF_DAILY_LIMIT: '20' } });
 
   it('splits by the ranges ticked and offers the parts as one ZIP', async () => {
-    const dir = join(__dirname, '..', '..', 'node_modules', '.cache', 'web-split-zip');
-    mkdirSync(dir, { recursive: true });
+    const dir = cacheDir('web-split-zip');
     const doc = await PDFDocument.create();
     for (let i = 1; i <= 4; i++) doc.addPage([300, 400]).drawText(`Page ${i}`, { x: 40, y: 300, size: 20 });
     writeFileSync(join(dir, 'report.pdf'), await doc.save());
 
-    const page = await (await browser.createBrowserContext()).newPage();
+    const page = await (await app.browser.createBrowserContext()).newPage();
     await page.setViewport({ width: 1200, height: 900 });
-    await page.goto(`${origin}/pdf/split-pdf`);
+    await page.goto(`${app.origin}/pdf/split-pdf`);
     const input = await page.$('#file');
     await (input as unknown as { uploadFile: (p: string) => Promise<void> }).uploadFile(join(dir, 'report.pdf'));
     await page.waitForSelector('#chosen li input[name=file_id]', { timeout: 60_000 });
@@ -58,19 +42,19 @@ describe('PDF split: pages picked on thumbnails, all parts as one ZIP (Chromium 
     const zipHref = (await page.$eval('#result-zip', (a) => a.getAttribute('href')))!;
     expect(await page.$eval('#result-zip', (a) => a.getAttribute('download'))).toBe('report-split.zip');
 
-    const res = await fetch(origin + zipHref);
+    const res = await fetch(app.origin + zipHref);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     const zip = unzipSync(new Uint8Array(await res.arrayBuffer()));
     expect(Object.keys(zip)).toEqual(['report-split-1.pdf', 'report-split-2.pdf']);
     for (const [name, href] of singles) {
-      const single = new Uint8Array(await (await fetch(origin + href)).arrayBuffer());
+      const single = new Uint8Array(await (await fetch(app.origin + href)).arrayBuffer());
       expect(Buffer.from(zip[name]).equals(Buffer.from(single))).toBe(true);
     }
     expect((await PDFDocument.load(zip['report-split-1.pdf'])).getPageCount()).toBe(3);
     expect((await PDFDocument.load(zip['report-split-2.pdf'])).getPageCount()).toBe(1);
 
-    const c = WebClient.of(t.server);
+    const c = WebClient.of(app.t.server);
     const gone = await c.request('GET', `/pdf/zip?file_id=${'x'.repeat(24)}`);
     expect(gone.status).toBe(404);
     expect(gone.text).toContain('A part is no longer kept');

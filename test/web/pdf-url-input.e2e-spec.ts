@@ -1,9 +1,8 @@
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { textPdf } from '../pdf-tools/helpers';
-import { launchChromium } from '../utils/chromium';
-import { createTestApp, TestApp } from '../utils/test-app';
+import { useBrowserApp } from '../utils/browser-app';
 import { WebClient } from './web-client';
 
 /**
@@ -13,10 +12,8 @@ import { WebClient } from './web-client';
  * keyboard; a link that is not a PDF's is said to be so, before the run and after it.
  */
 describe('Tool pages with a PDF link filled in (?url=, Chromium e2e)', () => {
-  let t: TestApp;
-  let browser: Browser;
+  const app = useBrowserApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', PDF_DAILY_LIMIT: '50' } });
   let site: Server;
-  let origin: string;
   let files: string;
 
   beforeAll(async () => {
@@ -27,14 +24,9 @@ describe('Tool pages with a PDF link filled in (?url=, Chromium e2e)', () => {
     });
     await new Promise<void>((r) => site.listen(0, '127.0.0.1', r));
     files = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-    t = await createTestApp({ env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', PDF_DAILY_LIMIT: '50' } });
-    origin = WebClient.of(t.server).origin;
-    browser = await launchChromium(t);
-  }, 120_000);
+  });
 
   afterAll(async () => {
-    await browser?.close();
-    await t?.close();
     await new Promise((r) => site?.close(r));
   });
 
@@ -46,9 +38,9 @@ describe('Tool pages with a PDF link filled in (?url=, Chromium e2e)', () => {
   }
 
   it('fills the address into the tool page and runs the tool on it', async () => {
-    const page = await (await browser.createBrowserContext()).newPage();
+    const page = await (await app.browser.createBrowserContext()).newPage();
     const link = `${files}/docs/linked.pdf`;
-    await page.goto(`${origin}/pdf/read-pdf?url=${encodeURIComponent(link)}`);
+    await page.goto(`${app.origin}/pdf/read-pdf?url=${encodeURIComponent(link)}`);
     expect(await page.$eval('#url', (el) => (el as unknown as { value: string }).value)).toBe(link);
     expect(await page.$('#url-note')).toBeNull();
     // Nothing run yet: no "Start again"; after the run there is one, as after an upload.
@@ -63,15 +55,15 @@ describe('Tool pages with a PDF link filled in (?url=, Chromium e2e)', () => {
     expect(await page.$eval('#url', (el) => (el as unknown as { value: string }).value)).toBe(link);
 
     // The short address the extension may use (`/pdf/split?url=`) keeps the query on its redirect.
-    await page.goto(`${origin}/pdf/split?url=${encodeURIComponent(link)}`);
+    await page.goto(`${app.origin}/pdf/split?url=${encodeURIComponent(link)}`);
     expect(new URL(page.url()).pathname).toBe('/pdf/split-pdf');
     expect(await page.$eval('#url', (el) => (el as unknown as { value: string }).value)).toBe(link);
   });
 
   it('says when the link is not a PDF: before the run (not .pdf, not http) and after it (what came back)', async () => {
-    const page = await (await browser.createBrowserContext()).newPage();
+    const page = await (await app.browser.createBrowserContext()).newPage();
     const html = `${files}/about/page.html`;
-    await page.goto(`${origin}/pdf/compress-pdf?url=${encodeURIComponent(html)}`);
+    await page.goto(`${app.origin}/pdf/compress-pdf?url=${encodeURIComponent(html)}`);
     expect(await page.$eval('#url-note', (el) => el.textContent)).toBe(
       'This address does not end in .pdf: if it does not lead to a PDF file, the tool will say so when you run it.',
     );
@@ -84,17 +76,17 @@ describe('Tool pages with a PDF link filled in (?url=, Chromium e2e)', () => {
     expect(await page.$eval('.error-summary a', (el) => el.getAttribute('href'))).toBe('#url');
     expect(await page.$eval('#url', (el) => el.getAttribute('aria-invalid'))).toBe('true');
 
-    await page.goto(`${origin}/pdf/rotate-pages?url=${encodeURIComponent('javascript:alert(1)')}`);
+    await page.goto(`${app.origin}/pdf/rotate-pages?url=${encodeURIComponent('javascript:alert(1)')}`);
     expect(await page.$eval('#url-note', (el) => el.textContent)).toBe(
       'Only http and https addresses can be fetched: download the PDF and upload it instead.',
     );
     // PDF to images and OCR say the same of the same link.
-    await page.goto(`${origin}/pdf/images?url=${encodeURIComponent(html)}`);
+    await page.goto(`${app.origin}/pdf/images?url=${encodeURIComponent(html)}`);
     expect(await page.$eval('#url-note', (el) => el.textContent)).toContain('does not end in .pdf');
   });
 
   it('leaves merge to uploads: no address field there', async () => {
-    const c = WebClient.of(t.server);
+    const c = WebClient.of(app.t.server);
     const r = await c.request('GET', `/pdf/merge-pdfs?url=${encodeURIComponent(`${files}/docs/linked.pdf`)}`);
     expect(r.status).toBe(200);
     expect(r.text).not.toContain('id="url"');
