@@ -198,20 +198,41 @@ async function main(): Promise<void> {
     out.push(s);
     console.log(s);
   };
-  log(`a11y benchmark ${new Date().toISOString()}, ${t.config.SCAN_CONCURRENCY} scan slots, load average ${loadNow()}`);
+  log(
+    `a11y benchmark ${new Date().toISOString()}, ${t.config.SCAN_CONCURRENCY} scan slots, ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}, load average ${loadNow()}`,
+  );
 
   const spareReady = () => t.app.get(BrowserPool).spareReady();
+  /** Runs `fn` with the pictures step switched off in this process (bench only), to measure what pictures cost. */
+  const withoutPictures = async (fn: () => Promise<void>): Promise<void> => {
+    const shots = t.app.get(Screenshots);
+    const capture = shots.capture;
+    shots.capture = async () => async () => undefined;
+    try {
+      await fn();
+    } finally {
+      shots.capture = capture;
+    }
+  };
   const finish = async (): Promise<void> => {
     log(`load average at the end ${loadNow()}`);
     await t.close();
     server.close();
   };
-  /** A 5-page crawl, ours vs plain axe-core on the open browser, alternating who goes first (BENCH_A11Y_CRAWL_ROUNDS, default 10). */
+  /** A 5-page crawl, ours (pictures on and off) vs plain axe-core on the open browser, the order rotating (BENCH_A11Y_CRAWL_ROUNDS, default 10). */
   const interleavedCrawl = async (browser: Browser): Promise<void> => {
     const rounds = Number(process.env.BENCH_A11Y_CRAWL_ROUNDS ?? 10);
     await plainCrawl(browser, `${origin}/site/?warm`);
     const crawlOurs: number[] = [];
+    const crawlNoPictures: number[] = [];
     const crawlPlain: number[] = [];
+    const ourCrawl = async (id: string) => {
+      const r = await scan(`${origin}/site/?${id}${n++}`, true);
+      if (r.body.pages.length !== 5)
+        throw new Error(`crawl did not scan 5 pages: ${JSON.stringify(r.body.meta?.skipped ?? r.body)}`);
+      await spareReady();
+      return r;
+    };
     // Ours by phase, summed over the five pages of a crawl (report timings), and the server's own total.
     const phases: Record<string, number[]> = {
       navigationMs: [],
@@ -224,11 +245,8 @@ async function main(): Promise<void> {
     const from = loadNow();
     await interleave(rounds, [
       async () => {
-        const r = await scan(`${origin}/site/?c${n++}`, true);
-        if (r.body.pages.length !== 5)
-          throw new Error(`crawl did not scan 5 pages: ${JSON.stringify(r.body.meta?.skipped ?? r.body)}`);
+        const r = await ourCrawl('c');
         crawlOurs.push(r.ms);
-        await spareReady();
         const pages = r.body.pages as { timings: Record<string, number | undefined> }[];
         for (const k of ['navigationMs', 'settleMs', 'axeMs', 'picturesMs'])
           phases[k].push(pages.reduce((sum, p) => sum + (p.timings[k] ?? 0), 0));
@@ -236,6 +254,7 @@ async function main(): Promise<void> {
         phases.serverTotalMs.push(serverMs);
         phases.httpOverheadMs.push(r.ms - serverMs);
       },
+      () => withoutPictures(async () => void crawlNoPictures.push((await ourCrawl('np')).ms)),
       () =>
         timed(crawlPlain, async () => {
           if ((await plainCrawl(browser, `${origin}/site/?pc${n++}`)) !== 5)
@@ -243,7 +262,10 @@ async function main(): Promise<void> {
         }),
     ]);
     log(
-      `interleaved 5-page crawl (${rounds} rounds, order alternating; load average ${from} -> ${loadNow()}), median ms: ours ${fmt(median(crawlOurs))}, plain axe crawling on the open browser ${fmt(median(crawlPlain))}; ours / plain ${(median(crawlOurs) / median(crawlPlain)).toFixed(3)} (target <= 1.05), per-round median ${perRound(crawlOurs, crawlPlain).toFixed(3)}`,
+      `interleaved 5-page crawl (${rounds} rounds, order rotating; load average ${from} -> ${loadNow()}), median ms: ours ${fmt(median(crawlOurs))}, plain axe crawling on the open browser ${fmt(median(crawlPlain))}; ours / plain ${(median(crawlOurs) / median(crawlPlain)).toFixed(3)} (target <= 1.05), per-round median ${perRound(crawlOurs, crawlPlain).toFixed(3)}`,
+    );
+    log(
+      `  ours without pictures ${fmt(median(crawlNoPictures))} ms: / plain ${(median(crawlNoPictures) / median(crawlPlain)).toFixed(3)} (per round ${perRound(crawlNoPictures, crawlPlain).toFixed(3)}); pictures cost ${((median(crawlOurs) / median(crawlNoPictures) - 1) * 100).toFixed(1)} % (per round ${((perRound(crawlOurs, crawlNoPictures) - 1) * 100).toFixed(1)} %)`,
     );
     log(
       `  ours by phase (sums over the 5 pages, report timings), median ms: ${Object.entries(phases)
@@ -304,18 +326,11 @@ async function main(): Promise<void> {
       phases.pageTotalMs.push(p.timings.totalMs);
       phases.httpOverheadMs.push(r.ms - p.timings.totalMs);
     },
-    async () => {
-      // the same scan with the pictures step switched off in this process (bench only), to measure what pictures cost
-      const shots = t.app.get(Screenshots);
-      const capture = shots.capture;
-      shots.capture = async () => async () => undefined;
-      try {
+    () =>
+      withoutPictures(async () => {
         oursNoPictures.push((await scan(`${origin}/page?np${n++}`)).ms);
         await spareReady();
-      } finally {
-        shots.capture = capture;
-      }
-    },
+      }),
     () => timed(plainOpen, () => plainAxe(open.browser, `${origin}/page?plain${n++}`)),
     () => timed(pa11yWarm, () => pa11yOpen(open.browser, `${origin}/page?pa11y${n++}`)),
   ]);

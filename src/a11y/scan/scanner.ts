@@ -66,6 +66,8 @@ interface PageRun {
   pictures: Promise<void>[];
   /** Called with the start page's links and address as soon as they are read (before axe runs). */
   onLinks?: (links: string[], url: string) => void;
+  /** A crawl's second tab, opened while the start page loads; taken by the first linked page. */
+  opening?: Promise<Page | undefined>;
 }
 
 /** Chromium's request for the tab's icon (`/favicon.ico`, resource type "other"; a page's fetch of it has another type). */
@@ -171,6 +173,7 @@ export class Scanner {
       options,
       run,
     );
+    if (crawl) run.opening = this.newPage(context, options).catch(() => undefined); // after the start page took the prepared tab
     if (!crawl) {
       const first = await scanning;
       return {
@@ -218,7 +221,12 @@ export class Scanner {
     run?: PageRun,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
     const t0 = Date.now();
-    const page = run?.tabs?.pop() ?? (await this.newPage(context, options)); // a reused tab has the scan's options
+    // A tab left by a graded page of the crawl, else its opened one, else a new one (the prepared
+    // one for the start page); a reused or opened tab has the scan's options.
+    const reused = run?.tabs?.pop();
+    const opening = reused ? undefined : run?.opening;
+    if (opening && run) run.opening = undefined;
+    const page = reused ?? (opening && (await opening)) ?? (await this.newPage(context, options));
     const refusedNavigation: { reason?: string } = {};
     const net = { inflight: 0 };
     // The tab's own favicon fetch is refused and not awaited: it is not part of the page, and
