@@ -96,6 +96,24 @@ const pct = (xs: number[], p: number): number => {
 };
 const median = (xs: number[]): number => pct(xs, 50);
 const fmt = (x: number): string => x.toFixed(x < 10 ? 2 : 0);
+const loadNow = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' ');
+/** Median of the per-round ratios a[i] / b[i] (each round runs all its runners back to back). */
+const perRound = (a: number[], b: number[]): number => median(a.map((x, i) => x / b[i]));
+
+/** Runs `fn` and adds its duration (ms) to `into`. */
+async function timed(into: number[], fn: () => Promise<unknown>): Promise<void> {
+  const t0 = process.hrtime.bigint();
+  await fn();
+  into.push(ms(t0));
+}
+
+/** `rounds` rounds of one run of each runner, the order rotating every round (no runner always goes first after a pause). */
+async function interleave(rounds: number, runners: (() => Promise<void>)[]): Promise<void> {
+  for (let i = 0; i < rounds; i++) for (let k = 0; k < runners.length; k++) await runners[(i + k) % runners.length]();
+}
 
 async function plainAxe(browser: Browser, url: string): Promise<number> {
   const ctx = await browser.createBrowserContext();
@@ -181,40 +199,78 @@ async function main(): Promise<void> {
     console.log(s);
   };
   log(
-    `a11y benchmark ${new Date().toISOString()}, ${t.config.SCAN_CONCURRENCY} scan slots, load average ${loadavg()
-      .map((x) => x.toFixed(1))
-      .join(' ')}`,
+    `a11y benchmark ${new Date().toISOString()}, ${t.config.SCAN_CONCURRENCY} scan slots, ${process.env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : 'embedded PGlite'}, load average ${loadNow()}`,
   );
 
   const spareReady = () => t.app.get(BrowserPool).spareReady();
-  /** A 5-page crawl, ours vs plain axe-core on the open browser, alternating who goes first (BENCH_A11Y_CRAWL_ROUNDS, default 10). */
+  /** Runs `fn` with the pictures step switched off in this process (bench only), to measure what pictures cost. */
+  const withoutPictures = async (fn: () => Promise<void>): Promise<void> => {
+    const shots = t.app.get(Screenshots);
+    const capture = shots.capture;
+    shots.capture = async () => async () => undefined;
+    try {
+      await fn();
+    } finally {
+      shots.capture = capture;
+    }
+  };
+  const finish = async (): Promise<void> => {
+    log(`load average at the end ${loadNow()}`);
+    await t.close();
+    server.close();
+  };
+  /** A 5-page crawl, ours (pictures on and off) vs plain axe-core on the open browser, the order rotating (BENCH_A11Y_CRAWL_ROUNDS, default 10). */
   const interleavedCrawl = async (browser: Browser): Promise<void> => {
     const rounds = Number(process.env.BENCH_A11Y_CRAWL_ROUNDS ?? 10);
     await plainCrawl(browser, `${origin}/site/?warm`);
     const crawlOurs: number[] = [];
+    const crawlNoPictures: number[] = [];
     const crawlPlain: number[] = [];
-    const from = loadavg();
-    const runners = [
+    const ourCrawl = async (id: string) => {
+      const r = await scan(`${origin}/site/?${id}${n++}`, true);
+      if (r.body.pages.length !== 5)
+        throw new Error(`crawl did not scan 5 pages: ${JSON.stringify(r.body.meta?.skipped ?? r.body)}`);
+      await spareReady();
+      return r;
+    };
+    // Ours by phase, summed over the five pages of a crawl (report timings), and the server's own total.
+    const phases: Record<string, number[]> = {
+      navigationMs: [],
+      settleMs: [],
+      axeMs: [],
+      picturesMs: [],
+      serverTotalMs: [],
+      httpOverheadMs: [],
+    };
+    const from = loadNow();
+    await interleave(rounds, [
       async () => {
-        const r = await scan(`${origin}/site/?c${n++}`, true);
-        if (r.body.pages.length !== 5) throw new Error('crawl did not scan 5 pages');
+        const r = await ourCrawl('c');
         crawlOurs.push(r.ms);
-        await spareReady();
+        const pages = r.body.pages as { timings: Record<string, number | undefined> }[];
+        for (const k of ['navigationMs', 'settleMs', 'axeMs', 'picturesMs'])
+          phases[k].push(pages.reduce((sum, p) => sum + (p.timings[k] ?? 0), 0));
+        const serverMs = r.body.meta?.timings?.totalMs ?? Number.NaN;
+        phases.serverTotalMs.push(serverMs);
+        phases.httpOverheadMs.push(r.ms - serverMs);
       },
-      async () => {
-        const t0 = process.hrtime.bigint();
-        if ((await plainCrawl(browser, `${origin}/site/?pc${n++}`)) !== 5) throw new Error('plain crawl: not 5 pages');
-        crawlPlain.push(ms(t0));
-      },
-    ];
-    for (let i = 0; i < rounds; i++) for (let k = 0; k < runners.length; k++) await runners[(i + k) % runners.length]();
-    const perRound = median(crawlOurs.map((x, i) => x / crawlPlain[i]));
+      () => withoutPictures(async () => void crawlNoPictures.push((await ourCrawl('np')).ms)),
+      () =>
+        timed(crawlPlain, async () => {
+          if ((await plainCrawl(browser, `${origin}/site/?pc${n++}`)) !== 5)
+            throw new Error('plain crawl: not 5 pages');
+        }),
+    ]);
     log(
-      `interleaved 5-page crawl (${rounds} rounds, order alternating; load average ${from.map((x) => x.toFixed(1)).join(' ')} -> ${loadavg()
-        .map((x) => x.toFixed(1))
-        .join(
-          ' ',
-        )}), median ms: ours ${fmt(median(crawlOurs))}, plain axe crawling on the open browser ${fmt(median(crawlPlain))}; ours / plain ${(median(crawlOurs) / median(crawlPlain)).toFixed(3)} (target <= 1.05), per-round median ${perRound.toFixed(3)}`,
+      `interleaved 5-page crawl (${rounds} rounds, order rotating; load average ${from} -> ${loadNow()}), median ms: ours ${fmt(median(crawlOurs))}, plain axe crawling on the open browser ${fmt(median(crawlPlain))}; ours / plain ${(median(crawlOurs) / median(crawlPlain)).toFixed(3)} (target <= 1.05), per-round median ${perRound(crawlOurs, crawlPlain).toFixed(3)}`,
+    );
+    log(
+      `  ours without pictures ${fmt(median(crawlNoPictures))} ms: / plain ${(median(crawlNoPictures) / median(crawlPlain)).toFixed(3)} (per round ${perRound(crawlNoPictures, crawlPlain).toFixed(3)}); pictures cost ${((median(crawlOurs) / median(crawlNoPictures) - 1) * 100).toFixed(1)} % (per round ${((perRound(crawlOurs, crawlNoPictures) - 1) * 100).toFixed(1)} %)`,
+    );
+    log(
+      `  ours by phase (sums over the 5 pages, report timings), median ms: ${Object.entries(phases)
+        .map(([k, v]) => `${k} ${fmt(median(v))}`)
+        .join(', ')}`,
     );
   };
 
@@ -236,13 +292,7 @@ async function main(): Promise<void> {
     await interleavedCrawl(open.browser);
     await open.browser.close();
     await open.cleanup();
-    log(
-      `load average at the end ${loadavg()
-        .map((x) => x.toFixed(1))
-        .join(' ')}`,
-    );
-    await t.close();
-    server.close();
+    await finish();
     return;
   }
   await plainAxe(open.browser, `${origin}/page?warm`);
@@ -261,9 +311,8 @@ async function main(): Promise<void> {
     httpOverheadMs: [],
   };
   const ROUNDS = Number(process.env.BENCH_A11Y_ROUNDS ?? 40);
-  const loadStart = loadavg();
-  // One of each per round, the order rotating every round (no runner always goes first after a pause).
-  const runners: (() => Promise<void>)[] = [
+  const loadStart = loadNow();
+  await interleave(ROUNDS, [
     async () => {
       const r = await scan(`${origin}/page?i${n++}`);
       oursInterleaved.push(r.ms);
@@ -277,42 +326,25 @@ async function main(): Promise<void> {
       phases.pageTotalMs.push(p.timings.totalMs);
       phases.httpOverheadMs.push(r.ms - p.timings.totalMs);
     },
-    async () => {
-      // the same scan with the pictures step switched off in this process (bench only), to measure what pictures cost
-      const shots = t.app.get(Screenshots);
-      const capture = shots.capture;
-      shots.capture = async () => async () => undefined;
-      try {
+    () =>
+      withoutPictures(async () => {
         oursNoPictures.push((await scan(`${origin}/page?np${n++}`)).ms);
         await spareReady();
-      } finally {
-        shots.capture = capture;
-      }
-    },
-    async () => {
-      const t0 = process.hrtime.bigint();
-      await plainAxe(open.browser, `${origin}/page?plain${n++}`);
-      plainOpen.push(ms(t0));
-    },
-    async () => {
-      const t0 = process.hrtime.bigint();
-      await pa11yOpen(open.browser, `${origin}/page?pa11y${n++}`);
-      pa11yWarm.push(ms(t0));
-    },
-  ];
-  for (let i = 0; i < ROUNDS; i++) for (let k = 0; k < runners.length; k++) await runners[(i + k) % runners.length]();
-  const loadEnd = loadavg();
+      }),
+    () => timed(plainOpen, () => plainAxe(open.browser, `${origin}/page?plain${n++}`)),
+    () => timed(pa11yWarm, () => pa11yOpen(open.browser, `${origin}/page?pa11y${n++}`)),
+  ]);
+  const loadEnd = loadNow();
   const mOurs = median(oursInterleaved);
   const mNoPics = median(oursNoPictures);
   const mPlain = median(plainOpen);
   log(
-    `interleaved single page (${ROUNDS} rounds, order rotating; load average ${loadStart.map((x) => x.toFixed(1)).join(' ')} -> ${loadEnd.map((x) => x.toFixed(1)).join(' ')}), median ms: ours ${fmt(mOurs)}, ours without pictures ${fmt(mNoPics)}, plain axe (open browser) ${fmt(mPlain)}, pa11y 10 axe runner (open browser) ${fmt(median(pa11yWarm))}`,
+    `interleaved single page (${ROUNDS} rounds, order rotating; load average ${loadStart} -> ${loadEnd}), median ms: ours ${fmt(mOurs)}, ours without pictures ${fmt(mNoPics)}, plain axe (open browser) ${fmt(mPlain)}, pa11y 10 axe runner (open browser) ${fmt(median(pa11yWarm))}`,
   );
   log(
     `  ours without pictures / plain ${(mNoPics / mPlain).toFixed(3)} (target <= 1.05); pictures cost ${((mOurs / mNoPics - 1) * 100).toFixed(1)} % (target <= 20 %); ours / plain ${(mOurs / mPlain).toFixed(3)}; ours / pa11y ${(mOurs / median(pa11yWarm)).toFixed(2)}`,
   );
-  // Per-round ratios (each round runs all four back to back): less sensitive to load drifting over the run.
-  const perRound = (a: number[], b: number[]) => median(a.map((x, i) => x / b[i]));
+  // Per-round ratios: less sensitive to load drifting over the run.
   log(
     `  per-round medians: ours without pictures / plain ${perRound(oursNoPictures, plainOpen).toFixed(3)}, ours / ours without pictures ${perRound(oursInterleaved, oursNoPictures).toFixed(3)}, ours / plain ${perRound(oursInterleaved, plainOpen).toFixed(3)}`,
   );
@@ -326,21 +358,14 @@ async function main(): Promise<void> {
   await open.browser.close();
   await open.cleanup();
   if (quick) {
-    log(
-      `load average at the end ${loadavg()
-        .map((x) => x.toFixed(1))
-        .join(' ')}`,
-    );
-    await t.close();
-    server.close();
+    await finish();
     return;
   }
   const pa11yFresh: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const t0 = process.hrtime.bigint();
-    await pa11y(`${origin}/page?pa11y-fresh${i}`, { ...PA11Y_OPTIONS, chromeLaunchConfig: PA11Y_LAUNCH });
-    pa11yFresh.push(ms(t0));
-  }
+  for (let i = 0; i < 3; i++)
+    await timed(pa11yFresh, () =>
+      pa11y(`${origin}/page?pa11y-fresh${i}`, { ...PA11Y_OPTIONS, chromeLaunchConfig: PA11Y_LAUNCH }),
+    );
   const pa11yCliRuns: number[] = [];
   for (let i = 0; i < 3; i++) pa11yCliRuns.push(await pa11yCli(`${origin}/page?pa11y-cli${i}`));
   log(
@@ -356,13 +381,7 @@ async function main(): Promise<void> {
     `  ratio ours/plain-open ${(median(ours) / median(plainOpen)).toFixed(2)} (target <= 1.2); fresh/ours ${(median(fresh) / median(ours)).toFixed(2)} (target >= 3)`,
   );
   if (process.env.BENCH_A11Y_ONLY === 'single') {
-    log(
-      `load average at the end ${loadavg()
-        .map((x) => x.toFixed(1))
-        .join(' ')}`,
-    );
-    await t.close();
-    server.close();
+    await finish();
     return;
   }
 
@@ -450,13 +469,7 @@ async function main(): Promise<void> {
     `RSS (Node + Chromium) after 20 scans ${fmt(after20)} MiB, after 200 ${fmt(after200)} MiB, growth ${(((after200 - after20) / after20) * 100).toFixed(1)}% (target <= 20%); ${marks.join(', ')}`,
   );
 
-  log(
-    `load average at the end ${loadavg()
-      .map((x) => x.toFixed(1))
-      .join(' ')}`,
-  );
-  await t.close();
-  server.close();
+  await finish();
 }
 
 main().then(
