@@ -13,18 +13,14 @@
  * and no objects for the garbage collector (docs/benchmarks.md, "Visibility").
  */
 export function pgJsonArray(rows: readonly string[]): string {
-  let size = 2;
-  for (const r of rows) size += Buffer.byteLength(r) + 1;
-  const out = Buffer.allocUnsafe(size);
-  let o = 0;
-  out[o++] = 0x5b; // [
-  for (let i = 0; i < rows.length; i++) {
-    if (i > 0) out[o++] = 0x2c; // ,
-    o = writeCompact(rows[i], out, o);
-    if (o < 0) return JSON.stringify(rows.map((r) => JSON.parse(r) as unknown));
-  }
-  out[o++] = 0x5d; // ]
-  return out.toString('utf8', 0, o);
+  return `[${rows.map(pgJsonCompact).join(',')}]`;
+}
+
+/** One row of {@link pgJsonArray}: `JSON.stringify(JSON.parse(text))`, in one pass where it can. */
+export function pgJsonCompact(text: string): string {
+  const out = Buffer.allocUnsafe(Buffer.byteLength(text));
+  const o = writeCompact(text, out, 0);
+  return o < 0 ? JSON.stringify(JSON.parse(text)) : out.toString('utf8', 0, o);
 }
 
 /** Strings at least this long are copied by Buffer.write; shorter ones byte by byte. */
