@@ -473,7 +473,7 @@ describe('Visibility API (e2e)', () => {
       for (const [k, workspace, older] of [
         [key, 'stored', 'st1'],
         [keyA, 'acme', scan1.scan.id],
-        [keyB, 'other', demoImports({ scans: 4, prompts: 21, seed: 7, scanPrefix: 'b' })[0].scan.id],
+        [keyB, 'other', (demoImports({ scans: 4, prompts: 21, seed: 7, scanPrefix: 'b' })[0] as typeof scan1).scan.id],
       ]) {
         const stored = await pages(k, older);
         const { id } = await t.app.get(ApiKeysService).findWorkspace(workspace);
