@@ -13,23 +13,37 @@
 import type { DerivedAnswer } from '../derive/metrics';
 
 /** What the PostgreSQL driver stores for a JavaScript string: lone surrogates become U+FFFD. */
+const SURROGATE = /[\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-const stored = (s: string): string => s.replace(LONE_SURROGATE, '\uFFFD');
+const stored = (s: string): string => (SURROGATE.test(s) ? s.replace(LONE_SURROGATE, '\uFFFD') : s);
 const str = (s: string | null): string => JSON.stringify(s === null ? null : stored(s));
 
-/** jsonb's order of object keys: by length in UTF-8 bytes, then bytewise. */
+/** jsonb's order of object keys: by length in UTF-8 bytes, then bytewise (for ASCII keys, as JavaScript compares). */
 function jsonbKeyOrder(a: string, b: string): number {
+  if (ASCII.test(a) && ASCII.test(b)) return a.length - b.length || (a === b ? 0 : a < b ? -1 : 1);
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length - y.length || Buffer.compare(x, y);
 }
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Sorted key lists by object shape (the keys in their own order): a derived scan has a handful of shapes. */
+const shapes = new Map<string, string[]>();
+const SHAPES_MAX = 1000;
 
 /** JSON.stringify replacer giving each object its keys in jsonb's order. */
 function asJsonb(_key: string, value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const o = value as Record<string, unknown>;
+  const keys = Object.keys(o);
+  const shape = keys.join('\u0000');
+  let sorted = shapes.get(shape);
+  if (sorted === undefined) {
+    sorted = [...keys].sort(jsonbKeyOrder);
+    if (shapes.size < SHAPES_MAX) shapes.set(shape, sorted);
+  }
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(o).sort(jsonbKeyOrder)) out[k] = o[k];
+  for (const k of sorted) out[k] = o[k];
   return out;
 }
 
