@@ -20,12 +20,13 @@ const str = (s: string | null): string => JSON.stringify(s === null ? null : sto
 
 /** jsonb's order of object keys: by length in UTF-8 bytes, then bytewise (for ASCII keys, as JavaScript compares). */
 function jsonbKeyOrder(a: string, b: string): number {
-  if (ASCII.test(a) && ASCII.test(b)) return a.length - b.length || (a === b ? 0 : a < b ? -1 : 1);
+  if (ascii(a) && ascii(b)) return a.length - b.length || (a === b ? 0 : a < b ? -1 : 1);
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length - y.length || Buffer.compare(x, y);
 }
-const ASCII = /^[\x00-\x7f]*$/;
+/** Only ASCII: one UTF-8 byte per UTF-16 unit. */
+const ascii = (s: string): boolean => Buffer.byteLength(s) === s.length;
 
 /** Sorted key lists by object shape (the keys in their own order): a derived scan has a handful of shapes. */
 const shapes = new Map<string, string[]>();
