@@ -27,21 +27,14 @@ import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
 import { DataSource } from 'typeorm';
 import { demoImports } from '../../src/visibility/demo/demo-data';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
+import { ANSWER_JSON } from '../../src/visibility/store/visibility-read.store';
 import { VisibilityQueryService } from '../../src/visibility/visibility-query.service';
 import { median } from '../common/median';
 import { createTestApp } from '../../test/utils/test-app';
 
-/** The SQL of GET /answers before issue #25 (git show a4f4ac2^): PostgreSQL builds the page, the driver parses it. */
+/** The SQL of GET /answers before issue #25 (git show a4f4ac2^, same row expression): PostgreSQL builds the page, the driver parses it. */
 const ANSWERS_BEFORE_25 = `SELECT coalesce(json_agg(r.j ORDER BY r.seq), '[]'::json) AS rows FROM (
-  SELECT a.seq, json_build_object(
-    'index', a.seq, 'prompt_id', a.prompt_key, 'prompt', pr.text, 'platform', a.platform, 'model', a.model,
-    'status', a.status, 'text', a.text, 'brand_mentioned', a.brand_mentioned, 'brand_position', a.brand_position,
-    'brand_status', a.brand_status,
-    'competitors_mentioned', ARRAY(SELECT e->>'name' FROM jsonb_array_elements(a.competitor_mentions) e),
-    'competitors_absent', ARRAY(SELECT e->>'name' FROM jsonb_array_elements(a.mentions) e
-                                 WHERE e->>'kind' = 'competitor' AND e->>'status' = 'absent'),
-    'competitor_mentions', a.competitor_mentions, 'citations', a.citations, 'cites_owned', a.cites_owned,
-    'mentions', a.mentions) AS j
+  SELECT a.seq, ${ANSWER_JSON} AS j
     FROM vis_answers a LEFT JOIN vis_prompts pr ON pr.workspace_id = $2 AND pr.prompt_key = a.prompt_key
    WHERE a.scan_id = $1 ORDER BY a.seq LIMIT $3) r`;
 
