@@ -16,7 +16,7 @@ const BOOL = ['true', 'false'];
  * Endpoints without parameters: any query parameter is refused with the 400 the global
  * ValidationPipe gives an unknown field (the first one named). A pipe of its own because the
  * summary is the most polled route: an empty query costs one look at its keys, not a
- * class-transformer and class-validator pass (`@Query(NoQuery) q: Record<string, unknown>`,
+ * class-transformer and class-validator pass (`@Query(NoQuery) _q: Record<string, never>`,
  * which the global pipe leaves alone).
  */
 export class NoQuery implements PipeTransform<Record<string, unknown>, Record<string, never>> {
