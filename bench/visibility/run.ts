@@ -2,15 +2,19 @@
  * Visibility API benchmark (npm run bench:visibility). In one run, on this machine:
  *  - ingest of one 10,000-answer scan (validation, derivation, one transaction of bulk inserts);
  *  - a workspace of 50 weekly scans x 2,000 answers (5 platforms x 400 prompts), imported first;
- *  - autocannon (its own process) at 50 connections against a bare NestJS route returning a constant (same app, same
- *    pipeline, @Public, no database), the authenticated summary, and a 500-row answers page.
- * Targets: summary >= 70 % of the bare route's requests/s (#13; was 50 %) and p99 < 20 ms; answers page p99 < 50 ms;
- * ingest of 10,000 answers < 10 s. The per-key rate limit is raised by configuration for the run.
+ *  - autocannon (its own process) at 50 connections, in BENCH_ROUNDS interleaved rounds (default 2), against: a bare
+ *    NestJS route returning a constant (same app, same pipeline, @Public, no database), the authenticated summary, the
+ *    500-row answers page, and two peers of that page: the code before issue #25 (its SQL, json_agg parsed by the
+ *    driver, the rows serialized by Express) and rows stored without their JSON (built per request by PostgreSQL and
+ *    compacted, as before the api_tail column);
+ *  - the cost per row of each way of building the page (one request at a time, 500 rows minus 1 row).
+ * Targets (#25): summary >= 70 % of the bare route's requests/s with p99 < 100 ms; the 500-row page >= 3x the code
+ * before #25; ingest of 10,000 answers < 10 s. The per-key rate limit is raised by configuration for the run.
  *
  * Database: DATABASE_URL (a fresh database of its own) or the embedded PGlite in memory.
  * BENCH_DURATION_S (default 10) sets the length of each autocannon run.
  */
-import { Controller, Get, Module } from '@nestjs/common';
+import { Controller, Get, Module, Query } from '@nestjs/common';
 import autocannon from 'autocannon';
 import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
@@ -19,25 +23,59 @@ import { promisify } from 'node:util';
 import { AppModule } from '../../src/app.module';
 import type { CoreOptions } from '../../src/common/core.module';
 import { Public } from '../../src/common/decorators/public.decorator';
+import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
+import { DataSource } from 'typeorm';
 import { demoImports } from '../../src/visibility/demo/demo-data';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
+import { ANSWER_JSON } from '../../src/visibility/store/visibility-read.store';
+import { VisibilityQueryService } from '../../src/visibility/visibility-query.service';
+import { median } from '../common/median';
 import { createTestApp } from '../../test/utils/test-app';
+
+/** The SQL of GET /answers before issue #25 (git show a4f4ac2^, same row expression): PostgreSQL builds the page, the driver parses it. */
+const ANSWERS_BEFORE_25 = `SELECT coalesce(json_agg(r.j ORDER BY r.seq), '[]'::json) AS rows FROM (
+  SELECT a.seq, ${ANSWER_JSON} AS j
+    FROM vis_answers a LEFT JOIN vis_prompts pr ON pr.workspace_id = $2 AND pr.prompt_key = a.prompt_key
+   WHERE a.scan_id = $1 ORDER BY a.seq LIMIT $3) r`;
+
+/** The page's envelope around the rows (scan, total, next cursor), taken once from the route's own answer. */
+const before25 = {
+  workspaceId: '',
+  envelope: {} as Record<string, unknown>,
+  query: undefined as unknown as VisibilityQueryService,
+  db: undefined as unknown as DataSource,
+};
 
 @Controller('bench')
 @Public()
-class BareController {
+class BenchController {
   @Get('bare')
   bare(): { ok: true; value: number } {
     return { ok: true, value: 42 };
   }
+
+  /** GET /answers?limit=n as the code before #25 built it (project pointers, the old SQL, Express's JSON.stringify). */
+  @Get('answers-before-25')
+  async answersBefore25(@Query('limit') limit: string): Promise<object> {
+    const n = Number(limit);
+    const p = await before25.query.project(before25.workspaceId);
+    const { id } = await before25.query.scanOf(p, undefined);
+    const [{ rows }] = await before25.db.query<Array<{ rows: unknown[] }>>(ANSWERS_BEFORE_25, [
+      id,
+      p.workspaceId,
+      n + 1,
+    ]);
+    return { ...before25.envelope, answers: rows.slice(0, n) };
+  }
 }
 
-@Module({ controllers: [BareController] })
-class BareModule {}
+@Module({ controllers: [BenchController] })
+class BenchRoutesModule {}
 
 const run = promisify(execFile);
 const DURATION = Number(process.env.BENCH_DURATION_S ?? 10);
 const CONNECTIONS = 50;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 interface Row {
   name: string;
@@ -45,6 +83,8 @@ interface Row {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time of this process (the server; autocannon runs in its own) per request, µs: a load-proof figure. */
+  cpu: number;
 }
 
 /**
@@ -54,12 +94,22 @@ interface Row {
 async function cannon(name: string, url: string, headers: Record<string, string> = {}): Promise<Row> {
   const args = ['-c', String(CONNECTIONS), '-d', String(DURATION), '-j'];
   for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  const cpu0 = process.cpuUsage();
   const { stdout } = await run(process.execPath, [require.resolve('autocannon/autocannon.js'), ...args, url], {
     maxBuffer: 64 * 1024 * 1024,
   });
   const r = JSON.parse(stdout) as autocannon.Result;
   const bad = r.non2xx + r.errors + r.timeouts;
-  return { name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: bad };
+  const cpu = process.cpuUsage(cpu0);
+  const perRequest = (cpu.user + cpu.system) / Math.max(1, r.requests.total);
+  return {
+    name,
+    rps: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: bad,
+    cpu: perRequest,
+  };
 }
 
 async function main(): Promise<void> {
@@ -73,7 +123,7 @@ async function main(): Promise<void> {
     },
     module: (options: CoreOptions) => ({
       module: class BenchModule {},
-      imports: [AppModule.forRoot(options), BareModule],
+      imports: [AppModule.forRoot(options), BenchRoutesModule],
     }),
   });
   const db = process.env.DATABASE_URL ? 'PostgreSQL' : 'embedded PGlite';
@@ -111,27 +161,110 @@ async function main(): Promise<void> {
     out(`loaded 50 scans x 2,000 answers: ${(perScan / 1000).toFixed(2)} s per scan`);
 
     const auth = { Authorization: `Bearer ${key}` };
+    const page = `${base}/api/v1/answers?limit=500`;
+    const text = async (url: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(url, { headers });
+      if (!res.ok) throw new Error(`${url}: ${res.status}`);
+      return res.text();
+    };
+
+    // Rows stored without their JSON (imported before the api_tail column): the latest scan in a workspace of its own.
+    const noJson = await t.createKey('bench-stored-before');
+    await ingest.importScan(noJson.workspace, scans[scans.length - 1]);
+    const noJsonId = (await t.app.get(ApiKeysService).findWorkspace(noJson.workspace)).id;
+    await t.dataSource.query(
+      'UPDATE vis_answers SET api_tail = NULL WHERE scan_id IN (SELECT id FROM vis_scans WHERE workspace_id = $1)',
+      [noJsonId],
+    );
+    const noJsonAuth = { Authorization: `Bearer ${noJson.key}` };
+
+    // The code before #25 answers with the same envelope; all three must send the same rows, byte for byte.
+    const ours = await text(page, auth);
+    const { ok, scan, total, next_cursor } = JSON.parse(ours) as Record<string, unknown>;
+    before25.workspaceId = (await t.app.get(ApiKeysService).findWorkspace(workspace)).id;
+    before25.envelope = { ok, scan, total, answers: null, next_cursor };
+    before25.query = t.app.get(VisibilityQueryService);
+    before25.db = t.dataSource;
+    const old = await text(`${base}/bench/answers-before-25?limit=500`);
+    const rowsOf = (body: string) => body.slice(body.indexOf('"answers":'), body.indexOf(',"next_cursor":'));
+    const rowsNoJson = rowsOf(await text(page, noJsonAuth));
+    const same = old === ours && rowsNoJson === rowsOf(ours);
+    out(
+      `500-row page: ${Buffer.byteLength(ours)} bytes; the same bytes as the code before #25: ${old === ours ? 'yes' : 'NO'}; ` +
+        `rows stored without their JSON give the same rows: ${rowsNoJson === rowsOf(ours) ? 'yes' : 'NO'}`,
+    );
+    if (!same) throw new Error('the answers page differs from the code before #25');
+
+    // Cost per row: one request at a time, 500 rows minus 1 row, each way interleaved.
+    const ways = [
+      { name: 'stored JSON (ours)', url: `${base}/api/v1/answers`, headers: auth },
+      { name: 'rows stored without their JSON', url: `${base}/api/v1/answers`, headers: noJsonAuth },
+      { name: 'code before #25', url: `${base}/bench/answers-before-25`, headers: {} },
+    ];
+    const times = ways.map(() => ({ 1: [] as number[], 500: [] as number[] }));
+    for (let i = 0; i < 40; i++) {
+      for (const [w, way] of ways.entries()) {
+        for (const n of [1, 500] as const) {
+          const t0 = performance.now();
+          await text(`${way.url}?limit=${n}`, way.headers);
+          if (i >= 5) times[w][n].push(performance.now() - t0);
+        }
+      }
+    }
+
     // Warm-up.
     await autocannon({ url: `${base}/api/v1/visibility`, connections: 10, amount: 500, headers: auth });
-    const rows = [
-      await cannon('bare NestJS route (constant)', `${base}/bench/bare`),
-      await cannon('GET /api/v1/visibility (summary)', `${base}/api/v1/visibility`, auth),
-      await cannon('GET /api/v1/answers?limit=500', `${base}/api/v1/answers?limit=500`, auth),
-    ];
-    const bare = rows[0].rps;
+    const rounds: Row[][] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      rounds.push([
+        await cannon('bare NestJS route (constant)', `${base}/bench/bare`),
+        await cannon('GET /api/v1/visibility (summary)', `${base}/api/v1/visibility`, auth),
+        await cannon('GET /api/v1/answers?limit=500', page, auth),
+        await cannon('500-row page, code before #25', `${base}/bench/answers-before-25?limit=500`),
+        await cannon('500-row page, rows stored without their JSON', page, noJsonAuth),
+      ]);
+    }
     out('');
     out(
-      `Database: ${db}; ${CONNECTIONS} connections, ${DURATION} s per run; Redis: ${process.env.REDIS_URL ? 'yes' : 'no'}; ` +
+      `Database: ${db}; ${CONNECTIONS} connections, ${DURATION} s per run, ${ROUNDS} rounds; Redis: ${process.env.REDIS_URL ? 'yes' : 'no'}; ` +
         `key cache: ${t.config.API_KEY_CACHE_MAX > 0 ? `on (${t.config.API_KEY_CACHE_MAX})` : 'off'}; load average ${loadavg()
           .map((l) => l.toFixed(1))
           .join(' ')}`,
     );
     out('');
-    out('| Route | req/s | vs bare | p50 ms | p99 ms | non-2xx/errors |');
-    out('| --- | ---: | ---: | ---: | ---: | ---: |');
-    for (const x of rows)
-      out(`| ${x.name} | ${x.rps} | ${Math.round((x.rps / bare) * 100)} % | ${x.p50} | ${x.p99} | ${x.errors} |`);
-    out(`| ingest of a 10,000-answer scan | | | | ${(ingestMs / 1000).toFixed(2)} s | |`);
+    out('| Round | Route | req/s | vs bare | p50 ms | p99 ms | non-2xx/errors | server CPU per request, µs |');
+    out('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+    for (const [r, rows] of rounds.entries()) {
+      for (const x of rows) {
+        const vsBare = Math.round((x.rps / rows[0].rps) * 100);
+        const line = `| ${r + 1} | ${x.name} | ${x.rps} | ${vsBare} % | ${x.p50} | ${x.p99} | ${x.errors} | ${Math.round(x.cpu)} |`;
+        out(line);
+      }
+    }
+    out('');
+    const each = (f: (rows: Row[]) => string) => rounds.map(f).join(' / ');
+    out(`summary vs bare, per round: ${each((x) => `${Math.round((x[1].rps / x[0].rps) * 100)} %`)} (target >= 70 %)`);
+    out(
+      `summary vs bare by the server's CPU per request (bare / summary), per round: ${each((x) => `${Math.round((x[0].cpu / x[1].cpu) * 100)} %`)}`,
+    );
+    out(`summary p99, per round: ${each((x) => `${x[1].p99} ms`)} (target < 100 ms)`);
+    out(
+      `500-row page vs the code before #25, per round: ${each((x) => `${(x[2].rps / x[3].rps).toFixed(2)}x`)} (target >= 3x)`,
+    );
+    out(
+      `500-row page vs the code before #25 by the server's CPU per request, per round: ${each((x) => `${(x[3].cpu / x[2].cpu).toFixed(2)}x`)}`,
+    );
+    out(
+      `500-row page vs rows stored without their JSON, per round: ${each((x) => `${(x[2].rps / x[4].rps).toFixed(2)}x`)}`,
+    );
+    out('');
+    out('| 500-row page, one request at a time | 500 rows, ms | 1 row, ms | per row, µs |');
+    out('| --- | ---: | ---: | ---: |');
+    for (const [w, way] of ways.entries()) {
+      const [m500, m1] = [median(times[w][500]), median(times[w][1])];
+      out(`| ${way.name} | ${m500.toFixed(2)} | ${m1.toFixed(2)} | ${(((m500 - m1) / 499) * 1000).toFixed(1)} |`);
+    }
+    out(`| ingest of a 10,000-answer scan | ${(ingestMs / 1000).toFixed(2)} s | | |`);
   } finally {
     await t.close();
   }

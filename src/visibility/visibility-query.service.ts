@@ -26,8 +26,9 @@ import type {
 import { MemoCache } from './memo-cache';
 import { decodeCursor, Page, toPage } from './pagination';
 import { ProjectState, ProjectStateCache } from './store/project-state.cache';
-import { pgJsonArray } from './store/pg-json-text';
-import { RANKED, RankedKind, ScanRow, VisibilityReadStore } from './store/visibility-read.store';
+import { answerJson } from './store/answer-json';
+import { pgJsonCompact } from './store/pg-json-text';
+import { AnswerRow, RANKED, RankedKind, ScanRow, VisibilityReadStore } from './store/visibility-read.store';
 import { markImmutable } from '../common/http/immutable-body';
 import { RawJson } from '../common/interceptors/raw-json';
 
@@ -263,7 +264,7 @@ export class VisibilityQueryService {
 
   async answers(p: ProjectState, q: AnswersQuery): Promise<Answers> {
     const page = await this.answerRows(p, q);
-    return { ...page, answers: page.answers.map((r) => JSON.parse(r.json) as AnswerItem) };
+    return { ...page, answers: page.answers.map((r) => JSON.parse(answerText(r)) as AnswerItem) };
   }
 
   /**
@@ -272,7 +273,7 @@ export class VisibilityQueryService {
    */
   async answersText(p: ProjectState, q: AnswersQuery): Promise<AnswersText> {
     const page = await this.answerRows(p, q);
-    return { ...page, answers: new RawJson(pgJsonArray(page.answers.map((r) => r.json))) };
+    return { ...page, answers: new RawJson(`[${page.answers.map(answerText).join(',')}]`) };
   }
 
   private async answerRows(p: ProjectState, q: AnswersQuery) {
@@ -330,6 +331,11 @@ export class VisibilityQueryService {
   ): Promise<number> {
     return this.totals.get(`${scope}\n${list}\n${JSON.stringify(filter)}`, load);
   }
+}
+
+/** An answer's JSON as GET /answers sends it: stored at ingest, or built by PostgreSQL for rows stored before. */
+function answerText(r: AnswerRow): string {
+  return r.api_tail === null ? pgJsonCompact(r.json) : answerJson(r.seq, r.prompt_key, r.prompt, r.api_tail);
 }
 
 /** The filter fields of a query (not its page): the key of its memoised total. */

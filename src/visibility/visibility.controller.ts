@@ -120,7 +120,7 @@ export class VisibilityController {
   @Get('visibility')
   visibility(
     @Auth() auth: AuthContext,
-    @Query() _q: NoQuery,
+    @Query(NoQuery) _q: Record<string, never>,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ) {

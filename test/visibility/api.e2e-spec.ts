@@ -428,6 +428,76 @@ describe('Visibility API (e2e)', () => {
       expect(res.body.answers[0]).toMatchObject({ text, model: null, prompt: 'prompt "with" \\ and\nnewline ☃' });
     });
 
+    it('GET /answers: the JSON stored at ingest gives the bytes of the rows PostgreSQL builds (rows stored without it)', async () => {
+      const { key } = await t.createKey('stored');
+      const ingest = t.app.get(VisibilityIngestService);
+      // Lone surrogates (stored as U+FFFD), quotes, controls, an absent competitor, evidence, a failed answer.
+      const text =
+        'Acme "a" \\ \n\t\u0001 é 😀 \u2028 leads. I do not know Initech. Globex is fine \ud800 and Acme again \udc00 end';
+      await ingest.importScan('stored', {
+        ...base,
+        prompts: [{ ...base.prompts[0], text: 'prompt "p" \\ \n ☃' }],
+        scan: {
+          id: 'st1',
+          date: '2026-11-20',
+          platforms: ['chatgpt', 'perplexity'],
+          answers: [
+            {
+              prompt_id: 'p1',
+              platform: 'chatgpt',
+              model: 'm\ud800',
+              status: 'ok',
+              text,
+              citations: ['https://acme.com/x'],
+            },
+            { prompt_id: 'p1', platform: 'perplexity', model: null, status: 'error', text: '', citations: [] },
+            {
+              prompt_id: 'p1',
+              platform: 'chatgpt',
+              model: 'm',
+              status: 'ok',
+              text: 'Globex, Initech',
+              citations: [],
+            },
+          ],
+        },
+      });
+      for (const f of demoImports({ scans: 2, prompts: 15, seed: 11, scanPrefix: 's' }))
+        await ingest.importScan('stored', f);
+      const pages = async (k: string, older: string) => {
+        const out: string[] = [];
+        for (const q of ['', `?scan_id=${older}`, '?limit=7', '?mentioned=false&limit=500'])
+          out.push((await get(`/answers${q}`, k).expect(200)).text);
+        return out;
+      };
+      for (const [k, workspace, older] of [
+        [key, 'stored', 'st1'],
+        [keyA, 'acme', scan1.scan.id],
+        [keyB, 'other', (demoImports({ scans: 4, prompts: 21, seed: 7, scanPrefix: 'b' })[0] as typeof scan1).scan.id],
+      ]) {
+        const stored = await pages(k, older);
+        const { id } = await t.app.get(ApiKeysService).findWorkspace(workspace);
+        // The rows without their stored JSON, as rows imported before the column are (then put back).
+        const old = await t.dataSource.query<Array<{ scan_id: string; seq: number; api_tail: string }>>(
+          `UPDATE vis_answers a SET api_tail = NULL FROM vis_answers o
+            WHERE o.scan_id = a.scan_id AND o.seq = a.seq
+              AND a.scan_id IN (SELECT id FROM vis_scans WHERE workspace_id = $1)
+          RETURNING a.scan_id, a.seq, o.api_tail`,
+          [id],
+        );
+        expect(old.length).toBeGreaterThan(0);
+        expect(old.every((r) => r.api_tail !== null)).toBe(true);
+        expect(await pages(k, older)).toEqual(stored);
+        await t.dataSource.query(
+          `UPDATE vis_answers a SET api_tail = u.t FROM unnest($1::uuid[], $2::int[], $3::text[]) u(s, q, t)
+            WHERE a.scan_id = u.s AND a.seq = u.q`,
+          [old.map((r) => r.scan_id), old.map((r) => r.seq), old.map((r) => r.api_tail)],
+        );
+      }
+      const [row] = (await get('/answers?scan_id=st1', key).expect(200)).body.answers;
+      expect(row).toMatchObject({ model: 'm\ufffd', prompt: 'prompt "p" \\ \n ☃', competitors_absent: ['Initech'] });
+    });
+
     it('GET /answers filters: platform, mentioned, competitor, tag, prompt_id', async () => {
       const idx = async (q: string) =>
         (await get(`/answers?${q}`, keyA).expect(200)).body.answers.map((a: { index: number }) => a.index);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -48,7 +48,8 @@ export function isWellFormedApiKey(key: string): boolean {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  // One-shot hash: a fifth of createHash's cost, on every authenticated request (issue #25).
+  return hash('sha256', key, 'hex');
 }
 
 export function displayPrefix(key: string): string {

@@ -44,12 +44,12 @@ export class ApiKeyGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthedRequest>();
     const header = req.headers.authorization;
     if (!header) throw unauthorized('Missing API key: send the header "Authorization: Bearer <API_KEY>".');
-    const subject = clientSubject(req);
-    this.refuseWhileBlocked(subject);
+    // The client subject only when some client is blocked or the key is refused (not per request).
+    if (this.blockedUntil.size > 0) this.refuseWhileBlocked(clientSubject(req));
     const match = /^Bearer +(\S+)\s*$/i.exec(header);
-    if (!match) return this.refused(subject, 'Malformed Authorization header: expected "Bearer <API_KEY>".');
+    if (!match) return this.refused(clientSubject(req), 'Malformed Authorization header: expected "Bearer <API_KEY>".');
     const auth = await this.apiKeys.authenticate(match[1]);
-    if (!auth) return this.refused(subject, 'Invalid or revoked API key.');
+    if (!auth) return this.refused(clientSubject(req), 'Invalid or revoked API key.');
     req.auth = auth;
     return true;
   }

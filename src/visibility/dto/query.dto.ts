@@ -1,7 +1,9 @@
+import type { PipeTransform } from '@nestjs/common';
 import { Transform } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { MENTION_STATUSES, MentionStatus } from '../derive/classify';
 import { SOURCE_CATEGORIES, SourceCategory } from '../derive/domains';
+import { DomainError } from '../../common/errors/domain-error';
 
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^\d{1,6}$/.test(value) ? Number(value) : value;
@@ -10,8 +12,20 @@ export const DEFAULT_LIMIT = 50;
 export const MAX_LIMIT = 500;
 const BOOL = ['true', 'false'];
 
-/** Endpoints without parameters: any query parameter is refused (400 naming it). */
-export class NoQuery {}
+/**
+ * Endpoints without parameters: any query parameter is refused with the 400 the global
+ * ValidationPipe gives an unknown field (the first one named). A pipe of its own because the
+ * summary is the most polled route: an empty query costs one look at its keys, not a
+ * class-transformer and class-validator pass (`@Query(NoQuery) _q: Record<string, never>`,
+ * which the global pipe leaves alone).
+ */
+export class NoQuery implements PipeTransform<Record<string, unknown>, Record<string, never>> {
+  transform(query: Record<string, unknown>): Record<string, never> {
+    const [field] = Object.keys(query);
+    if (field !== undefined) throw DomainError.badRequest(`Invalid ${field}: unknown field ${field}.`, field);
+    return {};
+  }
+}
 
 export class PageQuery {
   /** Page size, 1..500 (default 50). */

@@ -53,4 +53,8 @@ export class VisAnswer {
 
   @Column({ name: 'cites_owned', type: 'boolean' })
   citesOwned!: boolean;
+
+  /** Its GET /answers JSON after the prompt, written at ingest (store/answer-json.ts); null for rows imported before. */
+  @Column({ name: 'api_tail', type: 'text', nullable: true })
+  apiTail!: string | null;
 }

@@ -4,6 +4,7 @@
  * the derived row.
  */
 import type { DerivedAnswer, GapRow, SourceRow, UrlRow } from '../derive/metrics';
+import { answerTail } from './answer-json';
 
 export type ColumnType = 'int' | 'text' | 'boolean' | 'jsonb' | 'text[]';
 export type Columns<T> = Record<string, [ColumnType, (row: T) => unknown]>;
@@ -22,6 +23,8 @@ export const ANSWER_COLUMNS: Columns<DerivedAnswer> = {
   mentions: ['jsonb', (a) => a.mentions],
   competitor_mentions: ['jsonb', (a) => a.competitorMentions],
   cites_owned: ['boolean', (a) => a.citesOwned],
+  /** The answer's GET /answers JSON after its prompt, written once (answer-json.ts). */
+  api_tail: ['text', answerTail],
 };
 
 export const SOURCE_COLUMNS: Columns<SourceRow> = {

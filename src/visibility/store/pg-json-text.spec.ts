@@ -1,4 +1,7 @@
-import { pgJsonArray } from './pg-json-text';
+import { pgJsonCompact } from './pg-json-text';
+
+/** A page of rows, as GET /answers joins them. */
+const pgJsonArray = (rows: readonly string[]): string => `[${rows.map(pgJsonCompact).join(',')}]`;
 
 /** The text PostgreSQL writes: json_build_object's `"k" : v, ` at the top, jsonb's `"k": v, ` inside. */
 function pgText(value: unknown, top = true): string {
@@ -15,7 +18,7 @@ function pgText(value: unknown, top = true): string {
 const same = (...rows: string[]) =>
   expect(pgJsonArray(rows)).toBe(JSON.stringify(rows.map((r) => JSON.parse(r) as unknown)));
 
-describe('pgJsonArray', () => {
+describe('pgJsonCompact', () => {
   it('writes what JSON.stringify(JSON.parse(text)) writes for PostgreSQL json text', () => {
     const row = {
       index: 0,

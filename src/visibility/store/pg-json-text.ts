@@ -1,7 +1,6 @@
 /**
- * Rows PostgreSQL wrote as json text (`json_build_object(...)::text`, with jsonb inside) made into
- * exactly the bytes `JSON.stringify(rows.map((r) => JSON.parse(r)))` gives, without building the
- * objects. PostgreSQL writes `"key" : value, ` where JSON.stringify writes `"key":value,`, and
+ * A row PostgreSQL wrote as json text (`json_build_object(...)::text`, with jsonb inside) made into
+ * exactly the bytes `JSON.stringify(JSON.parse(row))` gives, without building the object. PostgreSQL writes `"key" : value, ` where JSON.stringify writes `"key":value,`, and
  * escapes strings the same way (`\"`, `\\`, `\b \f \n \r \t`, other controls as lowercase `\u00xx`,
  * everything else as it is), so dropping the whitespace between tokens is all it takes. What
  * JSON.stringify would write differently takes the slow path (parse and stringify): a number that is
@@ -10,21 +9,13 @@
  * json_build_object's of our SQL are).
  *
  * Measured on the 500-row answers page (645 KB): about half the time of JSON.parse + JSON.stringify,
- * and no objects for the garbage collector (docs/benchmarks.md, "Visibility").
+ * and no objects for the garbage collector (docs/benchmarks.md, "Visibility"). Used now for rows
+ * stored without their JSON (imported before vis_answers.api_tail).
  */
-export function pgJsonArray(rows: readonly string[]): string {
-  let size = 2;
-  for (const r of rows) size += Buffer.byteLength(r) + 1;
-  const out = Buffer.allocUnsafe(size);
-  let o = 0;
-  out[o++] = 0x5b; // [
-  for (let i = 0; i < rows.length; i++) {
-    if (i > 0) out[o++] = 0x2c; // ,
-    o = writeCompact(rows[i], out, o);
-    if (o < 0) return JSON.stringify(rows.map((r) => JSON.parse(r) as unknown));
-  }
-  out[o++] = 0x5d; // ]
-  return out.toString('utf8', 0, o);
+export function pgJsonCompact(text: string): string {
+  const out = Buffer.allocUnsafe(Buffer.byteLength(text));
+  const o = writeCompact(text, out, 0);
+  return o < 0 ? JSON.stringify(JSON.parse(text)) : out.toString('utf8', 0, o);
 }
 
 /** Strings at least this long are copied by Buffer.write; shorter ones byte by byte. */

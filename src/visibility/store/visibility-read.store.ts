@@ -42,11 +42,13 @@ export type PromptRow = {
 
 /** One item of GET /answers, built by Postgres (field order of the API); its type is the API's. */
 export type { AnswerItem };
-/** An item of GET /answers as PostgreSQL's json text of an {@link AnswerItem}. */
-export interface AnswerRow {
-  seq: number;
-  json: string;
-}
+/**
+ * An item of GET /answers: its stored JSON after the prompt (`api_tail`, store/answer-json.ts) with
+ * the head's fields, or, for a row stored without it, PostgreSQL's json text of the {@link AnswerItem}.
+ */
+export type AnswerRow = { seq: number; prompt_key: string; prompt: string | null } & (
+  { api_tail: string; json: null } | { api_tail: null; json: string }
+);
 
 export interface ProjectRow {
   business: string;
@@ -74,6 +76,17 @@ export interface RankedRows {
   urls: UrlRow;
   gaps: GapRow;
 }
+
+/** An answer of GET /answers as PostgreSQL's json (API field order) from `a` (vis_answers) and `pr` (vis_prompts). */
+export const ANSWER_JSON = `json_build_object(
+  'index', a.seq, 'prompt_id', a.prompt_key, 'prompt', pr.text, 'platform', a.platform, 'model', a.model,
+  'status', a.status, 'text', a.text, 'brand_mentioned', a.brand_mentioned, 'brand_position', a.brand_position,
+  'brand_status', a.brand_status,
+  'competitors_mentioned', ARRAY(SELECT e->>'name' FROM jsonb_array_elements(a.competitor_mentions) e),
+  'competitors_absent', ARRAY(SELECT e->>'name' FROM jsonb_array_elements(a.mentions) e
+                               WHERE e->>'kind' = 'competitor' AND e->>'status' = 'absent'),
+  'competitor_mentions', a.competitor_mentions, 'citations', a.citations, 'cites_owned', a.cites_owned,
+  'mentions', a.mentions)`;
 
 const SCAN_SELECT = `SELECT id, scan_key, to_char(date, 'YYYY-MM-DD') AS date, platforms, summary, changes FROM vis_scans`;
 
@@ -220,9 +233,8 @@ export class VisibilityReadStore {
   }
 
   /**
-   * Postgres builds the API rows as json text (field order of the API): the API sends them as they
-   * are (pgJsonArray), without building 500 rows of arrays and jsonb in JavaScript. The page's rows
-   * are picked first (in the order of the primary key), and only they are joined and written.
+   * The page's rows (picked first, in primary key order) with their prompts and their JSON written at
+   * ingest; a row stored without it (imported before the column) gets ANSWER_JSON (pgJsonCompact'ed).
    */
   answers(
     workspaceId: string,
@@ -235,15 +247,7 @@ export class VisibilityReadStore {
     if (after) w.add((v) => `a.seq > ${v(after[0])}`);
     const ws = w.params.push(workspaceId);
     return this.db.query<AnswerRow[]>(
-      `SELECT a.seq, json_build_object(
-           'index', a.seq, 'prompt_id', a.prompt_key, 'prompt', pr.text, 'platform', a.platform, 'model', a.model,
-           'status', a.status, 'text', a.text, 'brand_mentioned', a.brand_mentioned, 'brand_position', a.brand_position,
-           'brand_status', a.brand_status,
-           'competitors_mentioned', ARRAY(SELECT e->>'name' FROM jsonb_array_elements(a.competitor_mentions) e),
-           'competitors_absent', ARRAY(SELECT e->>'name' FROM jsonb_array_elements(a.mentions) e
-                                        WHERE e->>'kind' = 'competitor' AND e->>'status' = 'absent'),
-           'competitor_mentions', a.competitor_mentions, 'citations', a.citations, 'cites_owned', a.cites_owned,
-           'mentions', a.mentions)::text AS json
+      `SELECT a.seq, a.prompt_key, pr.text AS prompt, a.api_tail, CASE WHEN a.api_tail IS NULL THEN ${ANSWER_JSON}::text END AS json
          FROM (SELECT * FROM vis_answers a WHERE ${w.sql} ORDER BY a.seq LIMIT ${limit}) a
          LEFT JOIN vis_prompts pr ON pr.workspace_id = $${ws} AND pr.prompt_key = a.prompt_key
         ORDER BY a.seq`,
