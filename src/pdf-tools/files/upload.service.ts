@@ -178,7 +178,10 @@ export class UploadService {
     });
   }
 
-  /** Checks the bytes in a PDF worker (a PDF, page limit) and stores them. */
+  /**
+   * Checks the bytes in a PDF worker (a PDF, page limit) and stores them: where the store can, it
+   * writes them while the check runs (FileStoreService.saveChecked); nothing stays stored if refused.
+   */
   private async accept({ bytes, sha256 }: ReadBody, name: string): Promise<UploadResult> {
     if (bytes.length === 0) throw new DomainError(ErrorCode.BadRequest, 'The upload is empty (0 bytes).');
     if (findPdfHeader(bytes) < 0) {
@@ -186,23 +189,9 @@ export class UploadService {
         error_detail: 'not_a_pdf',
       });
     }
-    // In shared memory: the worker reads the bytes we store, no copy on the event loop.
-    const checked = await this.pool.run({
-      tool: 'pdf_metadata',
-      args: { file: {} },
-      inputs: [{ label: 'the upload', name, bytes }],
-      limits: { maxBytes: this.config.PDF_MAX_FILE_BYTES, maxPages: this.config.PDF_MAX_PAGES },
-    });
-    // Encrypted with a password the upload does not carry: stored as is, opened by the tools with `password`.
-    const encrypted = !checked.ok && checked.code === 'encrypted' && checked.details.password_given === false;
-    if (!checked.ok && !encrypted) {
-      const status =
-        checked.code === 'busy' || checked.code === 'timeout' ? ErrorCode.ServiceUnavailable : ErrorCode.BadRequest;
-      throw new DomainError(status, sentence(checked.message), { error_detail: checked.code });
-    }
+    const saved = await this.store.saveChecked({ name, bytes, sha256 }, this.check(bytes, name));
     // Encrypted: its pages are not known until a tool opens it with its password.
-    const pages = checked.ok ? Number((checked.data as { pages: number }).pages) : null;
-    const saved = await this.store.save({ name, bytes, pages, sha256 });
+    const encrypted = saved.pages === null;
     return {
       file_id: saved.file_id,
       expires_at: saved.expires_at,
@@ -218,6 +207,25 @@ export class UploadService {
           }
         : {}),
     };
+  }
+
+  /**
+   * The upload's page count from a PDF worker, or null when it is encrypted with a password it does
+   * not carry (stored as is, opened by the tools with `password`); throws when it is refused.
+   */
+  private async check(bytes: Buffer, name: string): Promise<number | null> {
+    // In shared memory: the worker reads the bytes we store, no copy on the event loop.
+    const checked = await this.pool.run({
+      tool: 'pdf_metadata',
+      args: { file: {} },
+      inputs: [{ label: 'the upload', name, bytes }],
+      limits: { maxBytes: this.config.PDF_MAX_FILE_BYTES, maxPages: this.config.PDF_MAX_PAGES },
+    });
+    if (checked.ok) return Number((checked.data as { pages: number }).pages);
+    if (checked.code === 'encrypted' && checked.details.password_given === false) return null;
+    const status =
+      checked.code === 'busy' || checked.code === 'timeout' ? ErrorCode.ServiceUnavailable : ErrorCode.BadRequest;
+    throw new DomainError(status, sentence(checked.message), { error_detail: checked.code });
   }
 
   private tooLarge(declared?: number): DomainError {
