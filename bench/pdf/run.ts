@@ -388,7 +388,7 @@ async function roundTrip(dir: string): Promise<void> {
   const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
   for (const r of rows)
     out(
-      `| ${r.store} | ${r.doc} | ${r.op} | ${r.code} | ${ms(r.byId)} | ${ms(r.qpdf)} | **${x(r.byId, r.qpdf)}** | ${ms(r.withUpload)} | ${ms(r.qpdf + r.peer)} | **${x(r.withUpload, r.qpdf + r.peer)}** | ${ms(r.upload)} / ${ms(r.peer)} |`,
+      `| ${r.store} | ${r.doc} (${r.size}) | ${r.op} | ${r.code} | ${ms(r.byId)} | ${ms(r.qpdf)} | **${x(r.byId, r.qpdf)}** | ${ms(r.withUpload)} | ${ms(r.qpdf + r.peer)} | **${x(r.withUpload, r.qpdf + r.peer)}** | ${ms(r.upload)} / ${ms(r.peer)} |`,
     );
   const end = { at: utc(), load: loadNow() };
   out(`\nLoad average at the end: ${end.load}, ${end.at} UTC.\n`);
@@ -441,6 +441,7 @@ async function roundTrip(dir: string): Promise<void> {
 interface RoundTripRow {
   store: string;
   doc: string;
+  size: string;
   op: string;
   code: string;
   byId: number;
@@ -519,12 +520,14 @@ async function roundTripWith(
           add(`${op.op} qpdf`, await ask({ time_command: ['qpdf', ...op.qpdf(inPath)] }));
         }
       }
+      process.stderr.write(`round trip: ${store.name}, ${doc.name} done (${utc()} UTC)\n`);
       const steady = (key: string) => median(series.get(key)!.slice(ROUND_WARMUPS));
       for (const op of ops)
         for (const a of apps)
           rows.push({
             store: store.name,
-            doc: `${doc.name} (${kb(doc.bytes.length)})`,
+            doc: doc.name,
+            size: kb(doc.bytes.length),
             op: op.op,
             code: a.code,
             byId: steady(`${op.op} id ${a.code}`),

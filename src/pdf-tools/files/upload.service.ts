@@ -78,7 +78,8 @@ export class UploadService {
           return;
         }
         seen = true;
-        this.read(stream, req)
+        // The file is shorter than the whole body: its Content-Length bounds it (copied into place as it comes).
+        this.read(stream, req, Number(req.headers['content-length']))
           .then((bytes) => this.accept(bytes, info.filename || 'upload.pdf'))
           .then(resolve, reject);
       });
@@ -111,8 +112,9 @@ export class UploadService {
   /**
    * The bytes of `stream` (in shared memory, see shared-bytes.ts) and their sha256, cut off past
    * the file limit and on the idle and total deadlines. The hash is updated, and with a known
-   * length (`expected`: a raw body's Content-Length) the bytes copied into place, chunk by chunk as
-   * they arrive: no single multi-millisecond block on the event loop at the end of a large upload.
+   * length (`expected`: a raw body's Content-Length, or a multipart body's, which bounds its file)
+   * the bytes copied into place, chunk by chunk as they arrive: no single multi-millisecond block on
+   * the event loop at the end of a large upload (nor a copy of every chunk into one at the end).
    */
   private read(stream: Readable, req: Request, expected?: number): Promise<ReadBody> {
     const max = this.config.PDF_MAX_FILE_BYTES;
