@@ -222,12 +222,12 @@ import { call, connect, createPdfTestApp, imagePdf, nextIp, sc } from './helpers
     expect(sha(fromA.body as Buffer)).toBe(made.sha256);
   });
 
-  it('an upload is written to the directory while it is checked: a refused one leaves no file and no row', async () => {
+  it('a refused upload leaves no file in the directory and no row; an accepted one is a file', async () => {
     // Files are "ab/<id>" (their folders are "ab").
     const files = async () => (await readdir(dir, { recursive: true })).filter((f) => f.includes('/')).sort();
     const rows = async () => Number((await direct.query('SELECT count(*)::int AS n FROM pdf_files')).rows[0].n);
     const [beforeFiles, beforeRows] = [await files(), await rows()];
-    // A %PDF- header on bytes that are no PDF: refused by the check in a PDF worker, after the write began.
+    // A %PDF- header on bytes that are no PDF: refused by the check in a PDF worker.
     const damaged = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(200_000)]);
     const refused = await request(a.server)
       .post('/files')

@@ -78,9 +78,6 @@ export type BytesState = 'stored' | 'missing' | 'lost';
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** A new file id: 256 random bits, base64url. */
-const newFileId = (): string => randomBytes(32).toString('base64url');
-
 /**
  * Stored files (uploads and tool results): rows in pdf_files ({@link StoredFileStore}), bytes where {@link FileBytes} keeps
  * them (PostgreSQL, or the directory PDF_FILE_DIR; shared by every instance either way), ids of
@@ -142,48 +139,13 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
     return (await this.saveAll([file]))[0];
   }
 
-  /**
-   * Saves an upload while `check` (its PDF check, giving its page count) runs. Where bytes may be
-   * written before their row (a directory), they are written meanwhile: the check and the write
-   * overlap, and little or nothing is left to write once the answer is out; the row follows the
-   * check. A check that throws leaves nothing stored. Where the bytes are a column of the row
-   * (PostgreSQL) the check comes first, then {@link save}.
-   */
-  async saveChecked<Pages extends number | null>(
-    file: Omit<NewFile<Pages>, 'pages'>,
-    check: Promise<Pages>,
-  ): Promise<SavedFile<Pages>> {
-    if (!this.bytes.writesBeforeRow) return this.save({ ...file, pages: await check });
-    const id = newFileId();
-    const written = this.bytes.write([{ id, bytes: file.bytes }]).then(
-      () => true,
-      () => false,
-    );
-    let pages: Pages;
-    try {
-      pages = await check;
-    } catch (e) {
-      // Refused: its bytes are removed (once written) before the answer.
-      await written;
-      await this.bytes.remove([id]).catch(() => undefined);
-      throw e;
-    }
-    return (await this.saveAll([{ ...file, pages }], { ids: [id], written }))[0];
-  }
-
-  /**
-   * Saves the files of one call: their rows in one insert, then their bytes (see the class).
-   * `early`: ids given to the files and a write of their bytes already started ({@link saveChecked}).
-   */
-  async saveAll<Pages extends number | null>(
-    files: NewFile<Pages>[],
-    early?: { ids: string[]; written: Promise<boolean> },
-  ): Promise<SavedFile<Pages>[]> {
+  /** Saves the files of one call: their rows in one insert, then their bytes (see the class). */
+  async saveAll<Pages extends number | null>(files: NewFile<Pages>[]): Promise<SavedFile<Pages>[]> {
     if (!files.length) return [];
     const expiresAt = new Date(Date.now() + this.config.PDF_RESULT_TTL_S * 1000);
     const rows = await this.files.insert(
-      files.map((f, i) => ({
-        id: early?.ids[i] ?? newFileId(),
+      files.map((f) => ({
+        id: randomBytes(32).toString('base64url'),
         filename: safeFilename(f.name, f.ext),
         size: f.bytes.length,
         pages: f.pages,
@@ -197,7 +159,6 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
         file,
         bytes: Buffer.from(files[i].bytes.buffer, files[i].bytes.byteOffset, files[i].bytes.byteLength),
       })),
-      early?.written,
     );
     // Too many megabytes still being written already: this save waits for its own.
     if (this.writingBytes > this.config.PDF_FILE_CACHE_BYTES && !(await written))
@@ -217,15 +178,12 @@ export class FileStoreService implements OnModuleInit, BeforeApplicationShutdown
    * Writes the bytes of stored rows (for PostgreSQL one statement, so one connection, however many files), retried;
    * they are served from memory until written (then kept in the recent-files cache). After the last
    * failed attempt the rows are deleted: the files are then unknown everywhere rather than waited for.
-   * `started`: a write of these bytes begun before the rows (true once written); if it failed, the
-   * attempts follow.
    */
-  private write(batch: Held[], started?: Promise<boolean>): Promise<boolean> {
+  private write(batch: Held[]): Promise<boolean> {
     const ids = batch.map((h) => h.file.id);
     const size = batch.reduce((n, h) => n + h.bytes.length, 0);
     const name = `${plural(batch.length, 'file')} (${ids[0].slice(0, 6)}…)`;
     const done = (async () => {
-      if (started && (await started)) return true;
       for (let attempt = 1; ; attempt++) {
         try {
           await this.bytes.write(batch.map((h) => ({ id: h.file.id, bytes: h.bytes })));

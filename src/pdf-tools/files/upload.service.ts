@@ -181,8 +181,9 @@ export class UploadService {
   }
 
   /**
-   * Checks the bytes in a PDF worker (a PDF, page limit) and stores them: where the store can, it
-   * writes them while the check runs (FileStoreService.saveChecked); nothing stays stored if refused.
+   * Checks the bytes in a PDF worker (a PDF, page limit) and stores them. Not overlapped with the
+   * write of the bytes to a directory: on 2 shared cores that write took CPU from the check, and the
+   * answer came later (docs/benchmarks.md, issue #25 item 3, second pass).
    */
   private async accept({ bytes, sha256 }: ReadBody, name: string): Promise<UploadResult> {
     if (bytes.length === 0) throw new DomainError(ErrorCode.BadRequest, 'The upload is empty (0 bytes).');
@@ -191,7 +192,8 @@ export class UploadService {
         error_detail: 'not_a_pdf',
       });
     }
-    const saved = await this.store.saveChecked({ name, bytes, sha256 }, this.check(bytes, name));
+    const pages = await this.check(bytes, name);
+    const saved = await this.store.save({ name, bytes, pages, sha256 });
     // Encrypted: its pages are not known until a tool opens it with its password.
     const encrypted = saved.pages === null;
     return {

@@ -26,8 +26,6 @@ const FILE_MODE = 0o600;
  */
 export class DirectoryFileBytes implements FileBytes {
   readonly where: string;
-  /** Written before their rows: an upload's file is written while the upload is checked. */
-  readonly writesBeforeRow = true;
   private readonly root: string;
   /** Sub-folders known to exist (at most 4,096: two base64url characters); a write that finds one gone makes it again. */
   private readonly folders = new Set<string>();

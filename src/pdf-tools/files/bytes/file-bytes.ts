@@ -13,11 +13,6 @@ export interface BytesToWrite {
 export interface FileBytes {
   /** For logs and /readyz-style messages: "PostgreSQL" or the directory. */
   readonly where: string;
-  /**
-   * Whether bytes may be written before their row exists (a directory: an upload's file is written
-   * while the upload is checked, and removed if the check refuses it); not where they live in the row.
-   */
-  readonly writesBeforeRow: boolean;
   /** Writes the bytes of rows already inserted; all or nothing for a batch only where the technology allows it. */
   write(files: BytesToWrite[]): Promise<void>;
   /** Whether the bytes of `id` are written (another instance may still be writing them). */

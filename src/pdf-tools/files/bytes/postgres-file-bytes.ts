@@ -7,8 +7,6 @@ import type { BytesToWrite, FileBytes } from './file-bytes';
  */
 export class PostgresFileBytes implements FileBytes {
   readonly where = 'PostgreSQL';
-  /** The bytes are a column of the row: written once the row is inserted. */
-  readonly writesBeforeRow = false;
 
   constructor(private readonly db: DataSource) {}
 
