@@ -3,10 +3,12 @@
  * measured server's event loop does not also run the client. Connects with the official SDK client
  * to the MCP endpoint in argv[2], prints "ready", then answers each line on stdin, a JSON
  * {@link Request}, with one line: the milliseconds the round trip took (or "error <message>"); an
- * {@link UploadTiming} line with the milliseconds of that upload alone; `{upload: path}` with the file_id.
+ * {@link UploadTiming} line with the milliseconds of that upload alone, a {@link CommandTiming} line
+ * with those of one run of the command; `{upload: path}` with the file_id.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
@@ -24,6 +26,14 @@ export interface Request {
 export interface UploadTiming {
   time_upload: string;
   peer?: string;
+}
+
+/**
+ * One run of a command (the qpdf CLI), timed from this small process as a shell would time it (the
+ * benchmark's own process holds the app: each start would pay the copy of its memory map).
+ */
+export interface CommandTiming {
+  time_command: string[];
 }
 
 async function main(): Promise<void> {
@@ -78,11 +88,15 @@ async function main(): Promise<void> {
   };
   process.stdout.write('ready\n');
   for await (const line of createInterface({ input: process.stdin })) {
-    const req = JSON.parse(line) as Request | { upload: string } | UploadTiming;
+    const req = JSON.parse(line) as Request | { upload: string } | UploadTiming | CommandTiming;
     try {
       if ('upload' in req) process.stdout.write(`${await upload(new Uint8Array(readFileSync(req.upload)))}\n`);
       else if ('time_upload' in req) process.stdout.write(`${await timeUpload(req)}\n`);
-      else process.stdout.write(`${await roundTrip(req)}\n`);
+      else if ('time_command' in req) {
+        const t0 = performance.now();
+        execFileSync(req.time_command[0], req.time_command.slice(1), { stdio: 'ignore' });
+        process.stdout.write(`${performance.now() - t0}\n`);
+      } else process.stdout.write(`${await roundTrip(req)}\n`);
     } catch (e) {
       process.stdout.write(`error ${(e as Error).message.replace(/\n/g, ' ')}\n`);
     }

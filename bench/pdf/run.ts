@@ -16,8 +16,9 @@
  *     through its link; the agent in its own process, bench/pdf/roundtrip-client.ts) against the qpdf
  *     CLI on 200-page files: merge, rotate, split every 10 pages; targets (#25): by file_id within 1.2x
  *     of qpdf, with the upload within 1.2x of qpdf + the same upload to a static peer (a bare Node
- *     `http` server that only counts the bytes, same run). Early (a client's first calls) and steady
- *     (a working session) figures from one series per operation.
+ *     `http` server that only counts the bytes), every figure interleaved round by round; with
+ *     BENCH_PDF_BEFORE=<another dist-bench> also the app of that build, interleaved (an A/B in one run).
+ *     Ends with the rows of the PDF table of docs/benchmarks.md.
  * BENCH_ONLY=tools | roundtrip | concurrency runs one part.
  * Database: DATABASE_URL (a fresh database of its own) or the embedded PGlite in memory.
  */
@@ -28,15 +29,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { monitorEventLoopDelay, performance, PerformanceObserver } from 'node:perf_hooks';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { InputFile } from '../../src/pdf-tools/core/pdf-open';
 import { median } from '../common/median';
-import { BACKGROUND_NICENESS } from '../../src/common/workers/background-pool';
 import { PDF_TOOLS_BY_NAME } from '../../src/pdf-tools/tools';
 import { imagePdf, linesPdf } from '../../test/pdf-tools/fixtures';
-import { createTestApp } from '../../test/utils/test-app';
-import type { Request as RoundTripRequest, UploadTiming } from './roundtrip-client';
+import { createTestApp, type TestApp } from '../../test/utils/test-app';
+import type { CommandTiming, Request as RoundTripRequest, UploadTiming } from './roundtrip-client';
 import { spawnScript, timeCommand } from './child';
 
 const out = (s: string) => process.stdout.write(`${s}\n`);
@@ -57,11 +57,6 @@ async function medianOf(measure: () => Promise<number>, runs = 5, warmup = 2): P
   for (let i = 0; i < runs; i++) times.push(await measure());
   return median(times);
 }
-
-/** Round trips per operation in the round-trip part, and which of them make its two figures. */
-const ROUND_TRIPS = 24;
-const EARLY = { from: 2, to: 7 };
-const STEADY = { from: 15, to: 24 };
 
 /** Median of `runs` timed runs after `warmup` untimed ones (workers are long-lived: code is hot). */
 function timeIt(fn: () => Promise<unknown>, runs = 5, warmup = 2): Promise<number> {
@@ -247,7 +242,7 @@ async function startLoad(url: string): Promise<{ stop(): Promise<string> }> {
 
 /** The agent of the round trip (bench/pdf/roundtrip-client.ts) in its own process: one request, one answer line. */
 async function startAgent(url: string): Promise<{
-  ask(request: RoundTripRequest | { upload: string } | UploadTiming): Promise<string>;
+  ask(request: RoundTripRequest | { upload: string } | UploadTiming | CommandTiming): Promise<string>;
   stop(): Promise<void>;
 }> {
   const child = spawnScript('roundtrip-client', [url]);
@@ -329,71 +324,159 @@ async function concurrency(): Promise<void> {
   }
 }
 
+/** Rounds of the round-trip part: the first ROUND_WARMUPS are not counted (code compiled, heaps grown, as in a working session). */
+const ROUNDS = 20;
+const ROUND_WARMUPS = 5;
+
+/** The code a round trip runs against: this tree's, and with BENCH_PDF_BEFORE another build's (the "before" of an A/B). */
+interface Code {
+  label: string;
+  createApp: typeof createTestApp;
+}
+
+function codes(): Code[] {
+  const before = process.env.BENCH_PDF_BEFORE;
+  const own: Code = { label: 'this tree', createApp: createTestApp };
+  if (!before) return [own];
+  // Another compiled dist-bench (e.g. of main): its own modules, loaded beside ours in this process.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const other = require(join(resolvePath(before), 'test/utils/test-app.js')) as { createTestApp: typeof createTestApp };
+  return [own, { label: 'before', createApp: other.createTestApp }];
+}
+
+const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
+const utc = () => new Date().toISOString().slice(11, 16);
+
 /**
  * The whole MCP round trip an agent makes, against the qpdf CLI on the same file in the same run:
  * upload the PDF (POST /files, raw body), call the tool with its file_id (official SDK client over
- * Streamable HTTP), download every result through its link (GET /files/{id}). Also without the
+ * Streamable HTTP), download every result through its link (GET /files/{id}); and without the
  * upload (the input already stored, e.g. a result of an earlier call). The agent runs in its own
- * process, as qpdf does (bench/pdf/roundtrip-client.ts) and times itself. ROUND_TRIPS in a row
- * each, read at two points (EARLY, STEADY); qpdf: median of 5 after 2 warm-ups. Once per place
- * for the bytes of stored files: PostgreSQL (the default with DATABASE_URL, or PGlite in memory)
- * and a directory (PDF_FILE_DIR; the default of `npm start` on the embedded database), one app at
- * a time.
+ * process and times itself, and qpdf (one run, from the agent's small process, as a shell starts it)
+ * and the static upload peer (the same bytes POSTed to a bare Node `http` server that only counts
+ * them). Every figure is interleaved in each round: for each operation ours with the upload, ours
+ * by file_id, qpdf; per round one upload alone to ours and one to the peer. With BENCH_PDF_BEFORE
+ * (the path of another dist-bench) the same rounds also run against that build's app, interleaved:
+ * an A/B in one run. Once per place for the bytes of stored files: PostgreSQL and a directory.
+ * Prints the rows of the PDF table of docs/benchmarks.md.
  */
 async function roundTrip(dir: string): Promise<void> {
-  out('\n### Whole MCP round trip vs the qpdf CLI, 200-page files (ms; qpdf: median of 5 after 2 warm-up runs)\n');
+  const start = { at: utc(), load: loadNow() };
+  out('\n### Whole MCP round trip vs the qpdf CLI, 200-page files (ms)\n');
   out(
-    `Machine load average at start: ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(
-        ' / ',
-      )} (${cpus().length} cores). Agent (official SDK client, its own process), app and PostgreSQL on this machine.\n`,
+    `Load average at start: ${start.load} (${cpus().length} cores), ${start.at} UTC. Agent (official SDK client, its own process), app and PostgreSQL on this machine. ` +
+      `${ROUNDS} rounds, the first ${ROUND_WARMUPS} not counted; medians of the other ${ROUNDS - ROUND_WARMUPS}, every figure interleaved in each round.\n`,
   );
-  // Our PDF workers run at BACKGROUND_NICENESS (the event loop keeps the CPU first); on a loaded
-  // machine that alone slows them, so qpdf is also timed at the same niceness.
-  out(
-    `Each operation: ${ROUND_TRIPS} round trips in a row. **Early**: median of round trips ${EARLY.from + 1}-${EARLY.to} (after ${EARLY.from} warm-ups, as a client's first calls); ` +
-      `**steady**: median of round trips ${STEADY.from + 1}-${STEADY.to} (after ${STEADY.from}: the server's and the agent's code compiled, their heaps grown, as in a working session).\n`,
-  );
-  out(
-    'The static upload peer: the same bytes POSTed by the same agent to a bare Node `http` server in this process that only counts them ' +
-      `(${ROUND_TRIPS} uploads each, ours and the peer's interleaved, steady median).\n`,
-  );
-  out(
-    `| bytes in | input | operation | upload + call + download, early / steady | call + download (input stored), early / steady | qpdf CLI | qpdf at nice ${BACKGROUND_NICENESS} | ratio with upload, early / **steady** | ratio without, early / **steady** | upload alone, ours / bare peer (steady) | with upload / (qpdf + peer upload), **steady** |`,
-  );
-  out('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   const docs = [
-    { name: 'text 200 p', bytes: await textPdf(200) },
-    { name: 'images 200 p', bytes: await imagePdf(200, 420, 92) },
+    { name: 'text', bytes: await textPdf(200) },
+    { name: 'images', bytes: await imagePdf(200, 420, 92) },
   ];
+  const rows: RoundTripRow[] = [];
   for (const store of [
     { name: process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite', fileDir: '' },
     { name: 'directory', fileDir: join(dir, 'files') },
   ]) {
-    await roundTripWith(dir, docs, store);
+    rows.push(...(await roundTripWith(dir, docs, store)));
   }
+  out(
+    '| bytes in | input | operation | code | by `file_id` | qpdf | by `file_id` / qpdf | with upload | qpdf + peer upload | with upload / (qpdf + peer) | POST /files alone, ours / peer |',
+  );
+  out('| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |');
+  const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+  for (const r of rows)
+    out(
+      `| ${r.store} | ${r.doc} (${r.size}) | ${r.op} | ${r.code} | ${ms(r.byId)} | ${ms(r.qpdf)} | **${x(r.byId, r.qpdf)}** | ${ms(r.withUpload)} | ${ms(r.qpdf + r.peer)} | **${x(r.withUpload, r.qpdf + r.peer)}** | ${ms(r.upload)} / ${ms(r.peer)} |`,
+    );
+  const end = { at: utc(), load: loadNow() };
+  out(`\nLoad average at the end: ${end.load}, ${end.at} UTC.\n`);
+  // The rows of the table "PDF tools" in docs/benchmarks.md (this tree's code).
+  const when = `${new Date().toISOString().slice(0, 10)} ${start.at}-${end.at}`;
+  const load = `${start.load.split(' / ')[0]}-${end.load.split(' / ')[0]}`;
+  const range = (v: number[], f: (n: number) => string) => {
+    const [lo, hi] = [Math.min(...v), Math.max(...v)];
+    return lo === hi ? f(lo) : `${f(lo).replace(/ ms$|x$/, '')}-${f(hi)}`;
+  };
+  const mine = rows.filter((r) => r.code === 'this tree');
+  const per = (store: string, doc: string) => mine.filter((r) => r.store === store && r.doc === doc);
+  out('| figure | ours | peer (same run) | ratio | target | date (UTC) | load |');
+  out('| --- | --- | --- | ---: | ---: | --- | --- |');
+  for (const store of [...new Set(mine.map((r) => r.store))]) {
+    const cells = (time: (r: RoundTripRow) => number, peer: (r: RoundTripRow) => number) =>
+      docs
+        .map((d) => per(store, d.name))
+        .map((rs, i) => ({
+          time: `${docs[i].name} ${range(rs.map(time), ms)}`,
+          ratio: `${range(
+            rs.map((r) => time(r) / peer(r)),
+            (n) => `${n.toFixed(2)}x`,
+          )} ${docs[i].name}`,
+        }));
+    const byId = cells(
+      (r) => r.byId,
+      (r) => r.qpdf,
+    );
+    const withUpload = cells(
+      (r) => r.withUpload,
+      (r) => r.qpdf + r.peer,
+    );
+    const tail = `| 1.2x | ${when} | ${load} |`;
+    out(
+      `| round trip by \`file_id\`, bytes in ${store} | ${byId.map((c) => c.time).join(', ')} | qpdf CLI, same rounds | ${byId.map((c) => c.ratio).join(', ')} ${tail}`,
+    );
+    out(
+      `| round trip with the upload, ${store} | ${withUpload.map((c) => c.time).join(', ')} | qpdf + the static upload peer, same rounds | ${withUpload.map((c) => c.ratio).join(', ')} ${tail}`,
+    );
+    for (const d of docs) {
+      const r = per(store, d.name)[0];
+      out(
+        `| POST /files alone, ${kb(d.bytes.length)}, ${store} | ${ms(r.upload)} | bare Node \`http\` peer counting the bytes: ${ms(r.peer)} | ${x(r.upload, r.peer)} | | ${when} | ${load} |`,
+      );
+    }
+  }
+}
+
+interface RoundTripRow {
+  store: string;
+  doc: string;
+  size: string;
+  op: string;
+  code: string;
+  byId: number;
+  withUpload: number;
+  qpdf: number;
+  upload: number;
+  peer: number;
 }
 
 async function roundTripWith(
   dir: string,
   docs: { name: string; bytes: Uint8Array }[],
   store: { name: string; fileDir: string },
-): Promise<void> {
-  const t = await createTestApp({
-    env: {
-      MCP_RATE_LIMIT: '1000000',
-      PDF_DAILY_LIMIT: '100000',
-      PDF_MCP_DAILY_CAP: '100000',
-      PDF_UPLOAD_RATE_LIMIT: '100000',
-      PDF_DOWNLOAD_RATE_LIMIT: '100000',
-      LOG_LEVEL: 'silent',
-      PDF_FILE_DIR: store.fileDir,
-    },
-  });
-  const agent = await startAgent(`http://127.0.0.1:${(t.server.address() as AddressInfo).port}/mcp`);
+): Promise<RoundTripRow[]> {
+  const apps: { code: string; t: TestApp; agent: Awaited<ReturnType<typeof startAgent>> }[] = [];
   const peer = await startUploadPeer();
   try {
+    for (const code of codes()) {
+      const t = await code.createApp({
+        env: {
+          MCP_RATE_LIMIT: '1000000',
+          PDF_DAILY_LIMIT: '100000',
+          PDF_MCP_DAILY_CAP: '100000',
+          PDF_UPLOAD_RATE_LIMIT: '100000',
+          PDF_DOWNLOAD_RATE_LIMIT: '100000',
+          LOG_LEVEL: 'silent',
+          PDF_FILE_DIR: store.fileDir && join(store.fileDir, String(apps.length)),
+        },
+      });
+      apps.push({
+        code: code.label,
+        t,
+        agent: await startAgent(`http://127.0.0.1:${(t.server.address() as AddressInfo).port}/mcp`),
+      });
+    }
     const ops: { op: string; tool: string; args: Record<string, unknown>; qpdf: (inPath: string) => string[] }[] = [
       {
         op: 'merge (x2)',
@@ -414,47 +497,53 @@ async function roundTripWith(
         qpdf: (p) => [p, '--split-pages=10', join(dir, 's-%d.pdf')],
       },
     ];
+    const rows: RoundTripRow[] = [];
     for (const doc of docs) {
       const inPath = join(dir, 'in.pdf');
       writeFileSync(inPath, doc.bytes);
-      const stored = await agent.ask({ upload: inPath });
-      const ours: number[] = [];
-      const bare: number[] = [];
-      for (let i = 0; i < ROUND_TRIPS; i++) {
-        ours.push(Number(await agent.ask({ time_upload: inPath })));
-        bare.push(Number(await agent.ask({ time_upload: inPath, peer: peer.url })));
-      }
-      const upload = {
-        ours: median(ours.slice(STEADY.from, STEADY.to)),
-        peer: median(bare.slice(STEADY.from, STEADY.to)),
+      const stored = await Promise.all(apps.map((a) => a.agent.ask({ upload: inPath })));
+      const series = new Map<string, number[]>();
+      const add = (key: string, value: string) => {
+        if (!series.has(key)) series.set(key, []);
+        series.get(key)!.push(Number(value));
       };
-      for (const op of ops) {
-        // The agent's own timing of each round trip (the request to it and its answer are not counted).
-        const series = async (file_id?: string) => {
-          const times: number[] = [];
-          for (let i = 0; i < ROUND_TRIPS; i++)
-            times.push(Number(await agent.ask({ path: inPath, file_id, tool: op.tool, args: op.args })));
-          return {
-            early: median(times.slice(EARLY.from, EARLY.to)),
-            steady: median(times.slice(STEADY.from, STEADY.to)),
-          };
-        };
-        const withUpload = await series();
-        const withoutUpload = await series(stored);
-        const qpdf = await timeCommand(['qpdf', ...op.qpdf(inPath)]);
-        const niced = await timeCommand(['nice', '-n', String(BACKGROUND_NICENESS), 'qpdf', ...op.qpdf(inPath)]);
-        const r = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
-        const both = (t: { early: number; steady: number }) => `${ms(t.early)} / ${ms(t.steady)}`;
-        const ratios = (t: { early: number; steady: number }) => `${r(t.early, qpdf)} / **${r(t.steady, qpdf)}**`;
-        out(
-          `| ${store.name} | ${doc.name} (${kb(doc.bytes.length)}) | ${op.op} | ${both(withUpload)} | ${both(withoutUpload)} | ${ms(qpdf)} | ${ms(niced)} | ${ratios(withUpload)} | ${ratios(withoutUpload)} | ${ms(upload.ours)} / ${ms(upload.peer)} | **${r(withUpload.steady, qpdf + upload.peer)}** |`,
-        );
+      const ask = apps[0].agent.ask;
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const a of apps) add(`upload ${a.code}`, await a.agent.ask({ time_upload: inPath }));
+        add('peer', await ask({ time_upload: inPath, peer: peer.url }));
+        for (const op of ops) {
+          for (const [i, a] of apps.entries()) {
+            const call = { path: inPath, tool: op.tool, args: op.args };
+            add(`${op.op} upload ${a.code}`, await a.agent.ask(call));
+            add(`${op.op} id ${a.code}`, await a.agent.ask({ ...call, file_id: stored[i] }));
+          }
+          add(`${op.op} qpdf`, await ask({ time_command: ['qpdf', ...op.qpdf(inPath)] }));
+        }
       }
+      process.stderr.write(`round trip: ${store.name}, ${doc.name} done (${utc()} UTC)\n`);
+      const steady = (key: string) => median(series.get(key)!.slice(ROUND_WARMUPS));
+      for (const op of ops)
+        for (const a of apps)
+          rows.push({
+            store: store.name,
+            doc: doc.name,
+            size: kb(doc.bytes.length),
+            op: op.op,
+            code: a.code,
+            byId: steady(`${op.op} id ${a.code}`),
+            withUpload: steady(`${op.op} upload ${a.code}`),
+            qpdf: steady(`${op.op} qpdf`),
+            upload: steady(`upload ${a.code}`),
+            peer: steady('peer'),
+          });
     }
+    return rows;
   } finally {
-    await agent.stop();
+    for (const a of apps) {
+      await a.agent.stop();
+      await a.t.close();
+    }
     await peer.close();
-    await t.close();
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -220,6 +220,33 @@ import { call, connect, createPdfTestApp, imagePdf, nextIp, sc } from './helpers
     expect(made).toMatchObject({ pages: 3 });
     const fromA = await get(a, made.file_id).expect(200);
     expect(sha(fromA.body as Buffer)).toBe(made.sha256);
+  });
+
+  it('a refused upload leaves no file in the directory and no row; an accepted one is a file', async () => {
+    // Files are "ab/<id>" (their folders are "ab").
+    const files = async () => (await readdir(dir, { recursive: true })).filter((f) => f.includes('/')).sort();
+    const rows = async () => Number((await direct.query('SELECT count(*)::int AS n FROM pdf_files')).rows[0].n);
+    const [beforeFiles, beforeRows] = [await files(), await rows()];
+    // A %PDF- header on bytes that are no PDF: refused by the check in a PDF worker.
+    const damaged = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(200_000)]);
+    const refused = await request(a.server)
+      .post('/files')
+      .set('Content-Type', 'application/pdf')
+      .send(damaged)
+      .expect(400);
+    expect(refused.body).toMatchObject({ error_detail: 'corrupt_pdf' });
+    expect(await files()).toEqual(beforeFiles);
+    expect(await rows()).toBe(beforeRows);
+    const up = await request(a.server)
+      .post('/files')
+      .set('Content-Type', 'application/pdf')
+      .send(Buffer.from(pdf))
+      .expect(201);
+    const file = up.body as { file_id: string; sha256: string; pages: number };
+    expect(file.pages).toBe(3);
+    await a.app.get(FileStoreService).beforeApplicationShutdown(); // its write has ended
+    expect(sha(await readFile(pathOf(file.file_id)))).toBe(file.sha256);
+    expect(await rows()).toBe(beforeRows + 1);
   });
 
   it('expired files leave the directory with their rows; bytes gone from the directory are reported, not waited for', async () => {

@@ -65,6 +65,8 @@ describe('PDF upload, POST /files (e2e)', () => {
       .attach('file', Buffer.from(pdf), 'form.pdf')
       .expect(201);
     expect(res.body).toMatchObject({ bytes: pdf.length, pages: 3, filename: 'form.pdf' });
+    // Stored as sent: the file alone, not the rest of the body its Content-Length covers.
+    expect(Buffer.from(await download(t, res.body as { download_url: string })).equals(Buffer.from(pdf))).toBe(true);
   });
 
   it('a raw body takes its name from ?filename= or Content-Disposition (else upload.pdf); results are named after it', async () => {

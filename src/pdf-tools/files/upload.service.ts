@@ -78,7 +78,8 @@ export class UploadService {
           return;
         }
         seen = true;
-        this.read(stream, req)
+        // The file is shorter than the whole body: its Content-Length bounds it (copied into place as it comes).
+        this.read(stream, req, Number(req.headers['content-length']))
           .then((bytes) => this.accept(bytes, info.filename || 'upload.pdf'))
           .then(resolve, reject);
       });
@@ -111,8 +112,9 @@ export class UploadService {
   /**
    * The bytes of `stream` (in shared memory, see shared-bytes.ts) and their sha256, cut off past
    * the file limit and on the idle and total deadlines. The hash is updated, and with a known
-   * length (`expected`: a raw body's Content-Length) the bytes copied into place, chunk by chunk as
-   * they arrive: no single multi-millisecond block on the event loop at the end of a large upload.
+   * length (`expected`: a raw body's Content-Length, or a multipart body's, which bounds its file)
+   * the bytes copied into place, chunk by chunk as they arrive: no single multi-millisecond block on
+   * the event loop at the end of a large upload (nor a copy of every chunk into one at the end).
    */
   private read(stream: Readable, req: Request, expected?: number): Promise<ReadBody> {
     const max = this.config.PDF_MAX_FILE_BYTES;
@@ -178,7 +180,11 @@ export class UploadService {
     });
   }
 
-  /** Checks the bytes in a PDF worker (a PDF, page limit) and stores them. */
+  /**
+   * Checks the bytes in a PDF worker (a PDF, page limit) and stores them. Not overlapped with the
+   * write of the bytes to a directory: on 2 shared cores that write took CPU from the check, and the
+   * answer came later (docs/benchmarks.md, issue #25 item 3, second pass).
+   */
   private async accept({ bytes, sha256 }: ReadBody, name: string): Promise<UploadResult> {
     if (bytes.length === 0) throw new DomainError(ErrorCode.BadRequest, 'The upload is empty (0 bytes).');
     if (findPdfHeader(bytes) < 0) {
@@ -186,23 +192,10 @@ export class UploadService {
         error_detail: 'not_a_pdf',
       });
     }
-    // In shared memory: the worker reads the bytes we store, no copy on the event loop.
-    const checked = await this.pool.run({
-      tool: 'pdf_metadata',
-      args: { file: {} },
-      inputs: [{ label: 'the upload', name, bytes }],
-      limits: { maxBytes: this.config.PDF_MAX_FILE_BYTES, maxPages: this.config.PDF_MAX_PAGES },
-    });
-    // Encrypted with a password the upload does not carry: stored as is, opened by the tools with `password`.
-    const encrypted = !checked.ok && checked.code === 'encrypted' && checked.details.password_given === false;
-    if (!checked.ok && !encrypted) {
-      const status =
-        checked.code === 'busy' || checked.code === 'timeout' ? ErrorCode.ServiceUnavailable : ErrorCode.BadRequest;
-      throw new DomainError(status, sentence(checked.message), { error_detail: checked.code });
-    }
-    // Encrypted: its pages are not known until a tool opens it with its password.
-    const pages = checked.ok ? Number((checked.data as { pages: number }).pages) : null;
+    const pages = await this.check(bytes, name);
     const saved = await this.store.save({ name, bytes, pages, sha256 });
+    // Encrypted: its pages are not known until a tool opens it with its password.
+    const encrypted = saved.pages === null;
     return {
       file_id: saved.file_id,
       expires_at: saved.expires_at,
@@ -218,6 +211,25 @@ export class UploadService {
           }
         : {}),
     };
+  }
+
+  /**
+   * The upload's page count from a PDF worker, or null when it is encrypted with a password it does
+   * not carry (stored as is, opened by the tools with `password`); throws when it is refused.
+   */
+  private async check(bytes: Buffer, name: string): Promise<number | null> {
+    // In shared memory: the worker reads the bytes we store, no copy on the event loop.
+    const checked = await this.pool.run({
+      tool: 'pdf_metadata',
+      args: { file: {} },
+      inputs: [{ label: 'the upload', name, bytes }],
+      limits: { maxBytes: this.config.PDF_MAX_FILE_BYTES, maxPages: this.config.PDF_MAX_PAGES },
+    });
+    if (checked.ok) return Number((checked.data as { pages: number }).pages);
+    if (checked.code === 'encrypted' && checked.details.password_given === false) return null;
+    const status =
+      checked.code === 'busy' || checked.code === 'timeout' ? ErrorCode.ServiceUnavailable : ErrorCode.BadRequest;
+    throw new DomainError(status, sentence(checked.message), { error_detail: checked.code });
   }
 
   private tooLarge(declared?: number): DomainError {
