@@ -44,7 +44,6 @@ function page(n: number, token: string): string {
 <main><h1>Page ${n}</h1>${paras}<button></button><ul>${links}</ul></main></body></html>`;
 }
 
-
 /** Runs a scan of the site and waits (polling) for its end; pages per minute. */
 async function siteScan(sites: SitesService, site: Site): Promise<{ perMin: number; failed: number; ms: number }> {
   const t0 = Date.now();
