@@ -66,7 +66,7 @@ ${input(`login_field${i}_next`, `After field ${i}: button to press`, f[`login_fi
   });
   return html`<fieldset><legend>Viewports</legend>
 ${VIEWPORT_NAMES.map((v) => box(`viewport_${v}`, `Scan each page at ${VIEWPORT_LABELS[v]} px`, f[`viewport_${v}`] === 'yes' || (noneChosen && v === 'desktop')))}
-<span class="hint">The first one ticked makes the site score and the fix plan; the others are listed per page.</span>
+<span class="hint">The site score and the fix plan count every page at every viewport ticked; the checks beyond axe run once per page, at desktop when it is ticked.</span>
 </fieldset>
 <fieldset><legend>Checks beyond axe (needs review, not in the score)</legend>
 ${box('reflow_check', 'Reflow at 320 px (WCAG 1.4.10): sideways scrolling, cut or covered controls', f.reflow_check === 'yes')}
