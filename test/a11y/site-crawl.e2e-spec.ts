@@ -1,11 +1,10 @@
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { SitesService } from '../../src/a11y/sites/sites.service';
 import type { Site } from '../../src/a11y/sites/site.types';
-import { AlertsService } from '../../src/common/notify/alerts.service';
-import { createTestApp, TestApp } from '../utils/test-app';
+import type { TestApp } from '../utils/test-app';
 import { FixtureServer, send, startFixtureServer } from './fixture-server';
 import { SitesApp, startSitesApp } from './sites-app';
-import { CRAWL_PAGES, scanEnded, SitesFixture, startSitesFixture } from './sites-fixture';
+import { CRAWL_PAGES, scanEnded, SitesFixture } from './sites-fixture';
 
 /** A page of the duplicates site: its own title and text, and a `<link rel=canonical>` when given. */
 const dupPage = (title: string, body: string, canonical?: string): string =>
