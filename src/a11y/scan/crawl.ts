@@ -65,27 +65,21 @@ export interface CrawlRun {
 }
 
 /**
- * The crawl loop: the pages linked from the start page (crawlCandidates, from the address the start
- * page was read at), CRAWL_PARALLEL at a time, each within the budget left. The first linked page
- * starts as soon as the links are known, while the start page is still being graded; the other
- * lanes start once the start page (`first`) is graded, and none starts a page after it failed (its
- * error is the crawl's). A linked page that redirected off the origin, or onto a page already
+ * The crawl loop: the pages linked from the start page (crawlCandidates), CRAWL_PARALLEL at a time,
+ * each within the budget left. A linked page that redirected off the origin, or onto a page already
  * scanned, is skipped rather than kept.
  */
 export async function crawlLinkedPages(
   start: string,
-  startUrl: string,
-  first: Promise<ReportPage>,
+  first: ReportPage,
   links: readonly string[],
   run: CrawlRun,
 ): Promise<{ pages: ReportPage[]; skipped: SkippedPage[] }> {
-  const next = crawlCandidates(startUrl, [start, startUrl], links);
+  const next = crawlCandidates(first.finalUrl, [start, first.finalUrl], links);
   const results: (ReportPage | SkippedPage)[] = new Array(next.length);
   let cursor = 0;
-  let failed = false;
-  first.catch(() => (failed = true));
   const worker = async (): Promise<void> => {
-    while (cursor < next.length && !failed) {
+    while (cursor < next.length) {
       const i = cursor++;
       const budget = run.budgetMs();
       if (budget < run.floorMs) {
@@ -100,16 +94,7 @@ export async function crawlLinkedPages(
       }
     }
   };
-  const lanes = Array.from({ length: CRAWL_PARALLEL }, (_, lane) => (lane === 0 ? worker() : first.then(worker)));
-  const [page] = await Promise.all([first, ...lanes]);
-  return keepLinked(page, results);
-}
-
-/** The linked pages kept (in link order) and those skipped: failed, redirected off the origin, or the same page as one kept. */
-function keepLinked(
-  first: ReportPage,
-  results: readonly (ReportPage | SkippedPage)[],
-): { pages: ReportPage[]; skipped: SkippedPage[] } {
+  await Promise.all(Array.from({ length: CRAWL_PARALLEL }, worker));
   const origin = new URL(first.finalUrl).origin;
   const finals = new Set([first.finalUrl]);
   const pages: ReportPage[] = [];
