@@ -98,7 +98,9 @@ describe("Redis outage (e2e, a Redis server of the test's own)", () => {
         times.push(Date.now() - started);
       }
       const limit = t.config.REDIS_COMMAND_TIMEOUT_MS;
-      expect(Math.max(...times)).toBeLessThan(limit + 400);
+      // Bounded by the timeout: a request waiting on the hung server would wait out the whole 2.5 s window.
+      // The margin above the limit is for a busy machine (789 ms seen at 250 ms under CI load).
+      expect(Math.max(...times)).toBeLessThan(limit + 1500);
       expect(times.filter((ms) => ms >= limit).length).toBeLessThanOrEqual(4); // one per retry, not one per request
     } finally {
       redis.kill('SIGCONT');
