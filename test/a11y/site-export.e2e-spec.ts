@@ -7,7 +7,7 @@ import { signedInUser } from '../utils/web-users';
 import { WebClient } from '../web/web-client';
 import { junitErrors, sarifErrors } from './ci-schemas';
 import { pdfText } from './pdf-text';
-import { scanEnded, SITE_PAGES, SitesFixture, startSitesFixture } from './sites-fixture';
+import { firstScanOf, scanEnded, SITE_PAGES, SitesFixture, startSitesFixture } from './sites-fixture';
 
 /** The exports of a whole site scan (CSV, JUnit XML, SARIF 2.1.0, PDF) as download links of the site's page. */
 describe('Site scan exports (e2e)', () => {
@@ -138,7 +138,7 @@ describe('Site scan exports (e2e)', () => {
 
   it('a site scanned at two viewports: the PDF counts its pages once and names each row with its viewport', async () => {
     const sites = t.app.get(SitesService);
-    const s = await sites.create(workspaceId, {
+    const done = await firstScanOf(sites, workspaceId, {
       name: 'Two viewports',
       start_url: `${site.origin}/`,
       page_source: 'list',
@@ -146,11 +146,9 @@ describe('Site scan exports (e2e)', () => {
       viewport_desktop: 'yes',
       viewport_phone: 'yes',
     });
-    await sites.runNow(s);
-    const done = await scanEnded(sites, s.id, 1);
     expect(done.status).toBe('done');
     expect(done.summary!.pages).toHaveLength(4);
-    const res = await download(member, SITE_EXPORTS.pdf.file, `/dashboard/sites/${s.id}/scans/${done.id}`);
+    const res = await download(member, SITE_EXPORTS.pdf.file, `/dashboard/sites/${done.site_id}/scans/${done.id}`);
     const text = (await pdfText(res.body)).text.replace(/\s+/g, ' ');
     expect(text).toContain('Pages scanned: 2, each at desktop 1280 and phone 375 (4 results)');
     expect(text).toContain(`Page 2: ${site.origin}/p1 (phone 375)`);

@@ -6,7 +6,7 @@ import { WebClient } from '../web/web-client';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { siteAdmin } from './site-admin';
 import { SiteChecksFixture, startSiteChecksFixture } from './site-checks-fixture';
-import { scanEnded, SitesFixture, startSitesFixture } from './sites-fixture';
+import { firstScanOf, scanEnded, SitesFixture, startSitesFixture } from './sites-fixture';
 
 /**
  * A site scan's rows in real Chromium on loopback sites (in process; the worker-process kill is in
@@ -78,15 +78,13 @@ describe('Site scans: resumed, every viewport counted, checks once per page (e2e
   }, 120_000);
 
   it('counts the phone viewport: a defect shown only at 375 px is in the score, the groups and the fix plan with its viewport', async () => {
-    const s = await sites.create(workspaceId, {
+    const scan = await firstScanOf(sites, workspaceId, {
       name: 'Both viewports',
       start_url: `${checks.origin}/width`,
       urls: '/width',
       viewport_desktop: 'yes',
       viewport_phone: 'yes',
     });
-    await sites.runNow(s);
-    const scan = await scanEnded(sites, s.id, 1);
     expect(scan.status).toBe('done');
     const sum = scan.summary!;
     expect(sum.viewports).toEqual(['desktop', 'phone']);
@@ -99,7 +97,7 @@ describe('Site scans: resumed, every viewport counted, checks once per page (e2e
     expect(alt).toMatchObject({ viewports: ['phone'], pages: [`${checks.origin}/width`], occurrences: 1 });
     expect(alt.points).toBeGreaterThan(0);
     expect(sum.groups[0].rule).toBe('image-alt');
-    const page = await admin.get(`/dashboard/sites/${s.id}`);
+    const page = await admin.get(`/dashboard/sites/${scan.site_id}`);
     expect(page.text).toMatch(/>image-alt<\/a>[^]*?<td role="cell" data-label="Viewports">phone 375<\/td>/);
   }, 120_000);
 

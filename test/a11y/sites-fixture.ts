@@ -146,3 +146,14 @@ export async function scanEnded(
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** A site created from its form, run once ("Run now"), and its first scan once it has ended. */
+export async function firstScanOf(
+  sites: SitesService,
+  workspaceId: string,
+  form: Record<string, string | undefined>,
+): Promise<SiteScan> {
+  const site = await sites.create(workspaceId, form);
+  await sites.runNow(site);
+  return scanEnded(sites, site.id, 1);
+}
