@@ -1,7 +1,7 @@
 import { AiProvidersService } from '../../src/common/ai/ai-providers.service';
 import { WorkspaceAiKeysService } from '../../src/common/ai/workspace-ai-keys.service';
-import { createTestApp, TestApp } from '../utils/test-app';
-import { signedInUser } from '../utils/web-users';
+import { AiTestApp, startAiTestApp } from '../utils/ai-test-app';
+import type { TestApp } from '../utils/test-app';
 import { WebClient } from '../web/web-client';
 import * as anthropic from './fixtures/anthropic';
 import * as openai from './fixtures/openai';
@@ -13,6 +13,7 @@ import { ProviderServer } from './provider-servers';
  * shown again, used by the providers at the next call); members read only.
  */
 describe('Settings > AI providers (e2e)', () => {
+  let world: AiTestApp;
   let t: TestApp;
   let server: ProviderServer;
   let admin: WebClient;
@@ -21,26 +22,29 @@ describe('Settings > AI providers (e2e)', () => {
   const PAGE = '/dashboard/settings/ai-providers';
 
   beforeAll(async () => {
-    server = await ProviderServer.start();
-    t = await createTestApp({
-      env: {
+    world = await startAiTestApp({
+      env: (url) => ({
         OPENAI_API_KEY: 'sk-instance-openai',
-        OPENAI_BASE_URL: `${server.url}/openai/v1`,
-        ANTHROPIC_BASE_URL: `${server.url}/anthropic`,
-        AI_MAX_RETRIES: '0',
-      },
+        OPENAI_BASE_URL: `${url}/openai/v1`,
+        ANTHROPIC_BASE_URL: `${url}/anthropic`,
+      }),
+      workspace: 'aiws',
+      users: [
+        ['ai-admin@example.com', 'admin'],
+        ['ai-member@example.com', 'member'],
+      ],
     });
-    await t.createKey('aiws');
-    const a = await signedInUser(t, 'aiws', 'ai-admin@example.com', 'admin');
-    workspaceId = a.user.workspace_id;
-    admin = a.client;
-    member = (await signedInUser(t, 'aiws', 'ai-member@example.com', 'member')).client;
+    ({ t, server } = world);
+    [
+      {
+        client: admin,
+        user: { workspace_id: workspaceId },
+      },
+      { client: member },
+    ] = world.users;
   }, 60_000);
 
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
+  afterAll(async () => world?.close());
 
   const row = (text: string, name: string): string => {
     const m = new RegExp(`<tr[^>]*><th scope="row"[^>]*>${name}</th>([\\s\\S]*?)</tr>`).exec(text);

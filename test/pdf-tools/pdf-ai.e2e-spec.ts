@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { chatCompletion } from '../ai/fixtures/openai-compatible';
 import { ProviderServer, ReceivedRequest, Scripted } from '../ai/provider-servers';
+import { AiTestApp, startAiTestApp } from '../utils/ai-test-app';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { signedInUser } from '../utils/web-users';
-import { WebClient } from '../web/web-client';
+import { WebClient, WebResponse } from '../web/web-client';
 
 /** Filler making each page about 200 tokens, so a 500-token budget splits the document by pages. */
 const FILLER = 'This paragraph is filler text that repeats to give the page some length for the budget. ';
@@ -80,6 +81,7 @@ function model(req: ReceivedRequest): Scripted {
 }
 
 describe('PDF AI: summary, chat and translation (e2e)', () => {
+  let world: AiTestApp;
   let server: ProviderServer;
   let t: TestApp;
   let alice: WebClient;
@@ -102,32 +104,42 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
       .replace(/&#39;/g, "'")
       .replace(/&quot;/g, '"')
       .replace(/\s+/g, ' ');
+  /** A summary page: 200, "Summary of `pages` pages" and each of `says`. */
+  const expectSummary = (res: WebResponse, pages: number, says: string[]): void => {
+    expect(res.status).toBe(200);
+    const words = text(res.text);
+    expect(words).toContain(`Summary of ${pages} pages`);
+    for (const s of says) expect(words).toContain(s);
+  };
 
   beforeAll(async () => {
-    server = await ProviderServer.start();
-    server.handler = model;
-    t = await createTestApp({
-      env: {
-        OPENAI_COMPATIBLE_BASE_URL: `${server.url}/v1`,
+    world = await startAiTestApp({
+      handler: model,
+      env: (url) => ({
+        OPENAI_COMPATIBLE_BASE_URL: `${url}/v1`,
         OPENAI_COMPATIBLE_MODEL: 'local-model',
-        AI_MAX_RETRIES: '0',
         PDF_AI_CONTEXT_TOKENS: '500',
         PDF_AI_DAILY_CALLS: '10',
-      },
+      }),
+      workspace: 'pdfai',
+      users: [
+        ['alice@example.com', 'member'],
+        ['bob@example.com', 'member'],
+      ],
     });
-    await t.createKey('pdfai');
-    const a = await signedInUser(t, 'pdfai', 'alice@example.com', 'member');
-    aliceId = a.user.id;
-    alice = a.client;
-    bob = (await signedInUser(t, 'pdfai', 'bob@example.com', 'member')).client;
+    ({ t, server } = world);
+    [
+      {
+        client: alice,
+        user: { id: aliceId },
+      },
+      { client: bob },
+    ] = world.users;
     pdf = await fixturePdf();
     fileId = await upload(alice, pdf);
   }, 60_000);
 
-  afterAll(async () => {
-    await t?.close();
-    await server?.close();
-  });
+  afterAll(async () => world?.close());
 
   beforeEach(() => {
     server.requests.length = 0;
@@ -150,15 +162,10 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
 
   it('summarises a long document part by part, citing the pages the facts are on', async () => {
     const res = await alice.post('/pdf/ai/summarize', { file_id: fileId });
-    expect(res.status).toBe(200);
+    expectSummary(res, 4, ['revenue [p. 3]', 'the move to Lisbon [p. 4]', 'Pages cited: 3, 4.']);
+    expect(text(res.text)).toContain('3 model calls, 360 tokens (local-model)');
     // 4 pages of ~200 tokens in a 500-token budget: two parts, then the combining call.
     expect(server.requests).toHaveLength(3);
-    const page = text(res.text);
-    expect(page).toContain('Summary of 4 pages');
-    expect(page).toContain('revenue [p. 3]');
-    expect(page).toContain('the move to Lisbon [p. 4]');
-    expect(page).toContain('Pages cited: 3, 4.');
-    expect(page).toContain('3 model calls, 360 tokens (local-model)');
   });
 
   it('answers a question from the relevant pages with page references, and says when the document does not answer', async () => {
@@ -319,11 +326,7 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
       page = await alice.get(waiting);
     }
     expect(seen.size).toBeGreaterThan(0);
-    expect(page.status).toBe(200);
-    const words = text(page.text);
-    expect(words).toContain('Summary of 2 pages');
-    expect(words).toContain('the move to Lisbon [p. 2]');
-    expect(words).toContain('report.pdf is a scan: OCR read its pages first');
+    expectSummary(page, 2, ['the move to Lisbon [p. 2]', 'report.pdf is a scan: OCR read its pages first']);
     // Asked once: the page again shows the same summary without another model call.
     const calls = server.requests.length;
     expect(calls).toBeGreaterThan(0);

@@ -9,6 +9,18 @@ import { base, scan1, SCAN1_GAPS, scan2 } from './fixtures';
 
 const DATA = ['/visibility', '/history', '/prompts', '/answers', '/sources', '/urls', '/gaps'];
 
+/** A tracked brand's entry in an answer's `mentions`: named once, by its name, at `position`; or (null) not named. */
+const mentionByName = (name: string, kind: 'brand' | 'competitor', position: number | null) => ({
+  name,
+  kind,
+  status: position === null ? 'not_named' : 'mentioned',
+  position,
+  evidence: position === null ? [] : [{ term: name, matched: name, offset: position, rule: 'name' }],
+  excluded: [],
+  counted: position === null ? 0 : 1,
+  excluded_count: 0,
+});
+
 describe('Visibility API (e2e)', () => {
   let t: TestApp;
   // Every response of every test is validated against the published OpenAPI document.
@@ -350,36 +362,9 @@ describe('Visibility API (e2e)', () => {
         citations: ['https://g2.com/crm', 'https://acme.com/pricing'],
         cites_owned: true,
         mentions: [
-          {
-            name: 'Acme',
-            kind: 'brand',
-            status: 'mentioned',
-            position: 7,
-            evidence: [{ term: 'Acme', matched: 'Acme', offset: 7, rule: 'name' }],
-            excluded: [],
-            counted: 1,
-            excluded_count: 0,
-          },
-          {
-            name: 'Globex',
-            kind: 'competitor',
-            status: 'mentioned',
-            position: 13,
-            evidence: [{ term: 'Globex', matched: 'Globex', offset: 13, rule: 'name' }],
-            excluded: [],
-            counted: 1,
-            excluded_count: 0,
-          },
-          {
-            name: 'Initech',
-            kind: 'competitor',
-            status: 'not_named',
-            position: null,
-            evidence: [],
-            excluded: [],
-            counted: 0,
-            excluded_count: 0,
-          },
+          mentionByName('Acme', 'brand', 7),
+          mentionByName('Globex', 'competitor', 13),
+          mentionByName('Initech', 'competitor', null),
         ],
       });
       expect(res.body.answers[2]).toMatchObject({

@@ -38,22 +38,26 @@ describe('parseLoginForm', () => {
     login_check: '#account',
   };
 
+  /** One-page login steps on the start URL's /login, checked by #account. */
+  const loginAt = <F>(fields: F[], submit: string) => ({
+    url: 'https://example.com/login',
+    fields,
+    submit,
+    check_selector: '#account',
+    check_url: null,
+  });
+
   it('answers no login steps for an empty form, or when they are removed', () => {
     expect(parseLoginForm({}, START, null)).toBeUndefined();
     expect(parseLoginForm({ ...full, login_remove: 'yes' }, START, null)).toBeUndefined();
   });
 
   it('reads the steps, the login page resolved on the start URL', () => {
-    expect(parseLoginForm(full, START, null)).toEqual({
-      url: 'https://example.com/login',
-      fields: [
-        { selector: '#user', value: 'me@example.com' },
-        { selector: '#pass', value: 'secret' },
-      ],
-      submit: 'button[type=submit]',
-      check_selector: '#account',
-      check_url: null,
-    });
+    const fields = [
+      { selector: '#user', value: 'me@example.com' },
+      { selector: '#pass', value: 'secret' },
+    ];
+    expect(parseLoginForm(full, START, null)).toEqual(loginAt(fields, 'button[type=submit]'));
   });
 
   it('reads the button pressed after a field (a login over several pages); none given: no next list', () => {
@@ -65,16 +69,11 @@ describe('parseLoginForm', () => {
   });
 
   it('keeps a stored value when its box is left empty, and only for the same selector', () => {
-    const stored: SiteLogin = {
-      url: 'https://example.com/login',
-      fields: [
-        { selector: '#user', sealed: 'sealed-user' },
-        { selector: '#pass', sealed: 'sealed-pass' },
-      ],
-      submit: '#go',
-      check_selector: '#account',
-      check_url: null,
-    };
+    const sealed = [
+      { selector: '#user', sealed: 'sealed-user' },
+      { selector: '#pass', sealed: 'sealed-pass' },
+    ];
+    const stored: SiteLogin = loginAt(sealed, '#go');
     const kept = parseLoginForm({ ...full, login_field2_value: '' }, START, stored)!;
     expect(kept.fields[1]).toEqual({ selector: '#pass', sealed: 'sealed-pass' });
     expect(
