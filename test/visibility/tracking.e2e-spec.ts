@@ -8,6 +8,8 @@ import { signedInUser, USER_PASSWORD } from '../utils/web-users';
 import { WebClient } from '../web/web-client';
 import { scan2 } from './fixtures';
 
+type Form = Record<string, string>;
+
 /** Bulk add through the page's own multipart form (CSRF token in the query string, as the form's action has it). */
 async function bulk(c: WebClient, o: { lines?: string; csv?: string }) {
   await c.get('/dashboard/tracking/prompts');
@@ -57,54 +59,42 @@ describe('Tracking set-up (e2e)', () => {
   });
 
   it('saves the brand, a competitor and the scan settings; a bad value is named on the form and nothing changes', async () => {
-    await admin.get('/dashboard/tracking');
-    let r = await admin.post('/dashboard/tracking/brand', {
-      business: 'Acme Inc',
-      name: 'Acme',
-      aliases: 'Acme Inc, ACME Corp',
-      domains: 'acme.com\nacme.io',
-    });
-    expect([r.status, r.location]).toEqual([303, '/dashboard/tracking?saved=brand']);
-    await admin.get('/dashboard/tracking');
-    r = await admin.post('/dashboard/tracking/brand', {
-      business: 'Acme Inc',
-      name: 'Acme',
-      aliases: '',
-      domains: 'not a domain',
-    });
-    expect(r.status).toBe(400);
-    expect(r.text).toContain('<a href="#brand-domains">&quot;not&quot; is not a domain such as acme.com.</a>');
-    expect(r.text).toContain('id="brand-domains" name="domains" rows="2" aria-invalid="true"');
-    r = await admin.post('/dashboard/tracking/competitors', { name: 'globex', aliases: '', domains: '' });
-    expect(r.status).toBe(400);
-    expect(r.text).toContain('is already the brand or a competitor');
-    r = await admin.post('/dashboard/tracking/competitors', {
-      name: 'Umbrella',
-      aliases: 'Umbrella Corp',
-      domains: 'umbrella.example',
-    });
-    expect(r.status).toBe(303);
-    await admin.get('/dashboard/tracking');
-    r = await admin.request('POST', '/dashboard/tracking/scans', {
-      form: {
-        _csrf: admin.csrf(),
-        platforms: 'openai',
-        samples: '3',
-        schedule: 'daily',
-        budget_calls: '500',
-        budget_usd: '12.50',
+    // Each form sent right (saved: 303 to the page with its notice), then with a bad value (400, named on the form).
+    const forms: Array<{ action: string; right: Form; saved: string; wrong: Form; says: string[] }> = [
+      {
+        action: 'brand',
+        right: { business: 'Acme Inc', name: 'Acme', aliases: 'Acme Inc, ACME Corp', domains: 'acme.com\nacme.io' },
+        saved: '/dashboard/tracking?saved=brand',
+        wrong: { business: 'Acme Inc', name: 'Acme', aliases: '', domains: 'not a domain' },
+        says: [
+          '<a href="#brand-domains">&quot;not&quot; is not a domain such as acme.com.</a>',
+          'id="brand-domains" name="domains" rows="2" aria-invalid="true"',
+        ],
       },
-    });
-    expect(r.status).toBe(303);
-    await admin.get('/dashboard/tracking');
-    r = await admin.post('/dashboard/tracking/scans', {
-      samples: '0',
-      schedule: 'weekly',
-      budget_calls: '10',
-      budget_usd: '1',
-    });
-    expect(r.status).toBe(400);
-    expect(r.text).toContain('The number of samples must be a whole number from 1 to 10.');
+      {
+        action: 'competitors',
+        right: { name: 'Umbrella', aliases: 'Umbrella Corp', domains: 'umbrella.example' },
+        saved: '/dashboard/tracking?saved=competitor',
+        wrong: { name: 'globex', aliases: '', domains: '' },
+        says: ['is already the brand or a competitor'],
+      },
+      {
+        action: 'scans',
+        right: { platforms: 'openai', samples: '3', schedule: 'daily', budget_calls: '500', budget_usd: '12.50' },
+        saved: '/dashboard/tracking?saved=scans#scans-settings',
+        wrong: { samples: '0', schedule: 'weekly', budget_calls: '10', budget_usd: '1' },
+        says: ['The number of samples must be a whole number from 1 to 10.'],
+      },
+    ];
+    for (const f of forms) {
+      await admin.get('/dashboard/tracking');
+      const saved = await admin.post(`/dashboard/tracking/${f.action}`, f.right);
+      expect([saved.status, saved.location]).toEqual([303, f.saved]);
+      await admin.get('/dashboard/tracking');
+      const refused = await admin.post(`/dashboard/tracking/${f.action}`, f.wrong);
+      expect(refused.status).toBe(400);
+      for (const text of f.says) expect(refused.text).toContain(text);
+    }
     const s = await t.app.get(TrackingService).settings(workspaceId);
     expect(s).toMatchObject({
       business: 'Acme Inc',
@@ -217,27 +207,22 @@ describe('Tracking set-up (e2e)', () => {
   }, 30_000);
 
   it('shows the prompts the dashboard set in the API at once (the API itself stays read-only)', async () => {
+    const edited = { text: 'crm pricing in 2027', tags: 'pricing', intent: 'commercial', country: 'GB' };
     await admin.get('/dashboard/tracking/prompts');
-    const r = await admin.post('/dashboard/tracking/prompts/p2', {
-      text: 'crm pricing in 2027',
-      tags: 'pricing',
-      intent: 'commercial',
-      country: 'GB',
-    });
-    expect(r.status).toBe(303);
+    expect((await admin.post('/dashboard/tracking/prompts/p2', edited)).status).toBe(303);
     const deadline = Date.now() + 3000;
     let texts: string[] = [];
     while (Date.now() < deadline) {
       const body = (await (
-        await fetch(`${admin.origin}/api/v1/prompts?country=GB&limit=500`, {
+        await fetch(`${admin.origin}/api/v1/prompts?country=${edited.country}&limit=500`, {
           headers: { authorization: `Bearer ${key}` },
         })
       ).json()) as { prompts?: Array<{ text: string; enabled: boolean }>; items?: Array<{ text: string }> };
       texts = (body.prompts ?? body.items ?? []).map((p) => p.text);
-      if (texts.includes('crm pricing in 2027')) break;
+      if (texts.includes(edited.text)) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(texts).toContain('crm pricing in 2027');
+    expect(texts).toContain(edited.text);
     expect(texts).not.toContain('crm pricing');
   });
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { columnParams } from '../../common/database/column-params';
 import type {
   Site,
   SiteChecksInput,
@@ -31,22 +32,25 @@ const scan = (r: SiteScan): SiteScan => ({
  */
 export const SITE_SCAN_STALE_MS = 30 * 60_000;
 
-/** A site's settings as query parameters, in the column order of INSERT and UPDATE ($2 to $14). */
-const inputParams = (s: SiteInput): unknown[] => [
-  s.name,
-  s.start_url,
-  s.sitemap_url,
-  JSON.stringify(s.urls),
-  JSON.stringify(s.include_patterns),
-  JSON.stringify(s.exclude_patterns),
-  s.page_budget,
-  s.respect_robots,
-  JSON.stringify(s.ignore_rules),
-  JSON.stringify(s.excluded_selectors),
-  s.schedule,
-  s.alert_drop,
-  s.page_source,
-];
+/** A site's settings in the column order of INSERT and UPDATE ($2 to $14). */
+const INPUT_COLUMNS = [
+  'name',
+  'start_url',
+  'sitemap_url',
+  'urls',
+  'include_patterns',
+  'exclude_patterns',
+  'page_budget',
+  'respect_robots',
+  'ignore_rules',
+  'excluded_selectors',
+  'schedule',
+  'alert_drop',
+  'page_source',
+] as const satisfies ReadonlyArray<keyof SiteInput>;
+/** The jsonb ones. */
+const JSONB_INPUTS = ['urls', 'include_patterns', 'exclude_patterns', 'ignore_rules', 'excluded_selectors'] as const;
+const inputParams = (s: SiteInput): unknown[] => columnParams(s, INPUT_COLUMNS, JSONB_INPUTS);
 
 /** Scans listed on a site's page (the trend). */
 export const SITE_SCANS_SHOWN = 30;

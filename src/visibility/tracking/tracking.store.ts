@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
+import { columnParams } from '../../common/database/column-params';
 import type { BrandSetup } from '../entities/vis-project.entity';
 import { projectSetupOf } from '../store/visibility-write.store';
 import type { PromptInput, Schedule, TrackedPrompt, TrackingSetup } from './tracking.types';
@@ -7,18 +8,21 @@ import type { PromptInput, Schedule, TrackedPrompt, TrackingSetup } from './trac
 /** The row of vis_tracking (the settings without the prompt counts). */
 export type TrackingRow = TrackingSetup;
 
-const ROW = `business, brand, competitors, platforms, samples, schedule, budget_calls, budget_usd`;
+const COLUMNS = [
+  'business',
+  'brand',
+  'competitors',
+  'platforms',
+  'samples',
+  'schedule',
+  'budget_calls',
+  'budget_usd',
+] as const;
+const ROW = COLUMNS.join(', ');
 /** ROW's values after the workspace id ($2 to $9). */
 const rowParams = (workspaceId: string, r: TrackingRow): unknown[] => [
   workspaceId,
-  r.business,
-  JSON.stringify(r.brand),
-  JSON.stringify(r.competitors),
-  r.platforms,
-  r.samples,
-  r.schedule,
-  r.budget_calls,
-  r.budget_usd,
+  ...columnParams(r, COLUMNS, ['brand', 'competitors']),
 ];
 
 /** Every statement of the tracking set-up (vis_tracking, vis_tracked_prompts). */
