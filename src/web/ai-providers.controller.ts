@@ -1,7 +1,8 @@
-import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Get, Injectable, Param, PipeTransform, Post, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { UserView } from '../accounts/accounts.service';
 import { PLATFORM_NAMES } from '../common/ai/ai-provider-error';
+import type { AiPlatform } from '../common/ai/ai.types';
 import { AiProvidersService } from '../common/ai/ai-providers.service';
 import { parsePlatform, WorkspaceAiKeysService } from '../common/ai/workspace-ai-keys.service';
 import { DomainError } from '../common/errors/domain-error';
@@ -11,6 +12,31 @@ import { aiProvidersPage } from './pages/ai-providers.pages';
 import { sendPage } from './render/layout';
 import { AdminOnly, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
+
+/** The `:platform` of a route as an AI platform; another value is a page that does not exist (404). */
+@Injectable()
+class PlatformPipe implements PipeTransform<string, AiPlatform> {
+  transform(raw: string): AiPlatform {
+    try {
+      return parsePlatform(raw);
+    } catch {
+      throw new DomainError(ErrorCode.NotFound, 'No such AI platform.');
+    }
+  }
+}
+
+/** The route's `:platform`, parsed by PlatformPipe. */
+const PlatformParam = (): ParameterDecorator => Param('platform', PlatformPipe);
+
+/** The notice of the page after a key is saved (`?saved=`) or removed (`?removed=`). */
+function noticeOf(query: WebRequest['query']): string | undefined {
+  const name = (v: unknown): string | undefined =>
+    typeof v === 'string' && v in PLATFORM_NAMES ? PLATFORM_NAMES[v as keyof typeof PLATFORM_NAMES] : undefined;
+  const saved = name(query.saved);
+  const removed = name(query.removed);
+  if (saved) return `The ${saved} key of this workspace is saved. It is used from the next call on.`;
+  return removed ? `The ${removed} key of this workspace is removed.` : undefined;
+}
 
 /**
  * Settings > AI providers (issue #22): everyone in the workspace sees which platforms are
@@ -26,36 +52,19 @@ export class AiProvidersSettingsController {
   ) {}
 
   @Get()
-  async show(
-    @WebUserParam() user: UserView,
-    @Req() req: WebRequest,
-    @Res() res: Response,
-    @Query('saved') saved?: string,
-    @Query('removed') removed?: string,
-  ): Promise<void> {
-    const name = (v: unknown): string | undefined =>
-      typeof v === 'string' && v in PLATFORM_NAMES ? PLATFORM_NAMES[v as keyof typeof PLATFORM_NAMES] : undefined;
-    const notice = name(saved)
-      ? `The ${name(saved)} key of this workspace is saved. It is used from the next call on.`
-      : name(removed)
-        ? `The ${name(removed)} key of this workspace is removed.`
-        : undefined;
-    sendPage(
-      res,
-      200,
-      aiProvidersPage(user, this.csrf.token(req, res), await this.providers.status(user.workspace_id), { notice }),
-    );
+  async show(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+    const statuses = await this.providers.status(user.workspace_id);
+    sendPage(res, 200, aiProvidersPage(user, this.csrf.token(req, res), statuses, { notice: noticeOf(req.query) }));
   }
 
   @Post(':platform/key')
   @AdminOnly()
   async save(
     @WebUserParam() user: UserView,
-    @Param('platform') raw: string,
+    @PlatformParam() platform: AiPlatform,
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {
-    const platform = this.platformOf(raw);
     try {
       await this.keys.set(user.workspace_id, platform, field(req, 'key'), user.email);
     } catch (e) {
@@ -75,17 +84,12 @@ export class AiProvidersSettingsController {
 
   @Post(':platform/remove')
   @AdminOnly()
-  async remove(@WebUserParam() user: UserView, @Param('platform') raw: string, @Res() res: Response): Promise<void> {
-    const platform = this.platformOf(raw);
+  async remove(
+    @WebUserParam() user: UserView,
+    @PlatformParam() platform: AiPlatform,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.keys.remove(user.workspace_id, platform);
     res.redirect(303, `/dashboard/settings/ai-providers?removed=${platform}`);
-  }
-
-  private platformOf(raw: string): ReturnType<typeof parsePlatform> {
-    try {
-      return parsePlatform(raw);
-    } catch {
-      throw new DomainError(ErrorCode.NotFound, 'No such AI platform.');
-    }
   }
 }

@@ -29,19 +29,13 @@ describe('Settings > AI providers (e2e)', () => {
         ANTHROPIC_BASE_URL: `${url}/anthropic`,
       }),
       workspace: 'aiws',
-      users: [
-        ['ai-admin@example.com', 'admin'],
-        ['ai-member@example.com', 'member'],
-      ],
+      users: { admin: ['ai-admin@example.com'], member: ['ai-member@example.com'] },
     });
     ({ t, server } = world);
-    [
-      {
-        client: admin,
-        user: { workspace_id: workspaceId },
-      },
-      { client: member },
-    ] = world.users;
+    const [a, m] = world.users;
+    workspaceId = a.user.workspace_id;
+    admin = a.client;
+    member = m.client;
   }, 60_000);
 
   afterAll(async () => world?.close());

@@ -122,19 +122,13 @@ describe('PDF AI: summary, chat and translation (e2e)', () => {
         PDF_AI_DAILY_CALLS: '10',
       }),
       workspace: 'pdfai',
-      users: [
-        ['alice@example.com', 'member'],
-        ['bob@example.com', 'member'],
-      ],
+      users: { member: ['alice@example.com', 'bob@example.com'] },
     });
     ({ t, server } = world);
-    [
-      {
-        client: alice,
-        user: { id: aliceId },
-      },
-      { client: bob },
-    ] = world.users;
+    const [a, b] = world.users;
+    aliceId = a.user.id;
+    alice = a.client;
+    bob = b.client;
     pdf = await fixturePdf();
     fileId = await upload(alice, pdf);
   }, 60_000);

@@ -9,7 +9,7 @@ import { signedInUser } from './web-users';
 export interface AiTestApp {
   server: ProviderServer;
   t: TestApp;
-  /** In the order they were asked for. */
+  /** In the order they were asked for (by role, in the order the roles are written). */
   users: Array<{ user: IssuedPassword; client: WebClient }>;
   close(): Promise<void>;
 }
@@ -22,7 +22,8 @@ export async function startAiTestApp(o: {
   env: (serverUrl: string) => Record<string, string>;
   handler?: ProviderServer['handler'];
   workspace: string;
-  users: Array<[email: string, role: Role]>;
+  /** The e-mail addresses of the users of each role. */
+  users: Partial<Record<Role, string[]>>;
 }): Promise<AiTestApp> {
   const server = await ProviderServer.start();
   server.handler = o.handler;
@@ -31,7 +32,8 @@ export async function startAiTestApp(o: {
     t = await createTestApp({ env: { ...o.env(server.url), AI_MAX_RETRIES: '0' } });
     await t.createKey(o.workspace);
     const users = [];
-    for (const [email, role] of o.users) users.push(await signedInUser(t, o.workspace, email, role));
+    for (const [role, emails] of Object.entries(o.users) as Array<[Role, string[]]>)
+      for (const email of emails) users.push(await signedInUser(t, o.workspace, email, role));
     const app = t;
     return {
       server,
