@@ -1,6 +1,8 @@
 import { Client } from 'pg';
 import { AccountsService } from '../../src/accounts/accounts.service';
-import { SitesService } from '../../src/a11y/sites/sites.service';
+import { SITE_SCAN_QUEUE, SitesService } from '../../src/a11y/sites/sites.service';
+import { InProcessJobQueues } from '../../src/common/jobs/in-process-job-queues';
+import { JobQueues } from '../../src/common/jobs/job-queues';
 import { SITE_SCAN_LOCK, SitesStore } from '../../src/a11y/sites/sites.store';
 import { createTestApp, createTestDatabase, TestApp, TestDatabase } from '../utils/test-app';
 import { FixtureServer, html, send, startFixtureServer } from './fixture-server';
@@ -103,7 +105,7 @@ interface Row {
     await stop(two);
   }, 60_000);
 
-  it('closed mid-scan, the next app resumes it: finished pages are not requested again, the one in flight once more', async () => {
+  it('closed mid-scan, the next app resumes it (finished pages not requested again, the one in flight once more) and arms its schedule', async () => {
     const first = await start();
     await first.createKey('restart');
     const user = await first.app.get(AccountsService).createUser('restart', 'restart-admin@example.com', 'admin');
@@ -112,7 +114,10 @@ interface Row {
       start_url: `${site.origin}/`,
       page_source: 'list',
       urls: PAGES.slice(1).join('\n'),
+      schedule: 'daily',
     });
+    const schedules = (t: TestApp) => t.app.get<JobQueues, InProcessJobQueues>(JobQueues).schedulerIds(SITE_SCAN_QUEUE);
+    expect(schedules(first)).toEqual([`site-${s.id}`]);
     const scan = await first.app.get(SitesService).runNow(s);
     for (const until = Date.now() + 90_000; !site.hits.get('/c');) {
       if (Date.now() > until) throw new Error('the first app did not reach /c in 90 s');
@@ -134,6 +139,7 @@ interface Row {
     const before = new Map(PAGES.map((p) => [p, site.hits.get(p) ?? 0]));
 
     const second = await start(); // resumes it at start-up
+    expect(schedules(second)).toEqual([`site-${s.id}`]); // the daily schedule, a timer of the process, armed again
     const ended = await scanEnded(second.app.get(SitesService), s.id, 1, 120_000);
     expect(ended.id).toBe(scan.id);
     expect(ended).toMatchObject({ status: 'done', pages_done: PAGES.length, pages_total: PAGES.length });

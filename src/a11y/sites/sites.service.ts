@@ -109,12 +109,14 @@ export class SitesService implements OnModuleInit, OnApplicationBootstrap, Befor
   }
 
   /**
-   * In process (no Redis): the scans a stopped process left queued or running are queued again; each
-   * resumes where it stopped (runScan), once no live process holds it (runJob).
+   * In process (no Redis), what ended with the previous process: the sites' schedules are armed again
+   * (timers of this process), and the scans it left queued or running are queued again; each resumes
+   * where it stopped (runScan), once no live process holds it (runJob).
    */
   async onApplicationBootstrap(): Promise<void> {
     if (this.jobs.kind !== 'in-process') return;
     try {
+      for (const s of await this.store.scheduledSites()) if (s.schedule !== 'off') await this.arm(s.id, s.schedule);
       for (const s of await this.store.unfinishedScans())
         await this.jobs.add<SiteScanJob>(
           SITE_SCAN_QUEUE,
@@ -122,7 +124,7 @@ export class SitesService implements OnModuleInit, OnApplicationBootstrap, Befor
           { jobId: `scan-${s.id}`, ...RESUME_JOB },
         );
     } catch (e) {
-      this.logger.error(`Resuming unfinished site scans at start-up failed: ${(e as Error).message}`);
+      this.logger.error(`Arming schedules and resuming site scans at start-up failed: ${(e as Error).message}`);
     }
   }
 
@@ -171,10 +173,7 @@ export class SitesService implements OnModuleInit, OnApplicationBootstrap, Befor
     const checks = this.checksFormOf(form, input.start_url, null);
     let site = await this.store.create(workspaceId, input, randomBytes(16).toString('hex'));
     site = await this.saveChecks(site, checks);
-    if (site.schedule !== 'off')
-      await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[site.schedule], {
-        siteId: site.id,
-      });
+    if (site.schedule !== 'off') await this.arm(site.id, site.schedule);
     return site;
   }
 
@@ -188,11 +187,13 @@ export class SitesService implements OnModuleInit, OnApplicationBootstrap, Befor
     const checks = this.checksFormOf(form, input.start_url, site.login);
     const saved = await this.saveChecks((await this.store.update(site.id, input, sameOrigin))!, checks);
     if (saved.schedule === 'off') await this.jobs.unschedule(SITE_SCAN_QUEUE, `site-${site.id}`);
-    else
-      await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[saved.schedule], {
-        siteId: site.id,
-      });
+    else await this.arm(site.id, saved.schedule);
     return saved;
+  }
+
+  /** Creates or replaces the site's repeating scan job. */
+  private arm(siteId: string, schedule: Exclude<Site['schedule'], 'off'>): Promise<void> {
+    return this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${siteId}`, SCHEDULE_CRON[schedule], { siteId });
   }
 
   async remove(workspaceId: string, id: string): Promise<void> {

@@ -137,6 +137,13 @@ export class SitesStore {
     return rows[0] ? scan(rows[0]) : undefined;
   }
 
+  /** Every site with a daily or weekly schedule (armed again at start-up when jobs run in process). */
+  async scheduledSites(): Promise<Pick<Site, 'id' | 'schedule'>[]> {
+    return this.db.query<Pick<Site, 'id' | 'schedule'>[]>(
+      `SELECT id, schedule FROM a11y_sites WHERE schedule <> 'off' ORDER BY created_at, id`,
+    );
+  }
+
   /** Every scan left queued or running, oldest first (resumed at start-up when jobs run in process). */
   async unfinishedScans(): Promise<Pick<SiteScan, 'id' | 'site_id'>[]> {
     return this.db.query<Pick<SiteScan, 'id' | 'site_id'>[]>(
