@@ -1,8 +1,9 @@
 /**
  * Over 300 lines: a site's whole cycle (saved form, ownership proof, page list from the sitemap and robots.txt, the
- * scan job with its 429 back-off and its resumption after a lost worker or, in process, a restart, viewports and login steps, grouping and
- * alerts) works on the same Site and SiteScan rows; the parts that stand alone are already in grouping.ts,
- * guarded-get.ts, site-input.ts, site-pages.ts, site-pace.ts, site-run.ts, site-alerts.ts, site-login.ts and sitemap.ts.
+ * scan job with its 429 back-off and its resumption after a lost worker or, in process, a restart, viewports and
+ * login steps, grouping and alerts) works on the same Site and SiteScan rows; the parts that stand alone are already
+ * in grouping.ts, guarded-get.ts, site-input.ts, site-pages.ts, site-pace.ts, site-run.ts, site-alerts.ts,
+ * site-login.ts and sitemap.ts.
  */
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
@@ -147,6 +148,7 @@ export class SitesService implements OnModuleInit, OnApplicationBootstrap, Befor
     this.running.add(run);
     return run.finally(() => this.running.delete(run));
   }
+
   list(workspaceId: string): Promise<Site[]> {
     return this.store.list(workspaceId);
   }
@@ -373,7 +375,7 @@ export class SitesService implements OnModuleInit, OnApplicationBootstrap, Befor
       kept.set(row, f);
       result = { url: row.url, reportId: got.reportId, score: f.score, ...label, ...this.reviewOf(got.page) };
     } catch (e) {
-      if (this.closing) return; // left without a result: tried once more when the scan resumes
+      if (e instanceof ScanStopped) return; // left without a result: tried once more when the scan resumes
       result = {
         url: row.url,
         ...label,
