@@ -31,9 +31,6 @@ const scan = (r: SiteScan): SiteScan => ({
  */
 export const SITE_SCAN_STALE_MS = 30 * 60_000;
 
-/** Arbitrary, fixed: the first key of the advisory locks that hold a site scan for its process (holdScan). */
-export const SITE_SCAN_LOCK = 724_311_003;
-
 /** A site's settings as query parameters, in the column order of INSERT and UPDATE ($2 to $14). */
 const inputParams = (s: SiteInput): unknown[] => [
   s.name,
@@ -53,6 +50,9 @@ const inputParams = (s: SiteInput): unknown[] => [
 
 /** Scans listed on a site's page (the trend). */
 export const SITE_SCANS_SHOWN = 30;
+
+/** Arbitrary, fixed: the first key of the advisory locks that hold a site scan for its process (holdScan). */
+export const SITE_SCAN_LOCK = 724_311_003;
 
 /** All SQL of accessibility monitoring (tables of migration A11ySites1795740000000). */
 @Injectable()
