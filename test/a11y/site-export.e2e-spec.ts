@@ -72,12 +72,13 @@ describe('Site scan exports (e2e)', () => {
     expect(res.status).toBe(200);
     expect(res.type).toMatch(/^text\/csv/);
     const rows = res.body.toString('utf8').trimEnd().split('\r\n');
-    expect(rows[0]).toBe('page,rule,impact,outcome,help,help_url,selector,html,fingerprint,new');
+    expect(rows[0]).toBe('page,rule,impact,outcome,help,help_url,selector,html,fingerprint,new,viewport');
     const imageAlt = rows.filter((r) => r.includes(',image-alt,critical,failed,'));
     expect(imageAlt.map((r) => r.split(',')[0]).sort()).toEqual(SITE_PAGES.map((p) => `${site.origin}${p}`).sort());
     expect(rows.filter((r) => r.includes(',button-name,'))).toHaveLength(1);
     expect(rows.some((r) => r.includes(',region,'))).toBe(false);
-    expect(rows.slice(1).every((r) => r.endsWith(','))).toBe(true); // the first scan: nothing to be new against
+    // the first scan: nothing to be new against (`new` empty); the site's one viewport on every row
+    expect(rows.slice(1).every((r) => r.endsWith(',,desktop'))).toBe(true);
   });
 
   it('JUnit XML: valid, one suite per page, the template defect failing on each', async () => {
@@ -126,7 +127,7 @@ describe('Site scan exports (e2e)', () => {
       expect(second.status).toBe('done');
       const res = await download(member, SITE_EXPORTS.csv.file, `/dashboard/sites/${siteId}/scans/${second.id}`);
       const rows = res.body.toString('utf8').trimEnd().split('\r\n').slice(1);
-      const newOf = (rule: string) => rows.filter((r) => r.includes(`,${rule},`)).map((r) => r.split(',').pop());
+      const newOf = (rule: string) => rows.filter((r) => r.includes(`,${rule},`)).map((r) => r.split(',').at(-2));
       expect(newOf('image-alt')).toEqual(SITE_PAGES.map(() => 'no'));
       expect(newOf('label')).toEqual(SITE_PAGES.map(() => 'yes'));
       const p1 = second.summary!.pages.find((p) => p.url === `${site.origin}/p1`)!;
@@ -148,10 +149,55 @@ describe('Site scan exports (e2e)', () => {
     });
     expect(done.status).toBe('done');
     expect(done.summary!.pages).toHaveLength(4);
-    const res = await download(member, SITE_EXPORTS.pdf.file, `/dashboard/sites/${done.site_id}/scans/${done.id}`);
+    const at = `/dashboard/sites/${done.site_id}/scans/${done.id}`;
+    const res = await download(member, SITE_EXPORTS.pdf.file, at);
     const text = (await pdfText(res.body)).text.replace(/\s+/g, ' ');
     expect(text).toContain('Pages scanned: 2, each at desktop 1280 and phone 375 (4 results)');
     expect(text).toContain(`Page 2: ${site.origin}/p1 (phone 375)`);
     expect(text).toContain(`Page 1: ${site.origin}/ (desktop 1280)`);
+
+    // CSV: the viewport of each row in the appended last column
+    const csv = (await download(member, SITE_EXPORTS.csv.file, at)).body.toString('utf8').trimEnd().split('\r\n');
+    expect(csv[0].split(',').at(-1)).toBe('viewport');
+    const alt = csv.filter((r) => r.includes(',image-alt,critical,failed,'));
+    expect(alt.map((r) => `${r.split(',')[0]} ${r.split(',').at(-1)}`).sort()).toEqual(
+      [
+        `${site.origin}/ desktop`,
+        `${site.origin}/ phone`,
+        `${site.origin}/p1 desktop`,
+        `${site.origin}/p1 phone`,
+      ].sort(),
+    );
+
+    // JUnit: valid; one suite per page and viewport, each with its own cases; the phone's names say so
+    const xml = (await download(member, SITE_EXPORTS.junit.file, at)).body.toString('utf8');
+    expect(await junitErrors(xml)).toEqual([]);
+    const suites = xml.split('<testsuite ').slice(1);
+    expect(suites.map((x) => /^name="([^"]*)"/.exec(x)![1])).toEqual([
+      `accessibility: ${site.origin}/`,
+      `accessibility: ${site.origin}/ (phone 375)`,
+      `accessibility: ${site.origin}/p1`,
+      `accessibility: ${site.origin}/p1 (phone 375)`,
+    ]);
+    expect(suites.map((x) => /<property name="viewport" value="([^"]*)"\/>/.exec(x)![1])).toEqual([
+      'desktop',
+      'phone',
+      'desktop',
+      'phone',
+    ]);
+    const tests = suites.map((x) => Number(/ tests="(\d+)"/.exec(x)![1]));
+    expect(tests.reduce((a, b) => a + b, 0)).toBe(Number(/<testsuites [^>]* tests="(\d+)"/.exec(xml)![1]));
+    expect(suites[3]).toMatch(/<testcase name="image-alt: [^"]* \(phone 375\)" classname="[^"]*\/p1"[^>]*>\n<failure/);
+
+    // SARIF: valid; each result's viewport in its property bag, the phone's in its message
+    const log = JSON.parse((await download(member, SITE_EXPORTS.sarif.file, at)).body.toString('utf8')) as {
+      runs: { results: { ruleId: string; message: { text: string }; properties: Record<string, string> }[] }[];
+    };
+    expect(sarifErrors(log)).toEqual([]);
+    const altResults = log.runs[0].results.filter((r) => r.ruleId === 'image-alt');
+    expect(altResults.map((r) => `${r.properties.page} ${r.properties.viewport}`).sort()).toEqual(
+      alt.map((r) => `${r.split(',')[0]} ${r.split(',').at(-1)}`).sort(),
+    );
+    for (const r of altResults) expect(r.message.text.endsWith(' (phone 375)')).toBe(r.properties.viewport === 'phone');
   }, 180_000);
 });

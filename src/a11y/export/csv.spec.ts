@@ -34,11 +34,33 @@ describe('renderCsv', () => {
       },
     ] as unknown as GateCase[];
     const lines = renderCsv(cases).split('\r\n');
-    expect(lines[0]).toBe('page,rule,impact,outcome,help,help_url,selector,html,fingerprint,new');
+    expect(lines[0]).toBe('page,rule,impact,outcome,help,help_url,selector,html,fingerprint,new,viewport');
     expect(lines[1]).toBe(
-      'http://s.test/a,image-alt,critical,failed,Images must have alternative text,https://dequeuniversity.com/rules/axe/4.10/image-alt,header | img,"<img src=""a, b"">",fp1,yes',
+      'http://s.test/a,image-alt,critical,failed,Images must have alternative text,https://dequeuniversity.com/rules/axe/4.10/image-alt,header | img,"<img src=""a, b"">",fp1,yes,',
     );
     expect(lines[2]).toContain(`,#x,"'=HYPERLINK(""x"")",fp1,`);
     expect(lines).toHaveLength(4); // the passed rule has no row; the file ends with CRLF
+  });
+
+  it("appends each row's viewport last, after the columns read by position before it existed", () => {
+    const at = (viewport: string, nodes: ReturnType<typeof node>[]) =>
+      ({
+        page: 'http://s.test/a',
+        rule: 'image-alt',
+        help: 'h',
+        helpUrl: 'u',
+        tags: [],
+        impact: 'critical',
+        outcome: 'failed',
+        viewport,
+        nodes,
+      }) as unknown as GateCase;
+    const lines = renderCsv([at('desktop', [node('<img>', ['img'])]), at('phone', [])])
+      .trimEnd()
+      .split('\r\n');
+    expect(lines.slice(1)).toEqual([
+      'http://s.test/a,image-alt,critical,failed,h,u,img,<img>,fp1,,desktop',
+      'http://s.test/a,image-alt,critical,failed,h,u,,,,,phone', // a rule that names no element
+    ]);
   });
 });

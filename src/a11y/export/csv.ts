@@ -1,6 +1,9 @@
 import type { GateCase } from './gate';
 
-/** Columns of the CSV export, in order (one row per failing element, or per rule when it names no element). */
+/**
+ * Columns of the CSV export, in order (one row per failing element, or per rule when it names no element);
+ * `viewport` (desktop, phone) was appended last, after the columns consumers already read by position.
+ */
 export const CSV_COLUMNS = [
   'page',
   'rule',
@@ -12,6 +15,7 @@ export const CSV_COLUMNS = [
   'html',
   'fingerprint',
   'new',
+  'viewport',
 ] as const;
 
 /** One CSV field (RFC 4180): quoted when needed; a leading =, +, - or @ is prefixed with ' (no formula in a spreadsheet). */
@@ -29,7 +33,8 @@ export function renderCsv(cases: readonly GateCase[]): string {
   for (const c of cases) {
     if (c.outcome !== 'failed' && c.outcome !== 'reported') continue;
     const base = [c.page, c.rule, c.impact, c.outcome, c.help, c.helpUrl];
-    if (!c.nodes.length) rows.push([...base, '', '', '', '']);
+    const viewport = c.viewport ?? '';
+    if (!c.nodes.length) rows.push([...base, '', '', '', '', viewport]);
     for (const n of c.nodes)
       rows.push([
         ...base,
@@ -37,6 +42,7 @@ export function renderCsv(cases: readonly GateCase[]): string {
         n.html,
         n.fingerprint,
         n.isNew === undefined ? '' : n.isNew ? 'yes' : 'no',
+        viewport,
       ]);
   }
   return rows.map((r) => r.map(field).join(',')).join('\r\n') + '\r\n';

@@ -1,6 +1,6 @@
 import type { Report } from '../report/report.types';
 import { wcagCriteria } from '../render/summary';
-import type { GateCase } from './gate';
+import { type GateCase, viewportSuffix } from './gate';
 
 /** The SARIF 2.1.0 schema address tools recognise. */
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -13,7 +13,9 @@ export const FINGERPRINT_KEY = 'beaconElement/v1';
  * through (below fail_on, or not new with new_only). The location is the page address (an absolute
  * URI) with the element's selector as a logical location and its markup as the snippet;
  * `partialFingerprints` carries the element fingerprint so code-scanning tools track it across
- * runs; `baselineState` is set when a diff was used.
+ * runs; `baselineState` is set when a diff was used. A site scan's cases carry their viewport: each result
+ * then has it in its property bag (`viewport`: desktop, phone), and at another viewport than desktop its
+ * message ends with it (" (phone 375)"); the fingerprint stays the element's, the same at every viewport.
  */
 export function renderSarif(report: Report, cases: readonly GateCase[], publicUrl: string): object {
   const violated = cases.filter((c) => c.outcome === 'failed' || c.outcome === 'reported');
@@ -32,13 +34,18 @@ export function renderSarif(report: Report, cases: readonly GateCase[], publicUr
       properties: { tags: ['accessibility', ...c.tags], impact: c.impact },
     };
   });
+  const properties = (c: GateCase) => ({
+    impact: c.impact,
+    page: c.page,
+    ...(c.viewport ? { viewport: c.viewport } : {}),
+  });
   const pageLevel = (c: GateCase) => ({
     ruleId: c.rule,
     ruleIndex: ruleIds.indexOf(c.rule),
     level: c.outcome === 'failed' ? 'error' : 'note',
-    message: { text: c.help },
+    message: { text: `${c.help}${viewportSuffix(c)}` },
     locations: [{ physicalLocation: { artifactLocation: { uri: c.page } } }],
-    properties: { impact: c.impact, page: c.page },
+    properties: properties(c),
   });
   const results = violated.flatMap((c) =>
     c.nodes.length === 0
@@ -47,7 +54,7 @@ export function renderSarif(report: Report, cases: readonly GateCase[], publicUr
           ruleId: c.rule,
           ruleIndex: ruleIds.indexOf(c.rule),
           level: c.outcome === 'failed' && (n.isNew ?? true) ? 'error' : 'note',
-          message: { text: `${c.help} (${c.impact}): ${n.target.join(' | ')}` },
+          message: { text: `${c.help} (${c.impact}): ${n.target.join(' | ')}${viewportSuffix(c)}` },
           locations: [
             {
               physicalLocation: {
@@ -59,7 +66,7 @@ export function renderSarif(report: Report, cases: readonly GateCase[], publicUr
           ],
           partialFingerprints: { [FINGERPRINT_KEY]: n.fingerprint },
           ...(n.isNew === undefined ? {} : { baselineState: n.isNew ? 'new' : 'unchanged' }),
-          properties: { impact: c.impact, page: c.page },
+          properties: properties(c),
         })),
   );
   return {

@@ -1,10 +1,12 @@
 import type { Report, ReportPage, ReportRule } from '../report/report.types';
 import { pageBreakdown } from '../scoring/breakdown';
 import { pageScore } from '../scoring/score';
-import { renderCsv } from '../export/csv';
+import { CSV_COLUMNS, renderCsv } from '../export/csv';
 import { gateCases } from '../export/gate';
+import { renderJunit } from '../export/junit';
+import { renderSarif } from '../export/sarif';
 import { fingerprintOf } from '../diff/fingerprint';
-import { newSince, pdfNamesOf, siteAsReport } from './site-export';
+import { newSince, pdfNamesOf, siteAsReport, viewportsOf } from './site-export';
 import type { IssueGroup, Site, SitePageResult, SiteScan, SiteScanSummary } from './site.types';
 
 const rule = (id: string, impact: ReportRule['impact']): ReportRule => ({
@@ -131,7 +133,7 @@ describe('a site scan at two viewports, as the site page shows it', () => {
       .split('\r\n')
       .slice(1)
       .map((r) => r.split(','))
-      .map((c) => `${c[0]} ${c[1]} ${c[c.length - 1]}`);
+      .map((c) => `${c[0]} ${c[1]} ${c[CSV_COLUMNS.indexOf('new')]}`);
     expect(cells).toEqual([
       'http://a.test/ image-alt no',
       'http://a.test/ color-contrast yes',
@@ -143,5 +145,86 @@ describe('a site scan at two viewports, as the site page shows it', () => {
       'http://a.test/b color-contrast ',
     ]);
     expect(newSince(kept, undefined)).toBeUndefined();
+  });
+
+  /** The site export's cases of the two-viewport scan, each with its row's viewport (as SiteExportService renders them). */
+  const exportOf = () => {
+    const { report, rows: kept } = siteAsReport(site, two, all);
+    return {
+      report,
+      cases: gateCases(report, { failOn: 'minor', newOnly: false }, undefined, viewportsOf(two.summary!, kept)),
+    };
+  };
+
+  it('the CSV names the viewport of each row in its last column', () => {
+    const { cases } = exportOf();
+    const lines = renderCsv(cases).trimEnd().split('\r\n');
+    expect(lines[0].split(',')).toEqual([...CSV_COLUMNS]);
+    expect(CSV_COLUMNS.indexOf('viewport')).toBe(CSV_COLUMNS.length - 1); // appended: the earlier columns keep their place
+    const cells = lines.slice(1).map((r) => r.split(','));
+    expect(cells.map((c) => `${c[0]} ${c[1]} ${c[CSV_COLUMNS.indexOf('viewport')]}`)).toEqual([
+      'http://a.test/ image-alt desktop',
+      'http://a.test/ color-contrast desktop',
+      'http://a.test/b image-alt desktop',
+      'http://a.test/b color-contrast desktop',
+      'http://a.test/ image-alt phone',
+      'http://a.test/ color-contrast phone',
+      'http://a.test/b image-alt phone',
+      'http://a.test/b color-contrast phone',
+    ]);
+  });
+
+  it('a scan at one viewport names it on every row (desktop for scans from before viewports existed)', () => {
+    const one = (viewports?: SiteScanSummary['viewports']) =>
+      viewportsOf({ ...scan.summary!, ...(viewports ? { viewports } : {}) }, scan.summary!.pages);
+    expect(one(['phone'])).toEqual(['phone', 'phone']);
+    expect(one()).toEqual(['desktop', 'desktop']);
+  });
+
+  it('JUnit: one suite per page and viewport with its own cases, a viewport property, phone names marked', () => {
+    const { report, cases } = exportOf();
+    const xml = renderJunit(report, cases, 'http://beacon.test/site');
+    const suites = xml.split('<testsuite ').slice(1);
+    expect(suites.map((x) => /^name="([^"]*)"/.exec(x)![1])).toEqual([
+      'accessibility: http://a.test/',
+      'accessibility: http://a.test/b',
+      'accessibility: http://a.test/ (phone 375)',
+      'accessibility: http://a.test/b (phone 375)',
+    ]);
+    // each suite holds its own page's cases only (two failures, one pass), not the other viewport's too
+    expect(suites.map((x) => /tests="(\d+)" failures="(\d+)"/.exec(x)!.slice(1).join('/'))).toEqual(
+      suites.map(() => '3/2'),
+    );
+    expect(suites.map((x) => /<property name="viewport" value="([^"]*)"\/>/.exec(x)?.[1])).toEqual([
+      'desktop',
+      'desktop',
+      'phone',
+      'phone',
+    ]);
+    expect(suites[0]).toContain('<testcase name="image-alt: image-alt" classname="http://a.test/"');
+    expect(suites[2]).toContain('<testcase name="image-alt: image-alt (phone 375)" classname="http://a.test/"');
+    expect(xml).toMatch(/<testsuites [^>]*tests="12" failures="8"/);
+  });
+
+  it('SARIF: each result has its viewport in its property bag, and a phone result says so in its message', () => {
+    const { report, cases } = exportOf();
+    const log = renderSarif(report, cases, 'http://beacon.test/site') as {
+      runs: { results: { ruleId: string; message: { text: string }; properties: Record<string, string> }[] }[];
+    };
+    const results = log.runs[0].results;
+    expect(results.map((r) => r.properties.viewport)).toEqual([...Array(4).fill('desktop'), ...Array(4).fill('phone')]);
+    expect(results[0]).toMatchObject({
+      message: { text: 'image-alt (critical): img' },
+      properties: { impact: 'critical', page: 'http://a.test/', viewport: 'desktop' },
+    });
+    expect(results[4].message.text).toBe('image-alt (critical): img (phone 375)');
+  });
+
+  it("the public scan's exports (no viewports given) are as before: no viewport anywhere", () => {
+    const { report } = siteAsReport(site, two, all);
+    const cases = gateCases(report, { failOn: 'minor', newOnly: false });
+    expect(cases.some((c) => 'viewport' in c)).toBe(false);
+    expect(renderJunit(report, cases, 'http://beacon.test/')).not.toContain('viewport');
+    expect(JSON.stringify(renderSarif(report, cases, 'http://beacon.test/'))).not.toMatch(/viewport|phone 375/);
   });
 });

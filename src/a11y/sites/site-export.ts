@@ -10,7 +10,7 @@ import { totals } from '../report/from-axe';
 import { ReportsService } from '../report/reports.service';
 import { PageCosts, pageCostsOf, siteBreakdown } from '../scoring/breakdown';
 import type { Report, ReportPage } from '../report/report.types';
-import { VIEWPORT_LABELS } from '../scan/scan-options';
+import { type ViewportName, VIEWPORT_LABELS } from '../scan/scan-options';
 import { filterPage, printsByPage } from './grouping';
 import type { Site, SitePageResult, SiteScan, SiteScanSummary } from './site.types';
 import { SitesStore } from './sites.store';
@@ -111,6 +111,13 @@ export function pdfNamesOf(summary: SiteScanSummary, rows: readonly SitePageResu
 }
 
 /**
+ * The viewport of each row (`rows[i]`'s): its own when the scan had more than one, else the scan's one
+ * viewport (desktop for scans from before viewports existed).
+ */
+export const viewportsOf = (summary: SiteScanSummary, rows: readonly SitePageResult[]): ViewportName[] =>
+  rows.map((r) => r.viewport ?? summary.viewports?.[0] ?? 'desktop');
+
+/**
  * Which elements are new since the previous finished scan, as the site page's per-page diff counts
  * them (by fingerprint, at the first viewport); undefined for a page the previous scan did not scan,
  * a row at another viewport, or when there is no previous scan (the CSV's `new` column stays empty).
@@ -150,7 +157,12 @@ export class SiteExportService {
     const { report, rows } = siteAsReport(site, scan, reports);
     if (format === 'pdf') return renderReportPdf(report, siteUrl, { names: pdfNamesOf(scan.summary, rows) });
     const before = scan.finished_at ? await this.store.doneBefore(site.id, scan.finished_at) : undefined;
-    const cases = gateCases(report, GATE, newSince(rows, before?.summary ?? undefined));
+    const cases = gateCases(
+      report,
+      GATE,
+      newSince(rows, before?.summary ?? undefined),
+      viewportsOf(scan.summary, rows),
+    );
     if (format === 'csv') return Buffer.from(renderCsv(cases));
     if (format === 'junit') return Buffer.from(renderJunit(report, cases, siteUrl));
     return Buffer.from(JSON.stringify(renderSarif(report, cases, siteUrl), null, 2));

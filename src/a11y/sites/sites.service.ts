@@ -1,12 +1,14 @@
 /**
  * Over 300 lines: a site's whole cycle (saved form, ownership proof, page list from the sitemap and robots.txt, the
- * scan job with its 429 back-off and its resumption after a lost worker, viewports and login steps, grouping and
- * alerts) works on the same Site and SiteScan rows; the parts that stand alone are already in grouping.ts,
- * guarded-get.ts, site-input.ts, site-pages.ts, site-pace.ts, site-run.ts, site-alerts.ts, site-login.ts and sitemap.ts.
+ * scan job with its 429 back-off and its resumption after a lost worker or, in process, a restart, viewports and
+ * login steps, grouping and alerts) works on the same Site and SiteScan rows; the parts that stand alone are already
+ * in grouping.ts, guarded-get.ts, site-input.ts, site-pages.ts, site-pace.ts, site-run.ts, site-alerts.ts,
+ * site-login.ts and sitemap.ts.
  */
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { resolveTxt } from 'node:dns/promises';
+import { settledWithin } from '../../common/async/settled-within';
 import { AppConfig } from '../../common/config/env';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
@@ -45,10 +47,21 @@ export const VERIFICATION_TXT_PREFIX = 'beacon-verification=';
 /** Cron (UTC) of the schedules. */
 export const SCHEDULE_CRON = { daily: '0 4 * * *', weekly: '0 4 * * 1' } as const;
 
+/**
+ * In process (no Redis): a scan resumed at start-up is tried again while another live process holds it
+ * (10 s, 20 s, ... about 5 minutes in all), so it is taken over once that process has stopped.
+ */
+const RESUME_JOB = { attempts: 6, backoffMs: 10_000 };
+
 interface SiteScanJob {
   siteId: string;
   scanId?: string;
+  /** Added at start-up for a scan a stopped process left unfinished (in process). */
+  resume?: boolean;
 }
+
+/** Thrown into a page scan still running when shutdown stops waiting for it (its row stays without a result). */
+class ScanStopped extends Error {}
 
 /**
  * Accessibility monitoring of whole sites (docs/a11y-monitoring.md): saved sites, ownership proof,
@@ -58,8 +71,15 @@ interface SiteScanJob {
  * alerts raised through AlertsService.
  */
 @Injectable()
-export class SitesService implements OnModuleInit {
+export class SitesService implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('A11ySites');
+  /** In process: shutting down, so running scans stop at their next page and are resumed at the next start. */
+  private closing = false;
+  /** Site-scan jobs running in this process. */
+  private readonly running = new Set<Promise<void>>();
+  /** Rejects (ScanStopped) when shutdown stops waiting for the pages in flight. */
+  private readonly stopped: Promise<never>;
+  private stop!: () => void;
   /** The address policy's guard for sitemaps, robots.txt and the ownership file (replaceable in tests). */
   guard: EgressGuard;
   /** TXT lookup (replaceable in tests). */
@@ -76,15 +96,57 @@ export class SitesService implements OnModuleInit {
     private readonly reports: ReportsService,
   ) {
     this.guard = new EgressGuard({ allowLoopback: config.SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE });
+    this.stopped = new Promise<never>((_, reject) => (this.stop = () => reject(new ScanStopped('shutting down'))));
+    this.stopped.catch(() => undefined);
   }
 
   /** Site scans run where page scans do: worker processes, and API processes with SCAN_WORKER_IN_PROCESS (or no Redis). */
   onModuleInit(): void {
     if (this.jobs.kind === 'bullmq' && !this.config.SCAN_WORKER_IN_PROCESS) return;
-    this.jobs.register<SiteScanJob>(SITE_SCAN_QUEUE, (data) => this.runJob(data), {
+    this.jobs.register<SiteScanJob>(SITE_SCAN_QUEUE, (data) => this.tracked(this.runJob(data)), {
       concurrency: SITE_SCAN_CONCURRENCY,
       stalledRuns: SITE_SCAN_STALLED_RUNS,
     });
+  }
+
+  /**
+   * In process (no Redis), what ended with the previous process: the sites' schedules are armed again
+   * (timers of this process), and the scans it left queued or running are queued again; each resumes
+   * where it stopped (runScan), once no live process holds it (runJob).
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.jobs.kind !== 'in-process') return;
+    try {
+      for (const s of await this.store.scheduledSites()) if (s.schedule !== 'off') await this.arm(s.id, s.schedule);
+      for (const s of await this.store.unfinishedScans())
+        await this.jobs.add<SiteScanJob>(
+          SITE_SCAN_QUEUE,
+          { siteId: s.site_id, scanId: s.id, resume: true },
+          { jobId: `scan-${s.id}`, ...RESUME_JOB },
+        );
+    } catch (e) {
+      this.logger.error(`Arming schedules and resuming site scans at start-up failed: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * In process: running scans start no new page; the pages in flight get SHUTDOWN_TIMEOUT_MS to end
+   * (their results are kept), then are left without a result, each tried once more when the scan resumes
+   * at the next start (as a page in flight on a worker that died).
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.jobs.kind !== 'in-process') return;
+    this.closing = true;
+    const all = Promise.allSettled([...this.running]);
+    if (!(await settledWithin(all, this.config.SHUTDOWN_TIMEOUT_MS))) {
+      this.stop();
+      await all;
+    }
+  }
+
+  private tracked(run: Promise<void>): Promise<void> {
+    this.running.add(run);
+    return run.finally(() => this.running.delete(run));
   }
 
   list(workspaceId: string): Promise<Site[]> {
@@ -113,10 +175,7 @@ export class SitesService implements OnModuleInit {
     const checks = this.checksFormOf(form, input.start_url, null);
     let site = await this.store.create(workspaceId, input, randomBytes(16).toString('hex'));
     site = await this.saveChecks(site, checks);
-    if (site.schedule !== 'off')
-      await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[site.schedule], {
-        siteId: site.id,
-      });
+    if (site.schedule !== 'off') await this.arm(site.id, site.schedule);
     return site;
   }
 
@@ -130,11 +189,13 @@ export class SitesService implements OnModuleInit {
     const checks = this.checksFormOf(form, input.start_url, site.login);
     const saved = await this.saveChecks((await this.store.update(site.id, input, sameOrigin))!, checks);
     if (saved.schedule === 'off') await this.jobs.unschedule(SITE_SCAN_QUEUE, `site-${site.id}`);
-    else
-      await this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${site.id}`, SCHEDULE_CRON[saved.schedule], {
-        siteId: site.id,
-      });
+    else await this.arm(site.id, saved.schedule);
     return saved;
+  }
+
+  /** Creates or replaces the site's repeating scan job. */
+  private arm(siteId: string, schedule: Exclude<Site['schedule'], 'off'>): Promise<void> {
+    return this.jobs.schedule<SiteScanJob>(SITE_SCAN_QUEUE, `site-${siteId}`, SCHEDULE_CRON[schedule], { siteId });
   }
 
   async remove(workspaceId: string, id: string): Promise<void> {
@@ -186,13 +247,24 @@ export class SitesService implements OnModuleInit {
       if (!created) return;
       scanId = created.id;
     }
+    // In process, a scan is held by the process running it (another instance on the database may resume it).
+    const release = this.jobs.kind === 'in-process' ? await this.store.holdScan(scanId) : async () => undefined;
+    if (!release) {
+      const scan = await this.store.getScan(scanId);
+      if (data.resume && (scan?.status === 'queued' || scan?.status === 'running'))
+        throw new Error(`Site scan ${scanId} is being run by another process; trying again later.`);
+      return;
+    }
     try {
       await this.runScan(scanId);
     } catch (e) {
+      if (this.closing) return; // stopped by the shutdown: resumed at the next start
       this.logger.warn(`site scan ${scanId} failed: ${(e as Error).message}`);
       await this.store
         .fail(scanId, e instanceof DomainError ? e.message : 'The scan stopped on an unexpected error; run it again.')
         .catch(() => undefined);
+    } finally {
+      await release();
     }
   }
 
@@ -215,6 +287,7 @@ export class SitesService implements OnModuleInit {
     if (!site) return; // deleted: its scans went with it
     const plan = scan.plan ?? (await this.store.savePlan(scanId, await this.planOf(site)));
     const views = await this.viewsOf(site, plan.viewports); // signs in first when the site has login steps (a failure stops the scan)
+    if (this.closing) return;
     const rows = await this.store.pageRows(scanId, plan.viewports);
     const byPage: SiteScanPageRow[][] = plan.pages.map(() => []);
     for (const r of rows) byPage[r.idx]?.push(r);
@@ -228,10 +301,12 @@ export class SitesService implements OnModuleInit {
       {
         gapMs: plan.gapMs,
         scan: async (url, k, slowDown) => {
-          for (const row of open(todo[k])) await this.scanRow(site, scanId, plan, row, views, slowDown, kept);
+          for (const row of open(todo[k]))
+            if (!this.closing) await this.scanRow(site, scanId, plan, row, views, slowDown, kept);
           return byPage[todo[k]][0]?.result ?? { url };
         },
         after: async () => {
+          if (this.closing) return false; // shutting down (in process): resumed at the next start
           if (!(await this.store.get(site.id))) return false; // deleted mid-scan: stop (its scans went with it)
           await this.store.progress(scanId, 'running', ++done, plan.pages.length);
           return true;
@@ -291,12 +366,16 @@ export class SitesService implements OnModuleInit {
         row.attempts++;
       };
       const got = await scanCounted(row.attempts, start, () =>
-        this.scanSitePage(site, row.url, new URL(site.start_url).origin, views.get(row.viewport), slowDown),
+        Promise.race([
+          this.scanSitePage(site, row.url, new URL(site.start_url).origin, views.get(row.viewport), slowDown),
+          this.stopped,
+        ]),
       );
       const f = this.filtered(site, got.page, row.viewport);
       kept.set(row, f);
       result = { url: row.url, reportId: got.reportId, score: f.score, ...label, ...this.reviewOf(got.page) };
     } catch (e) {
+      if (e instanceof ScanStopped) return; // left without a result: tried once more when the scan resumes
       result = {
         url: row.url,
         ...label,

@@ -55,6 +55,9 @@ const inputParams = (s: SiteInput): unknown[] => columnParams(s, INPUT_COLUMNS, 
 /** Scans listed on a site's page (the trend). */
 export const SITE_SCANS_SHOWN = 30;
 
+/** Arbitrary, fixed: the first key of the advisory locks that hold a site scan for its process (holdScan). */
+export const SITE_SCAN_LOCK = 724_311_003;
+
 /** All SQL of accessibility monitoring (tables of migration A11ySites1795740000000). */
 @Injectable()
 export class SitesStore {
@@ -136,6 +139,47 @@ export class SitesStore {
       [siteId],
     );
     return rows[0] ? scan(rows[0]) : undefined;
+  }
+
+  /** Every site with a daily or weekly schedule (armed again at start-up when jobs run in process). */
+  async scheduledSites(): Promise<Pick<Site, 'id' | 'schedule'>[]> {
+    return this.db.query<Pick<Site, 'id' | 'schedule'>[]>(
+      `SELECT id, schedule FROM a11y_sites WHERE schedule <> 'off' ORDER BY created_at, id`,
+    );
+  }
+
+  /** Every scan left queued or running, oldest first (resumed at start-up when jobs run in process). */
+  async unfinishedScans(): Promise<Pick<SiteScan, 'id' | 'site_id'>[]> {
+    return this.db.query<Pick<SiteScan, 'id' | 'site_id'>[]>(
+      `SELECT id, site_id FROM a11y_site_scans WHERE status IN ('queued', 'running') ORDER BY created_at, id`,
+    );
+  }
+
+  /**
+   * Holds the scan for this process while it runs: a PostgreSQL session advisory lock on a connection of
+   * its own, which ends with the process however it ends (its connection closes), so another process may
+   * then take the scan. Answers the release, or undefined when another process holds the scan.
+   */
+  async holdScan(id: string): Promise<(() => Promise<void>) | undefined> {
+    const runner = this.db.createQueryRunner();
+    await runner.connect();
+    let held = false;
+    try {
+      const rows = (await runner.query(`SELECT pg_try_advisory_lock($1::int, hashtext($2::text)) AS held`, [
+        SITE_SCAN_LOCK,
+        id,
+      ])) as { held: boolean }[];
+      held = rows[0]?.held === true;
+    } finally {
+      if (!held) await runner.release();
+    }
+    if (!held) return undefined;
+    return async () => {
+      await runner
+        .query(`SELECT pg_advisory_unlock($1::int, hashtext($2::text))`, [SITE_SCAN_LOCK, id])
+        .catch(() => undefined);
+      await runner.release();
+    };
   }
 
   /** Newest first. */

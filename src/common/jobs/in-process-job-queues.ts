@@ -98,6 +98,12 @@ export class InProcessJobQueues extends JobQueues implements OnApplicationShutdo
     arm();
   }
 
+  /** The ids of the queue's schedules armed in this process (they live as long as it does). */
+  schedulerIds(queue: string): string[] {
+    const prefix = `${queue}\u0000`;
+    return [...this.schedulers.keys()].filter((k) => k.startsWith(prefix)).map((k) => k.slice(prefix.length));
+  }
+
   unschedule(queue: string, schedulerId: string): Promise<void> {
     this.clearScheduler(queue, schedulerId);
     return Promise.resolve();
