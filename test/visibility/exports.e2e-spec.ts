@@ -218,7 +218,7 @@ describe('Visibility CSV exports (e2e)', () => {
     const files: Record<string, string> = {};
     for (const list of Object.keys(LISTS) as List[]) {
       const { res } = await csv(`/${list}`, tricky);
-      const name = /filename="(.+)"$/.exec(res.headers['content-disposition'] as string)?.[1] ?? '';
+      const name = /filename="(.+)"$/.exec(res.headers['content-disposition'])?.[1] ?? '';
       files[name] = res.body as string;
     }
     const file = (rows: string[]): string => rows.map((r) => `${r}\n`).join('');
