@@ -12,6 +12,7 @@ import { PgSessionStore, RedisSessionStore, SessionStore } from './session.store
 import { SessionsService } from './sessions.service';
 import { UsersStore } from './users.store';
 import { SignupService } from './signup.service';
+import { SignupsStore } from './signups.store';
 
 /**
  * Website accounts (a platform concern: the website and the admin CLI use it). Sessions and
@@ -33,6 +34,7 @@ import { SignupService } from './signup.service';
         redis.client ? new RedisLoginThrottleStore(redis) : new PgLoginThrottleStore(db),
     },
     UsersStore,
+    SignupsStore,
     SessionsService,
     AccountsService,
     SignupService,

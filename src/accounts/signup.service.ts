@@ -1,6 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { AppConfig } from '../common/config/env';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
@@ -10,6 +9,7 @@ import { plural } from '../common/text/plural';
 import { normaliseEmail } from './accounts.service';
 import { LoginThrottleStore, ThrottleEntry } from './login-throttle.store';
 import { hashPassword, passwordProblem } from './password-hasher';
+import { SignupsStore } from './signups.store';
 
 /** E-mails one address receives per hour from sign-ups, whoever asks (no mail bombing through the form). */
 const MAILS_PER_ADDRESS_PER_HOUR = 3;
@@ -32,7 +32,7 @@ export interface VerifiedSignup {
  * has an account: a known address gets a mail saying so instead of a link (no enumeration), after
  * the same argon2 work. Counted per IP (SIGNUP_IP_MAX_PER_HOUR) and per address on the sign-in
  * throttle store. Tokens: 256 random bits, stored as SHA-256, expiring after SIGNUP_LINK_TTL_H.
- * All SQL of web_signups is here.
+ * Its queries are in signups.store.ts.
  */
 @Injectable()
 export class SignupService implements OnModuleInit {
@@ -40,7 +40,7 @@ export class SignupService implements OnModuleInit {
   private key = '';
 
   constructor(
-    private readonly db: DataSource,
+    private readonly store: SignupsStore,
     private readonly config: AppConfig,
     private readonly mail: MailService,
     private readonly throttle: LoginThrottleStore,
@@ -87,7 +87,7 @@ export class SignupService implements OnModuleInit {
     }
     try {
       const hash = await hashPassword(password); // for known addresses too: the same time either way
-      const known = (await this.db.query<unknown[]>(`SELECT 1 FROM web_users WHERE email = $1`, [email])).length > 0;
+      const known = await this.store.emailTaken(email);
       if (known) {
         this.mailLater(
           email,
@@ -95,13 +95,9 @@ export class SignupService implements OnModuleInit {
           `Someone (perhaps you) tried to sign up to Beacon with this address, which already has an account.\n\nSign in at ${this.config.publicBaseUrl()}/signin. If you forgot your password, ask an admin of your workspace for a one-time password.\n\nIf it was not you, ignore this e-mail: nothing changed.\n`,
         );
       } else {
-        await this.db.query(`DELETE FROM web_signups WHERE expires_at < now() - interval '7 days'`); // long-expired ones
+        await this.store.purgeLongExpired();
         const token = randomBytes(32).toString('base64url');
-        await this.db.query(
-          `INSERT INTO web_signups (email, password_hash, token_hash, expires_at) VALUES ($1, $2, $3, now() + make_interval(hours => $4))
-           ON CONFLICT (email) DO UPDATE SET password_hash = EXCLUDED.password_hash, token_hash = EXCLUDED.token_hash, created_at = now(), expires_at = EXCLUDED.expires_at`,
-          [email, hash, tokenHash(token), this.config.SIGNUP_LINK_TTL_H],
-        );
+        await this.store.save(email, hash, tokenHash(token), this.config.SIGNUP_LINK_TTL_H);
         const link = `${this.config.publicBaseUrl()}/signup/verify?token=${token}`;
         this.mailLater(
           email,
@@ -125,12 +121,9 @@ export class SignupService implements OnModuleInit {
   /** What a link is worth, for the confirmation page (nothing changes). */
   async linkState(token: string): Promise<LinkState> {
     if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return 'invalid';
-    const rows = await this.db.query<{ expired: boolean }[]>(
-      `SELECT expires_at < now() AS expired FROM web_signups WHERE token_hash = $1`,
-      [tokenHash(token)],
-    );
-    if (rows.length === 0) return 'invalid';
-    return rows[0].expired ? 'expired' : 'valid';
+    const expired = await this.store.expired(tokenHash(token));
+    if (expired === null) return 'invalid';
+    return expired ? 'expired' : 'valid';
   }
 
   /**
@@ -141,28 +134,19 @@ export class SignupService implements OnModuleInit {
   async verify(token: string): Promise<VerifiedSignup> {
     const state = await this.linkState(token);
     if (state !== 'valid') throw linkError(state);
-    return this.db.transaction(async (m) => {
-      const rows = await m.query<{ email: string; password_hash: string; expired: boolean }[]>(
-        `SELECT email, password_hash, expires_at < now() AS expired FROM web_signups WHERE token_hash = $1 FOR UPDATE`,
-        [tokenHash(token)],
-      );
-      if (rows.length === 0) throw linkError('invalid'); // used by a parallel request
-      if (rows[0].expired) throw linkError('expired');
-      const { email, password_hash } = rows[0];
-      await m.query(`DELETE FROM web_signups WHERE email = $1`, [email]);
-      if ((await m.query<unknown[]>(`SELECT 1 FROM web_users WHERE email = $1`, [email])).length > 0) {
+    return this.store.transaction(async (tx) => {
+      const pending = await tx.lockByToken(tokenHash(token));
+      if (!pending) throw linkError('invalid'); // used by a parallel request
+      if (pending.expired) throw linkError('expired');
+      const { email, password_hash } = pending;
+      await tx.forget(email);
+      if (await tx.emailTaken(email)) {
         throw new DomainError(ErrorCode.Conflict, 'This address already has an account: sign in.');
       }
       const slug = `p-${randomBytes(6).toString('hex')}`;
-      const ws = await m.query<{ id: string }[]>(`INSERT INTO workspaces (slug, name) VALUES ($1, $2) RETURNING id`, [
-        slug,
-        `Personal (${email})`.slice(0, 200),
-      ]);
-      const user = await m.query<{ id: string }[]>(
-        `INSERT INTO web_users (workspace_id, email, role, password_hash, must_change_password, one_time_password_at) VALUES ($1, $2, 'admin', $3, false, NULL) RETURNING id`,
-        [ws[0].id, email, password_hash],
-      );
-      return { userId: user[0].id, email, workspace: slug };
+      const workspaceId = await tx.createWorkspace(slug, `Personal (${email})`.slice(0, 200));
+      const userId = await tx.createAdmin(workspaceId, email, password_hash);
+      return { userId, email, workspace: slug };
     });
   }
 }

@@ -10,6 +10,7 @@ import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
 import { CoreModule, CoreOptions } from '../../src/common/core.module';
 import { AppConfig, loadConfig } from '../../src/common/config/env';
 import { configureApp } from '../../src/common/http/configure-app';
+import { recordApiResponses } from './openapi-responses';
 
 /**
  * A database of its own for one test app: a new database on the PostgreSQL of DATABASE_URL
@@ -58,6 +59,10 @@ export interface TestApp {
   dataSource: DataSource;
   /** Creates a workspace and a key in it; returns the full key. */
   createKey(slug?: string): Promise<{ key: string; id: string; workspace: string }>;
+  /**
+   * Validates every `/api/v1` response the app sent against its published OpenAPI document (issue
+   * #21; a suite fails on any mismatch), then closes the app and drops its database.
+   */
   close(): Promise<void>;
 }
 
@@ -96,6 +101,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   configureApp(app);
   await app.listen(0, '127.0.0.1');
   const server = app.getHttpServer();
+  const api = recordApiResponses(server);
   return {
     app,
     server,
@@ -111,8 +117,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       return { key: created.key, id: created.id, workspace: s };
     },
     close: async () => {
-      await app.close();
-      await ownDatabase?.drop();
+      try {
+        await api.expectValid();
+      } finally {
+        await app.close();
+        await ownDatabase?.drop();
+      }
     },
   };
 }

@@ -25,6 +25,54 @@ const cell = (v: unknown): string => {
   return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
 };
 
+/** The fixture project's six CSV files (scan s2 the latest), one array item a record, as the export wrote them. */
+const SMALL_FILES: Record<string, string[]> = {
+  'beacon-answers-s2.csv': [
+    'scan_id,scan_date,index,prompt_id,prompt,platform,model,status,brand_mentioned,brand_position,brand_status,competitors_mentioned,competitors_absent,citations,cites_owned,text',
+    's2,2026-11-16,0,p1,best crm for startups,chatgpt,gpt-5,ok,true,0,mentioned,Globex,,https://g2.com/crm | https://acme.com/pricing,true,"Acme, ""the best""\nsaid Globex; really =1+1"',
+    's2,2026-11-16,1,p1,best crm for startups,perplexity,sonar,ok,false,,not_named,Globex | Initech,,https://g2.com/crm | https://reddit.com/r/crm,false,Globex and Initech lead.',
+    's2,2026-11-16,2,p2,crm pricing,chatgpt,gpt-5,ok,false,,not_named,,,https://reddit.com/r/crm,false,Try Acmeville tools.',
+    's2,2026-11-16,3,p2,crm pricing,perplexity,sonar,error,false,,not_named,,,,false,',
+    's2,2026-11-16,4,p3,what is a crm,chatgpt,gpt-5,ok,false,,not_named,Globex,,https://globex.com/pricing | https://youtube.com/watch?v=1,false,Globex pricing: see globex.com',
+    's2,2026-11-16,5,p3,what is a crm,perplexity,sonar,ok,true,0,mentioned,Initech,,https://en.wikipedia.org/wiki/CRM,false,ACME INC and initech.',
+  ],
+  'beacon-sources-s2.csv': [
+    'scan_id,scan_date,domain,category,citations,answers,prompts,urls,platforms',
+    's2,2026-11-16,g2.com,review,2,2,1,1,chatgpt | perplexity',
+    's2,2026-11-16,reddit.com,ugc,2,2,2,1,chatgpt | perplexity',
+    's2,2026-11-16,acme.com,owned,1,1,1,1,chatgpt',
+    's2,2026-11-16,globex.com,competitor,1,1,1,1,chatgpt',
+    's2,2026-11-16,wikipedia.org,reference,1,1,1,1,perplexity',
+    's2,2026-11-16,youtube.com,video,1,1,1,1,chatgpt',
+  ],
+  'beacon-urls-s2.csv': [
+    'scan_id,scan_date,url,domain,category,citations,answers,prompts,platforms',
+    's2,2026-11-16,https://g2.com/crm,g2.com,review,2,2,1,chatgpt | perplexity',
+    's2,2026-11-16,https://reddit.com/r/crm,reddit.com,ugc,2,2,2,chatgpt | perplexity',
+    's2,2026-11-16,https://acme.com/pricing,acme.com,owned,1,1,1,chatgpt',
+    's2,2026-11-16,https://en.wikipedia.org/wiki/CRM,wikipedia.org,reference,1,1,1,perplexity',
+    's2,2026-11-16,https://globex.com/pricing,globex.com,competitor,1,1,1,chatgpt',
+    's2,2026-11-16,https://youtube.com/watch?v=1,youtube.com,video,1,1,1,chatgpt',
+  ],
+  'beacon-gaps-s2.csv': [
+    'scan_id,scan_date,url,domain,category,answers,competitors,prompts,platforms',
+    's2,2026-11-16,https://globex.com/pricing,globex.com,competitor,1,Globex,p3,chatgpt',
+    's2,2026-11-16,https://reddit.com/r/crm,reddit.com,ugc,1,Globex | Initech,p1,perplexity',
+    's2,2026-11-16,https://youtube.com/watch?v=1,youtube.com,video,1,Globex,p3,chatgpt',
+  ],
+  'beacon-history.csv': [
+    'scan_id,date,platforms,answers_total,answers_successful,answers_failed,grade,grade_reason,mention_rate,mention_rate_ci_low,mention_rate_ci_high,share_of_voice,share_of_voice_sample,share_of_voice_ci_low,share_of_voice_ci_high,citation_rate,owned_citation_rate,changes_detected,sources_gained,sources_lost,gaps_gained,gaps_lost',
+    's2,2026-11-16,chatgpt | perplexity,6,5,1,,insufficient_data,40,11.8,76.9,28.6,7,8.2,64.1,100,20,sources_gained | gaps_gained | gaps_lost,5,0,3,1',
+    's1,2026-11-09,chatgpt,2,2,0,,insufficient_data,0,0,65.8,0,1,0,79.3,50,0,,,,,',
+  ],
+  'beacon-prompts.csv': [
+    'id,text,tags,intent,country,enabled,latest_answers,latest_mentions,latest_mention_rate',
+    'p1,best crm for startups,crm,commercial,US,true,2,1,50',
+    'p2,crm pricing,pricing | crm,commercial,GB,true,1,0,0',
+    'p3,what is a crm,,informational,,false,2,1,50',
+  ],
+};
+
 /** CSV exports of every list from the API with Accept: text/csv (issue #22 item 5). */
 describe('Visibility CSV exports (e2e)', () => {
   let t: TestApp;
@@ -164,6 +212,17 @@ describe('Visibility CSV exports (e2e)', () => {
     expect(rows.map((r) => r.index)).toEqual((await all('answers', '', tricky)).map((a) => String(a.index)));
     expect(res.headers['content-disposition']).toBe('attachment; filename="beacon-answers-s2.csv"');
     expect(rows[0].brand_mentioned).toBe('true');
+  });
+
+  it('the six files of a small project, byte for byte: header, rows, quoting, empty cells, line ends', async () => {
+    const files: Record<string, string> = {};
+    for (const list of Object.keys(LISTS) as List[]) {
+      const { res } = await csv(`/${list}`, tricky);
+      const name = /filename="(.+)"$/.exec(res.headers['content-disposition'])?.[1] ?? '';
+      files[name] = res.body as string;
+    }
+    const file = (rows: string[]): string => rows.map((r) => `${r}\n`).join('');
+    expect(files).toEqual(Object.fromEntries(Object.entries(SMALL_FILES).map(([name, rows]) => [name, file(rows)])));
   });
 
   it('a refused filter or cursor is the JSON 400, before any CSV; CSV and JSON have their own ETags', async () => {

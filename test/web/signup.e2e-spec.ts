@@ -74,6 +74,26 @@ describe('Sign-up (e2e)', () => {
     expect(second.text).toContain('This link is not valid');
   });
 
+  it('a link whose address got an account meanwhile is 409 and makes no second account; the sign-up stays', async () => {
+    const c = WebClient.of(t.server);
+    expect((await signUp(c, 'meanwhile@example.com')).status).toBe(200);
+    const link = await linkFor('meanwhile@example.com');
+    await t.createKey('signup-meanwhile');
+    await t.app.get(AccountsService).createUser('signup-meanwhile', 'meanwhile@example.com', 'member');
+    expect((await c.get(link)).status).toBe(200);
+    const r = await c.post('/signup/verify', { token: link.split('=')[1] });
+    expect(r.status).toBe(409);
+    expect(r.text).toContain('This address already has an account: sign in.');
+    const users = await t.dataSource.query<{ role: string }[]>(
+      `SELECT role FROM web_users WHERE email = 'meanwhile@example.com'`,
+    );
+    expect(users).toEqual([{ role: 'member' }]);
+    const pending = await t.dataSource.query<unknown[]>(
+      `SELECT 1 FROM web_signups WHERE email = 'meanwhile@example.com'`,
+    );
+    expect(pending).toHaveLength(1); // the transaction's DELETE rolled back with it
+  });
+
   it('answers an existing address exactly like a new one, and mails its owner instead', async () => {
     await t.createKey('signup-existing');
     await t.app.get(AccountsService).createUser('signup-existing', 'owner@example.com', 'admin');

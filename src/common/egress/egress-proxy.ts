@@ -3,6 +3,7 @@
  * one address check, one refusal answer and one set of tracked connections, so no path can skip the guard unnoticed.
  */
 import { Logger } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import {
   createServer,
   IncomingHttpHeaders,
@@ -98,7 +99,8 @@ export class EgressProxy {
   private readonly logger = new Logger('EgressProxy');
   private server: Server | undefined;
   private readonly sockets = new Set<Duplex>();
-  private readonly refusals = new Map<string, RefusalRecord>();
+  /** The latest refusal per host, the oldest written out first (read with peek: a read does not keep one longer). */
+  private readonly refusals = new LRUCache<string, RefusalRecord>({ max: REMEMBERED_REFUSALS });
   /** Connections refused so far (for tests and metrics). */
   refused = 0;
 
@@ -144,7 +146,7 @@ export class EgressProxy {
 
   /** The latest refusal of `host` (lowercase, brackets for IPv6), if it was refused recently. */
   refusalFor(host: string): RefusalRecord | undefined {
-    return this.refusals.get(host.toLowerCase());
+    return this.refusals.peek(host.toLowerCase());
   }
 
   private track(s: Duplex): void {
@@ -166,14 +168,12 @@ export class EgressProxy {
           : new EgressRefusal(host, 'lookup failed', (e as Error).message, true, 'EAI_FAIL');
       this.refused++;
       const key = host.toLowerCase();
-      this.refusals.delete(key);
       this.refusals.set(key, {
         host: key,
         publicReason: r.publicReason,
         detail: r.detail,
         unresolvable: r.unresolvable,
       });
-      if (this.refusals.size > REMEMBERED_REFUSALS) this.refusals.delete(this.refusals.keys().next().value!);
       if (!r.unresolvable) this.logger.log(`Refused ${host}: ${r.detail}`);
       refuse(r);
       return undefined;

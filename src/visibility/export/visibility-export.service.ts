@@ -6,6 +6,7 @@ import {
   GapsQuery,
   HistoryQuery,
   MAX_LIMIT,
+  PageQuery,
   PromptsQuery,
   SourcesQuery,
   UrlsQuery,
@@ -48,6 +49,37 @@ interface Fetched<T> {
   next: string | null;
 }
 
+/** A page of a list as the query service returns it: the next cursor and, for answers, sources, URLs and gaps, its scan. */
+interface ListPage {
+  next_cursor: string | null;
+  scan?: ScanRef;
+}
+
+/** One exported list's CSV, from its query (filters and start cursor). */
+type ListExport<Q> = (query: VisibilityQueryService, kind: ExportKind, p: ProjectState, q: Q) => Promise<CsvExport>;
+
+/** A list: its columns, the query service's read of one page and the name of that page's items. */
+const list =
+  <Q extends PageQuery, N extends string, T, R extends ListPage & Record<N, T[]>>(
+    columns: Array<Column<T>>,
+    read: (query: VisibilityQueryService, p: ProjectState, q: Q) => Promise<R>,
+    items: N,
+  ): ListExport<Q> =>
+  (query, kind, p, q) =>
+    csvOfPages(kind, columns, q.cursor, async (cursor) => {
+      const r = await read(query, p, { ...q, limit: MAX_LIMIT, cursor });
+      return { items: r[items], scan: r.scan ?? null, next: r.next_cursor };
+    });
+
+const LISTS: { [K in ExportKind]: ListExport<ExportQueries[K]> } = {
+  answers: list(ANSWER_COLUMNS, (s, p, q: AnswersQuery) => s.answers(p, q), 'answers'),
+  sources: list(SOURCE_COLUMNS, (s, p, q: SourcesQuery) => s.sources(p, q), 'sources'),
+  urls: list(URL_COLUMNS, (s, p, q: UrlsQuery) => s.urls(p, q), 'urls'),
+  gaps: list(GAP_COLUMNS, (s, p, q: GapsQuery) => s.gaps(p, q), 'gaps'),
+  history: list(HISTORY_COLUMNS, (s, p, q: HistoryQuery) => s.history(p, q), 'scans'),
+  prompts: list(PROMPT_COLUMNS, (s, p, q: PromptsQuery) => s.prompts(p, q), 'prompts'),
+};
+
 /**
  * CSV exports of the visibility lists. Each export walks the API's own pages (the query service,
  * keyset cursors, MAX_LIMIT rows a page) with the request's filters, from its cursor (if any) to
@@ -60,65 +92,33 @@ export class VisibilityExportService {
   constructor(private readonly query: VisibilityQueryService) {}
 
   csv<K extends ExportKind>(kind: K, p: ProjectState, q: ExportQueries[K]): Promise<CsvExport> {
-    const page = <Q extends object>(x: Q, cursor: string | undefined): Q => ({ ...x, limit: MAX_LIMIT, cursor });
-    const start = q.cursor;
-    switch (kind) {
-      case 'answers':
-        return this.export('answers', ANSWER_COLUMNS, start, async (c) => {
-          const r = await this.query.answers(p, page(q as AnswersQuery, c));
-          return { items: r.answers, scan: r.scan, next: r.next_cursor };
-        });
-      case 'sources':
-        return this.export('sources', SOURCE_COLUMNS, start, async (c) => {
-          const r = await this.query.sources(p, page(q as SourcesQuery, c));
-          return { items: r.sources, scan: r.scan, next: r.next_cursor };
-        });
-      case 'urls':
-        return this.export('urls', URL_COLUMNS, start, async (c) => {
-          const r = await this.query.urls(p, page(q as UrlsQuery, c));
-          return { items: r.urls, scan: r.scan, next: r.next_cursor };
-        });
-      case 'gaps':
-        return this.export('gaps', GAP_COLUMNS, start, async (c) => {
-          const r = await this.query.gaps(p, page(q as GapsQuery, c));
-          return { items: r.gaps, scan: r.scan, next: r.next_cursor };
-        });
-      case 'history':
-        return this.export('history', HISTORY_COLUMNS, start, async (c) => {
-          const r = await this.query.history(p, page(q, c));
-          return { items: r.scans, scan: null, next: r.next_cursor };
-        });
-      case 'prompts':
-        return this.export('prompts', PROMPT_COLUMNS, start, async (c) => {
-          const r = await this.query.prompts(p, page(q as PromptsQuery, c));
-          return { items: r.prompts, scan: null, next: r.next_cursor };
-        });
-    }
-    throw new Error(`unknown export ${String(kind)}`);
+    const exportList: ListExport<ExportQueries[K]> = LISTS[kind];
+    return exportList(this.query, kind, p, q);
   }
+}
 
-  private async export<T>(
-    kind: ExportKind,
-    columns: Array<Column<T>>,
-    start: string | undefined,
-    fetch: (cursor: string | undefined) => Promise<Fetched<T>>,
-  ): Promise<CsvExport> {
-    const first = await fetch(start);
-    async function* rows(): AsyncGenerator<Cell[]> {
-      for (let page = first; ;) {
-        for (const item of page.items) yield columns.map((c) => c.value(item, page.scan));
-        if (!page.next) return;
-        page = await fetch(page.next);
-      }
+/** A list's CSV file: its header, then the rows of each page fetched from `start` on, one page in memory at a time. */
+async function csvOfPages<T>(
+  kind: ExportKind,
+  columns: Array<Column<T>>,
+  start: string | undefined,
+  fetch: (cursor: string | undefined) => Promise<Fetched<T>>,
+): Promise<CsvExport> {
+  const first = await fetch(start);
+  async function* rows(): AsyncGenerator<Cell[]> {
+    for (let page = first; ;) {
+      for (const item of page.items) yield columns.map((c) => c.value(item, page.scan));
+      if (!page.next) return;
+      page = await fetch(page.next);
     }
-    const out = stringify({
-      header: true,
-      columns: columns.map((c) => c.name),
-      cast: { boolean: (b) => String(b) },
-    });
-    // An error while reading a later page ends the stream in error: the response is cut, never passed off as complete.
-    pipeline(Readable.from(rows()), out, () => undefined);
-    const scan = first.scan ? `-${first.scan.scan_id}` : '';
-    return { filename: `beacon-${kind}${scan}.csv`.replace(/[^A-Za-z0-9._-]/g, '_'), stream: out };
   }
+  const out = stringify({
+    header: true,
+    columns: columns.map((c) => c.name),
+    cast: { boolean: (b) => String(b) },
+  });
+  // An error while reading a later page ends the stream in error: the response is cut, never passed off as complete.
+  pipeline(Readable.from(rows()), out, () => undefined);
+  const scan = first.scan ? `-${first.scan.scan_id}` : '';
+  return { filename: `beacon-${kind}${scan}.csv`.replace(/[^A-Za-z0-9._-]/g, '_'), stream: out };
 }
