@@ -24,13 +24,14 @@ import type {
   Visibility,
 } from './dto/responses';
 import { MemoCache } from './memo-cache';
-import { decodeCursor, Page, toPage } from './pagination';
+import { decodeCursor, encodeCursor, Page, toPage } from './pagination';
 import { ProjectState, ProjectStateCache } from './store/project-state.cache';
-import { answerJson } from './store/answer-json';
+import { answerHead, answerJson } from './store/answer-json';
 import { pgJsonCompact } from './store/pg-json-text';
 import { AnswerRow, RANKED, RankedKind, ScanRow, VisibilityReadStore } from './store/visibility-read.store';
 import { markImmutable } from '../common/http/immutable-body';
 import { RawJson } from '../common/interceptors/raw-json';
+import { JsonBytes } from '../common/http/json-bytes';
 
 export { PROJECT_STATE_TTL_MS } from './store/project-state.cache';
 export type { ProjectState } from './store/project-state.cache';
@@ -268,12 +269,37 @@ export class VisibilityQueryService {
   }
 
   /**
-   * The page of {@link answers} with its rows as JSON text, the bytes JSON.stringify would write
-   * for them: what GET /answers sends, without building (and serializing) 500 rows of objects.
+   * The page of {@link answers} with its rows as JSON, the bytes JSON.stringify would write for
+   * them: what GET /answers sends, without building (and serializing) 500 rows of objects. Each row
+   * is written as UTF-8 as the driver reads it (store.eachAnswer): no row outlives its write.
    */
   async answersText(p: ProjectState, q: AnswersQuery): Promise<AnswersText> {
-    const page = await this.answerRows(p, q);
-    return { ...page, answers: new RawJson(`[${page.answers.map(answerText).join(',')}]`) };
+    const { id: scope, ref: scan } = await this.scanOf(p, q.scan_id);
+    const after = decodeCursor(q.cursor, scope, ['number']);
+    const total = await this.count(scope, 'answers', filters(q), () =>
+      this.store.countAnswers(p.workspaceId, scope, q),
+    );
+    const rows = new JsonBytes().write('[');
+    let kept = 0;
+    let last = 0;
+    let more = false;
+    await this.store.eachAnswer(p.workspaceId, scope, q, q.limit + 1, after, (r) => {
+      if (kept === q.limit) {
+        more = true;
+        return;
+      }
+      if (kept > 0) rows.write(',');
+      if (r.api_tail === null) rows.write(pgJsonCompact(r.json));
+      else rows.write(answerHead(r.seq, r.prompt_key, r.prompt)).write(r.api_tail);
+      kept++;
+      last = r.seq;
+    });
+    return {
+      scan,
+      total,
+      answers: new RawJson(rows.write(']')),
+      next_cursor: more ? encodeCursor(scope, [last]) : null,
+    };
   }
 
   private async answerRows(p: ProjectState, q: AnswersQuery) {

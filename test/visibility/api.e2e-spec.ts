@@ -33,6 +33,39 @@ describe('Visibility API (e2e)', () => {
     return key ? r.set('Authorization', `Bearer ${key}`) : r;
   };
 
+  /**
+   * Runs `check` while the workspace's answers matching `which` (SQL on `a`, vis_answers) have no
+   * stored JSON, as rows imported before the column; then puts it back. Returns how many there were.
+   */
+  const withoutStoredJson = async (workspace: string, which: string, check: () => Promise<void>): Promise<number> => {
+    const { id } = await t.app.get(ApiKeysService).findWorkspace(workspace);
+    // TypeORM answers an UPDATE with [rows, count].
+    const [old] = await t.dataSource.query<[Array<{ scan_id: string; seq: number; api_tail: string }>, number]>(
+      `UPDATE vis_answers a SET api_tail = NULL FROM vis_answers o
+        WHERE o.scan_id = a.scan_id AND o.seq = a.seq AND (${which})
+          AND a.scan_id IN (SELECT id FROM vis_scans WHERE workspace_id = $1)
+      RETURNING a.scan_id, a.seq, o.api_tail`,
+      [id],
+    );
+    expect(old.every((r) => typeof r.api_tail === 'string')).toBe(true);
+    try {
+      await check();
+    } finally {
+      await t.dataSource.query(
+        `UPDATE vis_answers a SET api_tail = u.t FROM unnest($1::uuid[], $2::int[], $3::text[]) u(s, q, t)
+          WHERE a.scan_id = u.s AND a.seq = u.q`,
+        [old.map((r) => r.scan_id), old.map((r) => r.seq), old.map((r) => r.api_tail)],
+      );
+    }
+    const [left] = await t.dataSource.query<Array<{ n: number }>>(
+      `SELECT count(*)::int AS n FROM vis_answers a WHERE a.api_tail IS NULL
+          AND a.scan_id IN (SELECT id FROM vis_scans WHERE workspace_id = $1)`,
+      [id],
+    );
+    expect(left.n).toBe(0); // put back
+    return old.length;
+  };
+
   beforeAll(async () => {
     // A high per-key limit: the pagination walks send many requests (the limit itself is tested below).
     t = await createTestApp({ env: { VISIBILITY_RATE_LIMIT: '100000' } });
@@ -461,26 +494,45 @@ describe('Visibility API (e2e)', () => {
         [keyB, 'other', (demoImports({ scans: 4, prompts: 21, seed: 7, scanPrefix: 'b' })[0] as typeof scan1).scan.id],
       ]) {
         const stored = await pages(k, older);
-        const { id } = await t.app.get(ApiKeysService).findWorkspace(workspace);
         // The rows without their stored JSON, as rows imported before the column are (then put back).
-        const old = await t.dataSource.query<Array<{ scan_id: string; seq: number; api_tail: string }>>(
-          `UPDATE vis_answers a SET api_tail = NULL FROM vis_answers o
-            WHERE o.scan_id = a.scan_id AND o.seq = a.seq
-              AND a.scan_id IN (SELECT id FROM vis_scans WHERE workspace_id = $1)
-          RETURNING a.scan_id, a.seq, o.api_tail`,
-          [id],
+        const removed = await withoutStoredJson(workspace, 'true', async () =>
+          expect(await pages(k, older)).toEqual(stored),
         );
-        expect(old.length).toBeGreaterThan(0);
-        expect(old.every((r) => r.api_tail !== null)).toBe(true);
-        expect(await pages(k, older)).toEqual(stored);
-        await t.dataSource.query(
-          `UPDATE vis_answers a SET api_tail = u.t FROM unnest($1::uuid[], $2::int[], $3::text[]) u(s, q, t)
-            WHERE a.scan_id = u.s AND a.seq = u.q`,
-          [old.map((r) => r.scan_id), old.map((r) => r.seq), old.map((r) => r.api_tail)],
-        );
+        expect(removed).toBeGreaterThan(0);
       }
       const [row] = (await get('/answers?scan_id=st1', key).expect(200)).body.answers;
       expect(row).toMatchObject({ model: 'm\ufffd', prompt: 'prompt "p" \\ \n ☃', competitors_absent: ['Initech'] });
+    });
+
+    it('GET /answers: a page mixing rows stored with and without their JSON, an empty page, the headers of JSON text (GET and HEAD)', async () => {
+      const paths = ['/answers?limit=500', '/answers?limit=9', '/answers?mentioned=true&limit=4'];
+      const before = await Promise.all(paths.map(async (p) => (await get(p, keyB).expect(200)).text));
+      // Every third answer of the workspace without its stored JSON (then put back).
+      const removed = await withoutStoredJson('other', 'a.seq % 3 = 1', async () => {
+        for (const [i, p] of paths.entries())
+          expect([p, (await get(p, keyB).expect(200)).text]).toEqual([p, before[i]]);
+      });
+      expect(removed).toBeGreaterThan(10);
+
+      const empty = await get('/answers?prompt_id=no-such-prompt', keyB).expect(200);
+      expect(empty.text).toBe(JSON.stringify({ ...empty.body, answers: [] }));
+      expect(empty.body).toMatchObject({ ok: true, total: 0, next_cursor: null });
+
+      // The headers Express gives a JSON string: type with its charset, the length in bytes, the ETag.
+      const page = await get('/answers?limit=500', keyB).expect(200);
+      expect(page.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(page.headers['content-length']).toBe(String(Buffer.byteLength(page.text)));
+      expect(page.headers['transfer-encoding']).toBeUndefined();
+      expect(page.headers['content-disposition']).toBeUndefined();
+      const head = await request(t.server)
+        .head('/api/v1/answers?limit=500')
+        .set('Authorization', `Bearer ${keyB}`)
+        .expect(200);
+      for (const h of ['content-type', 'content-length', 'etag', 'cache-control', 'vary'])
+        expect([h, head.headers[h]]).toEqual([h, page.headers[h]]);
+      expect(head.text ?? '').toBe('');
+      const summary = await get('/visibility', keyB).expect(200);
+      expect(summary.headers['content-type']).toBe(page.headers['content-type']);
     });
 
     it('GET /answers filters: platform, mentioned, competitor, tag, prompt_id', async () => {

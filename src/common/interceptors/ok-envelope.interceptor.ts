@@ -4,7 +4,10 @@ import { map, Observable } from 'rxjs';
 import type { Response } from 'express';
 import { OK_ENVELOPE } from '../decorators/ok-envelope.decorator';
 import { serializedOnce } from '../http/immutable-body';
+import { JsonBytes } from '../http/json-bytes';
 import { stringifyWithRawJson } from './raw-json';
+
+const JSON_UTF8 = 'application/json; charset=utf-8';
 
 const envelope = (body: object): Record<string, unknown> => ({ ok: true, ...(body as Record<string, unknown>) });
 
@@ -12,7 +15,8 @@ const envelope = (body: object): Record<string, unknown> => ({ ok: true, ...(bod
  * Wraps plain-object bodies of routes marked {@link OkEnvelope} as `{ ok: true, ...body }` (a
  * StreamableFile, e.g. a CSV export, is sent as it is). A body
  * marked immutable (a memoized read model) is serialized once and its JSON text reused; a body
- * carrying {@link RawJson} values (rows PostgreSQL wrote as JSON) has that text written as it is.
+ * carrying {@link RawJson} values (rows PostgreSQL wrote as JSON) has that text written as it is (as
+ * bytes when the value is {@link JsonBytes}: sent as a stream of its chunks, with its length).
  */
 @Injectable()
 export class OkEnvelopeInterceptor implements NestInterceptor {
@@ -36,8 +40,12 @@ export class OkEnvelopeInterceptor implements NestInterceptor {
         let text = serializedOnce(body, envelope);
         if (text === null) {
           const wrapped = envelope(body);
-          text = stringifyWithRawJson(wrapped);
-          if (text === null) return wrapped;
+          const raw = stringifyWithRawJson(wrapped);
+          if (raw === null) return wrapped;
+          // Bytes are sent as they are, with the headers Express gives a JSON string.
+          if (raw instanceof JsonBytes)
+            return new StreamableFile(raw.stream(), { type: JSON_UTF8, length: raw.length });
+          text = raw;
         }
         context.switchToHttp().getResponse<Response>().type('application/json');
         return text;

@@ -65,5 +65,10 @@ export function answerTail(a: DerivedAnswer): string {
 
 /** An answer's API JSON from its stored part and its head. */
 export function answerJson(seq: number, promptKey: string, prompt: string | null, tail: string): string {
-  return `{"index":${seq},"prompt_id":${JSON.stringify(promptKey)},"prompt":${JSON.stringify(prompt)},${tail}`;
+  return answerHead(seq, promptKey, prompt) + tail;
+}
+
+/** The head of an answer's API JSON, up to the stored part: `{"index":..,"prompt_id":..,"prompt":..,`. */
+export function answerHead(seq: number, promptKey: string, prompt: string | null): string {
+  return `{"index":${seq},"prompt_id":${JSON.stringify(promptKey)},"prompt":${JSON.stringify(prompt)},`;
 }

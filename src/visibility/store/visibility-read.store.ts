@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { PoolClient, Query } from 'pg';
 import { DataSource } from 'typeorm';
 import type { ScanChanges } from '../derive/changes';
 import type { GapRow, ScanSummary, SourceRow, UrlRow } from '../derive/metrics';
@@ -6,20 +7,9 @@ import type { AnswersQuery, GapsQuery, PromptsQuery, SourcesQuery, UrlsQuery } f
 import type { AnswerItem } from '../dto/responses';
 import type { StoredBrand } from '../entities/vis-project.entity';
 import type { CursorKey } from '../pagination';
+import { answerFilter, answersSql } from './answers-sql';
 import { GAP_COLUMNS, selectList, SOURCE_COLUMNS, URL_COLUMNS } from './columns';
-
-/** Builds a dynamic WHERE clause with numbered parameters. */
-class Where {
-  readonly params: unknown[] = [];
-  private readonly parts: string[] = [];
-  add(sql: (p: (v: unknown) => string) => string): this {
-    this.parts.push(sql((v) => `$${this.params.push(v)}`));
-    return this;
-  }
-  get sql(): string {
-    return this.parts.join(' AND ');
-  }
-}
+import { Where } from './where';
 
 export interface ScanRow {
   id: string;
@@ -76,17 +66,6 @@ export interface RankedRows {
   urls: UrlRow;
   gaps: GapRow;
 }
-
-/** An answer of GET /answers as PostgreSQL's json (API field order) from `a` (vis_answers) and `pr` (vis_prompts). */
-export const ANSWER_JSON = `json_build_object(
-  'index', a.seq, 'prompt_id', a.prompt_key, 'prompt', pr.text, 'platform', a.platform, 'model', a.model,
-  'status', a.status, 'text', a.text, 'brand_mentioned', a.brand_mentioned, 'brand_position', a.brand_position,
-  'brand_status', a.brand_status,
-  'competitors_mentioned', ARRAY(SELECT e->>'name' FROM jsonb_array_elements(a.competitor_mentions) e),
-  'competitors_absent', ARRAY(SELECT e->>'name' FROM jsonb_array_elements(a.mentions) e
-                               WHERE e->>'kind' = 'competitor' AND e->>'status' = 'absent'),
-  'competitor_mentions', a.competitor_mentions, 'citations', a.citations, 'cites_owned', a.cites_owned,
-  'mentions', a.mentions)`;
 
 const SCAN_SELECT = `SELECT id, scan_key, to_char(date, 'YYYY-MM-DD') AS date, platforms, summary, changes FROM vis_scans`;
 
@@ -190,51 +169,14 @@ export class VisibilityReadStore {
     );
   }
 
-  private answerFilter(workspaceId: string, scanId: string, q: AnswersQuery): Where {
-    const w = new Where().add((v) => `a.scan_id = ${v(scanId)}`);
-    if (q.platform !== undefined) w.add((v) => `a.platform = ${v(q.platform)}`);
-    if (q.mentioned !== undefined) w.add((v) => `a.brand_mentioned = ${v(q.mentioned === 'true')}`);
-    if (q.brand_status !== undefined) w.add((v) => `a.brand_status = ${v(q.brand_status)}`);
-    if (q.prompt_id !== undefined) w.add((v) => `a.prompt_key = ${v(q.prompt_id)}`);
-    if (q.cited_url !== undefined) w.add((v) => `${v(q.cited_url)} = ANY(a.citations)`);
-    if (q.gap_url !== undefined) {
-      // As derive/metrics.ts counts a gap's answers.
-      w.add(
-        (v) =>
-          `${v(q.gap_url)} = ANY(a.citations) AND NOT a.brand_mentioned AND jsonb_array_length(a.competitor_mentions) > 0`,
-      );
-    }
-    if (q.cited_domain !== undefined) {
-      // The host of each (normalised) citation: the domain itself or one of its subdomains.
-      w.add((v) => {
-        const d = v(q.cited_domain!.toLowerCase());
-        return `EXISTS (SELECT 1 FROM unnest(a.citations) c, lower(substring(c from '^[A-Za-z][A-Za-z0-9+.-]*://([^/:?#]+)')) h
-                        WHERE h = ${d} OR right(h, length(${d}) + 1) = '.' || ${d})`;
-      });
-    }
-    if (q.competitor !== undefined) {
-      w.add(
-        (v) =>
-          `EXISTS (SELECT 1 FROM jsonb_array_elements(a.competitor_mentions) e WHERE lower(e->>'name') = lower(${v(q.competitor)}))`,
-      );
-    }
-    if (q.tag !== undefined) {
-      w.add(
-        (v) =>
-          `a.prompt_key IN (SELECT prompt_key FROM vis_prompts WHERE workspace_id = ${v(workspaceId)} AND ${v(q.tag)} = ANY(tags))`,
-      );
-    }
-    return w;
-  }
-
   countAnswers(workspaceId: string, scanId: string, q: AnswersQuery): Promise<number> {
-    const w = this.answerFilter(workspaceId, scanId, q);
+    const w = answerFilter(workspaceId, scanId, q);
     return this.count(`SELECT count(*) FROM vis_answers a WHERE ${w.sql}`, w.params);
   }
 
   /**
    * The page's rows (picked first, in primary key order) with their prompts and their JSON written at
-   * ingest; a row stored without it (imported before the column) gets ANSWER_JSON (pgJsonCompact'ed).
+   * ingest; a row stored without it (imported before the column) gets ANSWER_JSON (answers-sql.ts; pgJsonCompact'ed).
    */
   answers(
     workspaceId: string,
@@ -243,16 +185,45 @@ export class VisibilityReadStore {
     limit: number,
     after: CursorKey | null,
   ): Promise<AnswerRow[]> {
-    const w = this.answerFilter(workspaceId, scanId, q);
-    if (after) w.add((v) => `a.seq > ${v(after[0])}`);
-    const ws = w.params.push(workspaceId);
-    return this.db.query<AnswerRow[]>(
-      `SELECT a.seq, a.prompt_key, pr.text AS prompt, a.api_tail, CASE WHEN a.api_tail IS NULL THEN ${ANSWER_JSON}::text END AS json
-         FROM (SELECT * FROM vis_answers a WHERE ${w.sql} ORDER BY a.seq LIMIT ${limit}) a
-         LEFT JOIN vis_prompts pr ON pr.workspace_id = $${ws} AND pr.prompt_key = a.prompt_key
-        ORDER BY a.seq`,
-      w.params,
-    );
+    const { sql, params } = answersSql(workspaceId, scanId, q, limit, after);
+    return this.db.query<AnswerRow[]>(sql, params);
+  }
+
+  /**
+   * The rows of {@link answers}, each handed to `onRow` as the driver reads it instead of all of
+   * them kept until the last one came: a row's strings are garbage as soon as `onRow` has written
+   * them (500 rows of 1.3 KB no longer outlive a young-generation collection). An error thrown by
+   * `onRow` stops the rows and rejects once the query has ended (the connection stays usable).
+   */
+  async eachAnswer(
+    workspaceId: string,
+    scanId: string,
+    q: AnswersQuery,
+    limit: number,
+    after: CursorKey | null,
+    onRow: (row: AnswerRow) => void,
+  ): Promise<void> {
+    const { sql, params } = answersSql(workspaceId, scanId, q, limit, after);
+    const runner = this.db.createQueryRunner();
+    const client = (await runner.connect()) as PoolClient;
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let failed: Error | null = null;
+        const query = client.query(new Query(sql, params));
+        query.on('row', (row: AnswerRow) => {
+          if (failed) return;
+          try {
+            onRow(row);
+          } catch (error) {
+            failed = error instanceof Error ? error : new Error(String(error));
+          }
+        });
+        query.on('error', reject);
+        query.on('end', () => (failed ? reject(failed) : resolve()));
+      });
+    } finally {
+      await runner.release();
+    }
   }
 
   private rankedFilter(kind: RankedKind, scanId: string, q: SourcesQuery & Partial<UrlsQuery & GapsQuery>): Where {
