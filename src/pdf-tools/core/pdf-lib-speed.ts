@@ -192,6 +192,42 @@ export function speedUpPdfLib(): void {
     buffer[offset++] = 0x3e;
     return offset - start;
   };
+  // Numbers: the text of a number is made when it is written, not when it is parsed or copied
+  // (most numbers of a parsed file are never written: pages copied keep few of them).
+  const PDFNumber = (
+    require('pdf-lib/cjs/core/objects/PDFNumber') as {
+      default: { prototype: Record<string, unknown>; of(value: number): unknown };
+    }
+  ).default;
+  const { numberToString, copyStringIntoBuffer } = require('pdf-lib/cjs/utils') as {
+    numberToString(n: number): string;
+    copyStringIntoBuffer(s: string, b: Bytes, o: number): number;
+  };
+  type LazyNumber = { numberValue: number; text?: string };
+  const numberProto = PDFNumber.prototype;
+  const textOf = (n: LazyNumber): string => (n.text ??= numberToString(n.numberValue));
+  Object.defineProperty(numberProto, 'stringValue', {
+    get(this: LazyNumber) {
+      return textOf(this);
+    },
+  });
+  numberProto.toString = function toString(this: LazyNumber) {
+    return textOf(this);
+  };
+  numberProto.sizeInBytes = function sizeInBytes(this: LazyNumber) {
+    return textOf(this).length;
+  };
+  numberProto.copyBytesInto = function copyBytesInto(this: LazyNumber, buffer: Bytes, offset: number) {
+    const text = textOf(this);
+    copyStringIntoBuffer(text, buffer, offset);
+    return text.length;
+  };
+  PDFNumber.of = (value: number) => {
+    const n = Object.create(numberProto) as LazyNumber;
+    n.numberValue = value;
+    n.text = undefined;
+    return n;
+  };
   // pdf-lib compresses content and object streams with pako (zlib in JavaScript): Node's zlib
   // gives the same format at the same level, natively.
   const pako = createRequire(require.resolve('pdf-lib'))('pako') as { deflate(data: Bytes): Bytes };
