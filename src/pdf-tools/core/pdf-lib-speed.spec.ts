@@ -40,6 +40,14 @@ async function damagedChecksum(doc: PDFDocument): Promise<Uint8Array> {
   return bytes;
 }
 
+/** A one-page PDF whose catalog also maps each key of `names` to its value, both as names. */
+async function withCatalogNames(names: Record<string, string>): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.addPage([100, 100]);
+  for (const [key, value] of Object.entries(names)) doc.catalog.set(PDFName.of(key), PDFName.of(value));
+  return doc.save({ useObjectStreams: false });
+}
+
 describe('pdf-lib speed-ups', () => {
   let dir: string;
   beforeAll(() => {
@@ -73,11 +81,7 @@ describe('pdf-lib speed-ups', () => {
   });
 
   it('names with # escapes and unusual characters parse and save as pdf-lib as published does them', async () => {
-    const doc = await PDFDocument.create({ updateMetadata: false });
-    doc.addPage([100, 100]);
-    doc.catalog.set(PDFName.of('Beacon Key'), PDFName.of('Ünïcode#Name(1)'));
-    doc.catalog.set(PDFName.of('Plain'), PDFName.of('Value'));
-    const input = await doc.save({ useObjectStreams: false });
+    const input = await withCatalogNames({ 'Beacon Key': 'Ünïcode#Name(1)', Plain: 'Value' });
     expect(Buffer.from(input).toString('latin1')).toMatch(/\/Beacon#20Key/);
     const reloaded = await PDFDocument.load(input, { updateMetadata: false });
     expect(reloaded.catalog.get(PDFName.of('Beacon Key'))).toBe(PDFName.of('Ünïcode#Name(1)'));
@@ -86,12 +90,8 @@ describe('pdf-lib speed-ups', () => {
   });
 
   it('names whose bytes hash alike stay different names, and each is the same instance every time', async () => {
-    const doc = await PDFDocument.create({ updateMetadata: false });
-    doc.addPage([100, 100]);
     // "Aa" and "BB" have the same hash (31 x 65 + 97 = 31 x 66 + 66).
-    doc.catalog.set(PDFName.of('First'), PDFName.of('Aa'));
-    doc.catalog.set(PDFName.of('Second'), PDFName.of('BB'));
-    const input = await doc.save({ useObjectStreams: false });
+    const input = await withCatalogNames({ First: 'Aa', Second: 'BB' });
     for (let n = 0; n < 2; n++) {
       const reloaded = await PDFDocument.load(input, { updateMetadata: false });
       expect(reloaded.catalog.get(PDFName.of('First'))).toBe(PDFName.of('Aa'));
