@@ -79,6 +79,11 @@ export function guardPdfLibDecoding(cap: number): void {
   };
 }
 
+/** The cap pdf-lib's own decoders obey now in this thread (Infinity before any {@link guardPdfLibDecoding}). */
+export function pdfLibDecodeCap(): number {
+  return currentCap;
+}
+
 /** The trip recorded since the last {@link guardPdfLibDecoding}, if any. */
 export function decodeTripped(): DecodeLimitExceeded | undefined {
   return tripped;

@@ -29,6 +29,25 @@ async function copyTwice(bytes: Uint8Array, objectStreams: boolean): Promise<Uin
   return out.save({ useObjectStreams: objectStreams });
 }
 
+/** `doc` saved with object streams, the last byte of its first object stream's zlib checksum changed. */
+async function damagedChecksum(doc: PDFDocument): Promise<Uint8Array> {
+  const bytes = await doc.save({ useObjectStreams: true });
+  const m = /\/Type \/ObjStm[^]*?stream\n/.exec(Buffer.from(bytes).toString('latin1'))!;
+  const length = Number(/\/Length (\d+)/.exec(m[0])![1]);
+  const last = m.index + m[0].length + length - 1;
+  bytes[last] ^= 0xff;
+  expect(() => inflateSync(bytes.subarray(last + 1 - length, last + 1))).toThrow();
+  return bytes;
+}
+
+/** A one-page PDF whose catalog also maps each key of `names` to its value, both as names. */
+async function withCatalogNames(names: Record<string, string>): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.addPage([100, 100]);
+  for (const [key, value] of Object.entries(names)) doc.catalog.set(PDFName.of(key), PDFName.of(value));
+  return doc.save({ useObjectStreams: false });
+}
+
 describe('pdf-lib speed-ups', () => {
   let dir: string;
   beforeAll(() => {
@@ -51,6 +70,10 @@ describe('pdf-lib speed-ups', () => {
   it.each([
     ['image', () => imagePdf(3, 300, 80)],
     ['text', async () => (await linesPdf(3, 20)).save({ useObjectStreams: false })],
+    // Object streams: inflated by Node's zlib when loading.
+    ['text with object streams', async () => (await linesPdf(3, 20)).save({ useObjectStreams: true })],
+    // An object stream whose zlib checksum is wrong: zlib refuses it, pdf-lib's own inflater reads it.
+    ['text with a damaged object stream checksum', async () => damagedChecksum(await linesPdf(3, 20))],
   ])('copying pages of a %s PDF and saving it gives the same bytes as pdf-lib as published', async (_, make) => {
     const input = await make();
     const ours = await copyTwice(input, false);
@@ -58,16 +81,22 @@ describe('pdf-lib speed-ups', () => {
   });
 
   it('names with # escapes and unusual characters parse and save as pdf-lib as published does them', async () => {
-    const doc = await PDFDocument.create({ updateMetadata: false });
-    doc.addPage([100, 100]);
-    doc.catalog.set(PDFName.of('Beacon Key'), PDFName.of('Ünïcode#Name(1)'));
-    doc.catalog.set(PDFName.of('Plain'), PDFName.of('Value'));
-    const input = await doc.save({ useObjectStreams: false });
+    const input = await withCatalogNames({ 'Beacon Key': 'Ünïcode#Name(1)', Plain: 'Value' });
     expect(Buffer.from(input).toString('latin1')).toMatch(/\/Beacon#20Key/);
     const reloaded = await PDFDocument.load(input, { updateMetadata: false });
     expect(reloaded.catalog.get(PDFName.of('Beacon Key'))).toBe(PDFName.of('Ünïcode#Name(1)'));
     const ours = await copyTwice(input, false);
     expect(Buffer.from(ours).equals(Buffer.from(published(input, false)))).toBe(true);
+  });
+
+  it('names whose bytes hash alike stay different names, and each is the same instance every time', async () => {
+    // "Aa" and "BB" have the same hash (31 x 65 + 97 = 31 x 66 + 66).
+    const input = await withCatalogNames({ First: 'Aa', Second: 'BB' });
+    for (let n = 0; n < 2; n++) {
+      const reloaded = await PDFDocument.load(input, { updateMetadata: false });
+      expect(reloaded.catalog.get(PDFName.of('First'))).toBe(PDFName.of('Aa'));
+      expect(reloaded.catalog.get(PDFName.of('Second'))).toBe(PDFName.of('BB'));
+    }
   });
 
   it("object streams compressed by Node's zlib hold the same objects as pako's", async () => {

@@ -1,5 +1,10 @@
 import { createRequire } from 'node:module';
-import { deflateSync } from 'node:zlib';
+import { kMaxLength } from 'node:buffer';
+import { deflateSync, inflateSync } from 'node:zlib';
+import { pdfLibDecodeCap } from './decode-limits';
+
+/** Names remembered by their bytes (see parseName below), at most. */
+const MAX_SEEN_NAMES = 65_536;
 
 let installed = false;
 
@@ -73,6 +78,11 @@ export function speedUpPdfLib(): void {
     if (found === undefined) plainNames.set(name, (found = nameOf(name)));
     return found;
   };
+  // A name seen before is found by its bytes (a hash of them, then compared), without making its
+  // string: a 200-page file holds thousands of the same few names. The same bytes always make the
+  // same PDFName (pdf-lib pools them by their decoded value), so the cache never changes a result.
+  const seenNames = new Map<number, { bytes: Bytes; name: unknown }[]>();
+  let seenCount = 0;
   PDFObjectParser.prototype.parseName = function parseName(this: {
     bytes: { assertNext(c: number): void; bytes: Bytes; idx: number; column: number };
   }) {
@@ -81,10 +91,78 @@ export function speedUpPdfLib(): void {
     const { bytes } = stream;
     const start = stream.idx;
     let end = start;
-    while (end < bytes.length && !IsWhitespace[bytes[end]] && !IsDelimiter[bytes[end]]) end++;
+    let hash = 0;
+    for (; end < bytes.length; end++) {
+      const c = bytes[end];
+      if (IsWhitespace[c] || IsDelimiter[c]) break;
+      hash = (Math.imul(hash, 31) + c) | 0;
+    }
     stream.idx = end;
-    stream.column += end - start;
-    return PDFName.of(Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1'));
+    const length = end - start;
+    stream.column += length;
+    const bucket = seenNames.get(hash);
+    if (bucket)
+      for (const seen of bucket) {
+        if (seen.bytes.length !== length) continue;
+        let i = 0;
+        while (i < length && seen.bytes[i] === bytes[start + i]) i++;
+        if (i === length) return seen.name;
+      }
+    const name = PDFName.of(Buffer.from(bytes.buffer, bytes.byteOffset + start, length).toString('latin1'));
+    // Bounded, as a file could hold millions of distinct names; past the bound names are made as before.
+    if (seenCount < MAX_SEEN_NAMES && length <= 127) {
+      seenCount++;
+      // A copy (Buffer's slice would be a view, keeping the whole input alive).
+      const entry = { bytes: Uint8Array.prototype.slice.call(bytes, start, end), name };
+      if (bucket) bucket.push(entry);
+      else seenNames.set(hash, [entry]);
+    }
+    return name;
+  };
+  // A reference is found by its two numbers, not by the string pdf-lib makes of them for its pool
+  // (the same instances: made by pdf-lib's own `of` the first time).
+  const PDFRef = (require('pdf-lib/cjs/core/objects/PDFRef') as { default: { of(n: number, g?: number): unknown } })
+    .default;
+  const refOf = PDFRef.of.bind(PDFRef);
+  const refs = new Map<number, unknown>();
+  PDFRef.of = (objectNumber: number, generationNumber = 0) => {
+    if (
+      !Number.isInteger(objectNumber) ||
+      !Number.isInteger(generationNumber) ||
+      objectNumber < 0 ||
+      objectNumber >= 2 ** 32 ||
+      generationNumber < 0 ||
+      generationNumber >= 2 ** 16
+    )
+      return refOf(objectNumber, generationNumber);
+    const key = objectNumber * 2 ** 16 + generationNumber;
+    let found = refs.get(key);
+    if (found === undefined) refs.set(key, (found = refOf(objectNumber, generationNumber)));
+    return found;
+  };
+  // Object and cross-reference streams: inflated by Node's zlib. Only when zlib inflates the whole
+  // stream (a valid zlib stream, checksum included) within the decoding cap: pdf-lib's inflater gives
+  // the same bytes for it. Anything else (damaged, truncated, a bomb, another filter) goes through
+  // pdf-lib's own decoder as before, with its errors and its cap (decode-limits.ts).
+  const ByteStreamClass = ByteStream as unknown as {
+    of(bytes: Bytes): unknown;
+    fromPDFRawStream(raw: { dict: { lookup(key: unknown): unknown }; contents: Bytes }): unknown;
+  };
+  const fromRawStream = ByteStreamClass.fromPDFRawStream.bind(ByteStreamClass);
+  const FLATE = PDFName.of('FlateDecode');
+  const FILTER = PDFName.of('Filter');
+  ByteStreamClass.fromPDFRawStream = (raw) => {
+    if (raw.dict.lookup(FILTER) === FLATE) {
+      let inflated: Buffer | undefined;
+      try {
+        inflated = inflateSync(raw.contents, { maxOutputLength: Math.min(pdfLibDecodeCap(), kMaxLength) });
+      } catch {
+        inflated = undefined;
+      }
+      // A plain Uint8Array, as pdf-lib's decoder returns.
+      if (inflated) return ByteStreamClass.of(new Uint8Array(inflated.buffer, inflated.byteOffset, inflated.length));
+    }
+    return fromRawStream(raw);
   };
   // Saving: a dictionary's entries are walked in place, not copied into a new array first.
   const PDFDict = (require('pdf-lib/cjs/core/objects/PDFDict') as { default: { prototype: Record<string, unknown> } })
@@ -113,6 +191,42 @@ export function speedUpPdfLib(): void {
     buffer[offset++] = 0x3e; // '>>'
     buffer[offset++] = 0x3e;
     return offset - start;
+  };
+  // Numbers: the text of a number is made when it is written, not when it is parsed or copied
+  // (most numbers of a parsed file are never written: pages copied keep few of them).
+  const PDFNumber = (
+    require('pdf-lib/cjs/core/objects/PDFNumber') as {
+      default: { prototype: Record<string, unknown>; of(value: number): unknown };
+    }
+  ).default;
+  const { numberToString, copyStringIntoBuffer } = require('pdf-lib/cjs/utils') as {
+    numberToString(n: number): string;
+    copyStringIntoBuffer(s: string, b: Bytes, o: number): number;
+  };
+  type LazyNumber = { numberValue: number; text?: string };
+  const numberProto = PDFNumber.prototype;
+  const textOf = (n: LazyNumber): string => (n.text ??= numberToString(n.numberValue));
+  Object.defineProperty(numberProto, 'stringValue', {
+    get(this: LazyNumber) {
+      return textOf(this);
+    },
+  });
+  numberProto.toString = function toString(this: LazyNumber) {
+    return textOf(this);
+  };
+  numberProto.sizeInBytes = function sizeInBytes(this: LazyNumber) {
+    return textOf(this).length;
+  };
+  numberProto.copyBytesInto = function copyBytesInto(this: LazyNumber, buffer: Bytes, offset: number) {
+    const text = textOf(this);
+    copyStringIntoBuffer(text, buffer, offset);
+    return text.length;
+  };
+  PDFNumber.of = (value: number) => {
+    const n = Object.create(numberProto) as LazyNumber;
+    n.numberValue = value;
+    n.text = undefined;
+    return n;
   };
   // pdf-lib compresses content and object streams with pako (zlib in JavaScript): Node's zlib
   // gives the same format at the same level, natively.
