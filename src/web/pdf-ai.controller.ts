@@ -90,6 +90,14 @@ export class PdfAiController {
     @Query('file_id') fileId?: string,
   ): Promise<void> {
     const file = typeof fileId === 'string' ? await this.file(fileId) : undefined;
+    // A link to a file no longer kept (a bookmark, an old tab) says so above the upload form.
+    if (typeof fileId === 'string' && !file)
+      return this.render(user, req, res, 404, {
+        error: {
+          message: 'That file is no longer available (uploads are kept for a limited time). Upload it again.',
+          field: 'file',
+        },
+      });
     await this.render(user, req, res, 200, { file });
   }
 

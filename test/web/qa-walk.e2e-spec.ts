@@ -108,7 +108,7 @@ describe('Website QA walk (Chromium e2e)', () => {
     expect(Math.abs(date.height - text.height)).toBeLessThanOrEqual(3);
   });
 
-  it('AI page: an upload refused in the page words, and the address of the file page instead of the form (no CSRF token)', async () => {
+  it('AI page: an upload refused in the page words, the address of the file page instead of the form (no CSRF token), a file no longer kept said so', async () => {
     const page = await admin('ai@example.com');
     await page.goto(`${app.origin}/pdf/ai`);
     await choose(page, '#file', 'notes.pdf', 'hello, not a PDF');
@@ -132,6 +132,13 @@ describe('Website QA walk (Chromium e2e)', () => {
     expect(again!.status()).toBe(200);
     expect(requests[0]).toBe('GET /pdf/ai');
     expect(await page.$eval('main', (m) => m.textContent)).toContain('doc.pdf');
+    // A link to a file no longer kept says so (404) above the upload form.
+    const gone = await page.goto(`${app.origin}/pdf/ai?file_id=no-such-file`);
+    expect(gone!.status()).toBe(404);
+    expect(await summaryOf(page)).toBe(
+      'That file is no longer available (uploads are kept for a limited time). Upload it again.',
+    );
+    expect(await page.$('#file')).not.toBeNull();
   });
 
   it('tracked prompts: a refused prompt is a sentence, and a refused bulk form leaves the list address', async () => {
