@@ -27,6 +27,8 @@ describe('Website QA walk (Chromium e2e)', () => {
   const app = useBrowserApp({
     env: {
       PDF_DAILY_LIMIT: '50',
+      // One scan a minute: the second form is the throttler's refusal.
+      SCAN_RATE_LIMIT: '1',
       // A platform for the AI page's forms (never asked here: only uploads are sent).
       OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:9/v1',
       OPENAI_COMPATIBLE_MODEL: 'local-model',
@@ -90,6 +92,35 @@ describe('Website QA walk (Chromium e2e)', () => {
           expect({ id: r.id, width, gap: left - r.boxRight >= 4 }).toEqual({ id: r.id, width, gap: true });
       }
     }
+  });
+
+  it('AI providers: the key fields of every platform have one width, whatever the length of its name (1280 and 375 px)', async () => {
+    const page = await admin('keys@example.com');
+    await page.goto(`${app.origin}/dashboard/settings/ai-providers`);
+    for (const width of [1280, 375]) {
+      await page.setViewport({ width, height: 900 });
+      const widths = await page.$$eval('form.inline input[type=password]', (els) =>
+        els.map((e) => Math.round(e.getBoundingClientRect().width)),
+      );
+      expect(widths.length).toBeGreaterThan(3);
+      expect(new Set(widths).size).toBe(1);
+      expect(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBe(0);
+    }
+  });
+
+  it("scan form: the throttler's refusal shows who is signed in (Sign out in the header), as the form does", async () => {
+    const page = await admin('scan@example.com');
+    const post = async (): Promise<number> => {
+      await page.goto(`${app.origin}/scan`);
+      await page.type('#url', 'http://127.0.0.1:9/'); // refused without any request: not a public address
+      const [r] = await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+      return r!.status();
+    };
+    expect(await post()).toBe(400);
+    expect(await post()).toBe(429);
+    expect(await summaryOf(page)).toContain('You can scan again in');
+    expect(await page.$eval('header.site', (h) => h.textContent)).toContain('scan@example.com');
+    expect(await page.$('header.site form.signout button')).not.toBeNull();
   });
 
   it('a date field looks like the other fields (type size and height)', async () => {
