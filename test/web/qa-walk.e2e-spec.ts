@@ -190,7 +190,7 @@ describe('Website QA walk (Chromium e2e)', () => {
     await page.waitForFunction("location.pathname + location.search === '/dashboard/tracking/prompts'");
   });
 
-  it('accessibility sites: an empty start URL is said in the page words, linked to its field', async () => {
+  it('accessibility sites: an empty start URL is said in the page words, linked to its field, which is marked invalid', async () => {
     const page = await admin('sites@example.com');
     await page.goto(`${app.origin}/dashboard/sites`);
     await page.$eval('form.site-form', (f) => f.setAttribute('novalidate', ''));
@@ -202,6 +202,8 @@ describe('Website QA walk (Chromium e2e)', () => {
       'Enter the start URL, the home page of the site, e.g. https://www.example.com/.',
     );
     expect(await page.$eval('.error-summary a', (a) => a.getAttribute('href'))).toBe('#start_url');
+    expect(await page.$eval('#start_url', (e) => e.getAttribute('aria-invalid'))).toBe('true');
+    expect(await page.$$eval('[aria-invalid=true]', (els) => els.length)).toBe(1);
     expect(await mainText(page)).not.toMatch(PROGRAM_TEXT);
   });
 
