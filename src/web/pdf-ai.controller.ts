@@ -17,6 +17,7 @@ import { OcrService } from '../pdf-tools/ocr/ocr.service';
 import { clientSubject } from '../common/http/client-ip';
 import { failureWords } from './pages/pdf-convert.pages';
 import { ConvertSupport } from './pdf-convert.support';
+import { uploadRefusal } from './pdf-web-text';
 import { translationPdf } from '../pdf-tools/ai/translation-pdf';
 import { FileStoreService } from '../pdf-tools/files/file-store.service';
 import { UploadService } from '../pdf-tools/files/upload.service';
@@ -89,6 +90,14 @@ export class PdfAiController {
     @Query('file_id') fileId?: string,
   ): Promise<void> {
     const file = typeof fileId === 'string' ? await this.file(fileId) : undefined;
+    // A link to a file no longer kept (a bookmark, an old tab) says so above the upload form.
+    if (typeof fileId === 'string' && !file)
+      return this.render(user, req, res, 404, {
+        error: {
+          message: 'That file is no longer available (uploads are kept for a limited time). Upload it again.',
+          field: 'file',
+        },
+      });
     await this.render(user, req, res, 200, { file });
   }
 
@@ -104,7 +113,10 @@ export class PdfAiController {
     } catch (e) {
       if (!(e instanceof DomainError)) throw e;
       if (!req.complete) res.setHeader('Connection', 'close');
-      await this.render(user, req, res, e.status, { error: { message: `Your file: ${e.message}`, field: 'file' } });
+      for (const [name, value] of Object.entries(e.headers)) res.setHeader(name, value);
+      // In the page's words, as on the tool pages (never the upload's message for agents).
+      const message = uploadRefusal('Your file', e.code, e.details.error_detail, this.support.limits());
+      await this.render(user, req, res, e.status, { error: { message, field: 'file' } });
     }
   }
 
@@ -333,6 +345,11 @@ export class PdfAiController {
       usage: await this.ai.today(user.id),
       notConfigured: configured ? undefined : notConfiguredMessage(),
     };
-    sendPage(res, status, pdfAiPage(user, this.csrf.token(req, res), state));
+    // Answered to a form (upload, summary, question, translation): the address becomes the file's page.
+    const address =
+      req.method === 'POST' && !s.ocr
+        ? `/pdf/ai${s.file ? `?file_id=${encodeURIComponent(s.file.file_id)}` : ''}`
+        : undefined;
+    sendPage(res, status, pdfAiPage(user, this.csrf.token(req, res), state, address));
   }
 }

@@ -169,7 +169,7 @@ export function renderOption(
   } else if (f.web.kind === 'colour') {
     // A colour picker (a text field where the browser has none); the page script adds a field for the colour's code.
     const colour = COLOUR.test(value) ? value.toLowerCase() : '#000000';
-    control = html`<input type="color" id="${id}" name="${name}" value="${colour}"${described}><span class="colour-code" data-colour-code="${id}" hidden> <label for="${id}-code">Colour code</label> <input type="text" id="${id}-code" value="${colour}" size="8" maxlength="7" spellcheck="false" autocomplete="off"></span>`;
+    control = html`<input type="color" id="${id}" name="${name}" value="${colour}"${described}><span class="colour-code" data-colour-code="${id}" hidden> <label for="${id}-code">Colour code</label> <input type="text" id="${id}-code" value="${colour}" size="8" maxlength="7" spellcheck="false" autocomplete="off" data-invalid="${colourError(f)}"></span>`;
   } else if (f.web.kind === 'datetime') {
     control = html`<input type="datetime-local" id="${id}" name="${name}" value="${value}" step="1"${described}>`;
   } else if (f.schema.type === 'number' || f.schema.type === 'integer') {
@@ -222,6 +222,10 @@ export function optionValues(fields: OptionField[], body: Record<string, unknown
   }
   return out;
 }
+
+/** A colour field's value that is not a colour code, in the page's words (the server's check and the script's). */
+const colourError = (f: OptionField): string =>
+  `${fieldLabel(f)} must be a colour code such as #808080, or pick the colour.`;
 
 /** A colour code as the tools take it. */
 const COLOUR = /^#[0-9a-f]{6}$/i;
@@ -281,12 +285,8 @@ export function formError(fields: OptionField[], body: Record<string, unknown>):
     }
     const problem = raw === '' ? undefined : f.web.check?.(raw);
     if (problem) return { message: problem, field: idOf(f.path) };
-    if (raw !== '' && f.web.kind === 'colour' && !COLOUR.test(raw)) {
-      return {
-        message: `${fieldLabel(f)} must be a colour code such as #808080, or pick the colour.`,
-        field: idOf(f.path),
-      };
-    }
+    if (raw !== '' && f.web.kind === 'colour' && !COLOUR.test(raw))
+      return { message: colourError(f), field: idOf(f.path) };
   }
   return undefined;
 }

@@ -1,5 +1,4 @@
 import { ArgumentsHost, Catch, Get, Injectable, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
-import { parse as parseCookies } from 'cookie';
 import type { Response } from 'express';
 import { ScanService, scanCost } from '../a11y/scan/scan.service';
 import { ReportsService } from '../a11y/report/reports.service';
@@ -13,6 +12,7 @@ import { CachedScan, scanPage, ScanForm, scanErrorInWords, withScheme } from './
 import { sendPage } from './render/layout';
 import { Anonymous, field, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
+import { WebGuard } from './web.guard';
 import { WebExceptionFilter, wantsHtml } from './web-exception.filter';
 
 /** The form's crawl checkbox: the one reading of it, for the rate-limit cost and for the scan. */
@@ -35,6 +35,7 @@ export class ScanFormFilter extends WebExceptionFilter {
   constructor(
     private readonly tokens: CsrfService,
     private readonly config: AppConfig,
+    private readonly guard: WebGuard,
   ) {
     super(tokens);
   }
@@ -51,9 +52,12 @@ export class ScanFormFilter extends WebExceptionFilter {
       super.catch(exception, host);
       return;
     }
-    // The throttler runs before the website's guard: the cookies are read here for the form's CSRF token.
-    req.cookies ??= req.headers.cookie ? parseCookies(req.headers.cookie) : {};
-    sendScanRefusal(res, this.tokens.token(req, res), req, formOf(req), exception, this.config, true);
+    // The throttler runs before the website's guard: the visitor (cookies, signed-in user) is read
+    // here, for the form's CSRF token and the header (Sign out for a signed-in user, as on the form).
+    this.guard.visitor(req, res).then(
+      () => sendScanRefusal(res, this.tokens.token(req, res), req, formOf(req), exception, this.config, true),
+      (e: unknown) => super.catch(e, host),
+    );
   }
 }
 

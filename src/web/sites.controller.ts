@@ -21,12 +21,24 @@ const formOf = (req: WebRequest): Record<string, string> => {
   );
 };
 
-/** A refused site form as the page shows it (the field named; the start URL's errors name `url`); other errors rethrown. */
-function formErrorOf(e: unknown): { message: string; field: string } {
+/**
+ * A refused site form as the page shows it (the field named; the start URL's errors name `url`); other
+ * errors rethrown. The address check's own refusals of the start URL (400, written for the API: "Invalid
+ * url: ...") are said in the page's words, as on the scan page.
+ */
+function formErrorOf(e: unknown, form: Record<string, string>): { message: string; field: string } {
   if (!(e instanceof DomainError) || (e.code !== ErrorCode.BadRequest && e.code !== ErrorCode.TargetNotAllowed))
     throw e;
   const field = e.details.field as string | undefined;
-  return { message: e.message, field: !field || field === 'url' ? 'start_url' : field };
+  if (field !== 'url' && field) return { message: e.message, field };
+  if (e.code === ErrorCode.BadRequest)
+    return {
+      message: (form.start_url ?? '').trim()
+        ? 'The start URL is not a web address Beacon can scan: enter it like https://www.example.com/.'
+        : 'Enter the start URL, the home page of the site, e.g. https://www.example.com/.',
+      field: 'start_url',
+    };
+  return { message: e.message, field: 'start_url' };
 }
 
 /** Accessibility sites (docs/a11y-monitoring.md): members read, admins add, prove, run and remove. */
@@ -99,7 +111,7 @@ export class SitesController {
     res: Response,
     site?: Site,
   ): Promise<void> {
-    const error = formErrorOf(e);
+    const error = formErrorOf(e, form);
     if (site) return this.sendSite(site, { error, form }, user, req, res, 400);
     const sites = await this.sites.list(user.workspace_id);
     sendPage(res, 400, sitesPage({ user, csrf: this.csrf.token(req, res), sites, error, form }));

@@ -39,8 +39,14 @@ const NOTICES: Record<string, string> = {
   deleted: 'The prompt is deleted.',
 };
 
-/** A refused form's message and the field it belongs to. */
-const refused = (e: TrackingInputError): { message: string; field: string } => ({ message: e.message, field: e.field });
+/**
+ * A refused form's message and the field it belongs to. A prompt's checks word its problem to follow
+ * a bulk row's "CSV row 3: " ("the prompt text is empty."): on a one-prompt form, `lead` begins the sentence.
+ */
+const refused = (e: TrackingInputError, lead?: string): { message: string; field: string } => ({
+  message: lead && /^[a-z]/.test(e.message) ? `${lead}: ${e.message}` : e.message,
+  field: e.field,
+});
 
 /** The prompt forms' fields (a ticked "enabled" box sends a value; an unticked one sends nothing). */
 const promptFromForm = (values: Record<'text' | 'tags' | 'intent' | 'country' | 'enabled', string>) =>
@@ -214,6 +220,8 @@ export class TrackingController {
         notice: o.notice,
         error: o.error,
         values: o.values,
+        // A refused form (its bulk upload's CSRF token is in the address): the list's own address.
+        address: req.method === 'POST' ? '/dashboard/tracking/prompts' : undefined,
       }),
     );
   }
@@ -264,7 +272,7 @@ export class TrackingController {
         await this.tracking.addPrompt(user.workspace_id, promptFromForm(values));
         return '/dashboard/tracking/prompts?saved=prompt';
       },
-      (e) => this.promptsList(user, req, res, 400, { error: refused(e), values }),
+      (e) => this.promptsList(user, req, res, 400, { error: refused(e, 'The prompt was not added'), values }),
     );
   }
 
@@ -335,7 +343,11 @@ export class TrackingController {
         return '/dashboard/tracking/prompts?saved=prompt';
       },
       async (e) =>
-        sendPage(res, 400, editPromptPage(user, this.csrf.token(req, res), p, { error: refused(e), values })),
+        sendPage(
+          res,
+          400,
+          editPromptPage(user, this.csrf.token(req, res), p, { error: refused(e, 'The prompt was not saved'), values }),
+        ),
     );
   }
 

@@ -45,9 +45,12 @@ export class WebGuard implements CanActivate {
     return this.reflector.getAllAndOverride<boolean>(key, [context.getHandler(), context.getClass()]) === true;
   }
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<WebRequest>();
-    const res = context.switchToHttp().getResponse<Response>();
+  /**
+   * Who is asking: the cookies, the device id (a new visitor gets one) and the signed-in user of an
+   * active session (a forged, expired or ended one is forgotten). Also for a page answered before
+   * this guard runs (the scan form's throttled refusal), so its header shows who is signed in.
+   */
+  async visitor(req: WebRequest, res: Response): Promise<void> {
     req.cookies = req.headers.cookie ? parseCookies(req.headers.cookie) : {};
     // Over https the names carry the __Host- prefix (src/common/http/transport-security.ts).
     const deviceCookie = cookieName(req, DEVICE_COOKIE);
@@ -74,6 +77,12 @@ export class WebGuard implements CanActivate {
         delete req.cookies[sessionCookie];
       }
     }
+  }
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<WebRequest>();
+    const res = context.switchToHttp().getResponse<Response>();
+    await this.visitor(req, res);
 
     if (!this.flag(ANONYMOUS, context)) {
       if (!req.webUser) throw new SignInRequired();

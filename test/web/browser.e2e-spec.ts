@@ -671,6 +671,11 @@ describe('Website in Chromium (e2e)', () => {
     // Tiled, ticked, reaches the tool.
     await choose(page, '#file', await pdfFile('wm.pdf', await samplePdf(1)));
     await page.waitForSelector('#chosen li input[name=file_id]', { timeout: 30_000 });
+    // The page picker is drawn above the box once the file is in: wait for it, so the click is not
+    // made while the box moves down (seen once under load: the run went without "tiled").
+    await page.waitForFunction("document.querySelectorAll('fieldset.page-picker li').length === 1", {
+      timeout: 30_000,
+    });
     await page.type('#opt-text', 'Draft');
     await page.click('#opt-tiled');
     await page.click('#run-form button[type=submit]');

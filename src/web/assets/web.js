@@ -23,6 +23,14 @@
     history.replaceState(history.state, '', location.pathname + (query.toString() ? '?' + query.toString() : '') + location.hash);
   }
 
+  // A page answered to a form (a refused form, an upload's result) names its own address
+  // (<main data-address>): the address bar shows it instead of the form's, whose query may carry
+  // the CSRF token; a reload or a bookmark then opens that page rather than sending the form again.
+  var main = document.querySelector('main[data-address]');
+  if (history.replaceState && main && main.getAttribute('data-address').charAt(0) === '/') {
+    history.replaceState(history.state, '', main.getAttribute('data-address'));
+  }
+
   // PDF tool pages: each chosen or dropped file goes to POST /files (the upload an agent uses)
   // with upload progress; its file_id joins the tool form, which is then sent in place.
   function plural(n, one, many) { return n + ' ' + (n === 1 ? one : many || one + 's'); }
@@ -51,8 +59,16 @@
       if (!picker || !code || picker.type !== 'color') return;
       box.hidden = false;
       code.value = picker.value;
-      picker.addEventListener('input', function () { code.value = picker.value; });
-      code.addEventListener('input', function () { if (/^#[0-9a-f]{6}$/i.test(code.value.trim())) picker.value = code.value.trim().toLowerCase(); });
+      // A code that is not one (the picker keeps its last colour) holds the run back with the
+      // server's own sentence (data-invalid), so the tool never runs on a colour other than the one typed.
+      function check() {
+        var ok = /^#[0-9a-f]{6}$/i.test(code.value.trim());
+        if (ok) picker.value = code.value.trim().toLowerCase();
+        code.setCustomValidity(ok ? '' : code.getAttribute('data-invalid') || 'Type a colour code such as #808080.');
+        if (ok) code.removeAttribute('aria-invalid'); else code.setAttribute('aria-invalid', 'true');
+      }
+      picker.addEventListener('input', function () { code.value = picker.value; check(); });
+      code.addEventListener('input', check);
     });
   }
   // A job's page (OCR): <div data-poll="ms" data-poll-url="/pdf/ocr/jobs/ID"> while it runs; the

@@ -31,7 +31,7 @@ function keyForm(s: AiPlatformStatus, csrf: string): SafeHtml {
   const id = `key-${s.platform}`;
   const has = s.workspaceKey !== null;
   return html`<form class="inline" method="post" action="/dashboard/settings/ai-providers/${s.platform}/key" autocomplete="off">${hidden(csrf)}
-<div class="field"><label for="${id}">${has ? 'Replace' : 'Set'} ${s.name} key <span class="hint">(shown never again)</span></label>
+<div class="field key"><label for="${id}">${has ? 'Replace' : 'Set'} ${s.name} key <span class="hint">(shown never again)</span></label>
 <input type="password" id="${id}" name="key" maxlength="1000" required autocomplete="off" spellcheck="false"></div>
 <button type="submit">${has ? 'Replace the key' : 'Save the key'}<span class="visually-hidden"> of ${s.name}</span></button></form>
 ${

@@ -149,9 +149,13 @@ ${gapChanges(
 )}`;
 }
 
-/** The link of a list's CSV file (every row matching the page's filters). */
-export function csvLink(href: string, what: string): SafeHtml {
-  return html`<p class="export"><a href="${href}" download>Download ${what} as CSV</a> <span class="meta">(every row matching these filters, not only this page)</span></p>`;
+/** The link of a list's CSV file (by default: every row matching the page's filters; `rows` says otherwise). */
+export function csvLink(
+  href: string,
+  what: string,
+  rows = 'every row matching these filters, not only this page',
+): SafeHtml {
+  return html`<p class="export"><a href="${href}" download>Download ${what} as CSV</a> <span class="meta">(${rows})</span></p>`;
 }
 
 /** The scan picker: every scan, newest first ("Any" is the latest). */

@@ -1,6 +1,6 @@
 /**
  * The Trends page (issue #22 item 6): each figure over the scans, by platform and by competitor,
- * a chart and beside it the table of the same numbers (the chart is an image to a screen reader).
+ * a chart and below it the table of the same numbers (the chart is an image to a screen reader).
  */
 import type { UserView } from '../../accounts/accounts.service';
 import { html, SafeHtml } from '../../common/html/html';
@@ -95,8 +95,8 @@ export function trendsPage(user: UserView, csrf: string, business: string, brand
     'Trends',
     'trends',
     html`${business}: trends`,
-    html`<p class="meta">Each figure over the last ${plural(scans.length, 'scan')}, by platform and by competitor. Each chart has its table beside it.</p>
-${csvLink('/dashboard/export/history.csv', 'the scan history')}
+    html`<p class="meta">Each figure over the last ${plural(scans.length, 'scan')}, by platform and by competitor. Each chart is followed by a table of the same numbers.</p>
+${csvLink('/dashboard/export/history.csv', 'the scan history', 'every scan with its overall figures')}
 ${trendFigures(scans, brand).map((f) => figure(f, scans))}`,
   );
 }

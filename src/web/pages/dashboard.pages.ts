@@ -91,12 +91,14 @@ export function dashboardPage(
   tab: Parameters<typeof dashboardNav>[0],
   heading: SafeHtml,
   body: SafeHtml,
+  address?: string,
 ): string {
   return page({
     title,
     section: 'dashboard',
     user,
     csrf,
+    address,
     body: html`<h1>${heading}</h1>
 ${dashboardNav(tab, user)}
 ${body}`,

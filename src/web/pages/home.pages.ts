@@ -28,7 +28,7 @@ export function homePage(
     body: html`<h1>Beacon</h1>
 <p>Three tools in one place.</p>
 <ul class="tools">
-  <li class="card"><h2><a href="/dashboard">AI visibility dashboard</a></h2><p>How often AI assistants mention your brand, which sources they cite, and where competitors get cited instead. Sign in to see your workspace; the same figures are in the <a href="/api/v1">API</a>.</p></li>
+  <li class="card"><h2><a href="/dashboard">AI visibility dashboard</a></h2><p>How often AI assistants mention your brand, which sources they cite, and where competitors get cited instead. ${user ? 'You are signed in: open your workspace above' : 'Sign in to see your workspace'}; the same figures are in the <a href="/api/v1">API</a>.</p></li>
   <li class="card"><h2><a href="/pdf">PDF tools</a></h2><p>Merge, split, rotate, compress, watermark and more, <a href="/pdf/images">PDF to images</a>, <a href="/pdf/ocr">OCR</a>: free, no account, a daily quota per tool.${runsLine(stats)}</p></li>
   <li class="card"><h2><a href="/scan">Accessibility scan</a></h2><p>Check a web page against WCAG with axe-core in a real browser and get a shareable report.</p></li>
 </ul>`,

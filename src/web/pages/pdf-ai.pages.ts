@@ -121,7 +121,7 @@ function results(s: PdfAiPageState): SafeHtml | string {
  * translate it; answers cite pages as [p. N]. Signed-in users only; without a configured AI
  * platform the page says which setting enables one.
  */
-export function pdfAiPage(user: UserView, csrf: string, s: PdfAiPageState): string {
+export function pdfAiPage(user: UserView, csrf: string, s: PdfAiPageState, address?: string): string {
   const u = s.usage;
   const body = s.notConfigured
     ? html`<p class="notice" role="status">${s.notConfigured}</p>`
@@ -144,5 +144,6 @@ ${
     user,
     csrf,
     body: html`<h1>AI summary, chat and translation</h1>${body}`,
+    address,
   });
 }

@@ -133,7 +133,7 @@ ${uploadForm({
   slug,
   query: upload,
   limits: l,
-  label: `1. ${many ? `PDF files (2 to ${MAX_FILES}, merged in the order listed under "Files")` : 'PDF file'}`,
+  label: `1. ${many ? `PDF files (2 to ${MAX_FILES}, merged in the order listed below)` : 'PDF file'}`,
   hint: `Choose ${many ? 'a file, then the next one,' : 'a file'} or drop ${many ? 'files' : 'it'} here.`,
   many: many ? MAX_FILES : undefined,
   invalid: o.errorField === 'file',

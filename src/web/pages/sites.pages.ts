@@ -37,17 +37,23 @@ export interface SitesPageModel {
   form?: Record<string, string>;
 }
 
-const input = (id: string, label: string, value: string, hint = '', type = 'text'): SafeHtml =>
-  html`<div class="field"><label for="${id}">${label}</label>${hint ? html`<span class="hint" id="${id}-hint">${hint}</span>` : ''}
-<input id="${id}" name="${id}" type="${type}" value="${value}"${hint ? html` aria-describedby="${id}-hint"` : ''}></div>`;
-const area = (id: string, label: string, value: string, hint: string): SafeHtml =>
-  html`<div class="field"><label for="${id}">${label}</label><span class="hint" id="${id}-hint">${hint}</span>
-<textarea id="${id}" name="${id}" rows="3" aria-describedby="${id}-hint">${value}</textarea></div>`;
+/** The form's field helpers; the field a refused form's error is about (`invalid`) is marked aria-invalid. */
+function fieldsFor(invalid?: string) {
+  const mark = (id: string): SafeHtml | '' => (id === invalid ? html` aria-invalid="true"` : '');
+  return {
+    input: (id: string, label: string, value: string, hint = '', type = 'text'): SafeHtml =>
+      html`<div class="field"><label for="${id}">${label}</label>${hint ? html`<span class="hint" id="${id}-hint">${hint}</span>` : ''}
+<input id="${id}" name="${id}" type="${type}" value="${value}"${hint ? html` aria-describedby="${id}-hint"` : ''}${mark(id)}></div>`,
+    area: (id: string, label: string, value: string, hint: string): SafeHtml =>
+      html`<div class="field"><label for="${id}">${label}</label><span class="hint" id="${id}-hint">${hint}</span>
+<textarea id="${id}" name="${id}" rows="3" aria-describedby="${id}-hint"${mark(id)}>${value}</textarea></div>`,
+    secret: (id: string, label: string, hint: string): SafeHtml =>
+      html`<div class="field"><label for="${id}">${label}</label><span class="hint" id="${id}-hint">${hint}</span>
+<input id="${id}" name="${id}" type="password" value="" autocomplete="new-password" aria-describedby="${id}-hint"${mark(id)}></div>`,
+  };
+}
 
 /** A login value box: always empty (stored values are never written into the page); the browser's own password is not offered. */
-const secret = (id: string, label: string, hint: string): SafeHtml =>
-  html`<div class="field"><label for="${id}">${label}</label><span class="hint" id="${id}-hint">${hint}</span>
-<input id="${id}" name="${id}" type="password" value="" autocomplete="new-password" aria-describedby="${id}-hint"></div>`;
 const box = (id: string, label: string, on: boolean): SafeHtml =>
   html`<div class="check"><input type="checkbox" id="${id}" name="${id}" value="yes"${on ? html` checked` : ''}><label for="${id}">${label}</label></div>`;
 
@@ -55,7 +61,8 @@ const box = (id: string, label: string, on: boolean): SafeHtml =>
  * Viewports, checks beyond axe and login steps of the site form. Login values are never written
  * into the page: a stored one shows as "set" (`loginSet[i]`), an empty box keeps it.
  */
-function checksFields(f: Record<string, string>, loginSet: readonly boolean[]): SafeHtml {
+function checksFields(f: Record<string, string>, loginSet: readonly boolean[], invalid?: string): SafeHtml {
+  const { input, secret } = fieldsFor(invalid);
   const noneChosen = !VIEWPORT_NAMES.some((v) => f[`viewport_${v}`] === 'yes');
   const fields = Array.from({ length: MAX_LOGIN_FIELDS }, (_, k) => {
     const i = k + 1;
@@ -112,7 +119,9 @@ function siteForm(
   f: Record<string, string>,
   submit: string,
   loginSet: readonly boolean[] = [],
+  invalid?: string,
 ): SafeHtml {
+  const { input, area } = fieldsFor(invalid);
   return html`<form class="site-form" method="post" action="${action}">${hidden(csrf)}
 ${input('name', 'Name', f.name ?? '', 'Optional: the host name otherwise.')}
 ${input('start_url', 'Start URL', f.start_url ?? '', 'The home page, e.g. https://www.example.com/.', 'url')}
@@ -127,7 +136,7 @@ ${input('ignore_rules', 'Rules to ignore', f.ignore_rules ?? '', 'Optional: axe 
 ${area('excluded_selectors', 'Excluded selectors', f.excluded_selectors ?? '', 'Optional: one per line, a selector, a bar and the reason kept for the audit trail (#chat | vendor widget, audited separately).')}
 <div class="field"><label for="schedule">Schedule</label><select id="schedule" name="schedule"><option value="off">Off (Run now only)</option><option value="daily"${f.schedule === 'daily' ? html` selected` : ''}>Daily (04:00 UTC)</option><option value="weekly"${f.schedule === 'weekly' ? html` selected` : ''}>Weekly (Monday 04:00 UTC)</option></select></div>
 ${input('alert_drop', 'Alert on a score drop of at least (points)', f.alert_drop ?? String(DEFAULT_ALERT_DROP), '', 'number')}
-${checksFields(f, loginSet)}
+${checksFields(f, loginSet, invalid)}
 <p><button type="submit">${submit}</button></p>
 </form>`;
 }
@@ -224,7 +233,7 @@ ${table(
 ${
   admin
     ? html`<h2>Add a site</h2>
-${siteForm('/dashboard/sites', m.csrf, f, 'Add the site')}`
+${siteForm('/dashboard/sites', m.csrf, f, 'Add the site', [], m.error?.field)}`
     : html`<p>Only workspace admins add sites.</p>`
 }`,
   });
@@ -387,6 +396,7 @@ ${siteForm(
   m.form ?? formOfSite(site),
   'Save the settings',
   site.login?.fields.map(() => true) ?? [],
+  m.error?.field,
 )}`
     : ''
 }

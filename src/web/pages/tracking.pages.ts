@@ -122,14 +122,14 @@ ${
 <fieldset><legend>Platforms to ask</legend>
 ${TRACKABLE_PLATFORMS.map((p) => {
   const st = platforms.find((x) => x.platform === p);
-  return html`<div><input type="checkbox" id="platform-${p}" name="platforms" value="${p}"${checked(s.platforms.includes(p))}>
+  return html`<div class="choice"><input type="checkbox" id="platform-${p}" name="platforms" value="${p}"${checked(s.platforms.includes(p))}>
 <label for="platform-${p}">${PLATFORM_LABELS[p]}</label>${st && !st.configured ? html` <span class="hint">(not configured: set ${st.setting})</span>` : ''}</div>`;
 })}
 </fieldset>
 <div class="field"><label for="samples">Samples per prompt and platform <span class="hint">(answers vary from run to run: more samples, narrower intervals; 1 to ${TRACKING_LIMITS.samplesMax})</span></label><br>
 <input type="number" id="samples" name="samples" min="1" max="${TRACKING_LIMITS.samplesMax}" required value="${v('samples', String(s.samples))}"${invalid(e, 'samples')}></div>
 <fieldset><legend>Schedule</legend>
-${SCHEDULES.map((k) => html`<div><input type="radio" id="schedule-${k}" name="schedule" value="${k}"${checked(s.schedule === k)}><label for="schedule-${k}">${SCHEDULE_WORDS[k]}</label></div>`)}
+${SCHEDULES.map((k) => html`<div class="choice"><input type="radio" id="schedule-${k}" name="schedule" value="${k}"${checked(s.schedule === k)}><label for="schedule-${k}">${SCHEDULE_WORDS[k]}</label></div>`)}
 </fieldset>
 <div class="field"><label for="budget_calls">Most calls per scan <span class="hint">(a scan stops cleanly when it is reached)</span></label><br>
 <input type="number" id="budget_calls" name="budget_calls" min="1" max="${TRACKING_LIMITS.budgetCallsMax}" required value="${v('budget_calls', String(s.budget_calls))}"${invalid(e, 'budget_calls')}></div>
@@ -158,6 +158,8 @@ export function platformStatusTable(platforms: PlatformStatus[]): SafeHtml {
 export interface PromptsPageOptions extends TrackingPageOptions {
   offset: number;
   limit: number;
+  /** Answered to a form: the address the page script shows (see PageOptions.address). */
+  address?: string;
 }
 
 export function promptsPage(
@@ -216,6 +218,7 @@ ${table(
   { stack: true },
 )}
 <div class="pager">${o.offset > 0 ? html`<a href="/dashboard/tracking/prompts${qs({ offset: Math.max(0, o.offset - o.limit) || undefined })}">Previous page</a> ` : ''}${next !== null ? html`<a href="/dashboard/tracking/prompts${qs({ offset: next })}">Next page</a>` : ''}</div>`,
+    o.address,
   );
 }
 
@@ -227,7 +230,7 @@ function promptFieldsMarkup(
 <div class="field"><label for="tags">Tags <span class="hint">(separated by commas)</span></label><br><input type="text" id="tags" name="tags" value="${p.tags}"${invalid(e, 'tags')}></div>
 <div class="field"><label for="intent">Intent <span class="hint">(e.g. comparison, purchase)</span></label><br><input type="text" id="intent" name="intent" maxlength="64" value="${p.intent}"${invalid(e, 'intent')}></div>
 <div class="field"><label for="country">Country <span class="hint">(two letters, e.g. US; empty: any)</span></label><br><input type="text" id="country" name="country" maxlength="2" size="3" value="${p.country}"${invalid(e, 'country')}></div>
-<div><input type="checkbox" id="enabled" name="enabled" value="yes"${checked(p.enabled)}><label for="enabled">Enabled (asked by scans)</label></div>`;
+<div class="choice"><input type="checkbox" id="enabled" name="enabled" value="yes"${checked(p.enabled)}><label for="enabled">Enabled (asked by scans)</label></div>`;
 }
 
 export function editPromptPage(user: UserView, csrf: string, p: TrackedPrompt, o: TrackingPageOptions = {}): string {

@@ -28,6 +28,12 @@ export interface PageOptions {
   /** The CSRF token of the page's forms (the header's Sign out form among them). */
   csrf: string;
   body: Renderable;
+  /**
+   * The address to show for a page answered to a POST (a refused form, an upload's result): the
+   * page script puts it in the address bar, so the CSRF token of a query string never shows there
+   * and a reload or a bookmark opens this page instead of sending the form again.
+   */
+  address?: string;
 }
 
 /** Sign out: a POST form with the CSRF token (never a link: a GET must not end a session). */
@@ -69,7 +75,7 @@ export function page(o: PageOptions): string {
   <a class="brand" href="/">Beacon</a>
   ${nav(o.section, o.user, o.csrf)}
 </header>
-<main id="main" tabindex="-1">
+<main id="main" tabindex="-1"${o.address ? html` data-address="${o.address}"` : ''}>
 ${o.body}
 </main>
 <footer class="site">

@@ -1,0 +1,263 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PDFDocument } from 'pdf-lib';
+import type { HTTPRequest, Page } from 'puppeteer-core';
+import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
+import { cacheDir, useBrowserApp } from '../utils/browser-app';
+import { signedInUser, USER_PASSWORD } from '../utils/web-users';
+import { scan1, scan2 } from '../visibility/fixtures';
+
+/** A PDF of `pages` small pages. */
+async function samplePdf(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create();
+  for (let i = 1; i <= pages; i++) doc.addPage([300, 400]).drawText(`Page ${i}`, { x: 40, y: 300, size: 24 });
+  return doc.save();
+}
+
+/** Program text a person should never read on a page. */
+const PROGRAM_TEXT = /%PDF-|\(0 bytes\)|Invalid url|no %PDF|\bupload is\b/;
+
+/**
+ * Defects found by a user's walk through the whole website (issue note "QA walk"), each checked in
+ * real Chromium against the full app: boxes and radios with their words beside them, date fields
+ * like the others, refusals in the page's words, no CSRF token left in the address bar after a
+ * form, a colour code that is not one holding the run back, and pages that say what is there.
+ */
+describe('Website QA walk (Chromium e2e)', () => {
+  const app = useBrowserApp({
+    env: {
+      PDF_DAILY_LIMIT: '50',
+      // One scan a minute: the second form is the throttler's refusal.
+      SCAN_RATE_LIMIT: '1',
+      // A platform for the AI page's forms (never asked here: only uploads are sent).
+      OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:9/v1',
+      OPENAI_COMPATIBLE_MODEL: 'local-model',
+    },
+  });
+  const dir = cacheDir('web-qa-walk');
+
+  /** Workspace `qa` with two imported scans (made once). */
+  let workspace: Promise<void> | undefined;
+  const qaWorkspace = async (): Promise<void> => {
+    await app.t.createKey('qa');
+    const ingest = app.t.app.get(VisibilityIngestService);
+    await ingest.importScan('qa', scan1);
+    await ingest.importScan('qa', scan2);
+  };
+  /** A browser context of its own, signed in as a new admin of workspace `qa`. */
+  async function admin(email: string): Promise<Page> {
+    await (workspace ??= qaWorkspace());
+    await signedInUser(app.t, 'qa', email, 'admin');
+    const page = await (await app.browser.createBrowserContext()).newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${app.origin}/signin`);
+    await page.type('#email', email);
+    await page.type('#password', USER_PASSWORD);
+    await Promise.all([page.waitForNavigation(), page.click('form:has(#email) button[type=submit]')]);
+    expect(new URL(page.url()).pathname).toBe('/dashboard');
+    return page;
+  }
+  const mainText = (page: Page): Promise<string> =>
+    page.$eval('main', (m) => (m as unknown as { innerText: string }).innerText);
+  const summaryOf = (page: Page): Promise<string> =>
+    page.$eval('.error-summary p', (p) => (p.textContent ?? '').trim());
+  async function choose(page: Page, selector: string, name: string, bytes: Uint8Array | string): Promise<void> {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    const input = (await page.$(selector)) as unknown as { uploadFile: (p: string) => Promise<void> };
+    await input.uploadFile(path);
+  }
+
+  it('tracking: every box and radio has its words beside it, wrapped lines too, at 1280 and 375 px', async () => {
+    const page = await admin('boxes@example.com');
+    await page.goto(`${app.origin}/dashboard/tracking`);
+    for (const width of [1280, 375]) {
+      await page.setViewport({ width, height: 900 });
+      const rows = (await page.$$eval('form input[type=checkbox], form input[type=radio]', (inputs) =>
+        inputs.map((i) => {
+          const box = i.getBoundingClientRect();
+          const row = i.parentElement!;
+          // Every line of the row's words (its label and any hint), wrapped lines included.
+          const lines = [...row.children]
+            .filter((c) => c !== i && c.tagName !== 'INPUT')
+            .flatMap((c) => [...c.getClientRects()].map((r) => r.left));
+          return { id: i.id, boxRight: box.right, lines };
+        }),
+      )) as { id: string; boxRight: number; lines: number[] }[];
+      expect(rows.map((r) => r.id)).toEqual(expect.arrayContaining(['platform-openai', 'schedule-weekly']));
+      for (const r of rows) {
+        expect(r.lines.length).toBeGreaterThan(0);
+        // Beside the box with a gap, never under it.
+        for (const left of r.lines)
+          expect({ id: r.id, width, gap: left - r.boxRight >= 4 }).toEqual({ id: r.id, width, gap: true });
+      }
+    }
+  });
+
+  it('AI providers: the key fields of every platform have one width, whatever the length of its name (1280 and 375 px)', async () => {
+    const page = await admin('keys@example.com');
+    await page.goto(`${app.origin}/dashboard/settings/ai-providers`);
+    for (const width of [1280, 375]) {
+      await page.setViewport({ width, height: 900 });
+      const widths = await page.$$eval('form.inline input[type=password]', (els) =>
+        els.map((e) => Math.round(e.getBoundingClientRect().width)),
+      );
+      expect(widths.length).toBeGreaterThan(3);
+      expect(new Set(widths).size).toBe(1);
+      expect(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')).toBe(0);
+    }
+  });
+
+  it("scan form: the throttler's refusal shows who is signed in (Sign out in the header), as the form does", async () => {
+    const page = await admin('scan@example.com');
+    const post = async (): Promise<number> => {
+      await page.goto(`${app.origin}/scan`);
+      await page.type('#url', 'http://127.0.0.1:9/'); // refused without any request: not a public address
+      const [r] = await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+      return r!.status();
+    };
+    expect(await post()).toBe(400);
+    expect(await post()).toBe(429);
+    expect(await summaryOf(page)).toContain('You can scan again in');
+    expect(await page.$eval('header.site', (h) => h.textContent)).toContain('scan@example.com');
+    expect(await page.$('header.site form.signout button')).not.toBeNull();
+  });
+
+  it('a date field looks like the other fields (type size and height)', async () => {
+    const page = await (await app.browser.createBrowserContext()).newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${app.origin}/pdf/pdf-metadata`);
+    const style = (sel: string): Promise<{ font: string; height: number }> =>
+      page.$eval(sel, (e) => ({
+        font: e.ownerDocument.defaultView!.getComputedStyle(e).fontSize,
+        height: Math.round(e.getBoundingClientRect().height),
+      }));
+    const date = await style('input[type=datetime-local]');
+    const text = await style('#run-form input[type=text]');
+    // The same type size; the same height give or take the date field's own inner padding (unstyled: 13 px type, 21 px high).
+    expect(date.font).toBe(text.font);
+    expect(Math.abs(date.height - text.height)).toBeLessThanOrEqual(3);
+  });
+
+  it('AI page: an upload refused in the page words, the address of the file page instead of the form (no CSRF token), a file no longer kept said so', async () => {
+    const page = await admin('ai@example.com');
+    await page.goto(`${app.origin}/pdf/ai`);
+    await choose(page, '#file', 'notes.pdf', 'hello, not a PDF');
+    await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+    expect(await summaryOf(page)).toBe('Your file is not a PDF file: choose a PDF.');
+    expect(await mainText(page)).not.toMatch(PROGRAM_TEXT);
+    await page.waitForFunction("location.pathname + location.search === '/pdf/ai'");
+
+    await choose(page, '#file', 'doc.pdf', await samplePdf(2));
+    await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+    const fileId = await page.$eval(
+      'input[name=file_id]',
+      (e) => (e as unknown as { value: string; validationMessage: string }).value,
+    );
+    await page.waitForFunction(`location.pathname + location.search === '/pdf/ai?file_id=${fileId}'`);
+    expect(page.url()).not.toContain('_csrf');
+    // A reload opens the file's page (a GET), not the upload again.
+    const requests: string[] = [];
+    page.on('request', (r: HTTPRequest) => requests.push(`${r.method()} ${new URL(r.url()).pathname}`));
+    const again = await page.reload();
+    expect(again!.status()).toBe(200);
+    expect(requests[0]).toBe('GET /pdf/ai');
+    expect(await page.$eval('main', (m) => m.textContent)).toContain('doc.pdf');
+    // A link to a file no longer kept says so (404) above the upload form.
+    const gone = await page.goto(`${app.origin}/pdf/ai?file_id=no-such-file`);
+    expect(gone!.status()).toBe(404);
+    expect(await summaryOf(page)).toBe(
+      'That file is no longer available (uploads are kept for a limited time). Upload it again.',
+    );
+    expect(await page.$('#file')).not.toBeNull();
+  });
+
+  it('tracked prompts: a refused prompt is a sentence, and a refused bulk form leaves the list address', async () => {
+    const page = await admin('prompts@example.com');
+    await page.goto(`${app.origin}/dashboard/tracking/prompts`);
+    await page.type('#country', 'U1');
+    await page.type('#text', 'best crm');
+    await Promise.all([page.waitForNavigation(), page.click('form[action="/dashboard/tracking/prompts"] button')]);
+    expect(await summaryOf(page)).toBe(
+      'The prompt was not added: the country "U1" is not a two-letter code such as US or DE.',
+    );
+    await page.goto(`${app.origin}/dashboard/tracking/prompts`);
+    await Promise.all([
+      page.waitForNavigation(),
+      page.click('form[action^="/dashboard/tracking/prompts/bulk"] button'),
+    ]);
+    expect(await summaryOf(page)).toBe('Paste at least one prompt or choose a CSV file.');
+    await page.waitForFunction("location.pathname + location.search === '/dashboard/tracking/prompts'");
+  });
+
+  it('accessibility sites: an empty start URL is said in the page words, linked to its field, which is marked invalid', async () => {
+    const page = await admin('sites@example.com');
+    await page.goto(`${app.origin}/dashboard/sites`);
+    await page.$eval('form.site-form', (f) => f.setAttribute('novalidate', ''));
+    await Promise.all([
+      page.waitForNavigation(),
+      page.$eval('form.site-form', (f) => (f as unknown as { requestSubmit(): void }).requestSubmit()),
+    ]);
+    expect(await summaryOf(page)).toBe(
+      'Enter the start URL, the home page of the site, e.g. https://www.example.com/.',
+    );
+    expect(await page.$eval('.error-summary a', (a) => a.getAttribute('href'))).toBe('#start_url');
+    expect(await page.$eval('#start_url', (e) => e.getAttribute('aria-invalid'))).toBe('true');
+    expect(await page.$$eval('[aria-invalid=true]', (els) => els.length)).toBe(1);
+    expect(await mainText(page)).not.toMatch(PROGRAM_TEXT);
+  });
+
+  it('watermark: a colour code that is not one holds the run back with the page sentence; a real one is sent', async () => {
+    const page = await (await app.browser.createBrowserContext()).newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${app.origin}/pdf/add-watermark`);
+    await choose(page, '#file', 'mark.pdf', await samplePdf(2));
+    await page.waitForSelector('#chosen li', { timeout: 30_000 });
+    await page.type('#opt-text', 'Draft');
+    const posts: string[] = [];
+    await page.setRequestInterception(true);
+    page.on('request', (r: HTTPRequest) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/pdf/add-watermark') posts.push(r.postData() ?? '');
+      void r.continue();
+    });
+    await page.$eval(
+      '#opt-color-code',
+      (e) => ((e as unknown as { value: string; validationMessage: string }).value = ''),
+    );
+    await page.type('#opt-color-code', 'reddish');
+    await page.click('#run-form button[type=submit]');
+    expect(
+      await page.$eval(
+        '#opt-color-code',
+        (e) => (e as unknown as { value: string; validationMessage: string }).validationMessage,
+      ),
+    ).toBe('Colour must be a colour code such as #808080, or pick the colour.');
+    expect(await page.$eval('#opt-color-code', (e) => e.getAttribute('aria-invalid'))).toBe('true');
+    expect(await page.evaluate('document.activeElement && document.activeElement.id')).toBe('opt-color-code');
+    expect(posts).toEqual([]);
+
+    await page.$eval(
+      '#opt-color-code',
+      (e) => ((e as unknown as { value: string; validationMessage: string }).value = ''),
+    );
+    await page.type('#opt-color-code', '#FF0000');
+    expect(await page.$eval('#opt-color-code', (e) => e.getAttribute('aria-invalid'))).toBeNull();
+    await page.click('#run-form button[type=submit]');
+    await page.waitForSelector('#result a[download]', { timeout: 60_000 });
+    expect(posts).toHaveLength(1);
+    expect(new URLSearchParams(posts[0]).get('opt.color')).toBe('#ff0000');
+  });
+
+  it('pages say what is there: the home page to a signed-in user, the trends page about its tables and CSV, the merge list', async () => {
+    const page = await admin('words@example.com');
+    await page.goto(`${app.origin}/`);
+    const home = await mainText(page);
+    expect(home).not.toContain('Sign in to see your workspace');
+    expect(home).toContain('You are signed in');
+    await page.goto(`${app.origin}/dashboard/trends`);
+    const trends = await mainText(page);
+    expect(trends).not.toMatch(/beside it|these filters/);
+    await page.goto(`${app.origin}/pdf/merge-pdfs`);
+    expect(await page.$eval('#upload-form', (f) => f.textContent)).toContain('merged in the order listed below');
+  });
+});
