@@ -70,10 +70,9 @@ describe('OCR on the website (e2e)', () => {
     expect(remaining(r.text)).toBe(remaining(up.text));
   });
 
-  it('makes a scanned page searchable (detected language): pdftotext reads it back, character error rate under 2 %', async () => {
-    expect(pdftotext(dir, scan).trim()).toBe('');
-    const c = WebClient.of(t.server);
-    const up = await uploadThroughForm(c, 'ocr', scan, 'scan.pdf');
+  /** Upload, start an OCR job, follow its page until done: the page and its two downloads' addresses. */
+  async function ocrJob(c: WebClient, bytes: Uint8Array, pages: number) {
+    const up = await uploadThroughForm(c, 'ocr', bytes, 'scan.pdf');
     const [id] = fileIdsOf(up.text);
     const started = await c.post('/pdf/ocr', { file_id: id, languages: 'auto' });
     expect(started.status).toBe(303);
@@ -85,16 +84,23 @@ describe('OCR on the website (e2e)', () => {
     expect(page.status).toBe(200);
     const deadline = Date.now() + 80_000;
     while (/data-poll=/.test(page.text) && Date.now() < deadline) {
-      expect(page.text).toMatch(/Waiting for its turn|Reading the pages: \d of 1 done/);
+      expect(page.text).toMatch(new RegExp(`Waiting for its turn|Reading the pages: \\d of ${pages} done`));
       await new Promise((r) => setTimeout(r, 250));
       page = await c.get(jobUrl);
     }
     expect(page.text).toContain('<h2 id="result-title">Done</h2>');
+    const pdfLink = /<a href="(\/files\/[^"]+)" id="ocr-pdf">/.exec(page.text)![1];
+    const textLink = /<a href="(\/files\/[^"]+)" id="ocr-text">/.exec(page.text)![1];
+    return { page, pdfLink, textLink };
+  }
+
+  it('makes a scanned page searchable (detected language): pdftotext reads it back, character error rate under 2 %', async () => {
+    expect(pdftotext(dir, scan).trim()).toBe('');
+    const c = WebClient.of(t.server);
+    const { page, pdfLink, textLink } = await ocrJob(c, scan, 1);
     expect(page.text).toContain('language: English (detected)');
     // A link to start another OCR (the result page has no form of its own).
     expect(page.text).toContain('<a href="/pdf/ocr" id="ocr-again">Make another PDF searchable</a>');
-    const pdfLink = /<a href="(\/files\/[^"]+)" id="ocr-pdf">/.exec(page.text)![1];
-    const textLink = /<a href="(\/files\/[^"]+)" id="ocr-text">/.exec(page.text)![1];
 
     const text = await fetch(c.origin + textLink);
     expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -107,6 +113,22 @@ describe('OCR on the website (e2e)', () => {
     expect(characterErrorRate(LINES.join(' '), layer)).toBeLessThan(0.02);
     // The page shows the text too.
     expect(page.text).toContain('The quick brown fox');
+  }, 100_000);
+
+  it('keeps the words of pages that already had text in the text file (no "OCR skipped" marker)', async () => {
+    // Page 1 born digital, page 2 the scan: ocrmypdf reads only page 2 and marks page 1 as skipped.
+    const mixed = await PDFDocument.create();
+    const font = await mixed.embedFont(StandardFonts.Helvetica);
+    mixed.addPage([500, 160]).drawText('Born digital cover page', { x: 30, y: 100, size: 16, font });
+    const [scanned] = await mixed.copyPages(await PDFDocument.load(scan), [0]);
+    mixed.addPage(scanned);
+    const c = WebClient.of(t.server);
+    const { textLink } = await ocrJob(c, await mixed.save(), 2);
+    const plain = await (await fetch(c.origin + textLink)).text();
+    expect(plain).not.toContain('OCR skipped');
+    const [cover, rest] = plain.split('Born digital cover page');
+    expect(cover.trim()).toBe('');
+    expect(characterErrorRate(LINES.join(' '), rest)).toBeLessThan(0.02);
   }, 100_000);
 
   it('answers 404 for an unknown job', async () => {

@@ -12,8 +12,10 @@ import type { QuotaState } from '../quota/quota.service';
 import { ConversionInput, MeteredRun, WebCaller } from '../render/metered-run';
 import { POPPLER_MAX_MEMORY_KB, runCapped } from '../render/poppler';
 import { preparePdf } from '../render/prepare';
+import { extractPageTexts } from '../ai/pdf-text';
 import { OcrJobStore } from './ocr-job.store';
 import { detectLanguage, isOcrLanguage, OcrLanguage } from './ocr-languages';
+import { ocrText, skipsPages } from './sidecar';
 
 /** The quota's and the public stats' name of OCR. */
 export const PDF_OCR = 'ocr';
@@ -140,8 +142,9 @@ export class OcrService implements OnModuleInit {
       );
       const base = job.sourceName.replace(/\.pdf$/i, '') || 'document';
       const pdf = new Uint8Array(await readFile(join(dir, 'out.pdf')));
-      // The sidecar separates pages with form feeds; the text file keeps them as blank lines.
-      const text = (await readFile(join(dir, 'out.txt'), 'utf8')).replace(/\f/g, '\n\n');
+      const sidecar = await readFile(join(dir, 'out.txt'), 'utf8');
+      const read = skipsPages(sidecar) ? await extractPageTexts(pdf) : undefined;
+      const text = ocrText(sidecar, (n) => (read?.ok ? (read.pages[n - 1] ?? '') : ''));
       const textBytes = new TextEncoder().encode(text);
       const sha = (b: Uint8Array): string => createHash('sha256').update(b).digest('hex');
       const [p, t] = await this.files.saveAll([
