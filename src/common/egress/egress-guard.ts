@@ -85,7 +85,8 @@ export class EgressGuard {
       const ip = parseIpLiteral(raw);
       const refusal = ip ? refusalOf(ip, this.policy) : 'invalid';
       if (refusal || !ip) {
-        const detail = `${h} is ${refusal} (${raw})`;
+        // The address in brackets only where it is not what was written (a name, `[::1]`, `0x7f.1`).
+        const detail = raw === h ? `${h} is ${refusal}` : `${h} is ${refusal} (${raw})`;
         const plain = named
           ? 'it does not resolve to a public internet address'
           : `it is ${describeRange(refusal ?? 'invalid')}`;

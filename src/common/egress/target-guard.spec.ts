@@ -74,6 +74,13 @@ describe('TargetGuard', () => {
     expect(String((err as DomainError).details.reason)).toContain(range);
   });
 
+  it('names an address typed as it is once, and in brackets only where it was written otherwise', async () => {
+    const typed = await guard.assertAllowed(parseTargetUrl('http://127.0.0.1/')).catch((e: DomainError) => e);
+    expect((typed as DomainError).message).toBe('Scanning 127.0.0.1 is not allowed: 127.0.0.1 is loopback.');
+    const bracketed = await guard.assertAllowed(parseTargetUrl('http://[::1]/')).catch((e: DomainError) => e);
+    expect((bracketed as DomainError).details.reason).toBe('[::1] is loopback (::1)');
+  });
+
   it('never tells the client what a refused name resolves to (the verdict keeps it for logs)', async () => {
     const err = (await guard
       .assertAllowed(parseTargetUrl('http://metadata.test/'))
