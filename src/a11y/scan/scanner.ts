@@ -60,10 +60,14 @@ export interface SiteScan {
   pictures: Promise<void>;
 }
 
-/** The pages of one scanSite: a crawl's idle tabs, and the pictures still being finished. */
+/** The pages of one scanSite: a crawl's idle tabs, the pictures still being finished, and who wants the start page's links first. */
 interface PageRun {
   tabs?: Page[];
   pictures: Promise<void>[];
+  /** Called with the start page's links and address as soon as they are read (before axe runs). */
+  onLinks?: (links: string[], url: string) => void;
+  /** A crawl's second tab, opened while the start page loads; taken by the first linked page. */
+  opening?: Promise<Page | undefined>;
 }
 
 /** Chromium's request for the tab's icon (`/favicon.ico`, resource type "other"; a page's fetch of it has another type). */
@@ -101,6 +105,16 @@ interface Graded {
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- code below runs in the page, where `axe` and the DOM live */
+
+/** The addresses of the page's links (at most MAX_LINKS), read in its isolated world. */
+async function readLinks(page: Page): Promise<string[]> {
+  const links: unknown = await isolatedRealm(page.mainFrame()).evaluate(() =>
+    Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) =>
+      String(a.href),
+    ),
+  );
+  return Array.isArray(links) ? links.filter((l): l is string => typeof l === 'string').slice(0, MAX_LINKS) : [];
+}
 
 /**
  * Loads pages in a browser context and grades them with axe-core: navigation with every request
@@ -146,7 +160,11 @@ export class Scanner {
     // pictures are finished while the next page loads.
     const run: PageRun = { tabs: crawl ? [] : undefined, pictures: [] };
     const pictures = () => Promise.all(run.pictures).then(() => undefined);
-    const first = await this.scanPage(
+    // The linked pages start as soon as the start page's links are read, while axe grades it.
+    const links = new Promise<{ links: string[]; url: string }>((resolve) => {
+      run.onLinks = (found, url) => resolve({ links: found, url });
+    });
+    const scanning = this.scanPage(
       context,
       start.href,
       guard,
@@ -155,7 +173,9 @@ export class Scanner {
       options,
       run,
     );
-    if (!crawl)
+    if (crawl) run.opening = this.newPage(context, options).catch(() => undefined); // after the start page took the prepared tab
+    if (!crawl) {
+      const first = await scanning;
       return {
         pages: [first.page],
         skipped: [],
@@ -163,15 +183,23 @@ export class Scanner {
         userAgent: first.userAgent,
         pictures: pictures(),
       };
-    const linked = await crawlLinkedPages(start.href, first.page, first.links, {
-      budgetMs: () => Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left()),
-      floorMs: PAGE_TIMEOUT_FLOOR_MS,
-      deadlineReached: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)`,
-      scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget, options, run)).page,
-    });
+    }
+    const firstPage = scanning.then((f) => f.page);
+    firstPage.catch(() => undefined); // thrown below, by `await scanning`
+    const linked = Promise.race([links, scanning.then((f) => ({ links: f.links, url: f.page.finalUrl }))]).then((l) =>
+      crawlLinkedPages(start.href, l.url, firstPage, l.links, {
+        budgetMs: () => Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left()),
+        floorMs: PAGE_TIMEOUT_FLOOR_MS,
+        deadlineReached: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)`,
+        scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget, options, run)).page,
+      }),
+    );
+    linked.catch(() => undefined); // the start page's failure is the one thrown
+    const first = await scanning;
+    const { pages, skipped } = await linked;
     return {
-      pages: [first.page, ...linked.pages],
-      skipped: linked.skipped,
+      pages: [first.page, ...pages],
+      skipped,
       axeVersion: first.axeVersion,
       userAgent: first.userAgent,
       pictures: pictures(),
@@ -193,7 +221,12 @@ export class Scanner {
     run?: PageRun,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
     const t0 = Date.now();
-    const page = run?.tabs?.pop() ?? (await this.newPage(context, options)); // a reused tab has the scan's options
+    // A tab left by a graded page of the crawl, else its opened one, else a new one (the prepared
+    // one for the start page); a reused or opened tab has the scan's options.
+    const reused = run?.tabs?.pop();
+    const opening = reused ? undefined : run?.opening;
+    if (opening && run) run.opening = undefined;
+    const page = reused ?? (opening && (await opening)) ?? (await this.newPage(context, options));
     const refusedNavigation: { reason?: string } = {};
     const net = { inflight: 0 };
     // The tab's own favicon fetch is refused and not awaited: it is not part of the page, and
@@ -217,7 +250,16 @@ export class Scanner {
     let graded: Graded;
     try {
       const done = await settledWithin(
-        this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs, options),
+        this.grade(
+          page,
+          url,
+          refusedNavigation,
+          net,
+          collectLinks ? (run?.onLinks ?? (() => undefined)) : undefined,
+          t0,
+          timeoutMs,
+          options,
+        ),
         timeoutMs + PAGE_GRACE_MS,
       );
       if (!done)
@@ -294,7 +336,7 @@ export class Scanner {
     url: string,
     refused: { reason?: string },
     net: { inflight: number },
-    collectLinks: boolean,
+    onLinks: ((links: string[], url: string) => void) | undefined,
     t0: number,
     timeoutMs: number,
     options?: ScanOptions,
@@ -344,16 +386,17 @@ export class Scanner {
         ...(retryAfter ? { target_retry_after: retryAfter.slice(0, 100) } : {}),
       });
     }
+    // A crawl's links are read before axe runs (the page is settled: axe would see the same DOM), so
+    // that its linked pages load while this one is graded.
+    const links = onLinks ? readLinks(page) : Promise.resolve([]);
+    if (onLinks)
+      void links.then(
+        (l) => onLinks(l, page.url()),
+        () => undefined,
+      );
     await injected;
     const results = await runAxe(page);
     const t3 = Date.now();
-    const links = collectLinks
-      ? await isolatedRealm(page.mainFrame()).evaluate(() =>
-          Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) =>
-            String(a.href),
-          ),
-        )
-      : [];
     const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: 0 };
     const entry = pageFromAxe(url, page.url(), results, timings);
     applyRender(entry, render);
@@ -365,7 +408,7 @@ export class Scanner {
     return {
       pictures,
       page: entry,
-      links: Array.isArray(links) ? links.filter((l): l is string => typeof l === 'string').slice(0, MAX_LINKS) : [],
+      links: await links,
       axeVersion: AXE_VERSION,
       userAgent: await this.userAgentOf(page.browser()),
     };
