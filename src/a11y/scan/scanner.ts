@@ -19,6 +19,7 @@ import { ScanEgress } from '../security/scan-egress';
 import { injectAxe, runAxe } from './axe-runner';
 import { detectBlock } from './block-detection';
 import { crawlLinkedPages, SkippedPage } from './crawl';
+import { WindowOpener } from './windows';
 import { PageErrors, refusedError } from './page-errors';
 import { addNodeFacts } from '../diff/node-facts';
 import { applyRender, RENDER_WATCH_SCRIPT, waitForRender } from '../readiness/render-wait';
@@ -80,11 +81,9 @@ function isTabFavicon(req: HTTPRequest): boolean {
   }
 }
 
-/** A new tab (in a window of its own) of `context` set up for a scan: viewport, CSP bypass, hardening and render watch scripts, request interception. */
-async function setUpTab(context: BrowserContext): Promise<Page> {
-  // A window of its own: Chromium paints no frame for a tab behind another, so a crawl's picture of
-  // a page whose tab another one had covered waited forever (the scan's hard stop ended it).
-  const page = await context.newPage({ type: 'window' });
+/** The tab of `opened` (a window of its own, see WindowOpener) set up for a scan: viewport, CSP bypass, hardening and render watch scripts, request interception. */
+async function setUpTab(opened: Promise<Page>): Promise<Page> {
+  const page = await opened;
   await Promise.all([
     page.setViewport(VIEWPORT),
     page.setBypassCSP(true), // else a CSP can forbid injecting axe
@@ -130,6 +129,8 @@ export class Scanner {
   private readonly errors: PageErrors;
   /** Tabs opened ahead of a scan in spare contexts (prepareTab), taken by the scan's first page. */
   private readonly preparedTabs = new WeakMap<BrowserContext, Promise<Page>>();
+  /** Every tab of a scan is opened through it: a window of its own, one after another per context. */
+  private readonly windows = new WindowOpener();
 
   constructor(
     private readonly config: AppConfig,
@@ -296,7 +297,7 @@ export class Scanner {
    * scan's first page starts there without waiting for a tab and its renderer process.
    */
   prepareTab(context: BrowserContext): Promise<void> {
-    const tab = setUpTab(context);
+    const tab = setUpTab(this.windows.open(context));
     tab.catch(() => undefined);
     this.preparedTabs.set(context, tab);
     return tab.then(() => undefined);
@@ -307,7 +308,7 @@ export class Scanner {
       const prepared = this.preparedTabs.get(context);
       this.preparedTabs.delete(context);
       const ready = prepared && (await prepared.catch(() => undefined));
-      const page = ready && !ready.isClosed() ? ready : await setUpTab(context);
+      const page = ready && !ready.isClosed() ? ready : await setUpTab(this.windows.open(context));
       // A site scan's options on top of the set-up tab: its viewport and its signed-in session.
       if (options?.viewport) await page.setViewport(VIEWPORTS[options.viewport]);
       if (options?.cookies?.length) await page.setCookie(...options.cookies);
