@@ -18,7 +18,7 @@ import { decideRequest } from '../security/request-filter';
 import { ScanEgress } from '../security/scan-egress';
 import { injectAxe, runAxe } from './axe-runner';
 import { detectBlock } from './block-detection';
-import { crawlCandidates, crawlLinkedPages, SkippedPage } from './crawl';
+import { crawlLinkedPages, SkippedPage } from './crawl';
 import { WindowOpener } from './windows';
 import { PageErrors, refusedError } from './page-errors';
 import { addNodeFacts } from '../diff/node-facts';
@@ -61,19 +61,14 @@ export interface SiteScan {
   pictures: Promise<void>;
 }
 
-/**
- * The pages of one scanSite: a crawl's idle tabs, its pictures still being taken (their tabs are
- * busy until then) and finished, and who wants the start page's links first.
- */
+/** The pages of one scanSite: a crawl's idle tabs, the pictures still being finished, and who wants the start page's links first. */
 interface PageRun {
   tabs?: Page[];
   pictures: Promise<void>[];
-  /** A crawl's pictures being taken, each in its page's tab (awaited before the scan ends: the context is closed then). */
-  captures: Promise<void>[];
   /** Called with the start page's links and address as soon as they are read (before axe runs). */
   onLinks?: (links: string[], url: string) => void;
-  /** A crawl's spare tabs, taken in order by pages that find no idle tab: the second opened while the start page loads, a third once its links are read. */
-  opening: Promise<Page | undefined>[];
+  /** A crawl's second tab, opened while the start page loads; taken by the first linked page. */
+  opening?: Promise<Page | undefined>;
 }
 
 /** Chromium's request for the tab's icon (`/favicon.ico`, resource type "other"; a page's fetch of it has another type). */
@@ -99,13 +94,13 @@ async function setUpTab(opened: Promise<Page>): Promise<Page> {
   return page;
 }
 
-/** A graded page; `pictures` finishes its screenshots (no longer needs the tab); undefined when they are left to take (`capture` false). */
+/** A graded page; `pictures` finishes its screenshots (no longer needs the tab). */
 interface Graded {
   page: ReportPage;
   links: string[];
   axeVersion: string;
   userAgent: string;
-  pictures?: () => Promise<void>;
+  pictures: () => Promise<void>;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- code below runs in the page, where `axe` and the DOM live */
@@ -164,7 +159,7 @@ export class Scanner {
     // A crawl's tabs are used again page after page (a new tab starts a renderer process, which
     // costs more than loading a page on a busy machine); a tab whose page failed is closed. The
     // pictures are finished while the next page loads.
-    const run: PageRun = { tabs: crawl ? [] : undefined, pictures: [], captures: [], opening: [] };
+    const run: PageRun = { tabs: crawl ? [] : undefined, pictures: [] };
     const pictures = () => Promise.all(run.pictures).then(() => undefined);
     // The linked pages start as soon as the start page's links are read, while axe grades it.
     const links = new Promise<{ links: string[]; url: string }>((resolve) => {
@@ -179,7 +174,7 @@ export class Scanner {
       options,
       run,
     );
-    if (crawl) run.opening.push(this.newPage(context, options).catch(() => undefined)); // after the start page took the prepared tab
+    if (crawl) run.opening = this.newPage(context, options).catch(() => undefined); // after the start page took the prepared tab
     if (!crawl) {
       const first = await scanning;
       return {
@@ -192,21 +187,17 @@ export class Scanner {
     }
     const firstPage = scanning.then((f) => f.page);
     firstPage.catch(() => undefined); // thrown below, by `await scanning`
-    const linked = Promise.race([links, scanning.then((f) => ({ links: f.links, url: f.page.finalUrl }))]).then((l) => {
-      // A third tab for the second lane, which starts while the start page's picture is taken in its tab.
-      if (crawlCandidates(l.url, [start.href, l.url], l.links).length > 1)
-        run.opening.push(this.newPage(context, options).catch(() => undefined));
-      return crawlLinkedPages(start.href, l.url, firstPage, l.links, {
+    const linked = Promise.race([links, scanning.then((f) => ({ links: f.links, url: f.page.finalUrl }))]).then((l) =>
+      crawlLinkedPages(start.href, l.url, firstPage, l.links, {
         budgetMs: () => Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left()),
         floorMs: PAGE_TIMEOUT_FLOOR_MS,
         deadlineReached: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)`,
         scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget, options, run)).page,
-      });
-    });
+      }),
+    );
     linked.catch(() => undefined); // the start page's failure is the one thrown
     const first = await scanning;
     const { pages, skipped } = await linked;
-    await Promise.all(run.captures); // in their tabs: before the context is closed
     return {
       pages: [first.page, ...pages],
       skipped,
@@ -231,10 +222,11 @@ export class Scanner {
     run?: PageRun,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
     const t0 = Date.now();
-    // A tab left by a graded page of the crawl, else a spare one, else a new one (the prepared one
-    // for the start page); a reused or spare tab has the scan's options.
+    // A tab left by a graded page of the crawl, else its opened one, else a new one (the prepared
+    // one for the start page); a reused or opened tab has the scan's options.
     const reused = run?.tabs?.pop();
-    const opening = reused ? undefined : run?.opening.shift();
+    const opening = reused ? undefined : run?.opening;
+    if (opening && run) run.opening = undefined;
     const page = reused ?? (opening && (await opening)) ?? (await this.newPage(context, options));
     const refusedNavigation: { reason?: string } = {};
     const net = { inflight: 0 };
@@ -256,8 +248,6 @@ export class Scanner {
     page.on('requestfinished', onDone);
     page.on('requestfailed', onDone);
     page.on('dialog', onDialog);
-    // A crawl's pictures are taken once its page is graded, while its lane goes on in another tab.
-    const later = !!run?.tabs && !options?.keyboard && !options?.reflow;
     let graded: Graded;
     try {
       const done = await settledWithin(
@@ -270,7 +260,6 @@ export class Scanner {
           t0,
           timeoutMs,
           options,
-          !later,
         ),
         timeoutMs + PAGE_GRACE_MS,
       );
@@ -284,40 +273,17 @@ export class Scanner {
       await page.close().catch(() => undefined);
       throw error;
     }
-    const detach = () => {
+    // The pictures' decoding, drawing and encoding (sharp, on the thread pool) and their INSERT
+    // overlap with closing the tab.
+    const { pictures, ...result } = graded;
+    const finished = pictures().then(() => {
+      result.page.timings.totalMs = Date.now() - t0;
+    });
+    if (run?.tabs && !page.isClosed()) {
       page.off('request', onRequest);
       page.off('requestfinished', onDone);
       page.off('requestfailed', onDone);
       page.off('dialog', onDialog);
-    };
-    const { pictures, ...result } = graded;
-    const done = (): void => {
-      result.page.timings.totalMs = Date.now() - t0;
-    };
-    if (!pictures && run?.tabs) {
-      // A crawl's page: its picture is taken in its tab (within the page's time; a tab that did not
-      // finish is closed), which then goes back to the idle tabs; the rest needs no tab.
-      const tabs = run.tabs;
-      const within = Math.max(0, t0 + timeoutMs + PAGE_GRACE_MS - Date.now());
-      const capture = settledWithin(this.screenshots.capture(page, result.page), within).catch(() => undefined);
-      const taken = capture.then((shot) => {
-        if (shot && !page.isClosed()) {
-          detach();
-          tabs.push(page);
-          return shot.value;
-        }
-        void page.close().catch(() => undefined);
-        return async () => undefined;
-      });
-      run.captures.push(taken.then(() => undefined));
-      run.pictures.push(taken.then((rest) => rest()).then(done));
-      return result;
-    }
-    // The pictures' decoding, drawing and encoding (sharp, on the thread pool) and their INSERT
-    // overlap with closing the tab.
-    const finished = (pictures ?? (async () => undefined))().then(done);
-    if (run?.tabs && !page.isClosed()) {
-      detach();
       run.tabs.push(page);
     } else if (run) void page.close().catch(() => undefined);
     else await page.close().catch(() => undefined);
@@ -375,7 +341,6 @@ export class Scanner {
     t0: number,
     timeoutMs: number,
     options?: ScanOptions,
-    capture = true,
   ): Promise<Graded> {
     const response: HTTPResponse | null = await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     if (refused.reason) throw refusedError(refused.reason);
@@ -438,10 +403,7 @@ export class Scanner {
     applyRender(entry, render);
     // Fingerprints for the diff (src/a11y/diff) and pictures of the failing elements
     // (src/a11y/screenshots): both only read the page, in its isolated world.
-    const [, pictures] = await Promise.all([
-      addNodeFacts(page, entry),
-      capture ? this.screenshots.capture(page, entry) : undefined,
-    ]);
+    const [, pictures] = await Promise.all([addNodeFacts(page, entry), this.screenshots.capture(page, entry)]);
     // A site scan's checks beyond axe (src/a11y/checks), after the pictures: they move focus and resize the page.
     if (options?.keyboard || options?.reflow) entry.review = await this.checks.run(page, options, t0 + timeoutMs);
     return {
