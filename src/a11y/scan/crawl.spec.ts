@@ -29,7 +29,8 @@ describe('crawlLinkedPages', () => {
     const links = ['/a', '/b', '/c', '/d', '/a#again', 'https://other.test/x'].map((l) => new URL(l, start.url).href);
     const out = await crawlLinkedPages(
       start.url,
-      start,
+      start.url,
+      Promise.resolve(start),
       links,
       run(async (url) => entry(url, finals[url] ?? url)),
     );
@@ -44,7 +45,8 @@ describe('crawlLinkedPages', () => {
     const budgets = [5000, 500, 5000];
     const out = await crawlLinkedPages(
       start.url,
-      start,
+      start.url,
+      Promise.resolve(start),
       ['https://site.test/a', 'https://site.test/b', 'https://site.test/c'],
       run(
         async (url) => {
@@ -74,9 +76,44 @@ describe('crawlLinkedPages', () => {
       return entry(url);
     };
     const links = ['a', 'b', 'c', 'd'].map((p) => `https://site.test/${p}`);
-    await expect(crawlLinkedPages(start.url, start, links, run(scan))).rejects.toMatchObject({
+    await expect(
+      crawlLinkedPages(start.url, start.url, Promise.resolve(start), links, run(scan)),
+    ).rejects.toMatchObject({
       code: ErrorCode.ScanFailed,
     });
     expect(most).toBe(CRAWL_PARALLEL);
+  });
+
+  it('starts one linked page while the start page is graded, the others once it is, none after it failed', async () => {
+    const links = ['a', 'b', 'c', 'd'].map((p) => `https://site.test/${p}`);
+    let grade!: (p: ReportPage) => void;
+    let fail!: (e: Error) => void;
+    const started: string[] = [];
+    const scan = async (url: string): Promise<ReportPage> => {
+      started.push(url);
+      return entry(url);
+    };
+    const graded = new Promise<ReportPage>((resolve) => (grade = resolve));
+    const crawl = crawlLinkedPages(start.url, start.url, graded, links, run(scan));
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(links); // one lane goes through them while the start page is graded
+    grade(entry(start.url, 'https://site.test/d')); // the start page's final address, known once graded
+    const out = await crawl;
+    expect(out.pages.map((p) => p.url)).toEqual(links.slice(0, 3));
+    expect(out.skipped).toEqual([{ url: links[3], error: 'same page as https://site.test/d' }]);
+
+    started.length = 0;
+    const failing = new Promise<ReportPage>((_, reject) => (fail = reject));
+    const slow = async (url: string): Promise<ReportPage> => {
+      started.push(url);
+      if (started.length === 1) fail(new DomainError(ErrorCode.TargetBlocked, 'blocked'));
+      await new Promise((r) => setImmediate(r));
+      return entry(url);
+    };
+    await expect(crawlLinkedPages(start.url, start.url, failing, links, run(slow))).rejects.toMatchObject({
+      code: ErrorCode.TargetBlocked,
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual([links[0]]);
   });
 });

@@ -65,21 +65,27 @@ export interface CrawlRun {
 }
 
 /**
- * The crawl loop: the pages linked from the start page (crawlCandidates), CRAWL_PARALLEL at a time,
- * each within the budget left. A linked page that redirected off the origin, or onto a page already
+ * The crawl loop: the pages linked from the start page (crawlCandidates, from the address the start
+ * page was read at), CRAWL_PARALLEL at a time, each within the budget left. The first linked page
+ * starts as soon as the links are known, while the start page is still being graded; the other
+ * lanes start once the start page (`first`) is graded, and none starts a page after it failed (its
+ * error is the crawl's). A linked page that redirected off the origin, or onto a page already
  * scanned, is skipped rather than kept.
  */
 export async function crawlLinkedPages(
   start: string,
-  first: ReportPage,
+  startUrl: string,
+  first: Promise<ReportPage>,
   links: readonly string[],
   run: CrawlRun,
 ): Promise<{ pages: ReportPage[]; skipped: SkippedPage[] }> {
-  const next = crawlCandidates(first.finalUrl, [start, first.finalUrl], links);
+  const next = crawlCandidates(startUrl, [start, startUrl], links);
   const results: (ReportPage | SkippedPage)[] = new Array(next.length);
   let cursor = 0;
+  let failed = false;
+  first.catch(() => (failed = true));
   const worker = async (): Promise<void> => {
-    while (cursor < next.length) {
+    while (cursor < next.length && !failed) {
       const i = cursor++;
       const budget = run.budgetMs();
       if (budget < run.floorMs) {
@@ -94,7 +100,16 @@ export async function crawlLinkedPages(
       }
     }
   };
-  await Promise.all(Array.from({ length: CRAWL_PARALLEL }, worker));
+  const lanes = Array.from({ length: CRAWL_PARALLEL }, (_, lane) => (lane === 0 ? worker() : first.then(worker)));
+  const [page] = await Promise.all([first, ...lanes]);
+  return keepLinked(page, results);
+}
+
+/** The linked pages kept (in link order) and those skipped: failed, redirected off the origin, or the same page as one kept. */
+function keepLinked(
+  first: ReportPage,
+  results: readonly (ReportPage | SkippedPage)[],
+): { pages: ReportPage[]; skipped: SkippedPage[] } {
   const origin = new URL(first.finalUrl).origin;
   const finals = new Set([first.finalUrl]);
   const pages: ReportPage[] = [];

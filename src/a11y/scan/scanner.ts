@@ -19,6 +19,7 @@ import { ScanEgress } from '../security/scan-egress';
 import { injectAxe, runAxe } from './axe-runner';
 import { detectBlock } from './block-detection';
 import { crawlLinkedPages, SkippedPage } from './crawl';
+import { WindowOpener } from './windows';
 import { PageErrors, refusedError } from './page-errors';
 import { addNodeFacts } from '../diff/node-facts';
 import { applyRender, RENDER_WATCH_SCRIPT, waitForRender } from '../readiness/render-wait';
@@ -60,10 +61,14 @@ export interface SiteScan {
   pictures: Promise<void>;
 }
 
-/** The pages of one scanSite: a crawl's idle tabs, and the pictures still being finished. */
+/** The pages of one scanSite: a crawl's idle tabs, the pictures still being finished, and who wants the start page's links first. */
 interface PageRun {
   tabs?: Page[];
   pictures: Promise<void>[];
+  /** Called with the start page's links and address as soon as they are read (before axe runs). */
+  onLinks?: (links: string[], url: string) => void;
+  /** A crawl's second tab, opened while the start page loads; taken by the first linked page. */
+  opening?: Promise<Page | undefined>;
 }
 
 /** Chromium's request for the tab's icon (`/favicon.ico`, resource type "other"; a page's fetch of it has another type). */
@@ -76,11 +81,9 @@ function isTabFavicon(req: HTTPRequest): boolean {
   }
 }
 
-/** A new tab (in a window of its own) of `context` set up for a scan: viewport, CSP bypass, hardening and render watch scripts, request interception. */
-async function setUpTab(context: BrowserContext): Promise<Page> {
-  // A window of its own: Chromium paints no frame for a tab behind another, so a crawl's picture of
-  // a page whose tab another one had covered waited forever (the scan's hard stop ended it).
-  const page = await context.newPage({ type: 'window' });
+/** The tab of `opened` (a window of its own, see WindowOpener) set up for a scan: viewport, CSP bypass, hardening and render watch scripts, request interception. */
+async function setUpTab(opened: Promise<Page>): Promise<Page> {
+  const page = await opened;
   await Promise.all([
     page.setViewport(VIEWPORT),
     page.setBypassCSP(true), // else a CSP can forbid injecting axe
@@ -102,6 +105,16 @@ interface Graded {
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- code below runs in the page, where `axe` and the DOM live */
 
+/** The addresses of the page's links (at most MAX_LINKS), read in its isolated world. */
+async function readLinks(page: Page): Promise<string[]> {
+  const links: unknown = await isolatedRealm(page.mainFrame()).evaluate(() =>
+    Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) =>
+      String(a.href),
+    ),
+  );
+  return Array.isArray(links) ? links.filter((l): l is string => typeof l === 'string').slice(0, MAX_LINKS) : [];
+}
+
 /**
  * Loads pages in a browser context and grades them with axe-core: navigation with every request
  * filtered by the SSRF guard, settle (load + network quiet, bounded), block-page and HTTP-error
@@ -116,6 +129,8 @@ export class Scanner {
   private readonly errors: PageErrors;
   /** Tabs opened ahead of a scan in spare contexts (prepareTab), taken by the scan's first page. */
   private readonly preparedTabs = new WeakMap<BrowserContext, Promise<Page>>();
+  /** Every tab of a scan is opened through it: a window of its own, one after another per context. */
+  private readonly windows = new WindowOpener();
 
   constructor(
     private readonly config: AppConfig,
@@ -146,7 +161,11 @@ export class Scanner {
     // pictures are finished while the next page loads.
     const run: PageRun = { tabs: crawl ? [] : undefined, pictures: [] };
     const pictures = () => Promise.all(run.pictures).then(() => undefined);
-    const first = await this.scanPage(
+    // The linked pages start as soon as the start page's links are read, while axe grades it.
+    const links = new Promise<{ links: string[]; url: string }>((resolve) => {
+      run.onLinks = (found, url) => resolve({ links: found, url });
+    });
+    const scanning = this.scanPage(
       context,
       start.href,
       guard,
@@ -155,7 +174,9 @@ export class Scanner {
       options,
       run,
     );
-    if (!crawl)
+    if (crawl) run.opening = this.newPage(context, options).catch(() => undefined); // after the start page took the prepared tab
+    if (!crawl) {
+      const first = await scanning;
       return {
         pages: [first.page],
         skipped: [],
@@ -163,15 +184,23 @@ export class Scanner {
         userAgent: first.userAgent,
         pictures: pictures(),
       };
-    const linked = await crawlLinkedPages(start.href, first.page, first.links, {
-      budgetMs: () => Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left()),
-      floorMs: PAGE_TIMEOUT_FLOOR_MS,
-      deadlineReached: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)`,
-      scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget, options, run)).page,
-    });
+    }
+    const firstPage = scanning.then((f) => f.page);
+    firstPage.catch(() => undefined); // thrown below, by `await scanning`
+    const linked = Promise.race([links, scanning.then((f) => ({ links: f.links, url: f.page.finalUrl }))]).then((l) =>
+      crawlLinkedPages(start.href, l.url, firstPage, l.links, {
+        budgetMs: () => Math.min(this.config.SCAN_LINKED_PAGE_TIMEOUT_MS, this.config.SCAN_PAGE_TIMEOUT_MS, left()),
+        floorMs: PAGE_TIMEOUT_FLOOR_MS,
+        deadlineReached: `scan deadline reached (${this.config.SCAN_TOTAL_TIMEOUT_MS} ms per scan)`,
+        scan: async (url, budget) => (await this.scanPage(context, url, guard, false, budget, options, run)).page,
+      }),
+    );
+    linked.catch(() => undefined); // the start page's failure is the one thrown
+    const first = await scanning;
+    const { pages, skipped } = await linked;
     return {
-      pages: [first.page, ...linked.pages],
-      skipped: linked.skipped,
+      pages: [first.page, ...pages],
+      skipped,
       axeVersion: first.axeVersion,
       userAgent: first.userAgent,
       pictures: pictures(),
@@ -193,7 +222,12 @@ export class Scanner {
     run?: PageRun,
   ): Promise<{ page: ReportPage; links: string[]; axeVersion: string; userAgent: string }> {
     const t0 = Date.now();
-    const page = run?.tabs?.pop() ?? (await this.newPage(context, options)); // a reused tab has the scan's options
+    // A tab left by a graded page of the crawl, else its opened one, else a new one (the prepared
+    // one for the start page); a reused or opened tab has the scan's options.
+    const reused = run?.tabs?.pop();
+    const opening = reused ? undefined : run?.opening;
+    if (opening && run) run.opening = undefined;
+    const page = reused ?? (opening && (await opening)) ?? (await this.newPage(context, options));
     const refusedNavigation: { reason?: string } = {};
     const net = { inflight: 0 };
     // The tab's own favicon fetch is refused and not awaited: it is not part of the page, and
@@ -217,7 +251,16 @@ export class Scanner {
     let graded: Graded;
     try {
       const done = await settledWithin(
-        this.grade(page, url, refusedNavigation, net, collectLinks, t0, timeoutMs, options),
+        this.grade(
+          page,
+          url,
+          refusedNavigation,
+          net,
+          collectLinks ? (run?.onLinks ?? (() => undefined)) : undefined,
+          t0,
+          timeoutMs,
+          options,
+        ),
         timeoutMs + PAGE_GRACE_MS,
       );
       if (!done)
@@ -254,7 +297,7 @@ export class Scanner {
    * scan's first page starts there without waiting for a tab and its renderer process.
    */
   prepareTab(context: BrowserContext): Promise<void> {
-    const tab = setUpTab(context);
+    const tab = setUpTab(this.windows.open(context));
     tab.catch(() => undefined);
     this.preparedTabs.set(context, tab);
     return tab.then(() => undefined);
@@ -265,7 +308,7 @@ export class Scanner {
       const prepared = this.preparedTabs.get(context);
       this.preparedTabs.delete(context);
       const ready = prepared && (await prepared.catch(() => undefined));
-      const page = ready && !ready.isClosed() ? ready : await setUpTab(context);
+      const page = ready && !ready.isClosed() ? ready : await setUpTab(this.windows.open(context));
       // A site scan's options on top of the set-up tab: its viewport and its signed-in session.
       if (options?.viewport) await page.setViewport(VIEWPORTS[options.viewport]);
       if (options?.cookies?.length) await page.setCookie(...options.cookies);
@@ -294,7 +337,7 @@ export class Scanner {
     url: string,
     refused: { reason?: string },
     net: { inflight: number },
-    collectLinks: boolean,
+    onLinks: ((links: string[], url: string) => void) | undefined,
     t0: number,
     timeoutMs: number,
     options?: ScanOptions,
@@ -344,16 +387,17 @@ export class Scanner {
         ...(retryAfter ? { target_retry_after: retryAfter.slice(0, 100) } : {}),
       });
     }
+    // A crawl's links are read before axe runs (the page is settled: axe would see the same DOM), so
+    // that its linked pages load while this one is graded.
+    const links = onLinks ? readLinks(page) : Promise.resolve([]);
+    if (onLinks)
+      void links.then(
+        (l) => onLinks(l, page.url()),
+        () => undefined,
+      );
     await injected;
     const results = await runAxe(page);
     const t3 = Date.now();
-    const links = collectLinks
-      ? await isolatedRealm(page.mainFrame()).evaluate(() =>
-          Array.from((globalThis as any).document.querySelectorAll('a[href]') as ArrayLike<{ href: string }>, (a) =>
-            String(a.href),
-          ),
-        )
-      : [];
     const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: 0 };
     const entry = pageFromAxe(url, page.url(), results, timings);
     applyRender(entry, render);
@@ -365,7 +409,7 @@ export class Scanner {
     return {
       pictures,
       page: entry,
-      links: Array.isArray(links) ? links.filter((l): l is string => typeof l === 'string').slice(0, MAX_LINKS) : [],
+      links: await links,
       axeVersion: AXE_VERSION,
       userAgent: await this.userAgentOf(page.browser()),
     };
