@@ -163,6 +163,7 @@ async function main(): Promise<void> {
   const out = (s: string) => process.stdout.write(`${s}\n`);
   const platforms = await startPlatforms();
   const t = await createTestApp({
+    checkApiResponses: false,
     env: {
       LOG_LEVEL: 'warn',
       ...platformEnv(platforms.url),

@@ -204,6 +204,7 @@ async function cannon(
 
 async function main(): Promise<void> {
   const t = await createTestApp({
+    checkApiResponses: false,
     env: {
       VISIBILITY_RATE_LIMIT: '1000000000',
       LOG_LEVEL: 'silent',
