@@ -274,11 +274,7 @@ export class VisibilityQueryService {
    * is written as UTF-8 as the driver reads it (store.eachAnswer): no row outlives its write.
    */
   async answersText(p: ProjectState, q: AnswersQuery): Promise<AnswersText> {
-    const { id: scope, ref: scan } = await this.scanOf(p, q.scan_id);
-    const after = decodeCursor(q.cursor, scope, ['number']);
-    const total = await this.count(scope, 'answers', filters(q), () =>
-      this.store.countAnswers(p.workspaceId, scope, q),
-    );
+    const { scope, scan, after, total } = await this.answersPage(p, q);
     const rows = new JsonBytes().write('[');
     let kept = 0;
     let last = 0;
@@ -302,12 +298,18 @@ export class VisibilityQueryService {
     };
   }
 
-  private async answerRows(p: ProjectState, q: AnswersQuery) {
+  /** What a page of answers starts from, as rows or as text: its scan, the cursor's key and the filtered total. */
+  private async answersPage(p: ProjectState, q: AnswersQuery) {
     const { id: scope, ref: scan } = await this.scanOf(p, q.scan_id);
     const after = decodeCursor(q.cursor, scope, ['number']);
     const total = await this.count(scope, 'answers', filters(q), () =>
       this.store.countAnswers(p.workspaceId, scope, q),
     );
+    return { scope, scan, after, total };
+  }
+
+  private async answerRows(p: ProjectState, q: AnswersQuery) {
+    const { scope, scan, after, total } = await this.answersPage(p, q);
     const rows = await this.store.answers(p.workspaceId, scope, q, q.limit + 1, after);
     const page = toPage(
       rows,
