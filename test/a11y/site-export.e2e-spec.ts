@@ -191,7 +191,14 @@ describe('Site scan exports (e2e)', () => {
 
     // SARIF: valid; each result's viewport in its property bag, the phone's in its message
     const log = JSON.parse((await download(member, SITE_EXPORTS.sarif.file, at)).body.toString('utf8')) as {
-      runs: { results: { ruleId: string; message: { text: string }; properties: Record<string, string> }[] }[];
+      runs: {
+        results: {
+          ruleId: string;
+          message: { text: string };
+          properties: Record<string, string>;
+          partialFingerprints: Record<string, string>;
+        }[];
+      }[];
     };
     expect(sarifErrors(log)).toEqual([]);
     const altResults = log.runs[0].results.filter((r) => r.ruleId === 'image-alt');
@@ -199,5 +206,14 @@ describe('Site scan exports (e2e)', () => {
       alt.map((r) => `${r.split(',')[0]} ${r.split(',').at(-1)}`).sort(),
     );
     for (const r of altResults) expect(r.message.text.endsWith(' (phone 375)')).toBe(r.properties.viewport === 'phone');
+    // One alert per page and viewport in code scanning (matched by rule, file and fingerprint): the
+    // desktop fingerprint is the element's, as in the CSV; the phone's says its viewport.
+    expect(csv[0].split(',').slice(-3)).toEqual(['fingerprint', 'new', 'viewport']);
+    const elementFingerprint = alt[0].split(',').at(-3)!;
+    expect(elementFingerprint).toMatch(/^\w+$/);
+    for (const r of altResults)
+      expect(r.partialFingerprints['beaconElement/v1']).toBe(
+        r.properties.viewport === 'phone' ? `${elementFingerprint}/phone` : elementFingerprint,
+      );
   }, 180_000);
 });

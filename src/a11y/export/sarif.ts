@@ -15,8 +15,15 @@ export const FINGERPRINT_KEY = 'beaconElement/v1';
  * `partialFingerprints` carries the element fingerprint so code-scanning tools track it across
  * runs; `baselineState` is set when a diff was used. A site scan's cases carry their viewport: each result
  * then has it in its property bag (`viewport`: desktop, phone), and at another viewport than desktop its
- * message ends with it (" (phone 375)"); the fingerprint stays the element's, the same at every viewport.
+ * message ends with it (" (phone 375)") and so does its fingerprint ("/phone"): code scanning matches
+ * results by rule, file and fingerprint, so an element failing at both viewports of one page would
+ * otherwise be one alert, and fixing it at one viewport would close it. Desktop fingerprints stay the
+ * element's own, as they always were.
  */
+/** The element's fingerprint, followed by its viewport at another viewport than desktop ("…/phone"). */
+export const sarifFingerprint = (fingerprint: string, c: Pick<GateCase, 'viewport'>): string =>
+  c.viewport && c.viewport !== 'desktop' ? `${fingerprint}/${c.viewport}` : fingerprint;
+
 export function renderSarif(report: Report, cases: readonly GateCase[], publicUrl: string): object {
   const violated = cases.filter((c) => c.outcome === 'failed' || c.outcome === 'reported');
   const ruleIds = [...new Set(violated.map((c) => c.rule))];
@@ -64,7 +71,7 @@ export function renderSarif(report: Report, cases: readonly GateCase[], publicUr
               logicalLocations: [{ fullyQualifiedName: n.target.join(' | '), kind: 'element' }],
             },
           ],
-          partialFingerprints: { [FINGERPRINT_KEY]: n.fingerprint },
+          partialFingerprints: { [FINGERPRINT_KEY]: sarifFingerprint(n.fingerprint, c) },
           ...(n.isNew === undefined ? {} : { baselineState: n.isNew ? 'new' : 'unchanged' }),
           properties: properties(c),
         })),
