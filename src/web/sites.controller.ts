@@ -8,7 +8,7 @@ import type { Site } from '../a11y/sites/site.types';
 import { SitesService, VERIFICATION_PATH, VERIFICATION_TXT_PREFIX } from '../a11y/sites/sites.service';
 import { AppConfig } from '../common/config/env';
 import { CsrfService } from './csrf.service';
-import { sitePage, SitePageModel, sitesPage } from './pages/sites.pages';
+import { removeSitePage, sitePage, SitePageModel, sitesPage } from './pages/sites.pages';
 import { sendPage } from './render/layout';
 import { AdminOnly, CSRF_FIELD, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -52,11 +52,21 @@ export class SitesController {
   ) {}
 
   @Get()
-  async list(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
+  async list(
+    @WebUserParam() user: UserView,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+    @Query('notice') notice?: string,
+  ): Promise<void> {
     sendPage(
       res,
       200,
-      sitesPage({ user, csrf: this.csrf.token(req, res), sites: await this.sites.list(user.workspace_id) }),
+      sitesPage({
+        user,
+        csrf: this.csrf.token(req, res),
+        sites: await this.sites.list(user.workspace_id),
+        notice: notice === 'removed' ? NOTICES.removed : undefined,
+      }),
     );
   }
 
@@ -176,11 +186,24 @@ export class SitesController {
     res.redirect(303, `/dashboard/sites/${id}?notice=queued`);
   }
 
+  @Get(':id/remove')
+  @AdminOnly()
+  async confirmRemove(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    const site = await this.sites.get(user.workspace_id, id);
+    const scans = await this.sites.scansOf(site.id);
+    sendPage(res, 200, removeSitePage(user, this.csrf.token(req, res), site, scans.length));
+  }
+
   @Post(':id/remove')
   @AdminOnly()
   async remove(@WebUserParam() user: UserView, @Param('id') id: string, @Res() res: Response): Promise<void> {
     await this.sites.remove(user.workspace_id, id);
-    res.redirect(303, '/dashboard/sites');
+    res.redirect(303, '/dashboard/sites?notice=removed');
   }
 }
 
@@ -191,4 +214,5 @@ const NOTICES: Record<string, string> = {
   'not-verified': "Neither the verification file nor the DNS TXT record carries this site's token yet.",
   saved: 'The settings are saved: the next scan uses them.',
   queued: 'The scan is queued: progress shows below (reload the page).',
+  removed: 'The site is removed, with its scans.',
 };
