@@ -290,7 +290,7 @@ export function removeCompetitorPage(
     user,
     csrf,
     question: `Stop tracking the competitor "${c.name}"?`,
-    consequences: html`<p>Scans from now on no longer look for ${brandText(c)} in answers: the mention rate, share of voice and competitor tables of new scans leave it out. Scans already made keep their figures for it.</p>
+    consequences: html`<p>Scans from now on no longer look for <strong>${c.name}</strong> in answers${c.aliases.length ? ` (nor for ${c.aliases.join(', ')})` : ''}${c.domains.length ? `, nor for links to ${c.domains.join(', ')} among their sources` : ''}: the share of voice and the competitor tables of new scans leave it out. Scans already made keep their figures for it.</p>
 <p>To track it again, add it again with its other spellings and domains.</p>`,
     action: `/dashboard/tracking/competitors/${index}/delete`,
     // The name travels with the index: the one confirmed is the one removed, even if the list changed meanwhile.
