@@ -52,12 +52,7 @@ export class SitesController {
   ) {}
 
   @Get()
-  async list(
-    @WebUserParam() user: UserView,
-    @Req() req: WebRequest,
-    @Res() res: Response,
-    @Query('notice') notice?: string,
-  ): Promise<void> {
+  async list(@WebUserParam() user: UserView, @Req() req: WebRequest, @Res() res: Response): Promise<void> {
     sendPage(
       res,
       200,
@@ -65,7 +60,8 @@ export class SitesController {
         user,
         csrf: this.csrf.token(req, res),
         sites: await this.sites.list(user.workspace_id),
-        notice: notice === 'removed' ? NOTICES.removed : undefined,
+        // After a removal (a fixed text: nothing from the address is shown).
+        notice: req.query.notice === 'removed' ? NOTICES.removed : undefined,
       }),
     );
   }
@@ -194,9 +190,13 @@ export class SitesController {
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {
+    // The confirmation says how many scans go with the site.
     const site = await this.sites.get(user.workspace_id, id);
-    const scans = await this.sites.scansOf(site.id);
-    sendPage(res, 200, removeSitePage(user, this.csrf.token(req, res), site, scans.length));
+    sendPage(
+      res,
+      200,
+      removeSitePage(user, this.csrf.token(req, res), site, (await this.sites.scansOf(site.id)).length),
+    );
   }
 
   @Post(':id/remove')

@@ -400,10 +400,10 @@ export class TrackingController {
     @Param('id') id: string,
     @Req() req: WebRequest,
     @Res() res: Response,
-    @Query('offset') offset?: string,
   ): Promise<void> {
+    // The page of the list the link was on (`?offset=`): Cancel and the deletion go back there.
     const p = await this.tracking.prompt(user.workspace_id, id);
-    sendPage(res, 200, deletePromptPage(user, this.csrf.token(req, res), p, offsetOf(offset)));
+    sendPage(res, 200, deletePromptPage(user, this.csrf.token(req, res), p, offsetOf(req.query.offset)));
   }
 
   @Post('prompts/:id/delete')

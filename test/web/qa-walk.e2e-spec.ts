@@ -59,6 +59,13 @@ describe('Website QA walk (Chromium e2e)', () => {
     expect(new URL(page.url()).pathname).toBe('/dashboard');
     return page;
   }
+  /** A browser context of its own, not signed in, on `path` at 1280 px. */
+  async function visitor(path: string): Promise<Page> {
+    const page = await (await app.browser.createBrowserContext()).newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${app.origin}${path}`);
+    return page;
+  }
   const mainText = (page: Page): Promise<string> =>
     page.$eval('main', (m) => (m as unknown as { innerText: string }).innerText);
   const summaryOf = (page: Page): Promise<string> =>
@@ -130,9 +137,7 @@ describe('Website QA walk (Chromium e2e)', () => {
   });
 
   it('a date field looks like the other fields (type size and height)', async () => {
-    const page = await (await app.browser.createBrowserContext()).newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    await page.goto(`${app.origin}/pdf/pdf-metadata`);
+    const page = await visitor('/pdf/pdf-metadata');
     const style = (sel: string): Promise<{ font: string; height: number }> =>
       page.$eval(sel, (e) => ({
         font: e.ownerDocument.defaultView!.getComputedStyle(e).fontSize,
@@ -214,9 +219,7 @@ describe('Website QA walk (Chromium e2e)', () => {
   });
 
   it('watermark: a colour code that is not one holds the run back with the page sentence; a real one is sent', async () => {
-    const page = await (await app.browser.createBrowserContext()).newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    await page.goto(`${app.origin}/pdf/add-watermark`);
+    const page = await visitor('/pdf/add-watermark');
     await choose(page, '#file', 'mark.pdf', await samplePdf(2));
     await page.waitForSelector('#chosen li', { timeout: 30_000 });
     await page.type('#opt-text', 'Draft');
@@ -262,9 +265,7 @@ describe('Website QA walk (Chromium e2e)', () => {
     }));
 
   it('upload progress: the bar goes once a file is uploaded, and a second upload starts its own from empty', async () => {
-    const page = await (await app.browser.createBrowserContext()).newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    await page.goto(`${app.origin}/pdf/rotate-pages`);
+    const page = await visitor('/pdf/rotate-pages');
     // Every state the bar is shown in (its value when it appears).
     await page.evaluate(`(() => {
       const bar = document.querySelector('#upload-form progress');
@@ -283,9 +284,7 @@ describe('Website QA walk (Chromium e2e)', () => {
   }, 120_000);
 
   it('merge list: each file has the drag grip and no list bullet', async () => {
-    const page = await (await app.browser.createBrowserContext()).newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    await page.goto(`${app.origin}/pdf/merge-pdfs`);
+    const page = await visitor('/pdf/merge-pdfs');
     for (const [i, name] of ['one.pdf', 'two.pdf'].entries()) {
       await choose(page, '#file', name, await samplePdf(1));
       await page.waitForFunction(`document.querySelectorAll('#chosen li .grip').length === ${i + 1}`, {
@@ -311,9 +310,7 @@ describe('Website QA walk (Chromium e2e)', () => {
   }, 120_000);
 
   it('PDF metadata: the result is a list, one field a line ("Title", "Producer", "Creation date"), not one long line', async () => {
-    const page = await (await app.browser.createBrowserContext()).newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    await page.goto(`${app.origin}/pdf/pdf-metadata`);
+    const page = await visitor('/pdf/pdf-metadata');
     await choose(page, '#file', 'meta.pdf', await samplePdf(1));
     await page.waitForSelector('#chosen li input[name=file_id]', { timeout: 60_000 });
     await page.click('#run-form button[type=submit]');
