@@ -185,8 +185,8 @@ export class SitesController {
   @Get(':id/remove')
   @AdminOnly()
   async confirmRemove(
-    @WebUserParam() user: UserView,
     @Param('id') id: string,
+    @WebUserParam() user: UserView,
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {

@@ -395,15 +395,16 @@ export class TrackingController {
 
   @Get('prompts/:id/delete')
   @AdminOnly()
-  async confirmRemove(
+  async confirmDelete(
     @WebUserParam() user: UserView,
     @Param('id') id: string,
+    @Query('offset') offset: string | undefined,
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {
-    // The page of the list the link was on (`?offset=`): Cancel and the deletion go back there.
+    // `offset`: the page of the list the link was on; Cancel and the deletion go back there.
     const p = await this.tracking.prompt(user.workspace_id, id);
-    sendPage(res, 200, deletePromptPage(user, this.csrf.token(req, res), p, offsetOf(req.query.offset)));
+    sendPage(res, 200, deletePromptPage(user, this.csrf.token(req, res), p, offsetOf(offset)));
   }
 
   @Post('prompts/:id/delete')
