@@ -13,7 +13,7 @@ import { sendPage } from './render/layout';
 import { Anonymous, field, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 import { WebGuard } from './web.guard';
-import { WebExceptionFilter, wantsHtml } from './web-exception.filter';
+import { readVisitor, WebExceptionFilter, wantsHtml } from './web-exception.filter';
 
 /** The form's crawl checkbox: the one reading of it, for the rate-limit cost and for the scan. */
 const crawlOf = (body: unknown): boolean =>
@@ -35,9 +35,9 @@ export class ScanFormFilter extends WebExceptionFilter {
   constructor(
     private readonly tokens: CsrfService,
     private readonly config: AppConfig,
-    private readonly guard: WebGuard,
+    guard: WebGuard,
   ) {
-    super(tokens);
+    super(tokens, guard);
   }
 
   override catch(exception: unknown, host: ArgumentsHost): void {
@@ -52,12 +52,11 @@ export class ScanFormFilter extends WebExceptionFilter {
       super.catch(exception, host);
       return;
     }
-    // The throttler runs before the website's guard: the visitor (cookies, signed-in user) is read
-    // here, for the form's CSRF token and the header (Sign out for a signed-in user, as on the form).
-    this.guard.visitor(req, res).then(
-      () => sendScanRefusal(res, this.tokens.token(req, res), req, formOf(req), exception, this.config, true),
-      (e: unknown) => super.catch(e, host),
-    );
+    // The throttler runs before the website's guard: the visitor is read first, as for every error
+    // page, for the form's CSRF token and the header (Sign out for a signed-in user, as on the form).
+    readVisitor(this.guard, req, res, this.logger)
+      .then(() => sendScanRefusal(res, this.tokens.token(req, res), req, formOf(req), exception, this.config, true))
+      .catch((e: unknown) => super.catch(e, host));
   }
 }
 

@@ -8,7 +8,7 @@ import type { Site } from '../a11y/sites/site.types';
 import { SitesService, VERIFICATION_PATH, VERIFICATION_TXT_PREFIX } from '../a11y/sites/sites.service';
 import { AppConfig } from '../common/config/env';
 import { CsrfService } from './csrf.service';
-import { sitePage, SitePageModel, sitesPage } from './pages/sites.pages';
+import { removeSitePage, sitePage, SitePageModel, sitesPage } from './pages/sites.pages';
 import { sendPage } from './render/layout';
 import { AdminOnly, CSRF_FIELD, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -56,7 +56,13 @@ export class SitesController {
     sendPage(
       res,
       200,
-      sitesPage({ user, csrf: this.csrf.token(req, res), sites: await this.sites.list(user.workspace_id) }),
+      sitesPage({
+        user,
+        csrf: this.csrf.token(req, res),
+        sites: await this.sites.list(user.workspace_id),
+        // After a removal (a fixed text: nothing from the address is shown).
+        notice: req.query.notice === 'removed' ? NOTICES.removed : undefined,
+      }),
     );
   }
 
@@ -176,11 +182,28 @@ export class SitesController {
     res.redirect(303, `/dashboard/sites/${id}?notice=queued`);
   }
 
+  @Get(':id/remove')
+  @AdminOnly()
+  async confirmRemove(
+    @Param('id') id: string,
+    @WebUserParam() user: UserView,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    // The confirmation says how many scans go with the site.
+    const site = await this.sites.get(user.workspace_id, id);
+    sendPage(
+      res,
+      200,
+      removeSitePage(user, this.csrf.token(req, res), site, (await this.sites.scansOf(site.id)).length),
+    );
+  }
+
   @Post(':id/remove')
   @AdminOnly()
   async remove(@WebUserParam() user: UserView, @Param('id') id: string, @Res() res: Response): Promise<void> {
     await this.sites.remove(user.workspace_id, id);
-    res.redirect(303, '/dashboard/sites');
+    res.redirect(303, '/dashboard/sites?notice=removed');
   }
 }
 
@@ -191,4 +214,5 @@ const NOTICES: Record<string, string> = {
   'not-verified': "Neither the verification file nor the DNS TXT record carries this site's token yet.",
   saved: 'The settings are saved: the next scan uses them.',
   queued: 'The scan is queued: progress shows below (reload the page).',
+  removed: 'The site is removed, with its scans.',
 };

@@ -22,10 +22,20 @@ import {
 } from '../visibility/tracking/tracking-input';
 import { TrackingService } from '../visibility/tracking/tracking.service';
 import { TRACKING_LIMITS } from '../visibility/tracking/tracking.types';
+import type { StoredBrand } from '../visibility/entities/vis-project.entity';
+import { DomainError } from '../common/errors/domain-error';
+import { ErrorCode } from '../common/errors/error-code';
 import { readBulkForm } from './bulk-form';
 import { CsrfService } from './csrf.service';
 import { trackablePlatforms } from './platform-status';
-import { editPromptPage, promptsPage, trackingPage } from './pages/tracking.pages';
+import {
+  deletePromptPage,
+  editPromptPage,
+  promptsAt,
+  promptsPage,
+  removeCompetitorPage,
+  trackingPage,
+} from './pages/tracking.pages';
 import { sendPage } from './render/layout';
 import { AdminOnly, CSRF_FIELD, CsrfAfterBody, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -38,6 +48,12 @@ const NOTICES: Record<string, string> = {
   prompt: 'The prompt is saved.',
   deleted: 'The prompt is deleted.',
 };
+
+/** A count of the address (`?added=3`, `?offset=100`), or undefined. */
+const count = (s: unknown): number | undefined =>
+  typeof s === 'string' && /^\d{1,7}$/.test(s) ? Number(s) : undefined;
+/** A page of the prompt list (`?offset=`, or the confirmation's field): 0 when absent or not a count. */
+const offsetOf = (s: unknown): number => count(s) ?? 0;
 
 /**
  * A refused form's message and the field it belongs to. A prompt's checks word its problem to follow
@@ -151,6 +167,26 @@ export class TrackingController {
     );
   }
 
+  /** The competitor at `index` of this workspace (404 otherwise), and that index. */
+  private async competitorAt(user: UserView, index: string): Promise<{ at: number; c: StoredBrand }> {
+    const at = /^\d{1,3}$/.test(index) ? Number(index) : -1;
+    const c = (await this.tracking.settings(user.workspace_id)).competitors[at];
+    if (!c) throw new DomainError(ErrorCode.NotFound, 'No such competitor in this workspace.');
+    return { at, c };
+  }
+
+  @Get('competitors/:index/delete')
+  @AdminOnly()
+  async confirmRemoveCompetitor(
+    @WebUserParam() user: UserView,
+    @Param('index') index: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    const { at, c } = await this.competitorAt(user, index);
+    sendPage(res, 200, removeCompetitorPage(user, this.csrf.token(req, res), c, at));
+  }
+
   @Post('competitors/:index/delete')
   @AdminOnly()
   async removeCompetitor(
@@ -159,7 +195,14 @@ export class TrackingController {
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {
-    const name = await this.tracking.removeCompetitor(user.workspace_id, /^\d{1,3}$/.test(index) ? Number(index) : -1);
+    // The confirmation sends the name it showed: that competitor goes, wherever the list has moved it since.
+    const confirmed = field(req, 'name');
+    let at = (await this.competitorAt(user, index)).at;
+    if (confirmed) {
+      at = (await this.tracking.settings(user.workspace_id)).competitors.findIndex((c) => c.name === confirmed);
+      if (at < 0) throw new DomainError(ErrorCode.NotFound, `${confirmed} is no longer a tracked competitor.`);
+    }
+    const name = await this.tracking.removeCompetitor(user.workspace_id, at);
     await this.settingsPage(user, req, res, 200, { notice: `${name} is no longer tracked.` });
   }
 
@@ -236,14 +279,13 @@ export class TrackingController {
     @Query('added') added?: string,
     @Query('skipped') skipped?: string,
   ): Promise<void> {
-    const n = (s: unknown) => (typeof s === 'string' && /^\d{1,7}$/.test(s) ? Number(s) : undefined);
     const notice =
-      n(added) !== undefined
-        ? `${plural(n(added)!, 'prompt')} added${n(skipped) ? `; ${plural(n(skipped)!, 'prompt')} already tracked, skipped` : ''}.`
+      count(added) !== undefined
+        ? `${plural(count(added)!, 'prompt')} added${count(skipped) ? `; ${plural(count(skipped)!, 'prompt')} already tracked, skipped` : ''}.`
         : typeof saved === 'string'
           ? NOTICES[saved]
           : undefined;
-    await this.promptsList(user, req, res, 200, { offset: n(offset) ?? 0, notice });
+    await this.promptsList(user, req, res, 200, { offset: offsetOf(offset), notice });
   }
 
   private promptValues(req: WebRequest): {
@@ -351,10 +393,32 @@ export class TrackingController {
     );
   }
 
+  @Get('prompts/:id/delete')
+  @AdminOnly()
+  async confirmDelete(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Query('offset') offset: string | undefined,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    // `offset`: the page of the list the link was on; Cancel and the deletion go back there.
+    const p = await this.tracking.prompt(user.workspace_id, id);
+    sendPage(res, 200, deletePromptPage(user, this.csrf.token(req, res), p, offsetOf(offset)));
+  }
+
   @Post('prompts/:id/delete')
   @AdminOnly()
-  async remove(@WebUserParam() user: UserView, @Param('id') id: string, @Res() res: Response): Promise<void> {
+  async remove(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
     await this.tracking.deletePrompt(user.workspace_id, id);
-    res.redirect(303, '/dashboard/tracking/prompts?saved=deleted');
+    // Back to the page of the list the prompt was on (the one before when it was that page's last).
+    const left = (await this.tracking.settings(user.workspace_id)).prompts_total;
+    const offset = Math.min(offsetOf(field(req, 'offset')), Math.max(0, Math.ceil(left / PAGE) - 1) * PAGE);
+    res.redirect(303, `${promptsAt(offset)}${offset ? '&' : '?'}saved=deleted`);
   }
 }

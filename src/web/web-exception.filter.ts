@@ -8,6 +8,7 @@ import { CsrfService } from './csrf.service';
 import { errorPage } from './pages/error.pages';
 import { sendPage } from './render/layout';
 import { PasswordChangeRequired, SignInRequired, WebRequest } from './web-context';
+import { WebGuard } from './web.guard';
 
 /** Paths of the JSON services: a miss there keeps the JSON error body. */
 const JSON_PATHS = /^\/(api|mcp|files|healthz|readyz|metrics)(\/|$)/;
@@ -20,15 +21,36 @@ export function wantsHtml(req: Request): boolean {
 }
 
 /**
+ * Reads who is asking for a page answered before the website's guard ran (the throttler's 429, a
+ * body parser's 413): its header then shows the signed-in user and Sign out, as every other page
+ * does. Never fails: when the session cannot be read (its store down), the page is still sent,
+ * with the signed-out header.
+ */
+export async function readVisitor(guard: WebGuard, req: WebRequest, res: Response, logger: Logger): Promise<void> {
+  if (req.cookies) return; // the guard ran
+  try {
+    await guard.visitor(req, res);
+  } catch (e) {
+    delete req.webUser;
+    delete req.sessionId;
+    logger.warn(`no visitor for an error page: ${(e as Error).message}`);
+  }
+}
+
+/**
  * Errors of website pages become readable pages with their status (and Retry-After); a missing
  * session on a GET goes to the sign-in page. JSON paths and non-HTML clients keep the JSON body.
+ * A page whose guard did not run (refused before it) reads the visitor first ({@link readVisitor}).
  */
 @Catch()
 @Injectable()
 export class WebExceptionFilter implements ExceptionFilter {
-  private readonly logger = new Logger('Web');
+  protected readonly logger = new Logger('Web');
 
-  constructor(private readonly csrf: CsrfService) {}
+  constructor(
+    private readonly csrf: CsrfService,
+    protected readonly guard: WebGuard,
+  ) {}
 
   /** A CSRF token for the page's forms (the header's Sign out); '' when there is no signed-in user to sign out. */
   private token(req: WebRequest, res: Response): string {
@@ -69,6 +91,16 @@ export class WebExceptionFilter implements ExceptionFilter {
       sendError(res, req, err);
       return;
     }
+    this.errorPage(req, res, err).catch((e: unknown) => {
+      this.logger.error(`error page not sent: ${(e as Error).message}`);
+      if (!res.headersSent) res.status(err.status).end();
+    });
+  }
+
+  /** Sends `err` as the website's error page, the visitor read first when the guard did not run. */
+  async errorPage(req: WebRequest, res: Response, err: DomainError): Promise<void> {
+    await readVisitor(this.guard, req, res, this.logger);
+    if (res.headersSent) return;
     for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
     sendPage(res, err.status, errorPage(req, err, this.token(req, res)));
   }
@@ -76,17 +108,20 @@ export class WebExceptionFilter implements ExceptionFilter {
 
 /**
  * The website's error pages for errors raised before any route ran (a form body over the field
- * limit: 413), used by the global filter (ErrorPages). No user is known there yet: the page shows
- * the signed-out header.
+ * limit: 413), used by the global filter (ErrorPages). The visitor is read here too, so a signed-in
+ * user keeps the header with Sign out.
  */
 @Injectable()
 export class WebErrorPages extends ErrorPages {
+  constructor(private readonly filter: WebExceptionFilter) {
+    super();
+  }
+
   wants(req: Request): boolean {
     return wantsHtml(req);
   }
 
   send(req: Request, res: Response, err: DomainError): void {
-    for (const [name, value] of Object.entries(err.headers)) res.setHeader(name, value);
-    sendPage(res, err.status, errorPage(req as WebRequest, err, ''));
+    void this.filter.errorPage(req as WebRequest, res, err);
   }
 }

@@ -33,7 +33,7 @@ import { SitesController } from './sites.controller';
 import { SitesModule } from '../a11y/sites/sites.module';
 import { WebGuard } from './web.guard';
 import { ErrorPages } from '../common/filters/error-pages';
-import { WebErrorPages } from './web-exception.filter';
+import { WebErrorPages, WebExceptionFilter } from './web-exception.filter';
 
 /**
  * The website (docs/web.md): sign-in, the dashboard on the visibility API's services, settings
@@ -80,6 +80,7 @@ import { WebErrorPages } from './web-exception.filter';
     CsrfService,
     OneTimeProofService,
     WebGuard,
+    WebExceptionFilter,
     { provide: ErrorPages, useClass: WebErrorPages },
   ],
 })

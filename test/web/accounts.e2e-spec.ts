@@ -479,6 +479,8 @@ describe('Website accounts (e2e)', () => {
           }),
           303,
         ),
+      'GET /dashboard/tracking/competitors/:index/delete': () =>
+        clean(c.get('/dashboard/tracking/competitors/0/delete')),
       'POST /dashboard/tracking/competitors/:index/delete': async () => {
         await clean(form('/dashboard/tracking', '/dashboard/tracking/competitors/0/delete'));
         expect((await t.app.get(TrackingService).settings(demoAdmin.workspace_id)).competitors).toEqual(
@@ -520,6 +522,7 @@ describe('Website accounts (e2e)', () => {
         await clean(form('/dashboard/tracking/prompts', '/dashboard/tracking/prompts/p001', { text: 'hijacked' }), 404);
         expect(await demoPrompt()).toEqual(before);
       },
+      'GET /dashboard/tracking/prompts/:id/delete': () => clean(c.get('/dashboard/tracking/prompts/p001/delete'), 404),
       'POST /dashboard/tracking/prompts/:id/delete': async () => {
         await clean(form('/dashboard/tracking/prompts', '/dashboard/tracking/prompts/p001/delete'), 404);
         expect(await demoPrompt()).toBeTruthy();
@@ -584,6 +587,7 @@ describe('Website accounts (e2e)', () => {
         await clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}/run`), 404);
         expect(await t.app.get(SitesService).scansOf(demoSite.id)).toEqual([]);
       },
+      'GET /dashboard/sites/:id/remove': () => clean(c.get(`/dashboard/sites/${demoSite.id}/remove`), 404),
       'POST /dashboard/sites/:id/remove': async () => {
         await clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}/remove`), 404);
         expect((await t.app.get(SitesService).list(demoAdmin.workspace_id)).map((x) => x.id)).toEqual([demoSite.id]);

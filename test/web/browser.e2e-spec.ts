@@ -6,10 +6,12 @@ import { join } from 'node:path';
 import { PDFDocument, degrees } from 'pdf-lib';
 import puppeteer, { Browser, Page } from 'puppeteer-core';
 import { ScanService } from '../../src/a11y/scan/scan.service';
+import { SitesService } from '../../src/a11y/sites/sites.service';
 import { AccountsService } from '../../src/accounts/accounts.service';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
 import { PDF_TOOLS } from '../../src/pdf-tools/tools';
 import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
+import { TrackingService } from '../../src/visibility/tracking/tracking.service';
 import { CSS, JS } from '../../src/web/render/assets';
 import { html as fixtureHtml, send, startFixtureServer, FixtureServer } from '../a11y/fixture-server';
 import { gradeAt } from '../utils/axe-score';
@@ -870,6 +872,13 @@ describe('Website in Chromium (e2e)', () => {
     const admin = await open();
     await signIn(admin, grader.email, PASSWORD);
     signedIn.add(admin);
+    // The confirmations before removing: a tracked prompt, a competitor, a site (the demo tracks the first two).
+    const tracking = t.app.get(TrackingService);
+    const promptId = (await tracking.allPrompts(grader.workspace_id))[0].id;
+    expect((await tracking.settings(grader.workspace_id)).competitors.length).toBeGreaterThan(0);
+    const site = await t.app
+      .get(SitesService)
+      .create(grader.workspace_id, { name: 'Graded shop', start_url: 'https://graded-shop.example/' });
     for (const path of [
       '/dashboard',
       '/dashboard/prompts',
@@ -888,6 +897,9 @@ describe('Website in Chromium (e2e)', () => {
       '/dashboard/tracking/prompts',
       '/dashboard/scans',
       `/dashboard/settings/api-keys/${keyId}/revoke`,
+      `/dashboard/tracking/prompts/${promptId}/delete`,
+      '/dashboard/tracking/competitors/0/delete',
+      `/dashboard/sites/${site.id}/remove`,
       '/account/password',
     ]) {
       await go(admin, path);

@@ -259,7 +259,9 @@ describe('PDF tools on the website: messages and values for people (e2e)', () =>
     });
     expect(set.status).toBe(200);
     const result = resultText(set.text);
-    expect(result).toContain('Creation date: 1 May 2024, 12:00 UTC');
+    // One line per field (a dt and its dd), not one long line.
+    expect(result).toContain('Creation date 1 May 2024, 12:00 UTC');
+    expect(set.text).toContain('<dt>Title</dt><dd>Report</dd>');
     expect(result).not.toMatch(/\d{4}-\d\d-\d\dT/);
   }, 60_000);
 

@@ -2,6 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import type { HTTPRequest, Page } from 'puppeteer-core';
+import { SitesService } from '../../src/a11y/sites/sites.service';
+import { AccountsService } from '../../src/accounts/accounts.service';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
 import { cacheDir, useBrowserApp } from '../utils/browser-app';
 import { signedInUser, USER_PASSWORD } from '../utils/web-users';
@@ -55,6 +57,13 @@ describe('Website QA walk (Chromium e2e)', () => {
     await page.type('#password', USER_PASSWORD);
     await Promise.all([page.waitForNavigation(), page.click('form:has(#email) button[type=submit]')]);
     expect(new URL(page.url()).pathname).toBe('/dashboard');
+    return page;
+  }
+  /** A browser context of its own, not signed in, on `path` at 1280 px. */
+  async function visitor(path: string): Promise<Page> {
+    const page = await (await app.browser.createBrowserContext()).newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${app.origin}${path}`);
     return page;
   }
   const mainText = (page: Page): Promise<string> =>
@@ -117,6 +126,10 @@ describe('Website QA walk (Chromium e2e)', () => {
       return r!.status();
     };
     expect(await post()).toBe(400);
+    // The refusal in the page's words; the API's range name ("loopback") stays in the API's reason.
+    const refusal = await summaryOf(page);
+    expect(refusal).toContain('Beacon cannot scan 127.0.0.1: this address belongs to this server itself');
+    expect(refusal).not.toMatch(/loopback|not allowed/);
     expect(await post()).toBe(429);
     expect(await summaryOf(page)).toContain('You can scan again in');
     expect(await page.$eval('header.site', (h) => h.textContent)).toContain('scan@example.com');
@@ -124,9 +137,7 @@ describe('Website QA walk (Chromium e2e)', () => {
   });
 
   it('a date field looks like the other fields (type size and height)', async () => {
-    const page = await (await app.browser.createBrowserContext()).newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    await page.goto(`${app.origin}/pdf/pdf-metadata`);
+    const page = await visitor('/pdf/pdf-metadata');
     const style = (sel: string): Promise<{ font: string; height: number }> =>
       page.$eval(sel, (e) => ({
         font: e.ownerDocument.defaultView!.getComputedStyle(e).fontSize,
@@ -208,9 +219,7 @@ describe('Website QA walk (Chromium e2e)', () => {
   });
 
   it('watermark: a colour code that is not one holds the run back with the page sentence; a real one is sent', async () => {
-    const page = await (await app.browser.createBrowserContext()).newPage();
-    await page.setViewport({ width: 1280, height: 900 });
-    await page.goto(`${app.origin}/pdf/add-watermark`);
+    const page = await visitor('/pdf/add-watermark');
     await choose(page, '#file', 'mark.pdf', await samplePdf(2));
     await page.waitForSelector('#chosen li', { timeout: 30_000 });
     await page.type('#opt-text', 'Draft');
@@ -248,6 +257,155 @@ describe('Website QA walk (Chromium e2e)', () => {
     expect(new URLSearchParams(posts[0]).get('opt.color')).toBe('#ff0000');
   });
 
+  /** The bar's state after an upload: hidden and empty, so the next upload shows its own progress. */
+  const barAfter = (page: Page): Promise<{ hidden: boolean; value: number }> =>
+    page.$eval('#upload-form progress', (b) => ({
+      hidden: (b as unknown as { hidden: boolean }).hidden,
+      value: (b as unknown as { value: number }).value,
+    }));
+
+  it('upload progress: the bar goes once a file is uploaded, and a second upload starts its own from empty', async () => {
+    const page = await visitor('/pdf/rotate-pages');
+    // Every state the bar is shown in (its value when it appears).
+    await page.evaluate(`(() => {
+      const bar = document.querySelector('#upload-form progress');
+      window.shown = [];
+      new MutationObserver(() => { if (!bar.hidden) window.shown.push(bar.value); }).observe(bar, { attributes: true, attributeFilter: ['hidden'] });
+    })()`);
+    for (const [i, name] of ['first.pdf', 'second.pdf'].entries()) {
+      await choose(page, '#file', name, await samplePdf(i + 2));
+      await page.waitForFunction(
+        `(document.getElementById('upload-status').textContent || '').startsWith('${name} uploaded')`,
+        { timeout: 60_000 },
+      );
+      expect(await barAfter(page)).toEqual({ hidden: true, value: 0 });
+    }
+    expect(await page.evaluate('window.shown')).toEqual([0, 0]);
+  }, 120_000);
+
+  it('merge list: each file has the drag grip and no list bullet', async () => {
+    const page = await visitor('/pdf/merge-pdfs');
+    for (const [i, name] of ['one.pdf', 'two.pdf'].entries()) {
+      await choose(page, '#file', name, await samplePdf(1));
+      await page.waitForFunction(`document.querySelectorAll('#chosen li .grip').length === ${i + 1}`, {
+        timeout: 60_000,
+      });
+    }
+    const items = await page.$$eval('#chosen li', (lis) =>
+      lis.map((li) => {
+        const style = li.ownerDocument.defaultView!.getComputedStyle(li);
+        const grip = li.querySelector('.grip')!.getBoundingClientRect();
+        return {
+          marker: style.listStyleType,
+          display: style.display,
+          gripFirst: grip.left <= li.getBoundingClientRect().left + 1,
+        };
+      }),
+    );
+    expect(items).toEqual([
+      { marker: 'none', display: 'list-item', gripFirst: true },
+      { marker: 'none', display: 'list-item', gripFirst: true },
+    ]);
+    expect(await barAfter(page)).toEqual({ hidden: true, value: 0 });
+  }, 120_000);
+
+  it('PDF metadata: the result is a list, one field a line ("Title", "Producer", "Creation date"), not one long line', async () => {
+    const page = await visitor('/pdf/pdf-metadata');
+    await choose(page, '#file', 'meta.pdf', await samplePdf(1));
+    await page.waitForSelector('#chosen li input[name=file_id]', { timeout: 60_000 });
+    await page.click('#run-form button[type=submit]');
+    await page.waitForSelector('#result dl.pairs', { timeout: 60_000 });
+    const rows = await page.$$eval('#result dl.pairs dt', (dts) =>
+      dts.map((dt) => ({
+        field: (dt.textContent ?? '').trim(),
+        value: (dt.nextElementSibling?.textContent ?? '').trim(),
+        top: Math.round(dt.getBoundingClientRect().top),
+      })),
+    );
+    const fields = rows.map((r) => r.field);
+    expect(fields).toEqual(expect.arrayContaining(['Title', 'Author', 'Producer', 'Creation date', 'File changed']));
+    expect(fields).not.toContain('Metadata');
+    expect(rows.find((r) => r.field === 'Author')!.value).toBe('none');
+    expect(rows.find((r) => r.field === 'Producer')!.value).toContain('pdf-lib');
+    // Each field on its own line.
+    expect(new Set(rows.map((r) => r.top)).size).toBe(rows.length);
+    for (const r of rows) expect(r.value).not.toContain(';');
+  }, 120_000);
+
+  it('deleting a tracked prompt asks first (without JavaScript): it names the prompt, Cancel returns to the same page of the list', async () => {
+    const page = await admin('delete-prompt@example.com');
+    await page.setJavaScriptEnabled(false);
+    await page.goto(`${app.origin}/dashboard/tracking/prompts`);
+    // 102 prompts: the list's second page holds two of them.
+    const lines = Array.from({ length: 102 }, (_, i) => `confirm walk prompt ${String(i + 1).padStart(3, '0')}`);
+    await page.$eval('#lines', (t, v) => ((t as unknown as { value: string }).value = v), lines.join('\n'));
+    await Promise.all([
+      page.waitForNavigation(),
+      page.click('form[action^="/dashboard/tracking/prompts/bulk"] button'),
+    ]);
+    await page.goto(`${app.origin}/dashboard/tracking/prompts?offset=100`);
+    const target = await page.$eval('table tbody tr:last-child th, table tbody tr:last-child td', (c) =>
+      (c.textContent ?? '').trim(),
+    );
+    expect(target).toMatch(/^confirm walk prompt \d{3}$/);
+    const link = 'table tbody tr:last-child a.danger';
+    await Promise.all([page.waitForNavigation(), page.click(link)]);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe(`Delete the prompt "${target}"?`);
+    expect(await mainText(page)).toContain('Answers already collected for it stay in the scans that have them.');
+    expect(await page.$('main form input[name=_csrf]')).not.toBeNull();
+    // Cancel: back to the second page, nothing deleted.
+    await Promise.all([page.waitForNavigation(), page.click('main form a')]);
+    expect(page.url()).toBe(`${app.origin}/dashboard/tracking/prompts?offset=100`);
+    expect(await mainText(page)).toContain(target);
+    // Delete: the notice, on the same page of the list, the prompt gone.
+    await Promise.all([page.waitForNavigation(), page.click(link)]);
+    const [r] = await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+    expect(r!.status()).toBe(200);
+    expect(new URL(page.url()).searchParams.get('offset')).toBe('100');
+    expect(await mainText(page)).toContain('The prompt is deleted.');
+    expect(await mainText(page)).not.toContain(target);
+  }, 120_000);
+
+  it('removing a competitor asks first (without JavaScript): it names it and what it was found by; Cancel keeps it', async () => {
+    const page = await admin('delete-competitor@example.com');
+    await page.setJavaScriptEnabled(false);
+    await page.goto(`${app.origin}/dashboard/tracking`);
+    await page.type('#competitor-name', 'Walkco');
+    await page.type('#competitor-domains', 'walkco.example');
+    await Promise.all([page.waitForNavigation(), page.click('form[action="/dashboard/tracking/competitors"] button')]);
+    const remove = 'xpath///tr[.//*[normalize-space(text())="Walkco"]]//a[contains(@class, "danger")]';
+    await Promise.all([page.waitForNavigation(), page.click(remove)]);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Stop tracking the competitor "Walkco"?');
+    expect(await mainText(page)).toContain('walkco.example');
+    await Promise.all([page.waitForNavigation(), page.click('main form a')]);
+    expect(page.url()).toBe(`${app.origin}/dashboard/tracking#competitors`);
+    expect(await page.$$eval('table td, table th', (c) => c.map((x) => x.textContent?.trim()))).toContain('Walkco');
+    await Promise.all([page.waitForNavigation(), page.click(remove)]);
+    await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+    expect(await mainText(page)).toContain('Walkco is no longer tracked.');
+    expect(await page.$$eval('table td, table th', (c) => c.map((x) => x.textContent?.trim()))).not.toContain('Walkco');
+  }, 120_000);
+
+  it('removing a monitored site asks first (without JavaScript): it names the site and its scans; Cancel returns to the site', async () => {
+    const page = await admin('delete-site@example.com');
+    await page.setJavaScriptEnabled(false);
+    const ws = (await app.t.app.get(AccountsService).listUsers('qa'))[0].workspace_id;
+    const site = await app.t.app
+      .get(SitesService)
+      .create(ws, { name: 'Walk shop', start_url: 'https://walk-shop.example/' });
+    await page.goto(`${app.origin}/dashboard/sites/${site.id}`);
+    await Promise.all([page.waitForNavigation(), page.click('main a[href$="/remove"]')]);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Remove the site "Walk shop"?');
+    expect(await mainText(page)).toContain('https://walk-shop.example/ is no longer monitored.');
+    await Promise.all([page.waitForNavigation(), page.click('main form a')]);
+    expect(page.url()).toBe(`${app.origin}/dashboard/sites/${site.id}`);
+    await Promise.all([page.waitForNavigation(), page.click('main a[href$="/remove"]')]);
+    await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+    expect(page.url()).toBe(`${app.origin}/dashboard/sites?notice=removed`);
+    expect(await mainText(page)).toContain('The site is removed, with its scans.');
+    expect(await mainText(page)).not.toContain('Walk shop');
+  }, 120_000);
+
   it('pages say what is there: the home page to a signed-in user, the trends page about its tables and CSV, the merge list', async () => {
     const page = await admin('words@example.com');
     await page.goto(`${app.origin}/`);
@@ -260,4 +418,44 @@ describe('Website QA walk (Chromium e2e)', () => {
     await page.goto(`${app.origin}/pdf/merge-pdfs`);
     expect(await page.$eval('#upload-form', (f) => f.textContent)).toContain('merged in the order listed below');
   });
+});
+
+/**
+ * Error pages of requests refused before the website's guard ran (the throttler's 429 on a PDF
+ * upload): the header still shows who is signed in, with Sign out, as on every other page.
+ */
+describe('Website QA walk: error pages before the guard (Chromium e2e)', () => {
+  const app = useBrowserApp({ env: { PDF_UPLOAD_RATE_LIMIT: '1' } });
+  const dir = cacheDir('web-qa-walk-throttled');
+
+  it('a throttled upload (429) shows the signed-in header, not "Sign in"', async () => {
+    await app.t.createKey('qa-throttle');
+    await signedInUser(app.t, 'qa-throttle', 'throttled@example.com', 'admin');
+    const page = await (await app.browser.createBrowserContext()).newPage();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${app.origin}/signin`);
+    await page.type('#email', 'throttled@example.com');
+    await page.type('#password', USER_PASSWORD);
+    await Promise.all([page.waitForNavigation(), page.click('form:has(#email) button[type=submit]')]);
+    // Without the script, the upload posts the form (POST /pdf/{tool}/upload, the 'pdf-upload' limit).
+    await page.setJavaScriptEnabled(false);
+    const path = join(dir, 'doc.pdf');
+    writeFileSync(path, await samplePdf(1));
+    const upload = async (): Promise<number> => {
+      await page.goto(`${app.origin}/pdf/rotate-pages`);
+      const input = (await page.$('#file')) as unknown as { uploadFile: (p: string) => Promise<void> };
+      await input.uploadFile(path);
+      const [r] = await Promise.all([page.waitForNavigation(), page.click('#upload-form button[type=submit]')]);
+      return r!.status();
+    };
+    expect(await upload()).toBe(200);
+    expect(await upload()).toBe(429);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Too many requests');
+    const header = await page.$eval('header.site', (h) => h.textContent ?? '');
+    expect(header).toContain('throttled@example.com');
+    expect(header).not.toContain('Sign in');
+    // Its Sign out works (the page's CSRF token is the session's).
+    await Promise.all([page.waitForNavigation(), page.click('header.site form.signout button')]);
+    expect(page.url()).toBe(`${app.origin}/signin?signed_out=1`);
+  }, 120_000);
 });

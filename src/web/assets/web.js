@@ -250,6 +250,8 @@
         if (none) none.hidden = true;
       }
       function done(item) {
+        // The bar is this file's: it goes (emptied) with its upload, so the next one shows its own progress.
+        if (bar) { bar.hidden = true; bar.value = 0; }
         waiting = waiting.filter(function (w) { return w !== item; });
         if (item.row.parentNode) item.row.parentNode.removeChild(item.row);
         current = null;

@@ -46,4 +46,35 @@ describe('scan page wording', () => {
     });
     expect(scanErrorInWords(slow, o).message).not.toMatch(/\d+ ms/);
   });
+
+  it("says a refused address in the page's words, never the API's range names", () => {
+    const o = { url: 'http://x/', crawl: false, limit: 6, windowS: 60 };
+    const refused = (message: string, reason?: string) =>
+      scanErrorInWords(
+        new DomainError(ErrorCode.TargetNotAllowed, message, { field: 'url', ...(reason ? { reason } : {}) }),
+        o,
+      ).message;
+    const loop = refused('Scanning 127.0.0.1 is not allowed: 127.0.0.1 is loopback.', '127.0.0.1 is loopback');
+    expect(loop).toMatch(/^Beacon cannot scan 127\.0\.0\.1: this address belongs to this server itself/);
+    const lan = refused('Scanning 10.1.2.3 is not allowed: 10.1.2.3 is private.', '10.1.2.3 is private');
+    expect(lan).toContain("this server's own network");
+    const v6 = refused('Scanning [::ffff:7f00:1] is not allowed: x', '[::ffff:7f00:1] is loopback (127.0.0.1)');
+    expect(v6).toContain('this server itself');
+    const meta = refused('Scanning 169.254.169.254 is not allowed: x', '169.254.169.254 is linkLocal');
+    const name = refused(
+      'Scanning inside.test is not allowed: inside.test does not resolve to a public address.',
+      'inside.test does not resolve to a public address',
+    );
+    expect(name).toContain('inside.test: that name leads to an address that is not on the public internet');
+    const ftp = refused('Only http and https URLs can be scanned, not ftp:.');
+    expect(ftp).toContain('Addresses starting with ftp: cannot be scanned');
+    const led = refused(
+      'The page led to an address that may not be scanned (10.0.0.1 is private).',
+      '10.0.0.1 is private',
+    );
+    for (const m of [loop, lan, v6, meta, name, ftp, led]) {
+      expect(m).not.toMatch(/loopback|linkLocal|\bis private\b|not allowed|resolve to a public address/);
+      expect(m).toContain('Beacon only scans public web addresses');
+    }
+  });
 });

@@ -62,6 +62,36 @@ const NET_WORDS: Record<string, string> = {
   ERR_ABORTED: 'the address is not a web page (a download, or the load was stopped)',
 };
 
+/**
+ * The address check's ranges (its `reason`, "127.0.0.1 is loopback", written for the API and kept
+ * there) in the page's words: why this address is not one Beacon visits.
+ */
+const RANGE_WORDS: Record<string, string> = {
+  loopback: 'this address belongs to this server itself, not to a site on the internet',
+  private: "this address belongs to a private network (an office's, a home's or this server's own network)",
+  uniqueLocal: "this address belongs to a private network (an office's, a home's or this server's own network)",
+  linkLocal:
+    'this address only works inside one local network (it is also where cloud servers keep their own settings)',
+  carrierGradeNat: "this address belongs to an internet provider's own network",
+};
+
+/** Why a scan of this address is refused (400 target_not_allowed), in the page's words. */
+function notAllowedWords(message: string, reason: string | undefined): string {
+  const host = /^Scanning (.+) is not allowed:/.exec(message)?.[1];
+  if (!reason || !host) {
+    // The address itself, before any lookup: its scheme or a user name in it.
+    if (/^Only http and https/.test(message))
+      return `${message.replace(/^Only http and https URLs can be scanned, not (.+)\.$/, 'Addresses starting with $1 cannot be scanned: only web addresses (http:// or https://).')}`;
+    if (/credentials/.test(message)) return 'An address with a user name or password in it cannot be scanned.';
+    // A page that led the browser elsewhere (a redirect or a script) during the scan.
+    return 'The page sent the browser on to an address that is not on the public internet, which Beacon does not visit.';
+  }
+  if (/does not resolve to a public address$/.test(reason))
+    return `Beacon cannot scan ${host}: that name leads to an address that is not on the public internet.`;
+  const range = / is ([A-Za-z0-9]+)(?: \(|$)/.exec(reason)?.[1] ?? '';
+  return `Beacon cannot scan ${host}: ${RANGE_WORDS[range] ?? 'this address is not one on the public internet'}.`;
+}
+
 /** "5 seconds", "2 minutes". */
 function waitWords(seconds: number): string {
   return seconds < 120 ? plural(Math.max(1, Math.ceil(seconds)), 'second') : plural(Math.ceil(seconds / 60), 'minute');
@@ -86,7 +116,7 @@ export function scanErrorInWords(
       };
     case ErrorCode.TargetNotAllowed:
       return {
-        message: `${e.message}${tried} Beacon only scans public web addresses (http or https, not private or local networks).`,
+        message: `${notAllowedWords(e.message, reason)}${tried} Beacon only scans public web addresses (http or https, not private or local networks).`,
         field: 'url',
       };
     case ErrorCode.TargetUnreachable: {

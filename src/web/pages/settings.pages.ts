@@ -1,7 +1,8 @@
 import type { InvitationView, UserView } from '../../accounts/accounts.service';
 import type { ApiKeyView, CreatedApiKey } from '../../common/api-keys/api-keys.service';
 import { html } from '../../common/html/html';
-import { errorSummary, page } from '../render/layout';
+import { errorSummary } from '../render/layout';
+import { confirmPage } from './confirm.pages';
 import { CSRF_FIELD } from '../web-context';
 import type { FormError } from './account.pages';
 import { dashboardPage, table } from './dashboard.pages';
@@ -83,15 +84,14 @@ ${table(
 
 /** The confirmation before a key is revoked. */
 export function revokeKeyPage(user: UserView, csrf: string, key: ApiKeyView): string {
-  return page({
-    title: 'Revoke API key',
-    section: 'dashboard',
+  return confirmPage({
     user,
     csrf,
-    body: html`<h1>Revoke the key "${key.label ?? key.prefix}"?</h1>
-<p>Programs using <code>${key.prefix}…</code> get 401 from their very next request. This cannot be undone.</p>
-<form method="post" action="/dashboard/settings/api-keys/${key.id}/revoke">${hidden(csrf)}
-<button type="submit" class="danger">Revoke the key</button> <a href="/dashboard/settings/api-keys">Cancel</a></form>`,
+    question: `Revoke the key "${key.label ?? key.prefix}"?`,
+    consequences: html`<p>Programs using <code>${key.prefix}…</code> get 401 from their very next request. This cannot be undone.</p>`,
+    action: `/dashboard/settings/api-keys/${key.id}/revoke`,
+    button: 'Revoke the key',
+    cancel: '/dashboard/settings/api-keys',
   });
 }
 

@@ -17,7 +17,9 @@ import { VIEWPORT_LABELS, VIEWPORT_NAMES } from '../../a11y/scan/scan-options';
 import { pageLabel, SITE_EXPORTS } from '../../a11y/sites/site-export';
 import { DEFAULT_ALERT_DROP, DEFAULT_PAGE_BUDGET, MAX_PAGE_BUDGET } from '../../a11y/sites/site-input';
 import { lineChart } from '../render/chart';
-import { errorSummary, page } from '../render/layout';
+import { errorSummary, noticeLine, page } from '../render/layout';
+import { confirmPage } from './confirm.pages';
+import { plural } from '../../common/text/plural';
 import { CSRF_FIELD } from '../web-context';
 import type { FormError } from './account.pages';
 import { dashboardNav, table } from './dashboard.pages';
@@ -35,6 +37,8 @@ export interface SitesPageModel {
   error?: FormError;
   /** What was typed, shown again after an error. */
   form?: Record<string, string>;
+  /** What was just done (a site removed). */
+  notice?: string;
 }
 
 /** The form's field helpers; the field a refused form's error is about (`invalid`) is marked aria-invalid. */
@@ -217,6 +221,7 @@ export function sitesPage(m: SitesPageModel): string {
 ${dashboardNav('sites', m.user)}
 <p>A site is scanned page by page with the same engine as the public scan (axe-core in Chromium), on demand or
 on a schedule; its issues are grouped across pages into a fix plan. See <a href="https://www.w3.org/WAI/standards-guidelines/wcag/">WCAG</a>.</p>
+${noticeLine(m.notice)}
 ${errorSummary(m.error?.message, m.error?.field)}
 ${table(
   'Sites',
@@ -400,7 +405,7 @@ ${siteForm(
 )}`
     : ''
 }
-${admin ? html`<h2>Remove</h2><form class="inline" method="post" action="/dashboard/sites/${site.id}/remove">${hidden(m.csrf)}<button type="submit" class="secondary">Remove this site and its scans</button></form>` : ''}`,
+${admin ? html`<h2>Remove</h2><p><a class="button secondary" href="/dashboard/sites/${site.id}/remove">Remove this site and its scans</a></p>` : ''}`,
   });
 }
 
@@ -410,4 +415,18 @@ function exportLinks(siteId: string, scanId: string) {
   return html`<p>Download this scan: <a href="${base}/${SITE_EXPORTS.csv.file}" download>CSV</a>,
 <a href="${base}/${SITE_EXPORTS.junit.file}" download>JUnit XML</a>, <a href="${base}/${SITE_EXPORTS.sarif.file}" download>SARIF 2.1.0</a>,
 <a href="${base}/${SITE_EXPORTS.pdf.file}" download>PDF report</a> (each page's stored report, with the site's ignored rules and excluded elements left out).</p>`;
+}
+
+/** The confirmation before a site is removed: its scans and schedule go with it; Cancel returns to the site. */
+export function removeSitePage(user: UserView, csrf: string, site: Site, scans: number): string {
+  return confirmPage({
+    user,
+    csrf,
+    question: `Remove the site "${site.name}"?`,
+    consequences: html`<p><strong>${site.start_url}</strong> is no longer monitored. Its settings and ${scans ? plural(scans, 'scan') : 'its scans (none yet)'} go with it: the score trend, the fix plans, the page lists and their exports. ${site.schedule === 'off' ? '' : `Its ${site.schedule} scans stop. `}${site.verified_at ? 'Adding it again needs a new proof of ownership.' : ''}</p>
+<p>This cannot be undone.</p>`,
+    action: `/dashboard/sites/${site.id}/remove`,
+    button: 'Remove the site and its scans',
+    cancel: `/dashboard/sites/${site.id}`,
+  });
 }

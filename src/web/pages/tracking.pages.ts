@@ -18,6 +18,7 @@ import {
 } from '../../visibility/tracking/tracking.types';
 import { errorSummary, noticeLine } from '../render/layout';
 import { CSRF_FIELD } from '../web-context';
+import { confirmPage } from './confirm.pages';
 import { dashboardPage, table } from './dashboard.pages';
 import type { FormError } from './account.pages';
 
@@ -87,7 +88,7 @@ ${
 <div><button type="submit">Save the brand</button></div></form>`
     : html`<p>Business: <strong>${s.business || '(not set)'}</strong>. Brand: ${brandText(s.brand)}.</p>`
 }
-<h2>Competitors</h2>
+<h2 id="competitors">Competitors</h2>
 ${table(
   'Tracked competitors',
   ['Name', 'Other spellings', 'Domains', ...(admin ? ['Action'] : [])],
@@ -97,7 +98,7 @@ ${table(
     c.domains.join(', ') || '–',
     ...(admin
       ? [
-          html`<form method="post" action="/dashboard/tracking/competitors/${i}/delete">${hidden(csrf)}<button type="submit" class="danger">Remove<span class="visually-hidden"> ${c.name}</span></button></form>`,
+          html`<a class="button danger" href="/dashboard/tracking/competitors/${i}/delete">Remove<span class="visually-hidden"> ${c.name}</span></a>`,
         ]
       : []),
   ]),
@@ -210,7 +211,7 @@ ${table(
     ...(admin
       ? [
           html`<a class="button secondary" href="/dashboard/tracking/prompts/${p.id}/edit">Edit<span class="visually-hidden"> prompt ${p.id}</span></a>
-<form method="post" action="/dashboard/tracking/prompts/${p.id}/delete">${hidden(csrf)}<button type="submit" class="danger">Delete<span class="visually-hidden"> prompt ${p.id}</span></button></form>`,
+<a class="button danger" href="/dashboard/tracking/prompts/${p.id}/delete${qs({ offset: o.offset || undefined })}">Delete<span class="visually-hidden"> prompt ${p.id}</span></a>`,
         ]
       : []),
   ]),
@@ -257,4 +258,44 @@ ${promptFieldsMarkup(
 )}
 <div><button type="submit">Save the prompt</button> <a href="/dashboard/tracking/prompts">Cancel</a></div></form>`,
   );
+}
+
+/** The list of prompts at `offset` (the page a confirmation's Cancel and its action return to). */
+export const promptsAt = (offset: number): string =>
+  `/dashboard/tracking/prompts${qs({ offset: offset || undefined })}`;
+
+/** The confirmation before a tracked prompt is deleted; Cancel and the action return to the list at `offset`. */
+export function deletePromptPage(user: UserView, csrf: string, p: TrackedPrompt, offset: number): string {
+  return confirmPage({
+    user,
+    csrf,
+    question: `Delete the prompt "${p.text}"?`,
+    consequences: html`<p>Scans stop asking it (id <code>${p.id}</code>${p.tags.length ? `, tags ${p.tags.join(', ')}` : ''}), and it leaves the prompt lists of the dashboard and of the API at once. Answers already collected for it stay in the scans that have them.</p>
+<p>This cannot be undone: to track it again, add it again.</p>`,
+    action: `/dashboard/tracking/prompts/${p.id}/delete`,
+    fields: offset ? { offset: String(offset) } : {},
+    button: 'Delete the prompt',
+    cancel: promptsAt(offset),
+  });
+}
+
+/** The confirmation before a competitor stops being tracked; Cancel returns to the competitors. */
+export function removeCompetitorPage(
+  user: UserView,
+  csrf: string,
+  c: { name: string; aliases: string[]; domains: string[] },
+  index: number,
+): string {
+  return confirmPage({
+    user,
+    csrf,
+    question: `Stop tracking the competitor "${c.name}"?`,
+    consequences: html`<p>Scans from now on no longer look for <strong>${c.name}</strong> in answers${c.aliases.length ? ` (nor for ${c.aliases.join(', ')})` : ''}${c.domains.length ? `, nor for links to ${c.domains.join(', ')} among their sources` : ''}: the share of voice and the competitor tables of new scans leave it out. Scans already made keep their figures for it.</p>
+<p>To track it again, add it again with its other spellings and domains.</p>`,
+    action: `/dashboard/tracking/competitors/${index}/delete`,
+    // The name travels with the index: the one confirmed is the one removed, even if the list changed meanwhile.
+    fields: { name: c.name },
+    button: 'Stop tracking it',
+    cancel: '/dashboard/tracking#competitors',
+  });
 }

@@ -54,4 +54,24 @@ describe('describeValue', () => {
       ['Some new field', 'yes'],
     ]);
   });
+
+  it('lists the metadata one field a line, not as one long line', () => {
+    expect(
+      describeResult({
+        metadata: {
+          title: 'Report',
+          author: null,
+          creation_date: '1 May 2024, 12:00 UTC',
+          custom: { Department: 'Sales' },
+        },
+        changed: false,
+      }),
+    ).toEqual([
+      ['Title', 'Report'],
+      ['Author', 'none'],
+      ['Creation date', '1 May 2024, 12:00 UTC'],
+      ['Department (custom field)', 'Sales'],
+      ['File changed', 'no: read only, your file is unchanged'],
+    ]);
+  });
 });

@@ -47,10 +47,29 @@ const size = (v: unknown): string => (typeof v !== 'number' ? describeValue(v) :
 /** "files[0]" (an input's label in the tools' messages) -> "file 1". */
 const inputName = (s: string): string => s.replace(/files\[(\d+)\]/g, (_, n: string) => `file ${Number(n) + 1}`);
 
+/** "creation_date" -> "Creation date". */
+const words = (key: string): string => key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+/** A PDF's metadata, one line per field ("Title: Report", "Author: none"), its custom fields after them by their own names. */
+function metadataPairs(m: Record<string, unknown>): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [k, v] of Object.entries(m)) {
+    if (k === 'custom' && v && typeof v === 'object' && !Array.isArray(v))
+      for (const [name, x] of Object.entries(v)) out.push([`${name} (custom field)`, describeValue(x)]);
+    else out.push([words(k), v === null || v === '' ? 'none' : describeValue(v)]);
+  }
+  return out;
+}
+
 /** Labels and formats for people of the tools' result fields (structuredContent); others get their name in words. */
 const RESULT_FIELDS: Record<
   string,
-  { label: string; show?: (v: unknown, all: Record<string, unknown>) => string | null }
+  {
+    label: string;
+    show?: (v: unknown, all: Record<string, unknown>) => string | null;
+    /** A record listed as its own lines, one per field (the metadata: "Title: Report", "Author: none"). */
+    pairs?: (v: Record<string, unknown>) => Array<[string, string]>;
+  }
 > = {
   rotated_pages: { label: 'Pages rotated' },
   rotations: {
@@ -93,18 +112,7 @@ const RESULT_FIELDS: Record<
   fields_flattened: { label: 'Form fields flattened' },
   field_names: { label: 'Field names' },
   widgets_removed: { label: 'Leftover field widgets removed' },
-  metadata: {
-    label: 'Metadata',
-    show: (v) =>
-      v && typeof v === 'object'
-        ? Object.entries(v as Record<string, unknown>)
-            .map(
-              ([k, x]) =>
-                `${k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())}: ${x === null || (typeof x === 'object' && !Object.keys(x).length) ? 'none' : describeValue(x)}`,
-            )
-            .join('; ')
-        : describeValue(v),
-  },
+  metadata: { label: 'Metadata', pairs: metadataPairs },
   pages: { label: 'Pages' },
   changed: {
     label: 'File changed',
@@ -117,13 +125,17 @@ export function describeResult(data: Record<string, unknown>): Array<[string, st
   const out: Array<[string, string]> = [];
   for (const [key, value] of Object.entries(data)) {
     const known = RESULT_FIELDS[key];
+    if (known?.pairs && value && typeof value === 'object' && !Array.isArray(value)) {
+      out.push(...known.pairs(value as Record<string, unknown>));
+      continue;
+    }
     const text = known?.show
       ? known.show(value, data)
       : typeof value === 'boolean'
         ? yesNo(value)
         : describeValue(value);
     if (text === null) continue;
-    out.push([known?.label ?? key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()), text]);
+    out.push([known?.label ?? words(key), text]);
   }
   return out;
 }

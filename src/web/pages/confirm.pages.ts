@@ -1,0 +1,40 @@
+import type { UserView } from '../../accounts/accounts.service';
+import { html, Renderable } from '../../common/html/html';
+import { page } from '../render/layout';
+import { CSRF_FIELD } from '../web-context';
+
+/** The step before a destructive action: what goes, what goes with it, and the way back. */
+export interface Confirmation {
+  user: UserView;
+  csrf: string;
+  /** The question, as the page's title and heading: 'Delete the prompt "best crm"?'. */
+  question: string;
+  /** What goes with it and whether it can be undone (paragraphs). */
+  consequences: Renderable;
+  /** Where the form posts (the action itself). */
+  action: string;
+  /** The button's words: "Delete the prompt". */
+  button: string;
+  /** Where Cancel leads: the page the user came from. */
+  cancel: string;
+  /** Hidden fields sent with the action besides the CSRF token. */
+  fields?: Record<string, string>;
+}
+
+/**
+ * A confirmation page (API keys, prompts, competitors, sites): a GET that names what will be removed,
+ * with a POST form (CSRF token) to do it and Cancel back to where the user was; no script needed.
+ */
+export function confirmPage(c: Confirmation): string {
+  return page({
+    title: c.question,
+    section: 'dashboard',
+    user: c.user,
+    csrf: c.csrf,
+    body: html`<h1>${c.question}</h1>
+${c.consequences}
+<form method="post" action="${c.action}"><input type="hidden" name="${CSRF_FIELD}" value="${c.csrf}">
+${Object.entries(c.fields ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
+<button type="submit" class="danger">${c.button}</button> <a href="${c.cancel}">Cancel</a></form>`,
+  });
+}
