@@ -178,7 +178,15 @@ async function main(): Promise<void> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const t = await createTestApp({
-    env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '1000000', LOG_LEVEL: 'silent' },
+    env: {
+      SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+      SCAN_RATE_LIMIT: '1000000',
+      LOG_LEVEL: 'silent',
+      // On a machine loaded past the default (10 s a linked page), a crawl of fewer than 5 pages ends the run.
+      ...(process.env.BENCH_A11Y_LINKED_PAGE_TIMEOUT_MS
+        ? { SCAN_LINKED_PAGE_TIMEOUT_MS: process.env.BENCH_A11Y_LINKED_PAGE_TIMEOUT_MS }
+        : {}),
+    },
   });
   const base = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`;
   let n = 0;
