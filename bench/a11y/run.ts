@@ -9,6 +9,7 @@
  *    BENCH_A11Y_ONLY=interleaved runs only the interleaved rounds (BENCH_A11Y_ROUNDS, default 40)
  *    and prints where our time goes (phases from the report's timings), then the interleaved crawl
  *    (BENCH_A11Y_CRAWL_ROUNDS, default 10; 0 skips it); BENCH_A11Y_ONLY=crawl runs only that;
+ *    BENCH_A11Y_LINKED_PAGE_TIMEOUT_MS raises the app's linked-page limit (a loaded machine);
  *  - a 5-page crawl: ours vs plain axe-core crawling the same pages on the open browser (one tab,
  *    page after page), interleaved; and ours vs plain axe-core with a fresh browser;
  *  - throughput of the pool with 8 concurrent clients;
@@ -178,7 +179,15 @@ async function main(): Promise<void> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const t = await createTestApp({
-    env: { SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true', SCAN_RATE_LIMIT: '1000000', LOG_LEVEL: 'silent' },
+    env: {
+      SCAN_ALLOW_LOOPBACK_TARGETS_UNSAFE: 'true',
+      SCAN_RATE_LIMIT: '1000000',
+      LOG_LEVEL: 'silent',
+      // On a machine loaded past the default (10 s a linked page), a crawl of fewer than 5 pages ends the run.
+      ...(process.env.BENCH_A11Y_LINKED_PAGE_TIMEOUT_MS
+        ? { SCAN_LINKED_PAGE_TIMEOUT_MS: process.env.BENCH_A11Y_LINKED_PAGE_TIMEOUT_MS }
+        : {}),
+    },
   });
   const base = `http://127.0.0.1:${(t.server.address() as AddressInfo).port}`;
   let n = 0;

@@ -4,6 +4,7 @@ import type { Frame, Page, Realm } from 'puppeteer-core';
 import { settledWithin } from '../../common/async/settled-within';
 import { isolatedRealm } from '../security/isolated-world';
 import { AxeOutput, MAX_NODE_HTML, MAX_NODES_PER_RULE, TRIM_SOURCE, validateAxeOutput } from '../report/axe-output';
+import type { WindowOpener } from './windows';
 
 /** WCAG 2.0, 2.1 and 2.2 levels A and AA. */
 export const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
@@ -42,9 +43,11 @@ export async function injectAxe(frame: Frame): Promise<Realm> {
  * can neither see nor rewrite `axe`, its rules or its results. A page without frames runs
  * `axe.run` (the same result as runPartial + finishRun, one round trip less); a page with frames
  * runs `axe.runPartial` in each frame and merges them with `axe.finishRun` in a blank page, as
- * @axe-core/puppeteer does. Results are trimmed in the world and checked again here.
+ * @axe-core/puppeteer does. Results are trimmed in the world and checked again here. The blank page
+ * is a window of its own from `windows` (the scan's opener): a tab would be put in front of the
+ * context's last window and hide that window's page (a crawl's other page) while it is open.
  */
-export async function runAxe(page: Page): Promise<AxeOutput> {
+export async function runAxe(page: Page, windows: WindowOpener): Promise<AxeOutput> {
   const top = page.mainFrame();
   const context = { exclude: [] };
   // One round trip on a page without frames: axe (injected while the page settled) runs at once.
@@ -71,7 +74,7 @@ export async function runAxe(page: Page): Promise<AxeOutput> {
   if (!first.frames) return validateAxeOutput(first.out);
   const partials = await partialsOf(top, context, true, realm);
   // finishRun in a blank page of the same context: the merge does not depend on the page's scripts.
-  const blank = await page.browserContext().newPage();
+  const blank = await windows.open(page.browserContext());
   try {
     const blankRealm = isolatedRealm(blank.mainFrame());
     await blankRealm.evaluate(AXE_AND_TRIM_SOURCE);

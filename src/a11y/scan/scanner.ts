@@ -396,7 +396,7 @@ export class Scanner {
         () => undefined,
       );
     await injected;
-    const results = await runAxe(page);
+    const results = await runAxe(page, this.windows);
     const t3 = Date.now();
     const timings = { navigationMs: t1 - t0, settleMs: t2 - t1, axeMs: t3 - t2, totalMs: 0 };
     const entry = pageFromAxe(url, page.url(), results, timings);
@@ -428,6 +428,14 @@ export class Scanner {
 
   /** axe-core on the page as a scan runs it (see axe-runner.ts); the website's browser test grades its own pages with it. */
   runAxe(page: Page): Promise<AxeOutput> {
-    return runAxe(page);
+    return runAxe(page, this.windows);
+  }
+
+  /**
+   * A new tab of `context` in a window of its own, opened after the context's other openings (the
+   * tab prepared between scans included): for pages other than the scan's, e.g. a site's login.
+   */
+  openWindow(context: BrowserContext): Promise<Page> {
+    return this.windows.open(context);
   }
 }

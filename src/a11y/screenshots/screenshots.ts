@@ -23,7 +23,7 @@ export const CROP_CONTEXT_PX = 16;
 const OUTLINE = { colour: '#d4145a', width: 3 };
 
 /** A report's remaining screenshot budget (shared by the pages of one scan, i.e. one browser context). */
-interface Budget {
+export interface Budget {
   crops: number;
   bytes: number;
 }
@@ -65,6 +65,24 @@ const clampBox = (b: Box, w: number, h: number): Box | null => {
   const y2 = Math.min(h, b.y + b.height);
   return x2 - x >= 1 && y2 - y >= 1 ? { x, y, width: x2 - x, height: y2 - y } : null;
 };
+
+/**
+ * Fewest bytes a PNG of `width` x `height` pixels (3 channels or more) can take: its signature,
+ * IHDR, one IDAT, IEND and the zlib frame (63 bytes), and its filtered rows at deflate's best ratio
+ * (1032:1, a 258-byte match per two bits).
+ */
+export const minPngBytes = (width: number, height: number): number => 63 + Math.ceil((height * (1 + 3 * width)) / 1032);
+
+/**
+ * Whether capturing the page can add a picture to the report: some failing element's box is in
+ * the captured area (`width` x `height`), and the report's budget can still take a crop, or else
+ * this page's full picture. Otherwise nothing would be drawn or stored, and the capture (Chromium
+ * lays the page out at its full size, draws and encodes it) is skipped.
+ */
+export function worthCapturing(boxes: readonly (Box | null)[], width: number, height: number, budget: Budget): boolean {
+  if (!boxes.some((b) => b && clampBox(b, width, height))) return false;
+  return budget.crops > 0 ? budget.bytes >= minPngBytes(1, 1) : budget.bytes >= minPngBytes(width, height);
+}
 
 /** PNG compression of stored pictures: level 3 is as fast as level 1 and close to level 6 in size on screenshots. */
 const PNG_OPTIONS = { compressionLevel: 3 } as const;
@@ -141,6 +159,7 @@ export class Screenshots {
       );
       const width = Math.min(m.width, 4 * VIEWPORT_WIDTH);
       const height = Math.min(m.height, MAX_FULL_PAGE_HEIGHT);
+      if (!worthCapturing(m.boxes, width, height, budget)) return async () => undefined;
       const png = await page.screenshot({
         type: 'png',
         clip: { x: 0, y: 0, width, height },

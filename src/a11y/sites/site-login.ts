@@ -4,6 +4,7 @@ import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { BrowserPool } from '../browser/browser-pool';
 import type { ScanCookie } from '../scan/scan-options';
+import { Scanner } from '../scan/scanner';
 import { MAX_SCAN_COOKIES } from '../scan/scan-options';
 import { decideRequest } from '../security/request-filter';
 import { ScanEgress } from '../security/scan-egress';
@@ -54,6 +55,7 @@ export class SiteLogin {
   constructor(
     private readonly pool: BrowserPool,
     private readonly egress: ScanEgress,
+    private readonly scanner: Scanner,
   ) {}
 
   async cookies(login: OpenLogin): Promise<ScanCookie[]> {
@@ -63,7 +65,9 @@ export class SiteLogin {
       throw failed(`the login page ${url.href} may not be opened (${e.message.replace(/\.$/, '')})`);
     });
     return this.pool.withContext(async (context) => {
-      const page = await context.newPage();
+      // A window of its own, opened after the tab the pool prepares in each context for the next
+      // scan: two openings at once in a new context become one window, the first one hidden.
+      const page = await this.scanner.openWindow(context);
       await page.setRequestInterception(true);
       page.on('request', (req: HTTPRequest) => {
         void decideRequest(req, guard)
