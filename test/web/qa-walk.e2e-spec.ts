@@ -451,6 +451,11 @@ describe('Website QA walk: error pages before the guard (Chromium e2e)', () => {
     expect(await upload()).toBe(200);
     expect(await upload()).toBe(429);
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('Too many requests');
+    // The limit in the page's words, not the API's message ("Rate limit exceeded: 1 requests per 60 s...").
+    const text = await page.$eval('main', (m) => m.textContent ?? '');
+    expect(text).toContain('You sent more uploads than Beacon takes from one address in a short time: up to 1 every ');
+    expect(text).toContain('You can try again in ');
+    expect(text).not.toContain('Rate limit exceeded');
     const header = await page.$eval('header.site', (h) => h.textContent ?? '');
     expect(header).toContain('throttled@example.com');
     expect(header).not.toContain('Sign in');

@@ -11,6 +11,26 @@ import { clientSubject } from '../http/client-ip';
 const FIXED_RETRY_AFTER: Partial<Record<RateLimitBucket, number>> = { visibility: 60 };
 
 /**
+ * The throttler's refusal: the API answers it as every 429 (`rate_limited`, `retry_after`, its
+ * message); the limit and window it counted are kept for pages that say it in their own words.
+ */
+export class Throttled extends DomainError {
+  constructor(
+    readonly bucket: RateLimitBucket,
+    readonly limit: number,
+    readonly windowS: number,
+    retryAfter: number,
+  ) {
+    super(
+      ErrorCode.RateLimited,
+      `Rate limit exceeded: ${limit} requests per ${windowS} s. Retry after ${retryAfter} s.`,
+      { retry_after: retryAfter },
+      { 'Retry-After': String(retryAfter) },
+    );
+  }
+}
+
+/**
  * The throttler guard for the named buckets (see RateLimit decorator). Tracks the API key for the
  * visibility bucket and the client subject (IP; IPv6 by network, see clientSubject) otherwise; one counter per bucket and tracker, whatever the
  * route. Sets RateLimit-Limit/Remaining/Reset and answers 429 rate_limited with Retry-After.
@@ -45,12 +65,7 @@ export class AppThrottlerGuard extends ThrottlerGuard {
     res.setHeader('RateLimit-Reset', String(Math.max(0, Math.ceil(isBlocked ? timeToBlockExpire : timeToExpire))));
     if (isBlocked) {
       const retryAfter = FIXED_RETRY_AFTER[name as RateLimitBucket] ?? Math.max(1, Math.ceil(timeToBlockExpire));
-      throw new DomainError(
-        ErrorCode.RateLimited,
-        `Rate limit exceeded: ${limit} requests per ${Math.round(ttl / 1000)} s. Retry after ${retryAfter} s.`,
-        { retry_after: retryAfter },
-        { 'Retry-After': String(retryAfter) },
-      );
+      throw new Throttled(name as RateLimitBucket, limit, Math.round(ttl / 1000), retryAfter);
     }
     return true;
   }

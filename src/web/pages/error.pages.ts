@@ -2,6 +2,9 @@ import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { html } from '../../common/html/html';
 import { plural } from '../../common/text/plural';
+import { waitWords } from '../../common/text/wait-words';
+import type { RateLimitBucket } from '../../common/decorators/rate-limit.decorator';
+import { Throttled } from '../../common/throttling/app-throttler.guard';
 import { page } from '../render/layout';
 import type { WebRequest } from '../web-context';
 
@@ -20,6 +23,22 @@ const TITLES: Record<number, string> = {
   503: 'Busy right now',
 };
 
+/** What one request of a rate-limited bucket is, in the page's words. */
+const THROTTLED_WHAT: Record<RateLimitBucket, string> = {
+  'pdf-upload': 'uploads',
+  'pdf-download': 'downloads',
+  scan: 'scans',
+  report: 'report pages',
+  mcp: 'tool calls',
+  visibility: 'requests',
+};
+
+/** The message of an error page: the throttler's limit said in words, every other error's own message. */
+function messageOf(err: DomainError): string {
+  if (!(err instanceof Throttled)) return err.message;
+  return `You sent more ${THROTTLED_WHAT[err.bucket]} than Beacon takes from one address in a short time: up to ${err.limit} every ${waitWords(err.windowS)}.`;
+}
+
 /**
  * The error page of a status: a title, the message, where to go next; never a stack trace. `csrf`
  * is the token of the header's Sign out form (for a signed-in user).
@@ -33,7 +52,7 @@ export function errorPage(req: WebRequest, err: DomainError, csrf: string): stri
     user: req.webUser,
     csrf,
     body: html`<h1>${TITLES[status] ?? `Error ${status}`}</h1>
-<p>${err.message}</p>
+<p>${messageOf(err)}</p>
 ${retry ? html`<p>You can try again in ${plural(Math.ceil(Number(retry) / 60), 'minute')}.</p>` : ''}
 ${err.code === ErrorCode.InternalError && id !== undefined ? html`<p>Request id: <code>${String(id)}</code> (quote it when reporting the problem).</p>` : ''}
 <p class="meta">Error code: <code>${err.code}</code> (HTTP ${status})</p>

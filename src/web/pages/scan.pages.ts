@@ -3,6 +3,7 @@ import type { Report } from '../../a11y/report/report.types';
 import { DomainError } from '../../common/errors/domain-error';
 import { ErrorCode } from '../../common/errors/error-code';
 import { plural } from '../../common/text/plural';
+import { waitWords } from '../../common/text/wait-words';
 import { html } from '../../common/html/html';
 import { errorSummary, page } from '../render/layout';
 import { CSRF_FIELD, WebRequest } from '../web-context';
@@ -90,11 +91,6 @@ function notAllowedWords(message: string, reason: string | undefined): string {
     return `Beacon cannot scan ${host}: that name leads to an address that is not on the public internet.`;
   const range = / is ([A-Za-z0-9]+)(?: \(|$)/.exec(reason)?.[1] ?? '';
   return `Beacon cannot scan ${host}: ${RANGE_WORDS[range] ?? 'this address is not one on the public internet'}.`;
-}
-
-/** "5 seconds", "2 minutes". */
-function waitWords(seconds: number): string {
-  return seconds < 120 ? plural(Math.max(1, Math.ceil(seconds)), 'second') : plural(Math.ceil(seconds / 60), 'minute');
 }
 
 /** What a scan refusal means for the person who asked, and what to do: never a program's code or message. */
