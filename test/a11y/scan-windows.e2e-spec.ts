@@ -61,4 +61,18 @@ describe('windows of a scan (e2e, real Chromium)', () => {
       await context.close();
     }
   });
+
+  it("a scan's window loads no address-bar pages (Chromium's omnibox popup WebUI is off)", async () => {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await new WindowOpener().open(context);
+      await page.goto(`${origin}/watch`, { waitUntil: 'load' });
+      // Without the flag, each window comes with chrome://omnibox-popup.top-chrome/ pages (a
+      // renderer of their own); they are created with the window, before its page has loaded.
+      const webUi = browser.targets().filter((t) => t.url().startsWith('chrome://'));
+      expect(webUi.map((t) => t.url())).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
 });
