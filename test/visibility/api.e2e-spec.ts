@@ -535,6 +535,24 @@ describe('Visibility API (e2e)', () => {
       expect(summary.headers['content-type']).toBe(page.headers['content-type']);
     });
 
+    it('GET /answers: pages sent at once each get their own bytes (the chunks of one are reused only once it has closed)', async () => {
+      const pages: Array<[string, string]> = [
+        ['/answers?limit=500', keyB],
+        ['/answers?limit=9', keyB],
+        ['/answers?mentioned=false&limit=500', keyB],
+        ['/answers', keyA],
+      ];
+      const alone: string[] = [];
+      for (const [p, k] of pages) alone.push((await get(p, k).expect(200)).text);
+      const together = await Promise.all(
+        Array.from({ length: 24 }, async (_, i) => {
+          const [p, k] = pages[i % pages.length];
+          return (await get(p, k).expect(200)).text;
+        }),
+      );
+      expect(together).toEqual(Array.from({ length: 24 }, (_, i) => alone[i % pages.length]));
+    });
+
     it('GET /answers filters: platform, mentioned, competitor, tag, prompt_id', async () => {
       const idx = async (q: string) =>
         (await get(`/answers?${q}`, keyA).expect(200)).body.answers.map((a: { index: number }) => a.index);

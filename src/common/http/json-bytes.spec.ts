@@ -38,4 +38,23 @@ describe('JsonBytes', () => {
     expect((await read(b)).length).toBe(0);
     expect(new JsonBytes().append(b).write('').toString()).toBe('');
   });
+
+  it('gives its 64 KB chunks back on release: the next body writes into them, a larger one is not kept', () => {
+    const inner = new JsonBytes();
+    for (let i = 0; i < 70; i++) inner.write('x'.repeat(1000)); // two chunks of its own
+    const outer = new JsonBytes().write('[').append(inner).write(']'); // and two more
+    const big = new JsonBytes().write('y'.repeat(200_000)); // one buffer of its size
+    const bigBuffer = big.chunks()[0].buffer;
+    const used = new Set([...outer.chunks(), ...big.chunks()].map((c) => c.buffer));
+    expect(used.size).toBe(5);
+    outer.release(); // the appended chunks are the outer body's to give back
+    big.release();
+    expect(outer.length).toBe(0);
+    const next = Array.from({ length: 5 }, () => new JsonBytes().write('z'));
+    const reused = next.map((b) => b.chunks()[0].buffer).filter((a) => used.has(a));
+    expect(reused).toHaveLength(4);
+    expect(reused).not.toContain(bigBuffer);
+    expect(next.map((b) => b.toString())).toEqual(['z', 'z', 'z', 'z', 'z']);
+    for (const b of next) b.release();
+  });
 });

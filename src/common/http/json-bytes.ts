@@ -3,6 +3,10 @@ import { Readable } from 'node:stream';
 /** Size of each buffer: a malloc'd block, well below the size that a whole 650 KB body would need. */
 const CHUNK = 64 * 1024;
 const EMPTY = Buffer.alloc(0);
+/** Chunks of bodies already sent, reused by the next ones instead of new allocations (see {@link JsonBytes.release}). */
+const free: Buffer[] = [];
+/** At most this many free chunks are kept (8 MB). */
+const FREE_CHUNKS_MAX = 128;
 
 /**
  * JSON text written as UTF-8 straight into buffers of 64 KB: for a large body built from many
@@ -13,6 +17,8 @@ const EMPTY = Buffer.alloc(0);
  */
 export class JsonBytes {
   private readonly done: Buffer[] = [];
+  /** The chunks of CHUNK bytes this holds (its own and those appended), given back by release(). */
+  private readonly owned: Buffer[] = [];
   /** The chunk being written (allocated when the first string needs it). */
   private buf: Buffer = EMPTY;
   private at = 0;
@@ -33,6 +39,8 @@ export class JsonBytes {
       this.done.push(c);
       this.total += c.length;
     }
+    this.owned.push(...other.owned);
+    other.owned.length = 0;
     return this;
   }
 
@@ -62,7 +70,25 @@ export class JsonBytes {
       this.done.push(this.buf.subarray(0, this.at));
       this.total += this.at;
     }
-    this.buf = need > 0 ? Buffer.allocUnsafe(Math.max(CHUNK, need)) : EMPTY;
+    if (need === 0) this.buf = EMPTY;
+    else if (need > CHUNK) this.buf = Buffer.allocUnsafe(need);
+    else {
+      this.buf = free.pop() ?? Buffer.allocUnsafe(CHUNK);
+      this.owned.push(this.buf);
+    }
     this.at = 0;
+  }
+
+  /**
+   * Gives this body's chunks back for the next bodies to write into: call it only once nothing
+   * reads them any more (the response that sent them has closed), and use this JsonBytes no more.
+   */
+  release(): void {
+    for (const c of this.owned) if (free.length < FREE_CHUNKS_MAX) free.push(c);
+    this.owned.length = 0;
+    this.done.length = 0;
+    this.buf = EMPTY;
+    this.at = 0;
+    this.total = 0;
   }
 }

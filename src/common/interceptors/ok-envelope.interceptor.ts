@@ -43,8 +43,14 @@ export class OkEnvelopeInterceptor implements NestInterceptor {
           const raw = stringifyWithRawJson(wrapped);
           if (raw === null) return wrapped;
           // Bytes are sent as they are, with the headers Express gives a JSON string.
-          if (raw instanceof JsonBytes)
+          if (raw instanceof JsonBytes) {
+            // Its chunks are reused once the response has closed (sent, or never to be).
+            context
+              .switchToHttp()
+              .getResponse<Response>()
+              .once('close', () => raw.release());
             return new StreamableFile(raw.stream(), { type: JSON_UTF8, length: raw.length });
+          }
           text = raw;
         }
         context.switchToHttp().getResponse<Response>().type('application/json');

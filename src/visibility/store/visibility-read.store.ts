@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { PoolClient, Query } from 'pg';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../../common/config/env';
 import type { ScanChanges } from '../derive/changes';
 import type { GapRow, ScanSummary, SourceRow, UrlRow } from '../derive/metrics';
 import type { AnswersQuery, GapsQuery, PromptsQuery, SourcesQuery, UrlsQuery } from '../dto/query.dto';
 import type { AnswerItem } from '../dto/responses';
 import type { StoredBrand } from '../entities/vis-project.entity';
 import type { CursorKey } from '../pagination';
-import { answerFilter, answersSql } from './answers-sql';
+import { answerFilter, answersSql, answersStatementName } from './answers-sql';
 import { GAP_COLUMNS, selectList, SOURCE_COLUMNS, URL_COLUMNS } from './columns';
 import { Where } from './where';
 
@@ -72,7 +73,10 @@ const SCAN_SELECT = `SELECT id, scan_key, to_char(date, 'YYYY-MM-DD') AS date, p
 /** Every read SQL of the visibility API: simple indexed queries over figures stored at ingest. */
 @Injectable()
 export class VisibilityReadStore {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly config: AppConfig,
+  ) {}
 
   async projectPointers(workspaceId: string): Promise<{ latest_scan_id: string | null; version: number } | null> {
     const rows = await this.db.query<Array<{ latest_scan_id: string | null; version: number }>>(
@@ -209,7 +213,10 @@ export class VisibilityReadStore {
     try {
       await new Promise<void>((resolve, reject) => {
         let failed: Error | null = null;
-        const query = client.query(new Query(sql, params));
+        // Not on the embedded database: all its connections share one session (pglite-socket), where
+        // a name prepared by one connection is unknown to the others' driver and would clash.
+        const name = this.config.embedded ? undefined : answersStatementName(sql);
+        const query = client.query(new Query({ name, text: sql, values: params }));
         query.on('row', (row: AnswerRow) => {
           if (failed) return;
           try {
