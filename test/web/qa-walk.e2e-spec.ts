@@ -4,6 +4,9 @@ import { PDFDocument } from 'pdf-lib';
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import { SitesService } from '../../src/a11y/sites/sites.service';
 import { AccountsService } from '../../src/accounts/accounts.service';
+import { WorkspaceAiKeysService } from '../../src/common/ai/workspace-ai-keys.service';
+import { AlertsService } from '../../src/common/notify/alerts.service';
+import { AlertsStore } from '../../src/common/notify/alerts.store';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
 import { cacheDir, useBrowserApp } from '../utils/browser-app';
 import { signedInUser, USER_PASSWORD } from '../utils/web-users';
@@ -404,6 +407,90 @@ describe('Website QA walk (Chromium e2e)', () => {
     expect(page.url()).toBe(`${app.origin}/dashboard/sites?notice=removed`);
     expect(await mainText(page)).toContain('The site is removed, with its scans.');
     expect(await mainText(page)).not.toContain('Walk shop');
+  }, 120_000);
+
+  /** The list at `path` has no form posting to an address ending in `action` (its button is a link to the confirmation). */
+  const noFormPosting = async (page: Page, action: string): Promise<void> =>
+    expect(await page.$$eval(`form[action$="${action}"]`, (f) => f.length)).toBe(0);
+
+  it("removing a workspace's AI provider key asks first (without JavaScript): what the platform is asked with afterwards; Cancel keeps it", async () => {
+    const page = await admin('delete-ai-key@example.com');
+    await page.setJavaScriptEnabled(false);
+    const ws = (await app.t.app.get(AccountsService).listUsers('qa'))[0].workspace_id;
+    await page.goto(`${app.origin}/dashboard/settings/ai-providers`);
+    await page.type('#key-perplexity', 'pplx-walk-key');
+    await Promise.all([
+      page.waitForNavigation(),
+      page.click('form[action="/dashboard/settings/ai-providers/perplexity/key"] button'),
+    ]);
+    await noFormPosting(page, '/remove');
+    const remove = 'main a[href="/dashboard/settings/ai-providers/perplexity/remove"]';
+    await Promise.all([page.waitForNavigation(), page.click(remove)]);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe("Remove this workspace's Perplexity key?");
+    // No instance key for Perplexity in this app: the page says the platform goes too.
+    expect(await mainText(page)).toContain('Perplexity is then not configured for this workspace');
+    expect(await page.$('main form input[name=_csrf]')).not.toBeNull();
+    await Promise.all([page.waitForNavigation(), page.click('main form a')]);
+    expect(page.url()).toBe(`${app.origin}/dashboard/settings/ai-providers#h-perplexity`);
+    const keys = app.t.app.get(WorkspaceAiKeysService);
+    expect((await keys.keys(ws)).get('perplexity')).toBe('pplx-walk-key');
+    await Promise.all([page.waitForNavigation(), page.click(remove)]);
+    await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+    expect(page.url()).toBe(`${app.origin}/dashboard/settings/ai-providers?removed=perplexity`);
+    expect(await mainText(page)).toContain('The Perplexity key of this workspace is removed.');
+    expect((await keys.keys(ws)).has('perplexity')).toBe(false);
+    expect(await page.$(remove)).toBeNull();
+  }, 120_000);
+
+  it('removing an alert destination asks first (without JavaScript): which alerts stop going there; Cancel keeps it', async () => {
+    const page = await admin('delete-alert@example.com');
+    await page.setJavaScriptEnabled(false);
+    const ws = (await app.t.app.get(AccountsService).listUsers('qa'))[0].workspace_id;
+    const d = await app.t.app.get(AlertsStore).addDestination(ws, 'email', 'walk-alerts@example.com', null);
+    await app.t.app.get(SitesService).create(ws, { name: 'Alert shop', start_url: 'https://alert-shop.example/' });
+    await page.goto(`${app.origin}/dashboard/settings/alerts`);
+    await noFormPosting(page, `/${d.id}/remove`);
+    const remove = `main a[href="/dashboard/settings/alerts/${d.id}/remove"]`;
+    await Promise.all([page.waitForNavigation(), page.click(remove)]);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Remove the alert destination walk-alerts@example.com?');
+    const words = await mainText(page);
+    expect(words).toContain('This e-mail address receives no more alerts of this workspace');
+    expect(words).toContain('Alert shop');
+    await Promise.all([page.waitForNavigation(), page.click('main form a')]);
+    expect(page.url()).toBe(`${app.origin}/dashboard/settings/alerts`);
+    const alerts = app.t.app.get(AlertsService);
+    expect((await alerts.destinations(ws)).map((x) => x.id)).toContain(d.id);
+    await Promise.all([page.waitForNavigation(), page.click(remove)]);
+    await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+    expect(page.url()).toBe(`${app.origin}/dashboard/settings/alerts?notice=removed`);
+    expect(await mainText(page)).toContain('The destination is removed: it receives no more alerts.');
+    expect((await alerts.destinations(ws)).map((x) => x.id)).not.toContain(d.id);
+  }, 120_000);
+
+  it('disabling a member asks first (without JavaScript): no more sign-in, the API keys stay; Cancel keeps them active', async () => {
+    const page = await admin('disabler@example.com');
+    await page.setJavaScriptEnabled(false);
+    const { user: member, client } = await signedInUser(app.t, 'qa', 'to-disable@example.com', 'member');
+    await page.goto(`${app.origin}/dashboard/settings/members`);
+    await noFormPosting(page, '/disable');
+    const disable = `main a[href="/dashboard/settings/members/${member.id}/disable"]`;
+    await Promise.all([page.waitForNavigation(), page.click(disable)]);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Disable to-disable@example.com?');
+    const words = await mainText(page);
+    expect(words).toContain('can no longer sign in');
+    expect(words).toContain('they keep working');
+    await Promise.all([page.waitForNavigation(), page.click('main form a')]);
+    expect(page.url()).toBe(`${app.origin}/dashboard/settings/members`);
+    const accounts = app.t.app.get(AccountsService);
+    const state = async () => (await accounts.listUsers('qa')).find((u) => u.id === member.id)!.disabled;
+    expect(await state()).toBe(false);
+    expect((await client.get('/dashboard')).status).toBe(200);
+    await Promise.all([page.waitForNavigation(), page.click(disable)]);
+    await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+    expect(await mainText(page)).toContain('to-disable@example.com is disabled and signed out.');
+    expect(await state()).toBe(true);
+    // What the page said: signed out at once.
+    expect((await client.get('/dashboard')).status).not.toBe(200);
   }, 120_000);
 
   it('pages say what is there: the home page to a signed-in user, the trends page about its tables and CSV, the merge list', async () => {
