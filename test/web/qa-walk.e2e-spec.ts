@@ -9,6 +9,7 @@ import { AlertsService } from '../../src/common/notify/alerts.service';
 import { AlertsStore } from '../../src/common/notify/alerts.store';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
 import { cacheDir, useBrowserApp } from '../utils/browser-app';
+import { docShot } from '../utils/screenshots';
 import { signedInUser, USER_PASSWORD } from '../utils/web-users';
 import { scan1, scan2 } from '../visibility/fixtures';
 
@@ -427,6 +428,7 @@ describe('Website QA walk (Chromium e2e)', () => {
     const remove = 'main a[href="/dashboard/settings/ai-providers/perplexity/remove"]';
     await Promise.all([page.waitForNavigation(), page.click(remove)]);
     expect(await page.$eval('h1', (h) => h.textContent)).toBe("Remove this workspace's Perplexity key?");
+    await docShot(page, 'settings-ai-key-remove');
     // No instance key for Perplexity in this app: the page says the platform goes too.
     expect(await mainText(page)).toContain('Perplexity is then not configured for this workspace');
     expect(await page.$('main form input[name=_csrf]')).not.toBeNull();
@@ -453,6 +455,7 @@ describe('Website QA walk (Chromium e2e)', () => {
     const remove = `main a[href="/dashboard/settings/alerts/${d.id}/remove"]`;
     await Promise.all([page.waitForNavigation(), page.click(remove)]);
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('Remove the alert destination walk-alerts@example.com?');
+    await docShot(page, 'settings-alert-remove');
     const words = await mainText(page);
     expect(words).toContain('This e-mail address receives no more alerts of this workspace');
     expect(words).toContain('Alert shop');
@@ -476,6 +479,7 @@ describe('Website QA walk (Chromium e2e)', () => {
     const disable = `main a[href="/dashboard/settings/members/${member.id}/disable"]`;
     await Promise.all([page.waitForNavigation(), page.click(disable)]);
     expect(await page.$eval('h1', (h) => h.textContent)).toBe('Disable to-disable@example.com?');
+    await docShot(page, 'settings-member-disable');
     const words = await mainText(page);
     expect(words).toContain('can no longer sign in');
     expect(words).toContain('they keep working');

@@ -129,7 +129,7 @@ export function removeDestinationPage(
     user,
     csrf,
     question: `Remove the alert destination ${d.target}?`,
-    consequences: html`<p>This ${d.kind === 'webhook' ? 'webhook' : 'e-mail address'} receives no more alerts of this workspace: none after visibility scans, and none after the accessibility scans of ${o.sites.length ? html`the sites ${o.sites.join(', ')}` : 'its sites (none yet)'}. Alerts still queued or retrying for it are not sent; the delivery log keeps the past ones.</p>
+    consequences: html`<p>This ${d.kind === 'webhook' ? 'webhook' : 'e-mail address'} receives no more alerts of this workspace: none after visibility scans, and none after the accessibility scans of ${o.sites.length ? html`${o.sites.length === 1 ? 'the site' : 'the sites'} ${o.sites.join(', ')}` : 'its sites (none yet)'}. Alerts still queued or retrying for it are not sent; the delivery log keeps the past ones.</p>
 <p>${o.others ? `The other ${o.others === 1 ? 'destination keeps' : `${o.others} destinations keep`} receiving every alert.` : 'It is the only destination: alerts are then not sent anywhere.'}${d.kind === 'webhook' ? ' Its signing secret goes with it: adding the address again gives it a new one.' : ''}</p>`,
     action: `/dashboard/settings/alerts/${d.id}/remove`,
     button: 'Remove the destination',
