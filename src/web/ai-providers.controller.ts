@@ -89,7 +89,7 @@ export class AiProvidersSettingsController {
   @AdminOnly()
   async confirmRemove(
     @WebUserParam() user: UserView,
-    @PlatformParam() platform: AiPlatform,
+    @Param('platform', PlatformPipe) platform: AiPlatform,
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {

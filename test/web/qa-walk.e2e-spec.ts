@@ -410,38 +410,57 @@ describe('Website QA walk (Chromium e2e)', () => {
     expect(await mainText(page)).not.toContain('Walk shop');
   }, 120_000);
 
-  /** The list at `path` has no form posting to an address ending in `action` (its button is a link to the confirmation). */
-  const noFormPosting = async (page: Page, action: string): Promise<void> =>
-    expect(await page.$$eval(`form[action$="${action}"]`, (f) => f.length)).toBe(0);
+  /**
+   * On `list`, the link to `action` (no form there posts to it) opens its confirmation, asking
+   * `question`, whose form posts to `action` with the CSRF token; its words are returned
+   * (docs/screenshots/<shot>.png with WEB_SCREENSHOTS=1).
+   */
+  async function confirmation(page: Page, list: string, action: string, question: string, shot: string) {
+    await page.goto(`${app.origin}${list}`);
+    expect(await page.$$eval(`form[action="${action}"]`, (f) => f.length)).toBe(0);
+    await Promise.all([page.waitForNavigation(), page.click(`main a[href="${action}"]`)]);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe(question);
+    expect(await page.$eval('main form', (f) => f.getAttribute('action'))).toBe(action);
+    expect(await page.$('main form input[name=_csrf]')).not.toBeNull();
+    await docShot(page, shot);
+    return mainText(page);
+  }
+  /** Cancel on a confirmation leads to `back`. */
+  async function cancelTo(page: Page, back: string): Promise<void> {
+    await Promise.all([page.waitForNavigation(), page.click('main form a')]);
+    expect(page.url()).toBe(`${app.origin}${back}`);
+  }
+  /** The confirmation's button: the POST itself. */
+  const confirmIt = (page: Page) =>
+    Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
 
   it("removing a workspace's AI provider key asks first (without JavaScript): what the platform is asked with afterwards; Cancel keeps it", async () => {
     const page = await admin('delete-ai-key@example.com');
     await page.setJavaScriptEnabled(false);
     const ws = (await app.t.app.get(AccountsService).listUsers('qa'))[0].workspace_id;
-    await page.goto(`${app.origin}/dashboard/settings/ai-providers`);
+    const list = '/dashboard/settings/ai-providers';
+    await page.goto(`${app.origin}${list}`);
     await page.type('#key-perplexity', 'pplx-walk-key');
-    await Promise.all([
-      page.waitForNavigation(),
-      page.click('form[action="/dashboard/settings/ai-providers/perplexity/key"] button'),
-    ]);
-    await noFormPosting(page, '/remove');
-    const remove = 'main a[href="/dashboard/settings/ai-providers/perplexity/remove"]';
-    await Promise.all([page.waitForNavigation(), page.click(remove)]);
-    expect(await page.$eval('h1', (h) => h.textContent)).toBe("Remove this workspace's Perplexity key?");
-    await docShot(page, 'settings-ai-key-remove');
+    await Promise.all([page.waitForNavigation(), page.click(`form[action="${list}/perplexity/key"] button`)]);
+    const ask = () =>
+      confirmation(
+        page,
+        list,
+        `${list}/perplexity/remove`,
+        "Remove this workspace's Perplexity key?",
+        'settings-ai-key-remove',
+      );
     // No instance key for Perplexity in this app: the page says the platform goes too.
-    expect(await mainText(page)).toContain('Perplexity is then not configured for this workspace');
-    expect(await page.$('main form input[name=_csrf]')).not.toBeNull();
-    await Promise.all([page.waitForNavigation(), page.click('main form a')]);
-    expect(page.url()).toBe(`${app.origin}/dashboard/settings/ai-providers#h-perplexity`);
+    expect(await ask()).toContain('Perplexity is then not configured for this workspace');
+    await cancelTo(page, `${list}#h-perplexity`);
     const keys = app.t.app.get(WorkspaceAiKeysService);
     expect((await keys.keys(ws)).get('perplexity')).toBe('pplx-walk-key');
-    await Promise.all([page.waitForNavigation(), page.click(remove)]);
-    await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
-    expect(page.url()).toBe(`${app.origin}/dashboard/settings/ai-providers?removed=perplexity`);
+    await ask();
+    await confirmIt(page);
+    expect(page.url()).toBe(`${app.origin}${list}?removed=perplexity`);
     expect(await mainText(page)).toContain('The Perplexity key of this workspace is removed.');
     expect((await keys.keys(ws)).has('perplexity')).toBe(false);
-    expect(await page.$(remove)).toBeNull();
+    expect(await page.$(`a[href="${list}/perplexity/remove"]`)).toBeNull();
   }, 120_000);
 
   it('removing an alert destination asks first (without JavaScript): which alerts stop going there; Cancel keeps it', async () => {
@@ -450,49 +469,47 @@ describe('Website QA walk (Chromium e2e)', () => {
     const ws = (await app.t.app.get(AccountsService).listUsers('qa'))[0].workspace_id;
     const d = await app.t.app.get(AlertsStore).addDestination(ws, 'email', 'walk-alerts@example.com', null);
     await app.t.app.get(SitesService).create(ws, { name: 'Alert shop', start_url: 'https://alert-shop.example/' });
-    await page.goto(`${app.origin}/dashboard/settings/alerts`);
-    await noFormPosting(page, `/${d.id}/remove`);
-    const remove = `main a[href="/dashboard/settings/alerts/${d.id}/remove"]`;
-    await Promise.all([page.waitForNavigation(), page.click(remove)]);
-    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Remove the alert destination walk-alerts@example.com?');
-    await docShot(page, 'settings-alert-remove');
-    const words = await mainText(page);
+    const list = '/dashboard/settings/alerts';
+    const ask = () =>
+      confirmation(
+        page,
+        list,
+        `${list}/${d.id}/remove`,
+        `Remove the alert destination ${d.target}?`,
+        'settings-alert-remove',
+      );
+    const words = await ask();
     expect(words).toContain('This e-mail address receives no more alerts of this workspace');
-    expect(words).toContain('Alert shop');
-    await Promise.all([page.waitForNavigation(), page.click('main form a')]);
-    expect(page.url()).toBe(`${app.origin}/dashboard/settings/alerts`);
-    const alerts = app.t.app.get(AlertsService);
-    expect((await alerts.destinations(ws)).map((x) => x.id)).toContain(d.id);
-    await Promise.all([page.waitForNavigation(), page.click(remove)]);
-    await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
-    expect(page.url()).toBe(`${app.origin}/dashboard/settings/alerts?notice=removed`);
+    expect(words).toContain('the site Alert shop');
+    await cancelTo(page, list);
+    const ids = async () => (await app.t.app.get(AlertsService).destinations(ws)).map((x) => x.id);
+    expect(await ids()).toContain(d.id);
+    await ask();
+    await confirmIt(page);
+    expect(page.url()).toBe(`${app.origin}${list}?notice=removed`);
     expect(await mainText(page)).toContain('The destination is removed: it receives no more alerts.');
-    expect((await alerts.destinations(ws)).map((x) => x.id)).not.toContain(d.id);
+    expect(await ids()).not.toContain(d.id);
   }, 120_000);
 
   it('disabling a member asks first (without JavaScript): no more sign-in, the API keys stay; Cancel keeps them active', async () => {
     const page = await admin('disabler@example.com');
     await page.setJavaScriptEnabled(false);
     const { user: member, client } = await signedInUser(app.t, 'qa', 'to-disable@example.com', 'member');
-    await page.goto(`${app.origin}/dashboard/settings/members`);
-    await noFormPosting(page, '/disable');
-    const disable = `main a[href="/dashboard/settings/members/${member.id}/disable"]`;
-    await Promise.all([page.waitForNavigation(), page.click(disable)]);
-    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Disable to-disable@example.com?');
-    await docShot(page, 'settings-member-disable');
-    const words = await mainText(page);
+    const list = '/dashboard/settings/members';
+    const ask = () =>
+      confirmation(page, list, `${list}/${member.id}/disable`, `Disable ${member.email}?`, 'settings-member-disable');
+    const words = await ask();
     expect(words).toContain('can no longer sign in');
     expect(words).toContain('they keep working');
-    await Promise.all([page.waitForNavigation(), page.click('main form a')]);
-    expect(page.url()).toBe(`${app.origin}/dashboard/settings/members`);
+    await cancelTo(page, list);
     const accounts = app.t.app.get(AccountsService);
-    const state = async () => (await accounts.listUsers('qa')).find((u) => u.id === member.id)!.disabled;
-    expect(await state()).toBe(false);
+    const disabled = async () => (await accounts.listUsers('qa')).find((u) => u.id === member.id)!.disabled;
+    expect(await disabled()).toBe(false);
     expect((await client.get('/dashboard')).status).toBe(200);
-    await Promise.all([page.waitForNavigation(), page.click(disable)]);
-    await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
-    expect(await mainText(page)).toContain('to-disable@example.com is disabled and signed out.');
-    expect(await state()).toBe(true);
+    await ask();
+    await confirmIt(page);
+    expect(await mainText(page)).toContain(`${member.email} is disabled and signed out.`);
+    expect(await disabled()).toBe(true);
     // What the page said: signed out at once.
     expect((await client.get('/dashboard')).status).not.toBe(200);
   }, 120_000);
