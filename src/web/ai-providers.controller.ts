@@ -4,11 +4,13 @@ import type { UserView } from '../accounts/accounts.service';
 import { PLATFORM_NAMES } from '../common/ai/ai-provider-error';
 import type { AiPlatform } from '../common/ai/ai.types';
 import { AiProvidersService } from '../common/ai/ai-providers.service';
+import { createProvider, settingsKey } from '../common/ai/provider-factory';
+import { AppConfig } from '../common/config/env';
 import { parsePlatform, WorkspaceAiKeysService } from '../common/ai/workspace-ai-keys.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { CsrfService } from './csrf.service';
-import { aiProvidersPage } from './pages/ai-providers.pages';
+import { aiProvidersPage, removeAiKeyPage } from './pages/ai-providers.pages';
 import { sendPage } from './render/layout';
 import { AdminOnly, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -49,6 +51,7 @@ export class AiProvidersSettingsController {
     private readonly providers: AiProvidersService,
     private readonly keys: WorkspaceAiKeysService,
     private readonly csrf: CsrfService,
+    private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -80,6 +83,22 @@ export class AiProvidersSettingsController {
       return;
     }
     res.redirect(303, `/dashboard/settings/ai-providers?saved=${platform}`);
+  }
+
+  @Get(':platform/remove')
+  @AdminOnly()
+  async confirmRemove(
+    @WebUserParam() user: UserView,
+    @Param('platform', PlatformPipe) platform: AiPlatform,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    const status = (await this.providers.status(user.workspace_id)).find((s) => s.platform === platform)!;
+    if (!status.workspaceKey)
+      throw new DomainError(ErrorCode.NotFound, `This workspace has no ${status.name} key of its own.`);
+    // What the workspace asks the platform with once its own key is gone: the instance's, if it can build one.
+    const instanceKey = createProvider(this.config, platform, settingsKey(this.config, platform)) !== null;
+    sendPage(res, 200, removeAiKeyPage(user, this.csrf.token(req, res), status, instanceKey));
   }
 
   @Post(':platform/remove')

@@ -2,12 +2,13 @@ import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { UserView } from '../accounts/accounts.service';
 import { SessionsService } from '../accounts/sessions.service';
+import { SitesService } from '../a11y/sites/sites.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { AlertsService, DestinationView } from '../common/notify/alerts.service';
 import { CsrfService } from './csrf.service';
 import { FormError } from './pages/account.pages';
-import { alertsPage } from './pages/alerts.pages';
+import { alertsPage, removeDestinationPage } from './pages/alerts.pages';
 import { sendPage } from './render/layout';
 import { AdminOnly, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -23,6 +24,7 @@ export class AlertsController {
     private readonly alerts: AlertsService,
     private readonly sessions: SessionsService,
     private readonly csrf: CsrfService,
+    private readonly sites: SitesService,
   ) {}
 
   private async render(
@@ -95,11 +97,35 @@ export class AlertsController {
     res.redirect(303, `/dashboard/settings/alerts?notice=${n ? 'test-sent' : 'no-destination'}`);
   }
 
+  @Get(':id/remove')
+  @AdminOnly()
+  async confirmRemove(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    const [destinations, sites] = await Promise.all([
+      this.alerts.destinations(user.workspace_id),
+      this.sites.list(user.workspace_id),
+    ]);
+    const d = destinations.find((x) => x.id === id);
+    if (!d) throw new DomainError(ErrorCode.NotFound, NO_DESTINATION);
+    sendPage(
+      res,
+      200,
+      removeDestinationPage(user, this.csrf.token(req, res), d, {
+        sites: sites.map((s) => s.name),
+        others: destinations.length - 1,
+      }),
+    );
+  }
+
   @Post(':id/remove')
   @AdminOnly()
   async remove(@WebUserParam() user: UserView, @Param('id') id: string, @Res() res: Response): Promise<void> {
     if (!(await this.alerts.removeDestination(user.workspace_id, id)))
-      throw new DomainError(ErrorCode.NotFound, 'No such alert destination in this workspace.');
+      throw new DomainError(ErrorCode.NotFound, NO_DESTINATION);
     res.redirect(303, '/dashboard/settings/alerts?notice=removed');
   }
 
@@ -116,6 +142,8 @@ export class AlertsController {
     });
   }
 }
+
+const NO_DESTINATION = 'No such alert destination in this workspace.';
 
 /** Status messages after a redirect (fixed texts: nothing from the query string is shown). */
 const NOTICES: Record<string, string> = {

@@ -6,7 +6,14 @@ import { ApiKeysService, ApiKeyView, CreatedApiKey } from '../common/api-keys/ap
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { CsrfService } from './csrf.service';
-import { apiKeysPage, KeysPageNotes, membersPage, MembersPageNotes, revokeKeyPage } from './pages/settings.pages';
+import {
+  apiKeysPage,
+  disableMemberPage,
+  KeysPageNotes,
+  membersPage,
+  MembersPageNotes,
+  revokeKeyPage,
+} from './pages/settings.pages';
 import { sendPage } from './render/layout';
 import { AdminOnly, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
@@ -151,6 +158,21 @@ export class SettingsController {
       200,
       await this.membersPage(user, this.csrf.token(req, res), { notice: `${updated.email} is now ${updated.role}.` }),
     );
+  }
+
+  @Get('members/:id/disable')
+  @AdminOnly()
+  async confirmDisable(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    const member = (await this.accounts.listInWorkspace(user.workspace_id)).find((m) => m.id === id);
+    if (!member) throw new DomainError(ErrorCode.NotFound, 'No such member in this workspace.');
+    // Oneself, or someone already disabled: nothing to confirm (the list has no Disable button for them).
+    if (member.id === user.id || member.disabled) return res.redirect(303, '/dashboard/settings/members');
+    sendPage(res, 200, disableMemberPage(user, this.csrf.token(req, res), member));
   }
 
   @Post('members/:id/disable')

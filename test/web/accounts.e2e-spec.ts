@@ -237,7 +237,7 @@ describe('Website accounts (e2e)', () => {
     expect((await call()).status).toBe(401);
   });
 
-  it('a member sees the keys but cannot create or revoke (403), nor manage members', async () => {
+  it('a member sees the keys but cannot create or revoke (403), nor manage members, nor reach the confirmations', async () => {
     const c = WebClient.of(t.server);
     await c.signIn('member@example.com', memberOtp, 'member password 123');
     const list = await c.get('/dashboard/settings/api-keys');
@@ -249,6 +249,10 @@ describe('Website accounts (e2e)', () => {
     expect(create.text).toContain('Only an admin');
     const keys = await t.app.get(AccountsService).listUsers('demo');
     const admin = keys.find((u) => u.role === 'admin')!;
+    await c.get('/dashboard/settings/members');
+    expect((await c.get(`/dashboard/settings/members/${admin.id}/disable`)).status).toBe(403);
+    expect((await c.get('/dashboard/settings/ai-providers/perplexity/remove')).status).toBe(403);
+    expect((await c.get(`/dashboard/settings/alerts/${admin.id}/remove`)).status).toBe(403);
     await c.get('/dashboard/settings/members');
     expect((await c.post(`/dashboard/settings/members/${admin.id}/disable`)).status).toBe(403);
     await c.get('/dashboard/settings/members');
@@ -455,6 +459,8 @@ describe('Website accounts (e2e)', () => {
         );
         expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.role).toBe('admin');
       },
+      'GET /dashboard/settings/members/:id/disable': () =>
+        clean(c.get(`/dashboard/settings/members/${demoAdmin.id}/disable`), 404),
       'POST /dashboard/settings/members/:id/disable': async () => {
         await clean(form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/disable`), 404);
         expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.disabled).toBe(false);
@@ -540,6 +546,11 @@ describe('Website accounts (e2e)', () => {
         );
         expect((await t.app.get(WorkspaceAiKeysService).keys(demoAdmin.workspace_id)).has('openai')).toBe(false);
       },
+      'GET /dashboard/settings/ai-providers/:platform/remove': async () => {
+        // The demo workspace has its own key; this one has none: nothing to confirm here.
+        await t.app.get(WorkspaceAiKeysService).set(demoAdmin.workspace_id, 'perplexity', 'pplx-demo-key', null);
+        await clean(c.get('/dashboard/settings/ai-providers/perplexity/remove'), 404);
+      },
       'POST /dashboard/settings/ai-providers/:platform/remove': async () => {
         const aiKeys = t.app.get(WorkspaceAiKeysService);
         await aiKeys.set(demoAdmin.workspace_id, 'perplexity', 'pplx-demo-key', null);
@@ -592,6 +603,8 @@ describe('Website accounts (e2e)', () => {
         await clean(form('/dashboard/sites', `/dashboard/sites/${demoSite.id}/remove`), 404);
         expect((await t.app.get(SitesService).list(demoAdmin.workspace_id)).map((x) => x.id)).toEqual([demoSite.id]);
       },
+      'GET /dashboard/settings/alerts/:id/remove': () =>
+        clean(c.get(`/dashboard/settings/alerts/${demoAlert.id}/remove`), 404),
       'POST /dashboard/settings/alerts/:id/remove': async () => {
         await clean(form('/dashboard/settings/alerts', `/dashboard/settings/alerts/${demoAlert.id}/remove`), 404);
         expect((await t.app.get(AlertsService).destinations(demoAdmin.workspace_id)).map((d) => d.id)).toEqual([

@@ -8,7 +8,9 @@ import puppeteer, { Browser, Page } from 'puppeteer-core';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { SitesService } from '../../src/a11y/sites/sites.service';
 import { AccountsService } from '../../src/accounts/accounts.service';
+import { WorkspaceAiKeysService } from '../../src/common/ai/workspace-ai-keys.service';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
+import { AlertsStore } from '../../src/common/notify/alerts.store';
 import { PDF_TOOLS } from '../../src/pdf-tools/tools';
 import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
 import { TrackingService } from '../../src/visibility/tracking/tracking.service';
@@ -879,6 +881,14 @@ describe('Website in Chromium (e2e)', () => {
     const site = await t.app
       .get(SitesService)
       .create(grader.workspace_id, { name: 'Graded shop', start_url: 'https://graded-shop.example/' });
+    // And before removing a workspace's AI key, an alert destination, and disabling a member.
+    await t.app.get(WorkspaceAiKeysService).set(grader.workspace_id, 'perplexity', 'pplx-graded', null);
+    const destination = await t.app
+      .get(AlertsStore)
+      .addDestination(grader.workspace_id, 'email', 'graded-alerts@example.com', null);
+    const memberId = (await t.app.get(AccountsService).listUsers('demo')).find(
+      (u) => u.email === 'member@example.com',
+    )!.id;
     for (const path of [
       '/dashboard',
       '/dashboard/prompts',
@@ -900,6 +910,9 @@ describe('Website in Chromium (e2e)', () => {
       `/dashboard/tracking/prompts/${promptId}/delete`,
       '/dashboard/tracking/competitors/0/delete',
       `/dashboard/sites/${site.id}/remove`,
+      '/dashboard/settings/ai-providers/perplexity/remove',
+      `/dashboard/settings/alerts/${destination.id}/remove`,
+      `/dashboard/settings/members/${memberId}/disable`,
       '/account/password',
     ]) {
       await go(admin, path);

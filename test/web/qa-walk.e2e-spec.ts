@@ -4,8 +4,12 @@ import { PDFDocument } from 'pdf-lib';
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import { SitesService } from '../../src/a11y/sites/sites.service';
 import { AccountsService } from '../../src/accounts/accounts.service';
+import { WorkspaceAiKeysService } from '../../src/common/ai/workspace-ai-keys.service';
+import { AlertsService } from '../../src/common/notify/alerts.service';
+import { AlertsStore } from '../../src/common/notify/alerts.store';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
 import { cacheDir, useBrowserApp } from '../utils/browser-app';
+import { docShot } from '../utils/screenshots';
 import { signedInUser, USER_PASSWORD } from '../utils/web-users';
 import { scan1, scan2 } from '../visibility/fixtures';
 
@@ -404,6 +408,110 @@ describe('Website QA walk (Chromium e2e)', () => {
     expect(page.url()).toBe(`${app.origin}/dashboard/sites?notice=removed`);
     expect(await mainText(page)).toContain('The site is removed, with its scans.');
     expect(await mainText(page)).not.toContain('Walk shop');
+  }, 120_000);
+
+  /**
+   * On `list`, the link to `action` (no form there posts to it) opens its confirmation, asking
+   * `question`, whose form posts to `action` with the CSRF token; its words are returned
+   * (docs/screenshots/<shot>.png with WEB_SCREENSHOTS=1).
+   */
+  async function confirmation(page: Page, list: string, action: string, question: string, shot: string) {
+    await page.goto(`${app.origin}${list}`);
+    expect(await page.$$eval(`form[action="${action}"]`, (f) => f.length)).toBe(0);
+    await Promise.all([page.waitForNavigation(), page.click(`main a[href="${action}"]`)]);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe(question);
+    expect(await page.$eval('main form', (f) => f.getAttribute('action'))).toBe(action);
+    expect(await page.$('main form input[name=_csrf]')).not.toBeNull();
+    await docShot(page, shot);
+    return mainText(page);
+  }
+  /** Cancel on a confirmation leads to `back`. */
+  async function cancelTo(page: Page, back: string): Promise<void> {
+    await Promise.all([page.waitForNavigation(), page.click('main form a')]);
+    expect(page.url()).toBe(`${app.origin}${back}`);
+  }
+  /** The confirmation's button: the POST itself. */
+  const confirmIt = (page: Page) =>
+    Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+
+  it("removing a workspace's AI provider key asks first (without JavaScript): what the platform is asked with afterwards; Cancel keeps it", async () => {
+    const page = await admin('delete-ai-key@example.com');
+    await page.setJavaScriptEnabled(false);
+    const ws = (await app.t.app.get(AccountsService).listUsers('qa'))[0].workspace_id;
+    const list = '/dashboard/settings/ai-providers';
+    await page.goto(`${app.origin}${list}`);
+    await page.type('#key-perplexity', 'pplx-walk-key');
+    await Promise.all([page.waitForNavigation(), page.click(`form[action="${list}/perplexity/key"] button`)]);
+    const ask = () =>
+      confirmation(
+        page,
+        list,
+        `${list}/perplexity/remove`,
+        "Remove this workspace's Perplexity key?",
+        'settings-ai-key-remove',
+      );
+    // No instance key for Perplexity in this app: the page says the platform goes too.
+    expect(await ask()).toContain('Perplexity is then not configured for this workspace');
+    await cancelTo(page, `${list}#h-perplexity`);
+    const keys = app.t.app.get(WorkspaceAiKeysService);
+    expect((await keys.keys(ws)).get('perplexity')).toBe('pplx-walk-key');
+    await ask();
+    await confirmIt(page);
+    expect(page.url()).toBe(`${app.origin}${list}?removed=perplexity`);
+    expect(await mainText(page)).toContain('The Perplexity key of this workspace is removed.');
+    expect((await keys.keys(ws)).has('perplexity')).toBe(false);
+    expect(await page.$(`a[href="${list}/perplexity/remove"]`)).toBeNull();
+  }, 120_000);
+
+  it('removing an alert destination asks first (without JavaScript): which alerts stop going there; Cancel keeps it', async () => {
+    const page = await admin('delete-alert@example.com');
+    await page.setJavaScriptEnabled(false);
+    const ws = (await app.t.app.get(AccountsService).listUsers('qa'))[0].workspace_id;
+    const d = await app.t.app.get(AlertsStore).addDestination(ws, 'email', 'walk-alerts@example.com', null);
+    await app.t.app.get(SitesService).create(ws, { name: 'Alert shop', start_url: 'https://alert-shop.example/' });
+    const list = '/dashboard/settings/alerts';
+    const ask = () =>
+      confirmation(
+        page,
+        list,
+        `${list}/${d.id}/remove`,
+        `Remove the alert destination ${d.target}?`,
+        'settings-alert-remove',
+      );
+    const words = await ask();
+    expect(words).toContain('This e-mail address receives no more alerts of this workspace');
+    expect(words).toContain('the site Alert shop');
+    await cancelTo(page, list);
+    const ids = async () => (await app.t.app.get(AlertsService).destinations(ws)).map((x) => x.id);
+    expect(await ids()).toContain(d.id);
+    await ask();
+    await confirmIt(page);
+    expect(page.url()).toBe(`${app.origin}${list}?notice=removed`);
+    expect(await mainText(page)).toContain('The destination is removed: it receives no more alerts.');
+    expect(await ids()).not.toContain(d.id);
+  }, 120_000);
+
+  it('disabling a member asks first (without JavaScript): no more sign-in, the API keys stay; Cancel keeps them active', async () => {
+    const page = await admin('disabler@example.com');
+    await page.setJavaScriptEnabled(false);
+    const { user: member, client } = await signedInUser(app.t, 'qa', 'to-disable@example.com', 'member');
+    const list = '/dashboard/settings/members';
+    const ask = () =>
+      confirmation(page, list, `${list}/${member.id}/disable`, `Disable ${member.email}?`, 'settings-member-disable');
+    const words = await ask();
+    expect(words).toContain('can no longer sign in');
+    expect(words).toContain('they keep working');
+    await cancelTo(page, list);
+    const accounts = app.t.app.get(AccountsService);
+    const disabled = async () => (await accounts.listUsers('qa')).find((u) => u.id === member.id)!.disabled;
+    expect(await disabled()).toBe(false);
+    expect((await client.get('/dashboard')).status).toBe(200);
+    await ask();
+    await confirmIt(page);
+    expect(await mainText(page)).toContain(`${member.email} is disabled and signed out.`);
+    expect(await disabled()).toBe(true);
+    // What the page said: signed out at once.
+    expect((await client.get('/dashboard')).status).not.toBe(200);
   }, 120_000);
 
   it('pages say what is there: the home page to a signed-in user, the trends page about its tables and CSV, the merge list', async () => {

@@ -5,6 +5,7 @@ import { CSRF_FIELD } from '../web-context';
 import { dashboardPage, table } from './dashboard.pages';
 import type { FormError } from './account.pages';
 import { errorSummary, noticeLine } from '../render/layout';
+import { confirmPage } from './confirm.pages';
 
 const when = (d: Date): string => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 const hidden = (csrf: string): SafeHtml => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
@@ -36,7 +37,7 @@ function keyForm(s: AiPlatformStatus, csrf: string): SafeHtml {
 <button type="submit">${has ? 'Replace the key' : 'Save the key'}<span class="visually-hidden"> of ${s.name}</span></button></form>
 ${
   has
-    ? html`<form method="post" action="/dashboard/settings/ai-providers/${s.platform}/remove">${hidden(csrf)}<button type="submit" class="danger">Remove this workspace's key<span class="visually-hidden"> of ${s.name}</span></button></form>`
+    ? html`<p><a class="button danger" href="/dashboard/settings/ai-providers/${s.platform}/remove">Remove this workspace's key<span class="visually-hidden"> of ${s.name}</span></a></p>`
     : ''
 }`;
 }
@@ -77,4 +78,25 @@ ${statuses.map((s) => html`<section aria-labelledby="h-${s.platform}"><h3 id="h-
     : html`<p class="notice">You are a member of this workspace: an admin sets its keys.</p>`
 }`,
   );
+}
+
+/**
+ * The confirmation before a workspace's own key of a platform is removed: what the workspace then
+ * asks that platform with (the instance's key, or nothing); Cancel returns to the platform's section.
+ */
+export function removeAiKeyPage(user: UserView, csrf: string, s: AiPlatformStatus, instanceKey: boolean): string {
+  return confirmPage({
+    user,
+    csrf,
+    question: `Remove this workspace's ${s.name} key?`,
+    consequences: html`<p>The key is deleted, not kept aside: Beacon stops using it from the next call on. To use it again, paste it again.</p>
+${
+  instanceKey
+    ? html`<p>${s.name} stays available: this workspace then uses the instance's key (the setting <code>${s.setting.split(' ')[0]}</code>) for its collection scans and its PDF AI tools.</p>`
+    : html`<p>${s.name} is then not configured for this workspace (the instance has no key for it): collection scans leave it out and say so, and cannot run if it is their only platform; a scan running now records its remaining ${s.name} calls as failed. The PDF AI tools use another configured platform, if there is one.</p>`
+}`,
+    action: `/dashboard/settings/ai-providers/${s.platform}/remove`,
+    button: 'Remove the key',
+    cancel: `/dashboard/settings/ai-providers#h-${s.platform}`,
+  });
 }

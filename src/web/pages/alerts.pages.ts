@@ -6,6 +6,7 @@ import { errorSummary, noticeLine } from '../render/layout';
 import { CSRF_FIELD } from '../web-context';
 import type { FormError } from './account.pages';
 import { dashboardPage, table } from './dashboard.pages';
+import { confirmPage } from './confirm.pages';
 
 const when = (iso: string | null): string => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '');
 const hidden = (csrf: string): SafeHtml => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
@@ -83,7 +84,7 @@ ${table(
     when(d.created_at),
     ...(admin
       ? [
-          html`<form method="post" action="/dashboard/settings/alerts/${d.id}/remove">${hidden(m.csrf)}<button type="submit" class="danger">Remove<span class="visually-hidden"> ${d.target}</span></button></form>`,
+          html`<a class="button danger" href="/dashboard/settings/alerts/${d.id}/remove">Remove<span class="visually-hidden"> ${d.target}</span></a>`,
         ]
       : []),
   ]),
@@ -112,4 +113,26 @@ ${table(
   { stack: true },
 )}`,
   );
+}
+
+/**
+ * The confirmation before an alert destination is removed: every alert of the workspace stops going
+ * there (the visibility scans' and each named site's), queued ones included; Cancel returns to the list.
+ */
+export function removeDestinationPage(
+  user: UserView,
+  csrf: string,
+  d: DestinationView,
+  o: { sites: string[]; others: number },
+): string {
+  return confirmPage({
+    user,
+    csrf,
+    question: `Remove the alert destination ${d.target}?`,
+    consequences: html`<p>This ${d.kind === 'webhook' ? 'webhook' : 'e-mail address'} receives no more alerts of this workspace: none after visibility scans, and none after the accessibility scans of ${o.sites.length ? html`${o.sites.length === 1 ? 'the site' : 'the sites'} ${o.sites.join(', ')}` : 'its sites (none yet)'}. Alerts still queued or retrying for it are not sent; the delivery log keeps the past ones.</p>
+<p>${o.others ? `The other ${o.others === 1 ? 'destination keeps' : `${o.others} destinations keep`} receiving every alert.` : 'It is the only destination: alerts are then not sent anywhere.'}${d.kind === 'webhook' ? ' Its signing secret goes with it: adding the address again gives it a new one.' : ''}</p>`,
+    action: `/dashboard/settings/alerts/${d.id}/remove`,
+    button: 'Remove the destination',
+    cancel: '/dashboard/settings/alerts',
+  });
 }

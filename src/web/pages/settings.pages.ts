@@ -144,7 +144,7 @@ ${table(
 <label class="visually-hidden" for="role-${m.id}">Role of ${m.email}</label>
 <select id="role-${m.id}" name="role"><option${m.role === 'member' ? html` selected` : ''}>member</option><option${m.role === 'admin' ? html` selected` : ''}>admin</option></select>
 <button type="submit" class="secondary">Change role<span class="visually-hidden"> of ${m.email}</span></button></form>
-<form method="post" action="/dashboard/settings/members/${m.id}/disable">${hidden(csrf)}<button type="submit" class="danger">Disable<span class="visually-hidden"> ${m.email}</span></button></form>`,
+<a class="button danger" href="/dashboard/settings/members/${m.id}/disable">Disable<span class="visually-hidden"> ${m.email}</span></a>`,
         ]
       : admin
         ? ['']
@@ -167,4 +167,22 @@ ${table(
     : ''
 }`,
   );
+}
+
+/**
+ * The confirmation before a member is disabled (what AccountsService.disableInWorkspace does: no more
+ * sign-in, every session ended; no way back); the workspace's API keys are not theirs and stay.
+ */
+export function disableMemberPage(user: UserView, csrf: string, member: UserView): string {
+  return confirmPage({
+    user,
+    csrf,
+    question: `Disable ${member.email}?`,
+    consequences: html`<p>${member.email} (${member.role}) can no longer sign in to ${user.workspace}, and is signed out at once wherever they are signed in. They stay in the list as disabled; what they made stays in the workspace.</p>
+<p>The workspace's <a href="/dashboard/settings/api-keys">API keys</a> belong to the workspace, not to a person: they keep working, including any key ${member.email} made or copied. Revoke those there if they must stop too.</p>
+<p>This cannot be undone: a disabled account cannot be enabled again, nor invited again with this address.</p>`,
+    action: `/dashboard/settings/members/${member.id}/disable`,
+    button: 'Disable the member',
+    cancel: '/dashboard/settings/members',
+  });
 }
