@@ -87,7 +87,8 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
   try {
     withPasswords(tool, task);
     // Stored files come in shared memory and are read there, not copied: a copy of a 4 MB file is
-    // a thousand fresh pages, each a page fault (20 µs each on a loaded 2-core host, bench/pdf).
+    // a thousand fresh pages, each a page fault (~20 µs each on a loaded 2-core host:
+    // docs/benchmarks.md, #25 item 3, fourth pass).
     // Nothing writes into an input: pdf-lib reads it (a parsed stream's contents are views of it,
     // never written in place: a changed stream is a new one), saving writes into a new buffer, and
     // repairs (qpdf) and text extraction (pdf.js) work on copies; pdf.worker.spec.ts runs every
