@@ -11,6 +11,7 @@ import { sha256 } from '../core/pdf-open';
 import { ToolFailure } from '../core/tool-failure';
 import { PDF_TOOLS_BY_NAME } from '../tools';
 import type { PdfTool } from '../tools/tool';
+import { privateCopy } from '../../common/workers/shared-bytes';
 import { moving } from '../../common/workers/transfer';
 import type { MessagePort } from 'node:worker_threads';
 
@@ -86,13 +87,14 @@ export default async function runTask(task: WorkerTask): Promise<WorkerResult> {
   if (!tool) return { ok: false, code: 'internal_error', message: `Unknown tool ${task.tool}.`, details: {} };
   try {
     withPasswords(tool, task);
-    // Stored files come in shared memory and are read there, not copied: a copy of a 4 MB file is
-    // a thousand fresh pages, each a page fault (~20 µs each on a loaded 2-core host:
-    // docs/benchmarks.md, #25 item 3, fourth pass).
-    // Nothing writes into an input: pdf-lib reads it (a parsed stream's contents are views of it,
-    // never written in place: a changed stream is a new one), saving writes into a new buffer, and
-    // repairs (qpdf) and text extraction (pdf.js) work on copies; pdf.worker.spec.ts runs every
-    // tool on shared bytes and checks that they are unchanged.
+    // Stored files come in shared memory: the tool works on this thread's own copy, so nothing
+    // it does can change a stored file, and the copy is made here, not on the event loop.
+    const copies = new Map<Uint8Array, Uint8Array>(); // a file given twice (merged with itself) is copied once
+    for (const input of task.inputs) {
+      const copy = copies.get(input.bytes) ?? privateCopy(input.bytes);
+      copies.set(input.bytes, copy);
+      input.bytes = copy;
+    }
     const ctx = { limits: task.limits, progress: progressTo(task.progress) };
     let result: Awaited<ReturnType<PdfTool['run']>>;
     try {
