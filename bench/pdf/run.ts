@@ -509,13 +509,17 @@ async function roundTripWith(
       };
       const ask = apps[0].agent.ask;
       for (let round = 0; round < ROUNDS; round++) {
-        for (const a of apps) add(`upload ${a.code}`, await a.agent.ask({ time_upload: inPath }));
+        // The builds take turns at going first: the first in a round was measured slower (its
+        // uploads 1.02-2.24x in 12 of 12 pairs, whichever build it was: #25 item 3, fourth pass).
+        const turn = apps.map((a, i) => ({ a, id: stored[i] }));
+        if (round % 2) turn.reverse();
+        for (const { a } of turn) add(`upload ${a.code}`, await a.agent.ask({ time_upload: inPath }));
         add('peer', await ask({ time_upload: inPath, peer: peer.url }));
         for (const op of ops) {
-          for (const [i, a] of apps.entries()) {
+          for (const { a, id } of turn) {
             const call = { path: inPath, tool: op.tool, args: op.args };
             add(`${op.op} upload ${a.code}`, await a.agent.ask(call));
-            add(`${op.op} id ${a.code}`, await a.agent.ask({ ...call, file_id: stored[i] }));
+            add(`${op.op} id ${a.code}`, await a.agent.ask({ ...call, file_id: id }));
           }
           add(`${op.op} qpdf`, await ask({ time_command: ['qpdf', ...op.qpdf(inPath)] }));
         }

@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { imagePdf, linesPdf } from '../../../test/pdf-tools/fixtures';
-import { speedUpPdfLib } from './pdf-lib-speed';
+import { deflateStream, speedUpPdfLib } from './pdf-lib-speed';
 
 /**
  * The same work (load, copy every page into a new document twice, save) in a plain Node process
@@ -121,6 +122,26 @@ describe('pdf-lib speed-ups', () => {
     expect(execFileSync('qpdf', ['--check', join(dir, 'ours.pdf')]).toString()).toMatch(
       /No syntax or stream encoding errors/,
     );
+  });
+
+  it("small streams deflated with a small window are the bytes of zlib's default deflate", async () => {
+    // PDF syntax (repetitive), random bytes (incompressible) and a mix, at every window's edges.
+    const text = Buffer.from(await (await linesPdf(40, 20)).save({ useObjectStreams: false }));
+    const noise = randomBytes(40_000);
+    const mixed = Buffer.concat([text.subarray(0, 20_000), noise.subarray(0, 20_000)]);
+    const edges = [9, 10, 11, 12, 13, 14, 15].flatMap((bits) => [-1, 0, 1].map((d) => (1 << bits) - 262 + d));
+    const sizes = [0, 1, 2, 100, 1989, 16_000, 33_000, ...edges];
+    let compared = 0;
+    for (const source of [text, noise, mixed])
+      for (const size of sizes)
+        for (const at of [0, 7_777]) {
+          const data = source.subarray(at, at + size);
+          const ours = deflateStream(data);
+          expect(Buffer.from(ours).equals(deflateSync(data))).toBe(true);
+          expect(inflateSync(ours).equals(data)).toBe(true);
+          compared++;
+        }
+    expect(compared).toBe(3 * sizes.length * 2);
   });
 
   it('a stream copied into another document shares bytes with its source, and the saved file does not', async () => {

@@ -231,5 +231,28 @@ export function speedUpPdfLib(): void {
   // pdf-lib compresses content and object streams with pako (zlib in JavaScript): Node's zlib
   // gives the same format at the same level, natively.
   const pako = createRequire(require.resolve('pdf-lib'))('pako') as { deflate(data: Bytes): Bytes };
-  pako.deflate = (data: Bytes) => deflateSync(data);
+  pako.deflate = deflateStream;
+}
+
+/** Bytes zlib keeps ahead of the window's end when it searches matches (MIN_LOOKAHEAD in zlib). */
+const ZLIB_LOOKAHEAD = 262;
+
+/**
+ * `deflateSync(data)` (level 6, a 32 KB window), the same bytes, with less memory for a small
+ * `data`: deflated with the smallest window that holds it whole, the window and match chains (128 KB
+ * of zlib's 256 KB state) are 1-32 KB, and each fresh page of that state costs a page fault (a saved
+ * split of 20 parts makes 40 object and cross-reference streams of 0.2-2 KB; docs/benchmarks.md,
+ * #25 item 3, fourth pass). A window that holds the data changes no match (none reaches further
+ * back than the data's start), so the compressed data are the same; only the header's window size
+ * differs, and it is written as the 32 KB window's (0x78 0x9c: a reader may use the larger window
+ * it announces).
+ */
+export function deflateStream(data: Uint8Array): Uint8Array {
+  let windowBits = 9;
+  while (windowBits < 15 && (1 << windowBits) - ZLIB_LOOKAHEAD < data.length) windowBits++;
+  if (windowBits === 15) return deflateSync(data);
+  const out = deflateSync(data, { windowBits });
+  out[0] = 0x78;
+  out[1] = 0x9c;
+  return out;
 }
