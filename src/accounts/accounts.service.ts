@@ -43,6 +43,9 @@ const KNOWN_DEVICE_S = 90 * 86400;
 /** One-time passwords of invitations are 119 random bits: a plain SHA-256 keeps them safe and findable. */
 const otpHash = (password: string): string => createHash('sha256').update(password).digest('hex');
 
+/** The 404 message for a member id that is not one of the workspace's. */
+export const NO_SUCH_MEMBER = 'No such member in this workspace.';
+
 /**
  * Website accounts: users of one workspace with a role, sign-in with a per-account and per-IP
  * lockout, password changes, and the admin operations (create with a one-time password, list,
@@ -144,11 +147,11 @@ export class AccountsService implements OnModuleInit {
     return this.disable(user);
   }
 
-  /** A user of this workspace, or 404 (a user of another workspace does not exist from here). */
+  /** A user of this workspace, or 404 ({@link NO_SUCH_MEMBER}; a user of another workspace does not exist from here). */
   async userInWorkspace(workspaceId: string, userId: string): Promise<WebUser> {
     const valid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(userId);
     const user = valid ? await this.users.findInWorkspace(workspaceId, userId) : null;
-    if (!user) throw new DomainError(ErrorCode.NotFound, 'No such member in this workspace.');
+    if (!user) throw new DomainError(ErrorCode.NotFound, NO_SUCH_MEMBER);
     return user;
   }
 

@@ -1,6 +1,6 @@
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AccountsService, parseRole, UserView } from '../accounts/accounts.service';
+import { AccountsService, NO_SUCH_MEMBER, parseRole, UserView } from '../accounts/accounts.service';
 import { SessionsService } from '../accounts/sessions.service';
 import { ApiKeysService, ApiKeyView, CreatedApiKey } from '../common/api-keys/api-keys.service';
 import { DomainError } from '../common/errors/domain-error';
@@ -169,7 +169,7 @@ export class SettingsController {
     @Res() res: Response,
   ): Promise<void> {
     const member = (await this.accounts.listInWorkspace(user.workspace_id)).find((m) => m.id === id);
-    if (!member) throw new DomainError(ErrorCode.NotFound, 'No such member in this workspace.');
+    if (!member) throw new DomainError(ErrorCode.NotFound, NO_SUCH_MEMBER);
     // Oneself, or someone already disabled: nothing to confirm (the list has no Disable button for them).
     if (member.id === user.id || member.disabled) return res.redirect(303, '/dashboard/settings/members');
     sendPage(res, 200, disableMemberPage(user, this.csrf.token(req, res), member));
