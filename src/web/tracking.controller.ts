@@ -175,6 +175,13 @@ export class TrackingController {
     return { at, c };
   }
 
+  /** Where the competitor called `name` is in this workspace's list now (404 once it is gone). */
+  private async competitorNamed(user: UserView, name: string): Promise<number> {
+    const at = (await this.tracking.settings(user.workspace_id)).competitors.findIndex((c) => c.name === name);
+    if (at < 0) throw new DomainError(ErrorCode.NotFound, `${name} is no longer a tracked competitor.`);
+    return at;
+  }
+
   @Get('competitors/:index/delete')
   @AdminOnly()
   async confirmRemoveCompetitor(
@@ -197,11 +204,7 @@ export class TrackingController {
   ): Promise<void> {
     // The confirmation sends the name it showed: that competitor goes, wherever the list has moved it since.
     const confirmed = field(req, 'name');
-    let at = (await this.competitorAt(user, index)).at;
-    if (confirmed) {
-      at = (await this.tracking.settings(user.workspace_id)).competitors.findIndex((c) => c.name === confirmed);
-      if (at < 0) throw new DomainError(ErrorCode.NotFound, `${confirmed} is no longer a tracked competitor.`);
-    }
+    const at = confirmed ? await this.competitorNamed(user, confirmed) : (await this.competitorAt(user, index)).at;
     const name = await this.tracking.removeCompetitor(user.workspace_id, at);
     await this.settingsPage(user, req, res, 200, { notice: `${name} is no longer tracked.` });
   }

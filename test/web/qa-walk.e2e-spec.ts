@@ -7,6 +7,7 @@ import { AccountsService } from '../../src/accounts/accounts.service';
 import { WorkspaceAiKeysService } from '../../src/common/ai/workspace-ai-keys.service';
 import { AlertsService } from '../../src/common/notify/alerts.service';
 import { AlertsStore } from '../../src/common/notify/alerts.store';
+import { TrackingService } from '../../src/visibility/tracking/tracking.service';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
 import { cacheDir, useBrowserApp } from '../utils/browser-app';
 import { docShot } from '../utils/screenshots';
@@ -388,6 +389,34 @@ describe('Website QA walk (Chromium e2e)', () => {
     await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
     expect(await mainText(page)).toContain('Walkco is no longer tracked.');
     expect(await page.$$eval('table td, table th', (c) => c.map((x) => x.textContent?.trim()))).not.toContain('Walkco');
+  }, 120_000);
+
+  it('the confirmed competitor goes even when the list moved it meanwhile (its index gone)', async () => {
+    const page = await admin('moved-competitor@example.com');
+    await page.setJavaScriptEnabled(false);
+    const add = async (name: string) => {
+      await page.goto(`${app.origin}/dashboard/tracking`);
+      await page.type('#competitor-name', name);
+      await page.type('#competitor-domains', `${name.toLowerCase()}.example`);
+      await Promise.all([
+        page.waitForNavigation(),
+        page.click('form[action="/dashboard/tracking/competitors"] button'),
+      ]);
+    };
+    await add('Firstco');
+    await add('Lastco');
+    const last = 'xpath///tr[.//*[normalize-space(text())="Lastco"]]//a[contains(@class, "danger")]';
+    await Promise.all([page.waitForNavigation(), page.click(last)]);
+    expect(await page.$eval('h1', (h) => h.textContent)).toBe('Stop tracking the competitor "Lastco"?');
+    // Meanwhile another admin removes Firstco: Lastco moves up, and the index in the form is past the end.
+    const tracking = app.t.app.get(TrackingService);
+    const ws = (await app.t.app.get(AccountsService).listUsers('qa'))[0].workspace_id;
+    const names = (await tracking.settings(ws)).competitors.map((c) => c.name);
+    await tracking.removeCompetitor(ws, names.indexOf('Firstco'));
+    expect((await tracking.settings(ws)).competitors[names.indexOf('Lastco')]).toBeUndefined();
+    await Promise.all([page.waitForNavigation(), page.click('main form button[type=submit]')]);
+    expect(await mainText(page)).toContain('Lastco is no longer tracked.');
+    expect((await tracking.settings(ws)).competitors.map((c) => c.name)).not.toContain('Lastco');
   }, 120_000);
 
   it('removing a monitored site asks first (without JavaScript): it names the site and its scans; Cancel returns to the site', async () => {
