@@ -4,8 +4,6 @@ import type { UserView } from '../accounts/accounts.service';
 import { PLATFORM_NAMES } from '../common/ai/ai-provider-error';
 import type { AiPlatform } from '../common/ai/ai.types';
 import { AiProvidersService } from '../common/ai/ai-providers.service';
-import { createProvider, settingsKey } from '../common/ai/provider-factory';
-import { AppConfig } from '../common/config/env';
 import { parsePlatform, WorkspaceAiKeysService } from '../common/ai/workspace-ai-keys.service';
 import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
@@ -51,7 +49,6 @@ export class AiProvidersSettingsController {
     private readonly providers: AiProvidersService,
     private readonly keys: WorkspaceAiKeysService,
     private readonly csrf: CsrfService,
-    private readonly config: AppConfig,
   ) {}
 
   @Get()
@@ -97,7 +94,7 @@ export class AiProvidersSettingsController {
     if (!status.workspaceKey)
       throw new DomainError(ErrorCode.NotFound, `This workspace has no ${status.name} key of its own.`);
     // What the workspace asks the platform with once its own key is gone: the instance's, if it can build one.
-    const instanceKey = createProvider(this.config, platform, settingsKey(this.config, platform)) !== null;
+    const instanceKey = this.providers.instanceConfigured(platform);
     sendPage(res, 200, removeAiKeyPage(user, this.csrf.token(req, res), status, instanceKey));
   }
 

@@ -77,6 +77,11 @@ export class AiProvidersService {
     });
   }
 
+  /** Whether the instance's own setting (no workspace key) gives a working provider for `platform`. */
+  instanceConfigured(platform: AiPlatform): boolean {
+    return createProvider(this.config, platform, settingsKey(this.config, platform)) !== null;
+  }
+
   async status(workspaceId: string): Promise<AiPlatformStatus[]> {
     const own = await this.workspaceKeys(workspaceId);
     const info = this.workspaceKeyStore
