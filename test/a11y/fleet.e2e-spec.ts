@@ -24,6 +24,8 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
   const prefix = `beacon-test:${randomBytes(4).toString('hex')}:`;
   /** Requests per path, to hold a page open (`/slow?ms=`), and the pages' hits. */
   const hits = new Map<string, number>();
+  /** Pages held by `/gate` until the test opens them, by query string. */
+  const gates = new Map<string, () => void>();
   let clients = 0;
 
   beforeAll(async () => {
@@ -35,6 +37,12 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
         hits.set(u.search, (hits.get(u.search) ?? 0) + 1);
         const t = setTimeout(() => send(res, 200, GOOD_PAGE), hits.get(u.search) === 1 ? 60_000 : 0);
         res.on('close', () => clearTimeout(t));
+      },
+      // held until the test opens it (`gates`), however long that takes on a busy machine
+      '/gate': (req, res) => {
+        const u = new URL(req.url ?? '/', 'http://x');
+        hits.set(u.search, (hits.get(u.search) ?? 0) + 1);
+        gates.set(u.search, () => send(res, 200, GOOD_PAGE));
       },
       '/slow': (req, res) => {
         const u = new URL(req.url ?? '/', 'http://x');
@@ -57,7 +65,7 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
       METRICS_TOKEN: TEST_METRICS_TOKEN,
     };
     const api = { ...common, SCAN_WORKER_IN_PROCESS: 'false', SHUTDOWN_TIMEOUT_MS: '3000' };
-    const worker = { ...common, SHUTDOWN_TIMEOUT_MS: '8000' };
+    const worker = { ...common, SHUTDOWN_TIMEOUT_MS: '12000' };
     // One API first: it runs the migrations; the others start together.
     apis.push(await startServer(childEnv(api)));
     // three workers: one is killed, one stopped handing its scan to another, the last stopped alone
@@ -235,12 +243,15 @@ withFleet('Scan fleet: API instances and worker processes on one BullMQ queue (e
   it('SIGTERM to the last worker: its active scan finishes; the queued scans end in 503 "no scan worker" and leave the queue; it exits 0', async () => {
     expect(workers).toHaveLength(1);
     const [last] = workers;
-    // long enough that both queued scans are on the queue before it ends, short enough to finish within the worker's SHUTDOWN_TIMEOUT_MS
-    const active = scan(apis[0], '/slow?ms=5000&last-active');
-    await until(async () => (await queue.getActiveCount()) === 1, 30_000, 'the scan is running');
+    // The page is held until both scans are queued and the worker has its SIGTERM; only then does
+    // it load, so the whole of the worker's SHUTDOWN_TIMEOUT_MS is left for the scan to finish (a
+    // page held a fixed time left it only what the machine's load had not used up).
+    const active = scan(apis[0], '/gate?last-active');
+    await until(async () => hits.get('?last-active') === 1, 30_000, 'the held page is loading');
     const queued = [scan(apis[0], '/good?last-q1'), scan(apis[0], '/good?last-q2')];
     await until(async () => (await queue.getWaitingCount()) === 2, 30_000, 'two scans are queued');
     last.proc.kill('SIGTERM');
+    gates.get('?last-active')!();
     expect((await active).status).toBe(200);
     for (const res of await Promise.all(queued)) {
       expect(res.status).toBe(503);
