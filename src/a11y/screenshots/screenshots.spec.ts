@@ -4,7 +4,9 @@ import type { AppConfig } from '../../common/config/env';
 import type { ReportPage } from '../report/report.types';
 import type { Box } from './box';
 import type { ScreenshotStore } from './screenshot.store';
+import { rasterOfSvg } from './raster';
 import {
+  labelSprite,
   MAX_CROPS_PER_REPORT,
   MAX_SCREENSHOT_BYTES_PER_REPORT,
   minPngBytes,
@@ -77,5 +79,60 @@ describe('pictures: when the page is captured', () => {
     expect(node).not.toHaveProperty('box');
     expect(entry.screenshot).toBeUndefined();
     expect(entry.timings.picturesMs).toEqual(expect.any(Number));
+  });
+
+  it("a page with 1,200 failing elements still gets its full picture (one row of labels was past the SVG renderer's 32,767 px)", async () => {
+    const count = 1200;
+    const boxes = Array.from({ length: count }, (_, i) => box((i % 40) * 30, Math.floor(i / 40) * 20));
+    const context = {} as BrowserContext;
+    const png = await sharp({ create: { width: 1280, height: 2000, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+    const page = {
+      browserContext: () => context,
+      mainFrame: () => ({
+        isolatedRealm: () => ({ evaluate: async () => ({ boxes, width: 1280, height: 2000 }) }),
+      }),
+      screenshot: async () => new Uint8Array(png),
+    } as unknown as Page;
+    const saved: { id: string; png: Buffer }[] = [];
+    const store = {
+      save: async (s: { id: string; png: Buffer }[]) => void saved.push(...s),
+    } as unknown as ScreenshotStore;
+    const config = { publicBaseUrl: () => 'https://beacon.test' } as unknown as AppConfig;
+    const nodes = boxes.map((_, i) => ({ target: [`#e${i}`], html: `<img id="e${i}">` }));
+    const entry = {
+      url: 'https://site.test/',
+      violations: [{ id: 'image-alt', nodes }],
+      timings: { navigationMs: 1, settleMs: 1, axeMs: 1, totalMs: 0 },
+    } as unknown as ReportPage;
+    const rest = await new Screenshots(store, config).capture(page, entry);
+    await rest();
+    expect(entry.screenshot).toMatchObject({
+      url: expect.stringContaining('https://beacon.test/'),
+      width: 1280,
+      height: 2000,
+    });
+    expect(nodes.map((n) => (n as { marker?: number }).marker)).toEqual(boxes.map((_, i) => i + 1));
+    expect(saved.length).toBe(MAX_CROPS_PER_REPORT + 1); // the crops the budget takes, and the full page
+  });
+
+  it("the label sprite wraps into rows within the renderer's limit; a label on a later row has the same pixels as one drawn alone", async () => {
+    const { sprite, at } = await labelSprite(3000);
+    expect(sprite.width).toBeLessThanOrEqual(4096);
+    expect(sprite.height).toBe(at[at.length - 1].y + 18);
+    expect(new Set(at.map((b) => b.y)).size).toBeGreaterThan(1);
+    for (const n of [7, 155, 156, 999, 2999]) {
+      const b = at[n - 1];
+      const alone = await rasterOfSvg(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="${b.width}" height="18"><rect width="${b.width}" height="18" fill="#d4145a"/>` +
+          `<text x="4" y="14" font-family="DejaVu Sans, sans-serif" font-size="13" font-weight="bold" fill="#fff">${n}</text></svg>`,
+      );
+      for (let y = 0; y < 18; y++) {
+        const row = (yy: number, xx: number, r: typeof sprite) =>
+          r.data.subarray((yy * r.width + xx) * r.channels, (yy * r.width + xx + b.width) * r.channels);
+        expect(Buffer.from(row(b.y + y, b.x, sprite)).equals(Buffer.from(row(y, 0, alone)))).toBe(true);
+      }
+    }
   });
 });

@@ -90,21 +90,31 @@ const PNG_OPTIONS = { compressionLevel: 3 } as const;
 const LABEL_HEIGHT = 18;
 const labelWidth = (n: number): number => 8 + String(n).length * 8;
 
+/** Widest row of the label sprite: far below the SVG renderer's 32,767-pixel limit on either side. */
+const SPRITE_ROW_WIDTH = 4096;
+
 /**
- * The number labels 1..count, side by side in one small image (one SVG rendering for all labels of
- * a page; each is then copied next to its box).
+ * The number labels 1..count in one small image (one SVG rendering for all labels of a page; each
+ * is then copied next to its box): side by side, in rows of at most SPRITE_ROW_WIDTH pixels, so
+ * that a page with thousands of failing elements still gets its picture (one row of 1,000 labels
+ * was past the renderer's limit, and the page then had no picture at all).
  */
-async function labelSprite(count: number): Promise<{ sprite: Raster; at: Box[] }> {
+export async function labelSprite(count: number): Promise<{ sprite: Raster; at: Box[] }> {
   const at: Box[] = [];
   let x = 0;
+  let y = 0;
+  let width = 0;
   for (let n = 1; n <= count; n++) {
-    at.push({ x, y: 0, width: labelWidth(n), height: LABEL_HEIGHT });
+    if (x + labelWidth(n) > SPRITE_ROW_WIDTH) [x, y] = [0, y + LABEL_HEIGHT];
+    at.push({ x, y, width: labelWidth(n), height: LABEL_HEIGHT });
     x += labelWidth(n);
+    width = Math.max(width, x);
   }
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${x}" height="${LABEL_HEIGHT}"><rect width="${x}" height="${LABEL_HEIGHT}" fill="${OUTLINE.colour}"/>${at
+  const height = y + LABEL_HEIGHT;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="${width}" height="${height}" fill="${OUTLINE.colour}"/>${at
     .map(
       (b, i) =>
-        `<text x="${b.x + 4}" y="${LABEL_HEIGHT - 4}" font-family="DejaVu Sans, sans-serif" font-size="13" font-weight="bold" fill="#fff">${i + 1}</text>`,
+        `<text x="${b.x + 4}" y="${b.y + LABEL_HEIGHT - 4}" font-family="DejaVu Sans, sans-serif" font-size="13" font-weight="bold" fill="#fff">${i + 1}</text>`,
     )
     .join('')}</svg>`;
   return { sprite: await rasterOfSvg(svg), at };
