@@ -111,6 +111,16 @@ async function timed(into: number[], fn: () => Promise<unknown>): Promise<void> 
   into.push(ms(t0));
 }
 
+/**
+ * Throws unless every page of a scan with pictures on has its full-page picture: the bench page's
+ * failing elements all have boxes, so a page without one is a capture that failed, and the app
+ * only logs that (silent here), which would make "ours" look as fast as "ours without pictures".
+ */
+function expectPictures(pages: { url: string; screenshot?: unknown }[]): void {
+  const missing = pages.filter((p) => !p.screenshot).map((p) => p.url);
+  if (missing.length > 0) throw new Error(`no full-page picture for ${missing.join(', ')}: the capture failed`);
+}
+
 /** `rounds` rounds of one run of each runner, the order rotating every round (no runner always goes first after a pause). */
 async function interleave(rounds: number, runners: (() => Promise<void>)[]): Promise<void> {
   for (let i = 0; i < rounds; i++) for (let k = 0; k < runners.length; k++) await runners[(i + k) % runners.length]();
@@ -256,6 +266,7 @@ async function main(): Promise<void> {
       async () => {
         const r = await ourCrawl('c');
         crawlOurs.push(r.ms);
+        expectPictures(r.body.pages);
         const pages = r.body.pages as { timings: Record<string, number | undefined> }[];
         for (const k of ['navigationMs', 'settleMs', 'axeMs', 'picturesMs'])
           phases[k].push(pages.reduce((sum, p) => sum + (p.timings[k] ?? 0), 0));
@@ -325,6 +336,7 @@ async function main(): Promise<void> {
     async () => {
       const r = await scan(`${origin}/page?i${n++}`);
       oursInterleaved.push(r.ms);
+      expectPictures(r.body.pages);
       await spareReady(); // the pool's next context is made after the answer: not while a peer runs
       const p = r.body.pages[0];
       phases.navigationMs.push(p.timings.navigationMs);
