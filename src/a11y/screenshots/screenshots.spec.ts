@@ -4,9 +4,7 @@ import type { AppConfig } from '../../common/config/env';
 import type { ReportPage } from '../report/report.types';
 import type { Box } from './box';
 import type { ScreenshotStore } from './screenshot.store';
-import { cropRaster } from './raster';
 import {
-  labelSprite,
   MAX_CROPS_PER_REPORT,
   MAX_SCREENSHOT_BYTES_PER_REPORT,
   minPngBytes,
@@ -79,17 +77,5 @@ describe('pictures: when the page is captured', () => {
     expect(node).not.toHaveProperty('box');
     expect(entry.screenshot).toBeUndefined();
     expect(entry.timings.picturesMs).toEqual(expect.any(Number));
-  });
-
-  it("a label's pixels do not depend on how many labels its sprite has (one sprite serves pages with fewer)", async () => {
-    const large = await labelSprite(120);
-    for (const count of [1, 9, 10, 64, 99, 100]) {
-      const small = await labelSprite(count);
-      expect(small.at).toEqual(large.at.slice(0, count));
-      for (let i = 0; i < count; i++)
-        expect(cropRaster(small.sprite, small.at[i]).data.equals(cropRaster(large.sprite, large.at[i]).data)).toBe(
-          true,
-        );
-    }
   });
 });

@@ -90,21 +90,11 @@ const PNG_OPTIONS = { compressionLevel: 3 } as const;
 const LABEL_HEIGHT = 18;
 const labelWidth = (n: number): number => 8 + String(n).length * 8;
 
-/** Number labels a label sprite is made with at least (one rendering serves the pages with fewer). */
-const MIN_SPRITE_LABELS = 64;
-
-/** The number labels 1..n side by side in one small image, and where each one is in it. */
-export interface LabelSprite {
-  sprite: Raster;
-  at: Box[];
-}
-
 /**
- * The number labels 1..count, side by side in one small image (one SVG rendering for all labels;
- * each is then copied next to its box). Label n's pixels do not depend on how many labels follow
- * it (a spec checks it), so a sprite serves every page with as many labels or fewer.
+ * The number labels 1..count, side by side in one small image (one SVG rendering for all labels of
+ * a page; each is then copied next to its box).
  */
-export async function labelSprite(count: number): Promise<LabelSprite> {
+async function labelSprite(count: number): Promise<{ sprite: Raster; at: Box[] }> {
   const at: Box[] = [];
   let x = 0;
   for (let n = 1; n <= count; n++) {
@@ -134,29 +124,11 @@ type Nodes = ReportPage['violations'][number]['nodes'];
 export class Screenshots {
   private readonly logger = new Logger('A11yScreenshots');
   private readonly budgets = new WeakMap<BrowserContext, Budget>();
-  /** The label sprite of the most labels asked for so far (rendered again only for a page with more). */
-  private sprite: { labels: number; made: Promise<LabelSprite> } | undefined;
 
   constructor(
     private readonly store: ScreenshotStore,
     private readonly config: AppConfig,
   ) {}
-
-  /**
-   * A sprite with labels 1..count at least. Rendering it on each page put a wait for the thread
-   * pool (behind the crops' encodes) before the full page's drawing, on the scan's path.
-   */
-  private labels(count: number): Promise<LabelSprite> {
-    if (!this.sprite || this.sprite.labels < count) {
-      const labels = Math.max(count, MIN_SPRITE_LABELS);
-      const made = labelSprite(labels);
-      const sprite = (this.sprite = { labels, made });
-      made.catch(() => {
-        if (this.sprite === sprite) this.sprite = undefined;
-      });
-    }
-    return this.sprite.made;
-  }
 
   private url(id: string): string {
     return `${this.config.publicBaseUrl()}/api/screenshots/${id}.png`;
@@ -253,7 +225,7 @@ export class Screenshots {
     // The full page is drawn and encoded while the crops encode (the crops were copied first).
     let full: Promise<Buffer> | undefined;
     if (marked.length > 0) {
-      const { sprite, at } = await this.labels(marked.length);
+      const { sprite, at } = await labelSprite(marked.length);
       for (const { box } of marked) strokeBox(page, box, OUTLINE.width, colour);
       for (const { box, marker } of marked) {
         const label = at[marker - 1];
