@@ -1,0 +1,48 @@
+/*
+ * jest's order of test files (jest.config.js `testSequencer`): the files known to take longest start
+ * first, so that no long file starts near the end of the run while the other worker has nothing
+ * left to do.
+ *
+ * jest's own order puts the files that failed last time first, then the slowest of the last run (its
+ * timing cache, in /tmp/jest_<uid>, kept per checkout path), and files it has no time for by size.
+ * A fresh clone (CI) has no timings, and size is a poor guess here: the CLI and process files are
+ * small but run child processes for a minute, the site worker's is small and ran for minutes. So
+ * when any file has no timing, the files below start first, in this order, then the rest in jest's
+ * order. With a timing for every file (a rerun on the same checkout) jest's order is kept.
+ *
+ * The list: the slowest files of CI runs on 2 cores, longest first (docs/operations.md, "Tests on a
+ * loaded machine"). A name that no longer matches a file is ignored; a new long file belongs here.
+ */
+const { relative, sep } = require('node:path');
+const Sequencer = require('@jest/test-sequencer').default;
+
+const LONG_FIRST = [
+  'test/web/browser.e2e-spec.ts',
+  'test/visibility/collect-faults.e2e-spec.ts',
+  'test/web/qa-walk.e2e-spec.ts',
+  'test/a11y/fleet.e2e-spec.ts',
+  'test/a11y/scan.e2e-spec.ts',
+  'test/platform/process.e2e-spec.ts',
+  'test/pdf-tools/file-handoff.e2e-spec.ts',
+  'test/platform/cli.e2e-spec.ts',
+  'test/platform/throttling.e2e-spec.ts',
+  'test/a11y/hostile-pages.e2e-spec.ts',
+  'test/web/dashboard.e2e-spec.ts',
+  'test/pdf-tools/quota-stores.e2e-spec.ts',
+  'test/pdf-tools/real-world.e2e-spec.ts',
+];
+
+class LongFilesFirst extends Sequencer {
+  sort(tests) {
+    const ordered = super.sort(tests);
+    if (ordered.every((t) => t.duration != null)) return ordered;
+    const rank = (t) => {
+      const i = LONG_FIRST.indexOf(relative(t.context.config.rootDir, t.path).split(sep).join('/'));
+      return i < 0 ? LONG_FIRST.length : i;
+    };
+    // Array.prototype.sort is stable: the unlisted files keep jest's order.
+    return [...ordered].sort((a, b) => rank(a) - rank(b));
+  }
+}
+
+module.exports = LongFilesFirst;
