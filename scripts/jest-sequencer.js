@@ -10,8 +10,9 @@
  * when any file has no timing, the files below start first, in this order, then the rest in jest's
  * order. With a timing for every file (a rerun on the same checkout) jest's order is kept.
  *
- * The list: the slowest files of CI runs on 2 cores, longest first (docs/operations.md, "Tests on a
- * loaded machine"). A name that no longer matches a file is ignored; a new long file belongs here.
+ * The list: the slowest files of CI runs on 2 cores, longest first, then the platform files that are
+ * long on PGlite (docs/operations.md, "Tests on a loaded machine"). A name that no longer matches a
+ * file is ignored; a new long file belongs here.
  */
 const { relative, sep } = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
@@ -30,6 +31,11 @@ const LONG_FIRST = [
   'test/web/dashboard.e2e-spec.ts',
   'test/pdf-tools/quota-stores.e2e-spec.ts',
   'test/pdf-tools/real-world.e2e-spec.ts',
+  // The platform suite's longest on the embedded PGlite (npm test runs test/platform again on it).
+  'test/platform/shutdown.e2e-spec.ts',
+  'test/platform/hardening.e2e-spec.ts',
+  'test/platform/api-key-cache.e2e-spec.ts',
+  'test/platform/pipeline.e2e-spec.ts',
 ];
 
 class LongFilesFirst extends Sequencer {
