@@ -29,9 +29,25 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" fonts-dejavu-core >/dev/null
 fi
 
-echo "== types"; npx tsc --noEmit -p tsconfig.json
-echo "== lint"; npx eslint --max-warnings 0 src test migrations bench
-echo "== format"; npx prettier --check --log-level warn "src/**/*.ts" "test/**/*.ts" "bench/**/*.ts" "migrations/**/*.ts"
+# The three checks at once (each runs mostly on one core), each one's output shown whole in this
+# order; any failure stops here, before the tests.
+checks=$(mktemp -d)
+npx tsc --noEmit -p tsconfig.json >"$checks/types" 2>&1 &
+types=$!
+npx eslint --max-warnings 0 src test migrations bench >"$checks/lint" 2>&1 &
+lint=$!
+npx prettier --check --log-level warn "src/**/*.ts" "test/**/*.ts" "bench/**/*.ts" "migrations/**/*.ts" >"$checks/format" 2>&1 &
+format=$!
+failed=0
+for check in types lint format; do
+  rc=0
+  wait "${!check}" || rc=$?
+  echo "== $check"
+  cat "$checks/$check"
+  [ "$rc" -eq 0 ] || { echo "$check failed (exit $rc)"; failed=1; }
+done
+rm -rf "$checks"
+[ "$failed" -eq 0 ] || exit 1
 
 # PGlite loads its WASM with dynamic import(), which jest's VM allows only with this flag.
 export NODE_OPTIONS="${NODE_OPTIONS:-} --experimental-vm-modules --no-warnings"
