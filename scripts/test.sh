@@ -3,7 +3,8 @@
 # poppler-utils, ocrmypdf with tesseract's English, German, French and Spanish data, and the stamp fonts fonts-noto-core, fonts-nanum and fonts-droid-fallback), checks types and
 # lint, then runs every unit and e2e test. With DATABASE_URL
 # and REDIS_URL set it runs on that PostgreSQL and Redis, and then runs the platform suite once
-# more on the embedded PGlite; without them, everything runs on PGlite.
+# more on the embedded PGlite (the files that depend on the database kind); without them,
+# everything runs on PGlite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
