@@ -6,12 +6,12 @@
  * jest's own order puts the files that failed last time first, then the slowest of the last run (its
  * timing cache, in /tmp/jest_<uid>, kept per checkout path), and files it has no time for by size.
  * A fresh clone (CI) has no timings, and size is a poor guess here: the CLI and process files are
- * small but run child processes for a minute, the site worker's is small and ran for minutes. So
- * when any file has no timing, the files below start first, in this order, then the rest in jest's
- * order. With a timing for every file (a rerun on the same checkout) jest's order is kept.
+ * small but run child processes for a minute. And the PGlite rerun of test/platform (npm test) would
+ * find the main run's timings on PostgreSQL, where the files long on PGlite are short. So the files
+ * below always start first, in this order, then the rest in jest's order.
  *
  * The list: the slowest files of CI runs on 2 cores, longest first, then the platform files that are
- * long on PGlite (docs/operations.md, "Tests on a loaded machine"). A name that no longer matches a
+ * long on PGlite (docs/operations.md, "CI wall time"). A name that no longer matches a
  * file is ignored; a new long file belongs here.
  */
 const { relative, sep } = require('node:path');
@@ -41,7 +41,6 @@ const LONG_FIRST = [
 class LongFilesFirst extends Sequencer {
   sort(tests) {
     const ordered = super.sort(tests);
-    if (ordered.every((t) => t.duration != null)) return ordered;
     const rank = (t) => {
       const i = LONG_FIRST.indexOf(relative(t.context.config.rootDir, t.path).split(sep).join('/'));
       return i < 0 ? LONG_FIRST.length : i;
