@@ -12,7 +12,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
   testTimeout: 60000,
   maxWorkers: 2,
-  // The known-long files first when jest has no timings (a fresh clone, CI): scripts/jest-sequencer.js.
+  // The files known to take longest start first: scripts/jest-sequencer.js.
   testSequencer: '<rootDir>/scripts/jest-sequencer.js',
   setupFiles: ['reflect-metadata'],
 };
