@@ -12,5 +12,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.jest.json' }] },
   testTimeout: 60000,
   maxWorkers: 2,
+  // The files known to take longest start first: scripts/jest-sequencer.js.
+  testSequencer: '<rootDir>/scripts/jest-sequencer.js',
   setupFiles: ['reflect-metadata'],
 };

@@ -9,7 +9,7 @@ import { createTestDatabase } from '../utils/test-app';
  */
 describe('Migrations', () => {
   it('leave no difference between the entities and the schema', async () => {
-    const db = await createTestDatabase();
+    const db = await createTestDatabase({ empty: true });
     const embedded = db.env.DATABASE_URL ? undefined : await openEmbeddedDatabase('memory://', false);
     const ds = new DataSource(dataSourceOptions(db.env.DATABASE_URL ?? embedded!.url, 2));
     try {
@@ -34,7 +34,7 @@ describe('Migrations', () => {
   });
 
   it('turn the 0 pages of a stored encrypted upload into null (not known), and back', async () => {
-    const db = await createTestDatabase();
+    const db = await createTestDatabase({ empty: true });
     const embedded = db.env.DATABASE_URL ? undefined : await openEmbeddedDatabase('memory://', false);
     const ds = new DataSource(dataSourceOptions(db.env.DATABASE_URL ?? embedded!.url, 2));
     const pages = async () =>

@@ -28,8 +28,9 @@ export async function runCliCaptured(env: Record<string, string>, ...argv: strin
 }
 
 /**
- * A database for CLI tests: a fresh PostgreSQL database (DATABASE_URL set) or an embedded database
- * folder of its own (the CLI opens it itself, as it does when no server runs), plus a scratch folder.
+ * A database for CLI tests: a fresh, empty PostgreSQL database (DATABASE_URL set) or an embedded
+ * database folder of its own (the CLI opens it itself, as it does when no server runs), plus a
+ * scratch folder.
  */
 export interface CliTestEnv {
   env: Record<string, string>;
@@ -39,7 +40,7 @@ export interface CliTestEnv {
 }
 
 export async function createCliTestEnv(): Promise<CliTestEnv> {
-  const db = await createTestDatabase();
+  const db = await createTestDatabase({ empty: true }); // the CLI's first command applies the migrations
   const dir = mkdtempSync(join(tmpdir(), 'beacon-cli-'));
   const env: Record<string, string> = { LOG_LEVEL: 'silent', SEED_DEMO: 'false', ...db.env };
   if (!db.env.DATABASE_URL) env.DATA_DIR = join(dir, 'data');
