@@ -18,9 +18,12 @@ const { relative, sep } = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
 
 const LONG_FIRST = [
+  'test/a11y/site-worker.e2e-spec.ts',
   'test/web/browser.e2e-spec.ts',
   'test/visibility/collect-faults.e2e-spec.ts',
+  'test/a11y/site-crawl.e2e-spec.ts',
   'test/web/qa-walk.e2e-spec.ts',
+  'test/pdf-tools/damaged.e2e-spec.ts',
   'test/a11y/fleet.e2e-spec.ts',
   'test/a11y/scan.e2e-spec.ts',
   'test/platform/process.e2e-spec.ts',
