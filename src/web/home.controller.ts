@@ -4,7 +4,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { CsrfService } from './csrf.service';
 import { StatsService } from '../pdf-tools/stats/stats.service';
 import { homePage } from './pages/home.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { Anonymous, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 import { wantsHtml } from './web-exception.filter';

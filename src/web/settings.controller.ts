@@ -14,7 +14,7 @@ import {
   MembersPageNotes,
   revokeKeyPage,
 } from './pages/settings.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { AdminOnly, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
 

@@ -9,7 +9,7 @@ import { SitesService, VERIFICATION_PATH, VERIFICATION_TXT_PREFIX } from '../a11
 import { AppConfig } from '../common/config/env';
 import { CsrfService } from './csrf.service';
 import { removeSitePage, sitePage, SitePageModel, sitesPage } from './pages/sites.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { AdminOnly, CSRF_FIELD, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
 

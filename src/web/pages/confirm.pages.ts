@@ -1,6 +1,6 @@
 import type { UserView } from '../../accounts/accounts.service';
 import { html, Renderable } from '../../common/html/html';
-import { page } from '../render/layout';
+import { page } from '../../common/html/page';
 import { CSRF_FIELD } from '../web-context';
 
 /** The step before a destructive action: what goes, what goes with it, and the way back. */
