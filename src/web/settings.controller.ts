@@ -1,6 +1,6 @@
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AccountsService, NO_SUCH_MEMBER, parseRole, UserView } from '../accounts/accounts.service';
+import { AccountsService, parseRole, UserView } from '../accounts/accounts.service';
 import { SessionsService } from '../accounts/sessions.service';
 import { ApiKeysService, ApiKeyView, CreatedApiKey } from '../common/api-keys/api-keys.service';
 import { DomainError } from '../common/errors/domain-error';
@@ -9,6 +9,7 @@ import { CsrfService } from './csrf.service';
 import {
   apiKeysPage,
   disableMemberPage,
+  enableMemberPage,
   KeysPageNotes,
   membersPage,
   MembersPageNotes,
@@ -20,7 +21,7 @@ import { WebController } from './web-controller.decorator';
 
 /**
  * Settings: API keys (everyone reads the list; admins create and revoke) and members (admins
- * invite with a one-time password, change roles, disable). Every object is looked up inside the
+ * invite with a one-time password, change roles, disable and enable again). Every object is looked up inside the
  * signed-in user's workspace: another workspace's key or member is a 404 from here.
  */
 @WebController('dashboard/settings')
@@ -168,8 +169,7 @@ export class SettingsController {
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {
-    const member = (await this.accounts.listInWorkspace(user.workspace_id)).find((m) => m.id === id);
-    if (!member) throw new DomainError(ErrorCode.NotFound, NO_SUCH_MEMBER);
+    const member = await this.accounts.memberView(user, id);
     // Oneself, or someone already disabled: nothing to confirm (the list has no Disable button for them).
     if (member.id === user.id || member.disabled) return res.redirect(303, '/dashboard/settings/members');
     sendPage(res, 200, disableMemberPage(user, this.csrf.token(req, res), member));
@@ -189,6 +189,38 @@ export class SettingsController {
       200,
       await this.membersPage(user, this.csrf.token(req, res), {
         notice: `${disabled.email} is disabled and signed out.`,
+      }),
+    );
+  }
+
+  @Get('members/:id/enable')
+  @AdminOnly()
+  async confirmEnable(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    const member = await this.accounts.memberView(user, id);
+    // An active member: nothing to confirm (the list has no Enable again button for them).
+    if (!member.disabled) return res.redirect(303, '/dashboard/settings/members');
+    sendPage(res, 200, enableMemberPage(user, this.csrf.token(req, res), member));
+  }
+
+  @Post('members/:id/enable')
+  @AdminOnly()
+  async enable(
+    @WebUserParam() user: UserView,
+    @Param('id') id: string,
+    @Req() req: WebRequest,
+    @Res() res: Response,
+  ): Promise<void> {
+    const enabled = await this.accounts.enableInWorkspace(user, id);
+    sendPage(
+      res,
+      200,
+      await this.membersPage(user, this.csrf.token(req, res), {
+        notice: `${enabled.email} is enabled again and can sign in with their password.`,
       }),
     );
   }
