@@ -192,11 +192,7 @@ export class SitesController {
   ): Promise<void> {
     // The confirmation says how many scans go with the site.
     const site = await this.sites.get(user.workspace_id, id);
-    sendPage(
-      res,
-      200,
-      removeSitePage(user, this.csrf.token(req, res), site, (await this.sites.scansOf(site.id)).length),
-    );
+    sendPage(res, 200, removeSitePage(user, this.csrf.token(req, res), site, await this.sites.scanCount(site.id)));
   }
 
   @Post(':id/remove')
