@@ -36,12 +36,15 @@ export class HomeController {
  * Registered last (WebModule is the last module of AppModule): a GET nobody else serves is a
  * readable 404 page for browsers, and the usual JSON 404 for API clients.
  */
+/** The 404 page's words for an address no page has. */
+export const NO_PAGE_HERE = 'There is no page at this address. Check the link, or start from the home page.';
+
 @WebController()
 export class WebFallbackController {
   @Get('*path')
   @Anonymous()
   notFound(@Req() req: WebRequest): never {
     if (!wantsHtml(req)) throw DomainError.notFound();
-    throw DomainError.notFound('There is no page at this address. Check the link, or start from the home page.');
+    throw DomainError.notFound(NO_PAGE_HERE);
   }
 }

@@ -462,16 +462,18 @@ describe('Website accounts (e2e)', () => {
         );
         expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.role).toBe('admin');
       },
-      'GET /dashboard/settings/members/:id/disable': () =>
-        clean(c.get(`/dashboard/settings/members/${demoAdmin.id}/disable`), 404),
-      'POST /dashboard/settings/members/:id/disable': async () => {
-        await clean(form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/disable`), 404);
+      'GET /dashboard/settings/members/:id/:action': async () => {
+        for (const action of ['disable', 'enable'])
+          await clean(c.get(`/dashboard/settings/members/${demoAdmin.id}/${action}`), 404);
+      },
+      'POST /dashboard/settings/members/:id/:action': async () => {
+        for (const action of ['disable', 'enable'])
+          await clean(
+            form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/${action}`),
+            404,
+          );
         expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.disabled).toBe(false);
       },
-      'GET /dashboard/settings/members/:id/enable': () =>
-        clean(c.get(`/dashboard/settings/members/${demoAdmin.id}/enable`), 404),
-      'POST /dashboard/settings/members/:id/enable': () =>
-        clean(form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/enable`), 404),
       'GET /dashboard/tracking': () => clean(c.get('/dashboard/tracking')),
       'POST /dashboard/tracking/brand': () =>
         clean(
@@ -738,6 +740,12 @@ describe('Website accounts (e2e)', () => {
     expect((await person.get('/dashboard')).status).toBe(303);
     expect((await person.signIn('new@example.com', 'a new member password')).status).toBe(303);
     expect((await person.get('/dashboard')).status).toBe(200);
+    // No other action; the object's own properties only.
+    for (const action of ['promote', 'constructor', '__proto__', 'toString']) {
+      expect((await admin.get(`/dashboard/settings/members/${id}/${action}`)).status).toBe(404);
+      await admin.get('/dashboard/settings/members');
+      expect((await admin.post(`/dashboard/settings/members/${id}/${action}`)).status).toBe(404);
+    }
     // An active member has nothing to enable: back to the list.
     const again2 = await admin.get(`/dashboard/settings/members/${id}/enable`);
     expect(again2.status).toBe(303);
