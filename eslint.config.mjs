@@ -36,9 +36,9 @@ export default tseslint.config(
     files: ['**/*.spec.ts', 'test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },
-  // The website's browser script (src/web/assets/web.js, served as is): plain script, browser globals only.
+  // The website's browser script (src/common/html/assets/web.js, served as is): plain script, browser globals only.
   {
-    files: ['src/web/assets/**/*.js'],
+    files: ['src/common/html/assets/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ecmaVersion: 2020,
@@ -52,9 +52,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { args: 'none', caughtErrors: 'none' }],
     },
   },
-  // The website's style sheet (src/web/assets/web.css, served as is) and the extension's: CSS rules of @eslint/css.
+  // The website's style sheet (src/common/html/assets/web.css, served as is) and the extension's: CSS rules of @eslint/css.
   {
-    files: ['src/web/assets/**/*.css'],
+    files: ['src/common/html/assets/**/*.css'],
     language: 'css/css',
     plugins: { css },
     rules: {

@@ -8,7 +8,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { BadgeFields, cacheKeyOf, ReportsService } from './report/reports.service';
 import { parseTargetUrl } from '../common/egress/target-guard';
-import { sendPage } from '../web/render/layout';
+import { sendPage } from '../common/html/page';
 import { qs } from '../common/html/html';
 import type { Report, ScanResponse } from './report/report.types';
 import { renderBadge, renderMissingBadge } from './render/badge-svg';

@@ -104,8 +104,8 @@ export class AccountsService implements OnModuleInit {
    * whether or not the address has an account in another workspace, and nothing is created or
    * changed for it: the invitation waits until the invited person signs in with the one-time password
    * (see signIn). Inviting again replaces the password (for a member who has not replaced theirs
-   * too). Only an active member of this very workspace (whom the admin sees in the list anyway) is a
-   * 409.
+   * too). Only a member of this very workspace (whom the admin sees in the list anyway) is a 409; a
+   * disabled one is enabled again from the list instead (enableInWorkspace).
    */
   async invite(actor: UserView, rawEmail: string, role: Role): Promise<InvitationView & { one_time_password: string }> {
     const email = normaliseEmail(rawEmail);
@@ -113,7 +113,13 @@ export class AccountsService implements OnModuleInit {
     const member = await this.users.findMember(actor.workspace_id, email);
     if (member) {
       // A member who never replaced their one-time password (e.g. it expired) gets a new one.
-      if (!member.mustChangePassword || member.disabledAt)
+      if (member.disabledAt)
+        throw new DomainError(
+          ErrorCode.Conflict,
+          `${email} is a disabled member of this workspace: use Enable again in the list of people.`,
+          { field: 'email' },
+        );
+      if (!member.mustChangePassword)
         throw new DomainError(ErrorCode.Conflict, `${email} is already a member of this workspace.`, {
           field: 'email',
         });
@@ -159,6 +165,26 @@ export class AccountsService implements OnModuleInit {
     const user = await this.userInWorkspace(actor.workspace_id, userId);
     if (user.id === actor.id) throw DomainError.badRequest('You cannot disable your own account.', 'user');
     return this.disable(user);
+  }
+
+  /** A member of the actor's workspace as the members page shows them, or 404 ({@link NO_SUCH_MEMBER}). */
+  async memberView(actor: UserView, userId: string): Promise<UserView> {
+    const user = await this.userInWorkspace(actor.workspace_id, userId);
+    return toUserView(user, user.workspace!.slug);
+  }
+
+  /**
+   * Enables a disabled member again: they sign in with their own password (or a one-time password
+   * still valid); the sessions ended when they were disabled stay ended. Enabling an active member
+   * changes nothing.
+   */
+  async enableInWorkspace(actor: UserView, userId: string): Promise<UserView> {
+    const user = await this.userInWorkspace(actor.workspace_id, userId);
+    if (user.disabledAt) {
+      await this.users.enable(user.id);
+      user.disabledAt = null;
+    }
+    return toUserView(user, user.workspace!.slug);
   }
 
   async setRole(actor: UserView, userId: string, role: Role): Promise<UserView> {

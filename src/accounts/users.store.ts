@@ -76,6 +76,11 @@ export class UsersStore {
     await this.users.update({ id, disabledAt: IsNull() }, { disabledAt: at });
   }
 
+  /** Clears disabled_at: the account can sign in again. */
+  async enable(id: string): Promise<void> {
+    await this.users.update({ id }, { disabledAt: null });
+  }
+
   // ---- invitations ------------------------------------------------------------------------------
 
   /** Creates or replaces the invitation of `email` to the workspace, and returns it as stored. */

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { LoggerModule } from 'nestjs-pino';
@@ -23,7 +23,6 @@ import { HealthController } from './health/health.controller';
 import { JsonBodyParser } from './http/json-body';
 import { JobsModule } from './jobs/jobs.module';
 import { NotifyModule } from './notify/notify.module';
-import { OkEnvelopeInterceptor } from './interceptors/ok-envelope.interceptor';
 import { loggerParams } from './logging/logging';
 import { MetricsMiddleware } from './metrics/metrics.middleware';
 import { MetricsService } from './metrics/metrics.service';
@@ -112,7 +111,6 @@ export class CoreModule implements NestModule {
         // Order matters: authenticate first, so the throttler can count per API key.
         { provide: APP_GUARD, useClass: ApiKeyGuard },
         { provide: APP_GUARD, useClass: AppThrottlerGuard },
-        { provide: APP_INTERCEPTOR, useClass: OkEnvelopeInterceptor },
         JsonBodyParser,
       ],
     };

@@ -207,7 +207,6 @@ export function openApiDocument(baseUrl: string): Schema {
           ...(e.csv ? { 'text/csv': { schema: { type: 'string', description: CSV_DESCRIPTION } } } : {}),
         },
       },
-      '405': errorResponse('method_not_allowed: any method other than GET'),
     };
     if (e.auth) {
       Object.assign(responses, {
@@ -250,13 +249,27 @@ export function openApiDocument(baseUrl: string): Schema {
       title: 'Beacon visibility reporting API',
       version: '1.0.0',
       description:
-        'Read-only brand visibility data measured on AI answers. Unknown paths under /api/v1 answer 404 not_found; unknown query parameters 400 bad_request.',
+        'Read-only brand visibility data measured on AI answers. Unknown paths under /api/v1 answer 404 not_found; unknown query parameters 400 bad_request; any method other than GET and HEAD, on any path under /api/v1, answers 405 method_not_allowed (components.responses.MethodNotAllowed).',
     },
     servers: [{ url: baseUrl }],
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
       schemas: COMPONENT_SCHEMAS,
+      // The answer to a method the paths do not list (before authentication): no operation has it.
+      responses: {
+        MethodNotAllowed: {
+          description: 'method_not_allowed: any method other than GET and HEAD, on any path under /api/v1',
+          headers: { Allow: { schema: { type: 'string', const: 'GET, HEAD' } } },
+          content: {
+            'application/json': {
+              schema: {
+                allOf: [ref('Error'), { type: 'object', properties: { error: { const: 'method_not_allowed' } } }],
+              },
+            },
+          },
+        },
+      },
     },
   };
 }

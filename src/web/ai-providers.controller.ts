@@ -9,7 +9,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { CsrfService } from './csrf.service';
 import { aiProvidersPage, removeAiKeyPage } from './pages/ai-providers.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { AdminOnly, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
 

@@ -9,7 +9,7 @@ import { AlertsService, DestinationView } from '../common/notify/alerts.service'
 import { CsrfService } from './csrf.service';
 import { FormError } from './pages/account.pages';
 import { alertsPage, removeDestinationPage } from './pages/alerts.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { AdminOnly, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
 

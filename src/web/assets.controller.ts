@@ -2,7 +2,7 @@ import { Controller, Get, Param, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { Public } from '../common/decorators/public.decorator';
 import { DomainError } from '../common/errors/domain-error';
-import { Asset, assetNamed, FAVICON } from './render/assets';
+import { Asset, assetNamed, FAVICON } from '../common/html/assets';
 
 /** Another build's name answered with this build's file: kept briefly, as that name's content may differ elsewhere. */
 const OTHER_BUILD_CACHE = 'public, max-age=300';

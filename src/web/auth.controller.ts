@@ -9,7 +9,7 @@ import { cookieName, cookieOptions } from '../common/http/transport-security';
 import { CsrfService } from './csrf.service';
 import { OneTimeProofService, PROOF_TTL_MS } from './one-time-proof.service';
 import { passwordPage, signInPage } from './pages/account.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { Anonymous, field, PasswordChangePage, SESSION_COOKIE, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
 

@@ -7,7 +7,7 @@ import { VisibilityQueryService } from '../visibility/visibility-query.service';
 import { CsrfService } from './csrf.service';
 import { emptyDashboard } from './pages/dashboard.pages';
 import { trendsPage } from './pages/dashboard-trends.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { WebController } from './web-controller.decorator';
 import { WebRequest, WebUserParam } from './web-context';
 

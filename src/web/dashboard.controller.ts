@@ -31,7 +31,7 @@ import { exportHref, QUERY_DTOS } from './dashboard-export.controller';
 import type { History } from '../visibility/dto/responses';
 import type { ExportQueries } from '../visibility/export/visibility-export.service';
 import { Renderable } from '../common/html/html';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { apiQuery, filterProblem, keptParams } from './web-query';
 import { WebController } from './web-controller.decorator';
 import { WebRequest, WebUserParam } from './web-context';

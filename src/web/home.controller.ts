@@ -4,7 +4,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { CsrfService } from './csrf.service';
 import { StatsService } from '../pdf-tools/stats/stats.service';
 import { homePage } from './pages/home.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { Anonymous, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 import { wantsHtml } from './web-exception.filter';
@@ -36,12 +36,15 @@ export class HomeController {
  * Registered last (WebModule is the last module of AppModule): a GET nobody else serves is a
  * readable 404 page for browsers, and the usual JSON 404 for API clients.
  */
+/** The 404 page's words for an address no page has. */
+export const NO_PAGE_HERE = 'There is no page at this address. Check the link, or start from the home page.';
+
 @WebController()
 export class WebFallbackController {
   @Get('*path')
   @Anonymous()
   notFound(@Req() req: WebRequest): never {
     if (!wantsHtml(req)) throw DomainError.notFound();
-    throw DomainError.notFound('There is no page at this address. Check the link, or start from the home page.');
+    throw DomainError.notFound(NO_PAGE_HERE);
   }
 }

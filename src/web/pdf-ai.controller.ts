@@ -23,7 +23,7 @@ import { FileStoreService } from '../pdf-tools/files/file-store.service';
 import { UploadService } from '../pdf-tools/files/upload.service';
 import { CsrfService } from './csrf.service';
 import { AiAsk, AiFile, pdfAiPage, PdfAiPageState } from './pages/pdf-ai.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { CsrfAfterBody, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
 

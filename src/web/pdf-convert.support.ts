@@ -23,7 +23,7 @@ import type { ToolErrorCode } from '../pdf-tools/core/tool-failure';
 import type { QuotaState } from '../pdf-tools/quota/quota.service';
 import type { WebCaller } from '../pdf-tools/render/metered-run';
 import { clientSubject } from '../common/http/client-ip';
-import { page, sendPage } from './render/layout';
+import { page, sendPage } from '../common/html/page';
 import { single } from './pdf-form';
 import { uploadRefusal, WebLimits } from './pdf-web-text';
 import { WebRequest } from './web-context';

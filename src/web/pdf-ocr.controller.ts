@@ -10,7 +10,7 @@ import { CsrfService } from './csrf.service';
 import { toolErrorStatus } from '../pdf-tools/core/tool-failure';
 import { OCR_INTRO, ocrJobBody, ocrOptions } from './pages/pdf-ocr.pages';
 import { ConvertSupport, ConvertTool } from './pdf-convert.support';
-import { page, sendPage } from './render/layout';
+import { page, sendPage } from '../common/html/page';
 import { Anonymous, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 

@@ -35,7 +35,7 @@ import {
   webError,
 } from './pdf-form';
 import { plural } from '../common/text/plural';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { Anonymous, CsrfAfterBody, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 import { refundWords, toolRefusal, uploadRefusal, WEB_TOOL_TEXT, WebLimits } from './pdf-web-text';

@@ -9,7 +9,7 @@ import { ErrorCode } from '../common/errors/error-code';
 import { clientSubject } from '../common/http/client-ip';
 import { CsrfService } from './csrf.service';
 import { CachedScan, scanPage, ScanForm, scanErrorInWords, withScheme } from './pages/scan.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { Anonymous, field, WebRequest } from './web-context';
 import { WebController } from './web-controller.decorator';
 import { WebGuard } from './web.guard';

@@ -9,7 +9,7 @@ import { ACTIVE_STATUSES, RunRow } from '../visibility/collect/collect.types';
 import { CsrfService } from './csrf.service';
 import { trackablePlatforms } from './platform-status';
 import { runPage, scansPage } from './pages/scans.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { AdminOnly, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
 

@@ -1,6 +1,6 @@
 import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { AccountsService, NO_SUCH_MEMBER, parseRole, UserView } from '../accounts/accounts.service';
+import { AccountsService, parseRole, UserView } from '../accounts/accounts.service';
 import { SessionsService } from '../accounts/sessions.service';
 import { ApiKeysService, ApiKeyView, CreatedApiKey } from '../common/api-keys/api-keys.service';
 import { DomainError } from '../common/errors/domain-error';
@@ -9,18 +9,20 @@ import { CsrfService } from './csrf.service';
 import {
   apiKeysPage,
   disableMemberPage,
+  enableMemberPage,
   KeysPageNotes,
   membersPage,
   MembersPageNotes,
   revokeKeyPage,
 } from './pages/settings.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { AdminOnly, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
+import { NO_PAGE_HERE } from './home.controller';
 
 /**
  * Settings: API keys (everyone reads the list; admins create and revoke) and members (admins
- * invite with a one-time password, change roles, disable). Every object is looked up inside the
+ * invite with a one-time password, change roles, disable and enable again). Every object is looked up inside the
  * signed-in user's workspace: another workspace's key or member is a 404 from here.
  */
 @WebController('dashboard/settings')
@@ -153,43 +155,73 @@ export class SettingsController {
     @Res() res: Response,
   ): Promise<void> {
     const updated = await this.accounts.setRole(user, id, parseRole(field(req, 'role')));
-    sendPage(
-      res,
-      200,
-      await this.membersPage(user, this.csrf.token(req, res), { notice: `${updated.email} is now ${updated.role}.` }),
-    );
+    await this.memberDone(user, req, res, `${updated.email} is now ${updated.role}.`);
   }
 
-  @Get('members/:id/disable')
+  /** Disable or enable a member: each asks first (a GET naming what it does), then the POST does it. */
+  private memberAction(action: string): MemberAction {
+    if (!Object.hasOwn(MEMBER_ACTIONS, action)) throw DomainError.notFound(NO_PAGE_HERE);
+    return MEMBER_ACTIONS[action as keyof typeof MEMBER_ACTIONS];
+  }
+
+  /** The confirmation, or back to the list when the action does not apply to the member (no button leads there). */
+  @Get('members/:id/:action')
   @AdminOnly()
-  async confirmDisable(
+  async confirmMemberAction(
     @WebUserParam() user: UserView,
     @Param('id') id: string,
+    @Param('action') action: string,
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {
-    const member = (await this.accounts.listInWorkspace(user.workspace_id)).find((m) => m.id === id);
-    if (!member) throw new DomainError(ErrorCode.NotFound, NO_SUCH_MEMBER);
-    // Oneself, or someone already disabled: nothing to confirm (the list has no Disable button for them).
-    if (member.id === user.id || member.disabled) return res.redirect(303, '/dashboard/settings/members');
-    sendPage(res, 200, disableMemberPage(user, this.csrf.token(req, res), member));
+    const a = this.memberAction(action);
+    const member = await this.accounts.memberView(user, id);
+    if (!a.applies(member, user)) return res.redirect(303, '/dashboard/settings/members');
+    sendPage(res, 200, a.confirmation(user, this.csrf.token(req, res), member));
   }
 
-  @Post('members/:id/disable')
+  @Post('members/:id/:action')
   @AdminOnly()
-  async disable(
+  async memberActionDone(
     @WebUserParam() user: UserView,
     @Param('id') id: string,
+    @Param('action') action: string,
     @Req() req: WebRequest,
     @Res() res: Response,
   ): Promise<void> {
-    const disabled = await this.accounts.disableInWorkspace(user, id);
-    sendPage(
-      res,
-      200,
-      await this.membersPage(user, this.csrf.token(req, res), {
-        notice: `${disabled.email} is disabled and signed out.`,
-      }),
-    );
+    const a = this.memberAction(action);
+    const member = await a.run(this.accounts, user, id);
+    await this.memberDone(user, req, res, a.notice(member));
+  }
+
+  /** The members page after an action, with its notice. */
+  private async memberDone(user: UserView, req: WebRequest, res: Response, notice: string): Promise<void> {
+    sendPage(res, 200, await this.membersPage(user, this.csrf.token(req, res), { notice }));
   }
 }
+
+interface MemberAction {
+  /** Whether the member's confirmation is offered (the list shows the button only then). */
+  applies(member: UserView, user: UserView): boolean;
+  confirmation(user: UserView, csrf: string, member: UserView): string;
+  run(accounts: AccountsService, user: UserView, id: string): Promise<UserView>;
+  notice(member: UserView): string;
+}
+
+/** /dashboard/settings/members/:id/disable and /enable. */
+const MEMBER_ACTIONS = {
+  // Not oneself, nor someone already disabled.
+  disable: {
+    applies: (m, user) => m.id !== user.id && !m.disabled,
+    confirmation: disableMemberPage,
+    run: (accounts, user, id) => accounts.disableInWorkspace(user, id),
+    notice: (m) => `${m.email} is disabled and signed out.`,
+  },
+  // A disabled member only.
+  enable: {
+    applies: (m) => m.disabled,
+    confirmation: enableMemberPage,
+    run: (accounts, user, id) => accounts.enableInWorkspace(user, id),
+    notice: (m) => `${m.email} is enabled again and can sign in with their password.`,
+  },
+} satisfies Record<string, MemberAction>;

@@ -10,7 +10,7 @@ import { clientSubject } from '../common/http/client-ip';
 import { cookieName, cookieOptions } from '../common/http/transport-security';
 import { CsrfService } from './csrf.service';
 import { signupPage, signupSentPage, verifyPage, welcomePage } from './pages/signup.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { Anonymous, field, SESSION_COOKIE, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
 

@@ -9,7 +9,7 @@ import { SitesService, VERIFICATION_PATH, VERIFICATION_TXT_PREFIX } from '../a11
 import { AppConfig } from '../common/config/env';
 import { CsrfService } from './csrf.service';
 import { removeSitePage, sitePage, SitePageModel, sitesPage } from './pages/sites.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { AdminOnly, CSRF_FIELD, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
 
@@ -192,11 +192,7 @@ export class SitesController {
   ): Promise<void> {
     // The confirmation says how many scans go with the site.
     const site = await this.sites.get(user.workspace_id, id);
-    sendPage(
-      res,
-      200,
-      removeSitePage(user, this.csrf.token(req, res), site, (await this.sites.scansOf(site.id)).length),
-    );
+    sendPage(res, 200, removeSitePage(user, this.csrf.token(req, res), site, await this.sites.scanCount(site.id)));
   }
 
   @Post(':id/remove')

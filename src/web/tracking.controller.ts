@@ -36,7 +36,7 @@ import {
   removeCompetitorPage,
   trackingPage,
 } from './pages/tracking.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { AdminOnly, CSRF_FIELD, CsrfAfterBody, field, WebRequest, WebUserParam } from './web-context';
 import { WebController } from './web-controller.decorator';
 

@@ -1,12 +1,13 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { Request } from 'express';
 import type { UserView } from '../accounts/accounts.service';
+import { CSRF_FIELD } from '../common/html/page';
 
 export const SESSION_COOKIE = 'beacon_session';
 export const DEVICE_COOKIE = 'beacon_device';
 export const CSRF_COOKIE = 'beacon_csrf';
-/** The hidden form field (or X-CSRF-Token header) carrying the CSRF token. */
-export const CSRF_FIELD = '_csrf';
+/** The hidden form field (or X-CSRF-Token header) carrying the CSRF token: the page shell's, for the header's Sign out form. */
+export { CSRF_FIELD };
 
 /** What the website middleware and guard attach to a request. */
 export interface WebRequest extends Request {

@@ -6,7 +6,7 @@ import { DomainError } from '../common/errors/domain-error';
 import { ErrorCode } from '../common/errors/error-code';
 import { CsrfService } from './csrf.service';
 import { errorPage } from './pages/error.pages';
-import { sendPage } from './render/layout';
+import { sendPage } from '../common/html/page';
 import { PasswordChangeRequired, SignInRequired, WebRequest } from './web-context';
 import { WebGuard } from './web.guard';
 

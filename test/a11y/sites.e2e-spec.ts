@@ -1,4 +1,5 @@
 import { SITE_SCAN_QUEUE, SitesService } from '../../src/a11y/sites/sites.service';
+import { SITE_SCANS_SHOWN, SitesStore } from '../../src/a11y/sites/sites.store';
 import { JobQueues } from '../../src/common/jobs/job-queues';
 import type { TestApp } from '../utils/test-app';
 import { signedInUser } from '../utils/web-users';
@@ -124,6 +125,24 @@ describe('Accessibility sites (e2e)', () => {
       /<caption>Score of each scan<\/caption>[\s\S]*<td class="num">\d+<\/td>[\s\S]*<td class="num">\d+<\/td>/,
     );
   }, 90_000);
+
+  it("the removal's confirmation counts every scan of the site, not only the newest the site's page lists", async () => {
+    const many = await sites.create(workspaceId, { name: 'Many scans', start_url: `${site.origin}/many/` });
+    const store = t.app.get(SitesStore);
+    const total = SITE_SCANS_SHOWN + 2;
+    for (let i = 0; i < total; i++) {
+      const scan = await store.createScan(many.id, 'manual');
+      await store.fail(scan!.id, 'made by the test');
+    }
+    expect(await sites.scanCount(many.id)).toBe(total);
+    const ask = await admin.get(`/dashboard/sites/${many.id}/remove`);
+    expect(ask.status).toBe(200);
+    expect(ask.text).toContain(`Its settings and ${total} scans go with it`);
+    const none = await sites.create(workspaceId, { name: 'No scans', start_url: `${site.origin}/none/` });
+    expect((await admin.get(`/dashboard/sites/${none.id}/remove`)).text).toContain(
+      'Its settings and its scans (none yet) go with it',
+    );
+  });
 
   it('runs one scan at a time per site (scheduled runs while a scan is active, and Run now again, add none) and backs off on 429', async () => {
     const created = await sites.create(workspaceId, {

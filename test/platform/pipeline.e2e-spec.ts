@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import request from 'supertest';
 import { JSON_OFF_THREAD_MIN_BYTES, JsonBodyParser } from '../../src/common/http/json-body';
 import { JSON_MAX_DEPTH } from '../../src/common/http/json-body.worker';
@@ -30,6 +31,31 @@ describe('Platform request pipeline (e2e)', () => {
     expect(ok.headers['x-request-id']).toBe('abc-123');
     const bad = await request(t.server).get('/healthz').set('X-Request-Id', 'x'.repeat(500));
     expect(bad.headers['x-request-id']).not.toBe('x'.repeat(500));
+  });
+
+  it("only the routes that answer {ok: true, ...} run Nest's interceptor chain (its AsyncResource.bind per request)", async () => {
+    // Nest's InterceptorsConsumer binds two anonymous functions per request to the async context when a
+    // route has an interceptor; on Node 20 each bind also builds two util.deprecate wrappers (DEP0172).
+    const bound = async (send: () => Promise<unknown>): Promise<number> => {
+      let n = 0;
+      const hook = createHook({ init: (_id, type) => void (type === 'bound-anonymous-fn' && n++) }).enable();
+      try {
+        await send();
+      } finally {
+        hook.disable();
+      }
+      return n;
+    };
+    const { key } = await t.createKey();
+    expect(await bound(() => request(t.server).get('/healthz').expect(200))).toBe(0);
+    expect(await bound(() => request(t.server).get('/no/such/route').expect(404))).toBe(0);
+    // The enveloped route still has it, and its body is wrapped.
+    let body: unknown;
+    const enveloped = await bound(async () => {
+      body = (await request(t.server).get('/probe/whoami').set('Authorization', `Bearer ${key}`).expect(200)).body;
+    });
+    expect(enveloped).toBeGreaterThan(0);
+    expect(body).toMatchObject({ ok: true });
   });
 
   it('unknown routes get 404 not_found in the error shape', async () => {

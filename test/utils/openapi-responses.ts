@@ -17,9 +17,10 @@ type Json = Record<string, unknown>;
 /**
  * Records every response the server sends under `/api/v1` (supertest, fetch, any client: it listens
  * on the server itself) and validates each against the OpenAPI document the same server publishes
- * at GET /api/v1/openapi.json: the body of a declared status against its schema, an undeclared
- * status or path (other than 404 not_found or 405 of an unknown path, answered with Error) is a
- * failure. Use in an afterEach:
+ * at GET /api/v1/openapi.json, each by the operation of its own method (HEAD as GET): the body of a
+ * declared status against its schema; a method the document lists for no path must be 405 with
+ * components.responses.MethodNotAllowed, an unknown path's GET 404 with Error; anything else
+ * undeclared is a failure. Use in an afterEach:
  * `afterEach(() => api.expectValid())`.
  */
 export function recordApiResponses(server: Server): { recorded: RecordedResponse[]; expectValid(): Promise<void> } {
@@ -82,24 +83,27 @@ export function validatorOf(doc: Json): (r: RecordedResponse) => string[] {
     }
     return v;
   };
-  const paths = doc.paths as Record<
-    string,
-    { get: { responses: Record<string, { content?: Record<string, unknown> }> } }
-  >;
+  type Operation = { responses: Record<string, { content?: Record<string, unknown> }> };
+  const paths = doc.paths as Record<string, Partial<Record<string, Operation>>>;
   const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
   return (r) => {
     const path = new URL(r.url, 'http://x').pathname;
-    const op = paths[path]?.get;
+    // Each response is judged by the operation of its own method; HEAD is GET without the body.
+    const method = r.method === 'HEAD' ? 'get' : r.method.toLowerCase();
+    const op = paths[path]?.[method];
     const declared = op?.responses[String(r.status)];
     let pointer: string;
     if (declared) {
       if (!declared.content) return r.body === '' ? [] : [`a body where the document declares none`];
-      pointer = `/paths/${escape(path)}/get/responses/${r.status}/content/application~1json/schema`;
-    } else if (!op && (r.status === 404 || r.status === 405)) {
+      pointer = `/paths/${escape(path)}/${method}/responses/${r.status}/content/application~1json/schema`;
+    } else if (!op && r.status === 405) {
+      // A method no path lists: the document's answer to it.
+      pointer = '/components/responses/MethodNotAllowed/content/application~1json/schema';
+    } else if (!paths[path] && r.status === 404) {
       pointer = '/components/schemas/Error';
     } else {
-      return [`status ${r.status} is not declared for ${path} in the OpenAPI document`];
+      return [`status ${r.status} is not declared for ${r.method} ${path} in the OpenAPI document`];
     }
     if (r.method === 'HEAD' && r.body === '') return [];
     // Another representation the document declares for this response (a CSV export): its media type is checked, not its text.

@@ -3,7 +3,7 @@ import request from 'supertest';
 import { ApiKeysService } from '../../src/common/api-keys/api-keys.service';
 import { demoImports } from '../../src/visibility/demo/demo-data';
 import { VisibilityIngestService } from '../../src/visibility/visibility-ingest.service';
-import { recordApiResponses } from '../utils/openapi-responses';
+import { recordApiResponses, validatorOf } from '../utils/openapi-responses';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { base, scan1, SCAN1_GAPS, scan2 } from './fixtures';
 
@@ -106,14 +106,46 @@ describe('Visibility API (e2e)', () => {
       expect(res.body.openapi).toBe('3.1.0');
       for (const p of DATA) {
         const op = res.body.paths[`/api/v1${p}`].get;
-        expect(Object.keys(op.responses)).toEqual(
-          expect.arrayContaining(['200', '304', '400', '401', '404', '405', '429']),
-        );
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['200', '304', '400', '401', '404', '429']));
+        // A GET is never answered 405: that is the answer to the other methods, declared once.
+        expect(op.responses['405']).toBeUndefined();
+        expect(Object.keys(res.body.paths[`/api/v1${p}`])).toEqual(['get']);
         const ref = op.responses['200'].content['application/json'].schema.$ref as string;
         expect(res.body.components.schemas[ref.split('/').pop()!]).toBeDefined();
       }
       const gapParams = res.body.paths['/api/v1/gaps'].get.parameters.map((p: { name: string }) => p.name);
       expect(gapParams).toEqual(expect.arrayContaining(['limit', 'cursor', 'category', 'platform', 'competitor']));
+    });
+
+    it("the contract check judges each response by its own method's operation: other methods only 405 method_not_allowed", async () => {
+      const doc = (await get('/openapi.json').expect(200)).body as Record<string, unknown>;
+      expect(doc.components).toMatchObject({ responses: { MethodNotAllowed: expect.any(Object) } });
+      const check = validatorOf(doc);
+      const json = 'application/json; charset=utf-8';
+      const visibility = (await get('/visibility', keyA).expect(200)).text;
+      const refused = JSON.stringify({
+        ok: false,
+        error: 'method_not_allowed',
+        message: 'Method POST is not allowed.',
+      });
+      const at = (method: string, url: string, status: number, body: string) =>
+        check({ method, url, status, contentType: json, body });
+      // The GET body is right for a GET only.
+      expect(at('GET', '/api/v1/visibility', 200, visibility)).toEqual([]);
+      expect(at('POST', '/api/v1/visibility', 200, visibility)).toEqual([
+        'status 200 is not declared for POST /api/v1/visibility in the OpenAPI document',
+      ]);
+      expect(
+        at('DELETE', '/api/v1/visibility', 401, JSON.stringify({ ok: false, error: 'unauthorized', message: 'x' })),
+      ).not.toEqual([]);
+      // 405 is the answer to another method, on a known path or not, and only with its own code; never to a GET.
+      expect(at('POST', '/api/v1/visibility', 405, refused)).toEqual([]);
+      expect(at('PUT', '/api/v1/no-such-thing', 405, refused)).toEqual([]);
+      expect(at('PATCH', '/api/v1/answers', 405, refused.replace('method_not_allowed', 'bad_request'))).not.toEqual([]);
+      expect(at('GET', '/api/v1/visibility', 405, refused)).not.toEqual([]);
+      expect(
+        at('GET', '/api/v1/no-such-thing', 404, JSON.stringify({ ok: false, error: 'not_found', message: 'x' })),
+      ).toEqual([]);
     });
   });
 

@@ -251,10 +251,13 @@ describe('Website accounts (e2e)', () => {
     const admin = keys.find((u) => u.role === 'admin')!;
     await c.get('/dashboard/settings/members');
     expect((await c.get(`/dashboard/settings/members/${admin.id}/disable`)).status).toBe(403);
+    expect((await c.get(`/dashboard/settings/members/${admin.id}/enable`)).status).toBe(403);
     expect((await c.get('/dashboard/settings/ai-providers/perplexity/remove')).status).toBe(403);
     expect((await c.get(`/dashboard/settings/alerts/${admin.id}/remove`)).status).toBe(403);
     await c.get('/dashboard/settings/members');
     expect((await c.post(`/dashboard/settings/members/${admin.id}/disable`)).status).toBe(403);
+    await c.get('/dashboard/settings/members');
+    expect((await c.post(`/dashboard/settings/members/${admin.id}/enable`)).status).toBe(403);
     await c.get('/dashboard/settings/members');
     expect((await c.post('/dashboard/settings/members', { email: 'x@example.com', role: 'admin' })).status).toBe(403);
   });
@@ -459,10 +462,16 @@ describe('Website accounts (e2e)', () => {
         );
         expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.role).toBe('admin');
       },
-      'GET /dashboard/settings/members/:id/disable': () =>
-        clean(c.get(`/dashboard/settings/members/${demoAdmin.id}/disable`), 404),
-      'POST /dashboard/settings/members/:id/disable': async () => {
-        await clean(form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/disable`), 404);
+      'GET /dashboard/settings/members/:id/:action': async () => {
+        for (const action of ['disable', 'enable'])
+          await clean(c.get(`/dashboard/settings/members/${demoAdmin.id}/${action}`), 404);
+      },
+      'POST /dashboard/settings/members/:id/:action': async () => {
+        for (const action of ['disable', 'enable'])
+          await clean(
+            form('/dashboard/settings/members', `/dashboard/settings/members/${demoAdmin.id}/${action}`),
+            404,
+          );
         expect((await accounts.listUsers('demo')).find((u) => u.id === demoAdmin.id)!.disabled).toBe(false);
       },
       'GET /dashboard/tracking': () => clean(c.get('/dashboard/tracking')),
@@ -704,6 +713,43 @@ describe('Website accounts (e2e)', () => {
     await admin.get('/dashboard/settings/members');
     expect((await admin.post(`/dashboard/settings/members/${id}/disable`)).status).toBe(200);
     expect((await person.get('/dashboard')).status).toBe(303);
+    await expect(WebClient.of(t.server).signIn('new@example.com', 'a new member password')).rejects.toThrow(
+      'sign-in answered 401',
+    );
+    // Disabled: the list offers Enable again; inviting the address is a 409 that says so.
+    const list = await admin.get('/dashboard/settings/members');
+    expect(list.text).toContain(`href="/dashboard/settings/members/${id}/enable"`);
+    expect(list.text).not.toContain(`href="/dashboard/settings/members/${id}/disable"`);
+    const reinvite = await admin.post('/dashboard/settings/members', { email: 'new@example.com', role: 'member' });
+    expect(reinvite.status).toBe(409);
+    expect(reinvite.text).toContain('new@example.com is a disabled member of this workspace: use Enable again');
+    // Enable again: a confirmation first, then the POST; the member signs in with their own password.
+    const ask = await admin.get(`/dashboard/settings/members/${id}/enable`);
+    expect(ask.status).toBe(200);
+    expect(ask.text).toContain('<h1>Enable new@example.com again?</h1>');
+    expect(ask.text).toContain(`<form method="post" action="/dashboard/settings/members/${id}/enable">`);
+    expect((await accounts.listUsers('demo')).find((u) => u.id === id)!.disabled).toBe(true);
+    const enabled = await admin.post(`/dashboard/settings/members/${id}/enable`);
+    expect(enabled.status).toBe(200);
+    expect(enabled.text).toContain('new@example.com is enabled again and can sign in with their password.');
+    expect((await accounts.listUsers('demo')).find((u) => u.id === id)).toMatchObject({
+      disabled: false,
+      role: 'admin',
+    });
+    // The sessions ended by the disable stay ended; signing in again works.
+    expect((await person.get('/dashboard')).status).toBe(303);
+    expect((await person.signIn('new@example.com', 'a new member password')).status).toBe(303);
+    expect((await person.get('/dashboard')).status).toBe(200);
+    // No other action; the object's own properties only.
+    for (const action of ['promote', 'constructor', '__proto__', 'toString']) {
+      expect((await admin.get(`/dashboard/settings/members/${id}/${action}`)).status).toBe(404);
+      await admin.get('/dashboard/settings/members');
+      expect((await admin.post(`/dashboard/settings/members/${id}/${action}`)).status).toBe(404);
+    }
+    // An active member has nothing to enable: back to the list.
+    const again2 = await admin.get(`/dashboard/settings/members/${id}/enable`);
+    expect(again2.status).toBe(303);
+    expect(again2.location).toBe('/dashboard/settings/members');
   });
 
   it('an invitation answers the same whether or not the address has an account elsewhere, and never touches that account', async () => {

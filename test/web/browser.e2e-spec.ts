@@ -14,7 +14,7 @@ import { AlertsStore } from '../../src/common/notify/alerts.store';
 import { PDF_TOOLS } from '../../src/pdf-tools/tools';
 import { DemoSeedService } from '../../src/visibility/demo/demo-seed.service';
 import { TrackingService } from '../../src/visibility/tracking/tracking.service';
-import { CSS, JS } from '../../src/web/render/assets';
+import { CSS, JS } from '../../src/common/html/assets';
 import { html as fixtureHtml, send, startFixtureServer, FixtureServer } from '../a11y/fixture-server';
 import { gradeAt } from '../utils/axe-score';
 import { docShot } from '../utils/screenshots';

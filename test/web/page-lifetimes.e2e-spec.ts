@@ -3,13 +3,13 @@ import type { Browser, Page } from 'puppeteer-core';
 import request from 'supertest';
 import { ScanService } from '../../src/a11y/scan/scan.service';
 import { AccountsService } from '../../src/accounts/accounts.service';
-import { CSS, FAVICON, JS } from '../../src/web/render/assets';
+import { CSS, FAVICON, JS } from '../../src/common/html/assets';
 import { html, send, startFixtureServer, FixtureServer } from '../a11y/fixture-server';
 import { launchChromium } from '../utils/chromium';
 import { createTestApp, TestApp } from '../utils/test-app';
 import { WebClient } from './web-client';
 
-/** The name a file of src/web/assets had in another build: same file, another content hash. */
+/** The name a file of src/common/html/assets had in another build: same file, another content hash. */
 const olderName = (path: string): string =>
   path.replace(/-[0-9a-f]{12}\./, `-${createHash('sha256').update(`older ${path}`).digest('hex').slice(0, 12)}.`);
 

@@ -543,6 +543,37 @@ describe('Website QA walk (Chromium e2e)', () => {
     expect((await client.get('/dashboard')).status).not.toBe(200);
   }, 120_000);
 
+  it('enabling a disabled member again asks first (without JavaScript); they sign in with their password, no session comes back', async () => {
+    const page = await admin('enabler@example.com');
+    await page.setJavaScriptEnabled(false);
+    const { user: member, client } = await signedInUser(app.t, 'qa', 'to-enable@example.com', 'member');
+    const accounts = app.t.app.get(AccountsService);
+    const enabler = (await accounts.listUsers('qa')).find((u) => u.email === 'enabler@example.com')!;
+    await accounts.disableInWorkspace(enabler, member.id);
+    const list = '/dashboard/settings/members';
+    const action = `${list}/${member.id}/enable`;
+    const ask = () => confirmation(page, list, action, `Enable ${member.email} again?`, 'settings-member-enable');
+    const words = await ask();
+    expect(words).toContain('can sign in to qa again as member, with the password they had');
+    expect(words).toContain('no session comes back');
+    await cancelTo(page, list);
+    const disabled = async () => (await accounts.listUsers('qa')).find((u) => u.id === member.id)!.disabled;
+    expect(await disabled()).toBe(true);
+    await page.goto(`${app.origin}${list}`);
+    await docShot(page, 'settings-members-disabled');
+    await ask();
+    await confirmIt(page);
+    expect(await mainText(page)).toContain(`${member.email} is enabled again and can sign in with their password.`);
+    expect(await disabled()).toBe(false);
+    // The list now offers Disable again, not Enable.
+    expect(await page.$(`main a[href="${list}/${member.id}/disable"]`)).not.toBeNull();
+    expect(await page.$(`main a[href="${action}"]`)).toBeNull();
+    // The session ended by the disable stays ended; their own password signs them in again.
+    expect((await client.get('/dashboard')).status).not.toBe(200);
+    expect((await client.signIn(member.email, USER_PASSWORD)).location).toBe('/dashboard');
+    expect((await client.get('/dashboard')).status).toBe(200);
+  }, 120_000);
+
   it('pages say what is there: the home page to a signed-in user, the trends page about its tables and CSV, the merge list', async () => {
     const page = await admin('words@example.com');
     await page.goto(`${app.origin}/`);

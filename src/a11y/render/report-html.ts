@@ -1,7 +1,7 @@
 import type { Report, ReportPage, ReportRule } from '../report/report.types';
 import { nodeCount } from '../report/from-axe';
 import { scoreBand } from '../scoring/score';
-import { page as sitePage } from '../../web/render/layout';
+import { page as sitePage } from '../../common/html/page';
 import { html, SafeHtml } from '../../common/html/html';
 import { COVERAGE_NOTE, impactSummary, wcagCriteria } from './summary';
 import { reviewHtml } from './review-html';

@@ -1,5 +1,5 @@
 import { html, qs } from '../../common/html/html';
-import { page as sitePage } from '../../web/render/layout';
+import { page as sitePage } from '../../common/html/page';
 
 /** /r/{id} of an unknown, malformed or expired report (404). */
 export function notFoundHtml(): string {

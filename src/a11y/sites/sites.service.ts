@@ -170,6 +170,11 @@ export class SitesService implements OnModuleInit, OnApplicationBootstrap, Befor
     return this.store.scans(siteId);
   }
 
+  /** How many scans the site has (all of them: the list of scansOf stops at the newest SITE_SCANS_SHOWN). */
+  scanCount(siteId: string): Promise<number> {
+    return this.store.scanCount(siteId);
+  }
+
   async create(workspaceId: string, form: Record<string, string | undefined>): Promise<Site> {
     const input = parseSiteForm(form);
     const checks = this.checksFormOf(form, input.start_url, null);

@@ -191,6 +191,15 @@ export class SitesStore {
     return rows.map(scan);
   }
 
+  /** How many scans the site has, whatever their status (the removal's confirmation says it). */
+  async scanCount(siteId: string): Promise<number> {
+    const rows = await this.db.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM a11y_site_scans WHERE site_id = $1`,
+      [siteId],
+    );
+    return rows[0].n;
+  }
+
   /** The newest finished scan before `scanId`. */
   async previousDone(siteId: string, scanId: string): Promise<SiteScan | undefined> {
     const rows = await this.db.query<SiteScan[]>(

@@ -1,8 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, StreamableFile } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
 import { map, Observable } from 'rxjs';
 import type { Response } from 'express';
-import { OK_ENVELOPE } from '../decorators/ok-envelope.decorator';
 import { serializedOnce } from '../http/immutable-body';
 import { JsonBytes } from '../http/json-bytes';
 import { stringifyWithRawJson } from './raw-json';
@@ -12,19 +10,16 @@ const JSON_UTF8 = 'application/json; charset=utf-8';
 const envelope = (body: object): Record<string, unknown> => ({ ok: true, ...(body as Record<string, unknown>) });
 
 /**
- * Wraps plain-object bodies of routes marked {@link OkEnvelope} as `{ ok: true, ...body }` (a
- * StreamableFile, e.g. a CSV export, is sent as it is). A body
- * marked immutable (a memoized read model) is serialized once and its JSON text reused; a body
+ * Bound by `@OkEnvelope()` (common/decorators) to the routes it marks, and to no other: wraps their
+ * plain-object bodies as `{ ok: true, ...body }` (a StreamableFile, e.g. a CSV export, is sent as
+ * it is). A body marked immutable (a memoized read model) is serialized once and its JSON text reused; a body
  * carrying {@link RawJson} values (rows PostgreSQL wrote as JSON) has that text written as it is (as
  * bytes when the value is {@link JsonBytes}: sent as a stream of its chunks, with its length).
  */
 @Injectable()
 export class OkEnvelopeInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
-
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    const wrap = this.reflector.getAllAndOverride<boolean>(OK_ENVELOPE, [context.getHandler(), context.getClass()]);
-    if (!wrap || context.getType() !== 'http') return next.handle();
+    if (context.getType() !== 'http') return next.handle();
     return next.handle().pipe(
       map((body: unknown) => {
         if (

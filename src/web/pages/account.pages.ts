@@ -1,7 +1,8 @@
 import type { UserView } from '../../accounts/accounts.service';
 import { MIN_PASSWORD_LENGTH } from '../../accounts/password-hasher';
 import { html } from '../../common/html/html';
-import { errorSummary, page } from '../render/layout';
+import { page } from '../../common/html/page';
+import { errorSummary } from '../render/layout';
 import { plural } from '../../common/text/plural';
 import { CSRF_FIELD } from '../web-context';
 

@@ -1,9 +1,9 @@
 import type { UserView } from '../../accounts/accounts.service';
 import { html, Renderable } from '../../common/html/html';
-import { page } from '../render/layout';
+import { page } from '../../common/html/page';
 import { CSRF_FIELD } from '../web-context';
 
-/** The step before a destructive action: what goes, what goes with it, and the way back. */
+/** The step before a destructive action (or one that gives access back): what goes, what goes with it, and the way back. */
 export interface Confirmation {
   user: UserView;
   csrf: string;
@@ -19,6 +19,8 @@ export interface Confirmation {
   cancel: string;
   /** Hidden fields sent with the action besides the CSRF token. */
   fields?: Record<string, string>;
+  /** False for an action that gives something back (enabling a member again): a plain button, not a red one. */
+  danger?: boolean;
 }
 
 /**
@@ -35,6 +37,6 @@ export function confirmPage(c: Confirmation): string {
 ${c.consequences}
 <form method="post" action="${c.action}"><input type="hidden" name="${CSRF_FIELD}" value="${c.csrf}">
 ${Object.entries(c.fields ?? {}).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
-<button type="submit" class="danger">${c.button}</button> <a href="${c.cancel}">Cancel</a></form>`,
+<button type="submit"${c.danger === false ? '' : html` class="danger"`}>${c.button}</button> <a href="${c.cancel}">Cancel</a></form>`,
   });
 }

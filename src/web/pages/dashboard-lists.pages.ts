@@ -1,7 +1,7 @@
 import type { UserView } from '../../accounts/accounts.service';
 import { html, qs, Renderable, SafeHtml } from '../../common/html/html';
 import type { Answers, Gaps, History, Prompts, Sources, Urls } from '../../visibility/dto/responses';
-import { page } from '../render/layout';
+import { page } from '../../common/html/page';
 import { percent } from '../render/values';
 import {
   answerItem,

@@ -1,7 +1,7 @@
 import { contrast } from '../../../test/web/contrast';
 import type { ScanChanges } from '../../visibility/derive/changes';
 import type { AnswerItem } from '../../visibility/store/visibility-read.store';
-import { WEB_CSS } from '../render/assets';
+import { WEB_CSS } from '../../common/html/assets';
 import { oneDecimal, percent } from '../render/values';
 import {
   answerItem,

@@ -9,7 +9,8 @@ import type { AnswerItem, History, Visibility } from '../../visibility/dto/respo
 import { scanImportCommand } from '../../visibility/visibility.cli';
 import { lineChart } from '../render/chart';
 import { html, qs, Renderable, SafeHtml } from '../../common/html/html';
-import { errorSummary, page } from '../render/layout';
+import { page } from '../../common/html/page';
+import { errorSummary } from '../render/layout';
 import { oneDecimal, percent } from '../render/values';
 import { plural } from '../../common/text/plural';
 

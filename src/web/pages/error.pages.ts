@@ -5,7 +5,7 @@ import { plural } from '../../common/text/plural';
 import { waitWords } from '../../common/text/wait-words';
 import type { RateLimitBucket } from '../../common/decorators/rate-limit.decorator';
 import { Throttled } from '../../common/throttling/app-throttler.guard';
-import { page } from '../render/layout';
+import { page } from '../../common/html/page';
 import type { WebRequest } from '../web-context';
 
 const TITLES: Record<number, string> = {

@@ -1,5 +1,5 @@
 import { html, SafeHtml } from '../../common/html/html';
-import { page } from '../render/layout';
+import { page } from '../../common/html/page';
 import type { WebRequest } from '../web-context';
 
 /**

@@ -4,7 +4,8 @@ import { fileSize } from '../../common/text/file-size';
 import { plural } from '../../common/text/plural';
 import type { ChatResult, SummaryResult } from '../../pdf-tools/ai/pdf-ai.service';
 import { LANGUAGES, MAX_QUESTION_CHARS } from '../../pdf-tools/ai/pdf-ai.service';
-import { errorSummary, page } from '../render/layout';
+import { page } from '../../common/html/page';
+import { errorSummary } from '../render/layout';
 import { CSRF_FIELD } from '../web-context';
 
 export interface AiFile {

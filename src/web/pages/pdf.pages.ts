@@ -8,7 +8,8 @@ import { storedFileShape, type PdfTool } from '../../pdf-tools/tools/tool';
 import { OptionField, renderOption } from '../pdf-form';
 import { DailyLimits, quotaLine, runFormOpen, uploadForm, urlField } from './pdf-convert.pages';
 import { firstSentence, WEB_TOOL_TEXT, WebLimits, webNote, webResultData, webSummary } from '../pdf-web-text';
-import { errorSummary, page } from '../render/layout';
+import { page } from '../../common/html/page';
+import { errorSummary } from '../render/layout';
 import { describeResult, describeValue } from '../render/values';
 import { CSRF_FIELD, WebRequest } from '../web-context';
 

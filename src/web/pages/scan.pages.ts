@@ -5,7 +5,8 @@ import { ErrorCode } from '../../common/errors/error-code';
 import { plural } from '../../common/text/plural';
 import { waitWords } from '../../common/text/wait-words';
 import { html } from '../../common/html/html';
-import { errorSummary, page } from '../render/layout';
+import { page } from '../../common/html/page';
+import { errorSummary } from '../render/layout';
 import { CSRF_FIELD, WebRequest } from '../web-context';
 import type { FormError } from './account.pages';
 

@@ -95,7 +95,7 @@ export function revokeKeyPage(user: UserView, csrf: string, key: ApiKeyView): st
   });
 }
 
-/** Settings > members: the people of the workspace and the open invitations; admins invite, change roles and disable. */
+/** Settings > members: the people of the workspace and the open invitations; admins invite, change roles, disable and enable again. */
 export function membersPage(
   user: UserView,
   csrf: string,
@@ -146,9 +146,13 @@ ${table(
 <button type="submit" class="secondary">Change role<span class="visually-hidden"> of ${m.email}</span></button></form>
 <a class="button danger" href="/dashboard/settings/members/${m.id}/disable">Disable<span class="visually-hidden"> ${m.email}</span></a>`,
         ]
-      : admin
-        ? ['']
-        : []),
+      : admin && m.id !== user.id
+        ? [
+            html`<a class="button secondary" href="/dashboard/settings/members/${m.id}/enable">Enable again<span class="visually-hidden"> ${m.email}</span></a>`,
+          ]
+        : admin
+          ? ['']
+          : []),
   ]),
   'No member yet.',
   { stack: true },
@@ -171,7 +175,8 @@ ${table(
 
 /**
  * The confirmation before a member is disabled (what AccountsService.disableInWorkspace does: no more
- * sign-in, every session ended; no way back); the workspace's API keys are not theirs and stay.
+ * sign-in, every session ended; an admin can enable them again); the workspace's API keys are not
+ * theirs and stay.
  */
 export function disableMemberPage(user: UserView, csrf: string, member: UserView): string {
   return confirmPage({
@@ -180,9 +185,27 @@ export function disableMemberPage(user: UserView, csrf: string, member: UserView
     question: `Disable ${member.email}?`,
     consequences: html`<p>${member.email} (${member.role}) can no longer sign in to ${user.workspace}, and is signed out at once wherever they are signed in. They stay in the list as disabled; what they made stays in the workspace.</p>
 <p>The workspace's <a href="/dashboard/settings/api-keys">API keys</a> belong to the workspace, not to a person: they keep working, including any key ${member.email} made or copied. Revoke those there if they must stop too.</p>
-<p>This cannot be undone: a disabled account cannot be enabled again, nor invited again with this address.</p>`,
+<p>An admin can enable them again from the list of people; they then sign in again with their own password.</p>`,
     action: `/dashboard/settings/members/${member.id}/disable`,
     button: 'Disable the member',
     cancel: '/dashboard/settings/members',
+  });
+}
+
+/**
+ * The confirmation before a disabled member is enabled again (AccountsService.enableInWorkspace):
+ * they can sign in with their own password; the sessions ended by the disable stay ended.
+ */
+export function enableMemberPage(user: UserView, csrf: string, member: UserView): string {
+  return confirmPage({
+    user,
+    csrf,
+    question: `Enable ${member.email} again?`,
+    consequences: html`<p>${member.email} can sign in to ${user.workspace} again as ${member.role}, with the password they had before they were disabled.</p>
+<p>They were signed out everywhere when they were disabled: they sign in again, no session comes back.</p>`,
+    action: `/dashboard/settings/members/${member.id}/enable`,
+    button: 'Enable the member',
+    cancel: '/dashboard/settings/members',
+    danger: false,
   });
 }

@@ -2,7 +2,8 @@ import type { UserView } from '../../accounts/accounts.service';
 import { MIN_PASSWORD_LENGTH } from '../../accounts/password-hasher';
 import { MAIL_OFF_HINT } from '../../common/notify/mail.service';
 import { html } from '../../common/html/html';
-import { errorSummary, page } from '../render/layout';
+import { page } from '../../common/html/page';
+import { errorSummary } from '../render/layout';
 import { CSRF_FIELD } from '../web-context';
 import type { FormError } from './account.pages';
 

@@ -10,16 +10,17 @@ export interface Asset {
 }
 
 /**
- * The website's static files, real files in `src/web/assets/` (linted as browser code; copied
- * beside the compiled code by nest-cli's `assets`, so this path is the same in src/ and dist/):
+ * The static files of every page (the website's and the report pages'), real files in
+ * `src/common/html/assets/` (linted as browser code; copied beside the compiled code by nest-cli's
+ * `assets`, so this path is the same in src/ and dist/):
  * - web.css: the one stylesheet (no inline styles anywhere);
  * - web.js: the one script (deferred; the strict CSP allows no inline script). Every page works
  *   without it; it adds copy buttons, drag and drop and upload progress;
  * - favicon.svg: the icon (also answered at /favicon.ico), a beacon's light.
  */
-const ASSET_DIR = join(__dirname, '..', 'assets');
+const ASSET_DIR = join(__dirname, 'assets');
 
-/** The text of a file of src/web/assets as it is served (trimmed, one final newline). */
+/** The text of a file of src/common/html/assets as it is served (trimmed, one final newline). */
 function assetText(file: string): string {
   return readFileSync(join(ASSET_DIR, file), 'utf8').trim() + '\n';
 }
@@ -33,7 +34,7 @@ function asset(name: string, ext: string, type: string, text: string): Asset {
   return { path: `/assets/${name}-${hash}.${ext}`, type, body, etag: `"${hash}"` };
 }
 
-/** Static files of the website, named by their content hash (cached for a year). */
+/** Static files of the pages, named by their content hash (cached for a year). */
 export const CSS = asset('web', 'css', 'text/css; charset=utf-8', WEB_CSS);
 export const JS = asset('web', 'js', 'text/javascript; charset=utf-8', WEB_JS);
 export const FAVICON = asset('favicon', 'svg', 'image/svg+xml', assetText('favicon.svg'));

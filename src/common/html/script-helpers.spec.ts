@@ -1,6 +1,6 @@
 import { WEB_JS } from './assets';
-import { plural } from '../../common/text/plural';
-import { fileSize } from '../../common/text/file-size';
+import { plural } from '../text/plural';
+import { fileSize } from '../text/file-size';
 
 /** A one-line function of the page script, by its signature, as a callable. */
 function scriptFunction<T>(signature: string, name: string): T {
