@@ -1,3 +1,16 @@
+// Runs `run` now and again after the page's content changes (a list filled by another part of this
+// script, a result shown), at most once per turn of the event loop however many nodes changed.
+function onPageChange(run) {
+  'use strict';
+  var queued = false;
+  new window.MutationObserver(function () {
+    if (queued) return;
+    queued = true;
+    setTimeout(function () { queued = false; run(); }, 0);
+  }).observe(document.body, { childList: true, subtree: true });
+  run();
+}
+
 (function () {
   'use strict';
   function say(el, text) { if (el) el.textContent = text; }
@@ -485,13 +498,7 @@
         .catch(function () { /* the field is typed as without the script */ });
     });
   }
-  var queued = false;
-  new window.MutationObserver(function () {
-    if (queued) return;
-    queued = true;
-    setTimeout(function () { queued = false; update(); }, 0);
-  }).observe(document.body, { childList: true, subtree: true });
-  update();
+  onPageChange(update);
 })();
 
 // Merge: files reordered by dragging with the mouse (or a finger on the grip), besides the
@@ -549,11 +556,5 @@
   }
   document.addEventListener('pointerup', drop);
   document.addEventListener('pointercancel', drop);
-  var queued = false;
-  new window.MutationObserver(function () {
-    if (queued) return;
-    queued = true;
-    setTimeout(function () { queued = false; grips(); }, 0);
-  }).observe(document.body, { childList: true, subtree: true });
-  grips();
+  onPageChange(grips);
 })();
