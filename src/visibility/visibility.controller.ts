@@ -57,9 +57,9 @@ export function ifNoneMatchMatches(header: string | undefined, etag: string): bo
   return header.split(',').some((t) => opaque(t) === want);
 }
 
-/** The read-only visibility API (spec: visibility-api.md). Every route needs a key and is rate limited per key. */
 /**
- * Its bodies go out through okBody (the `{ ok: true }` envelope) in `conditional`, which every route
+ * The read-only visibility API (spec: visibility-api.md). Every route needs a key and is rate limited
+ * per key. Its bodies go out through okBody (the `{ ok: true }` envelope) in `conditional`, which every route
  * goes through, rather than `@OkEnvelope()`'s interceptor: a route with any interceptor pays Nest's
  * chain (rxjs and two `AsyncResource.bind` per request), which the summary, the API's hottest route,
  * need not.
